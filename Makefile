@@ -1,0 +1,39 @@
+# Every target creates .venv from nothing when it is missing.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test bench lint deps adb clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+deps: $(STAMP)
+
+# The real adb client (Debian package `adb`) is used by the protocol tests.
+adb:
+	@command -v adb >/dev/null 2>&1 || { \
+	  SUDO=$$(command -v sudo >/dev/null 2>&1 && [ "$$(id -u)" != 0 ] && echo sudo); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq adb >/dev/null; }
+
+demo: $(STAMP)
+	$(BIN)/lluma demo --turns 30
+
+test: $(STAMP) adb
+	$(BIN)/ruff check .
+	ADBUTILS_ADB_PATH=/bin/false $(BIN)/python -m pytest -q
+
+bench: $(STAMP)
+	$(BIN)/python bench/capture.py
+	$(BIN)/python bench/vision.py
+	$(BIN)/python bench/tokens.py
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+clean:
+	rm -rf $(VENV) logs/*.json logs/*.sqlite .pytest_cache

@@ -1,0 +1,45 @@
+"""`lluma` command line. Subcommands live in their own modules and parse their own arguments."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+# subcommand -> "module:function"; each function takes argv (list[str]) and returns an exit code.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "run": ("lluma_agent.run_cli:main", "run the agent on a phone or emulator"),
+    "demo": ("lluma_agent.demo:main", "run the agent on the built-in simulator and API stand-in"),
+    "vision": ("lluma_vision.cli:main", "read one screenshot: buttons, menu, scrollbar"),
+    "sim": ("lluma_sim.cli:main", "run a stand-in: `sim phone` (adb server) or `sim api` (Messages API)"),
+}
+
+
+def _usage() -> str:
+    lines = ["usage: lluma COMMAND [ARGS]", "", "commands:"]
+    lines += [f"  {name:<8} {help_}" for name, (_, help_) in COMMANDS.items()]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or argv[0] in ("-h", "--help"):
+        print(_usage())
+        return 0
+    name, rest = argv[0], argv[1:]
+    if name not in COMMANDS:
+        print(f"lluma: unknown command {name!r}\n\n{_usage()}", file=sys.stderr)
+        return 2
+    target, _ = COMMANDS[name]
+    module_name, func_name = target.split(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name == module_name:
+            print(f"lluma {name}: not built yet ({module_name} is missing)", file=sys.stderr)
+            return 1
+        raise
+    return int(getattr(module, func_name)(rest) or 0)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,171 @@
+"""Typed configuration: `config.yaml`, then `LLUMA_SECTION__KEY=value` environment overrides.
+
+An unknown key or a wrong type is a `ConfigError` naming the key path (e.g. `model.max_tokens`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+ENV_PREFIX = "LLUMA_"
+
+
+class ConfigError(ValueError):
+    """Configuration that cannot be used; the message names the key path."""
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class DeviceConfig(_Section):
+    serial: str | None = Field(None, description="Device serial; None picks the only device attached.")
+    connect: str | None = Field(
+        None, description="host:port to `adb connect` first (emulators: BlueStacks/LDPlayer 5555, MuMu 16384)."
+    )
+    adb_host: str = Field("127.0.0.1", description="adb server host.")
+    adb_port: int = Field(5037, description="adb server port.")
+    capture: Literal["raw", "png"] = Field("raw", description="raw screencap (fast) or PNG (fallback).")
+    command_timeout_s: float = Field(10.0, description="Timeout for one adb command.")
+    tap_inner_fraction: float = Field(0.6, description="Taps land in this central fraction of a box.")
+    tap_jitter_px: int = Field(4, description="Random jitter (pixels) added to a tap point, kept inside.")
+    swipe_ms: int = Field(400, description="Duration of a scroll swipe.")
+    swipe_hold_ms: int = Field(250, description="Hold at the end of a swipe so the list stops without inertia.")
+    reconnect_attempts: int = Field(4, description="Reconnect attempts after the device drops.")
+    reconnect_backoff_s: float = Field(0.5, description="First reconnect delay; doubles each attempt.")
+    settle_timeout_s: float = Field(6.0, description="Longest wait for the screen to stop moving.")
+    settle_interval_s: float = Field(0.25, description="Pause between settle captures.")
+    settle_threshold: int = Field(3, description="Perceptual-hash distance under which two frames are 'same'.")
+
+
+class VisionConfig(_Section):
+    backend: Literal["auto", "ocr", "claude", "hybrid"] = Field(
+        "auto", description="auto = hybrid with an API key, else ocr."
+    )
+    max_buttons: int = Field(30, description="Cap on buttons in the compact JSON (highest confidence kept).")
+    max_texts: int = Field(12, description="Cap on text lines in the compact JSON.")
+    cache_size: int = Field(64, description="Screens remembered by the vision cache.")
+    cache_max_age_s: float = Field(120.0, description="A cached reading older than this is recomputed.")
+    vlm_model: str = Field("claude-haiku-4-5", description="Model for the claude/hybrid backends.")
+
+
+class ModelConfig(_Section):
+    name: str = Field("claude-haiku-4-5", description="Model id; prices come from lluma_agent/pricing.py.")
+    max_tokens: int = Field(1024, description="Output cap per turn (non-streaming calls must stay <= 21,333).")
+    thinking_budget: int = Field(0, description="Extended-thinking budget tokens; 0 disables thinking.")
+    base_url: str | None = Field(None, description="Messages API base URL; None = Anthropic (or ANTHROPIC_BASE_URL).")
+    api_key_env: str = Field("ANTHROPIC_API_KEY", description="Environment variable holding the API key.")
+    timeout_s: float = Field(60.0, description="HTTP timeout per request.")
+    max_retries: int = Field(3, description="SDK retries for 408/409/429/5xx and connection errors.")
+    retry_after_cap_s: float = Field(20.0, description="Cap on a server's retry-after (the SDK has none).")
+
+
+class ContextConfig(_Section):
+    system_prompt_file: Path | None = Field(
+        None, description="System prompt file; None uses the packaged lluma_agent/system_prompt.md."
+    )
+    history_max_turns: int = Field(40, description="Past turns kept verbatim before the oldest chunk is folded.")
+    fold_chunk_turns: int = Field(20, description="Turns folded into the summary at once (keeps the prefix stable).")
+    screenshots: int = Field(1, description="Screenshots sent in the current turn (0 = vision JSON only).")
+    screenshot_max_side: int = Field(896, description="Long edge of the screenshot sent to the model.")
+    cache_ttl: Literal["5m", "1h"] = Field("5m", description="Prompt-cache TTL for the breakpoints.")
+
+
+class MemoryConfig(_Section):
+    dir: Path = Field(Path("memory"), description="Folder of the agent's memory files (users edit them too).")
+    budget_tokens: int = Field(32000, description="Total estimated tokens all memory files may hold.")
+
+
+class LogConfig(_Section):
+    dir: Path = Field(Path("logs"), description="Per-turn JSON logs, screenshots and turns.sqlite.")
+    keep_screenshots: int = Field(300, description="Newest screenshots kept; older ones are deleted.")
+
+
+class RunConfig(_Section):
+    max_turns: int = Field(500, description="Stop cleanly after this many turns (0 = no limit).")
+    max_cost_usd: float = Field(5.0, description="Stop cleanly once the run has cost this much (0 = no limit).")
+    stuck_after: int = Field(3, description="Unchanged screens in a row (or an A-B-A-B loop) that raise a warning.")
+    stuck_force_after: int = Field(6, description="...after which the coordinator forces another kind of action.")
+    stuck_pause_after: int = Field(10, description="...after which the run pauses (stops) and says why.")
+
+
+class Config(_Section):
+    device: DeviceConfig = Field(default_factory=DeviceConfig)
+    vision: VisionConfig = Field(default_factory=VisionConfig)
+    model: ModelConfig = Field(default_factory=ModelConfig)
+    context: ContextConfig = Field(default_factory=ContextConfig)
+    memory: MemoryConfig = Field(default_factory=MemoryConfig)
+    logs: LogConfig = Field(default_factory=LogConfig)
+    run: RunConfig = Field(default_factory=RunConfig)
+
+
+def _env_overrides(env: Mapping[str, str]) -> dict[str, Any]:
+    """`LLUMA_MODEL__MAX_TOKENS=2048` -> {"model": {"max_tokens": 2048}}; values parse as YAML scalars."""
+    out: dict[str, Any] = {}
+    for key, raw in env.items():
+        if not key.startswith(ENV_PREFIX) or "__" not in key:
+            continue
+        path = key[len(ENV_PREFIX) :].lower().split("__")
+        try:
+            value = yaml.safe_load(raw) if raw != "" else None
+        except yaml.YAMLError:
+            value = raw
+        node = out
+        for part in path[:-1]:
+            node = node.setdefault(part, {})
+            if not isinstance(node, dict):
+                raise ConfigError(f"{key}: {'.'.join(path)} conflicts with another override")
+        node[path[-1]] = value
+    return out
+
+
+def _merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    for k, v in over.items():
+        if isinstance(v, Mapping) and isinstance(base.get(k), dict):
+            _merge(base[k], v)
+        else:
+            base[k] = v
+    return base
+
+
+def _explain(err: ValidationError, origin: str) -> ConfigError:
+    lines = []
+    for e in err.errors():
+        path = ".".join(str(p) for p in e["loc"]) or "(root)"
+        if e["type"] == "extra_forbidden":
+            lines.append(f"{path}: unknown key")
+        else:
+            lines.append(f"{path}: {e['msg']} (got {e.get('input')!r})")
+    return ConfigError(f"invalid configuration in {origin}:\n  " + "\n  ".join(lines))
+
+
+def load_config(path: Path | str | None = None, env: Mapping[str, str] | None = None) -> Config:
+    """Read `path` (if given and present), apply LLUMA_* overrides, validate."""
+    env = os.environ if env is None else env
+    data: dict[str, Any] = {}
+    origin = "defaults"
+    if path is not None:
+        p = Path(path)
+        if not p.exists():
+            raise ConfigError(f"config file not found: {p}")
+        try:
+            loaded = yaml.safe_load(p.read_text(encoding="utf-8"))
+        except yaml.YAMLError as exc:
+            raise ConfigError(f"{p}: not valid YAML: {exc}") from exc
+        if loaded is not None and not isinstance(loaded, dict):
+            raise ConfigError(f"{p}: top level must be a mapping of sections")
+        data = loaded or {}
+        origin = str(p)
+    overrides = _env_overrides(env)
+    if overrides:
+        origin += " + LLUMA_* environment"
+    try:
+        return Config.model_validate(_merge(data, overrides))
+    except ValidationError as exc:
+        raise _explain(exc, origin) from None

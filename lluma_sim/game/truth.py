@@ -1,0 +1,43 @@
+"""Ground truth the simulated game exposes for the current frame (tests and benchmarks only)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from lluma_vision.models import Box
+
+ElementKind = Literal["button", "tab", "choice", "text", "icon", "scrollbar"]
+
+
+class Element(BaseModel):
+    name: str  # the label as drawn (what OCR should read); icons get a descriptive name
+    kind: ElementKind
+    box: Box  # device pixels
+    enabled: bool = True
+
+
+class TruthScrollbar(BaseModel):
+    track: Box
+    thumb: Box
+    up: bool
+    down: bool
+
+
+class GroundTruth(BaseModel):
+    screen: str  # e.g. "home", "hub", "training", "event", "skills", "races", "race_result",
+    #              "confirm", "loading", "cutscene", "career_end"
+    elements: list[Element] = Field(default_factory=list)
+    scrollbar: TruthScrollbar | None = None
+    selected_tab: str | None = None
+    menu_usable: bool | None = None  # None when no tab bar is drawn
+    cinematic: Literal["none", "loading", "cutscene", "dialogue"] = "none"
+    turn: int = 0
+    max_turns: int = 0
+    score: int = 0
+    finished: bool = False
+    frame_no: int = 0
+
+    def element(self, name: str) -> Element | None:
+        return next((e for e in self.elements if e.name == name), None)

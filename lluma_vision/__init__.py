@@ -1,0 +1,1 @@
+"""Screen -> VisionOutput (buttons, texts, menu, scrollbar, cinematic)."""

@@ -1,0 +1,158 @@
+"""Data that crosses the vision boundary.
+
+`VisionOutput` is the full reading (device-pixel bounds, for the input layer);
+`VisionData` is the compact form the model sees (no bounds, no empty fields).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+Region = Literal["top", "middle", "bottom", "dialog", "menu", "left", "right"]
+Cinematic = Literal["none", "loading", "cutscene", "cutscene_paused", "dialogue"]
+Source = Literal["ocr", "vlm", "hybrid", "heuristic", "sim"]
+
+
+class Box(BaseModel):
+    """A rectangle in device pixels, x1/y1 exclusive. The only coordinates the input layer takes."""
+
+    model_config = ConfigDict(frozen=True)
+
+    x0: int
+    y0: int
+    x1: int
+    y1: int
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Box:
+        if self.x1 <= self.x0 or self.y1 <= self.y0:
+            raise ValueError(f"empty or inverted box {self.as_list()}")
+        return self
+
+    @classmethod
+    def from_list(cls, xs: list[int] | tuple[int, int, int, int]) -> Box:
+        return cls(x0=int(xs[0]), y0=int(xs[1]), x1=int(xs[2]), y1=int(xs[3]))
+
+    def as_list(self) -> list[int]:
+        return [self.x0, self.y0, self.x1, self.y1]
+
+    @property
+    def width(self) -> int:
+        return self.x1 - self.x0
+
+    @property
+    def height(self) -> int:
+        return self.y1 - self.y0
+
+    @property
+    def center(self) -> tuple[int, int]:
+        return ((self.x0 + self.x1) // 2, (self.y0 + self.y1) // 2)
+
+    def contains(self, x: float, y: float) -> bool:
+        return self.x0 <= x < self.x1 and self.y0 <= y < self.y1
+
+    def scaled(self, sx: float, sy: float) -> Box:
+        """Convert from another pixel space (e.g. a downscaled image) into this one."""
+        return Box(
+            x0=round(self.x0 * sx),
+            y0=round(self.y0 * sy),
+            x1=max(round(self.x1 * sx), round(self.x0 * sx) + 1),
+            y1=max(round(self.y1 * sy), round(self.y0 * sy) + 1),
+        )
+
+    def union(self, other: Box) -> Box:
+        return Box(
+            x0=min(self.x0, other.x0),
+            y0=min(self.y0, other.y0),
+            x1=max(self.x1, other.x1),
+            y1=max(self.y1, other.y1),
+        )
+
+
+class Button(BaseModel):
+    """Something tappable. `name` is unique within one VisionOutput (duplicates get `#2`...)."""
+
+    name: str
+    meta: str = ""  # hints such as "NEW", "10% OFF", "disabled"
+    region: Region = "middle"
+    bounds: Box
+    source: Source = "ocr"
+    confidence: float = 1.0
+
+
+class TextLine(BaseModel):
+    """Text that is read, not tapped: dialogue, stats, titles."""
+
+    text: str
+    bounds: Box
+    confidence: float = 1.0
+
+
+class MenuState(BaseModel):
+    """The bottom tab bar."""
+
+    usable: bool  # False when blurred/dimmed behind a dialog
+    selected: str | None = None
+    tabs: list[str] = Field(default_factory=list)
+
+
+class Scrollbar(BaseModel):
+    track: Box
+    thumb: Box
+    up: bool  # content above (can scroll up)
+    down: bool  # content below (can scroll down)
+
+
+class VisionOutput(BaseModel):
+    """Full reading of one frame, in device pixels."""
+
+    width: int
+    height: int
+    buttons: list[Button] = Field(default_factory=list)
+    texts: list[TextLine] = Field(default_factory=list)
+    menu: MenuState | None = None
+    scrollbar: Scrollbar | None = None
+    cinematic: Cinematic = "none"
+    screen_hash: str = ""  # perceptual hash (hex) of the frame
+    backend: str = "ocr"
+    errors: list[str] = Field(default_factory=list)  # e.g. VLM output rejected, OCR used instead
+    cached: bool = False
+
+    def button(self, name: str) -> Button | None:
+        for b in self.buttons:
+            if b.name == name:
+                return b
+        return None
+
+
+class CompactButton(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    meta: str | None = None
+    region: str | None = None
+
+
+class CompactScroll(BaseModel):
+    up: bool
+    down: bool
+
+
+class CompactMenu(BaseModel):
+    usable: bool
+    selected: str | None = None
+
+
+class VisionData(BaseModel):
+    """Compact form for the model. Serialise with `to_json()` (no empty fields, stable order)."""
+
+    buttons: list[CompactButton] = Field(default_factory=list)
+    texts: list[str] = Field(default_factory=list)
+    menu: CompactMenu | None = None
+    scroll: CompactScroll | None = None
+    cinematic: str | None = None
+
+    def to_json(self) -> str:
+        return self.model_dump_json(exclude_none=True, exclude_defaults=True)
