@@ -169,3 +169,41 @@ def load_config(path: Path | str | None = None, env: Mapping[str, str] | None = 
         return Config.model_validate(_merge(data, overrides))
     except ValidationError as exc:
         raise _explain(exc, origin) from None
+
+
+_SECTION_DOCS = {
+    "device": "The phone or emulator, reached through the adb server.",
+    "vision": "Turning a screenshot into buttons, text, menu and scrollbar.",
+    "model": "The Messages API call made every turn.",
+    "context": "What goes into each request (see docs/ARCHITECTURE.md, 'Context and caching').",
+    "memory": "The agent's memory files.",
+    "logs": "Per-turn logs.",
+    "run": "Budgets and stuck handling.",
+}
+
+
+def default_yaml() -> str:
+    """The default configuration as commented YAML (this is how config.yaml is generated)."""
+    lines = [
+        "# LLuMa configuration. Every key is optional; these are the defaults.",
+        "# Any key can be overridden from the environment: LLUMA_<SECTION>__<KEY>=value",
+        "# (e.g. LLUMA_MODEL__NAME=claude-sonnet-4-5, LLUMA_DEVICE__CONNECT=127.0.0.1:5555).",
+        "# An unknown key or a wrong type stops with an error naming the key.",
+        "# Regenerate after adding a key: python -m lluma_agent.config > config.yaml",
+        "",
+    ]
+    cfg = Config()
+    for section in Config.model_fields:
+        lines += [f"# {_SECTION_DOCS.get(section, section)}", f"{section}:"]
+        sub = getattr(cfg, section)
+        for key, field in type(sub).model_fields.items():
+            value = getattr(sub, key)
+            value = value.as_posix() if isinstance(value, Path) else value
+            dumped = yaml.safe_dump(value, default_flow_style=True).strip().removesuffix("...").strip()
+            lines += [f"  # {field.description}", f"  {key}: {dumped}"]
+        lines.append("")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(default_yaml(), end="")

@@ -1,0 +1,86 @@
+"""Wiring shared by `lluma run` and `lluma demo`: build the parts from a Config, print the live line,
+handle Ctrl+C (first: stop after this turn; second: stop now, files stay consistent)."""
+
+from __future__ import annotations
+
+import signal
+import sys
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import anthropic
+from lluma_vision.pipeline import Vision
+
+from lluma_agent.config import Config
+from lluma_agent.coordinator import Coordinator, RunTotals
+from lluma_agent.device import Device
+from lluma_agent.memory import MemoryStore
+from lluma_agent.model import Model
+from lluma_agent.settle import settle
+from lluma_agent.tools import tool_definitions
+from lluma_agent.turnlog import TurnLog, TurnLogger
+
+
+def system_prompt(cfg: Config) -> str:
+    if cfg.context.system_prompt_file is not None:
+        return Path(cfg.context.system_prompt_file).read_text(encoding="utf-8")
+    return resources.files("lluma_agent").joinpath("system_prompt.md").read_text(encoding="utf-8")
+
+
+def live_line(log: TurnLog, totals: RunTotals) -> str:
+    """One line per turn: screen, action, tokens in/cached/out, $ so far, cache hit %."""
+    u = log.usage
+    screen = (log.vision.summary if log.vision else log.waited or "?")[:48]
+    if log.action:
+        action = f"{log.action.tool}({log.action.target})" + (" [forced]" if log.action.forced else "")
+    elif log.response and log.response.tool_calls:
+        action = ",".join(c.name for c in log.response.tool_calls)
+    else:
+        action = "-"
+    errs = f" | {len(log.errors)} error(s)" if log.errors else ""
+    return (
+        f"turn {log.turn:>4} | {screen:<48} | {action[:40]:<40} | in {u.input_tokens:>5} cached "
+        f"{u.cache_read_input_tokens:>6} write {u.cache_creation_input_tokens:>5} out {u.output_tokens:>4} | "
+        f"${totals.cost_usd:.4f} | cache {100 * totals.cache_hit_ratio:.0f}%{errs}"
+    )
+
+
+def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False) -> tuple[Coordinator, Any]:
+    """Everything the loop needs. Returns the coordinator and a close() for the resources it holds."""
+    device = Device(cfg.device)
+    device.connect()
+    vision_client = client if cfg.vision.backend in ("claude", "hybrid", "auto") else None
+    vision = Vision(cfg.vision, client=vision_client)
+    logger = TurnLogger(cfg.logs.dir, cfg.logs.keep_screenshots)
+    coordinator = Coordinator(
+        cfg,
+        device=device,
+        vision=vision,
+        model=Model(cfg.model, client),
+        memory=MemoryStore(cfg.memory.dir, cfg.memory.budget_tokens),
+        logger=logger,
+        system_prompt=system_prompt(cfg),
+        tools=tool_definitions(),
+        settle=settle,
+        on_turn=None if quiet else (lambda log, totals: print(live_line(log, totals), flush=True)),
+    )
+    return coordinator, logger.close
+
+
+def run_with_ctrl_c(coordinator: Coordinator) -> RunTotals:
+    """First Ctrl+C: finish this turn, then stop. Second: stop now (every file is written atomically)."""
+
+    def first(signum: int, frame: Any) -> None:
+        print("\nstopping after this turn (Ctrl+C again to stop now)", file=sys.stderr, flush=True)
+        coordinator.request_stop()
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    previous = signal.signal(signal.SIGINT, first)
+    try:
+        return coordinator.run()
+    except KeyboardInterrupt:
+        coordinator.totals.stop_reason = "stopped now by user (second Ctrl+C)"
+        return coordinator.totals
+    finally:
+        signal.signal(signal.SIGINT, previous)

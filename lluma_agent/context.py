@@ -1,0 +1,137 @@
+"""Build one Messages API request in prefix order, with the cache breakpoints of DESIGN section 3.
+
+    tools + system prompt        breakpoint A   (static)
+    memory block                 breakpoint B   (changes only when memory changes)
+    history (compact past turns) breakpoint C   (rolling: last block of the last assistant reply)
+    current turn                 never cached   (tool results, <vision> JSON, screenshot, warnings)
+"""
+
+from __future__ import annotations
+
+import base64
+import copy
+import io
+import json
+from typing import Any
+
+from PIL import Image
+from pydantic import BaseModel
+
+from lluma_agent.tokens import estimate_block_tokens, estimate_text_tokens
+
+
+class Section(BaseModel):
+    name: str
+    tokens: int  # estimate (lluma_agent.tokens)
+    blocks: int
+    breakpoint: bool  # a cache_control marker ends this section
+
+
+class Layout(BaseModel):
+    sections: list[Section]
+
+    @property
+    def total(self) -> int:
+        return sum(s.tokens for s in self.sections)
+
+
+def _cache(ttl: str) -> dict[str, str]:
+    return {"type": "ephemeral", "ttl": "1h"} if ttl == "1h" else {"type": "ephemeral"}
+
+
+def screenshot_block(image: Image.Image, max_side: int) -> dict[str, Any]:
+    """Downscale (the model resizes anyway; fewer pixels = fewer tokens) and encode as JPEG."""
+    img = image.convert("RGB")
+    scale = max_side / max(img.size)
+    if scale < 1:
+        img = img.resize((max(1, round(img.width * scale)), max(1, round(img.height * scale))), Image.LANCZOS)
+    buf = io.BytesIO()
+    img.save(buf, format="JPEG", quality=80)
+    data = base64.b64encode(buf.getvalue()).decode("ascii")
+    return {"type": "image", "source": {"type": "base64", "media_type": "image/jpeg", "data": data}}
+
+
+def current_turn(
+    tool_results: list[dict[str, Any]], vision_json: str, notes: list[str], screenshot: dict[str, Any] | None
+) -> list[dict[str, Any]]:
+    """Tool results first (the API requires it), then the screen, then any warnings."""
+    blocks = list(tool_results)
+    blocks.append({"type": "text", "text": f"<vision>{vision_json}</vision>"})
+    if screenshot is not None:
+        blocks.append(screenshot)
+    if notes:
+        blocks.append({"type": "text", "text": "\n".join(notes)})
+    return blocks
+
+
+def _mark_last(content: list[dict[str, Any]], ttl: str) -> bool:
+    for block in reversed(content):
+        # cache_control is not allowed on thinking blocks or empty text.
+        if block.get("type") in ("thinking", "redacted_thinking"):
+            continue
+        if block.get("type") == "text" and not block.get("text"):
+            continue
+        block["cache_control"] = _cache(ttl)
+        return True
+    return False
+
+
+def build_request(
+    *,
+    model: str,
+    max_tokens: int,
+    tools: list[dict[str, Any]],
+    system_prompt: str,
+    memory_text: str,
+    history: list[dict[str, Any]],
+    current: list[dict[str, Any]],
+    thinking_budget: int = 0,
+    ttl: str = "5m",
+) -> tuple[dict[str, Any], Layout]:
+    system = [
+        {"type": "text", "text": system_prompt, "cache_control": _cache(ttl)},
+        {"type": "text", "text": memory_text, "cache_control": _cache(ttl)},
+    ]
+    past = copy.deepcopy(history)
+    hist_bp = bool(past) and past[-1]["role"] == "assistant" and _mark_last(past[-1]["content"], ttl)
+    messages = past + [{"role": "user", "content": current}]
+    request: dict[str, Any] = {
+        "model": model,
+        "max_tokens": max_tokens,
+        "tools": tools,
+        "system": system,
+        "messages": messages,
+    }
+    if thinking_budget > 0:
+        request["thinking"] = {"type": "enabled", "budget_tokens": thinking_budget}
+        request["max_tokens"] = max(max_tokens, thinking_budget + 512)
+    hist_blocks = [b for m in history for b in m["content"]]
+    layout = Layout(
+        sections=[
+            Section(
+                name="tools",
+                tokens=estimate_text_tokens(_json(tools)),
+                blocks=len(tools),
+                breakpoint=False,
+            ),
+            Section(name="system", tokens=estimate_text_tokens(system_prompt), blocks=1, breakpoint=True),
+            Section(name="memory", tokens=estimate_text_tokens(memory_text), blocks=1, breakpoint=True),
+            Section(
+                name="history",
+                tokens=sum(estimate_block_tokens(b) for b in hist_blocks),
+                blocks=len(hist_blocks),
+                breakpoint=hist_bp,
+            ),
+            Section(
+                name="current",
+                tokens=sum(estimate_block_tokens(b) for b in current),
+                blocks=len(current),
+                breakpoint=False,
+            ),
+        ]
+    )
+    return request, layout
+
+
+def _json(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"), sort_keys=True)

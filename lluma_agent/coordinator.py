@@ -1,0 +1,387 @@
+"""The turn loop of DESIGN section 2: capture, settle, vision, context, model, tools, action, log.
+
+At most one input action per turn; memory tools as many as the model sends. The result of an
+input action is only known at the next capture, so its tool_result is sent with the next turn and
+says what really happened.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from lluma_vision.compact import compact, summarize
+from PIL import Image
+from pydantic import BaseModel
+
+from lluma_agent import actions
+from lluma_agent.config import Config
+from lluma_agent.context import build_request, current_turn, screenshot_block
+from lluma_agent.history import History, PastTurn
+from lluma_agent.memory import MemoryChange, MemoryError_, MemoryStore
+from lluma_agent.model import Model, ModelError, ModelReply
+from lluma_agent.pricing import Usage, cost_usd
+from lluma_agent.stuck import StuckDetector
+from lluma_agent.tools import INPUT_TOOLS, MEMORY_TOOLS, ToolCall, ToolInputError, ToolResult, parse_args
+from lluma_agent.turnlog import ActionLog, CostLog, FrameInfo, ResponseLog, TurnLog, TurnLogger, VisionLog
+from lluma_vision.models import VisionOutput
+from lluma_vision.phash import distance
+
+WAIT_KINDS = ("loading", "cutscene")
+MAX_WAITS = 8  # captures spent waiting out a loading screen or cutscene before the model gets it anyway
+MAX_MODEL_ERRORS = 3  # consecutive failed model calls that end the run
+
+
+class FrameLike(Protocol):
+    image: Image.Image
+    taken_at: float
+    phash: str
+
+
+class VisionLike(Protocol):
+    def analyze(self, image: Image.Image, phash: str | None = None) -> VisionOutput: ...
+
+
+class Pending(BaseModel):
+    """An input action waiting for the next capture to learn its effect."""
+
+    call: ToolCall
+    description: str
+    before_hash: str
+    turn: int
+
+
+class RunTotals(BaseModel):
+    turns: int = 0
+    usage: Usage = Usage()
+    cost_usd: float = 0.0
+    stop_reason: str = ""
+
+    @property
+    def cache_hit_ratio(self) -> float:
+        return self.usage.cache_hit_ratio
+
+
+_KEEP = {
+    "text": ("type", "text"),
+    "tool_use": ("type", "id", "name", "input"),
+    "thinking": ("type", "thinking", "signature"),
+    "redacted_thinking": ("type", "data"),
+}
+
+
+def _replayable(content: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The reply as it must be sent back: API fields only, thinking blocks byte-for-byte."""
+    out = []
+    for block in content:
+        keys = _KEEP.get(block.get("type", ""))
+        if keys is None:
+            continue
+        if block["type"] == "text" and not block.get("text"):
+            continue
+        out.append({k: block[k] for k in keys if k in block})
+    return out
+
+
+class Coordinator:
+    def __init__(
+        self,
+        cfg: Config,
+        device: Any,
+        vision: VisionLike,
+        model: Model,
+        memory: MemoryStore,
+        logger: TurnLogger,
+        system_prompt: str,
+        tools: list[dict[str, Any]],
+        settle: Callable[..., Any],
+        on_turn: Callable[[TurnLog, RunTotals], None] | None = None,
+    ) -> None:
+        self.cfg, self.device, self.vision, self.model = cfg, device, vision, model
+        self.memory, self.logger = memory, logger
+        self.system_prompt, self.tools, self._settle = system_prompt, tools, settle
+        self.on_turn = on_turn
+        self.history = History(cfg.context.history_max_turns, cfg.context.fold_chunk_turns)
+        self.stuck = StuckDetector(cfg.run.stuck_after, cfg.run.stuck_force_after, cfg.run.stuck_pause_after)
+        self.totals = RunTotals()
+        self.turn = 0
+        self.pending: Pending | None = None
+        self.undelivered: list[ToolResult] = []  # results not yet sent (answers to the last reply)
+        self.next_notes: list[str] = []  # things the coordinator did on its own, told to the model next turn
+        self.stop_requested = False
+        self.model_errors = 0
+
+    # ---- the loop ------------------------------------------------------------------------------
+    def request_stop(self) -> None:
+        self.stop_requested = True
+
+    def _budget_stop(self) -> str | None:
+        run = self.cfg.run
+        if self.stop_requested:
+            return "stopped by user"
+        if run.max_turns and self.totals.turns >= run.max_turns:
+            return f"max_turns ({run.max_turns}) reached"
+        if run.max_cost_usd and self.totals.cost_usd >= run.max_cost_usd:
+            return f"max_cost_usd (${run.max_cost_usd:.2f}) reached"
+        if self.model_errors >= MAX_MODEL_ERRORS:
+            return f"{self.model_errors} model calls in a row failed"
+        return None
+
+    def run(self) -> RunTotals:
+        while True:
+            reason = self._budget_stop()
+            if reason:
+                self.totals.stop_reason = reason
+                return self.totals
+            log = self.step()
+            if log.stuck.level == "pause":
+                self.totals.stop_reason = f"paused: stuck ({log.stuck.reason})"
+                return self.totals
+
+    # ---- one turn --------------------------------------------------------------------------------
+    def _observe(self, log: TurnLog) -> tuple[FrameLike, VisionOutput]:
+        """Capture until the screen is still and not a loading screen or cutscene (bounded)."""
+        dev = self.cfg.device
+        t0 = time.monotonic()
+        for waits in range(MAX_WAITS + 1):
+            result = self._settle(self.device, dev.settle_timeout_s, dev.settle_interval_s, dev.settle_threshold)
+            frame = result.frame
+            t1 = time.monotonic()
+            out = self.vision.analyze(frame.image, frame.phash)
+            log.timings.vision_s += time.monotonic() - t1
+            log.frame = FrameInfo(
+                phash=frame.phash,
+                width=frame.image.width,
+                height=frame.image.height,
+                settled=result.settled,
+                settle_captures=log.frame.settle_captures + result.captures,
+                cinematic=out.cinematic,
+            )
+            if out.cinematic not in WAIT_KINDS or waits == MAX_WAITS:
+                break
+            log.waited = f"{out.cinematic} ({waits + 1} waits)"
+            time.sleep(dev.settle_interval_s)
+        log.timings.settle_s = time.monotonic() - t0 - log.timings.vision_s
+        return frame, out
+
+    def _effect_of_pending(self, frame: FrameLike) -> None:
+        """Now that we see the screen, tell the model what its last input action did."""
+        p = self.pending
+        if p is None:
+            return
+        d = distance(p.before_hash, frame.phash)
+        changed = d > self.cfg.device.settle_threshold
+        effect = f"screen changed (distance {d})" if changed else "screen unchanged (the action had no visible effect)"
+        self.undelivered.append(
+            ToolResult(tool_use_id=p.call.id, name=p.call.name, content=f"{p.description}; {effect}")
+        )
+        self.logger.update_effect(p.turn, effect)
+        self.stuck.record(p.before_hash, f"{p.call.name}({p.call.input.get('name', '')})".replace("()", ""), changed)
+        self.pending = None
+
+    def step(self) -> TurnLog:
+        self.turn += 1
+        started = time.monotonic()
+        log = TurnLog(turn=self.turn, started_at=time.time(), model=self.cfg.model.name)
+        frame, out = self._observe(log)
+        log.frame.path = self.logger.save_screenshot(self.turn, frame.image)
+        self._effect_of_pending(frame)
+
+        view = compact(out, self.cfg.vision.max_buttons, self.cfg.vision.max_texts)
+        summary = summarize(out)
+        log.vision = VisionLog(
+            seen_by_model=view.to_json(), summary=summary, cached=out.cached, backend=out.backend,
+            full=out.model_dump(mode="json"),
+        )
+        log.errors += [f"vision: {e}" for e in out.errors]
+
+        notes, self.next_notes = self.next_notes, []
+        external = self.memory.refresh()
+        log.memory_changes += external
+        if external:
+            names = ", ".join(sorted({c.name for c in external}))
+            notes.append(f"NOTE: a person changed memory file(s) outside your tools: {names}. Re-read them.")
+        log.stuck = self.stuck.state()
+        if log.stuck.level != "ok":
+            notes.append(log.stuck.warning)
+
+        if self.history.needs_fold():
+            log.history_fold = self.history.fold(self._summarize)
+
+        results = list(self.undelivered)
+        log.tool_results = results
+        shots = self.cfg.context.screenshots
+        image = screenshot_block(frame.image, self.cfg.context.screenshot_max_side) if shots > 0 else None
+        current = current_turn([r.block() for r in results], view.to_json(), notes, image)
+        request, layout = build_request(
+            model=self.cfg.model.name,
+            max_tokens=self.cfg.model.max_tokens,
+            tools=self.tools,
+            system_prompt=self.system_prompt,
+            memory_text=self.memory.block_text(),
+            history=self.history.messages(),
+            current=current,
+            thinking_budget=self.cfg.model.thinking_budget,
+            ttl=self.cfg.context.cache_ttl,
+        )
+        log.context = layout.sections
+
+        t_model = time.monotonic()
+        try:
+            reply = self.model.decide(request)
+        except ModelError as exc:
+            self.model_errors += 1
+            log.errors.append(f"model: {exc}")
+            log.timings.model_s = time.monotonic() - t_model
+            return self._finish(log, started)
+        self.model_errors = 0
+        self.undelivered = []
+        log.timings.model_s = time.monotonic() - t_model
+        log.usage = reply.usage
+        log.response = ResponseLog(
+            thinking=reply.thinking, text=reply.text, tool_calls=reply.tool_calls, stop_reason=reply.stop_reason,
+            retries=[r.model_dump() for r in reply.retries],
+        )
+        if reply.stop_reason == "max_tokens":
+            log.errors.append("model: reply cut at max_tokens; only complete tool calls were used")
+
+        t_act = time.monotonic()
+        self._run_tools(reply, frame, out, log)
+        log.timings.action_s = time.monotonic() - t_act
+
+        self.history.append(
+            PastTurn(
+                turn=self.turn,
+                results=[_short_result(r) for r in results],
+                screen=self.history.screen_line(self.turn, out.screen_hash or frame.phash, summary),
+                screen_hash=out.screen_hash or frame.phash,
+                reply=_replayable(reply.content) or [{"type": "text", "text": "(no reply)"}],
+            )
+        )
+        cost = cost_usd(reply.usage, self.cfg.model.name)
+        self.totals.turns += 1
+        self.totals.usage = self.totals.usage + reply.usage
+        self.totals.cost_usd += cost
+        log.cost = CostLog(
+            turn_usd=cost, run_usd=self.totals.cost_usd, cache_hit_ratio=reply.usage.cache_hit_ratio,
+            run_cache_hit_ratio=self.totals.cache_hit_ratio,
+        )
+        return self._finish(log, started)
+
+    def _finish(self, log: TurnLog, started: float) -> TurnLog:
+        log.timings.total_s = time.monotonic() - started
+        self.logger.write(log)
+        if self.on_turn:
+            self.on_turn(log, self.totals)
+        return log
+
+    # ---- tools ---------------------------------------------------------------------------------
+    def _run_tools(self, reply: ModelReply, frame: FrameLike, out: VisionOutput, log: TurnLog) -> None:
+        acted = False
+        for call in reply.tool_calls:
+            try:
+                args = parse_args(call).model_dump()
+            except ToolInputError as exc:
+                self._error_result(call, str(exc))
+                log.errors.append(f"tool: {exc}")
+                continue
+            if call.name in MEMORY_TOOLS:
+                self.undelivered.append(self._memory_tool(call, args, log))
+            elif call.name in INPUT_TOOLS and acted:
+                self._error_result(call, "not executed: only one input action per turn")
+            elif call.name in INPUT_TOOLS:
+                acted = True
+                self._input_tool(call, args, frame, out, log)
+        if not acted and log.stuck.level == "force":
+            self._forced_action(frame, out, log, model_call=None)
+
+    def _error_result(self, call: ToolCall, message: str) -> None:
+        self.undelivered.append(ToolResult(tool_use_id=call.id, name=call.name, content=message, is_error=True))
+
+    def _memory_tool(self, call: ToolCall, args: dict[str, Any], log: TurnLog) -> ToolResult:
+        try:
+            change: MemoryChange
+            if call.name == "createMemoryFile":
+                change = self.memory.create(args["name"], args["content"])
+            elif call.name == "writeMemoryFile":
+                change = self.memory.write(args["name"], args["content"])
+            else:
+                change = self.memory.delete(args["name"])
+        except MemoryError_ as exc:
+            log.errors.append(f"memory: {exc}")
+            return ToolResult(tool_use_id=call.id, name=call.name, content=str(exc), is_error=True)
+        log.memory_changes.append(change)
+        total = self.memory.total_tokens()
+        return ToolResult(
+            tool_use_id=call.id, name=call.name,
+            content=f"{change.op} {change.name}: ok (~{change.tokens_after} tokens; memory ~{total}/"
+            f"{self.memory.budget_tokens})",
+        )
+
+    def _input_tool(self, call: ToolCall, args: dict[str, Any], frame: FrameLike, out: VisionOutput,
+                    log: TurnLog) -> None:
+        if log.stuck.level == "force":
+            self._forced_action(frame, out, log, model_call=call)
+            return
+        try:
+            planned = actions.plan(call.name, args, out)
+        except actions.ActionError as exc:
+            self._error_result(call, str(exc))
+            log.errors.append(f"action: {exc}")
+            return
+        self._act(call, planned, frame, log, forced=False)
+
+    def _act(self, call: ToolCall, planned: actions.PlannedAction, frame: FrameLike, log: TurnLog,
+             forced: bool) -> None:
+        # Never act on a frame older than the decision: if the screen moved meanwhile, do nothing.
+        fresh = self.device.capture()
+        if distance(fresh.phash, frame.phash) > self.cfg.device.settle_threshold:
+            msg = "not executed: the screen changed while you were deciding; look again"
+            self._error_result(call, msg)
+            log.errors.append(f"action: {msg}")
+            return
+        done = actions.execute(planned, self.device)
+        desc = done.describe() + (f" ({planned.note})" if planned.note else "")
+        log.action = ActionLog(
+            tool=call.name, target=planned.target, key=planned.key, forced=forced,
+            point=list(done.point) if done.point else None, swipe=list(done.swipe) if done.swipe else None,
+        )
+        self.pending = Pending(call=call, description=desc, before_hash=frame.phash, turn=self.turn)
+
+    def _forced_action(self, frame: FrameLike, out: VisionOutput, log: TurnLog, model_call: ToolCall | None) -> None:
+        """Stuck for a while: take a different kind of action than the repeated one, and say so."""
+        last = self.stuck.actions[-1] if self.stuck.actions else ""
+        tool = "back" if not last.startswith("back") else ("scrollDown" if out.scrollbar else "advanceDialogue")
+        planned = actions.plan(tool, {}, out)
+        call = model_call or ToolCall(id="", name=tool, input={})
+        note = f"stuck ({log.stuck.reason}): the coordinator ran {tool} instead of your action"
+        log.errors.append(note)
+        if model_call is None:
+            # No tool_use to answer: tell the model in the next turn's notes instead.
+            self.stuck.reset()
+            done = actions.execute(planned, self.device)
+            log.action = ActionLog(tool=tool, target=planned.target, key=planned.key, forced=True,
+                                   point=list(done.point) if done.point else None)
+            self.next_notes.append(f"NOTE: {note}: {done.describe()}.")
+            return
+        self._act(call, planned, frame, log, forced=True)
+        if self.pending is not None:
+            self.pending.description = f"{note}; {self.pending.description}"
+        self.stuck.reset()
+
+    def _summarize(self, messages: list[dict[str, Any]]) -> str:
+        request, _ = build_request(
+            model=self.cfg.model.name, max_tokens=600, tools=self.tools, system_prompt=self.system_prompt,
+            memory_text=self.memory.block_text(), history=messages[:-1], current=messages[-1]["content"],
+        )
+        return self.model.summarize(request)
+
+
+def _short_result(r: ToolResult) -> dict[str, Any]:
+    """One line per tool result in history: drop the coordinates detail past the first clause."""
+    text = r.content
+    text = text.replace("screen changed", "changed").replace(" (the action had no visible effect)", "")
+    if len(text) > 120:
+        text = text[:117] + "..."
+    return ToolResult(tool_use_id=r.tool_use_id, name=r.name, content=text, is_error=r.is_error).block()

@@ -1,0 +1,115 @@
+"""`lluma demo`: the real agent loop against the simulated phone and the Messages API stand-in.
+
+No phone, no API key, no network: the adb server and the API stand-in run on 127.0.0.1 in this
+process; vision is the offline OCR backend; costs are what the stand-in bills at real prices.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from lluma_sim.adb_server import AdbServer
+from lluma_sim.api_server import ApiServer
+from pydantic import BaseModel
+
+from lluma_agent.app import build, run_with_ctrl_c
+from lluma_agent.config import load_config
+from lluma_agent.model import make_client
+from lluma_sim.game import SimGame
+
+DEMO_SERIAL = "emulator-5554"
+DEMO_KEY = "sk-ant-demo-not-a-real-key"  # the stand-in accepts any key; never logged
+
+
+class DemoSummary(BaseModel):
+    turns: int
+    uncached_input_tokens: int
+    cache_read_tokens: int
+    cache_write_tokens: int
+    output_tokens: int
+    input_tokens_per_turn: float
+    cost_usd: float
+    cost_per_turn_usd: float
+    cache_hit_ratio: float  # cache reads over all input tokens
+    model: str
+    score: int
+    game_turn: int
+    stop_reason: str
+    memory_files: list[str]
+    logs_dir: str
+
+
+def run_demo(turns: int, logs_dir: Path, seed: int = 7, config: Path | None = None, quiet: bool = False) -> DemoSummary:
+    game = SimGame(seed=seed)
+    with AdbServer() as adb, ApiServer() as api:
+        adb.add_device(DEMO_SERIAL, game)
+        env = {
+            "LLUMA_DEVICE__SERIAL": DEMO_SERIAL,
+            "LLUMA_DEVICE__ADB_PORT": str(adb.port),
+            "LLUMA_DEVICE__SETTLE_INTERVAL_S": "0.05",
+            "LLUMA_DEVICE__SETTLE_TIMEOUT_S": "2",
+            "LLUMA_MODEL__BASE_URL": api.base_url,
+            "LLUMA_MODEL__TIMEOUT_S": "30",
+            "LLUMA_VISION__BACKEND": "ocr",
+            "LLUMA_MEMORY__DIR": str(logs_dir / "memory"),
+            "LLUMA_LOGS__DIR": str(logs_dir),
+            "LLUMA_RUN__MAX_TURNS": str(turns),
+        }
+        cfg = load_config(config, env=env)
+        coordinator, close = build(cfg, make_client(cfg.model, api_key=DEMO_KEY), quiet=quiet)
+        try:
+            totals = run_with_ctrl_c(coordinator)
+        finally:
+            close()
+    u = totals.usage
+    n = max(1, totals.turns)
+    memory = sorted(p.name for p in (logs_dir / "memory").iterdir() if p.is_file() and not p.name.startswith("."))
+    return DemoSummary(
+        turns=totals.turns,
+        uncached_input_tokens=u.input_tokens,
+        cache_read_tokens=u.cache_read_input_tokens,
+        cache_write_tokens=u.cache_creation_input_tokens,
+        output_tokens=u.output_tokens,
+        input_tokens_per_turn=round(u.total_input_tokens / n, 1),
+        cost_usd=round(totals.cost_usd, 6),
+        cost_per_turn_usd=round(totals.cost_usd / n, 6),
+        cache_hit_ratio=round(totals.cache_hit_ratio, 4),
+        model=cfg.model.name,
+        score=game.score,
+        game_turn=game.turn,
+        stop_reason=totals.stop_reason,
+        memory_files=memory,
+        logs_dir=str(logs_dir),
+    )
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="lluma demo", description=__doc__)
+    ap.add_argument("--turns", type=int, default=30, help="agent turns to play (default 30)")
+    ap.add_argument("--seed", type=int, default=7, help="game seed")
+    ap.add_argument("--logs", type=Path, default=None, help="log folder (default logs/demo-<time>)")
+    ap.add_argument("--config", type=Path, default=None, help="config.yaml to start from")
+    ap.add_argument("--json", action="store_true", help="print only the summary, as one JSON object")
+    args = ap.parse_args(argv)
+    logs = args.logs or Path("logs") / time.strftime("demo-%Y%m%d-%H%M%S")
+    s = run_demo(args.turns, logs, seed=args.seed, config=args.config, quiet=args.json)
+    if args.json:
+        print(s.model_dump_json())
+        return 0
+    n = max(1, s.turns)
+    print(
+        f"\n{s.turns} turns on the simulator ({s.stop_reason}); model {s.model} (stand-in, real prices)\n"
+        f"  tokens per turn: {s.input_tokens_per_turn:,.0f} input (uncached {s.uncached_input_tokens / n:,.0f}, "
+        f"cache read {s.cache_read_tokens / n:,.0f}, cache write {s.cache_write_tokens / n:,.0f}), "
+        f"{s.output_tokens / n:,.0f} output\n"
+        f"  cache hit: {100 * s.cache_hit_ratio:.1f}% of input tokens read from cache\n"
+        f"  cost: ${s.cost_usd:.4f} total, ${s.cost_per_turn_usd:.5f} per turn\n"
+        f"  game: score {s.score}, career turn {s.game_turn}\n"
+        f"  memory files: {', '.join(s.memory_files) or '(none)'}\n"
+        f"  logs: {s.logs_dir}/turn_*.json, {s.logs_dir}/turns.sqlite",
+        file=sys.stdout,
+    )
+    return 0

@@ -1,0 +1,179 @@
+"""The agent's memory files: plain .md/.yaml/.txt files in one folder that people may edit at any time.
+
+Names are confined to the folder, writes are atomic, a write over the token budget is refused and
+changes nothing, `.yaml` must parse. Files are re-read every turn; edits made outside the agent's own
+tools are reported so the model can be told.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import re
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel
+
+from lluma_agent.atomic import atomic_write_text
+from lluma_agent.tokens import estimate_text_tokens
+
+ALLOWED_SUFFIXES = (".md", ".yaml", ".yml", ".txt")
+_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,79}$")
+
+
+class MemoryError_(ValueError):
+    """A memory operation that was refused; nothing on disk changed. The message is shown to the model."""
+
+
+class MemoryChange(BaseModel):
+    name: str
+    op: Literal["create", "write", "delete", "external"]
+    by: Literal["agent", "person"]
+    diff: str
+    tokens_after: int
+
+
+class MemoryFile(BaseModel):
+    name: str
+    content: str
+    tokens: int
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _diff(name: str, old: str, new: str) -> str:
+    lines = difflib.unified_diff(
+        old.splitlines(keepends=True), new.splitlines(keepends=True), f"a/{name}", f"b/{name}", n=1
+    )
+    return "".join(lines)
+
+
+class MemoryStore:
+    def __init__(self, folder: Path, budget_tokens: int = 32000) -> None:
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.root = self.folder.resolve()
+        self.budget_tokens = budget_tokens
+        self._known: dict[str, str] = {}  # name -> digest as last seen or written by us
+        self._files: dict[str, MemoryFile] = {}
+        self._loaded = False
+        self.refresh()
+
+    # ---- names ---------------------------------------------------------------------------------
+    def _path(self, name: str) -> Path:
+        """Validate a file name given by the model; refuse anything that could leave the folder."""
+        if not isinstance(name, str) or not name:
+            raise MemoryError_("file name must be a non-empty string")
+        if "/" in name or "\\" in name or name in (".", "..") or ".." in name or "\x00" in name:
+            raise MemoryError_(f"invalid file name {name!r}: no path separators or '..'; use a plain name")
+        if not _NAME_RE.match(name):
+            raise MemoryError_(f"invalid file name {name!r}: letters, digits, '_', '-', '.' only (max 80)")
+        if not name.lower().endswith(ALLOWED_SUFFIXES):
+            raise MemoryError_(f"invalid file name {name!r}: must end with {', '.join(ALLOWED_SUFFIXES)}")
+        path = self.folder / name
+        if path.is_symlink():
+            raise MemoryError_(f"{name!r} is a symlink; memory files must be plain files inside the folder")
+        if path.resolve().parent != self.root:
+            raise MemoryError_(f"{name!r} resolves outside the memory folder")
+        return path
+
+    # ---- reading -------------------------------------------------------------------------------
+    def refresh(self) -> list[MemoryChange]:
+        """Re-read the folder. Returns the changes a person made since we last looked."""
+        current: dict[str, MemoryFile] = {}
+        for path in sorted(self.folder.iterdir()):
+            if path.is_symlink() or not path.is_file() or path.name.startswith("."):
+                continue
+            if not path.name.lower().endswith(ALLOWED_SUFFIXES):
+                continue
+            try:
+                text = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue
+            current[path.name] = MemoryFile(name=path.name, content=text, tokens=estimate_text_tokens(text))
+        changes: list[MemoryChange] = []
+        if self._loaded:
+            for name in sorted(set(current) | set(self._known)):
+                new = current.get(name)
+                old_digest = self._known.get(name)
+                if new is not None and old_digest == _digest(new.content):
+                    continue
+                old_text = self._files[name].content if name in self._files else ""
+                changes.append(
+                    MemoryChange(
+                        name=name,
+                        op="external" if new is not None else "delete",
+                        by="person",
+                        diff=_diff(name, old_text, new.content if new else ""),
+                        tokens_after=new.tokens if new else 0,
+                    )
+                )
+        self._files = current
+        self._known = {n: _digest(f.content) for n, f in current.items()}
+        self._loaded = True
+        return changes
+
+    @property
+    def files(self) -> list[MemoryFile]:
+        return [self._files[n] for n in sorted(self._files)]
+
+    def total_tokens(self) -> int:
+        return sum(f.tokens for f in self._files.values())
+
+    def block_text(self) -> str:
+        """All files as one deterministic block (sorted by name) for the context."""
+        if not self._files:
+            return "<memory>\n(no memory files yet)\n</memory>"
+        parts = [f'<file name="{f.name}">\n{f.content.rstrip()}\n</file>' for f in self.files]
+        return "<memory>\n" + "\n".join(parts) + "\n</memory>"
+
+    # ---- changing ------------------------------------------------------------------------------
+    def _check_content(self, name: str, content: str, replacing: int) -> int:
+        if not isinstance(content, str):
+            raise MemoryError_("content must be a string")
+        if name.lower().endswith((".yaml", ".yml")):
+            try:
+                yaml.safe_load(content)
+            except yaml.YAMLError as exc:
+                raise MemoryError_(f"{name}: content is not valid YAML ({exc}); nothing was written") from None
+        tokens = estimate_text_tokens(content)
+        after = self.total_tokens() - replacing + tokens
+        if after > self.budget_tokens:
+            raise MemoryError_(
+                f"{name}: write refused, memory would hold ~{after} tokens, over the budget of "
+                f"{self.budget_tokens}; shorten or delete files first"
+            )
+        return tokens
+
+    def _commit(self, name: str, op: Literal["create", "write"], content: str, tokens: int) -> MemoryChange:
+        path = self._path(name)
+        old = self._files[name].content if name in self._files else ""
+        atomic_write_text(path, content)
+        self._files[name] = MemoryFile(name=name, content=content, tokens=tokens)
+        self._known[name] = _digest(content)
+        return MemoryChange(name=name, op=op, by="agent", diff=_diff(name, old, content), tokens_after=tokens)
+
+    def create(self, name: str, content: str) -> MemoryChange:
+        path = self._path(name)
+        if name in self._files or path.exists():
+            raise MemoryError_(f"{name} already exists; use writeMemoryFile to replace it")
+        return self._commit(name, "create", content, self._check_content(name, content, 0))
+
+    def write(self, name: str, content: str) -> MemoryChange:
+        self._path(name)
+        replacing = self._files[name].tokens if name in self._files else 0
+        op: Literal["create", "write"] = "write" if name in self._files else "create"
+        return self._commit(name, op, content, self._check_content(name, content, replacing))
+
+    def delete(self, name: str) -> MemoryChange:
+        path = self._path(name)
+        if name not in self._files:
+            raise MemoryError_(f"{name} does not exist; files: {', '.join(sorted(self._files)) or '(none)'}")
+        old = self._files.pop(name).content
+        self._known.pop(name, None)
+        path.unlink(missing_ok=True)
+        return MemoryChange(name=name, op="delete", by="agent", diff=_diff(name, old, ""), tokens_after=0)

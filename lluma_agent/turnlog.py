@@ -1,0 +1,162 @@
+"""Per-turn JSON logs (`logs/turn_000123.json`, atomic), screenshots with a retention limit, and a
+SQLite row per turn (`logs/turns.sqlite`) for `lluma stats`-style queries.
+
+A turn log is meant to be read by a person: what the model saw, what it said, what it did, what it
+cost. The API key is never part of it (nothing here ever sees request headers).
+"""
+
+from __future__ import annotations
+
+import io
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+from pydantic import BaseModel, Field
+
+from lluma_agent.atomic import atomic_write_bytes, atomic_write_text
+from lluma_agent.context import Section
+from lluma_agent.memory import MemoryChange
+from lluma_agent.pricing import Usage
+from lluma_agent.stuck import StuckState
+from lluma_agent.tools import ToolCall, ToolResult
+
+
+class Timings(BaseModel):
+    capture_s: float = 0.0
+    settle_s: float = 0.0
+    vision_s: float = 0.0
+    model_s: float = 0.0
+    action_s: float = 0.0
+    total_s: float = 0.0
+
+
+class FrameInfo(BaseModel):
+    path: str | None = None
+    phash: str = ""
+    width: int = 0
+    height: int = 0
+    settled: bool = True
+    settle_captures: int = 0
+    cinematic: str = "none"
+
+
+class VisionLog(BaseModel):
+    seen_by_model: str  # the compact JSON exactly as sent
+    summary: str  # the one-liner kept in history
+    cached: bool = False
+    backend: str = ""
+    full: dict[str, Any] = Field(default_factory=dict)  # the full VisionOutput (with bounds)
+
+
+class ResponseLog(BaseModel):
+    thinking: str = ""
+    text: str = ""
+    tool_calls: list[ToolCall] = Field(default_factory=list)
+    stop_reason: str | None = None
+    retries: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class ActionLog(BaseModel):
+    tool: str
+    target: str = ""
+    point: list[int] | None = None
+    swipe: list[int] | None = None
+    key: str | None = None
+    forced: bool = False  # the coordinator chose it (stuck), not the model
+    effect: str = "pending"  # filled in by the next turn: "changed (distance 21)" / "unchanged"
+
+
+class CostLog(BaseModel):
+    turn_usd: float = 0.0
+    run_usd: float = 0.0
+    cache_hit_ratio: float = 0.0  # cache reads / all input tokens, this turn
+    run_cache_hit_ratio: float = 0.0
+
+
+class TurnLog(BaseModel):
+    turn: int
+    started_at: float
+    model: str
+    timings: Timings = Field(default_factory=Timings)
+    frame: FrameInfo = Field(default_factory=FrameInfo)
+    vision: VisionLog | None = None
+    context: list[Section] = Field(default_factory=list)
+    response: ResponseLog | None = None
+    tool_results: list[ToolResult] = Field(default_factory=list)  # sent with THIS turn (answers to the last)
+    action: ActionLog | None = None
+    usage: Usage = Field(default_factory=Usage)
+    cost: CostLog = Field(default_factory=CostLog)
+    memory_changes: list[MemoryChange] = Field(default_factory=list)
+    stuck: StuckState = Field(default_factory=StuckState)
+    history_fold: str | None = None
+    waited: str | None = None  # "loading", "cutscene": the turn only waited, no model call
+    errors: list[str] = Field(default_factory=list)
+
+
+class TurnLogger:
+    def __init__(self, folder: Path, keep_screenshots: int = 300) -> None:
+        self.folder = Path(folder)
+        self.shots = self.folder / "screens"
+        self.shots.mkdir(parents=True, exist_ok=True)
+        self.keep = keep_screenshots
+        self.db = sqlite3.connect(self.folder / "turns.sqlite")
+        self.db.execute(
+            "CREATE TABLE IF NOT EXISTS turns (turn INTEGER PRIMARY KEY, started_at REAL, screen TEXT, action TEXT,"
+            " input_tokens INTEGER, cache_read INTEGER, cache_write INTEGER, output_tokens INTEGER,"
+            " cost_usd REAL, run_cost_usd REAL, cache_hit_ratio REAL, stuck TEXT, errors INTEGER, log TEXT)"
+        )
+        self.db.commit()
+
+    def save_screenshot(self, turn: int, image: Image.Image) -> str:
+        path = self.shots / f"turn_{turn:06d}.jpg"
+        buf = io.BytesIO()
+        image.convert("RGB").save(buf, format="JPEG", quality=85)
+        atomic_write_bytes(path, buf.getvalue())
+        old = sorted(self.shots.glob("turn_*.jpg"))
+        for stale in old[: max(0, len(old) - self.keep)]:
+            stale.unlink(missing_ok=True)
+        return str(path.relative_to(self.folder))
+
+    def path(self, turn: int) -> Path:
+        return self.folder / f"turn_{turn:06d}.json"
+
+    def write(self, log: TurnLog) -> Path:
+        path = self.path(log.turn)
+        atomic_write_text(path, log.model_dump_json(indent=2))
+        u = log.usage
+        self.db.execute(
+            "INSERT OR REPLACE INTO turns VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                log.turn,
+                log.started_at,
+                log.vision.summary if log.vision else (log.waited or ""),
+                f"{log.action.tool}:{log.action.target}" if log.action else "",
+                u.input_tokens,
+                u.cache_read_input_tokens,
+                u.cache_creation_input_tokens,
+                u.output_tokens,
+                log.cost.turn_usd,
+                log.cost.run_usd,
+                log.cost.cache_hit_ratio,
+                log.stuck.level,
+                len(log.errors),
+                path.name,
+            ),
+        )
+        self.db.commit()
+        return path
+
+    def update_effect(self, turn: int, effect: str) -> None:
+        """Fill in what the last action did, once the next capture shows it."""
+        path = self.path(turn)
+        if not path.exists():
+            return
+        log = TurnLog.model_validate_json(path.read_text(encoding="utf-8"))
+        if log.action is not None:
+            log.action.effect = effect
+            atomic_write_text(path, log.model_dump_json(indent=2))
+
+    def close(self) -> None:
+        self.db.close()

@@ -1,0 +1,90 @@
+import os
+
+import pytest
+
+from lluma_agent.memory import MemoryError_, MemoryStore
+
+
+def test_create_write_delete_roundtrip_with_diffs(tmp_path):
+    m = MemoryStore(tmp_path / "mem", budget_tokens=1000)
+    c = m.create("plan.md", "train speed\n")
+    assert c.op == "create" and "+train speed" in c.diff
+    w = m.write("plan.md", "train stamina\n")
+    assert w.op == "write" and "-train speed" in w.diff and "+train stamina" in w.diff
+    assert (tmp_path / "mem" / "plan.md").read_text() == "train stamina\n"
+    assert '<file name="plan.md">' in m.block_text()
+    d = m.delete("plan.md")
+    assert d.op == "delete" and not (tmp_path / "mem" / "plan.md").exists()
+
+
+@pytest.mark.parametrize(
+    "name", ["../escape.md", "/etc/passwd.md", "a/b.md", "..", "x.py", "", "a\\b.md", "..hidden.md"]
+)
+def test_names_that_could_escape_are_refused_and_nothing_is_written(tmp_path, name):
+    m = MemoryStore(tmp_path / "mem")
+    with pytest.raises(MemoryError_):
+        m.write(name, "x")
+    assert list((tmp_path / "mem").iterdir()) == []
+    assert not (tmp_path / "escape.md").exists()
+
+
+def test_symlink_escape_is_refused(tmp_path):
+    outside = tmp_path / "outside.md"
+    outside.write_text("secret")
+    mem = tmp_path / "mem"
+    mem.mkdir()
+    os.symlink(outside, mem / "link.md")
+    m = MemoryStore(mem)
+    with pytest.raises(MemoryError_, match="symlink"):
+        m.write("link.md", "overwrite")
+    assert outside.read_text() == "secret"
+    assert "secret" not in m.block_text()  # symlinks are not read either
+
+
+def test_write_over_budget_is_refused_and_changes_nothing(tmp_path):
+    m = MemoryStore(tmp_path / "mem", budget_tokens=50)
+    m.create("a.txt", "short note")
+    with pytest.raises(MemoryError_, match="budget"):
+        m.write("a.txt", "word " * 200)
+    assert (tmp_path / "mem" / "a.txt").read_text() == "short note"
+
+
+def test_yaml_must_parse(tmp_path):
+    m = MemoryStore(tmp_path / "mem")
+    with pytest.raises(MemoryError_, match="YAML"):
+        m.create("stats.yaml", "a: [1, 2\n")
+    assert not (tmp_path / "mem" / "stats.yaml").exists()
+    m.create("stats.yaml", "speed: 300\n")
+
+
+def test_create_refuses_existing_and_delete_missing_lists_files(tmp_path):
+    m = MemoryStore(tmp_path / "mem")
+    m.create("a.md", "x")
+    with pytest.raises(MemoryError_, match="already exists"):
+        m.create("a.md", "y")
+    with pytest.raises(MemoryError_, match="a.md"):
+        m.delete("b.md")
+
+
+def test_person_edits_are_noticed_once_and_own_writes_are_not(tmp_path):
+    mem = tmp_path / "mem"
+    m = MemoryStore(mem)
+    m.create("plan.md", "v1\n")
+    assert m.refresh() == []  # our own write is not an external change
+    (mem / "plan.md").write_text("v1\nhuman note\n")
+    (mem / "new.txt").write_text("from a person")
+    changes = m.refresh()
+    assert {(c.name, c.by) for c in changes} == {("plan.md", "person"), ("new.txt", "person")}
+    assert any("+human note" in c.diff for c in changes)
+    assert m.refresh() == []
+    (mem / "new.txt").unlink()
+    assert [(c.name, c.op) for c in m.refresh()] == [("new.txt", "delete")]
+
+
+def test_block_order_is_deterministic(tmp_path):
+    m = MemoryStore(tmp_path / "mem")
+    m.create("b.md", "B")
+    m.create("a.md", "A")
+    text = m.block_text()
+    assert text.index("a.md") < text.index("b.md")
+    assert MemoryStore(tmp_path / "mem").block_text() == text
