@@ -75,6 +75,9 @@ class ContextConfig(_Section):
     screenshots: int = Field(1, description="Screenshots sent in the current turn (0 = vision JSON only).")
     screenshot_max_side: int = Field(896, description="Long edge of the screenshot sent to the model.")
     cache_ttl: Literal["5m", "1h"] = Field("5m", description="Prompt-cache TTL for the breakpoints.")
+    layout: Literal["cached", "baseline"] = Field(
+        "cached", description="'baseline' = the original harness's uncached layout, for bench/tokens.py only."
+    )
 
 
 class MemoryConfig(_Section):

@@ -87,13 +87,17 @@ def build_request(
     current: list[dict[str, Any]],
     thinking_budget: int = 0,
     ttl: str = "5m",
+    cache: bool = True,
 ) -> tuple[dict[str, Any], Layout]:
-    system = [
-        {"type": "text", "text": system_prompt, "cache_control": _cache(ttl)},
-        {"type": "text", "text": memory_text, "cache_control": _cache(ttl)},
-    ]
+    """`cache=False` (the baseline layout) sends no breakpoints; an empty memory_text sends no memory block."""
+    system = [{"type": "text", "text": system_prompt}]
+    if memory_text:
+        system.append({"type": "text", "text": memory_text})
+    if cache:
+        for block in system:
+            block["cache_control"] = _cache(ttl)
     past = copy.deepcopy(history)
-    hist_bp = bool(past) and past[-1]["role"] == "assistant" and _mark_last(past[-1]["content"], ttl)
+    hist_bp = cache and bool(past) and past[-1]["role"] == "assistant" and _mark_last(past[-1]["content"], ttl)
     messages = past + [{"role": "user", "content": current}]
     request: dict[str, Any] = {
         "model": model,
@@ -114,8 +118,8 @@ def build_request(
                 blocks=len(tools),
                 breakpoint=False,
             ),
-            Section(name="system", tokens=estimate_text_tokens(system_prompt), blocks=1, breakpoint=True),
-            Section(name="memory", tokens=estimate_text_tokens(memory_text), blocks=1, breakpoint=True),
+            Section(name="system", tokens=estimate_text_tokens(system_prompt), blocks=1, breakpoint=cache),
+            Section(name="memory", tokens=estimate_text_tokens(memory_text), blocks=1, breakpoint=cache),
             Section(
                 name="history",
                 tokens=sum(estimate_block_tokens(b) for b in hist_blocks),

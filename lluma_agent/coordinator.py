@@ -16,6 +16,7 @@ from PIL import Image
 from pydantic import BaseModel
 
 from lluma_agent import actions
+from lluma_agent.baseline import verbose_vision_json
 from lluma_agent.config import Config
 from lluma_agent.context import build_request, current_turn, screenshot_block
 from lluma_agent.history import History, PastTurn
@@ -206,24 +207,33 @@ class Coordinator:
         if log.stuck.level != "ok":
             notes.append(log.stuck.warning)
 
+        baseline = self.cfg.context.layout == "baseline"
         if self.history.needs_fold():
-            log.history_fold = self.history.fold(self._summarize)
+            if baseline:
+                self.history.drop_oldest()
+            else:
+                log.history_fold = self.history.fold(self._summarize)
 
         results = list(self.undelivered)
         log.tool_results = results
         shots = self.cfg.context.screenshots
         image = screenshot_block(frame.image, self.cfg.context.screenshot_max_side) if shots > 0 else None
-        current = current_turn([r.block() for r in results], view.to_json(), notes, image)
+        screen_json = verbose_vision_json(out) if baseline else view.to_json()
+        if baseline:
+            notes = [self.memory.block_text(), *notes]
+            summary = f"<vision>{screen_json}</vision>\n{self.memory.block_text()}"
+        current = current_turn([r.block() for r in results], screen_json, notes, image)
         request, layout = build_request(
             model=self.cfg.model.name,
             max_tokens=self.cfg.model.max_tokens,
             tools=self.tools,
             system_prompt=self.system_prompt,
-            memory_text=self.memory.block_text(),
+            memory_text="" if baseline else self.memory.block_text(),
             history=self.history.messages(),
             current=current,
             thinking_budget=self.cfg.model.thinking_budget,
             ttl=self.cfg.context.cache_ttl,
+            cache=not baseline,
         )
         log.context = layout.sections
 
@@ -250,12 +260,14 @@ class Coordinator:
         self._run_tools(reply, frame, out, log)
         log.timings.action_s = time.monotonic() - t_act
 
+        screen_hash = out.screen_hash or frame.phash
+        remembered = summary if baseline else self.history.screen_line(self.turn, screen_hash, summary)
         self.history.append(
             PastTurn(
                 turn=self.turn,
-                results=[_short_result(r) for r in results],
-                screen=self.history.screen_line(self.turn, out.screen_hash or frame.phash, summary),
-                screen_hash=out.screen_hash or frame.phash,
+                results=[r.block() if baseline else _short_result(r) for r in results],
+                screen=remembered,
+                screen_hash=screen_hash,
                 reply=_replayable(reply.content) or [{"type": "text", "text": "(no reply)"}],
             )
         )

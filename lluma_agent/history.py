@@ -90,6 +90,10 @@ class History:
             msgs.append({"role": "assistant", "content": reply})
         return msgs
 
+    def drop_oldest(self) -> None:
+        """The baseline's sliding window: lose the oldest turn, no summary (breaks the prefix every turn)."""
+        self.turns.pop(0)
+
     def needs_fold(self) -> bool:
         return len(self.turns) > self.max_turns
 

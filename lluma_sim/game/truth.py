@@ -16,6 +16,7 @@ class Element(BaseModel):
     kind: ElementKind
     box: Box  # device pixels
     enabled: bool = True
+    row: int | None = None  # list row (skills, races, choices) so repeated labels like "Learn" can be told apart
 
 
 class TruthScrollbar(BaseModel):
@@ -38,6 +39,13 @@ class GroundTruth(BaseModel):
     score: int = 0
     finished: bool = False
     frame_no: int = 0
+    # Career state (None/empty outside a career): lets tests and scripted players check effects without OCR.
+    energy: int | None = None
+    mood: str | None = None
+    stats: dict[str, int] = Field(default_factory=dict)
+    skill_points: int | None = None
+    condition: str | None = None
+    race_wins: int = 0
 
     def element(self, name: str) -> Element | None:
         return next((e for e in self.elements if e.name == name), None)
