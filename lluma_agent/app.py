@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import anthropic
-from lluma_vision.pipeline import Vision
 
 from lluma_agent.config import Config
 from lluma_agent.coordinator import Coordinator, RunTotals
@@ -20,6 +19,7 @@ from lluma_agent.model import Model
 from lluma_agent.settle import settle
 from lluma_agent.tools import tool_definitions
 from lluma_agent.turnlog import TurnLog, TurnLogger
+from lluma_vision.pipeline import Vision
 
 
 def system_prompt(cfg: Config) -> str:

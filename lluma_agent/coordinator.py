@@ -11,7 +11,6 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from lluma_vision.compact import compact, summarize
 from PIL import Image
 from pydantic import BaseModel
 
@@ -26,6 +25,7 @@ from lluma_agent.pricing import Usage, cost_usd
 from lluma_agent.stuck import StuckDetector
 from lluma_agent.tools import INPUT_TOOLS, MEMORY_TOOLS, ToolCall, ToolInputError, ToolResult, parse_args
 from lluma_agent.turnlog import ActionLog, CostLog, FrameInfo, ResponseLog, TurnLog, TurnLogger, VisionLog
+from lluma_vision.compact import compact, summarize
 from lluma_vision.models import VisionOutput
 from lluma_vision.phash import distance
 
@@ -262,15 +262,15 @@ class Coordinator:
 
         screen_hash = out.screen_hash or frame.phash
         remembered = summary if baseline else self.history.screen_line(self.turn, screen_hash, summary)
-        self.history.append(
-            PastTurn(
-                turn=self.turn,
-                results=[r.block() if baseline else _short_result(r) for r in results],
-                screen=remembered,
-                screen_hash=screen_hash,
-                reply=_replayable(reply.content) or [{"type": "text", "text": "(no reply)"}],
-            )
+        past = PastTurn(
+            turn=self.turn,
+            results=[r.block() if baseline else _short_result(r) for r in results],
+            screen=remembered,
+            screen_hash=screen_hash,
+            reply=_replayable(reply.content) or [{"type": "text", "text": "(no reply)"}],
         )
+        self.history.append(past)
+        log.past_turn_tokens = past.tokens()
         cost = cost_usd(reply.usage, self.cfg.model.name)
         self.totals.turns += 1
         self.totals.usage = self.totals.usage + reply.usage

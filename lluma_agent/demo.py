@@ -9,15 +9,18 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
-from lluma_sim.adb_server import AdbServer
-from lluma_sim.api_server import ApiServer
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from lluma_agent.app import build, run_with_ctrl_c
-from lluma_agent.config import load_config
+from lluma_agent.config import Config, load_config
 from lluma_agent.model import make_client
+from lluma_sim.adb_server import AdbServer
+from lluma_sim.api_server import ApiServer
 from lluma_sim.game import SimGame
 
 DEMO_SERIAL = "emulator-5554"
@@ -42,9 +45,27 @@ class DemoSummary(BaseModel):
     logs_dir: str
 
 
-def run_demo(turns: int, logs_dir: Path, seed: int = 7, config: Path | None = None, quiet: bool = False) -> DemoSummary:
+class SimEnv(BaseModel):
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    game: SimGame
+    adb: AdbServer
+    api: ApiServer
+    cfg: Config
+
+
+@contextmanager
+def sim_environment(
+    turns: int,
+    logs_dir: Path,
+    seed: int = 7,
+    config: Path | None = None,
+    overrides: dict[str, str] | None = None,
+    policy: Any = None,
+) -> Iterator[SimEnv]:
+    """The simulated phone and the API stand-in on loopback, and a Config pointing at both."""
     game = SimGame(seed=seed)
-    with AdbServer() as adb, ApiServer() as api:
+    with AdbServer() as adb, ApiServer(policy=policy) as api:
         adb.add_device(DEMO_SERIAL, game)
         env = {
             "LLUMA_DEVICE__SERIAL": DEMO_SERIAL,
@@ -57,8 +78,23 @@ def run_demo(turns: int, logs_dir: Path, seed: int = 7, config: Path | None = No
             "LLUMA_MEMORY__DIR": str(logs_dir / "memory"),
             "LLUMA_LOGS__DIR": str(logs_dir),
             "LLUMA_RUN__MAX_TURNS": str(turns),
+            "LLUMA_RUN__MAX_COST_USD": "0",
+            **(overrides or {}),
         }
-        cfg = load_config(config, env=env)
+        yield SimEnv(game=game, adb=adb, api=api, cfg=load_config(config, env=env))
+
+
+def run_demo(
+    turns: int,
+    logs_dir: Path,
+    seed: int = 7,
+    config: Path | None = None,
+    quiet: bool = False,
+    overrides: dict[str, str] | None = None,
+) -> DemoSummary:
+    """Play `turns` turns; `overrides` are extra LLUMA_* settings (the token benchmark uses them)."""
+    with sim_environment(turns, logs_dir, seed, config, overrides) as sim:
+        cfg, game = sim.cfg, sim.game
         coordinator, close = build(cfg, make_client(cfg.model, api_key=DEMO_KEY), quiet=quiet)
         try:
             totals = run_with_ctrl_c(coordinator)
