@@ -30,6 +30,7 @@ test: $(STAMP) adb
 bench: $(STAMP)
 	$(BIN)/python bench/capture.py
 	$(BIN)/python bench/vision.py
+	$(BIN)/python bench/estimate_turn.py
 	$(BIN)/python bench/tokens.py
 
 lint: $(STAMP)

@@ -11,13 +11,12 @@ from __future__ import annotations
 import base64
 import copy
 import io
-import json
 from typing import Any
 
 from PIL import Image
 from pydantic import BaseModel
 
-from lluma_agent.tokens import estimate_block_tokens, estimate_text_tokens
+from lluma_agent.tokens import RequestEstimate, estimate_request
 
 
 class Section(BaseModel):
@@ -109,33 +108,23 @@ def build_request(
     if thinking_budget > 0:
         request["thinking"] = {"type": "enabled", "budget_tokens": thinking_budget}
         request["max_tokens"] = max(max_tokens, thinking_budget + 512)
-    hist_blocks = [b for m in history for b in m["content"]]
+    # The same estimator the API stand-in bills with, so the log's layout and the usage agree.
+    est = estimate_request(messages=messages, model=model, system=system, tools=tools)
+    n_hist = len(messages) - 1
+    message_of = [int(b.path.split(".")[1]) for b in est.blocks if b.section == "messages"]
+    hist, cur = sum(i < n_hist for i in message_of), sum(i == n_hist for i in message_of)
     layout = Layout(
         sections=[
-            Section(
-                name="tools",
-                tokens=estimate_text_tokens(_json(tools)),
-                blocks=len(tools),
-                breakpoint=False,
-            ),
-            Section(name="system", tokens=estimate_text_tokens(system_prompt), blocks=1, breakpoint=cache),
-            Section(name="memory", tokens=estimate_text_tokens(memory_text), blocks=1, breakpoint=cache),
-            Section(
-                name="history",
-                tokens=sum(estimate_block_tokens(b) for b in hist_blocks),
-                blocks=len(hist_blocks),
-                breakpoint=hist_bp,
-            ),
-            Section(
-                name="current",
-                tokens=sum(estimate_block_tokens(b) for b in current),
-                blocks=len(current),
-                breakpoint=False,
-            ),
+            Section(name="tools", tokens=est.tools, blocks=len(tools), breakpoint=False),
+            Section(name="system", tokens=system_tokens(est, 0), blocks=1, breakpoint=cache),
+            Section(name="memory", tokens=system_tokens(est, 1), blocks=1 if memory_text else 0,
+                    breakpoint=cache and bool(memory_text)),
+            Section(name="history", tokens=sum(est.messages[:n_hist]), blocks=hist, breakpoint=hist_bp),
+            Section(name="current", tokens=est.messages[n_hist], blocks=cur, breakpoint=False),
         ]
     )
     return request, layout
 
 
-def _json(obj: Any) -> str:
-    return json.dumps(obj, separators=(",", ":"), sort_keys=True)
+def system_tokens(est: RequestEstimate, index: int) -> int:
+    return sum(b.tokens for b in est.blocks if b.path == f"system.{index}")

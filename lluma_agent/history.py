@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from lluma_agent.tokens import estimate_block_tokens
+from lluma_agent.tokens import estimate_message_tokens
 
 
 class PastTurn(BaseModel):
@@ -35,7 +35,8 @@ class PastTurn(BaseModel):
         return blocks
 
     def tokens(self) -> int:
-        return sum(estimate_block_tokens(b) for b in self.user_blocks(True) + self.reply)
+        user = {"role": "user", "content": self.user_blocks(True)}
+        return estimate_message_tokens(user) + estimate_message_tokens({"role": "assistant", "content": self.reply})
 
     def digest(self) -> str:
         """Deterministic one-liner used when a summary call fails."""

@@ -28,7 +28,7 @@ class TruthScrollbar(BaseModel):
 
 class GroundTruth(BaseModel):
     screen: str  # e.g. "home", "hub", "training", "event", "skills", "races", "race_result",
-    #              "confirm", "loading", "cutscene", "career_end"
+    #              "confirm", "menu", "loading", "cutscene", "career_end"
     elements: list[Element] = Field(default_factory=list)
     scrollbar: TruthScrollbar | None = None
     selected_tab: str | None = None

@@ -1,0 +1,153 @@
+"""Static game content: trainings, skills, races, events. Plain data so rules and screens share one source."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+STATS = ("Speed", "Stamina", "Power", "Guts", "Wit")
+MOODS = ("Awful", "Bad", "Normal", "Good", "Great")
+MOOD_FACTOR = (0.8, 0.9, 1.0, 1.1, 1.2)  # training gain multiplier per mood
+START_STATS = {"Speed": 90, "Stamina": 85, "Power": 80, "Guts": 75, "Wit": 80}
+START_SKILL_POINTS = 120
+MAX_ENERGY = 100
+
+# Base gains per training (stat -> points) and its energy cost. Wit is cheap, like the real game.
+TRAININGS: dict[str, tuple[dict[str, int], int]] = {
+    "Speed": ({"Speed": 12, "Power": 4}, 20),
+    "Stamina": ({"Stamina": 11, "Guts": 4}, 19),
+    "Power": ({"Power": 11, "Stamina": 4}, 20),
+    "Guts": ({"Guts": 12, "Speed": 3, "Power": 3}, 22),
+    "Wit": ({"Wit": 10, "Speed": 2}, 5),
+}
+
+CONDITIONS = ("Headache", "Night Owl", "Skin Outbreak")
+
+
+@dataclass(frozen=True)
+class Skill:
+    name: str
+    cost: int
+    stat: str  # the stat it nudges when learned
+    bonus: int
+
+
+SKILLS: tuple[Skill, ...] = (
+    Skill("Corner Adept", 90, "Speed", 6),
+    Skill("Straightaway Adept", 110, "Speed", 8),
+    Skill("Slick Surge", 180, "Power", 14),
+    Skill("Updrafters", 160, "Power", 12),
+    Skill("Front Runner Corners", 117, "Speed", 9),
+    Skill("Pace Keeper", 80, "Wit", 6),
+    Skill("Stamina to Spare", 130, "Stamina", 10),
+    Skill("Deep Breaths", 100, "Stamina", 8),
+    Skill("Iron Will", 150, "Guts", 12),
+    Skill("Focus", 70, "Wit", 5),
+    Skill("Late Charge", 200, "Power", 16),
+    Skill("Fast Learner", 60, "Wit", 4),
+)
+
+
+@dataclass(frozen=True)
+class Race:
+    name: str
+    grade: str
+    distance: str
+    difficulty: int  # stat total the trainee needs for an even chance to win
+    points: int  # skill points for a win
+
+
+RACES: tuple[Race, ...] = (
+    Race("Junior Stakes", "OP", "1600m Turf", 430, 30),
+    Race("Hopeful Stakes", "G1", "2000m Turf", 520, 45),
+    Race("Spring Cup", "G3", "1800m Turf", 480, 35),
+    Race("Japanese Derby", "G1", "2400m Turf", 600, 60),
+    Race("Autumn Sprint", "G2", "1200m Dirt", 560, 40),
+    Race("Arima Kinen", "G1", "2500m Turf", 680, 70),
+)
+
+
+@dataclass(frozen=True)
+class Choice:
+    text: str
+    effects: dict[str, int] = field(default_factory=dict)  # stat names, "Energy", "Mood", "Skill Pts"
+
+
+@dataclass(frozen=True)
+class Event:
+    title: str
+    pages: tuple[str, ...]
+    choices: tuple[Choice, ...]
+
+
+EVENTS: tuple[Event, ...] = (
+    Event(
+        "Ah, Friendship",
+        (
+            "Kitasan waves from across the track, holding two bottles of water.",
+            "She says you have a good set of pipes and should join the school choir.",
+            "Amazing! I don't feel embarrassed at all anymore!",
+        ),
+        (
+            Choice("You have a good set of pipes!", {"Guts": 10, "Mood": 1}),
+            Choice("Now you've just gotta get ready for the test!", {"Wit": 12}),
+        ),
+    ),
+    Event(
+        "Fashion Advice",
+        (
+            "Mayano spins around in a brand new outfit for the weekend.",
+            "What do you think, Trainer? Does it look grown-up enough?",
+        ),
+        (
+            Choice("It looks great, let's go for a run in it!", {"Speed": 8, "Energy": -5}),
+            Choice("Maybe something more comfortable for training.", {"Stamina": 10}),
+            Choice("Let's take the afternoon off and go shopping.", {"Energy": 15, "Mood": 1}),
+        ),
+    ),
+    Event(
+        "Paying It Forward",
+        (
+            "A younger student asks how to keep going when the last corner hurts.",
+            "You remember your own first race and smile.",
+        ),
+        (
+            Choice("Tell her about breathing through the pain.", {"Stamina": 8, "Guts": 5}),
+            Choice("Show her how to lean into the corner.", {"Power": 10}),
+        ),
+    ),
+    Event(
+        "Get Well Soon",
+        (
+            "The trainee sneezes twice during warm-up and looks pale.",
+            "Maybe pushing hard today is not the best idea.",
+            "She insists she is fine, but her eyes say otherwise.",
+        ),
+        (
+            Choice("Rest today, we will train twice as hard tomorrow.", {"Energy": 20}),
+            Choice("Just a light jog, then straight to bed.", {"Speed": 5, "Energy": 5}),
+        ),
+    ),
+    Event(
+        "New Year Shrine Visit",
+        (
+            "Snow covers the shrine steps on the first morning of the year.",
+            "You both ring the bell and make a wish for the season.",
+        ),
+        (
+            Choice("Wish for the strength to win every race.", {"Power": 8, "Guts": 6}),
+            Choice("Wish for good health all year long.", {"Energy": 25}),
+            Choice("Draw a fortune slip for good luck.", {"Skill Pts": 40}),
+        ),
+    ),
+    Event(
+        "Premeditated Mischief",
+        (
+            "Someone has swapped all the training cones for traffic cones.",
+            "Sweep giggles behind the equipment shed, pretending not to know.",
+        ),
+        (
+            Choice("Join in and set up a secret obstacle course.", {"Guts": 8, "Mood": 1}),
+            Choice("Ask her to help put everything back properly.", {"Wit": 10}),
+        ),
+    ),
+)

@@ -1,0 +1,221 @@
+"""Career screens: hub, training, event, skills list, races, race result."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lluma_sim.game.career import PLACES
+from lluma_sim.game.content import MAX_ENERGY, SKILLS, STATS, TRAININGS
+from lluma_sim.game.draw import CREAM, EDGE, GREEN, GREEN_EDGE, INK, INK_SOFT, WHITE, Painter, Widget
+from lluma_sim.game.truth import TruthScrollbar
+from lluma_vision.models import Box
+
+if TYPE_CHECKING:
+    from lluma_sim.game.game import SimGame
+
+FAIL_RED = (176, 40, 40)
+SKILL_ROW = 0.1  # row height as a fraction of screen height
+SKILLS_TOP, SKILLS_BOTTOM = 0.17, 0.75
+
+
+def _background(p: Painter, seed: int) -> None:
+    p.backdrop((236, 246, 255), (252, 246, 236), seed, 18)
+
+
+def _header(p: Painter, g: SimGame, title: str) -> None:
+    """Title, turn counter and energy: the strip every career screen shares."""
+    c = g.career
+    p.rect(p.box(0.0, 0.0, 1.0, 0.1), WHITE)
+    p.rect(p.box(0.0, 0.1, 1.0, 0.103), EDGE)
+    p.text(p.w * 0.04, p.h * 0.03, title, 44, anchor="lm", bold=True)
+    if not c:
+        return
+    p.rrect(p.box(0.66, 0.01, 0.96, 0.05), CREAM, (232, 196, 96), shadow=False)
+    p.text(p.w * 0.81, p.h * 0.03, f"Turn {min(c.turn, c.max_turns)}/{c.max_turns}", 40, bold=True)
+    p.text(p.w * 0.04, p.h * 0.075, "Energy", 36, anchor="lm")
+    frac = c.energy / MAX_ENERGY
+    color = GREEN if frac > 0.5 else (250, 200, 80) if frac > 0.25 else (240, 120, 100)
+    p.bar(p.box(0.22, 0.062, 0.66, 0.088), frac, color)
+    p.text(p.w * 0.69, p.h * 0.075, f"{c.energy}/{MAX_ENERGY}", 36, anchor="lm", bold=True)
+
+
+def _back(p: Painter) -> None:
+    p.button(p.box(0.03, 0.91, 0.3, 0.97), "Back", ("goto", "hub"))
+
+
+def draw_hub(p: Painter, g: SimGame) -> None:
+    c = g.career
+    assert c is not None
+    _background(p, 3)
+    _header(p, g, "Career")
+    p.rrect(p.box(0.62, 0.115, 0.96, 0.155), CREAM, (232, 196, 96), shadow=False)
+    p.text(p.w * 0.79, p.h * 0.135, f"Mood: {c.mood_word}", 38, bold=True)
+    if c.condition:
+        p.text(p.w * 0.04, p.h * 0.135, f"Condition: {c.condition}", 36, FAIL_RED, anchor="lm")
+    p.character(p.w * 0.5, p.h * 0.26, p.w * 0.1)
+    bubble = p.box(0.05, 0.37, 0.95, 0.45)
+    p.rrect(bubble, WHITE, EDGE)
+    lines = p.wrap(c.status, 36, bubble.width * 0.92)[:2]  # the last action's outcome, at most two lines
+    for i, line in enumerate(lines):
+        p.text(bubble.center[0], bubble.center[1] + (i - (len(lines) - 1) / 2) * p.h * 0.026, line, 36)
+    # stats panel: label over value, like the game's stat row
+    p.rrect(p.box(0.03, 0.47, 0.97, 0.6), WHITE, EDGE)
+    for i, stat in enumerate(STATS):
+        x = p.w * (0.03 + 0.94 * (i + 0.5) / 5)
+        p.text(x, p.h * 0.5, stat, 36, INK_SOFT)
+        p.text(x, p.h * 0.555, str(c.stats[stat]), 48, bold=True)
+    p.text(p.w * 0.04, p.h * 0.625, "Skill Pts", 38, anchor="lm")
+    p.text(p.w * 0.3, p.h * 0.625, str(c.skill_points), 40, anchor="lm", bold=True)
+    grid = (
+        ("Rest", ("rest_prompt",), "white", True),
+        ("Training", ("goto", "training"), "green", True),
+        ("Skills", ("goto", "skills"), "white", True),
+        ("Infirmary", ("infirmary",), "white", c.condition is not None),
+        ("Recreation", ("recreation",), "white", True),
+        ("Races", ("goto", "races"), "white", True),
+    )
+    for i, (label, action, style, enabled) in enumerate(grid):
+        col, row = i % 3, i // 3
+        x0, y0 = 0.04 + col * 0.31, 0.67 + row * 0.1
+        p.button(p.box(x0, y0, x0 + 0.29, y0 + 0.08), label, action, style, enabled)
+    p.hamburger(p.box(0.86, 0.965 - 0.1 * p.w / p.h, 0.96, 0.965), ("menu",))
+
+
+def draw_training(p: Painter, g: SimGame) -> None:
+    c = g.career
+    assert c is not None
+    _background(p, 4)
+    _header(p, g, "Training")
+    for i, stat in enumerate(STATS):
+        y0 = 0.14 + i * 0.145
+        p.rrect(p.box(0.03, y0 - 0.01, 0.97, y0 + 0.12), (250, 250, 255), EDGE, shadow=False)
+        p.button(p.box(0.06, y0 + 0.015, 0.44, y0 + 0.095), stat, ("train", stat), "green" if i == 0 else "white")
+        fail = c.fail_chance(stat)
+        p.text(p.w * 0.5, p.h * (y0 + 0.03), f"Fail {fail}%", 38, FAIL_RED if fail >= 20 else INK, "lm", bold=True)
+        gains = ", ".join(f"{k} +{v}" for k, v in c.gains(stat).items())
+        p.text(p.w * 0.5, p.h * (y0 + 0.08), gains, p.fit(gains, 36, p.w * 0.46), INK_SOFT, "lm")
+        p.text(p.w * 0.95, p.h * (y0 + 0.03), f"Energy -{TRAININGS[stat][1]}", 34, INK_SOFT, "rm")
+    _back(p)
+
+
+def draw_event(p: Painter, g: SimGame) -> None:
+    ev = g.event
+    assert ev is not None
+    _background(p, 5)
+    _header(p, g, "Event")
+    p.rrect(p.box(0.0, 0.115, 0.8, 0.165), (150, 210, 250), (90, 160, 220), radius=0, shadow=False)
+    p.text(p.w * 0.04, p.h * 0.14, ev.title, 44, anchor="lm", bold=True)
+    p.character(p.w * 0.5, p.h * 0.27, p.w * 0.11, hair=(40, 30, 40))
+    box = p.box(0.05, 0.66, 0.95, 0.85)
+    p.rrect(box, WHITE, EDGE, radius=60 * p.s)
+    showing = min(g.page, len(ev.pages) - 1)
+    for i, line in enumerate(p.wrap(ev.pages[showing], 40, box.width * 0.88)[:3]):
+        p.text(p.w * 0.5, p.h * (0.695 + 0.045 * i), line, 40)
+    talking = g.page < len(ev.pages)
+    if talking:
+        p.hotspot(box, ("page",))  # tap anywhere on the box turns the page
+        p.button(p.box(0.76, 0.805, 0.92, 0.84), "Next", ("page",), "cream", size=36)
+    else:
+        for i, choice in enumerate(ev.choices):
+            y0 = 0.4 + i * 0.085
+            b = p.box(0.04, y0, 0.96, y0 + 0.07)
+            size = p.fit(choice.text, 38, b.width - 72 * p.s)
+            p.button(b, choice.text, ("choose", i), "cream", kind="choice", size=size, row=i, align="left")
+    p.button(p.box(0.22, 0.9, 0.48, 0.96), "Skip", ("skip",), "green", enabled=talking)
+    p.button(p.box(0.52, 0.9, 0.78, 0.96), "Quick", ("quick",), "green" if g.quick else "white")
+
+
+def skills_view(g: SimGame) -> Box:
+    return Box(
+        x0=round(0.04 * g.width),
+        y0=round(SKILLS_TOP * g.height),
+        x1=round(0.94 * g.width),
+        y1=round(SKILLS_BOTTOM * g.height),
+    )
+
+
+def max_scroll(g: SimGame) -> int:
+    row = round(SKILL_ROW * g.height)
+    return max(0, row * len(SKILLS) - skills_view(g).height)
+
+
+def draw_skills(p: Painter, g: SimGame) -> None:
+    c = g.career
+    assert c is not None
+    _background(p, 6)
+    _header(p, g, "Skill List")
+    spent = sum(s.cost for s in SKILLS if s.name in g.pending)
+    left = c.skill_points - spent
+    p.rrect(p.box(0.2, 0.115, 0.8, 0.155), WHITE, EDGE, shadow=False)
+    p.text(p.w * 0.24, p.h * 0.135, "Skill Points", 38, anchor="lm")
+    p.text(p.w * 0.76, p.h * 0.135, str(left), 44, (220, 120, 30), anchor="rm", bold=True)
+    view = skills_view(g)
+    p.rrect(Box(x0=view.x0 - 6, y0=view.y0 - 6, x1=view.x1 + 6, y1=view.y1 + 6), (244, 244, 250), EDGE, 12, False)
+    layer = p.layer()
+    row_h = round(SKILL_ROW * p.h)
+    for i, skill in enumerate(SKILLS):
+        y0 = view.y0 + i * row_h - g.scroll
+        if y0 + row_h < view.y0 or y0 > view.y1:
+            continue
+        card = Box(x0=view.x0 + 8, y0=y0 + 8, x1=view.x1 - 8, y1=y0 + row_h - 8)
+        layer.rrect(card, WHITE, EDGE, shadow=False)
+        layer.text(card.x0 + 30 * p.s, card.y0 + card.height * 0.3, skill.name, 40, anchor="lm", row=i, bold=True)
+        layer.text(
+            card.x0 + 30 * p.s, card.y0 + card.height * 0.72, f"{skill.stat} +{skill.bonus}", 34, INK_SOFT, "lm", row=i
+        )
+        layer.text(card.x1 - p.w * 0.27, card.center[1], f"{skill.cost} pt", 38, anchor="rm", row=i)
+        btn = Box(
+            x0=card.x1 - round(p.w * 0.24),
+            y0=card.y0 + card.height // 5,
+            x1=card.x1 - round(p.w * 0.02),
+            y1=card.y1 - card.height // 5,
+        )
+        if skill.name in c.learned:
+            layer.button(btn, "Owned", None, enabled=False, row=i, size=38)
+        elif skill.name in g.pending:
+            layer.button(btn, "Added", None, enabled=False, row=i, size=38)
+        else:
+            layer.button(btn, "Learn", ("learn", skill.name), "green", skill.cost <= left, row=i, size=38)
+    p.clip_into(layer, view)
+    # scrollbar: thin track on the right; thumb size = visible share, position = scroll share
+    track = Box(x0=round(0.955 * p.w), y0=view.y0, x1=round(0.955 * p.w) + max(4, round(10 * p.s)), y1=view.y1)
+    total, top = max_scroll(g), g.scroll
+    thumb_h = max(round(track.height * view.height / (view.height + total)), round(40 * p.s))
+    ty = track.y0 + round((track.height - thumb_h) * (top / total if total else 0))
+    thumb = Box(x0=track.x0, y0=ty, x1=track.x1, y1=ty + thumb_h)
+    p.rect(track, (222, 222, 230))
+    p.rect(thumb, (140, 140, 160))
+    p.widgets.append(Widget("Scrollbar", "scrollbar", track))
+    p.scrollbar = TruthScrollbar(track=track, thumb=thumb, up=top > 0, down=top < total)
+    p.button(p.box(0.3, 0.785, 0.64, 0.85), "Confirm", ("confirm_skills",), "green", bool(g.pending))
+    p.button(p.box(0.68, 0.785, 0.95, 0.85), "Reset", ("reset",))
+    _back(p)
+
+
+def draw_races(p: Painter, g: SimGame) -> None:
+    _background(p, 8)
+    _header(p, g, "Races")
+    for i, race in enumerate(g.races):
+        y0 = 0.15 + i * 0.15
+        b = p.box(0.05, y0, 0.95, y0 + 0.12)
+        sel = i == g.race_sel
+        p.button(b, race.name, ("select_race", i), "cream" if sel else "white", size=44, align="left", row=i)
+        p.text(b.x0 + 36 * p.s, p.h * (y0 + 0.09), f"{race.grade}  {race.distance}", 34, INK_SOFT, "lm", row=i)
+        if sel:
+            p.text(b.x1 - 36 * p.s, b.center[1], "Selected", 34, GREEN_EDGE, "rm", row=i, bold=True)
+    p.button(p.box(0.3, 0.72, 0.7, 0.79), "Race", ("race_prompt",), "green", size=50)
+    _back(p)
+
+
+def draw_race_result(p: Painter, g: SimGame) -> None:
+    r = g.result
+    assert r is not None
+    _background(p, 9)
+    p.text(p.w * 0.5, p.h * 0.08, "Race Result", 60, bold=True)
+    p.text(p.w * 0.5, p.h * 0.15, r.race.name, 46)
+    medal = (250, 210, 90) if r.place == 1 else (220, 220, 230) if r.place <= 3 else (236, 226, 214)
+    p.rrect(p.box(0.25, 0.22, 0.75, 0.42), medal, (200, 160, 60), radius=80 * p.s)
+    p.text(p.w * 0.5, p.h * 0.32, PLACES[r.place - 1], 120, bold=True)
+    p.text(p.w * 0.5, p.h * 0.5, f"Skill Points +{r.points}", 44)
+    p.character(p.w * 0.5, p.h * 0.62, p.w * 0.08)
+    p.button(p.box(0.3, 0.84, 0.7, 0.91), "Next", ("end_turn",), "green", size=50)

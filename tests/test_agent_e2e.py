@@ -1,0 +1,202 @@
+"""End-to-end: the real loop on the simulated phone (adb protocol) and the Messages API stand-in (HTTP)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lluma_agent.app import build
+from lluma_agent.demo import DEMO_KEY, run_demo, sim_environment
+from lluma_agent.model import make_client
+from lluma_agent.turnlog import TurnLog
+from lluma_sim.api_policy import PolicyReply, ScriptedPolicy
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _logs(folder: Path) -> list[TurnLog]:
+    return [TurnLog.model_validate_json(p.read_text()) for p in sorted(folder.glob("turn_*.json"))]
+
+
+def _norm(s: str) -> str:
+    return re.sub(r"[^0-9a-z]+", "", re.sub(r"#\d+$", "", s).casefold())
+
+
+@pytest.fixture(scope="module")
+def demo_run(tmp_path_factory):
+    """One 16-turn demo shared by several tests (OCR is the slow part)."""
+    logs = tmp_path_factory.mktemp("demo")
+    taps: list[tuple[float, float, Any]] = []
+    with sim_environment(16, logs, seed=3) as sim:
+        game = sim.game
+        original = game.tap
+
+        def spy(x: float, y: float) -> None:
+            taps.append((x, y, game.truth()))
+            original(x, y)
+
+        game.tap = spy  # the adb server calls game.tap for `input tap`
+        coordinator, close = build(sim.cfg, make_client(sim.cfg.model, api_key=DEMO_KEY), quiet=True)
+        try:
+            totals = coordinator.run()
+        finally:
+            close()
+        requests = list(sim.api.log)
+    return logs, taps, totals, requests
+
+
+def test_demo_plays_and_logs_validate(demo_run):
+    logs, taps, totals, _ = demo_run
+    turn_logs = _logs(logs)
+    assert totals.turns == 16 and len(turn_logs) == 16
+    assert totals.stop_reason.startswith("max_turns")
+    assert sum(1 for t in turn_logs if t.action is not None) >= 12  # it acts, not just talks
+    rows = sqlite3.connect(logs / "turns.sqlite").execute("select count(*), max(run_cost_usd) from turns").fetchone()
+    assert rows[0] == 16 and rows[1] == pytest.approx(totals.cost_usd)
+    for t in turn_logs[:-1]:
+        if t.action is not None:
+            assert t.action.effect != "pending"  # filled in by the next turn
+    assert all((logs / t.frame.path).exists() for t in turn_logs[-5:])
+
+
+def test_taps_land_on_the_named_buttons(demo_run):
+    logs, taps, _, _ = demo_run
+    presses = [t.action for t in _logs(logs) if t.action and t.action.tool == "pressButton" and t.action.point]
+    assert len(presses) >= 6
+    by_point = {(round(x), round(y)): truth for x, y, truth in taps}
+    for action in presses:
+        truth = by_point[tuple(action.point)]
+        hit = [e for e in truth.elements if e.box.contains(*action.point)]
+        assert hit, f"tap {action.point} for {action.target!r} hit no element on {truth.screen}"
+        assert any(_norm(e.name) == _norm(action.target) or _norm(action.target) in _norm(e.name) for e in hit), (
+            action.target,
+            [e.name for e in hit],
+        )
+
+
+def test_memory_files_change_and_are_logged(demo_run):
+    logs, _, _, _ = demo_run
+    changes = [c for t in _logs(logs) for c in t.memory_changes]
+    assert changes and all(c.by == "agent" for c in changes)
+    assert any((logs / "memory" / c.name).exists() for c in changes if c.op != "delete")
+    assert all(c.diff.startswith("--- a/") for c in changes)
+
+
+def test_cache_is_read_after_the_first_turns(demo_run):
+    logs, _, totals, requests = demo_run
+    turn_logs = _logs(logs)
+    later = [t.usage for t in turn_logs[4:]]
+    assert all(u.cache_read_input_tokens > 0 for u in later)
+    assert totals.cache_hit_ratio > 0.6
+    # breakpoints A, B and the rolling C; the current turn (screenshot, vision) is never cached
+    assert [s.name for s in turn_logs[0].context if s.breakpoint] == ["system", "memory"]
+    for t in turn_logs[1:]:
+        assert [s.name for s in t.context if s.breakpoint] == ["system", "memory", "history"]
+
+
+def test_api_key_never_reaches_a_log(demo_run):
+    logs, _, _, requests = demo_run
+    for path in logs.rglob("*"):
+        if path.is_file() and path.suffix in (".json", ".sqlite", ".md", ".txt", ".yaml"):
+            assert DEMO_KEY.encode() not in path.read_bytes(), path
+    assert DEMO_KEY not in json.dumps([r.model_dump(mode="json") for r in requests])
+
+
+class OnePolicy:
+    """Scripted replies for a handful of turns, then the default player."""
+
+    def __init__(self, script: list[list[dict[str, Any]]]):
+        self.script = list(script)
+        self.fallback = ScriptedPolicy(seed=1)
+        self.requests: list[dict[str, Any]] = []
+
+    def respond(self, request: dict[str, Any]) -> PolicyReply:
+        self.requests.append(request)
+        if self.script:
+            return PolicyReply(content=self.script.pop(0), stop_reason="tool_use")
+        return self.fallback.respond(request)
+
+
+def _tool(name: str, **inp: Any) -> dict[str, Any]:
+    return {"type": "tool_use", "id": f"toolu_{name}_{time.monotonic_ns()}", "name": name, "input": inp}
+
+
+def test_unknown_button_taps_nothing_and_says_why(tmp_path):
+    policy = OnePolicy([[_tool("pressButton", name="Gacha")]])
+    with sim_environment(3, tmp_path, seed=2, policy=policy) as sim:
+        game = sim.game
+        taps: list[tuple[float, float]] = []
+        original = game.tap
+        game.tap = lambda x, y: (taps.append((x, y)), original(x, y))[1]
+        coordinator, close = build(sim.cfg, make_client(sim.cfg.model, api_key=DEMO_KEY), quiet=True)
+        try:
+            first = coordinator.step()
+            assert taps == [] and first.action is None
+            assert any("no button named 'Gacha'" in e for e in first.errors)
+            coordinator.step()
+        finally:
+            close()
+    second_request = policy.requests[1]
+    result = second_request["messages"][-1]["content"][0]
+    assert result["type"] == "tool_result" and result["is_error"] is True
+    assert "Gacha" in json.dumps(result) and "Career" in json.dumps(result)
+
+
+def test_a_persons_memory_edit_is_noticed(tmp_path):
+    policy = OnePolicy([])
+    with sim_environment(4, tmp_path, seed=2, policy=policy) as sim:
+        coordinator, close = build(sim.cfg, make_client(sim.cfg.model, api_key=DEMO_KEY), quiet=True)
+        try:
+            coordinator.step()
+            (tmp_path / "memory" / "orders.md").write_text("Always rest below 50 energy.\n")
+            log = coordinator.step()
+        finally:
+            close()
+    assert [(c.name, c.by) for c in log.memory_changes if c.by == "person"] == [("orders.md", "person")]
+    sent = json.dumps(policy.requests[-1])
+    assert "a person changed memory file(s) outside your tools: orders.md" in sent
+    assert "Always rest below 50 energy." in json.dumps(policy.requests[-1]["system"])
+
+
+def test_second_ctrl_c_stops_now_with_consistent_files(tmp_path):
+    env = {**os.environ, "ADBUTILS_ADB_PATH": "/bin/false"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "lluma_agent.cli", "demo", "--turns", "200", "--logs", str(tmp_path)],
+        cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    deadline = time.monotonic() + 120
+    while len(list(tmp_path.glob("turn_*.json"))) < 3 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGINT)
+    time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert "stopping after this turn" in err
+    assert not list(tmp_path.rglob("*.tmp")), "a half-written file was left behind"
+    logs = _logs(tmp_path)
+    assert 3 <= len(logs) < 200
+    rows = sqlite3.connect(tmp_path / "turns.sqlite").execute("select count(*) from turns").fetchone()[0]
+    assert rows == len(logs)
+    assert "turns on the simulator" in out
+
+
+def test_demo_json_summary(tmp_path):
+    s = run_demo(3, tmp_path, seed=5, quiet=True)
+    d = json.loads(s.model_dump_json())
+    for key in ("turns", "uncached_input_tokens", "cache_read_tokens", "cache_write_tokens", "output_tokens",
+                "cost_usd", "cost_per_turn_usd", "cache_hit_ratio", "score", "logs_dir"):
+        assert key in d
+    assert d["turns"] == 3 and d["cost_usd"] > 0
+    total_in = d["uncached_input_tokens"] + d["cache_read_tokens"] + d["cache_write_tokens"]
+    assert d["cache_hit_ratio"] == pytest.approx(d["cache_read_tokens"] / total_in, abs=1e-3)

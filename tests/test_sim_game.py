@@ -1,0 +1,394 @@
+"""The simulated game: navigation by ground-truth boxes, animations, scrolling, scoring, determinism."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from PIL import ImageChops, ImageStat
+
+from lluma_sim.game import GroundTruth, SimGame
+
+TABS = ["Enhance", "Story", "Home", "Race", "Scout"]
+
+
+def tap(g: SimGame, name: str, row: int | None = None) -> None:
+    """Tap the centre of the first enabled, tappable element with this label (texts are not tappable)."""
+    t = g.truth()
+    hits = [e for e in t.elements if e.name == name and e.kind != "text" and (row is None or e.row == row)]
+    assert hits, f"{name!r} not on {t.screen}: {[e.name for e in t.elements]}"
+    g.tap(*hits[0].box.center)
+
+
+def names(t: GroundTruth, kind: str | None = None) -> list[str]:
+    return [e.name for e in t.elements if kind is None or e.kind == kind]
+
+
+def settle(g: SimGame, limit: int = 30) -> int:
+    """Capture until no loading/cutscene is showing; returns how many captures that took."""
+    for n in range(limit):
+        if g.truth().cinematic not in ("loading", "cutscene"):
+            return n
+        g.capture()
+    raise AssertionError("animation never ended")
+
+
+def start_career(g: SimGame) -> None:
+    tap(g, "Career")
+    tap(g, "OK")
+    settle(g)
+    assert g.truth().screen == "hub"
+
+
+def policy_step(g: SimGame, rest_below: int = 50) -> None:
+    """One input of a simple sensible player: rest when tired, otherwise train Speed; first choice in events."""
+    t = g.truth()
+    if t.cinematic in ("loading", "cutscene"):
+        g.capture()
+    elif t.screen == "home":
+        tap(g, "Career")
+    elif t.screen == "confirm":
+        tap(g, "OK")
+    elif t.screen == "hub":
+        tap(g, "Rest" if (t.energy or 0) < rest_below else "Training")
+    elif t.screen == "training":
+        tap(g, "Speed")
+    elif t.screen == "event":
+        if t.cinematic == "dialogue":
+            tap(g, "Next")
+        else:
+            tap(g, names(t, "choice")[0])
+    elif t.screen == "race_result":
+        tap(g, "Next")
+    else:
+        raise AssertionError(f"policy has no move on {t.screen}")
+
+
+def play_career(g: SimGame, rest_below: int = 50, limit: int = 500) -> GroundTruth:
+    for _ in range(limit):
+        t = g.truth()
+        if t.screen == "career_end":
+            return t
+        policy_step(g, rest_below)
+    raise AssertionError("career did not end")
+
+
+def test_home_tabs_switch_selection() -> None:
+    g = SimGame(seed=0)
+    t = g.truth()
+    assert (t.screen, t.selected_tab, t.menu_usable) == ("home", "Home", True)
+    assert names(t, "tab") == TABS
+    assert t.element("Career") is not None
+    tap(g, "Story")
+    t = g.truth()
+    assert t.selected_tab == "Story" and t.element("Career") is None
+    tap(g, "Home")
+    assert g.truth().selected_tab == "Home" and g.truth().element("Career") is not None
+
+
+def test_dialog_blurs_tab_bar_and_blocks_it() -> None:
+    g = SimGame(seed=0)
+    before = g.capture()
+    tap(g, "Career")
+    t = g.truth()
+    assert t.screen == "confirm" and t.menu_usable is False and t.selected_tab == "Home"
+    assert all(not e.enabled for e in t.elements if e.kind == "tab")
+    assert t.element("Career") is None  # hidden behind the dialog, not offered as a target
+    after = g.capture()
+    bar = (0, int(g.height * 0.92), g.width, g.height)
+    # blurred: the tab labels' sharp edges are gone, so the bar's contrast drops
+    assert ImageStat.Stat(after.crop(bar)).stddev[0] < ImageStat.Stat(before.crop(bar)).stddev[0]
+    g.tap(*next(e for e in g.truth().elements if e.name == "Story").box.center)
+    assert g.truth().selected_tab == "Home"
+    tap(g, "Cancel")
+    assert g.truth().screen == "home" and g.truth().menu_usable is True
+
+
+def test_loading_then_cutscene_change_every_capture_and_end() -> None:
+    g = SimGame(seed=0)
+    tap(g, "Career")
+    tap(g, "OK")
+    seen = []
+    for _ in range(9):
+        img = g.capture()
+        seen.append((g.truth().cinematic, img))
+    assert [c for c, _ in seen] == ["loading"] * 3 + ["cutscene"] * 6
+    for (_, a), (_, b) in zip(seen, seen[1:], strict=False):
+        assert ImageChops.difference(a, b).getbbox() is not None, "each animation frame must differ"
+    g.capture()
+    assert g.truth().screen == "hub" and g.truth().cinematic == "none"
+
+
+def test_cutscene_skip_button() -> None:
+    g = SimGame(seed=0)
+    tap(g, "Career")
+    tap(g, "OK")
+    for _ in range(4):
+        g.capture()
+    assert g.truth().cinematic == "cutscene"
+    tap(g, "Skip")
+    assert g.truth().screen == "hub"
+
+
+def test_unchanged_screen_is_cached() -> None:
+    g = SimGame(seed=0)
+    first = g.capture()
+    t0 = time.perf_counter()
+    second = g.capture()
+    assert second is first
+    assert time.perf_counter() - t0 < 0.005
+    g.tap(1, 1)  # nothing there: no re-render
+    assert g.capture() is first
+    tap(g, "Story")
+    assert g.capture() is not first
+
+
+def test_disabled_infirmary_does_nothing() -> None:
+    g = SimGame(seed=0)
+    start_career(g)
+    infirmary = g.truth().element("Infirmary")
+    assert infirmary is not None and not infirmary.enabled and g.truth().condition is None
+    img = g.capture()
+    g.tap(*infirmary.box.center)
+    t = g.truth()
+    assert (t.screen, t.turn) == ("hub", 1)
+    assert g.capture() is img
+
+
+def test_training_raises_stats_costs_energy_advances_turn() -> None:
+    g = SimGame(seed=0)
+    start_career(g)
+    before = g.truth()
+    tap(g, "Training")
+    t = g.truth()
+    assert t.screen == "training"
+    assert set(["Speed", "Stamina", "Power", "Guts", "Wit", "Back"]) <= set(names(t, "button"))
+    assert names(t).count("Fail 0%") == 5  # full energy: no risk
+    tap(g, "Speed")
+    after = g.truth()
+    assert after.turn == 2 and after.energy == before.energy - 20
+    assert after.stats["Speed"] > before.stats["Speed"]
+
+
+def test_failure_chance_grows_as_energy_drops() -> None:
+    g = SimGame(seed=1)
+    start_career(g)
+    shown = []
+    for _ in range(4):
+        if g.truth().screen == "event":
+            tap(g, names(g.truth(), "choice")[0])
+        tap(g, "Training")
+        fail = next(n for n in names(g.truth()) if n.startswith("Fail"))  # the Speed row's
+        shown.append(int(fail.split()[1].rstrip("%")))
+        tap(g, "Guts")
+        while g.truth().screen == "event":
+            policy_step(g)
+    assert shown[0] == 0 and shown[-1] > shown[0] and shown == sorted(shown)
+
+
+def reach_event(g: SimGame) -> GroundTruth:
+    for _ in range(200):
+        t = g.truth()
+        if t.screen == "event" and t.cinematic == "dialogue":
+            return t
+        policy_step(g)
+    raise AssertionError("no event happened")
+
+
+def test_event_pages_advance_on_box_then_choices_apply() -> None:
+    g = SimGame(seed=0)
+    t = reach_event(g)
+    assert t.element("Skip") and t.element("Skip").enabled and t.element("Quick")
+    next_box = t.element("Next").box
+    pages = []
+    while g.truth().cinematic == "dialogue":
+        pages.append(names(g.truth(), "text"))
+        g.tap(next_box.x0 - g.width * 0.4, next_box.y0)  # anywhere on the text box, not just "Next"
+        assert len(pages) < 5
+    assert len(pages) >= 2 and pages[0] != pages[1]
+    t = g.truth()
+    choices = [e for e in t.elements if e.kind == "choice"]
+    assert 2 <= len(choices) <= 3 and all(len(c.name) > 20 for c in choices)
+    assert not t.element("Skip").enabled
+    before = (t.stats, t.energy, t.skill_points)
+    g.tap(*choices[0].box.center)
+    t = g.truth()
+    assert t.screen == "hub" and (t.stats, t.energy, t.skill_points) != before
+
+
+def test_skip_jumps_to_choices() -> None:
+    g = SimGame(seed=0)
+    reach_event(g)
+    tap(g, "Skip")
+    assert g.truth().cinematic == "none" and names(g.truth(), "choice")
+
+
+def open_skills(seed: int = 0) -> SimGame:
+    g = SimGame(seed=seed)
+    start_career(g)
+    tap(g, "Skills")
+    assert g.truth().screen == "skills"
+    return g
+
+
+def test_skill_list_scrolls_with_scrollbar() -> None:
+    g = open_skills()
+    t = g.truth()
+    sb = t.scrollbar
+    assert sb is not None and not sb.up and sb.down and sb.thumb.height < sb.track.height
+    rows_before = {e.row for e in t.elements if e.name == "Learn"}
+    view_x, view_y = g.width / 2, g.height * 0.6
+    g.swipe(view_x, view_y, view_x, view_y - g.height * 0.3)  # drag up = scroll down
+    t2 = g.truth()
+    assert t2.scrollbar.up and t2.scrollbar.thumb.y0 > sb.thumb.y0
+    assert max(e.row for e in t2.elements if e.name == "Learn") > max(rows_before)
+    for _ in range(5):
+        g.swipe(view_x, view_y, view_x, view_y - g.height * 0.3)
+    t3 = g.truth()
+    assert t3.scrollbar.up and not t3.scrollbar.down and t3.scrollbar.thumb.y1 == t3.scrollbar.track.y1
+    assert "Fast Learner" in names(t3)
+    g.swipe(view_x, g.height * 0.95, view_x, g.height * 0.5)  # starts outside the list: no scroll
+    assert g.truth().scrollbar == t3.scrollbar
+    g.swipe(view_x, view_y - g.height * 0.3, view_x, view_y)
+    assert g.truth().scrollbar.down
+
+
+def test_learn_reset_confirm() -> None:
+    g = open_skills()
+    points = g.truth().skill_points
+    learn = [e for e in g.truth().elements if e.name == "Learn" and e.enabled]
+    assert not g.truth().element("Confirm").enabled
+    g.tap(*learn[0].box.center)
+    t = g.truth()
+    row = learn[0].row
+    assert [e.name for e in t.elements if e.row == row and e.kind == "button"] == ["Added"]
+    assert t.element("Confirm").enabled and str(points) not in names(t)
+    tap(g, "Reset")
+    assert [e.name for e in g.truth().elements if e.row == row and e.kind == "button"] == ["Learn"]
+    g.tap(*learn[0].box.center)
+    tap(g, "Confirm")
+    assert g.truth().screen == "confirm"
+    tap(g, "OK")
+    t = g.truth()
+    assert t.screen == "skills" and t.skill_points < points
+    assert [e.name for e in t.elements if e.row == row and e.kind == "button"] == ["Owned"]
+
+
+def test_race_flow() -> None:
+    g = SimGame(seed=0)
+    start_career(g)
+    tap(g, "Races")
+    t = g.truth()
+    races = [e for e in t.elements if e.kind == "button" and e.row is not None]
+    assert 2 <= len(races) <= 3
+    g.tap(*races[1].box.center)
+    assert "Selected" in [e.name for e in g.truth().elements if e.row == 1]
+    tap(g, "Race")
+    assert g.truth().screen == "confirm" and f"Enter the {races[1].name}?" in names(g.truth())
+    tap(g, "OK")
+    assert settle(g) == 3 + 5 + 1  # 3 loading frames, 5 cutscene frames, then the result
+    t = g.truth()
+    assert t.screen == "race_result" and races[1].name in names(t)
+    assert any(n in names(t) for n in ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th"))
+    tap(g, "Next")
+    assert g.truth().turn == 2
+
+
+def test_back_key_and_menu() -> None:
+    g = SimGame(seed=0)
+    start_career(g)
+    tap(g, "Training")
+    g.keyevent("KEYCODE_HOME")
+    assert g.truth().screen == "training"
+    g.keyevent("KEYCODE_BACK")
+    assert g.truth().screen == "hub"
+    tap(g, "Rest")
+    assert g.truth().screen == "confirm"
+    g.keyevent(4)
+    assert g.truth().screen == "hub" and g.truth().turn == 1
+    tap(g, "Menu")
+    assert g.truth().screen == "menu" and g.truth().element("Close")
+    g.keyevent("BACK")
+    assert g.truth().screen == "hub"
+    g.text("hello")
+    assert g.truth().screen == "hub"
+
+
+def test_career_ends_with_score_and_returns_home() -> None:
+    g = SimGame(seed=3, max_turns=6)
+    t = play_career(g)
+    assert g.finished and t.finished and t.turn == 6 and g.score == t.score > 0
+    assert f"Score {t.score}" in names(t)
+    tap(g, "Finish")
+    t = g.truth()
+    assert t.screen == "home" and t.selected_tab == "Home" and g.finished
+
+
+def test_sensible_play_beats_idling() -> None:
+    g_play, g_idle = SimGame(seed=5, max_turns=12), SimGame(seed=5, max_turns=12)
+    play_career(g_play)
+    play_career(g_idle, rest_below=101)  # always rests
+    assert g_play.score > g_idle.score + 50
+
+
+def test_deterministic_given_seed() -> None:
+    def run(seed: int) -> tuple[list[str], bytes]:
+        g = SimGame(seed=seed, max_turns=8)
+        screens = []
+        while g.truth().screen != "career_end":
+            screens.append(g.truth().model_dump_json())
+            policy_step(g)
+        return screens, g.capture().tobytes()
+
+    assert run(11) == run(11)
+
+
+@pytest.mark.parametrize("size", [(720, 1280), (1080, 2400), (1440, 2560)])
+def test_other_sizes_render_and_play(size: tuple[int, int]) -> None:
+    g = SimGame(seed=0, width=size[0], height=size[1], max_turns=3)
+    for _ in range(200):
+        t = g.truth()
+        img = g.capture()
+        assert img.size == size
+        for e in t.elements:
+            assert 0 <= e.box.x0 < e.box.x1 <= size[0] and 0 <= e.box.y0 < e.box.y1 <= size[1], e
+        if t.screen == "career_end":
+            break
+        policy_step(g)
+    assert g.finished
+
+
+def test_buttons_do_not_overlap_and_labels_are_big() -> None:
+    g = SimGame(seed=0)
+    start_career(g)
+    for screen in ("Training", "Back", "Skills", "Back", "Races"):
+        t = g.truth()
+        btns = [e.box for e in t.elements if e.kind in ("button", "tab", "choice", "icon")]
+        for i, a in enumerate(btns):
+            for b in btns[i + 1 :]:
+                assert a.x1 <= b.x0 or b.x1 <= a.x0 or a.y1 <= b.y0 or b.y1 <= a.y0, (t.screen, a, b)
+        texts = [e for e in t.elements if e.kind == "text"]
+        assert min(e.box.height for e in texts) >= 20  # OCR needs glyphs ~>= 20 px tall at 1080 wide
+        tap(g, screen)
+
+
+def test_thread_safe_under_concurrent_use() -> None:
+    g = SimGame(seed=0)
+    errors: list[BaseException] = []
+
+    def hammer(k: int) -> None:
+        try:
+            for i in range(40):
+                g.capture()
+                g.tap(g.width * ((i * 7 + k) % 10) / 10, g.height * ((i * 3 + k) % 10) / 10)
+                g.truth()
+        except BaseException as exc:  # noqa: BLE001 - any failure in a thread fails the test
+            errors.append(exc)
+
+    threads = [threading.Thread(target=hammer, args=(k,)) for k in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert not errors
