@@ -12,6 +12,10 @@ def phash(image: Image.Image, box: Box | None = None, hash_size: int = 8) -> str
     """Hex perceptual hash of `image` (or of `box` inside it)."""
     if box is not None:
         image = image.crop((box.x0, box.y0, box.x1, box.y1))
+    # phash shrinks to 32x32 anyway; a cheap box reduction first cuts ~15 ms to ~1 ms on a full frame.
+    factor = min(image.width, image.height) // (hash_size * 8)
+    if factor > 1:
+        image = image.reduce(factor)
     return str(imagehash.phash(image, hash_size=hash_size))
 
 

@@ -1,0 +1,102 @@
+"""One simulated phone behind the fake adb server: its game, state, files and fault switches."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field, fields
+from typing import Any, Protocol
+
+from PIL import Image
+
+# A fault switch: False/0 = off, True = on until cleared, a positive int N = the next N uses.
+Switch = bool | int
+
+
+class Game(Protocol):
+    """What the server needs from a game (lluma_sim.game.SimGame satisfies it)."""
+
+    width: int
+    height: int
+
+    def capture(self) -> Image.Image: ...
+    def tap(self, x: int, y: int) -> Any: ...
+    def swipe(self, x0: int, y0: int, x1: int, y1: int, duration_ms: int) -> Any: ...
+    def keyevent(self, key: str | int) -> Any: ...
+    def text(self, s: str) -> Any: ...
+
+
+@dataclass
+class Faults:
+    """Per-device fault switches, settable at runtime: `server.faults(serial).drop_mid_frame = 1`.
+
+    Switches take False/True/N (see `Switch`); a count is consumed each time the fault fires,
+    so `= 1` breaks exactly one capture and the next one (after a reconnect) works.
+    """
+
+    drop_mid_frame: Switch = False  # reset the connection after part of a screencap
+    truncate_raw: Switch = False  # raw screencap: header promises w*h*4, payload is cut short
+    corrupt_png: Switch = False  # screencap -p: valid signature, garbage after it
+    black_frame: Switch = False  # screencap returns an all-black picture
+    offline: Switch = False  # "offline" in listings/get-state, transports FAIL; N = next N requests
+    delay_s: float = 0.0  # sleep this long after OKAY, before a device service answers
+    drop_after_bytes: int = 0  # bytes sent before a drop; 0 = a third of the frame
+
+    def __post_init__(self) -> None:
+        self._lock = threading.Lock()
+
+    def take(self, name: str) -> bool:
+        """Is fault `name` on? Consumes one use of a counted switch."""
+        with self._lock:
+            value = getattr(self, name)
+            if value is True:
+                return True
+            if not value:
+                return False
+            setattr(self, name, int(value) - 1)
+            return True
+
+    def active(self, name: str) -> bool:
+        """Is fault `name` on, without consuming it (for listings)?"""
+        return bool(getattr(self, name))
+
+    def reset(self) -> None:
+        for f in fields(self):
+            setattr(self, f.name, f.default)
+
+
+@dataclass
+class Gesture:
+    """A touch built from `input motionevent` DOWN/MOVE/UP (one finger)."""
+
+    x0: float
+    y0: float
+    t0: float
+    x: float
+    y: float
+
+
+@dataclass
+class SimDevice:
+    serial: str
+    game: Game
+    transport_id: int
+    props: dict[str, str]
+    faults: Faults = field(default_factory=Faults)
+    files: dict[str, bytes] = field(default_factory=dict)  # the sync/cat file system
+    inputs: list[str] = field(default_factory=list)  # every input the game received, in order
+    gesture: Gesture | None = None
+    lock: threading.RLock = field(default_factory=threading.RLock)  # games are not thread-safe
+
+    @property
+    def kind(self) -> str:
+        """Transport type: "local" for TCP/emulator serials, else "usb" (for host:transport-usb/-local)."""
+        return "local" if ":" in self.serial or self.serial.startswith("emulator-") else "usb"
+
+    @property
+    def state(self) -> str:
+        """The state, without consuming an `offline` count (for track-devices polling)."""
+        return "offline" if self.faults.active("offline") else "device"
+
+    def observe_state(self) -> str:
+        """The state as one request sees it: consumes one use of a counted `offline`."""
+        return "offline" if self.faults.take("offline") else "device"

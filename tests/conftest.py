@@ -1,0 +1,85 @@
+"""Shared fixtures: a fake adb server with real SimGames on loopback, and the real `adb` client."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+from collections.abc import Iterator
+
+import pytest
+
+# Never let adbutils start a real adb daemon when something does not answer: fail fast instead.
+os.environ["ADBUTILS_ADB_PATH"] = "/bin/false"
+
+from lluma_agent.config import DeviceConfig  # noqa: E402
+from lluma_agent.device import Device  # noqa: E402
+from lluma_sim.adb_server import AdbServer  # noqa: E402
+
+SERIAL = "sim-0"
+
+
+@pytest.fixture
+def adb_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[AdbServer]:
+    """A running fake adb server on an ephemeral loopback port with one device, "sim-0".
+
+    ANDROID_ADB_SERVER_HOST/PORT point at it, so any `adbutils.AdbClient()` built in the test
+    (and the real `adb` client) talks to it.
+    """
+    with AdbServer() as server:
+        server.add_device(SERIAL)
+        monkeypatch.setenv("ANDROID_ADB_SERVER_HOST", "127.0.0.1")
+        monkeypatch.setenv("ANDROID_ADB_SERVER_PORT", str(server.port))
+        yield server
+
+
+@pytest.fixture
+def device_cfg(adb_server: AdbServer) -> DeviceConfig:
+    """Device settings for the fixture server, with fast reconnects so fault tests stay quick."""
+    return DeviceConfig(
+        adb_port=adb_server.port,
+        serial=SERIAL,
+        command_timeout_s=5.0,
+        reconnect_attempts=3,
+        reconnect_backoff_s=0.01,
+        settle_interval_s=0.0,
+        settle_timeout_s=5.0,
+        swipe_ms=60,
+        swipe_hold_ms=40,
+    )
+
+
+@pytest.fixture
+def device(device_cfg: DeviceConfig) -> Device:
+    d = Device(device_cfg, seed=7)
+    d.connect()
+    return d
+
+
+@pytest.fixture
+def free_port() -> int:
+    """A loopback port with nothing listening on it (bound, then released)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def adb_exe() -> str:
+    """The real adb client. Missing adb FAILS the test (no skip): `make adb` (part of `make test`) installs it."""
+    path = shutil.which("adb")
+    if path is None:
+        pytest.fail("the real `adb` client is not on PATH: run `make adb` (apt package `adb`)")
+    return path
+
+
+@pytest.fixture
+def adb(adb_server: AdbServer, adb_exe: str):
+    """Run the real adb client against the fixture server: adb("-s", "sim-0", "shell", "wm", "size")."""
+
+    def run(*args: str, timeout: float = 20) -> subprocess.CompletedProcess[bytes]:
+        cmd = [adb_exe, "-H", "127.0.0.1", "-P", str(adb_server.port), *args]
+        return subprocess.run(cmd, capture_output=True, timeout=timeout, stdin=subprocess.DEVNULL)
+
+    return run
