@@ -243,6 +243,7 @@ class Coordinator:
         except ModelError as exc:
             self.model_errors += 1
             log.errors.append(f"model: {exc}")
+            log.response = ResponseLog(retries=[r.model_dump() for r in exc.retries])
             log.timings.model_s = time.monotonic() - t_model
             return self._finish(log, started)
         self.model_errors = 0

@@ -20,6 +20,7 @@ from lluma_agent.app import build, run_with_ctrl_c
 from lluma_agent.config import Config, load_config
 from lluma_agent.model import make_client
 from lluma_sim.adb_server import AdbServer
+from lluma_sim.api_faults import FaultSchedule
 from lluma_sim.api_server import ApiServer
 from lluma_sim.game import SimGame
 
@@ -62,10 +63,13 @@ def sim_environment(
     config: Path | None = None,
     overrides: dict[str, str] | None = None,
     policy: Any = None,
+    faults: FaultSchedule | None = None,
 ) -> Iterator[SimEnv]:
-    """The simulated phone and the API stand-in on loopback, and a Config pointing at both."""
+    """The simulated phone and the API stand-in on loopback, and a Config pointing at both.
+
+    `faults` goes to the API stand-in (429/529/500, slow replies, malformed tool input, max_tokens stops)."""
     game = SimGame(seed=seed)
-    with AdbServer() as adb, ApiServer(policy=policy) as api:
+    with AdbServer() as adb, ApiServer(policy=policy, faults=faults) as api:
         adb.add_device(DEMO_SERIAL, game)
         env = {
             "LLUMA_DEVICE__SERIAL": DEMO_SERIAL,

@@ -22,14 +22,20 @@ from lluma_agent.tools import ToolCall
 RETRY_STATUS = {408, 409, 429}
 
 
-class ModelError(RuntimeError):
-    """The model could not be reached or refused the request after retries. Never contains the key."""
-
-
 class Attempt(BaseModel):
     error: str
     status: int | None = None
     waited_s: float = 0.0
+
+
+class ModelError(RuntimeError):
+    """The model could not be reached or refused the request after retries. Never contains the key.
+
+    `retries` holds the attempts that failed before the last one (so a failed turn still logs them)."""
+
+    def __init__(self, message: str, retries: list[Attempt] | None = None) -> None:
+        super().__init__(message)
+        self.retries = list(retries or [])
 
 
 class ModelReply(BaseModel):
@@ -57,8 +63,8 @@ def make_client(cfg: ModelConfig, api_key: str | None = None) -> anthropic.Anthr
 def _retry_after(exc: anthropic.APIStatusError) -> float | None:
     try:
         value = exc.response.headers.get("retry-after")
-        return float(value) if value is not None else None
-    except (TypeError, ValueError):
+        return max(0.0, float(value)) if value is not None else None  # a negative value would crash sleep()
+    except (TypeError, ValueError):  # absent, or an HTTP date: fall back to our backoff
         return None
 
 
@@ -90,18 +96,21 @@ class Model:
         retries: list[Attempt] = []
         for attempt in range(self.cfg.max_retries + 1):
             started = time.monotonic()
+            # The SDK's own retries are off, so it would send retry-count 0 every time: say which attempt this is.
+            headers = {**(request.get("extra_headers") or {}), "x-stainless-retry-count": str(attempt)}
+            tried = "" if attempt == 0 else f" (gave up after {attempt + 1} attempts)"
             try:
-                message = self.client.messages.create(**request)
+                message = self.client.messages.create(**{**request, "extra_headers": headers})
             except anthropic.APIStatusError as exc:
                 retryable = exc.status_code in RETRY_STATUS or exc.status_code >= 500
                 if not retryable or attempt == self.cfg.max_retries:
-                    raise ModelError(f"API error {exc.status_code}: {_short(exc)}") from None
+                    raise ModelError(f"API error {exc.status_code}{tried}: {_short(exc)}", retries) from None
                 wait = _retry_after(exc)
                 wait = min(wait, self.cfg.retry_after_cap_s) if wait is not None else min(0.5 * 2**attempt, 8.0)
                 retries.append(Attempt(error=_short(exc), status=exc.status_code, waited_s=wait))
             except anthropic.APIConnectionError as exc:  # includes APITimeoutError
                 if attempt == self.cfg.max_retries:
-                    raise ModelError(f"cannot reach the API: {type(exc).__name__}") from None
+                    raise ModelError(f"cannot reach the API{tried}: {type(exc).__name__}", retries) from None
                 wait = min(0.5 * 2**attempt, 8.0)
                 retries.append(Attempt(error=type(exc).__name__, waited_s=wait))
             else:

@@ -127,8 +127,8 @@ class OnePolicy:
         return self.fallback.respond(request)
 
 
-def _tool(name: str, **inp: Any) -> dict[str, Any]:
-    return {"type": "tool_use", "id": f"toolu_{name}_{time.monotonic_ns()}", "name": name, "input": inp}
+def _tool(tool: str, /, **inp: Any) -> dict[str, Any]:
+    return {"type": "tool_use", "id": f"toolu_{tool}_{time.monotonic_ns()}", "name": tool, "input": inp}
 
 
 def test_unknown_button_taps_nothing_and_says_why(tmp_path):
