@@ -48,6 +48,13 @@ class ActionDone(BaseModel):
             return f"swiped ({x0},{y0})->({x1},{y1}) to scroll {p.direction}"
         return f"sent {p.key}"
 
+    def brief(self) -> str:
+        """What was done, in a few words, for history."""
+        p = self.planned
+        if p.kind == "swipe":
+            return f"scrolled {p.direction}"
+        return f"pressed {p.target}" if p.tool == "pressButton" else p.tool
+
 
 class DeviceLike(Protocol):
     def tap(self, box: Box) -> tuple[int, int]: ...

@@ -18,7 +18,7 @@ from lluma_agent import actions
 from lluma_agent.baseline import verbose_vision_json
 from lluma_agent.config import Config
 from lluma_agent.context import build_request, current_turn, screenshot_block
-from lluma_agent.history import History, PastTurn
+from lluma_agent.history import History, PastTurn, compact_reply
 from lluma_agent.memory import MemoryChange, MemoryError_, MemoryStore
 from lluma_agent.model import Model, ModelError, ModelReply
 from lluma_agent.pricing import Usage, cost_usd
@@ -49,6 +49,7 @@ class Pending(BaseModel):
 
     call: ToolCall
     description: str
+    brief: str
     before_hash: str
     turn: int
 
@@ -62,27 +63,6 @@ class RunTotals(BaseModel):
     @property
     def cache_hit_ratio(self) -> float:
         return self.usage.cache_hit_ratio
-
-
-_KEEP = {
-    "text": ("type", "text"),
-    "tool_use": ("type", "id", "name", "input"),
-    "thinking": ("type", "thinking", "signature"),
-    "redacted_thinking": ("type", "data"),
-}
-
-
-def _replayable(content: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The reply as it must be sent back: API fields only, thinking blocks byte-for-byte."""
-    out = []
-    for block in content:
-        keys = _KEEP.get(block.get("type", ""))
-        if keys is None:
-            continue
-        if block["type"] == "text" and not block.get("text"):
-            continue
-        out.append({k: block[k] for k in keys if k in block})
-    return out
 
 
 class Coordinator:
@@ -175,7 +155,10 @@ class Coordinator:
         changed = d > self.cfg.device.settle_threshold
         effect = f"screen changed (distance {d})" if changed else "screen unchanged (the action had no visible effect)"
         self.undelivered.append(
-            ToolResult(tool_use_id=p.call.id, name=p.call.name, content=f"{p.description}; {effect}")
+            ToolResult(
+                tool_use_id=p.call.id, name=p.call.name, content=f"{p.description}; {effect}",
+                short=f"{p.brief}: {'changed' if changed else 'NO CHANGE'}",
+            )
         )
         self.logger.update_effect(p.turn, effect)
         self.stuck.record(p.before_hash, f"{p.call.name}({p.call.input.get('name', '')})".replace("()", ""), changed)
@@ -249,6 +232,9 @@ class Coordinator:
         self.model_errors = 0
         self.undelivered = []
         log.timings.model_s = time.monotonic() - t_model
+        # The reply as it will sit in history (short tool ids, trimmed text): tools answer to these ids.
+        remembered_reply, id_map = compact_reply(reply.content, self.turn)
+        reply.tool_calls = [c.model_copy(update={"id": id_map.get(c.id, c.id)}) for c in reply.tool_calls]
         log.usage = reply.usage
         log.response = ResponseLog(
             thinking=reply.thinking, text=reply.text, tool_calls=reply.tool_calls, stop_reason=reply.stop_reason,
@@ -265,10 +251,10 @@ class Coordinator:
         remembered = summary if baseline else self.history.screen_line(self.turn, screen_hash, summary)
         past = PastTurn(
             turn=self.turn,
-            results=[r.block() if baseline else _short_result(r) for r in results],
+            results=[r.block(compact=not baseline) for r in results],
             screen=remembered,
             screen_hash=screen_hash,
-            reply=_replayable(reply.content) or [{"type": "text", "text": "(no reply)"}],
+            reply=remembered_reply,
         )
         self.history.append(past)
         log.past_turn_tokens = past.tokens()
@@ -330,6 +316,7 @@ class Coordinator:
             tool_use_id=call.id, name=call.name,
             content=f"{change.op} {change.name}: ok (~{change.tokens_after} tokens; memory ~{total}/"
             f"{self.memory.budget_tokens})",
+            short=f"{change.op} {change.name}: ok",
         )
 
     def _input_tool(self, call: ToolCall, args: dict[str, Any], frame: FrameLike, out: VisionOutput,
@@ -360,7 +347,8 @@ class Coordinator:
             tool=call.name, target=planned.target, key=planned.key, forced=forced,
             point=list(done.point) if done.point else None, swipe=list(done.swipe) if done.swipe else None,
         )
-        self.pending = Pending(call=call, description=desc, before_hash=frame.phash, turn=self.turn)
+        self.pending = Pending(call=call, description=desc, brief=done.brief(), before_hash=frame.phash,
+                               turn=self.turn)
 
     def _forced_action(self, frame: FrameLike, out: VisionOutput, log: TurnLog, model_call: ToolCall | None) -> None:
         """Stuck for a while: take a different kind of action than the repeated one, and say so."""
@@ -390,11 +378,3 @@ class Coordinator:
         )
         return self.model.summarize(request)
 
-
-def _short_result(r: ToolResult) -> dict[str, Any]:
-    """One line per tool result in history: drop the coordinates detail past the first clause."""
-    text = r.content
-    text = text.replace("screen changed", "changed").replace(" (the action had no visible effect)", "")
-    if len(text) > 120:
-        text = text[:117] + "..."
-    return ToolResult(tool_use_id=r.tool_use_id, name=r.name, content=text, is_error=r.is_error).block()

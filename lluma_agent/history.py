@@ -15,6 +15,41 @@ from pydantic import BaseModel, Field
 
 from lluma_agent.tokens import estimate_message_tokens
 
+_API_FIELDS = {
+    "text": ("type", "text"),
+    "tool_use": ("type", "id", "name", "input"),
+    "thinking": ("type", "thinking", "signature"),
+    "redacted_thinking": ("type", "data"),
+}
+TEXT_KEEP_CHARS = 160  # a past reply's reasoning is kept to about its first sentence or two
+
+
+def compact_reply(content: list[dict[str, Any]], turn: int) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """The model's reply as it will be remembered, and the tool-id renames applied to it.
+
+    Only API fields are kept. Without thinking blocks, tool ids become `t<turn>`, `t<turn>b`...
+    (a random `toolu_...` id costs ~15 tokens, twice per call) and long text is trimmed. With
+    thinking blocks the reply is kept exactly as returned: the API checks them.
+    """
+    blocks = []
+    for block in content:
+        keys = _API_FIELDS.get(block.get("type", ""))
+        if keys is None or (block["type"] == "text" and not block.get("text")):
+            continue
+        blocks.append({k: copy.deepcopy(block[k]) for k in keys if k in block})
+    if not blocks:
+        return [{"type": "text", "text": "(no reply)"}], {}
+    if any(b["type"] in ("thinking", "redacted_thinking") for b in blocks):
+        return blocks, {}
+    ids: dict[str, str] = {}
+    for b in blocks:
+        if b["type"] == "tool_use":
+            suffix = "" if not ids else chr(ord("a") + len(ids))
+            ids[b["id"]] = b["id"] = f"t{turn}{suffix}"
+        elif b["type"] == "text" and len(b["text"]) > TEXT_KEEP_CHARS:
+            b["text"] = b["text"][: TEXT_KEEP_CHARS - 3].rstrip() + "..."
+    return blocks, ids
+
 
 class PastTurn(BaseModel):
     turn: int

@@ -131,9 +131,13 @@ class ToolResult(BaseModel):
     name: str
     content: str
     is_error: bool = False
+    short: str = ""  # the one line kept in history (defaults to the start of `content`)
 
-    def block(self) -> dict[str, Any]:
-        block: dict[str, Any] = {"type": "tool_result", "tool_use_id": self.tool_use_id, "content": self.content}
+    def block(self, compact: bool = False) -> dict[str, Any]:
+        text = self.content
+        if compact:
+            text = self.short or (text if len(text) <= 80 else text[:77] + "...")
+        block: dict[str, Any] = {"type": "tool_result", "tool_use_id": self.tool_use_id, "content": text}
         if self.is_error:
             block["is_error"] = True
         return block
