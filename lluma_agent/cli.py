@@ -11,6 +11,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("lluma_agent.demo:main", "run the agent on the built-in simulator and API stand-in"),
     "vision": ("lluma_vision.cli:main", "read one screenshot: buttons, menu, scrollbar"),
     "sim": ("lluma_sim.cli:main", "run a stand-in: `sim phone` (adb server) or `sim api` (Messages API)"),
+    "logs": ("lluma_agent.logs_cli:main", "list a run's turns, or show one in full (--turn N)"),
+    "stats": ("lluma_agent.stats:main", "run totals: tokens, cost, cache hit, latency, actions, errors"),
+    "report": ("lluma_agent.report:main", "one self-contained HTML page of a run (screens, reasoning, charts)"),
+    "memory": ("lluma_agent.memory_cli:main", "list or show memory files, token budget"),
+    "doctor": ("lluma_agent.doctor:main", "check config, adb, OCR, API key and folders before a run"),
 }
 
 

@@ -117,3 +117,21 @@ def test_identical_screen_is_referenced_not_repeated():
     h.append(_turn(1, "abc"))
     assert h.screen_line(2, "abc", "hub: Rest, Training") == "same screen as T1"
     assert h.screen_line(3, "def", "training: Speed") == "training: Speed"
+
+
+def test_compact_reply_shortens_ids_and_trims_text_but_never_touches_thinking():
+    from lluma_agent.history import compact_reply
+
+    long_text = "I think " * 60
+    reply = [
+        {"type": "text", "text": long_text, "citations": None},
+        {"type": "tool_use", "id": "toolu_01KxJsllLODfU25035HyRrY0", "name": "pressButton", "input": {"name": "OK"}},
+        {"type": "tool_use", "id": "toolu_01Zz", "name": "writeMemoryFile", "input": {"name": "a.md", "content": "x"}},
+    ]
+    blocks, ids = compact_reply(reply, 41)
+    assert ids == {"toolu_01KxJsllLODfU25035HyRrY0": "t41", "toolu_01Zz": "t41b"}
+    assert [b.get("id") for b in blocks] == [None, "t41", "t41b"]
+    assert len(blocks[0]["text"]) <= 160 and "citations" not in blocks[0]
+    with_thinking = [{"type": "thinking", "thinking": "hmm", "signature": "sig"}] + reply
+    kept, ids2 = compact_reply(with_thinking, 42)
+    assert ids2 == {} and kept[1]["text"] == long_text and kept[2]["id"] == "toolu_01KxJsllLODfU25035HyRrY0"

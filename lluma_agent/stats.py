@@ -1,0 +1,128 @@
+"""`lluma stats [DIR] [--json]`: totals of a run from its turn logs (tokens, cost, cache, latency, actions).
+
+`compute()` is also the header of `lluma report`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+from collections import Counter
+
+from pydantic import BaseModel, Field
+
+from lluma_agent.logread import add_dir_argument, open_run
+from lluma_agent.pricing import Usage
+from lluma_agent.turnlog import TurnLog
+
+
+class RunStats(BaseModel):
+    folder: str = ""
+    models: list[str] = Field(default_factory=list)
+    turns: int = 0
+    first_turn: int = 0
+    last_turn: int = 0
+    model_calls: int = 0  # turns with API usage (waiting turns make no call)
+    wall_s: float = 0.0  # first turn's start to the last turn's end
+    uncached_input_tokens: int = 0
+    cache_write_tokens: int = 0
+    cache_read_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+    cost_per_turn_usd: float = 0.0
+    cache_hit_ratio: float = 0.0  # cache reads / all input tokens, whole run
+    median_past_turn_tokens: float = 0.0
+    model_latency_p50_s: float = 0.0
+    model_latency_p90_s: float = 0.0
+    actions: dict[str, int] = Field(default_factory=dict)  # by tool
+    forced_actions: int = 0
+    errors: int = 0
+    turns_with_errors: int = 0
+    stuck: dict[str, int] = Field(default_factory=dict)  # turns per level other than "ok"
+    memory_changes: dict[str, int] = Field(default_factory=dict)  # by "agent" / "person"
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Linear interpolation between closest ranks (numpy's default); 0.0 for no values."""
+    if not values:
+        return 0.0
+    xs = sorted(values)
+    pos = (len(xs) - 1) * q
+    lo = int(pos)
+    hi = min(lo + 1, len(xs) - 1)
+    return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
+
+
+def compute(turns: list[TurnLog], folder: str = "") -> RunStats:
+    if not turns:
+        return RunStats(folder=folder)
+    usage = sum((t.usage for t in turns), Usage())
+    called = [t for t in turns if t.usage.total_input_tokens or t.usage.output_tokens]
+    past = [t.past_turn_tokens for t in turns if t.past_turn_tokens > 0]
+    latency = [t.timings.model_s for t in turns if t.timings.model_s > 0]
+    cost = sum(t.cost.turn_usd for t in turns)
+    return RunStats(
+        folder=folder,
+        models=sorted({t.model for t in turns}),
+        turns=len(turns),
+        first_turn=turns[0].turn,
+        last_turn=turns[-1].turn,
+        model_calls=len(called),
+        wall_s=max(0.0, turns[-1].started_at + turns[-1].timings.total_s - turns[0].started_at),
+        uncached_input_tokens=usage.input_tokens,
+        cache_write_tokens=usage.cache_creation_input_tokens,
+        cache_read_tokens=usage.cache_read_input_tokens,
+        output_tokens=usage.output_tokens,
+        cost_usd=cost,
+        cost_per_turn_usd=cost / len(turns),
+        cache_hit_ratio=usage.cache_hit_ratio,
+        median_past_turn_tokens=statistics.median(past) if past else 0.0,
+        model_latency_p50_s=percentile(latency, 0.5),
+        model_latency_p90_s=percentile(latency, 0.9),
+        actions=dict(Counter(t.action.tool for t in turns if t.action).most_common()),
+        forced_actions=sum(1 for t in turns if t.action and t.action.forced),
+        errors=sum(len(t.errors) for t in turns),
+        turns_with_errors=sum(1 for t in turns if t.errors),
+        stuck=dict(Counter(t.stuck.level for t in turns if t.stuck.level != "ok")),
+        memory_changes=dict(Counter(m.by for t in turns for m in t.memory_changes)),
+    )
+
+
+def _counts(d: dict[str, int]) -> str:
+    return ", ".join(f"{k} {v}" for k, v in d.items()) or "none"
+
+
+def format_stats(s: RunStats) -> str:
+    total_in = s.uncached_input_tokens + s.cache_write_tokens + s.cache_read_tokens
+    per = max(s.turns, 1)
+    return "\n".join([
+        f"run: {s.folder}",
+        f"model: {', '.join(s.models)}",
+        f"turns: {s.turns} (turn {s.first_turn}..{s.last_turn}), {s.model_calls} model call(s), "
+        f"{s.wall_s:.0f} s wall time",
+        f"input tokens: {total_in:,} = uncached {s.uncached_input_tokens:,} + cache write {s.cache_write_tokens:,} "
+        f"+ cache read {s.cache_read_tokens:,} ({total_in // per:,} per turn)",
+        f"output tokens: {s.output_tokens:,} ({s.output_tokens // per:,} per turn)",
+        f"cost: ${s.cost_usd:.4f} total, ${s.cost_per_turn_usd:.5f} per turn",
+        f"cache hit: {100 * s.cache_hit_ratio:.1f}% of input tokens read from cache",
+        f"past turn in history: median {s.median_past_turn_tokens:.0f} tokens",
+        f"model latency: p50 {s.model_latency_p50_s:.2f} s, p90 {s.model_latency_p90_s:.2f} s",
+        f"actions: {_counts(s.actions)}" + (f" ({s.forced_actions} forced)" if s.forced_actions else ""),
+        f"errors: {s.errors} in {s.turns_with_errors} turn(s)",
+        f"stuck: {_counts(s.stuck)}",
+        f"memory changes: {_counts(s.memory_changes)}",
+    ])
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="lluma stats", description=__doc__.splitlines()[0])
+    add_dir_argument(ap)
+    ap.add_argument("--json", action="store_true", help="one JSON object")
+    args = ap.parse_args(argv)
+    run = open_run(args.dir, "lluma stats")
+    if run is None:
+        return 1
+    s = compute(run.turns, str(run.folder))
+    print(json.dumps(s.model_dump(), indent=2) if args.json else format_stats(s))
+    return 0
