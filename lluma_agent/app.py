@@ -68,19 +68,44 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False) -> tupl
     return coordinator, logger.close
 
 
-def run_with_ctrl_c(coordinator: Coordinator) -> RunTotals:
-    """First Ctrl+C: finish this turn, then stop. Second: stop now (every file is written atomically)."""
+class CtrlC:
+    """Ctrl+C for a whole command: the first stops the run after the current turn; a second one
+    while a turn is running stops now (every file is written atomically, so nothing is left half
+    written); once the run is over, further presses only say that it is already stopping, so the
+    summary and the clean shutdown of servers and files still happen."""
 
-    def first(signum: int, frame: Any) -> None:
-        print("\nstopping after this turn (Ctrl+C again to stop now)", file=sys.stderr, flush=True)
-        coordinator.request_stop()
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+    def __init__(self) -> None:
+        self.presses = 0
+        self.coordinator: Coordinator | None = None
+        self.running = False
 
-    previous = signal.signal(signal.SIGINT, first)
-    try:
-        return coordinator.run()
-    except KeyboardInterrupt:
-        coordinator.totals.stop_reason = "stopped now by user (second Ctrl+C)"
-        return coordinator.totals
-    finally:
-        signal.signal(signal.SIGINT, previous)
+    def __enter__(self) -> CtrlC:
+        self.previous = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        signal.signal(signal.SIGINT, self.previous)
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        self.presses += 1
+        if self.presses == 1:
+            print("\nstopping after this turn (Ctrl+C again to stop now)", file=sys.stderr, flush=True)
+            if self.coordinator is not None:
+                self.coordinator.request_stop()
+        elif self.running:
+            raise KeyboardInterrupt
+        else:
+            print("already stopping; writing the summary", file=sys.stderr, flush=True)
+
+    def run(self, coordinator: Coordinator) -> RunTotals:
+        self.coordinator = coordinator
+        if self.presses:
+            coordinator.request_stop()
+        self.running = True
+        try:
+            return coordinator.run()
+        except KeyboardInterrupt:
+            coordinator.totals.stop_reason = "stopped now by user (second Ctrl+C)"
+            return coordinator.totals
+        finally:
+            self.running = False

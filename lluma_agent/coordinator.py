@@ -47,7 +47,8 @@ class VisionLike(Protocol):
 class Pending(BaseModel):
     """An input action waiting for the next capture to learn its effect."""
 
-    call: ToolCall
+    call: ToolCall | None  # None: the coordinator acted on its own (stuck), there is no tool_use to answer
+    signature: str  # e.g. "pressButton(Rest)", for stuck detection
     description: str
     brief: str
     before_hash: str
@@ -154,14 +155,17 @@ class Coordinator:
         d = distance(p.before_hash, frame.phash)
         changed = d > self.cfg.device.settle_threshold
         effect = f"screen changed (distance {d})" if changed else "screen unchanged (the action had no visible effect)"
-        self.undelivered.append(
-            ToolResult(
-                tool_use_id=p.call.id, name=p.call.name, content=f"{p.description}; {effect}",
-                short=f"{p.brief}: {'changed' if changed else 'NO CHANGE'}",
+        if p.call is None:
+            self.next_notes.append(f"NOTE: {p.description}; {effect}.")
+        else:
+            self.undelivered.append(
+                ToolResult(
+                    tool_use_id=p.call.id, name=p.call.name, content=f"{p.description}; {effect}",
+                    short=f"{p.brief}: {'changed' if changed else 'NO CHANGE'}",
+                )
             )
-        )
         self.logger.update_effect(p.turn, effect)
-        self.stuck.record(p.before_hash, f"{p.call.name}({p.call.input.get('name', '')})".replace("()", ""), changed)
+        self.stuck.record(p.before_hash, p.signature, changed)
         self.pending = None
 
     def step(self) -> TurnLog:
@@ -187,6 +191,10 @@ class Coordinator:
             names = ", ".join(sorted({c.name for c in external}))
             notes.append(f"NOTE: a person changed memory file(s) outside your tools: {names}. Re-read them.")
         log.stuck = self.stuck.state()
+        if log.stuck.level == "pause":
+            # Still stuck after forced actions: stop spending money and say why (run() ends the run).
+            log.errors.append(f"paused: {log.stuck.reason}; no model call this turn")
+            return self._finish(log, started)
         if log.stuck.level != "ok":
             notes.append(log.stuck.warning)
 
@@ -330,46 +338,42 @@ class Coordinator:
             self._error_result(call, str(exc))
             log.errors.append(f"action: {exc}")
             return
-        self._act(call, planned, frame, log, forced=False)
+        self._act(call, planned, frame, log)
 
-    def _act(self, call: ToolCall, planned: actions.PlannedAction, frame: FrameLike, log: TurnLog,
-             forced: bool) -> None:
+    def _act(self, call: ToolCall | None, planned: actions.PlannedAction, frame: FrameLike, log: TurnLog,
+             note: str = "") -> None:
+        """Send one input (call None = the coordinator's own forced action) and leave it pending."""
         # Never act on a frame older than the decision: if the screen moved meanwhile, do nothing.
         fresh = self.device.capture()
         if distance(fresh.phash, frame.phash) > self.cfg.device.settle_threshold:
             msg = "not executed: the screen changed while you were deciding; look again"
-            self._error_result(call, msg)
+            if call is not None:
+                self._error_result(call, msg)
             log.errors.append(f"action: {msg}")
             return
         done = actions.execute(planned, self.device)
         desc = done.describe() + (f" ({planned.note})" if planned.note else "")
         log.action = ActionLog(
-            tool=call.name, target=planned.target, key=planned.key, forced=forced,
+            tool=planned.tool, target=planned.target, key=planned.key, forced=bool(note),
             point=list(done.point) if done.point else None, swipe=list(done.swipe) if done.swipe else None,
         )
-        self.pending = Pending(call=call, description=desc, brief=done.brief(), before_hash=frame.phash,
-                               turn=self.turn)
+        self.pending = Pending(
+            call=call, signature=f"{planned.tool}({planned.target})", description=f"{note}{desc}",
+            brief=done.brief(), before_hash=frame.phash, turn=self.turn,
+        )
 
     def _forced_action(self, frame: FrameLike, out: VisionOutput, log: TurnLog, model_call: ToolCall | None) -> None:
-        """Stuck for a while: take a different kind of action than the repeated one, and say so."""
+        """Stuck for a while: take a different kind of action than the repeated one, and say so.
+
+        The streak is not reset here: if the forced action changes nothing either, the next turn
+        forces another kind, and at `stuck_pause_after` the run pauses.
+        """
         last = self.stuck.actions[-1] if self.stuck.actions else ""
         tool = "back" if not last.startswith("back") else ("scrollDown" if out.scrollbar else "advanceDialogue")
         planned = actions.plan(tool, {}, out)
-        call = model_call or ToolCall(id="", name=tool, input={})
         note = f"stuck ({log.stuck.reason}): the coordinator ran {tool} instead of your action"
         log.errors.append(note)
-        if model_call is None:
-            # No tool_use to answer: tell the model in the next turn's notes instead.
-            self.stuck.reset()
-            done = actions.execute(planned, self.device)
-            log.action = ActionLog(tool=tool, target=planned.target, key=planned.key, forced=True,
-                                   point=list(done.point) if done.point else None)
-            self.next_notes.append(f"NOTE: {note}: {done.describe()}.")
-            return
-        self._act(call, planned, frame, log, forced=True)
-        if self.pending is not None:
-            self.pending.description = f"{note}; {self.pending.description}"
-        self.stuck.reset()
+        self._act(model_call, planned, frame, log, note=f"{note}; ")
 
     def _summarize(self, messages: list[dict[str, Any]]) -> str:
         request, _ = build_request(

@@ -9,15 +9,16 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from lluma_agent.app import build, run_with_ctrl_c
+from lluma_agent.app import CtrlC, build
 from lluma_agent.config import Config, load_config
+from lluma_agent.coordinator import Coordinator, RunTotals
 from lluma_agent.model import make_client
 from lluma_sim.adb_server import AdbServer
 from lluma_sim.api_faults import FaultSchedule
@@ -95,13 +96,15 @@ def run_demo(
     config: Path | None = None,
     quiet: bool = False,
     overrides: dict[str, str] | None = None,
+    runner: Callable[[Coordinator], RunTotals] = Coordinator.run,
 ) -> DemoSummary:
-    """Play `turns` turns; `overrides` are extra LLUMA_* settings (the token benchmark uses them)."""
+    """Play `turns` turns; `overrides` are extra LLUMA_* settings (the token benchmark uses them).
+    `runner` runs the loop (the CLI passes CtrlC().run for Ctrl+C handling)."""
     with sim_environment(turns, logs_dir, seed, config, overrides) as sim:
         cfg, game = sim.cfg, sim.game
         coordinator, close = build(cfg, make_client(cfg.model, api_key=DEMO_KEY), quiet=quiet)
         try:
-            totals = run_with_ctrl_c(coordinator)
+            totals = runner(coordinator)
         finally:
             close()
     u = totals.usage
@@ -135,7 +138,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--json", action="store_true", help="print only the summary, as one JSON object")
     args = ap.parse_args(argv)
     logs = args.logs or Path("logs") / time.strftime("demo-%Y%m%d-%H%M%S")
-    s = run_demo(args.turns, logs, seed=args.seed, config=args.config, quiet=args.json)
+    with CtrlC() as ctrl_c:
+        s = run_demo(args.turns, logs, seed=args.seed, config=args.config, quiet=args.json, runner=ctrl_c.run)
     if args.json:
         print(s.model_dump_json())
         return 0

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from lluma_agent.app import build, run_with_ctrl_c
+from lluma_agent.app import CtrlC, build
 from lluma_agent.config import ConfigError, load_config
 from lluma_agent.device import DeviceError
 from lluma_agent.model import ModelError, make_client
@@ -34,12 +34,13 @@ def main(argv: list[str]) -> int:
     except (ConfigError, ModelError, DeviceError) as exc:
         print(f"lluma run: {exc}", file=sys.stderr)
         return 2
-    try:
-        totals = run_with_ctrl_c(coordinator)
-    finally:
-        close()
-    print(
-        f"\n{totals.turns} turns, ${totals.cost_usd:.4f}, cache hit {100 * totals.cache_hit_ratio:.0f}% "
-        f"({totals.stop_reason}); logs in {cfg.logs.dir}"
-    )
+    with CtrlC() as ctrl_c:
+        try:
+            totals = ctrl_c.run(coordinator)
+        finally:
+            close()
+        print(
+            f"\n{totals.turns} turns, ${totals.cost_usd:.4f}, cache hit {100 * totals.cache_hit_ratio:.0f}% "
+            f"({totals.stop_reason}); logs in {cfg.logs.dir}"
+        )
     return 0

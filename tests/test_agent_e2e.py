@@ -188,7 +188,7 @@ def test_second_ctrl_c_stops_now_with_consistent_files(tmp_path):
     assert 3 <= len(logs) < 200
     rows = sqlite3.connect(tmp_path / "turns.sqlite").execute("select count(*) from turns").fetchone()[0]
     assert rows == len(logs)
-    assert "turns on the simulator" in out
+    assert "turns on the simulator" in out and "stopped" in out  # the summary still comes, with the reason
 
 
 def test_demo_json_summary(tmp_path):
@@ -200,3 +200,45 @@ def test_demo_json_summary(tmp_path):
     assert d["turns"] == 3 and d["cost_usd"] > 0
     total_in = d["uncached_input_tokens"] + d["cache_read_tokens"] + d["cache_write_tokens"]
     assert d["cache_hit_ratio"] == pytest.approx(d["cache_read_tokens"] / total_in, abs=1e-3)
+
+
+class PressForever:
+    """A model that keeps pressing the same tab: the screen stops changing after the first press."""
+
+    def __init__(self) -> None:
+        self.requests: list[dict[str, Any]] = []
+
+    def respond(self, request: dict[str, Any]) -> PolicyReply:
+        self.requests.append(request)
+        return PolicyReply(content=[{"type": "text", "text": "Story again."}, _tool("pressButton", name="Story")],
+                           stop_reason="tool_use")
+
+
+def test_stuck_warns_then_forces_another_action_then_pauses(tmp_path):
+    policy = PressForever()
+    overrides = {
+        "LLUMA_RUN__STUCK_AFTER": "2", "LLUMA_RUN__STUCK_FORCE_AFTER": "3", "LLUMA_RUN__STUCK_PAUSE_AFTER": "5"
+    }
+    with sim_environment(20, tmp_path, seed=2, policy=policy, overrides=overrides) as sim:
+        coordinator, close = build(sim.cfg, make_client(sim.cfg.model, api_key=DEMO_KEY), quiet=True)
+        try:
+            totals = coordinator.run()
+        finally:
+            close()
+    logs = _logs(tmp_path)
+    levels = [t.stuck.level for t in logs]
+    assert "warn" in levels and "force" in levels and levels[-1] == "pause"
+    assert levels.index("warn") < levels.index("force") < levels.index("pause")
+    assert totals.stop_reason.startswith("paused: stuck")
+    forced = [t.action for t in logs if t.action and t.action.forced]
+    assert forced and forced[0].tool == "back" and forced[0].target != "Story"
+    assert any("STUCK WARNING" in json.dumps(r["messages"][-1]) for r in policy.requests)
+    assert any("the coordinator ran back instead of your action" in json.dumps(r["messages"][-1])
+               for r in policy.requests)
+    assert len(policy.requests) == len(logs) - 1  # the pausing turn makes no model call
+
+
+def test_max_cost_stops_the_run_cleanly(tmp_path):
+    s = run_demo(50, tmp_path, seed=4, quiet=True, overrides={"LLUMA_RUN__MAX_COST_USD": "0.008"})
+    assert s.stop_reason.startswith("max_cost_usd") and 1 <= s.turns < 50
+    assert s.cost_usd >= 0.008
