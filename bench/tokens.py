@@ -50,6 +50,7 @@ def run(layout: str, turns: int, model: str, root: Path) -> dict:
                 "cost_usd": log.cost.turn_usd,
                 "cache_hit_ratio": round(u.cache_hit_ratio, 4),
                 "past_turn_tokens": log.past_turn_tokens,
+                "past_reply_tokens": log.past_reply_tokens,
             }
         )
     from_10 = [t for t in per_turn if t["turn"] >= 10]
@@ -64,17 +65,22 @@ def run(layout: str, turns: int, model: str, root: Path) -> dict:
         "cost_usd": summary.cost_usd,
         "cost_per_turn_usd_at_100": at.get(100, last).get("cost_usd"),
         "cache_read_ratio_from_10": round(read / total, 4) if total else 0.0,
-        "past_turn_tokens_median": statistics.median(t["past_turn_tokens"] for t in per_turn) if per_turn else 0,
+        "past_turn_tokens_median": _median(per_turn, "past_turn_tokens"),
+        "past_reply_tokens_median": _median(per_turn, "past_reply_tokens"),
         "checkpoints": {str(n): row for n, row in at.items()},
         "per_turn": per_turn,
     }
+
+
+def _median(rows: list[dict], key: str) -> float:
+    return statistics.median(r[key] for r in rows) if rows else 0
 
 
 def _row(t: dict) -> str:
     return (
         f"  turn {t['turn']:>3}: uncached {t['uncached']:>6}  write {t['cache_write']:>6}  read {t['cache_read']:>6}"
         f"  out {t['output']:>4}  ${t['cost_usd']:.5f}  hit {100 * t['cache_hit_ratio']:5.1f}%"
-        f"  past-turn {t['past_turn_tokens']:>5}"
+        f"  past turn {t['past_turn_tokens']:>4} + reply {t['past_reply_tokens']:>3}"
     )
 
 
@@ -102,7 +108,8 @@ def main() -> int:
             print(_row(t))
         print(
             f"  cache reads from turn 10 on: {100 * r['cache_read_ratio_from_10']:.1f}% of input tokens;"
-            f" median past turn: {r['past_turn_tokens_median']} tokens (estimate)"
+            f" median past turn: {r['past_turn_tokens_median']} tokens, plus {r['past_reply_tokens_median']}"
+            " for the kept reply (estimates)"
         )
     print(f"cost per turn at turn {min(args.turns, 100)}: cached ${c100:.5f} vs baseline ${b100:.5f} "
           f"= {100 * (ratio or 0):.1f}% of the baseline")

@@ -265,7 +265,7 @@ class Coordinator:
             reply=remembered_reply,
         )
         self.history.append(past)
-        log.past_turn_tokens = past.tokens()
+        log.past_turn_tokens, log.past_reply_tokens = past.record_tokens(), past.reply_tokens()
         cost = cost_usd(reply.usage, self.cfg.model.name)
         self.totals.turns += 1
         self.totals.usage = self.totals.usage + reply.usage

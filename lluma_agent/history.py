@@ -69,9 +69,13 @@ class PastTurn(BaseModel):
         blocks.append({"type": "text", "text": f"T{self.turn} {self.screen}"})
         return blocks
 
-    def tokens(self) -> int:
-        user = {"role": "user", "content": self.user_blocks(True)}
-        return estimate_message_tokens(user) + estimate_message_tokens({"role": "assistant", "content": self.reply})
+    def record_tokens(self) -> int:
+        """The compact record of the turn (tool results + screen line): DESIGN's "past turn"."""
+        return estimate_message_tokens({"role": "user", "content": self.user_blocks(True)})
+
+    def reply_tokens(self) -> int:
+        """The kept assistant message (reasoning + tool calls)."""
+        return estimate_message_tokens({"role": "assistant", "content": self.reply})
 
     def digest(self) -> str:
         """Deterministic one-liner used when a summary call fails."""

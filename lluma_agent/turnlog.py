@@ -91,7 +91,10 @@ class TurnLog(BaseModel):
     memory_changes: list[MemoryChange] = Field(default_factory=list)
     stuck: StuckState = Field(default_factory=StuckState)
     history_fold: str | None = None
-    past_turn_tokens: int = 0  # estimated tokens this turn will cost in every later request's history
+    # Estimated tokens this turn adds to every later request's history: its compact record (tool
+    # results + screen line) and the kept assistant reply.
+    past_turn_tokens: int = 0
+    past_reply_tokens: int = 0
     waited: str | None = None  # "loading", "cutscene": the turn only waited, no model call
     errors: list[str] = Field(default_factory=list)
 

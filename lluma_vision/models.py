@@ -6,9 +6,9 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_serializer, model_validator
 
 Region = Literal["top", "middle", "bottom", "dialog", "menu", "left", "right"]
 Cinematic = Literal["none", "loading", "cutscene", "cutscene_paused", "dialogue"]
@@ -24,6 +24,20 @@ class Box(BaseModel):
     y0: int
     x1: int
     y1: int
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_list(cls, data: Any) -> Any:
+        """Accept [x0, y0, x1, y1] as well as {"x0": ...}: boxes serialise as 4-lists."""
+        if isinstance(data, (list, tuple)):
+            if len(data) != 4:
+                raise ValueError(f"a box is [x0, y0, x1, y1], got {list(data)!r}")
+            return {"x0": data[0], "y0": data[1], "x1": data[2], "y1": data[3]}
+        return data
+
+    @model_serializer(mode="plain")
+    def _to_list(self) -> list[int]:
+        return self.as_list()
 
     @model_validator(mode="after")
     def _ordered(self) -> Box:
@@ -119,6 +133,8 @@ class VisionOutput(BaseModel):
     backend: str = "ocr"
     errors: list[str] = Field(default_factory=list)  # e.g. VLM output rejected, OCR used instead
     cached: bool = False
+    elapsed_ms: float = 0.0  # time analyze() took for this frame (a cache hit reports the hit's time)
+    vlm_usage: dict[str, int] = Field(default_factory=dict)  # Messages API usage of the VLM call(s), for cost
 
     def button(self, name: str) -> Button | None:
         for b in self.buttons:
