@@ -1,0 +1,300 @@
+"""Vision benchmark: latency, accuracy, compact-JSON tokens, cache hit time.
+
+  - latency p50/p90 per backend on 1080x1920 simulator frames and on the real screenshots
+    (../shared/data/screens); every frame read cold (no cache);
+  - recall/precision against ground truth: simulator truth (every tappable element) and the
+    real screenshots' labels (labels list only the buttons that must be found: recall only);
+  - tokens of the compact JSON for a 20-button screen against the verbose per-button form of the
+    original harness (name, full_label, bounds, metadata dict, region);
+  - time of a cache hit (unchanged screen).
+
+`claude` and `hybrid` run against the Messages API stand-in (lluma_sim.api_server, loopback HTTP,
+scripted answers grounded on the OCR ids) - there is no network here. Their latency is OCR + one
+local round trip, not Claude's; their accuracy is the stand-in's, not Claude's.
+
+    python bench/vision.py [--frames 40] [--backends ocr,claude,hybrid] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import re
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from PIL import Image
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from lluma_agent.config import VisionConfig  # noqa: E402
+from lluma_vision.compact import compact, summarize  # noqa: E402
+from lluma_vision.models import Box, Button, MenuState, Scrollbar, TextLine, VisionOutput  # noqa: E402
+from lluma_vision.pipeline import Vision  # noqa: E402
+
+SCREENS = Path(os.environ.get("LLUMA_SCREENS_DIR") or REPO.parent / "shared" / "data" / "screens")
+TAPPABLE = ("button", "tab", "choice")
+
+try:
+    from lluma_agent.tokens import estimate_text_tokens
+
+    TOKENS_NOTE = "estimated with lluma_agent.tokens.estimate_text_tokens"
+except ImportError:  # the shared estimator lives in another module; fall back to chars/3.5
+
+    def estimate_text_tokens(text: str) -> int:
+        return math.ceil(len(text) / 3.5)
+
+    TOKENS_NOTE = "estimated as ceil(chars / 3.5)"
+
+
+def norm(name: str) -> str:
+    return re.sub(r"[\W_]+", "", name.split("#")[0].casefold())
+
+
+def pct(values: list[float], q: float) -> float:
+    s = sorted(values)
+    return s[min(len(s) - 1, max(0, math.ceil(q * len(s)) - 1))] if s else float("nan")
+
+
+# --- frames ---------------------------------------------------------------------------------------
+
+
+def sim_frames(n: int, seed: int = 5) -> list[tuple[Image.Image, object]]:
+    """Frames of a career played by a simple policy (every distinct screen kind shows up), plus truth."""
+    from lluma_sim.game import SimGame
+
+    g = SimGame(seed=seed, max_turns=6)
+    frames: list[tuple[Image.Image, object]] = []
+    visited_skills = visited_races = False
+    for _ in range(n * 3):
+        img = g.capture()
+        t = g.truth()
+        frames.append((img, t))
+        if len(frames) >= n:
+            break
+        taps = {e.name: e for e in t.elements if e.kind != "text" and e.enabled}
+        if t.cinematic in ("loading", "cutscene"):
+            continue
+        if t.screen == "hub" and not visited_skills and "Skills" in taps:
+            target, visited_skills = "Skills", True
+        elif t.screen == "hub" and not visited_races and "Races" in taps:
+            target, visited_races = "Races", True
+        elif t.screen in ("skills", "races"):
+            if t.scrollbar is not None and t.scrollbar.down:
+                g.swipe(g.width * 0.5, g.height * 0.6, g.width * 0.5, g.height * 0.35)
+                continue
+            g.keyevent("KEYCODE_BACK")
+            continue
+        elif t.screen == "event":
+            choices = [e.name for e in t.elements if e.kind == "choice"]
+            target = choices[0] if choices else "Next"
+        else:
+            order = ["Career", "OK", "Training", "Speed", "Next", "Finish", "Rest"]
+            target = next((name for name in order if name in taps), None)
+        if target and target in taps:
+            g.tap(*taps[target].box.center)
+    return frames
+
+
+def real_frames() -> list[tuple[str, Image.Image, dict]]:
+    labels_file = SCREENS / "labels.json"
+    if not labels_file.is_file():
+        return []
+    labels = json.loads(labels_file.read_text())
+    out = []
+    for name in sorted(labels):
+        with Image.open(SCREENS / name) as im:
+            out.append((name, im.convert("RGB"), labels[name]))
+    return out
+
+
+# --- scoring --------------------------------------------------------------------------------------
+
+
+def score_sim(out: VisionOutput, truth) -> tuple[int, int, int, int]:
+    """(tappable elements found, tappable elements, buttons that are real elements, buttons reported)."""
+    want = [e for e in truth.elements if e.kind in TAPPABLE and e.enabled]
+    found = sum(
+        1 for e in want if any(norm(b.name) == norm(e.name) and e.box.contains(*b.bounds.center) for b in out.buttons)
+    )
+    names = {norm(e.name) for e in truth.elements if e.kind != "text"}
+    right = sum(1 for b in out.buttons if norm(b.name) in names)
+    return found, len(want), right, len(out.buttons)
+
+
+def score_real(out: VisionOutput, label: dict) -> tuple[int, int]:
+    found = 0
+    for want in label.get("buttons", []):
+        x0, y0, x1, y1 = want["box"]
+        found += any(
+            norm(b.name) == norm(want["name"]) and x0 <= b.bounds.center[0] < x1 and y0 <= b.bounds.center[1] < y1
+            for b in out.buttons
+        )
+    return found, len(label.get("buttons", []))
+
+
+# --- runs -----------------------------------------------------------------------------------------
+
+
+def run_backend(backend: str, sims: list, reals: list, client) -> dict:
+    cfg = VisionConfig(backend=backend, cache_size=0)  # every frame read cold
+    vision = Vision(cfg, client=client)
+    vision.analyze(sims[0][0] if sims else reals[0][1])  # load the OCR engine outside the timings
+    res: dict = {"backend": backend, "outputs": []}
+    lat, ui_lat, f = [], [], [0, 0, 0, 0]
+    errors = 0
+    for img, truth in sims:
+        t0 = time.perf_counter()
+        out = vision.analyze(img)
+        lat.append((time.perf_counter() - t0) * 1000)
+        if truth.cinematic == "none":
+            ui_lat.append(lat[-1])
+        f = [a + b for a, b in zip(f, score_sim(out, truth), strict=True)]
+        errors += bool(out.errors)
+        res["outputs"].append(out)
+    res["sim"] = {
+        "frames": len(sims), "p50_ms": round(statistics.median(lat), 1), "p90_ms": round(pct(lat, 0.9), 1),
+        "ui_frames": len(ui_lat), "ui_p50_ms": round(statistics.median(ui_lat), 1) if ui_lat else None,
+        "ui_p90_ms": round(pct(ui_lat, 0.9), 1) if ui_lat else None,
+        "recall": round(f[0] / max(1, f[1]), 3), "precision": round(f[2] / max(1, f[3]), 3),
+        "found": f"{f[0]}/{f[1]}", "vlm_errors": errors,
+    }
+    lat, hit, tot = [], 0, 0
+    cin_ok = cin_n = sb_ok = sb_n = 0
+    for _name, img, label in reals:
+        t0 = time.perf_counter()
+        out = vision.analyze(img)
+        lat.append((time.perf_counter() - t0) * 1000)
+        h, n = score_real(out, label)
+        hit, tot = hit + h, tot + n
+        if "cinematic" in label:
+            cin_n += 1
+            cin_ok += out.cinematic == label["cinematic"]
+        if "scrollbar" in label:
+            sb_n += 1
+            want = label["scrollbar"]
+            got = out.scrollbar
+            sb_ok += (got is None) if want is None else (
+                got is not None and ("up" not in want or (got.up, got.down) == (want["up"], want["down"])))
+    if reals:
+        res["real"] = {
+            "frames": len(reals), "p50_ms": round(statistics.median(lat), 1), "p90_ms": round(pct(lat, 0.9), 1),
+            "recall": round(hit / max(1, tot), 3), "found": f"{hit}/{tot}",
+            "cinematic": f"{cin_ok}/{cin_n}", "scrollbar": f"{sb_ok}/{sb_n}",
+        }
+    return res
+
+
+def twenty_button_screen() -> VisionOutput:
+    names = ["Rest", "Training", "Skills", "Infirmary", "Recreation", "Races", "Enhance", "Story", "Home", "Race",
+             "Scout", "Details", "Skip", "Quick", "Back", "Confirm", "Reset", "Learn", "Learn#2", "Menu"]
+    buttons = [
+        Button(name=n, meta="NEW" if i == 7 else "",
+               region="menu" if 6 <= i <= 10 else "bottom" if i > 11 else "middle",
+               bounds=Box(x0=40 + 50 * (i % 5), y0=300 + 70 * i, x1=300 + 50 * (i % 5), y1=360 + 70 * i),
+               source="ocr", confidence=round(0.95 - 0.01 * i, 3))
+        for i, n in enumerate(names)
+    ]
+    texts = [TextLine(text=t, bounds=Box(x0=60, y0=100 + 40 * i, x1=600, y1=136 + 40 * i))
+             for i, t in enumerate(["Career", "Turn 5/24", "Energy 60/100", "Speed 120", "Stamina 95"])]
+    return VisionOutput(width=1080, height=1920, buttons=buttons, texts=texts,
+                        menu=MenuState(usable=True, selected="Home", tabs=names[6:11]),
+                        scrollbar=Scrollbar(track=Box(x0=1000, y0=400, x1=1008, y1=1400),
+                                            thumb=Box(x0=1000, y0=500, x1=1008, y1=800), up=True, down=True))
+
+
+def tokens_report(outputs: list[VisionOutput]) -> dict:
+    """Compact vs verbose tokens; `outputs` are the OCR backend's readings of the simulator frames."""
+    from lluma_agent.baseline import verbose_vision_json
+
+    out = twenty_button_screen()
+    comp, verb = compact(out).to_json(), verbose_vision_json(out)
+    ct, vt = estimate_text_tokens(comp), estimate_text_tokens(verb)
+    busiest = max(outputs, key=lambda o: len(o.buttons), default=out)
+    sc, sv = estimate_text_tokens(compact(busiest).to_json()), estimate_text_tokens(verbose_vision_json(busiest))
+    summaries = [estimate_text_tokens(summarize(o)) for o in outputs]
+    return {
+        "note": TOKENS_NOTE,
+        "twenty_buttons": {"compact": ct, "verbose": vt, "ratio": round(ct / vt, 3)},
+        "busiest_sim_frame": {"buttons": len(busiest.buttons), "compact": sc, "verbose": sv,
+                              "ratio": round(sc / max(1, sv), 3)},
+        "summary_tokens": {"median": statistics.median(summaries) if summaries else 0,
+                           "max": max(summaries, default=0)},
+    }
+
+
+def cache_report(frame: Image.Image) -> dict:
+    vision = Vision(VisionConfig(backend="ocr"))
+    vision.analyze(frame)
+    times = []
+    for _ in range(30):
+        t0 = time.perf_counter()
+        out = vision.analyze(frame)
+        times.append((time.perf_counter() - t0) * 1000)
+        assert out.cached
+    return {"hit_p50_ms": round(statistics.median(times), 2), "hit_p90_ms": round(pct(times, 0.9), 2),
+            "size": f"{frame.width}x{frame.height}"}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--frames", type=int, default=36, help="simulator frames per backend")
+    ap.add_argument("--backends", default="ocr,claude,hybrid")
+    ap.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = ap.parse_args(argv)
+
+    sims = sim_frames(args.frames)
+    reals = real_frames()
+    report: dict = {"backends": [], "cache": cache_report(sims[0][0])}
+    ocr_outputs: list[VisionOutput] = []
+    for backend in args.backends.split(","):
+        if backend == "ocr":
+            res = run_backend("ocr", sims, reals, None)
+            ocr_outputs = res["outputs"]
+        else:
+            from lluma_sim.api_server import ApiServer
+
+            with ApiServer() as api:
+                res = run_backend(backend, sims, reals, api.client())
+            res["note"] = "Messages API stand-in over loopback (no network): not Claude's latency or accuracy"
+        del res["outputs"]
+        report["backends"].append(res)
+    report["tokens"] = tokens_report(ocr_outputs)
+
+    if args.json:
+        print(json.dumps(report, indent=1))
+        return 0
+    print(f"vision benchmark - {len(sims)} simulator frames (1080x1920), {len(reals)} real screenshots, cold reads")
+    print(f"{'backend':<8} {'sim p50':>8} {'p90':>7} {'recall':>7} {'prec':>6} | {'real p50':>8} {'p90':>7} "
+          f"{'recall':>7} {'cinem':>6} {'scroll':>6}")
+    for r in report["backends"]:
+        s, rr = r["sim"], r.get("real", {})
+        print(f"{r['backend']:<8} {s['p50_ms']:>6.0f}ms {s['p90_ms']:>5.0f}ms {s['recall']:>7.1%} "
+              f"{s['precision']:>6.1%} | "
+              f"{rr.get('p50_ms', float('nan')):>6.0f}ms {rr.get('p90_ms', float('nan')):>5.0f}ms "
+              f"{rr.get('recall', float('nan')):>7.1%} {rr.get('cinematic', '-'):>6} {rr.get('scrollbar', '-'):>6}")
+        if s["ui_frames"]:
+            print(f"         sim UI frames only ({s['ui_frames']}, no loading/cutscene): p50 {s['ui_p50_ms']:.0f}ms, "
+                  f"p90 {s['ui_p90_ms']:.0f}ms")
+        if "note" in r:
+            print(f"         ({r['note']})")
+    t = report["tokens"]
+    print(f"compact JSON, 20-button screen: {t['twenty_buttons']['compact']} tokens vs verbose "
+          f"{t['twenty_buttons']['verbose']} = {t['twenty_buttons']['ratio']:.0%} (target <= 30%; {t['note']})")
+    b = t["busiest_sim_frame"]
+    print(f"busiest simulator frame ({b['buttons']} buttons): compact {b['compact']} vs verbose {b['verbose']} "
+          f"= {b['ratio']:.0%}")
+    print(f"past-turn summary: median {t['summary_tokens']['median']} tokens, max {t['summary_tokens']['max']} "
+          "(target <= 60)")
+    c = report["cache"]
+    print(f"cache hit ({c['size']}): p50 {c['hit_p50_ms']} ms, p90 {c['hit_p90_ms']} ms (target < 5 ms)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,58 @@
+"""What the model sees of a screen: the compact VisionData (current turn) and a one-line summary (past turns).
+
+Compact JSON: no bounds (taps resolve names against the full VisionOutput), no empty or default
+fields, keys always in the same order, at most `max_buttons` buttons (highest confidence first)
+and `max_texts` texts (highest confidence kept, shown top to bottom).
+"""
+
+from __future__ import annotations
+
+from lluma_vision.models import CompactButton, CompactMenu, CompactScroll, VisionData, VisionOutput
+
+TEXT_CHARS = 160  # a dialogue line longer than this is cut (the screenshot has the rest)
+
+
+def _ranked(out: VisionOutput):
+    # confidence first; ties in reading order so equal-confidence screens always serialise the same way
+    return sorted(out.buttons, key=lambda b: (-b.confidence, b.bounds.y0, b.bounds.x0, b.name))
+
+
+def compact(out: VisionOutput, max_buttons: int = 30, max_texts: int = 12) -> VisionData:
+    buttons = [
+        CompactButton(name=b.name, meta=b.meta or None, region=b.region or None)
+        for b in _ranked(out)[: max(0, max_buttons)]
+    ]
+    kept = sorted(out.texts, key=lambda t: -t.confidence)[: max(0, max_texts)]
+    kept.sort(key=lambda t: (t.bounds.y0, t.bounds.x0))
+    texts = [t.text if len(t.text) <= TEXT_CHARS else t.text[: TEXT_CHARS - 1] + "…" for t in kept if t.text.strip()]
+    menu = CompactMenu(usable=out.menu.usable, selected=out.menu.selected) if out.menu else None
+    scroll = CompactScroll(up=out.scrollbar.up, down=out.scrollbar.down) if out.scrollbar else None
+    return VisionData(
+        buttons=buttons,
+        texts=texts,
+        menu=menu,
+        scroll=scroll,
+        cinematic=None if out.cinematic == "none" else out.cinematic,
+    )
+
+
+def summarize(out: VisionOutput, max_names: int = 8, name_chars: int = 22) -> str:
+    """One short line for a past turn, e.g. `buttons: Rest, Training, Skills | tab Home | scroll down`."""
+    parts: list[str] = []
+    if out.cinematic != "none":
+        parts.append(out.cinematic)
+    top = _ranked(out)[:max_names]
+    top.sort(key=lambda b: (b.bounds.y0, b.bounds.x0))  # reading order is easier to recognise
+    names = [b.name if len(b.name) <= name_chars else b.name[: name_chars - 1] + "…" for b in top]
+    if names:
+        more = len(out.buttons) - len(names)
+        parts.append("buttons: " + ", ".join(names) + (f" +{more}" if more > 0 else ""))
+    if out.menu is not None:
+        if not out.menu.usable:
+            parts.append("tabs blocked")
+        elif out.menu.selected:
+            parts.append(f"tab {out.menu.selected}")
+    if out.scrollbar is not None:
+        ways = [w for w, ok in (("up", out.scrollbar.up), ("down", out.scrollbar.down)) if ok]
+        parts.append("scroll " + "+".join(ways) if ways else "scroll end")
+    return " | ".join(parts) if parts else "no buttons"

@@ -1,0 +1,165 @@
+"""OCR backend: rapidocr-onnxruntime (models ship in the wheel, so it works offline).
+
+The engine is loaded once per process and reused. Frames are downscaled to a working size
+first (`prepare`): a 1080x1920 frame is read at 720x1280, which keeps game text readable and
+roughly halves detection time. Everything downstream (layout, heuristics) works in that
+working space; `Work.to_device` is the one place boxes go back to device pixels.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from PIL import Image
+
+from lluma_vision.models import Box
+
+_ENGINE = None
+_ENGINE_KEY: int | None = None
+_LOCK = threading.Lock()
+
+
+@dataclass(frozen=True)
+class Line:
+    """One OCR line in working-image pixels (floats)."""
+
+    text: str
+    conf: float
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    @property
+    def h(self) -> float:
+        return self.y1 - self.y0
+
+    @property
+    def w(self) -> float:
+        return self.x1 - self.x0
+
+    @property
+    def cx(self) -> float:
+        return (self.x0 + self.x1) / 2
+
+    @property
+    def cy(self) -> float:
+        return (self.y0 + self.y1) / 2
+
+
+@dataclass
+class Work:
+    """A frame at working scale: RGB pixels plus the factor back to device pixels."""
+
+    rgb: np.ndarray  # H x W x 3 uint8
+    scale: float  # working px = device px * scale
+    width: int  # device size
+    height: int
+    original: np.ndarray | None = None  # the device-size RGB when it is sharper than `rgb` (downscaled frames)
+
+    @property
+    def w(self) -> int:
+        return int(self.rgb.shape[1])
+
+    @property
+    def h(self) -> int:
+        return int(self.rgb.shape[0])
+
+    def to_device(self, x0: float, y0: float, x1: float, y1: float) -> Box:
+        """Working-space rectangle -> device-pixel Box, clamped to the frame."""
+        s = 1.0 / self.scale
+        bx0 = min(max(int(round(x0 * s)), 0), self.width - 1)
+        by0 = min(max(int(round(y0 * s)), 0), self.height - 1)
+        bx1 = min(max(int(round(x1 * s)), bx0 + 1), self.width)
+        by1 = min(max(int(round(y1 * s)), by0 + 1), self.height)
+        return Box(x0=bx0, y0=by0, x1=bx1, y1=by1)
+
+
+def prepare(image: Image.Image, short_side: int = 720, long_side: int = 1280, max_upscale: float = 2.0) -> Work:
+    """Scale so the short side is about `short_side` and the long side at most `long_side`.
+
+    Big frames are downscaled (faster, still readable); small captures are upscaled up to
+    `max_upscale` because the recogniser misreads text under ~15 px high.
+    """
+    img = image if image.mode == "RGB" else image.convert("RGB")
+    w, h = img.size
+    scale = min(short_side / min(w, h), long_side / max(w, h))
+    if scale > 1.0:
+        scale = min(scale, max_upscale) if scale >= 1.25 else 1.0
+    if scale != 1.0:
+        size = (max(1, round(w * scale)), max(1, round(h * scale)))
+        img = img.resize(size, Image.BILINEAR if scale < 1.0 else Image.BICUBIC)
+    original = np.asarray(image if image.mode == "RGB" else image.convert("RGB")) if scale < 1.0 else None
+    return Work(rgb=np.asarray(img), scale=scale, width=w, height=h, original=original)
+
+
+def get_engine(threads: int = 0):
+    """The process-wide RapidOCR instance (loading takes ~0.5 s, so it is done once)."""
+    global _ENGINE, _ENGINE_KEY
+    key = threads
+    with _LOCK:
+        if _ENGINE is None or _ENGINE_KEY != key:
+            from rapidocr_onnxruntime import RapidOCR  # heavy import, only when OCR is used
+
+            # limit_type "max" with a large limit: the detector never upscales what read_lines hands it
+            kwargs: dict = {"use_cls": False, "det_limit_type": "max", "det_limit_side_len": 2000}
+            if threads > 0:
+                kwargs["intra_op_num_threads"] = threads
+            _ENGINE = RapidOCR(**kwargs)
+            _ENGINE_KEY = key
+        return _ENGINE
+
+
+_USEFUL = re.compile(r"[A-Za-z0-9]")
+
+
+def _shape_not_text(text: str, conf: float, w: float, h: float) -> bool:
+    """One or two letters read off a drawing (a horseshoe as "C", a ring as "O") rather than a label."""
+    core = re.sub(r"[^A-Za-z0-9]", "", text)
+    if len(core) > 2:
+        return False
+    return conf < 0.8 or (core.isalpha() and h > 0.9 * w)
+
+
+def read_lines(work: Work, det_limit: int = 960, min_conf: float = 0.5, threads: int = 0) -> list[Line]:
+    """OCR a frame: text boxes detected on the working image, each line recognised from the sharper
+    original (same cost - the recogniser rescales every crop to 48 px high - but small text keeps its
+    spaces: "Win a race in Career", not "WinaraceinCareer"). Lines without a Latin letter or digit
+    (icons misread as glyphs) and letter-like shapes are dropped.
+
+    Uses RapidOCR's stage methods (text_det / get_crop_img_list / text_rec, rapidocr-onnxruntime 1.4).
+    """
+    engine = get_engine(threads)
+    small = np.ascontiguousarray(work.rgb[:, :, ::-1])  # the models take BGR
+    # RapidOCR 1.4 ignores det_limit_side_len with limit_type "max" (it picks 960/1500/2000 by size),
+    # so the detector's input size is set here
+    det_scale = min(1.0, det_limit / max(small.shape[:2]))
+    det_img = small if det_scale == 1.0 else cv2.resize(small, None, fx=det_scale, fy=det_scale,
+                                                         interpolation=cv2.INTER_AREA)
+    with _LOCK:  # one frame at a time through the shared sessions
+        boxes, _ = engine.text_det(det_img)
+        if boxes is None or len(boxes) == 0:
+            return []
+        boxes = [(b / det_scale).astype(np.float32) for b in engine.sorted_boxes(boxes)]
+        if work.original is not None:
+            src = np.ascontiguousarray(work.original[:, :, ::-1])
+            crops = engine.get_crop_img_list(src, [(b / work.scale).astype(np.float32) for b in boxes])
+        else:
+            crops = engine.get_crop_img_list(small, boxes)
+        recognised, _ = engine.text_rec(crops)
+    lines: list[Line] = []
+    for pts, (text, conf) in zip(boxes, recognised, strict=True):
+        text = " ".join(str(text).split())
+        if float(conf) < min_conf or not _USEFUL.search(text):
+            continue
+        x0, x1 = max(0.0, float(pts[:, 0].min())), min(float(work.w), float(pts[:, 0].max()))
+        y0, y1 = max(0.0, float(pts[:, 1].min())), min(float(work.h), float(pts[:, 1].max()))
+        if x1 - x0 < 2 or y1 - y0 < 2 or _shape_not_text(text, float(conf), x1 - x0, y1 - y0):
+            continue
+        lines.append(Line(text=text, conf=float(conf), x0=x0, y0=y0, x1=x1, y1=y1))
+    lines.sort(key=lambda ln: (ln.y0, ln.x0))
+    return lines

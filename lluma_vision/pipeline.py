@@ -1,0 +1,80 @@
+"""`Vision.analyze(image)` -> VisionOutput: cache, OCR reading, optional VLM, in that order.
+
+Backends: `ocr` (offline), `claude` (the VLM's buttons and icons, grounded on OCR ids), `hybrid`
+(the VLM's plus OCR-heuristic buttons it did not mention, ranked lower), `auto` (hybrid when an
+anthropic client is given, else ocr). Menu, scrollbar and cinematic always come from pixel
+heuristics. Loading and cutscene frames never call the VLM: there is nothing to tap but Skip.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from PIL import Image
+
+from lluma_agent.config import VisionConfig
+from lluma_vision.cache import VisionCache, region_hash
+from lluma_vision.menu import TabMemory
+from lluma_vision.models import VisionOutput
+from lluma_vision.ocr import prepare
+from lluma_vision.phash import phash as frame_phash
+from lluma_vision.reading import Reading, read_frame
+from lluma_vision.vlm import VlmBackend
+
+BACKENDS = ("ocr", "claude", "hybrid")
+
+
+def resolve_backend(name: str, client: Any) -> str:
+    if name == "auto":
+        return "hybrid" if client is not None else "ocr"
+    if name not in BACKENDS:
+        raise ValueError(f"unknown vision backend {name!r} (expected auto, {', '.join(BACKENDS)})")
+    if name != "ocr" and client is None:
+        raise ValueError(f"vision backend {name!r} needs an anthropic client (an API key or a base_url)")
+    return name
+
+
+class Vision:
+    """Screen reader for the agent. Not thread-safe: one Vision per device loop."""
+
+    def __init__(self, cfg: VisionConfig | None = None, client: Any | None = None) -> None:
+        self.cfg = cfg or VisionConfig()
+        self.backend = resolve_backend(self.cfg.backend, client)
+        self.cache = VisionCache(self.cfg.cache_size, self.cfg.cache_max_age_s, self.cfg.cache_max_distance)
+        self.memory = TabMemory()
+        self.vlm = (
+            VlmBackend(client, self.cfg.vlm_model, self.cfg.vlm_max_tokens, self.cfg.vlm_image_max_side)
+            if self.backend != "ocr" else None
+        )
+        self.last_reading: Reading | None = None  # working-space details of the last miss (debugging, bench)
+
+    def analyze(self, image: Image.Image, phash: str | None = None) -> VisionOutput:
+        t0 = time.perf_counter()
+        key = region_hash(image)
+        size = image.size
+        hit = self.cache.get(key, size)
+        if hit is not None:
+            return hit.model_copy(update={
+                "cached": True,
+                "screen_hash": phash or hit.screen_hash,
+                "elapsed_ms": round((time.perf_counter() - t0) * 1000, 2),
+            })
+        out = self._read(image)
+        out = out.model_copy(update={
+            "screen_hash": phash or frame_phash(image),
+            "elapsed_ms": round((time.perf_counter() - t0) * 1000, 2),
+        })
+        self.cache.put(key, size, out)
+        return out
+
+    def _read(self, image: Image.Image) -> VisionOutput:
+        cfg = self.cfg
+        work = prepare(image, cfg.ocr_short_side, cfg.ocr_long_side)
+        reading = read_frame(work, det_limit=cfg.ocr_det_limit, memory=self.memory)
+        self.last_reading = reading
+        if self.vlm is None or reading.cinematic in ("loading", "cutscene", "cutscene_paused"):
+            return reading.output.model_copy(update={"backend": "ocr"})
+        out = self.vlm.refine(image, reading, keep_ocr_buttons=self.backend == "hybrid")
+        used_vlm = not any("OCR reading used" in e for e in out.errors)
+        return out.model_copy(update={"backend": self.backend if used_vlm else "ocr"})

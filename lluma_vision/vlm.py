@@ -1,0 +1,285 @@
+"""VLM backend: Claude names buttons, hints and icons; OCR ids ground the boxes (set-of-marks on text).
+
+Contract (the Messages API stand-in in lluma_sim answers it, so keep it exact):
+- request: `output_config={"format": {"type": "json_schema", "schema": VLM_SCHEMA}}`; one user message
+  with the screenshot (downscaled JPEG) and a text holding
+  `<ocr>\\n0\\tSkip\\t[x0,y0,x1,y1]\\n...\\n</ocr>` (id TAB text TAB bounds in the sent image's pixels);
+- response text: JSON `{"buttons": [{"ocr_ids": [int], "name", "meta", "region"}],
+  "icons": [{"name", "box": [fx0, fy0, fx1, fy1] (fractions of the image), "meta", "region"}]}`.
+A text button's box is the union of its OCR lines' boxes, never a coordinate the model guessed.
+Invalid output (bad JSON, unknown ids, boxes out of range) is retried once; then the OCR reading
+is used and the error recorded in `VisionOutput.errors`.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+from typing import Any, Literal, get_args
+
+from PIL import Image
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from lluma_vision.layout import clean_name
+from lluma_vision.models import Box, Button, Region, TextLine, VisionOutput
+from lluma_vision.reading import Reading, block_button, block_text, unique_names
+
+REGIONS: list[str] = list(get_args(Region))
+
+VLM_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "buttons": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "ocr_ids": {"type": "array", "items": {"type": "integer"}},
+                    "name": {"type": "string"},
+                    "meta": {"type": "string"},
+                    "region": {"type": "string", "enum": REGIONS},
+                },
+                "required": ["ocr_ids", "name", "meta", "region"],
+                "additionalProperties": False,
+            },
+        },
+        "icons": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "name": {"type": "string"},
+                    "box": {"type": "array", "items": {"type": "number"}},
+                    "meta": {"type": "string"},
+                    "region": {"type": "string", "enum": REGIONS},
+                },
+                "required": ["name", "box", "meta", "region"],
+                "additionalProperties": False,
+            },
+        },
+    },
+    "required": ["buttons", "icons"],
+    "additionalProperties": False,
+}
+
+SYSTEM_PROMPT = """You read screenshots of a mobile game (Uma Musume Pretty Derby) for an agent that taps buttons.
+You get the screenshot and the OCR lines found on it, each with an id, its text and its box.
+List what a player can tap:
+- buttons: tappable elements that carry text. Give the ids of the OCR lines that form the label (all lines of a
+  multi-line label), a short name (the label as shown; fix obvious OCR misreads), meta (hints shown on or next to it,
+  e.g. "NEW", "10% OFF", "disabled", "selected"; "" when none) and the region.
+- icons: tappable elements without readable text (menu, info "i", pin, close, +/-, arrows, skip). Give a short
+  descriptive name, the box as fractions of the image width/height [x0, y0, x1, y1], meta and region.
+Do not list dialogue, stats, titles or other plain text. Use only ids from the <ocr> block.
+Regions: top, middle, bottom (thirds of the screen), dialog (inside a pop-up), menu (the tab bar),
+left, right (side panels)."""
+
+
+class VlmButton(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    ocr_ids: list[int]
+    name: str
+    meta: str = ""
+    region: Literal["top", "middle", "bottom", "dialog", "menu", "left", "right"]
+
+
+class VlmIcon(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    box: list[float]
+    meta: str = ""
+    region: Literal["top", "middle", "bottom", "dialog", "menu", "left", "right"]
+
+
+class VlmResponse(BaseModel):
+    """The VLM's answer, as VLM_SCHEMA describes it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    buttons: list[VlmButton]
+    icons: list[VlmIcon]
+
+
+class VlmError(ValueError):
+    """The model's output broke the contract (the message says how)."""
+
+
+def encode_image(image: Image.Image, max_side: int = 896, quality: int = 80) -> tuple[str, str, tuple[int, int]]:
+    """Downscaled JPEG as base64; returns (data, media_type, (width, height) of the sent image)."""
+    img = image.convert("RGB")
+    s = min(1.0, max_side / max(img.size))
+    if s < 1.0:
+        img = img.resize((max(1, round(img.width * s)), max(1, round(img.height * s))), Image.BILINEAR)
+    buf = io.BytesIO()
+    img.save(buf, format="JPEG", quality=quality)
+    return base64.b64encode(buf.getvalue()).decode("ascii"), "image/jpeg", img.size
+
+
+def ocr_block(reading: Reading, sent_size: tuple[int, int]) -> str:
+    """The `<ocr>` block: id TAB text TAB [x0,y0,x1,y1] in the sent image's pixels."""
+    work = reading.work
+    fx = sent_size[0] / work.width / work.scale  # working px -> sent px
+    fy = sent_size[1] / work.height / work.scale
+    rows = []
+    for i, ln in enumerate(reading.lines):
+        text = ln.text.replace("\t", " ")
+        box = [round(ln.x0 * fx), round(ln.y0 * fy), round(ln.x1 * fx), round(ln.y1 * fy)]
+        rows.append(f"{i}\t{text}\t[{box[0]},{box[1]},{box[2]},{box[3]}]")
+    return "<ocr>\n" + "\n".join(rows) + ("\n" if rows else "") + "</ocr>"
+
+
+def build_request(reading: Reading, image: Image.Image, model: str, max_tokens: int, max_side: int) -> dict[str, Any]:
+    """Keyword arguments for `client.messages.create` (static system prompt first, so it could be cached)."""
+    data, media, sent = encode_image(image, max_side)
+    text = (
+        f"Screenshot {sent[0]}x{sent[1]} px. OCR lines (id, text, box in this image's pixels):\n"
+        f"{ocr_block(reading, sent)}\nReturn the buttons and icons as JSON."
+    )
+    return {
+        "model": model,
+        "max_tokens": max_tokens,
+        "system": SYSTEM_PROMPT,
+        "messages": [{"role": "user", "content": [
+            {"type": "image", "source": {"type": "base64", "media_type": media, "data": data}},
+            {"type": "text", "text": text},
+        ]}],
+        "output_config": {"format": {"type": "json_schema", "schema": VLM_SCHEMA}},
+    }
+
+
+def parse_response(message: Any, n_lines: int) -> VlmResponse:
+    """Validate a Messages API reply against the contract; raises VlmError saying what is wrong."""
+    if getattr(message, "stop_reason", None) == "max_tokens":
+        raise VlmError("output cut off at max_tokens")
+    texts = [getattr(b, "text", "") for b in getattr(message, "content", []) if getattr(b, "type", "") == "text"]
+    raw = "".join(texts).strip()
+    if not raw:
+        raise VlmError("no text in the reply")
+    try:
+        resp = VlmResponse.model_validate(json.loads(raw))
+    except json.JSONDecodeError as exc:
+        raise VlmError(f"not JSON ({exc.msg} at {exc.pos})") from None
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise VlmError(f"schema mismatch at {where}: {first['msg']}") from None
+    for k, b in enumerate(resp.buttons):
+        bad = [i for i in b.ocr_ids if not 0 <= i < n_lines]
+        if not b.ocr_ids or bad:
+            raise VlmError(f"buttons[{k}] ({b.name!r}) has unknown ocr ids {bad or '[]'} (valid 0..{n_lines - 1})")
+        if not b.name.strip():
+            raise VlmError(f"buttons[{k}] has an empty name")
+    for k, ic in enumerate(resp.icons):
+        if len(ic.box) != 4 or not all(0.0 <= v <= 1.0 for v in ic.box):
+            raise VlmError(f"icons[{k}] ({ic.name!r}) box {ic.box} is not 4 fractions in 0..1")
+        if ic.box[2] <= ic.box[0] or ic.box[3] <= ic.box[1]:
+            raise VlmError(f"icons[{k}] ({ic.name!r}) box {ic.box} is empty or inverted")
+        if not ic.name.strip():
+            raise VlmError(f"icons[{k}] has an empty name")
+    return resp
+
+
+def check_grounding(resp: VlmResponse, reading: Reading) -> None:
+    """The OCR lines of one button must form one label (stacked lines, or neighbours on a row): a union of
+    far-apart lines would put the tap between two buttons."""
+    for k, b in enumerate(resp.buttons):
+        lines = [reading.lines[i] for i in sorted(set(b.ocr_ids))]
+        if len(lines) < 2:
+            continue
+        h = max(ln.h for ln in lines)
+        span_y = max(ln.y1 for ln in lines) - min(ln.y0 for ln in lines)
+        by_x = sorted(lines, key=lambda ln: ln.x0)
+        reach, gap_x = by_x[0].x1, 0.0
+        for ln in by_x[1:]:
+            gap_x, reach = max(gap_x, ln.x0 - reach), max(reach, ln.x1)
+        if span_y > 4 * h or gap_x > 2.5 * h:
+            raise VlmError(f"buttons[{k}] ({b.name!r}) joins OCR lines {b.ocr_ids} that are not one label")
+
+
+def merge(reading: Reading, resp: VlmResponse, keep_ocr_buttons: bool) -> VisionOutput:
+    """Buttons from the VLM grounded on OCR boxes, icons from its fractions; the rest from the OCR reading.
+
+    keep_ocr_buttons (hybrid): OCR-heuristic buttons the VLM did not mention stay, ranked below the VLM's.
+    """
+    work, out = reading.work, reading.output
+    index = {id(ln): i for i, ln in enumerate(reading.lines)}
+    used: set[int] = set()
+    buttons: list[Button] = []
+    for vb in resp.buttons:
+        ids = sorted(set(vb.ocr_ids))
+        lines = [reading.lines[i] for i in ids]
+        x0, y0 = min(ln.x0 for ln in lines), min(ln.y0 for ln in lines)
+        x1, y1 = max(ln.x1 for ln in lines), max(ln.y1 for ln in lines)
+        name = clean_name(vb.name) or clean_name(" ".join(ln.text for ln in lines))
+        conf = 0.95 * min(ln.conf for ln in lines)
+        buttons.append(Button(name=name, meta=vb.meta.strip(), region=vb.region, bounds=work.to_device(x0, y0, x1, y1),
+                              source="hybrid", confidence=round(conf, 3)))
+        used.update(ids)
+    for ic in resp.icons:
+        fx0, fy0, fx1, fy1 = ic.box
+        bx0, by0 = min(int(fx0 * work.width), work.width - 1), min(int(fy0 * work.height), work.height - 1)
+        box = Box(x0=bx0, y0=by0, x1=max(bx0 + 1, round(fx1 * work.width)), y1=max(by0 + 1, round(fy1 * work.height)))
+        buttons.append(Button(name=clean_name(ic.name), meta=ic.meta.strip(), region=ic.region, bounds=box,
+                              source="vlm", confidence=0.8))
+    texts: list[TextLine] = []
+    for b in reading.blocks:
+        if {index[id(ln)] for ln in b.lines if id(ln) in index} & used:
+            continue
+        if b.is_button and keep_ocr_buttons:
+            buttons.append(block_button(work, reading.view, b, weight=0.5))
+        else:
+            texts.append(block_text(work, b))
+    return out.model_copy(update={"buttons": unique_names(buttons), "texts": texts})
+
+
+class VlmBackend:
+    """Calls Claude once per new screen (twice when the first answer breaks the contract)."""
+
+    def __init__(self, client: Any, model: str, max_tokens: int = 2048, image_max_side: int = 896) -> None:
+        self.client, self.model, self.max_tokens, self.image_max_side = client, model, max_tokens, image_max_side
+        self.calls = 0
+
+    def refine(self, image: Image.Image, reading: Reading, keep_ocr_buttons: bool) -> VisionOutput:
+        request = build_request(reading, image, self.model, self.max_tokens, self.image_max_side)
+        errors: list[str] = []
+        usage: dict[str, int] = {}
+        for attempt in range(2):
+            try:
+                self.calls += 1
+                message = self.client.messages.create(**request)
+            except Exception as exc:  # API/network failure after the SDK's own retries: use OCR now
+                errors.append(f"vlm call failed: {type(exc).__name__}: {str(exc)[:200]}")
+                break
+            _add_usage(usage, getattr(message, "usage", None))
+            try:
+                resp = parse_response(message, len(reading.lines))
+                check_grounding(resp, reading)
+            except VlmError as exc:
+                errors.append(f"vlm output rejected (attempt {attempt + 1}): {exc}")
+                request = _with_correction(request, str(exc))
+                continue
+            out = merge(reading, resp, keep_ocr_buttons)
+            return out.model_copy(update={"errors": out.errors + errors, "vlm_usage": usage})
+        fallback = reading.output
+        return fallback.model_copy(update={
+            "errors": fallback.errors + errors + ["vlm: OCR reading used instead"], "vlm_usage": usage})
+
+
+def _with_correction(request: dict[str, Any], error: str) -> dict[str, Any]:
+    """The same request plus a note saying what was wrong with the previous answer."""
+    msg = request["messages"][0]
+    content = list(msg["content"]) + [{"type": "text", "text": f"Your previous answer was rejected: {error}. "
+                                       "Answer again, following the schema and using only listed OCR ids."}]
+    return {**request, "messages": [{"role": "user", "content": content}]}
+
+
+def _add_usage(total: dict[str, int], usage: Any) -> None:
+    if usage is None:
+        return
+    for key in ("input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"):
+        v = getattr(usage, key, None)
+        if isinstance(v, int):
+            total[key] = total.get(key, 0) + v
