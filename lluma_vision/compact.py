@@ -7,6 +7,8 @@ and `max_texts` texts (highest confidence kept, shown top to bottom).
 
 from __future__ import annotations
 
+import statistics
+
 from lluma_vision.models import CompactButton, CompactMenu, CompactScroll, VisionData, VisionOutput
 
 TEXT_CHARS = 160  # a dialogue line longer than this is cut (the screenshot has the rest)
@@ -23,7 +25,9 @@ def compact(out: VisionOutput, max_buttons: int = 30, max_texts: int = 12) -> Vi
         for b in _ranked(out)[: max(0, max_buttons)]
     ]
     kept = sorted(out.texts, key=lambda t: -t.confidence)[: max(0, max_texts)]
-    kept.sort(key=lambda t: (t.bounds.y0, t.bounds.x0))
+    # reading order by rows: lines whose centres are within half a line height read left to right
+    q = max(1.0, statistics.median(t.bounds.height for t in kept) / 2) if kept else 1.0
+    kept.sort(key=lambda t: (round((t.bounds.y0 + t.bounds.y1) / 2 / q), t.bounds.x0))
     texts = [t.text if len(t.text) <= TEXT_CHARS else t.text[: TEXT_CHARS - 1] + "…" for t in kept if t.text.strip()]
     menu = CompactMenu(usable=out.menu.usable, selected=out.menu.selected) if out.menu else None
     scroll = CompactScroll(up=out.scrollbar.up, down=out.scrollbar.down) if out.scrollbar else None

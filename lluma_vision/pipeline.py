@@ -14,6 +14,7 @@ from typing import Any
 from PIL import Image
 
 from lluma_agent.config import VisionConfig
+from lluma_vision.associate import associate
 from lluma_vision.cache import VisionCache, region_hash
 from lluma_vision.menu import TabMemory
 from lluma_vision.models import VisionOutput
@@ -60,7 +61,7 @@ class Vision:
                 "screen_hash": phash or hit.screen_hash,
                 "elapsed_ms": round((time.perf_counter() - t0) * 1000, 2),
             })
-        out = self._read(image)
+        out = associate(self._read(image))
         out = out.model_copy(update={
             "screen_hash": phash or frame_phash(image),
             "elapsed_ms": round((time.perf_counter() - t0) * 1000, 2),

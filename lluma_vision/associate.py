@@ -1,0 +1,112 @@
+"""Put loose OCR text where it belongs, so the model reads "Speed 90", not "Speed" ... "90".
+
+Two layout rules, in device pixels, for any backend's reading:
+- a number under a short label (a stat grid), or to the right of it on the same row with nothing
+  in between ("Energy [bar] 100/100"), joins the label;
+- text on a button's row, beside it with no other button in between (a training's "Fail 12%",
+  a skill's name and cost next to its Learn button), becomes that button's `meta`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lluma_vision.models import Box, Button, TextLine, VisionOutput
+
+VALUE = re.compile(r"^[+\-]?\d[\d.,/%+\- ]{0,10}(pt|pts)?$")
+LABEL_MAX_CHARS = 24
+META_MAX_CHARS = 90
+ROW_GAP_FRACTION = 0.6  # how far (of the screen width) a value or a meta text may sit from its anchor
+
+
+def _vcenter(b: Box) -> float:
+    return (b.y0 + b.y1) / 2
+
+
+def _same_row(a: Box, b: Box) -> bool:
+    return abs(_vcenter(a) - _vcenter(b)) < 0.5 * max(a.height, b.height)
+
+
+def _between(left: Box, right: Box, other: Box) -> bool:
+    """`other` sits on the row between `left` and `right`."""
+    return left.x1 <= other.center[0] <= right.x0 and other.y0 < _vcenter(left) < other.y1
+
+
+def _label_for(value: TextLine, texts: list[TextLine], taken: set[int], width: int) -> int | None:
+    v = value.bounds
+    best: tuple[float, int] | None = None
+    for i, t in enumerate(texts):
+        # a label is words: "Turn 1/24" above "100/100" is a counter, not the value's name
+        if i in taken or t is value or any(c.isdigit() for c in t.text) or len(t.text) > LABEL_MAX_CHARS:
+            continue
+        b = t.bounds
+        above = 0 <= v.y0 - b.y1 < 1.5 * max(b.height, v.height) and abs(b.center[0] - v.center[0]) < 0.6 * max(
+            b.width, v.width
+        )
+        left = _same_row(b, v) and 0 <= v.x0 - b.x1 < ROW_GAP_FRACTION * width
+        if left and any(_between(b, v, o.bounds) for o in texts if o is not t and o is not value):
+            left = False
+        if above or left:
+            dist = (v.y0 - b.y1) if above else (v.x0 - b.x1)
+            if best is None or dist < best[0]:
+                best = (dist, i)
+    return best[1] if best else None
+
+
+def pair_values(texts: list[TextLine], width: int) -> list[TextLine]:
+    ordered = sorted(texts, key=lambda t: (t.bounds.y0, t.bounds.x0))
+    merged: dict[int, TextLine] = {}
+    taken: set[int] = set()
+    for value in ordered:
+        if not VALUE.match(value.text.strip()):
+            continue
+        i = _label_for(value, ordered, taken | set(merged), width)
+        if i is None:
+            continue
+        label = merged.get(i, ordered[i])
+        merged[i] = TextLine(
+            text=f"{label.text} {value.text.strip()}",
+            bounds=label.bounds.union(value.bounds),
+            confidence=min(label.confidence, value.confidence),
+        )
+        taken.add(ordered.index(value))
+    return [merged.get(i, t) for i, t in enumerate(ordered) if i not in taken]
+
+
+def _owner(t: TextLine, buttons: list[Button], width: int, height: int) -> int | None:
+    best: tuple[int, int] | None = None
+    cy = _vcenter(t.bounds)
+    for i, b in enumerate(buttons):
+        box = b.bounds
+        if b.region == "menu" or box.height > 0.15 * height or not box.y0 <= cy <= box.y1:
+            continue
+        gap = t.bounds.x0 - box.x1 if t.bounds.x0 >= box.x1 else box.x0 - t.bounds.x1 if t.bounds.x1 <= box.x0 else -1
+        if gap < 0 or gap > ROW_GAP_FRACTION * width:
+            continue
+        lo, hi = (box, t.bounds) if t.bounds.x0 >= box.x1 else (t.bounds, box)
+        if any(o is not b and _between(lo, hi, o.bounds) for o in buttons):
+            continue
+        if best is None or gap < best[0]:
+            best = (gap, i)
+    return best[1] if best else None
+
+
+def associate(out: VisionOutput) -> VisionOutput:
+    if not out.texts:
+        return out
+    texts = pair_values(out.texts, out.width)
+    metas: dict[int, list[str]] = {}
+    loose: list[TextLine] = []
+    for t in texts:
+        owner = _owner(t, out.buttons, out.width, out.height)
+        if owner is None:
+            loose.append(t)
+        else:
+            metas.setdefault(owner, []).append(t.text.strip())
+    buttons = []
+    for i, b in enumerate(out.buttons):
+        if i in metas:
+            meta = ", ".join(([b.meta] if b.meta else []) + metas[i])
+            b = b.model_copy(update={"meta": meta if len(meta) <= META_MAX_CHARS else meta[: META_MAX_CHARS - 1] + "…"})
+        buttons.append(b)
+    return out.model_copy(update={"buttons": buttons, "texts": loose})

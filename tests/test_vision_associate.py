@@ -1,0 +1,66 @@
+"""Loose OCR text joins its label or its button: the model reads "Speed 90" and "Fail 12%" where they belong."""
+
+import pytest
+
+from lluma_agent.config import VisionConfig
+from lluma_sim.game import SimGame
+from lluma_vision.associate import associate
+from lluma_vision.models import Box, Button, TextLine, VisionOutput
+from lluma_vision.pipeline import Vision
+
+
+def _t(text, x0, y0, x1, y1):
+    return TextLine(text=text, bounds=Box(x0=x0, y0=y0, x1=x1, y1=y1))
+
+
+def test_value_under_label_and_beside_label_join_but_counters_are_not_labels():
+    out = VisionOutput(width=1080, height=1920, texts=[
+        _t("Speed", 60, 900, 200, 940), _t("90", 100, 1000, 160, 1050),
+        _t("Turn 1/24", 720, 40, 1000, 90), _t("Energy", 40, 130, 160, 160), _t("100/100", 740, 125, 880, 165),
+    ])
+    texts = [t.text for t in associate(out).texts]
+    assert "Speed 90" in texts and "Energy 100/100" in texts and "Turn 1/24" in texts
+
+
+def test_row_text_becomes_meta_of_the_nearest_button_without_crossing_another():
+    out = VisionOutput(
+        width=1080, height=1920,
+        buttons=[Button(name="Speed", bounds=Box(x0=60, y0=300, x1=470, y1=450)),
+                 Button(name="Back", bounds=Box(x0=30, y0=1750, x1=320, y1=1860))],
+        texts=[_t("Fail 12%", 540, 310, 660, 350), _t("Energy -20", 860, 310, 1020, 350),
+               _t("Skill List", 40, 40, 300, 90)],
+    )
+    got = associate(out)
+    assert got.buttons[0].meta == "Fail 12%, Energy -20"
+    assert [t.text for t in got.texts] == ["Skill List"]
+
+
+@pytest.fixture(scope="module")
+def vision():
+    return Vision(VisionConfig(backend="ocr"))
+
+
+def _settle(game):
+    for _ in range(12):
+        img = game.capture()
+    return img
+
+
+def _tap(game, name):
+    game.tap(*next(e for e in game.truth().elements if e.name == name).box.center)
+
+
+def test_sim_hub_stats_and_training_failure_rates_are_attached(vision):
+    g = SimGame(seed=4)
+    _settle(g)
+    _tap(g, "Career")
+    _settle(g)
+    _tap(g, "OK")
+    hub = vision.analyze(_settle(g))
+    texts = [t.text for t in hub.texts]
+    for stat, value in g.truth().stats.items():
+        assert f"{stat} {value}" in texts, (stat, value, texts)
+    _tap(g, "Training")
+    training = vision.analyze(_settle(g))
+    for name in ("Speed", "Stamina", "Power", "Guts", "Wit"):
+        assert "Fail " in training.button(name).meta, training.button(name)
