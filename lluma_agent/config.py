@@ -94,7 +94,7 @@ class MemoryConfig(_Section):
 
 
 class LogConfig(_Section):
-    dir: Path = Field(Path("logs"), description="Per-turn JSON logs, screenshots and turns.sqlite.")
+    dir: Path = Field(Path("logs"), description="Log root; `lluma run` writes each run to run-<time>/ inside it.")
     keep_screenshots: int = Field(300, description="Newest screenshots kept; older ones are deleted.")
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from pathlib import Path
 
 from lluma_agent.app import CtrlC, build
@@ -30,6 +31,8 @@ def main(argv: list[str]) -> int:
             cfg.run.max_turns = args.max_turns
         if args.max_cost is not None:
             cfg.run.max_cost_usd = args.max_cost
+        # Each run gets its own folder: a second run must never overwrite the first one's turn logs.
+        cfg.logs.dir = cfg.logs.dir / time.strftime("run-%Y%m%d-%H%M%S")
         coordinator, close = build(cfg, make_client(cfg.model))
     except (ConfigError, ModelError, DeviceError) as exc:
         print(f"lluma run: {exc}", file=sys.stderr)
