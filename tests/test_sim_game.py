@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 from PIL import ImageChops, ImageStat
@@ -134,10 +133,8 @@ def test_cutscene_skip_button() -> None:
 def test_unchanged_screen_is_cached() -> None:
     g = SimGame(seed=0)
     first = g.capture()
-    t0 = time.perf_counter()
     second = g.capture()
-    assert second is first
-    assert time.perf_counter() - t0 < 0.005
+    assert second is first  # the same image object: no re-render (its cost is for benchmarks to measure)
     g.tap(1, 1)  # nothing there: no re-render
     assert g.capture() is first
     tap(g, "Story")
