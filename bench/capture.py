@@ -33,10 +33,11 @@ sys.path.insert(0, str(ROOT))
 
 from lluma_agent.config import DeviceConfig  # noqa: E402
 from lluma_agent.device import Device  # noqa: E402
+from lluma_sim.screens import screens_dir  # noqa: E402
 
 SIZE = (1080, 2400)
 SERIAL = "sim-0"
-REAL_SCREEN = ROOT.parent / "shared" / "data" / "screens" / "lluma__cinematics__fullscreen_cutscene_1.png"
+REAL_SCREEN = screens_dir() / "lluma__cinematics__fullscreen_cutscene_1.png"
 
 
 class StillGame:

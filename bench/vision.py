@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import re
 import statistics
 import sys
@@ -33,11 +32,12 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from lluma_agent.config import VisionConfig  # noqa: E402
+from lluma_sim.screens import screens_dir  # noqa: E402
 from lluma_vision.compact import compact, summarize  # noqa: E402
 from lluma_vision.models import Box, Button, MenuState, Scrollbar, TextLine, VisionOutput  # noqa: E402
 from lluma_vision.pipeline import Vision  # noqa: E402
 
-SCREENS = Path(os.environ.get("LLUMA_SCREENS_DIR") or REPO.parent / "shared" / "data" / "screens")
+SCREENS = screens_dir()
 TAPPABLE = ("button", "tab", "choice")
 
 try:

@@ -7,18 +7,17 @@ LLUMA_SCREENS_DIR points the tests at another labelled folder.
 from __future__ import annotations
 
 import json
-import os
 import re
-from pathlib import Path
 
 import pytest
 from PIL import Image
 
 from lluma_agent.config import VisionConfig
+from lluma_sim.screens import screens_dir
 from lluma_vision.models import VisionOutput
 from lluma_vision.pipeline import Vision
 
-SCREENS = Path(os.environ.get("LLUMA_SCREENS_DIR") or Path(__file__).parents[1].parent / "shared" / "data" / "screens")
+SCREENS = screens_dir()
 LABELS_FILE = SCREENS / "labels.json"
 pytestmark = pytest.mark.skipif(not LABELS_FILE.is_file(), reason=f"no labelled screenshots in {SCREENS}")
 LABELS: dict = json.loads(LABELS_FILE.read_text()) if LABELS_FILE.is_file() else {}

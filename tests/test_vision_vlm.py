@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 import anthropic
@@ -13,12 +12,13 @@ import pytest
 from PIL import Image
 
 from lluma_agent.config import VisionConfig
+from lluma_sim.screens import screens_dir
 from lluma_vision.ocr import prepare
 from lluma_vision.pipeline import Vision
 from lluma_vision.reading import Reading, read_frame
 from lluma_vision.vlm import VLM_SCHEMA, VlmBackend, VlmResponse, build_request
 
-SCREENS = Path(__file__).parents[1].parent / "shared" / "data" / "screens"
+SCREENS = screens_dir()
 EVENT = SCREENS / "umaplay__events__event_scenario_ura_exhilarating.png"
 # the stand-in's parser of the <ocr> block (lluma_sim/api_policy.py) - the contract both sides keep
 OCR_LINE = re.compile(r"^\s*(\S+)\t(.*?)\t\[\s*(-?\d+)\s*,\s*(-?\d+)\s*,\s*(-?\d+)\s*,\s*(-?\d+)\s*\]\s*$")

@@ -1,0 +1,20 @@
+"""Where the labelled real-game screenshots are (tests and benchmarks hold vision to them).
+
+They live outside the repository, in `shared/data/screens` beside it (or above it, for a clone
+nested deeper); `LLUMA_SCREENS_DIR` points elsewhere.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def screens_dir() -> Path:
+    """The folder holding labels.json, or the first place looked at when none is found."""
+    if env := os.environ.get("LLUMA_SCREENS_DIR"):
+        return Path(env)
+    candidates = [parent / "shared" / "data" / "screens" for parent in REPO.parents]
+    return next((c for c in candidates if (c / "labels.json").is_file()), candidates[0])
