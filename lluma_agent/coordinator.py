@@ -7,6 +7,7 @@ says what really happened.
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Callable
 from typing import Any, Protocol
@@ -27,7 +28,7 @@ from lluma_agent.tools import INPUT_TOOLS, MEMORY_TOOLS, ToolCall, ToolInputErro
 from lluma_agent.turnlog import ActionLog, CostLog, FrameInfo, ResponseLog, TurnLog, TurnLogger, VisionLog
 from lluma_vision.compact import compact, summarize
 from lluma_vision.models import VisionOutput
-from lluma_vision.phash import distance
+from lluma_vision.phash import distance, short_id
 
 WAIT_KINDS = ("loading", "cutscene")
 MAX_WAITS = 8  # captures spent waiting out a loading screen or cutscene before the model gets it anyway
@@ -85,7 +86,9 @@ class Coordinator:
         self.system_prompt, self.tools, self._settle = system_prompt, tools, settle
         self.on_turn = on_turn
         self.history = History(cfg.context.history_max_turns, cfg.context.fold_chunk_turns)
-        self.stuck = StuckDetector(cfg.run.stuck_after, cfg.run.stuck_force_after, cfg.run.stuck_pause_after)
+        self.stuck = StuckDetector(
+            cfg.run.stuck_after, cfg.run.stuck_force_after, cfg.run.stuck_pause_after, same=self._same_screen
+        )
         self.totals = RunTotals()
         self.turn = 0
         self.pending: Pending | None = None
@@ -93,6 +96,10 @@ class Coordinator:
         self.next_notes: list[str] = []  # things the coordinator did on its own, told to the model next turn
         self.stop_requested = False
         self.model_errors = 0
+
+    def _same_screen(self, a: str, b: str) -> bool:
+        """The one test of "nothing changed" (settle, action effects, stuck loops, the pre-tap check)."""
+        return distance(a, b) <= self.cfg.device.settle_threshold
 
     # ---- the loop ------------------------------------------------------------------------------
     def request_stop(self) -> None:
@@ -133,7 +140,7 @@ class Coordinator:
             out = self.vision.analyze(frame.image, frame.phash)
             log.timings.vision_s += time.monotonic() - t1
             log.frame = FrameInfo(
-                phash=frame.phash,
+                phash=short_id(frame.phash),
                 width=frame.image.width,
                 height=frame.image.height,
                 settled=result.settled,
@@ -153,7 +160,7 @@ class Coordinator:
         if p is None:
             return
         d = distance(p.before_hash, frame.phash)
-        changed = d > self.cfg.device.settle_threshold
+        changed = not self._same_screen(p.before_hash, frame.phash)
         effect = f"screen changed (distance {d})" if changed else "screen unchanged (the action had no visible effect)"
         if p.call is None:
             self.next_notes.append(f"NOTE: {p.description}; {effect}.")
@@ -255,7 +262,8 @@ class Coordinator:
         self._run_tools(reply, frame, out, log)
         log.timings.action_s = time.monotonic() - t_act
 
-        screen_hash = out.screen_hash or frame.phash
+        # "Same screen as T41" means the model saw exactly the same reading then.
+        screen_hash = hashlib.sha1(view.to_json().encode("utf-8")).hexdigest()[:16]
         remembered = summary if baseline else self.history.screen_line(self.turn, screen_hash, summary)
         past = PastTurn(
             turn=self.turn,
@@ -292,6 +300,9 @@ class Coordinator:
             except ToolInputError as exc:
                 self._error_result(call, str(exc))
                 log.errors.append(f"tool: {exc}")
+                if call.name in INPUT_TOOLS and not acted:
+                    acted = True
+                    self._refused(call, frame)
                 continue
             if call.name in MEMORY_TOOLS:
                 self.undelivered.append(self._memory_tool(call, args, log))
@@ -337,15 +348,21 @@ class Coordinator:
         except actions.ActionError as exc:
             self._error_result(call, str(exc))
             log.errors.append(f"action: {exc}")
+            self._refused(call, frame)
             return
         self._act(call, planned, frame, log)
+
+    def _refused(self, call: ToolCall, frame: FrameLike) -> None:
+        """A refused input (unknown button, bad input) changed nothing: it counts toward stuck, so a model
+        that keeps asking for a button that is not there is stopped like one that keeps tapping in vain."""
+        self.stuck.record(frame.phash, f"{call.name}(refused)", changed=False)
 
     def _act(self, call: ToolCall | None, planned: actions.PlannedAction, frame: FrameLike, log: TurnLog,
              note: str = "") -> None:
         """Send one input (call None = the coordinator's own forced action) and leave it pending."""
         # Never act on a frame older than the decision: if the screen moved meanwhile, do nothing.
         fresh = self.device.capture()
-        if distance(fresh.phash, frame.phash) > self.cfg.device.settle_threshold:
+        if not self._same_screen(fresh.phash, frame.phash):
             msg = "not executed: the screen changed while you were deciding; look again"
             if call is not None:
                 self._error_result(call, msg)

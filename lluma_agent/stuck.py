@@ -6,6 +6,7 @@ coordinator take a different kind of action itself, "pause" stops the run and sa
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Literal
 
 from pydantic import BaseModel
@@ -21,9 +22,19 @@ class StuckState(BaseModel):
     warning: str = ""
 
 
+def _equal(a: str, b: str) -> bool:
+    return a == b
+
+
 class StuckDetector:
-    def __init__(self, warn_after: int = 3, force_after: int = 6, pause_after: int = 10) -> None:
+    def __init__(
+        self, warn_after: int = 3, force_after: int = 6, pause_after: int = 10,
+        same: Callable[[str, str], bool] = _equal,
+    ) -> None:
+        """`same(a, b)` says whether two screen hashes are the same screen (the coordinator passes the
+        perceptual-distance test it uses everywhere else)."""
         self.warn_after, self.force_after, self.pause_after = warn_after, force_after, pause_after
+        self.same = same
         self.unchanged = 0
         self.screens: list[str] = []  # screen hash before each action
         self.actions: list[str] = []  # action signature per turn
@@ -39,10 +50,10 @@ class StuckDetector:
     def _loop_len(self) -> int:
         """Length of the trailing run where screens alternate between exactly two (A-B-A-B)."""
         s = self.screens
-        if len(s) < 4 or s[-1] == s[-2]:
+        if len(s) < 4 or self.same(s[-1], s[-2]):
             return 0
         n = 2
-        while n < len(s) and s[-1 - n] == s[-1 - (n % 2)]:
+        while n < len(s) and self.same(s[-1 - n], s[-1 - (n % 2)]):
             n += 1
         return n if n >= 4 else 0
 
@@ -64,8 +75,3 @@ class StuckDetector:
         warning = f"STUCK WARNING: {reason} (recent: {recent}). Try a different kind of action."
         return StuckState(level=level, unchanged_streak=self.unchanged, loop_streak=loop, reason=reason,
                           warning=warning)
-
-    def reset(self) -> None:
-        self.unchanged = 0
-        self.screens.clear()
-        self.actions.clear()

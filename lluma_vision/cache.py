@@ -1,9 +1,7 @@
 """Vision cache: an unchanged screen costs no OCR and no VLM call.
 
-The key is a grid of per-region perceptual hashes (a DCT hash of each cell, like pHash, on a
-6x10 grid). A whole-frame 64-bit pHash barely moves when one number or one label changes;
-a per-region hash does, because the change is a large part of its cell. Two frames match when
-every region is within `max_distance` bits (0 = identical hashes). Entries expire after
+The key is the frame's region hash (lluma_vision.phash: a DCT hash per cell of a 6x10 grid). Two
+frames match when every region is within `max_distance` bits (0 = identical hashes). Entries expire after
 `max_age_s`; the least recently used entry is dropped beyond `max_size`.
 """
 
@@ -14,36 +12,9 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.fft
-from PIL import Image
 
 from lluma_vision.models import VisionOutput
-
-
-def region_hash(image: Image.Image, short_cells: int = 6, long_cells: int = 10) -> np.ndarray:
-    """Per-region 64-bit DCT hashes, shape (cells, 8) uint8. ~2 ms for a 1080x1920 frame."""
-    g = image.convert("L")
-    w, h = g.size
-    cols, rows = (short_cells, long_cells) if w <= h else (long_cells, short_cells)
-    f = max(1, min(w // (cols * 24), h // (rows * 24)))  # keep >= 24 px per cell after reducing
-    if f > 1:
-        g = g.reduce(f)
-    a = np.asarray(g, dtype=np.float32)
-    ch, cw = max(1, a.shape[0] // rows), max(1, a.shape[1] // cols)
-    if ch < 8 or cw < 8:  # tiny image: one region
-        a = np.asarray(g.resize((32, 32)), dtype=np.float32)
-        rows = cols = 1
-        ch = cw = 32
-    cells = a[: ch * rows, : cw * cols].reshape(rows, ch, cols, cw).transpose(0, 2, 1, 3)
-    d = scipy.fft.dctn(cells, axes=(2, 3))[:, :, :8, :8].reshape(rows * cols, 64)
-    bits = d > np.median(d, axis=1, keepdims=True)
-    return np.packbits(bits, axis=1)
-
-
-def max_region_distance(a: np.ndarray, b: np.ndarray) -> int:
-    if a.shape != b.shape:
-        return 64
-    return int(np.unpackbits(a ^ b, axis=1).sum(axis=1).max())
+from lluma_vision.phash import max_region_distance
 
 
 @dataclass

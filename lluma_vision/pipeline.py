@@ -15,11 +15,11 @@ from PIL import Image
 
 from lluma_agent.config import VisionConfig
 from lluma_vision.associate import associate
-from lluma_vision.cache import VisionCache, region_hash
+from lluma_vision.cache import VisionCache
 from lluma_vision.menu import TabMemory
 from lluma_vision.models import VisionOutput
 from lluma_vision.ocr import prepare
-from lluma_vision.phash import phash as frame_phash
+from lluma_vision.phash import from_hex, region_hash
 from lluma_vision.reading import Reading, read_frame
 from lluma_vision.vlm import VlmBackend
 
@@ -52,7 +52,7 @@ class Vision:
 
     def analyze(self, image: Image.Image, phash: str | None = None) -> VisionOutput:
         t0 = time.perf_counter()
-        key = region_hash(image)
+        key = from_hex(phash) if phash else region_hash(image)  # a Frame's phash is this very hash
         size = image.size
         hit = self.cache.get(key, size)
         if hit is not None:
@@ -63,7 +63,7 @@ class Vision:
             })
         out = associate(self._read(image))
         out = out.model_copy(update={
-            "screen_hash": phash or frame_phash(image),
+            "screen_hash": phash or key.tobytes().hex(),
             "elapsed_ms": round((time.perf_counter() - t0) * 1000, 2),
         })
         self.cache.put(key, size, out)
