@@ -19,6 +19,7 @@ from lluma_agent import actions
 from lluma_agent.baseline import verbose_vision_json
 from lluma_agent.config import Config
 from lluma_agent.context import build_request, current_turn, screenshot_block
+from lluma_agent.device import DeviceDisconnected, DeviceError
 from lluma_agent.history import History, PastTurn, compact_reply
 from lluma_agent.memory import MemoryChange, MemoryError_, MemoryStore
 from lluma_agent.model import Model, ModelError, ModelReply
@@ -33,6 +34,7 @@ from lluma_vision.phash import distance, short_id
 WAIT_KINDS = ("loading", "cutscene")
 MAX_WAITS = 8  # captures spent waiting out a loading screen or cutscene before the model gets it anyway
 MAX_MODEL_ERRORS = 3  # consecutive failed model calls that end the run
+MAX_DEVICE_ERRORS = 3  # consecutive turns that could not see the screen (bad frames, reconnects)
 
 
 class FrameLike(Protocol):
@@ -96,6 +98,8 @@ class Coordinator:
         self.next_notes: list[str] = []  # things the coordinator did on its own, told to the model next turn
         self.stop_requested = False
         self.model_errors = 0
+        self.device_errors = 0
+        self.last_device_error = ""
 
     def _same_screen(self, a: str, b: str) -> bool:
         """The one test of "nothing changed" (settle, action effects, stuck loops, the pre-tap check)."""
@@ -115,6 +119,8 @@ class Coordinator:
             return f"max_cost_usd (${run.max_cost_usd:.2f}) reached"
         if self.model_errors >= MAX_MODEL_ERRORS:
             return f"{self.model_errors} model calls in a row failed"
+        if self.device_errors >= MAX_DEVICE_ERRORS:
+            return f"the device failed {self.device_errors} turns in a row ({self.last_device_error})"
         return None
 
     def run(self) -> RunTotals:
@@ -179,7 +185,18 @@ class Coordinator:
         self.turn += 1
         started = time.monotonic()
         log = TurnLog(turn=self.turn, started_at=time.time(), model=self.cfg.model.name)
-        frame, out = self._observe(log)
+        try:
+            frame, out = self._observe(log)
+        except DeviceError as exc:
+            # A bad frame or a dropped-and-reconnected device: this turn sees nothing, the next one tries
+            # again (the pending action's result waits for a good frame). Unreachable: the run stops.
+            self.device_errors += 1
+            self.last_device_error = str(exc)
+            log.errors.append(f"device: {exc}")
+            if isinstance(exc, DeviceDisconnected) and not exc.reconnected:
+                self.device_errors = MAX_DEVICE_ERRORS
+            return self._finish(log, started)
+        self.device_errors = 0
         log.frame.path = self.logger.save_screenshot(self.turn, frame.image)
         self._effect_of_pending(frame)
 
@@ -361,14 +378,18 @@ class Coordinator:
              note: str = "") -> None:
         """Send one input (call None = the coordinator's own forced action) and leave it pending."""
         # Never act on a frame older than the decision: if the screen moved meanwhile, do nothing.
-        fresh = self.device.capture()
-        if not self._same_screen(fresh.phash, frame.phash):
-            msg = "not executed: the screen changed while you were deciding; look again"
+        try:
+            fresh = self.device.capture()
+            msg = "" if self._same_screen(fresh.phash, frame.phash) else (
+                "not executed: the screen changed while you were deciding; look again")
+            done = None if msg else actions.execute(planned, self.device)
+        except DeviceError as exc:
+            msg, done = f"not executed: the device failed ({exc}); look again", None
+        if done is None:
             if call is not None:
                 self._error_result(call, msg)
             log.errors.append(f"action: {msg}")
             return
-        done = actions.execute(planned, self.device)
         desc = done.describe() + (f" ({planned.note})" if planned.note else "")
         log.action = ActionLog(
             tool=planned.tool, target=planned.target, key=planned.key, forced=bool(note),

@@ -242,3 +242,26 @@ def test_max_cost_stops_the_run_cleanly(tmp_path):
     s = run_demo(50, tmp_path, seed=4, quiet=True, overrides={"LLUMA_RUN__MAX_COST_USD": "0.008"})
     assert s.stop_reason.startswith("max_cost_usd") and 1 <= s.turns < 50
     assert s.cost_usd >= 0.008
+
+
+def test_a_dropped_device_costs_one_turn_and_an_unreachable_one_ends_the_run(tmp_path):
+    policy = OnePolicy([])
+    overrides = {"LLUMA_DEVICE__RECONNECT_ATTEMPTS": "2", "LLUMA_DEVICE__RECONNECT_BACKOFF_S": "0.05"}
+    with sim_environment(10, tmp_path, seed=2, policy=policy, overrides=overrides) as sim:
+        coordinator, close = build(sim.cfg, make_client(sim.cfg.model, api_key=DEMO_KEY), quiet=True)
+        faults = sim.adb.faults(sim.cfg.device.serial)
+        try:
+            first = coordinator.step()
+            assert first.action is not None
+            faults.drop_mid_frame = 1  # the connection dies in the middle of the next frame
+            dropped = coordinator.step()
+            assert any(e.startswith("device: ") for e in dropped.errors) and dropped.response is None
+            after = coordinator.step()  # the device is back: the first action's result arrives now
+            assert after.response is not None
+            assert [r.tool_use_id for r in after.tool_results] == [c.id for c in first.response.tool_calls]
+            faults.offline = True
+            totals = coordinator.run()
+        finally:
+            close()
+    assert totals.stop_reason.startswith("the device failed")
+    assert len(policy.requests) == 2  # no model call was made on a turn that saw no screen
