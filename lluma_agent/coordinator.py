@@ -26,7 +26,7 @@ from lluma_agent.model import Model, ModelError, ModelReply
 from lluma_agent.pricing import Usage, cost_usd
 from lluma_agent.stuck import StuckDetector
 from lluma_agent.tools import INPUT_TOOLS, MEMORY_TOOLS, ToolCall, ToolInputError, ToolResult, parse_args
-from lluma_agent.turnlog import ActionLog, CostLog, FrameInfo, ResponseLog, TurnLog, TurnLogger, VisionLog
+from lluma_agent.turnlog import ActionLog, CostLog, FrameInfo, ResponseLog, SideCall, TurnLog, TurnLogger, VisionLog
 from lluma_vision.compact import compact, summarize
 from lluma_vision.models import VisionOutput
 from lluma_vision.phash import distance, short_id
@@ -207,6 +207,8 @@ class Coordinator:
             full=out.model_dump(mode="json"),
         )
         log.errors += [f"vision: {e}" for e in out.errors]
+        if out.vlm_usage and not out.cached:
+            self._spend(log, Usage.from_api(out.vlm_usage), self.cfg.vision.vlm_model, side="vlm")
 
         notes, self.next_notes = self.next_notes, []
         external = self.memory.refresh()
@@ -227,7 +229,10 @@ class Coordinator:
             if baseline:
                 self.history.drop_oldest()
             else:
-                log.history_fold = self.history.fold(self._summarize)
+                folds: list[ModelReply] = []
+                log.history_fold = self.history.fold(lambda msgs: self._summarize(msgs, folds))
+                for r in folds:
+                    self._spend(log, r.usage, self.cfg.model.name, side="fold", text=r.text)
 
         results = list(self.undelivered)
         log.tool_results = results
@@ -291,15 +296,21 @@ class Coordinator:
         )
         self.history.append(past)
         log.past_turn_tokens, log.past_reply_tokens = past.record_tokens(), past.reply_tokens()
-        cost = cost_usd(reply.usage, self.cfg.model.name)
         self.totals.turns += 1
-        self.totals.usage = self.totals.usage + reply.usage
+        self._spend(log, reply.usage, self.cfg.model.name)
+        return self._finish(log, started)
+
+    def _spend(self, log: TurnLog, usage: Usage, model: str, side: str = "", text: str = "") -> None:
+        """Bill one call to the turn and the run (budgets see every call, not only the decision)."""
+        cost = cost_usd(usage, model)
+        if side:
+            log.side_calls.append(SideCall(kind=side, model=model, usage=usage, cost_usd=cost, text=text))
+        self.totals.usage = self.totals.usage + usage
         self.totals.cost_usd += cost
         log.cost = CostLog(
-            turn_usd=cost, run_usd=self.totals.cost_usd, cache_hit_ratio=reply.usage.cache_hit_ratio,
-            run_cache_hit_ratio=self.totals.cache_hit_ratio,
+            turn_usd=log.cost.turn_usd + cost, run_usd=self.totals.cost_usd,
+            cache_hit_ratio=log.usage.cache_hit_ratio, run_cache_hit_ratio=self.totals.cache_hit_ratio,
         )
-        return self._finish(log, started)
 
     def _finish(self, log: TurnLog, started: float) -> TurnLog:
         log.timings.total_s = time.monotonic() - started
@@ -413,10 +424,12 @@ class Coordinator:
         log.errors.append(note)
         self._act(model_call, planned, frame, log, note=f"{note}; ")
 
-    def _summarize(self, messages: list[dict[str, Any]]) -> str:
+    def _summarize(self, messages: list[dict[str, Any]], replies: list[ModelReply]) -> str:
         request, _ = build_request(
             model=self.cfg.model.name, max_tokens=600, tools=self.tools, system_prompt=self.system_prompt,
             memory_text=self.memory.block_text(), history=messages[:-1], current=messages[-1]["content"],
         )
-        return self.model.summarize(request)
+        reply = self.model.decide(request)
+        replies.append(reply)
+        return reply.text
 

@@ -121,10 +121,6 @@ class Model:
             self.sleep(wait)
         raise AssertionError("unreachable")
 
-    def summarize(self, request: dict[str, Any]) -> str:
-        reply = self.decide(request)
-        return reply.text
-
 
 def _short(exc: anthropic.APIStatusError) -> str:
     body = exc.body if isinstance(exc.body, dict) else {}

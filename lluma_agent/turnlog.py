@@ -68,8 +68,18 @@ class ActionLog(BaseModel):
     effect: str = "pending"  # filled in by the next turn: "changed (distance 21)" / "unchanged"
 
 
+class SideCall(BaseModel):
+    """A model call the turn made besides its decision: the VLM reading, a history fold's summary."""
+
+    kind: str  # "vlm" or "fold"
+    model: str
+    usage: Usage
+    cost_usd: float
+    text: str = ""  # the fold's summary
+
+
 class CostLog(BaseModel):
-    turn_usd: float = 0.0
+    turn_usd: float = 0.0  # the decision plus any side calls
     run_usd: float = 0.0
     cache_hit_ratio: float = 0.0  # cache reads / all input tokens, this turn
     run_cache_hit_ratio: float = 0.0
@@ -86,7 +96,8 @@ class TurnLog(BaseModel):
     response: ResponseLog | None = None
     tool_results: list[ToolResult] = Field(default_factory=list)  # sent with THIS turn (answers to the last)
     action: ActionLog | None = None
-    usage: Usage = Field(default_factory=Usage)
+    usage: Usage = Field(default_factory=Usage)  # the decision call
+    side_calls: list[SideCall] = Field(default_factory=list)
     cost: CostLog = Field(default_factory=CostLog)
     memory_changes: list[MemoryChange] = Field(default_factory=list)
     stuck: StuckState = Field(default_factory=StuckState)

@@ -265,3 +265,59 @@ def test_a_dropped_device_costs_one_turn_and_an_unreachable_one_ends_the_run(tmp
             close()
     assert totals.stop_reason.startswith("the device failed")
     assert len(policy.requests) == 2  # no model call was made on a turn that saw no screen
+
+
+def test_history_folds_through_the_stand_in_and_the_summary_is_billed(tmp_path):
+    from lluma_agent.pricing import cost_usd
+
+    policy = OnePolicy([])
+    overrides = {"LLUMA_CONTEXT__HISTORY_MAX_TURNS": "6", "LLUMA_CONTEXT__FOLD_CHUNK_TURNS": "3"}
+    with sim_environment(10, tmp_path, seed=6, overrides=overrides, policy=policy) as sim:
+        coordinator, close = build(sim.cfg, make_client(sim.cfg.model, api_key=DEMO_KEY), quiet=True)
+        try:
+            totals = coordinator.run()
+        finally:
+            close()
+        entries = list(sim.api.log)
+    logs = _logs(tmp_path)
+    folded = [t for t in logs if t.history_fold]
+    assert folded and all(t.history_fold == "model" for t in folded)
+    for t in folded:
+        fold = [c for c in t.side_calls if c.kind == "fold"]
+        assert len(fold) == 1 and fold[0].text and fold[0].cost_usd > 0
+        assert t.cost.turn_usd == pytest.approx(cost_usd(t.usage, t.model) + fold[0].cost_usd)
+    assert all(e.status == 200 for e in entries)  # the summary request passes `tools` and validates
+    summaries = [r for r in policy.requests if "<summarize>" in json.dumps(r["messages"][-1])]
+    assert len(summaries) == len(folded) and all(r["tools"] for r in summaries)
+    after = policy.requests[-1]["messages"][0]["content"][0]["text"]
+    assert after.startswith("<summary of earlier turns>") and folded[-1].side_calls[0].text in after
+    assert totals.cost_usd == pytest.approx(sum(t.cost.turn_usd for t in logs))
+
+
+def test_thinking_blocks_are_passed_back_unmodified(tmp_path):
+    overrides = {"LLUMA_MODEL__THINKING_BUDGET": "1024", "LLUMA_MODEL__MAX_TOKENS": "2048"}
+    with sim_environment(4, tmp_path, seed=6, overrides=overrides) as sim:
+        coordinator, close = build(sim.cfg, make_client(sim.cfg.model, api_key=DEMO_KEY), quiet=True)
+        try:
+            coordinator.run()
+        finally:
+            close()
+        entries = list(sim.api.log)
+    assert [e.status for e in entries] == [200] * 4
+    replies = [t.reply for t in coordinator.history.turns]
+    assert all(r[0]["type"] == "thinking" and r[0]["signature"] for r in replies)
+    assert all(b["id"].startswith("toolu_") for r in replies for b in r if b["type"] == "tool_use")
+
+
+def test_vlm_readings_are_billed_to_the_turn(tmp_path):
+    with sim_environment(2, tmp_path, seed=6, overrides={"LLUMA_VISION__BACKEND": "hybrid"}) as sim:
+        coordinator, close = build(sim.cfg, make_client(sim.cfg.model, api_key=DEMO_KEY), quiet=True)
+        try:
+            totals = coordinator.run()
+        finally:
+            close()
+    logs = _logs(tmp_path)
+    vlm = [c for t in logs for c in t.side_calls if c.kind == "vlm"]
+    assert vlm and all(c.usage.input_tokens > 500 and c.cost_usd > 0 for c in vlm)  # a screenshot each
+    assert logs[0].vision.backend == "hybrid"
+    assert totals.cost_usd == pytest.approx(sum(t.cost.turn_usd for t in logs))
