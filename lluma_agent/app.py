@@ -11,6 +11,7 @@ from typing import Any
 
 import anthropic
 
+from lluma_agent import interrupts
 from lluma_agent.config import Config
 from lluma_agent.coordinator import Coordinator, RunTotals
 from lluma_agent.device import Device
@@ -93,7 +94,8 @@ class CtrlC:
             if self.coordinator is not None:
                 self.coordinator.request_stop()
         elif self.running:
-            raise KeyboardInterrupt
+            if not interrupts.defer():  # never between a turn's JSON and its SQLite row
+                raise KeyboardInterrupt
         else:
             print("already stopping; writing the summary", file=sys.stderr, flush=True)
 

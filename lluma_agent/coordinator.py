@@ -140,8 +140,10 @@ class Coordinator:
         dev = self.cfg.device
         t0 = time.monotonic()
         for waits in range(MAX_WAITS + 1):
+            t1 = time.monotonic()
             result = self._settle(self.device, dev.settle_timeout_s, dev.settle_interval_s, dev.settle_threshold)
             frame = result.frame
+            log.timings.capture_s += time.monotonic() - t1
             t1 = time.monotonic()
             out = self.vision.analyze(frame.image, frame.phash)
             log.timings.vision_s += time.monotonic() - t1
@@ -157,7 +159,7 @@ class Coordinator:
                 break
             log.waited = f"{out.cinematic} ({waits + 1} waits)"
             time.sleep(dev.settle_interval_s)
-        log.timings.settle_s = time.monotonic() - t0 - log.timings.vision_s
+        log.timings.settle_s = time.monotonic() - t0 - log.timings.vision_s - log.timings.capture_s
         return frame, out
 
     def _effect_of_pending(self, frame: FrameLike) -> None:

@@ -114,7 +114,8 @@ def format_turn(log: TurnLog, folder: Path) -> str:
     if log.vision:
         v = log.vision
         out.append(f"screen: {v.summary}  [vision {v.backend or '?'}{', cached' if v.cached else ''}]")
-        out += _block("what the model saw (compact vision JSON)", _pretty_json(v.seen_by_model))
+        seen = json.dumps(v.seen_by_model, ensure_ascii=False)
+        out += _block("what the model saw (compact vision JSON)", _pretty_json(seen))
     if log.tool_results:
         res = [f"{'ERROR ' if r.is_error else ''}{r.name}: {r.content}" for r in log.tool_results]
         out += _block("tool results sent this turn (answers to the previous turn)", "\n".join(res))

@@ -17,6 +17,7 @@ import yaml
 from pydantic import BaseModel
 
 from lluma_agent.atomic import atomic_write_text
+from lluma_agent.interrupts import no_interrupt
 from lluma_agent.tokens import estimate_text_tokens
 
 ALLOWED_SUFFIXES = (".md", ".yaml", ".yml", ".txt")
@@ -91,8 +92,9 @@ class MemoryStore:
             if not path.name.lower().endswith(ALLOWED_SUFFIXES):
                 continue
             try:
-                text = path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
+                # A file that is not UTF-8 is still shown (with replacement characters), never dropped.
+                text = path.read_bytes().decode("utf-8", errors="replace")
+            except OSError:
                 continue
             current[path.name] = MemoryFile(name=path.name, content=text, tokens=estimate_text_tokens(text))
         changes: list[MemoryChange] = []
@@ -149,10 +151,23 @@ class MemoryStore:
             )
         return tokens
 
+    def _unchanged_on_disk(self, name: str, path: Path) -> None:
+        """Refuse to overwrite an edit a person made after the model last saw the file."""
+        on_disk = path.read_bytes().decode("utf-8", errors="replace") if path.exists() else None
+        if (on_disk is None and name in self._known) or (
+            on_disk is not None and self._known.get(name) != _digest(on_disk)
+        ):
+            raise MemoryError_(
+                f"{name} was changed by a person since you last saw it; nothing was written. "
+                "Read the new version next turn, then write again."
+            )
+
     def _commit(self, name: str, op: Literal["create", "write"], content: str, tokens: int) -> MemoryChange:
         path = self._path(name)
         old = self._files[name].content if name in self._files else ""
-        atomic_write_text(path, content)
+        self._unchanged_on_disk(name, path)
+        with no_interrupt():
+            atomic_write_text(path, content)
         self._files[name] = MemoryFile(name=name, content=content, tokens=tokens)
         self._known[name] = _digest(content)
         return MemoryChange(name=name, op=op, by="agent", diff=_diff(name, old, content), tokens_after=tokens)
@@ -173,6 +188,7 @@ class MemoryStore:
         path = self._path(name)
         if name not in self._files:
             raise MemoryError_(f"{name} does not exist; files: {', '.join(sorted(self._files)) or '(none)'}")
+        self._unchanged_on_disk(name, path)
         old = self._files.pop(name).content
         self._known.pop(name, None)
         path.unlink(missing_ok=True)

@@ -15,14 +15,16 @@ from lluma_agent.model import ModelError, make_client
 
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="lluma run", description=__doc__)
-    ap.add_argument("--config", type=Path, default=Path("config.yaml"), help="config file (default config.yaml)")
+    ap.add_argument("--config", type=Path, default=None, help="config file (default: config.yaml if present)")
     ap.add_argument("--serial", help="device serial (overrides device.serial)")
     ap.add_argument("--connect", help="host:port to `adb connect` first, e.g. 127.0.0.1:5555")
     ap.add_argument("--max-turns", type=int, help="overrides run.max_turns")
     ap.add_argument("--max-cost", type=float, help="overrides run.max_cost_usd")
     args = ap.parse_args(argv)
     try:
-        cfg = load_config(args.config if args.config.exists() else None)
+        # A --config that does not exist is an error; only the implicit config.yaml may be absent.
+        implicit = Path("config.yaml")
+        cfg = load_config(args.config if args.config else implicit if implicit.exists() else None)
         if args.serial:
             cfg.device.serial = args.serial
         if args.connect:

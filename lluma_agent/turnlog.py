@@ -8,15 +8,19 @@ cost. The API key is never part of it (nothing here ever sees request headers).
 from __future__ import annotations
 
 import io
+import json
+import re
 import sqlite3
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from PIL import Image
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, computed_field, field_validator
 
 from lluma_agent.atomic import atomic_write_bytes, atomic_write_text
 from lluma_agent.context import Section
+from lluma_agent.interrupts import no_interrupt
 from lluma_agent.memory import MemoryChange
 from lluma_agent.pricing import Usage
 from lluma_agent.stuck import StuckState
@@ -24,8 +28,8 @@ from lluma_agent.tools import ToolCall, ToolResult
 
 
 class Timings(BaseModel):
-    capture_s: float = 0.0
-    settle_s: float = 0.0
+    capture_s: float = 0.0  # capturing until two frames agree (settle)
+    settle_s: float = 0.0  # extra waiting out a loading screen or cutscene
     vision_s: float = 0.0
     model_s: float = 0.0
     action_s: float = 0.0
@@ -43,11 +47,16 @@ class FrameInfo(BaseModel):
 
 
 class VisionLog(BaseModel):
-    seen_by_model: str  # the compact JSON exactly as sent
+    seen_by_model: dict[str, Any]  # the compact JSON as sent (stored as an object so it reads easily)
     summary: str  # the one-liner kept in history
     cached: bool = False
     backend: str = ""
     full: dict[str, Any] = Field(default_factory=dict)  # the full VisionOutput (with bounds)
+
+    @field_validator("seen_by_model", mode="before")
+    @classmethod
+    def _parse(cls, value: Any) -> Any:
+        return json.loads(value) if isinstance(value, str) else value
 
 
 class ResponseLog(BaseModel):
@@ -86,28 +95,45 @@ class CostLog(BaseModel):
 
 
 class TurnLog(BaseModel):
+    """One turn, in the order a person reads it: what happened first, the details (frame, timings,
+    context layout, the full vision reading) last."""
+
     turn: int
-    started_at: float
+    started_at: float  # epoch seconds; `time` below is the same instant, readable
     model: str
-    timings: Timings = Field(default_factory=Timings)
-    frame: FrameInfo = Field(default_factory=FrameInfo)
-    vision: VisionLog | None = None
-    context: list[Section] = Field(default_factory=list)
+    errors: list[str] = Field(default_factory=list)
     response: ResponseLog | None = None
     tool_results: list[ToolResult] = Field(default_factory=list)  # sent with THIS turn (answers to the last)
     action: ActionLog | None = None
+    memory_changes: list[MemoryChange] = Field(default_factory=list)
+    stuck: StuckState = Field(default_factory=StuckState)
     usage: Usage = Field(default_factory=Usage)  # the decision call
     side_calls: list[SideCall] = Field(default_factory=list)
     cost: CostLog = Field(default_factory=CostLog)
-    memory_changes: list[MemoryChange] = Field(default_factory=list)
-    stuck: StuckState = Field(default_factory=StuckState)
-    history_fold: str | None = None
     # Estimated tokens this turn adds to every later request's history: its compact record (tool
     # results + screen line) and the kept assistant reply.
     past_turn_tokens: int = 0
     past_reply_tokens: int = 0
-    waited: str | None = None  # "loading", "cutscene": the turn only waited, no model call
-    errors: list[str] = Field(default_factory=list)
+    history_fold: str | None = None
+    waited: str | None = None  # "loading (2 waits)": captures spent waiting before this turn's reading
+    frame: FrameInfo = Field(default_factory=FrameInfo)
+    timings: Timings = Field(default_factory=Timings)
+    context: list[Section] = Field(default_factory=list)
+    vision: VisionLog | None = None
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def time(self) -> str:
+        return datetime.fromtimestamp(self.started_at, tz=UTC).isoformat(timespec="seconds")
+
+
+_NUMBER_LIST = re.compile(r"\[\s+(-?[\d.]+(?:,\s+-?[\d.]+)*)\s+\]")
+
+
+def readable_json(log: TurnLog) -> str:
+    """Indented JSON with short number lists (boxes, points) kept on one line."""
+    text = json.dumps(log.model_dump(mode="json"), indent=2, ensure_ascii=False)
+    return _NUMBER_LIST.sub(lambda m: "[" + ", ".join(m.group(1).split()).replace(",,", ",") + "]", text)
 
 
 class TurnLogger:
@@ -138,8 +164,12 @@ class TurnLogger:
         return self.folder / f"turn_{turn:06d}.json"
 
     def write(self, log: TurnLog) -> Path:
+        with no_interrupt():
+            return self._write(log)
+
+    def _write(self, log: TurnLog) -> Path:
         path = self.path(log.turn)
-        atomic_write_text(path, log.model_dump_json(indent=2))
+        atomic_write_text(path, readable_json(log))
         u = log.usage
         self.db.execute(
             "INSERT OR REPLACE INTO turns VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -171,7 +201,8 @@ class TurnLogger:
         log = TurnLog.model_validate_json(path.read_text(encoding="utf-8"))
         if log.action is not None:
             log.action.effect = effect
-            atomic_write_text(path, log.model_dump_json(indent=2))
+            with no_interrupt():
+                atomic_write_text(path, readable_json(log))
 
     def close(self) -> None:
         self.db.close()

@@ -88,3 +88,26 @@ def test_block_order_is_deterministic(tmp_path):
     text = m.block_text()
     assert text.index("a.md") < text.index("b.md")
     assert MemoryStore(tmp_path / "mem").block_text() == text
+
+
+def test_a_persons_edit_made_after_the_last_look_is_not_overwritten(tmp_path):
+    mem = tmp_path / "mem"
+    m = MemoryStore(mem)
+    m.create("plan.md", "v1\n")
+    (mem / "plan.md").write_text("person's v2\n")  # while the model was thinking
+    with pytest.raises(MemoryError_, match="changed by a person"):
+        m.write("plan.md", "agent's v2\n")
+    assert (mem / "plan.md").read_text() == "person's v2\n"
+    with pytest.raises(MemoryError_, match="changed by a person"):
+        m.delete("plan.md")
+    assert [c.by for c in m.refresh()] == ["person"]  # the next turn sees it, then the agent may write
+    m.write("plan.md", "agent's v3\n")
+
+
+def test_a_file_that_is_not_utf8_is_shown_not_dropped(tmp_path):
+    mem = tmp_path / "mem"
+    mem.mkdir()
+    (mem / "notes.txt").write_bytes(b"caf\xe9 latte\n")
+    m = MemoryStore(mem)
+    assert "caf\ufffd latte" in m.block_text()
+    assert m.refresh() == []
