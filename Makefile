@@ -4,9 +4,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench lint deps adb clean
+.PHONY: demo test bench lint deps adb apt clean
 
 $(STAMP): pyproject.toml
+	@$(PY) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "LLuMa needs Python 3.11 or newer ($(PY) is older; set PY=python3.11)"; exit 1; }
+	@$(PY) -c 'import ensurepip' 2>/dev/null || $(MAKE) --no-print-directory apt PKG=python3-venv
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[dev]'
@@ -14,11 +16,14 @@ $(STAMP): pyproject.toml
 
 deps: $(STAMP)
 
+# Debian packages: `make apt PKG=name` (sudo when not root).
+apt:
+	@SUDO=$$(command -v sudo >/dev/null 2>&1 && [ "$$(id -u)" != 0 ] && echo sudo); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(PKG) >/dev/null
+
 # The real adb client (Debian package `adb`) is used by the protocol tests.
 adb:
-	@command -v adb >/dev/null 2>&1 || { \
-	  SUDO=$$(command -v sudo >/dev/null 2>&1 && [ "$$(id -u)" != 0 ] && echo sudo); \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq adb >/dev/null; }
+	@command -v adb >/dev/null 2>&1 || $(MAKE) --no-print-directory apt PKG=adb
 
 demo: $(STAMP)
 	$(BIN)/lluma demo --turns 30
@@ -37,4 +42,4 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 clean:
-	rm -rf $(VENV) logs/*.json logs/*.sqlite .pytest_cache
+	rm -rf $(VENV) logs/demo-* logs/run-* .pytest_cache
