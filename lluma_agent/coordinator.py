@@ -28,7 +28,7 @@ from lluma_agent.stuck import StuckDetector
 from lluma_agent.tools import INPUT_TOOLS, MEMORY_TOOLS, ToolCall, ToolInputError, ToolResult, parse_args
 from lluma_agent.turnlog import ActionLog, CostLog, FrameInfo, ResponseLog, SideCall, TurnLog, TurnLogger, VisionLog
 from lluma_vision.compact import compact, summarize
-from lluma_vision.models import VisionOutput
+from lluma_vision.models import VisionData, VisionOutput
 from lluma_vision.phash import distance, short_id
 
 WAIT_KINDS = ("loading", "cutscene")
@@ -100,6 +100,8 @@ class Coordinator:
         self.model_errors = 0
         self.device_errors = 0
         self.last_device_error = ""
+        self._remembered_reply: list[dict[str, Any]] = []
+        self._baseline_record = ""
 
     def _same_screen(self, a: str, b: str) -> bool:
         """The one test of "nothing changed" (settle, action effects, stuck loops, the pre-tap check)."""
@@ -184,34 +186,63 @@ class Coordinator:
         self.pending = None
 
     def step(self) -> TurnLog:
+        """One turn, in the order of DESIGN section 2."""
         self.turn += 1
         started = time.monotonic()
         log = TurnLog(turn=self.turn, started_at=time.time(), model=self.cfg.model.name)
         try:
             frame, out = self._observe(log)
         except DeviceError as exc:
-            # A bad frame or a dropped-and-reconnected device: this turn sees nothing, the next one tries
-            # again (the pending action's result waits for a good frame). Unreachable: the run stops.
-            self.device_errors += 1
-            self.last_device_error = str(exc)
-            log.errors.append(f"device: {exc}")
-            if isinstance(exc, DeviceDisconnected) and not exc.reconnected:
-                self.device_errors = MAX_DEVICE_ERRORS
-            return self._finish(log, started)
+            return self._finish(self._device_failed(exc, log), started)
         self.device_errors = 0
         log.frame.path = self.logger.save_screenshot(self.turn, frame.image)
         self._effect_of_pending(frame)
+        view = self._log_reading(out, log)
+        notes = self._notes(log)
+        if log.stuck.level == "pause":
+            # Still stuck after forced actions: stop spending money and say why (run() ends the run).
+            log.errors.append(f"paused: {log.stuck.reason}; no model call this turn")
+            return self._finish(log, started)
+        self._fold_history(log)
+        request = self._request(frame, out, view, notes, log)
+        reply = self._decide(request, log)
+        if reply is None:
+            return self._finish(log, started)
+        t_act = time.monotonic()
+        self._run_tools(reply, frame, out, log)
+        log.timings.action_s = time.monotonic() - t_act
+        self._remember(view, log)
+        self.totals.turns += 1
+        self._spend(log, reply.usage, self.cfg.model.name)
+        return self._finish(log, started)
 
+    @property
+    def _baseline(self) -> bool:
+        return self.cfg.context.layout == "baseline"
+
+    def _device_failed(self, exc: DeviceError, log: TurnLog) -> TurnLog:
+        """A bad frame or a dropped-and-reconnected device: this turn sees nothing and the next one tries
+        again (the pending action's result waits for a good frame). Unreachable: the run stops."""
+        self.device_errors += 1
+        self.last_device_error = str(exc)
+        log.errors.append(f"device: {exc}")
+        if isinstance(exc, DeviceDisconnected) and not exc.reconnected:
+            self.device_errors = MAX_DEVICE_ERRORS
+        return log
+
+    def _log_reading(self, out: VisionOutput, log: TurnLog) -> VisionData:
         view = compact(out, self.cfg.vision.max_buttons, self.cfg.vision.max_texts)
-        summary = summarize(out)
         log.vision = VisionLog(
-            seen_by_model=view.to_json(), summary=summary, cached=out.cached, backend=out.backend,
+            seen_by_model=view.to_json(), summary=summarize(out), cached=out.cached, backend=out.backend,
             full=out.model_dump(mode="json"),
         )
         log.errors += [f"vision: {e}" for e in out.errors]
         if out.vlm_usage and not out.cached:
             self._spend(log, Usage.from_api(out.vlm_usage), self.cfg.vision.vlm_model, side="vlm")
+        return view
 
+    def _notes(self, log: TurnLog) -> list[str]:
+        """What the model must be told besides the screen: a person's memory edits, stuck warnings."""
         notes, self.next_notes = self.next_notes, []
         external = self.memory.refresh()
         log.memory_changes += external
@@ -219,46 +250,49 @@ class Coordinator:
             names = ", ".join(sorted({c.name for c in external}))
             notes.append(f"NOTE: a person changed memory file(s) outside your tools: {names}. Re-read them.")
         log.stuck = self.stuck.state()
-        if log.stuck.level == "pause":
-            # Still stuck after forced actions: stop spending money and say why (run() ends the run).
-            log.errors.append(f"paused: {log.stuck.reason}; no model call this turn")
-            return self._finish(log, started)
-        if log.stuck.level != "ok":
+        if log.stuck.level not in ("ok", "pause"):
             notes.append(log.stuck.warning)
+        return notes
 
-        baseline = self.cfg.context.layout == "baseline"
-        if self.history.needs_fold():
-            if baseline:
-                self.history.drop_oldest()
-            else:
-                folds: list[ModelReply] = []
-                log.history_fold = self.history.fold(lambda msgs: self._summarize(msgs, folds))
-                for r in folds:
-                    self._spend(log, r.usage, self.cfg.model.name, side="fold", text=r.text)
+    def _fold_history(self, log: TurnLog) -> None:
+        if not self.history.needs_fold():
+            return
+        if self._baseline:
+            self.history.drop_oldest()
+            return
+        folds: list[ModelReply] = []
+        log.history_fold = self.history.fold(lambda msgs: self._summarize(msgs, folds))
+        for r in folds:
+            self._spend(log, r.usage, self.cfg.model.name, side="fold", text=r.text)
 
-        results = list(self.undelivered)
-        log.tool_results = results
+    def _request(self, frame: FrameLike, out: VisionOutput, view: VisionData, notes: list[str],
+                 log: TurnLog) -> dict[str, Any]:
+        log.tool_results = list(self.undelivered)
         shots = self.cfg.context.screenshots
         image = screenshot_block(frame.image, self.cfg.context.screenshot_max_side) if shots > 0 else None
-        screen_json = verbose_vision_json(out) if baseline else view.to_json()
-        if baseline:
-            notes = [self.memory.block_text(), *notes]
-            summary = f"<vision>{screen_json}</vision>\n{self.memory.block_text()}"
-        current = current_turn([r.block() for r in results], screen_json, notes, image)
+        memory = self.memory.block_text()
+        if self._baseline:  # the original harness: verbose vision and the memory files in the user message
+            screen = verbose_vision_json(out)
+            self._baseline_record = f"<vision>{screen}</vision>\n{memory}"  # kept as sent, in history
+            notes, memory = [memory, *notes], ""
+        else:
+            screen = view.to_json()
         request, layout = build_request(
             model=self.cfg.model.name,
             max_tokens=self.cfg.model.max_tokens,
             tools=self.tools,
             system_prompt=self.system_prompt,
-            memory_text="" if baseline else self.memory.block_text(),
+            memory_text=memory,
             history=self.history.messages(),
-            current=current,
+            current=current_turn([r.block() for r in log.tool_results], screen, notes, image),
             thinking_budget=self.cfg.model.thinking_budget,
             ttl=self.cfg.context.cache_ttl,
-            cache=not baseline,
+            cache=not self._baseline,
         )
         log.context = layout.sections
+        return request
 
+    def _decide(self, request: dict[str, Any], log: TurnLog) -> ModelReply | None:
         t_model = time.monotonic()
         try:
             reply = self.model.decide(request)
@@ -266,13 +300,13 @@ class Coordinator:
             self.model_errors += 1
             log.errors.append(f"model: {exc}")
             log.response = ResponseLog(retries=[r.model_dump() for r in exc.retries])
+            return None
+        finally:
             log.timings.model_s = time.monotonic() - t_model
-            return self._finish(log, started)
         self.model_errors = 0
-        self.undelivered = []
-        log.timings.model_s = time.monotonic() - t_model
+        self.undelivered = []  # delivered: the model has seen them
         # The reply as it will sit in history (short tool ids, trimmed text): tools answer to these ids.
-        remembered_reply, id_map = compact_reply(reply.content, self.turn)
+        self._remembered_reply, id_map = compact_reply(reply.content, self.turn)
         reply.tool_calls = [c.model_copy(update={"id": id_map.get(c.id, c.id)}) for c in reply.tool_calls]
         log.usage = reply.usage
         log.response = ResponseLog(
@@ -281,26 +315,26 @@ class Coordinator:
         )
         if reply.stop_reason == "max_tokens":
             log.errors.append("model: reply cut at max_tokens; only complete tool calls were used")
+        return reply
 
-        t_act = time.monotonic()
-        self._run_tools(reply, frame, out, log)
-        log.timings.action_s = time.monotonic() - t_act
-
-        # "Same screen as T41" means the model saw exactly the same reading then.
-        screen_hash = hashlib.sha1(view.to_json().encode("utf-8")).hexdigest()[:16]
-        remembered = summary if baseline else self.history.screen_line(self.turn, screen_hash, summary)
+    def _remember(self, view: VisionData, log: TurnLog) -> None:
+        """The turn as history keeps it: compact results, the screen line, the reply."""
+        assert log.vision is not None
+        if self._baseline:
+            remembered, screen_hash = self._baseline_record, ""
+        else:
+            # "Same screen as T41" means the model saw exactly the same reading then.
+            screen_hash = hashlib.sha1(view.to_json().encode("utf-8")).hexdigest()[:16]
+            remembered = self.history.screen_line(self.turn, screen_hash, log.vision.summary)
         past = PastTurn(
             turn=self.turn,
-            results=[r.block(compact=not baseline) for r in results],
+            results=[r.block(compact=not self._baseline) for r in log.tool_results],
             screen=remembered,
             screen_hash=screen_hash,
-            reply=remembered_reply,
+            reply=self._remembered_reply,
         )
         self.history.append(past)
         log.past_turn_tokens, log.past_reply_tokens = past.record_tokens(), past.reply_tokens()
-        self.totals.turns += 1
-        self._spend(log, reply.usage, self.cfg.model.name)
-        return self._finish(log, started)
 
     def _spend(self, log: TurnLog, usage: Usage, model: str, side: str = "", text: str = "") -> None:
         """Bill one call to the turn and the run (budgets see every call, not only the decision)."""
