@@ -89,6 +89,19 @@ def sim_environment(
         yield SimEnv(game=game, adb=adb, api=api, cfg=load_config(config, env=env))
 
 
+@contextmanager
+def sim_agent(
+    turns: int, logs_dir: Path, seed: int = 7, quiet: bool = True, **env: Any
+) -> Iterator[tuple[SimEnv, Coordinator]]:
+    """The agent wired to the simulated phone and the API stand-in (`env`: sim_environment's options)."""
+    with sim_environment(turns, logs_dir, seed, **env) as sim:
+        coordinator, close = build(sim.cfg, make_client(sim.cfg.model, api_key=DEMO_KEY), quiet=quiet)
+        try:
+            yield sim, coordinator
+        finally:
+            close()
+
+
 def run_demo(
     turns: int,
     logs_dir: Path,
@@ -100,13 +113,9 @@ def run_demo(
 ) -> DemoSummary:
     """Play `turns` turns; `overrides` are extra LLUMA_* settings (the token benchmark uses them).
     `runner` runs the loop (the CLI passes CtrlC().run for Ctrl+C handling)."""
-    with sim_environment(turns, logs_dir, seed, config, overrides) as sim:
+    with sim_agent(turns, logs_dir, seed, quiet=quiet, config=config, overrides=overrides) as (sim, coordinator):
         cfg, game = sim.cfg, sim.game
-        coordinator, close = build(cfg, make_client(cfg.model, api_key=DEMO_KEY), quiet=quiet)
-        try:
-            totals = runner(coordinator)
-        finally:
-            close()
+        totals = runner(coordinator)
     u = totals.usage
     n = max(1, totals.turns)
     memory = sorted(p.name for p in (logs_dir / "memory").iterdir() if p.is_file() and not p.name.startswith("."))

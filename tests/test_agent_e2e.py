@@ -15,9 +15,7 @@ from typing import Any
 
 import pytest
 
-from lluma_agent.app import build
-from lluma_agent.demo import DEMO_KEY, run_demo, sim_environment
-from lluma_agent.model import make_client
+from lluma_agent.demo import DEMO_KEY, run_demo, sim_agent
 from lluma_agent.turnlog import TurnLog
 from lluma_sim.api_policy import PolicyReply, ScriptedPolicy
 
@@ -37,7 +35,7 @@ def demo_run(tmp_path_factory):
     """One 16-turn demo shared by several tests (OCR is the slow part)."""
     logs = tmp_path_factory.mktemp("demo")
     taps: list[tuple[float, float, Any]] = []
-    with sim_environment(16, logs, seed=3) as sim:
+    with sim_agent(16, logs, seed=3) as (sim, coordinator):
         game = sim.game
         original = game.tap
 
@@ -46,11 +44,7 @@ def demo_run(tmp_path_factory):
             original(x, y)
 
         game.tap = spy  # the adb server calls game.tap for `input tap`
-        coordinator, close = build(sim.cfg, make_client(sim.cfg.model, api_key=DEMO_KEY), quiet=True)
-        try:
-            totals = coordinator.run()
-        finally:
-            close()
+        totals = coordinator.run()
         requests = list(sim.api.log)
     return logs, taps, totals, requests
 
@@ -133,19 +127,15 @@ def _tool(tool: str, /, **inp: Any) -> dict[str, Any]:
 
 def test_unknown_button_taps_nothing_and_says_why(tmp_path):
     policy = OnePolicy([[_tool("pressButton", name="Gacha")]])
-    with sim_environment(3, tmp_path, seed=2, policy=policy) as sim:
+    with sim_agent(3, tmp_path, seed=2, policy=policy) as (sim, coordinator):
         game = sim.game
         taps: list[tuple[float, float]] = []
         original = game.tap
         game.tap = lambda x, y: (taps.append((x, y)), original(x, y))[1]
-        coordinator, close = build(sim.cfg, make_client(sim.cfg.model, api_key=DEMO_KEY), quiet=True)
-        try:
-            first = coordinator.step()
-            assert taps == [] and first.action is None
-            assert any("no button named 'Gacha'" in e for e in first.errors)
-            coordinator.step()
-        finally:
-            close()
+        first = coordinator.step()
+        assert taps == [] and first.action is None
+        assert any("no button named 'Gacha'" in e for e in first.errors)
+        coordinator.step()
     second_request = policy.requests[1]
     result = second_request["messages"][-1]["content"][0]
     assert result["type"] == "tool_result" and result["is_error"] is True
@@ -154,14 +144,10 @@ def test_unknown_button_taps_nothing_and_says_why(tmp_path):
 
 def test_a_persons_memory_edit_is_noticed(tmp_path):
     policy = OnePolicy([])
-    with sim_environment(4, tmp_path, seed=2, policy=policy) as sim:
-        coordinator, close = build(sim.cfg, make_client(sim.cfg.model, api_key=DEMO_KEY), quiet=True)
-        try:
-            coordinator.step()
-            (tmp_path / "memory" / "orders.md").write_text("Always rest below 50 energy.\n")
-            log = coordinator.step()
-        finally:
-            close()
+    with sim_agent(4, tmp_path, seed=2, policy=policy) as (sim, coordinator):
+        coordinator.step()
+        (tmp_path / "memory" / "orders.md").write_text("Always rest below 50 energy.\n")
+        log = coordinator.step()
     assert [(c.name, c.by) for c in log.memory_changes if c.by == "person"] == [("orders.md", "person")]
     sent = json.dumps(policy.requests[-1])
     assert "a person changed memory file(s) outside your tools: orders.md" in sent
@@ -219,12 +205,8 @@ def test_stuck_warns_then_forces_another_action_then_pauses(tmp_path):
     overrides = {
         "LLUMA_RUN__STUCK_AFTER": "2", "LLUMA_RUN__STUCK_FORCE_AFTER": "3", "LLUMA_RUN__STUCK_PAUSE_AFTER": "5"
     }
-    with sim_environment(20, tmp_path, seed=2, policy=policy, overrides=overrides) as sim:
-        coordinator, close = build(sim.cfg, make_client(sim.cfg.model, api_key=DEMO_KEY), quiet=True)
-        try:
-            totals = coordinator.run()
-        finally:
-            close()
+    with sim_agent(20, tmp_path, seed=2, policy=policy, overrides=overrides) as (sim, coordinator):
+        totals = coordinator.run()
     logs = _logs(tmp_path)
     levels = [t.stuck.level for t in logs]
     assert "warn" in levels and "force" in levels and levels[-1] == "pause"
@@ -247,22 +229,18 @@ def test_max_cost_stops_the_run_cleanly(tmp_path):
 def test_a_dropped_device_costs_one_turn_and_an_unreachable_one_ends_the_run(tmp_path):
     policy = OnePolicy([])
     overrides = {"LLUMA_DEVICE__RECONNECT_ATTEMPTS": "2", "LLUMA_DEVICE__RECONNECT_BACKOFF_S": "0.05"}
-    with sim_environment(10, tmp_path, seed=2, policy=policy, overrides=overrides) as sim:
-        coordinator, close = build(sim.cfg, make_client(sim.cfg.model, api_key=DEMO_KEY), quiet=True)
+    with sim_agent(10, tmp_path, seed=2, policy=policy, overrides=overrides) as (sim, coordinator):
         faults = sim.adb.faults(sim.cfg.device.serial)
-        try:
-            first = coordinator.step()
-            assert first.action is not None
-            faults.drop_mid_frame = 1  # the connection dies in the middle of the next frame
-            dropped = coordinator.step()
-            assert any(e.startswith("device: ") for e in dropped.errors) and dropped.response is None
-            after = coordinator.step()  # the device is back: the first action's result arrives now
-            assert after.response is not None
-            assert [r.tool_use_id for r in after.tool_results] == [c.id for c in first.response.tool_calls]
-            faults.offline = True
-            totals = coordinator.run()
-        finally:
-            close()
+        first = coordinator.step()
+        assert first.action is not None
+        faults.drop_mid_frame = 1  # the connection dies in the middle of the next frame
+        dropped = coordinator.step()
+        assert any(e.startswith("device: ") for e in dropped.errors) and dropped.response is None
+        after = coordinator.step()  # the device is back: the first action's result arrives now
+        assert after.response is not None
+        assert [r.tool_use_id for r in after.tool_results] == [c.id for c in first.response.tool_calls]
+        faults.offline = True
+        totals = coordinator.run()
     assert totals.stop_reason.startswith("the device failed")
     assert len(policy.requests) == 2  # no model call was made on a turn that saw no screen
 
@@ -272,12 +250,8 @@ def test_history_folds_through_the_stand_in_and_the_summary_is_billed(tmp_path):
 
     policy = OnePolicy([])
     overrides = {"LLUMA_CONTEXT__HISTORY_MAX_TURNS": "6", "LLUMA_CONTEXT__FOLD_CHUNK_TURNS": "3"}
-    with sim_environment(10, tmp_path, seed=6, overrides=overrides, policy=policy) as sim:
-        coordinator, close = build(sim.cfg, make_client(sim.cfg.model, api_key=DEMO_KEY), quiet=True)
-        try:
-            totals = coordinator.run()
-        finally:
-            close()
+    with sim_agent(10, tmp_path, seed=6, overrides=overrides, policy=policy) as (sim, coordinator):
+        totals = coordinator.run()
         entries = list(sim.api.log)
     logs = _logs(tmp_path)
     folded = [t for t in logs if t.history_fold]
@@ -296,12 +270,8 @@ def test_history_folds_through_the_stand_in_and_the_summary_is_billed(tmp_path):
 
 def test_thinking_blocks_are_passed_back_unmodified(tmp_path):
     overrides = {"LLUMA_MODEL__THINKING_BUDGET": "1024", "LLUMA_MODEL__MAX_TOKENS": "2048"}
-    with sim_environment(4, tmp_path, seed=6, overrides=overrides) as sim:
-        coordinator, close = build(sim.cfg, make_client(sim.cfg.model, api_key=DEMO_KEY), quiet=True)
-        try:
-            coordinator.run()
-        finally:
-            close()
+    with sim_agent(4, tmp_path, seed=6, overrides=overrides) as (sim, coordinator):
+        coordinator.run()
         entries = list(sim.api.log)
     assert [e.status for e in entries] == [200] * 4
     replies = [t.reply for t in coordinator.history.turns]
@@ -310,12 +280,8 @@ def test_thinking_blocks_are_passed_back_unmodified(tmp_path):
 
 
 def test_vlm_readings_are_billed_to_the_turn(tmp_path):
-    with sim_environment(2, tmp_path, seed=6, overrides={"LLUMA_VISION__BACKEND": "hybrid"}) as sim:
-        coordinator, close = build(sim.cfg, make_client(sim.cfg.model, api_key=DEMO_KEY), quiet=True)
-        try:
-            totals = coordinator.run()
-        finally:
-            close()
+    with sim_agent(2, tmp_path, seed=6, overrides={"LLUMA_VISION__BACKEND": "hybrid"}) as (sim, coordinator):
+        totals = coordinator.run()
     logs = _logs(tmp_path)
     vlm = [c for t in logs for c in t.side_calls if c.kind == "vlm"]
     assert vlm and all(c.usage.input_tokens > 500 and c.cost_usd > 0 for c in vlm)  # a screenshot each
