@@ -15,18 +15,17 @@ from typing import Any, Protocol
 from PIL import Image
 from pydantic import BaseModel
 
-from lluma_agent import actions
+from lluma_agent.acting import Actor, FrameLike
 from lluma_agent.baseline import verbose_vision_json
 from lluma_agent.config import Config
 from lluma_agent.context import build_request, current_turn, screenshot_block
 from lluma_agent.device import DeviceDisconnected, DeviceError
 from lluma_agent.history import History, PastTurn, compact_reply
-from lluma_agent.memory import MemoryChange, MemoryError_, MemoryStore
+from lluma_agent.memory import MemoryStore
 from lluma_agent.model import Model, ModelError, ModelReply
 from lluma_agent.pricing import Usage, cost_usd
 from lluma_agent.stuck import StuckDetector
-from lluma_agent.tools import INPUT_TOOLS, MEMORY_TOOLS, ToolCall, ToolInputError, ToolResult, parse_args
-from lluma_agent.turnlog import ActionLog, CostLog, FrameInfo, ResponseLog, SideCall, TurnLog, TurnLogger, VisionLog
+from lluma_agent.turnlog import CostLog, FrameInfo, ResponseLog, SideCall, TurnLog, TurnLogger, VisionLog
 from lluma_vision.compact import compact, summarize
 from lluma_vision.models import VisionData, VisionOutput
 from lluma_vision.phash import distance, short_id
@@ -37,25 +36,8 @@ MAX_MODEL_ERRORS = 3  # consecutive failed model calls that end the run
 MAX_DEVICE_ERRORS = 3  # consecutive turns that could not see the screen (bad frames, reconnects)
 
 
-class FrameLike(Protocol):
-    image: Image.Image
-    taken_at: float
-    phash: str
-
-
 class VisionLike(Protocol):
     def analyze(self, image: Image.Image, phash: str | None = None) -> VisionOutput: ...
-
-
-class Pending(BaseModel):
-    """An input action waiting for the next capture to learn its effect."""
-
-    call: ToolCall | None  # None: the coordinator acted on its own (stuck), there is no tool_use to answer
-    signature: str  # e.g. "pressButton(Rest)", for stuck detection
-    description: str
-    brief: str
-    before_hash: str
-    turn: int
 
 
 class RunTotals(BaseModel):
@@ -93,9 +75,7 @@ class Coordinator:
         )
         self.totals = RunTotals()
         self.turn = 0
-        self.pending: Pending | None = None
-        self.undelivered: list[ToolResult] = []  # results not yet sent (answers to the last reply)
-        self.next_notes: list[str] = []  # things the coordinator did on its own, told to the model next turn
+        self.actor = Actor(device, memory, logger, self.stuck, self._same_screen)
         self.stop_requested = False
         self.model_errors = 0
         self.device_errors = 0
@@ -164,27 +144,6 @@ class Coordinator:
         log.timings.settle_s = time.monotonic() - t0 - log.timings.vision_s - log.timings.capture_s
         return frame, out
 
-    def _effect_of_pending(self, frame: FrameLike) -> None:
-        """Now that we see the screen, tell the model what its last input action did."""
-        p = self.pending
-        if p is None:
-            return
-        d = distance(p.before_hash, frame.phash)
-        changed = not self._same_screen(p.before_hash, frame.phash)
-        effect = f"screen changed (distance {d})" if changed else "screen unchanged (the action had no visible effect)"
-        if p.call is None:
-            self.next_notes.append(f"NOTE: {p.description}; {effect}.")
-        else:
-            self.undelivered.append(
-                ToolResult(
-                    tool_use_id=p.call.id, name=p.call.name, content=f"{p.description}; {effect}",
-                    short=f"{p.brief}: {'changed' if changed else 'NO CHANGE'}",
-                )
-            )
-        self.logger.update_effect(p.turn, effect)
-        self.stuck.record(p.before_hash, p.signature, changed)
-        self.pending = None
-
     def step(self) -> TurnLog:
         """One turn, in the order of DESIGN section 2."""
         self.turn += 1
@@ -196,7 +155,7 @@ class Coordinator:
             return self._finish(self._device_failed(exc, log), started)
         self.device_errors = 0
         log.frame.path = self.logger.save_screenshot(self.turn, frame.image)
-        self._effect_of_pending(frame)
+        self.actor.effect_of_pending(frame)
         view = self._log_reading(out, log)
         notes = self._notes(log)
         if log.stuck.level == "pause":
@@ -209,7 +168,7 @@ class Coordinator:
         if reply is None:
             return self._finish(log, started)
         t_act = time.monotonic()
-        self._run_tools(reply, frame, out, log)
+        self.actor.run(reply, frame, out, log)
         log.timings.action_s = time.monotonic() - t_act
         self._remember(view, log)
         self.totals.turns += 1
@@ -243,7 +202,7 @@ class Coordinator:
 
     def _notes(self, log: TurnLog) -> list[str]:
         """What the model must be told besides the screen: a person's memory edits, stuck warnings."""
-        notes, self.next_notes = self.next_notes, []
+        notes, self.actor.next_notes = self.actor.next_notes, []
         external = self.memory.refresh()
         log.memory_changes += external
         if external:
@@ -267,7 +226,7 @@ class Coordinator:
 
     def _request(self, frame: FrameLike, out: VisionOutput, view: VisionData, notes: list[str],
                  log: TurnLog) -> dict[str, Any]:
-        log.tool_results = list(self.undelivered)
+        log.tool_results = list(self.actor.undelivered)
         shots = self.cfg.context.screenshots
         image = screenshot_block(frame.image, self.cfg.context.screenshot_max_side) if shots > 0 else None
         memory = self.memory.block_text()
@@ -304,7 +263,7 @@ class Coordinator:
         finally:
             log.timings.model_s = time.monotonic() - t_model
         self.model_errors = 0
-        self.undelivered = []  # delivered: the model has seen them
+        self.actor.undelivered = []  # delivered: the model has seen them
         # The reply as it will sit in history (short tool ids, trimmed text): tools answer to these ids.
         self._remembered_reply, id_map = compact_reply(reply.content, self.turn)
         reply.tool_calls = [c.model_copy(update={"id": id_map.get(c.id, c.id)}) for c in reply.tool_calls]
@@ -354,111 +313,6 @@ class Coordinator:
         if self.on_turn:
             self.on_turn(log, self.totals)
         return log
-
-    # ---- tools ---------------------------------------------------------------------------------
-    def _run_tools(self, reply: ModelReply, frame: FrameLike, out: VisionOutput, log: TurnLog) -> None:
-        acted = False
-        for call in reply.tool_calls:
-            try:
-                args = parse_args(call).model_dump()
-            except ToolInputError as exc:
-                self._error_result(call, str(exc))
-                log.errors.append(f"tool: {exc}")
-                if call.name in INPUT_TOOLS and not acted:
-                    acted = True
-                    self._refused(call, frame)
-                continue
-            if call.name in MEMORY_TOOLS:
-                self.undelivered.append(self._memory_tool(call, args, log))
-            elif call.name in INPUT_TOOLS and acted:
-                self._error_result(call, "not executed: only one input action per turn")
-            elif call.name in INPUT_TOOLS:
-                acted = True
-                self._input_tool(call, args, frame, out, log)
-        if not acted and log.stuck.level == "force":
-            self._forced_action(frame, out, log, model_call=None)
-
-    def _error_result(self, call: ToolCall, message: str) -> None:
-        self.undelivered.append(ToolResult(tool_use_id=call.id, name=call.name, content=message, is_error=True))
-
-    def _memory_tool(self, call: ToolCall, args: dict[str, Any], log: TurnLog) -> ToolResult:
-        try:
-            change: MemoryChange
-            if call.name == "createMemoryFile":
-                change = self.memory.create(args["name"], args["content"])
-            elif call.name == "writeMemoryFile":
-                change = self.memory.write(args["name"], args["content"])
-            else:
-                change = self.memory.delete(args["name"])
-        except MemoryError_ as exc:
-            log.errors.append(f"memory: {exc}")
-            return ToolResult(tool_use_id=call.id, name=call.name, content=str(exc), is_error=True)
-        log.memory_changes.append(change)
-        total = self.memory.total_tokens()
-        return ToolResult(
-            tool_use_id=call.id, name=call.name,
-            content=f"{change.op} {change.name}: ok (~{change.tokens_after} tokens; memory ~{total}/"
-            f"{self.memory.budget_tokens})",
-            short=f"{change.op} {change.name}: ok",
-        )
-
-    def _input_tool(self, call: ToolCall, args: dict[str, Any], frame: FrameLike, out: VisionOutput,
-                    log: TurnLog) -> None:
-        if log.stuck.level == "force":
-            self._forced_action(frame, out, log, model_call=call)
-            return
-        try:
-            planned = actions.plan(call.name, args, out)
-        except actions.ActionError as exc:
-            self._error_result(call, str(exc))
-            log.errors.append(f"action: {exc}")
-            self._refused(call, frame)
-            return
-        self._act(call, planned, frame, log)
-
-    def _refused(self, call: ToolCall, frame: FrameLike) -> None:
-        """A refused input (unknown button, bad input) changed nothing: it counts toward stuck, so a model
-        that keeps asking for a button that is not there is stopped like one that keeps tapping in vain."""
-        self.stuck.record(frame.phash, f"{call.name}(refused)", changed=False)
-
-    def _act(self, call: ToolCall | None, planned: actions.PlannedAction, frame: FrameLike, log: TurnLog,
-             note: str = "") -> None:
-        """Send one input (call None = the coordinator's own forced action) and leave it pending."""
-        # Never act on a frame older than the decision: if the screen moved meanwhile, do nothing.
-        try:
-            fresh = self.device.capture()
-            msg = "" if self._same_screen(fresh.phash, frame.phash) else (
-                "not executed: the screen changed while you were deciding; look again")
-            done = None if msg else actions.execute(planned, self.device)
-        except DeviceError as exc:
-            msg, done = f"not executed: the device failed ({exc}); look again", None
-        if done is None:
-            if call is not None:
-                self._error_result(call, msg)
-            log.errors.append(f"action: {msg}")
-            return
-        desc = done.describe() + (f" ({planned.note})" if planned.note else "")
-        log.action = ActionLog(
-            tool=planned.tool, target=planned.target, key=planned.key, forced=bool(note),
-            point=list(done.point) if done.point else None, swipe=list(done.swipe) if done.swipe else None,
-        )
-        self.pending = Pending(
-            call=call, signature=f"{planned.tool}({planned.target})", description=f"{note}{desc}",
-            brief=done.brief(), before_hash=frame.phash, turn=self.turn,
-        )
-
-    def _forced_action(self, frame: FrameLike, out: VisionOutput, log: TurnLog, model_call: ToolCall | None) -> None:
-        """Stuck for a while: take a different kind of action than the repeated one, and say so.
-
-        The streak is not reset here: if the forced action changes nothing either, the next turn
-        forces another kind, and at `stuck_pause_after` the run pauses.
-        """
-        last = self.stuck.actions[-1] if self.stuck.actions else ""
-        tool = "back" if not last.startswith("back") else ("scrollDown" if out.scrollbar else "advanceDialogue")
-        planned = actions.plan(tool, {}, out)
-        note = f"stuck ({log.stuck.reason}): the coordinator ran {tool} instead of your action"
-        log.errors.append(note)
-        self._act(model_call, planned, frame, log, note=f"{note}; ")
 
     def _summarize(self, messages: list[dict[str, Any]], replies: list[ModelReply]) -> str:
         request, _ = build_request(
