@@ -15,6 +15,7 @@ from lluma_agent import interrupts
 from lluma_agent.config import Config
 from lluma_agent.coordinator import Coordinator, RunTotals
 from lluma_agent.device import Device
+from lluma_agent.logread import action_label
 from lluma_agent.memory import MemoryStore
 from lluma_agent.model import Model
 from lluma_agent.settle import settle
@@ -34,7 +35,7 @@ def live_line(log: TurnLog, totals: RunTotals) -> str:
     u = log.usage
     screen = (log.vision.summary if log.vision else log.waited or "?")[:48]
     if log.action:
-        action = f"{log.action.tool}({log.action.target})" + (" [forced]" if log.action.forced else "")
+        action = action_label(log)
     elif log.response and log.response.tool_calls:
         action = ",".join(c.name for c in log.response.tool_calls)
     else:

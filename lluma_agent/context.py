@@ -29,10 +29,6 @@ class Section(BaseModel):
 class Layout(BaseModel):
     sections: list[Section]
 
-    @property
-    def total(self) -> int:
-        return sum(s.tokens for s in self.sections)
-
 
 def _cache(ttl: str) -> dict[str, str]:
     return {"type": "ephemeral", "ttl": "1h"} if ttl == "1h" else {"type": "ephemeral"}

@@ -120,15 +120,7 @@ class History:
 
     def messages(self) -> list[dict[str, Any]]:
         """Alternating user/assistant messages, ending with the last assistant reply."""
-        msgs: list[dict[str, Any]] = []
-        for i, t in enumerate(self.turns):
-            blocks = t.user_blocks(tool_results_allowed=i > 0)
-            if i == 0 and self.summary:
-                blocks.insert(0, {"type": "text", "text": f"<summary of earlier turns>\n{self.summary}\n</summary>"})
-            msgs.append({"role": "user", "content": blocks})
-            reply = copy.deepcopy(t.reply) or [{"type": "text", "text": "(no reply)"}]
-            msgs.append({"role": "assistant", "content": reply})
-        return msgs
+        return _render(self.turns, self.summary)
 
     def drop_oldest(self) -> None:
         """The baseline's sliding window: lose the oldest turn, no summary (breaks the prefix every turn)."""
@@ -144,7 +136,7 @@ class History:
         text = ""
         if summarize is not None:
             # The request: the chunk as it stands, then the results answering its last reply, then the ask.
-            msgs = History._messages_for(chunk, self.summary)
+            msgs = _render(chunk, self.summary)
             closing = rest[0].user_blocks(tool_results_allowed=True)[:-1] if rest else []
             closing = [b for b in closing if b.get("type") == "tool_result"]
             msgs.append({"role": "user", "content": closing + [{"type": "text", "text": SUMMARY_REQUEST}]})
@@ -165,9 +157,15 @@ class History:
         self.folds += 1
         return how
 
-    @staticmethod
-    def _messages_for(turns: list[PastTurn], summary: str) -> list[dict[str, Any]]:
-        h = History(max_turns=max(1, len(turns)), chunk=max(1, len(turns)))
-        h.turns = list(turns)
-        h.summary = summary
-        return h.messages()
+
+def _render(turns: list[PastTurn], summary: str) -> list[dict[str, Any]]:
+    """Turns as alternating user/assistant messages; the summary opens the first user message."""
+    msgs: list[dict[str, Any]] = []
+    for i, t in enumerate(turns):
+        blocks = t.user_blocks(tool_results_allowed=i > 0)
+        if i == 0 and summary:
+            blocks.insert(0, {"type": "text", "text": f"<summary of earlier turns>\n{summary}\n</summary>"})
+        msgs.append({"role": "user", "content": blocks})
+        reply = copy.deepcopy(t.reply) or [{"type": "text", "text": "(no reply)"}]
+        msgs.append({"role": "assistant", "content": reply})
+    return msgs
