@@ -29,4 +29,27 @@ def atomic_write_bytes(path: Path | str, data: bytes) -> None:
 
 
 def atomic_write_text(path: Path | str, text: str) -> None:
-    atomic_write_bytes(path, text.encode("utf-8"))
+    """Raises ValueError (before touching the disk) when `text` cannot be stored as UTF-8 (lone surrogates)."""
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ValueError(f"text holds a character that is not valid UTF-8 at position {exc.start}") from None
+    atomic_write_bytes(path, data)
+
+
+def remove_stale_temps(folder: Path | str) -> list[Path]:
+    """Delete temp files an interrupted atomic write left behind (`.name.XXXX.tmp`); returns what was removed.
+
+    Call it at start-up only: while a run is writing, its temp files are live."""
+    removed: list[Path] = []
+    folder = Path(folder)
+    if not folder.is_dir():
+        return removed
+    for tmp in folder.glob(".*.tmp"):
+        try:
+            if tmp.is_file() and not tmp.is_symlink():
+                tmp.unlink()
+                removed.append(tmp)
+        except OSError:
+            pass
+    return removed

@@ -16,11 +16,14 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel
 
-from lluma_agent.atomic import atomic_write_text
+from lluma_agent.atomic import atomic_write_text, remove_stale_temps
 from lluma_agent.interrupts import no_interrupt
 from lluma_agent.tokens import estimate_text_tokens
 
 ALLOWED_SUFFIXES = (".md", ".yaml", ".yml", ".txt")
+# The estimator counts about 4 bytes a token; reading more than this many bytes per budget token cannot
+# fit the budget anyway, so a huge file (a log pasted by mistake) is read only this far and marked cut.
+_BYTES_PER_BUDGET_TOKEN = 8
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,79}$")
 
 
@@ -59,6 +62,8 @@ class MemoryStore:
         self.folder.mkdir(parents=True, exist_ok=True)
         self.root = self.folder.resolve()
         self.budget_tokens = budget_tokens
+        self.max_file_bytes = max(4096, budget_tokens * _BYTES_PER_BUDGET_TOKEN)
+        remove_stale_temps(self.folder)
         self._known: dict[str, str] = {}  # name -> digest as last seen or written by us
         self._files: dict[str, MemoryFile] = {}
         self._loaded = False
@@ -80,7 +85,18 @@ class MemoryStore:
             raise MemoryError_(f"{name!r} is a symlink; memory files must be plain files inside the folder")
         if path.resolve().parent != self.root:
             raise MemoryError_(f"{name!r} resolves outside the memory folder")
+        if path.exists() and not path.is_file():
+            raise MemoryError_(f"{name!r} exists but is not a regular file (a folder?); choose another name")
         return path
+
+    def _read(self, path: Path) -> str:
+        """A file's text, capped at `max_file_bytes`; not UTF-8 is shown with replacement characters."""
+        with path.open("rb") as fh:
+            data = fh.read(self.max_file_bytes + 1)
+        text = data[: self.max_file_bytes].decode("utf-8", errors="replace")
+        if len(data) > self.max_file_bytes:
+            text += f"\n[... file cut at {self.max_file_bytes} bytes: larger than the memory budget allows]"
+        return text
 
     # ---- reading -------------------------------------------------------------------------------
     def refresh(self) -> list[MemoryChange]:
@@ -93,7 +109,7 @@ class MemoryStore:
                 continue
             try:
                 # A file that is not UTF-8 is still shown (with replacement characters), never dropped.
-                text = path.read_bytes().decode("utf-8", errors="replace")
+                text = self._read(path)
             except OSError:
                 continue
             current[path.name] = MemoryFile(name=path.name, content=text, tokens=estimate_text_tokens(text))
@@ -137,11 +153,19 @@ class MemoryStore:
     def _check_content(self, name: str, content: str, replacing: int) -> int:
         if not isinstance(content, str):
             raise MemoryError_("content must be a string")
+        try:
+            content.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise MemoryError_(
+                f"{name}: content holds a character that is not valid UTF-8 (position {exc.start}); nothing was written"
+            ) from None
         if name.lower().endswith((".yaml", ".yml")):
             try:
                 yaml.safe_load(content)
-            except yaml.YAMLError as exc:
-                raise MemoryError_(f"{name}: content is not valid YAML ({exc}); nothing was written") from None
+            except (yaml.YAMLError, RecursionError, ValueError) as exc:
+                # RecursionError: deeply nested brackets exhaust PyYAML's recursive composer.
+                reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+                raise MemoryError_(f"{name}: content is not valid YAML ({reason}); nothing was written") from None
         tokens = estimate_text_tokens(content)
         after = self.total_tokens() - replacing + tokens
         if after > self.budget_tokens:
@@ -153,7 +177,7 @@ class MemoryStore:
 
     def _unchanged_on_disk(self, name: str, path: Path) -> None:
         """Refuse to overwrite an edit a person made after the model last saw the file."""
-        on_disk = path.read_bytes().decode("utf-8", errors="replace") if path.exists() else None
+        on_disk = self._read(path) if path.exists() else None
         if (on_disk is None and name in self._known) or (
             on_disk is not None and self._known.get(name) != _digest(on_disk)
         ):
@@ -166,8 +190,11 @@ class MemoryStore:
         path = self._path(name)
         old = self._files[name].content if name in self._files else ""
         self._unchanged_on_disk(name, path)
-        with no_interrupt():
-            atomic_write_text(path, content)
+        try:
+            with no_interrupt():
+                atomic_write_text(path, content)
+        except (OSError, ValueError) as exc:
+            raise MemoryError_(f"{name}: could not be written ({exc}); nothing changed") from None
         self._files[name] = MemoryFile(name=name, content=content, tokens=tokens)
         self._known[name] = _digest(content)
         return MemoryChange(name=name, op=op, by="agent", diff=_diff(name, old, content), tokens_after=tokens)
@@ -189,7 +216,12 @@ class MemoryStore:
         if name not in self._files:
             raise MemoryError_(f"{name} does not exist; files: {', '.join(sorted(self._files)) or '(none)'}")
         self._unchanged_on_disk(name, path)
+        try:
+            with no_interrupt():
+                path.unlink(missing_ok=True)
+        except OSError as exc:
+            raise MemoryError_(f"{name}: could not be deleted ({exc}); nothing changed") from None
+        # Forget the file only once it is really gone, so the store never disagrees with the disk.
         old = self._files.pop(name).content
         self._known.pop(name, None)
-        path.unlink(missing_ok=True)
         return MemoryChange(name=name, op="delete", by="agent", diff=_diff(name, old, ""), tokens_after=0)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 import logging
-import shlex
 import struct
 import threading
 import time
@@ -288,19 +287,59 @@ COMMANDS: dict[str, Callable[[SimDevice, list[str]], ShellResult]] = {
 
 
 def _split(cmdline: str) -> list[list[str] | str]:
-    """Words grouped into simple commands, with the operators (`;`, `&&`, `||`) between them."""
-    lex = shlex.shlex(cmdline, posix=True, punctuation_chars=";&|")
-    lex.whitespace_split = True
+    """Words grouped into simple commands, with the operators (`;`, `&&`, `||`) between them.
+
+    A small sh-style scanner rather than shlex: shlex unquotes `'&'` to the same token as an unquoted `&`,
+    so a quoted metacharacter (a model typing "&" into a text field) would be taken for an operator."""
     parts: list[list[str] | str] = []
     words: list[str] = []
-    for tok in lex:
-        if tok in (";", "&&", "||"):
-            parts += [words, tok]
+    word: list[str] | None = None  # None: between words
+    i, n = 0, len(cmdline)
+    while i < n:
+        c = cmdline[i]
+        if c in " \t\n":
+            if word is not None:
+                words.append("".join(word))
+                word = None
+            i += 1
+        elif c in ";&|":
+            if word is not None:
+                words.append("".join(word))
+                word = None
+            j = i
+            while j < n and cmdline[j] in ";&|":
+                j += 1
+            op = cmdline[i:j]
+            if op not in (";", "&&", "||"):
+                raise ValueError(f"syntax error: '{op}' unexpected")
+            parts += [words, op]
             words = []
-        elif tok in ("|", "&") or set(tok) <= set(";&|"):
-            raise ValueError(f"syntax error: '{tok}' unexpected")
+            i = j
+        elif c == "'":
+            end = cmdline.find("'", i + 1)
+            if end < 0:
+                raise ValueError("syntax error: unterminated quoted string")
+            word = (word or []) + [cmdline[i + 1 : end]]
+            i = end + 1
+        elif c == '"':
+            buf, i = [], i + 1
+            while i < n and cmdline[i] != '"':
+                if cmdline[i] == "\\" and i + 1 < n and cmdline[i + 1] in '"\\$`':
+                    i += 1
+                buf.append(cmdline[i])
+                i += 1
+            if i >= n:
+                raise ValueError("syntax error: unterminated quoted string")
+            word = (word or []) + ["".join(buf)]
+            i += 1
+        elif c == "\\" and i + 1 < n:
+            word = (word or []) + [cmdline[i + 1]]
+            i += 2
         else:
-            words.append(tok)
+            word = (word or []) + [c]
+            i += 1
+    if word is not None:
+        words.append("".join(word))
     parts.append(words)
     return parts
 
