@@ -20,8 +20,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from lluma_agent.demo import run_demo
 from lluma_agent.turnlog import TurnLog
+from lluma_cli.demo import run_demo
 
 CHECKPOINTS = (10, 50, 100)
 

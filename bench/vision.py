@@ -31,9 +31,9 @@ from PIL import Image
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from lluma_agent.config import VisionConfig  # noqa: E402
 from lluma_sim.screens import screens_dir  # noqa: E402
 from lluma_vision.compact import compact, summarize  # noqa: E402
+from lluma_vision.config import VisionConfig  # noqa: E402
 from lluma_vision.models import Box, Button, MenuState, Scrollbar, TextLine, VisionOutput  # noqa: E402
 from lluma_vision.pipeline import Vision  # noqa: E402
 

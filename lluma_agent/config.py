@@ -13,6 +13,8 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from lluma_vision.config import VisionConfig
+
 ENV_PREFIX = "LLUMA_"
 
 
@@ -42,25 +44,6 @@ class DeviceConfig(_Section):
     settle_timeout_s: float = Field(6.0, description="Longest wait for the screen to stop moving.")
     settle_interval_s: float = Field(0.25, description="Pause between settle captures.")
     settle_threshold: int = Field(3, description="Perceptual-hash distance under which two frames are 'same'.")
-
-
-class VisionConfig(_Section):
-    backend: Literal["auto", "ocr", "claude", "hybrid"] = Field(
-        "auto", description="auto = hybrid with an API key, else ocr."
-    )
-    max_buttons: int = Field(30, description="Cap on buttons in the compact JSON (highest confidence kept).")
-    max_texts: int = Field(12, description="Cap on text lines in the compact JSON.")
-    cache_size: int = Field(64, description="Screens remembered by the vision cache.")
-    cache_max_age_s: float = Field(120.0, description="A cached reading older than this is recomputed.")
-    vlm_model: str = Field("claude-haiku-4-5", description="Model for the claude/hybrid backends.")
-    cache_max_distance: int = Field(
-        0, description="Max bits any screen region's hash may differ for a cache hit (0 = identical regions)."
-    )
-    ocr_short_side: int = Field(720, description="OCR reads frames scaled so the short side is about this.")
-    ocr_long_side: int = Field(1280, description="...and the long side at most this (1080x1920 -> 720x1280).")
-    ocr_det_limit: int = Field(960, description="Longest side the text detector sees (smaller = faster, misses more).")
-    vlm_max_tokens: int = Field(2048, description="Output cap of one VLM call.")
-    vlm_image_max_side: int = Field(896, description="Long edge of the screenshot sent to the VLM.")
 
 
 class ModelConfig(_Section):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from PIL import Image, UnidentifiedImageError
 
-from lluma_agent.config import VisionConfig
+from lluma_vision.config import VisionConfig
 from lluma_vision.models import VisionOutput
 
 

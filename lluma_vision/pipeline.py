@@ -13,9 +13,9 @@ from typing import Any
 
 from PIL import Image
 
-from lluma_agent.config import VisionConfig
 from lluma_vision.associate import associate
 from lluma_vision.cache import VisionCache
+from lluma_vision.config import VisionConfig
 from lluma_vision.menu import TabMemory
 from lluma_vision.models import VisionOutput
 from lluma_vision.ocr import prepare

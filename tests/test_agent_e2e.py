@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from lluma_agent.demo import DEMO_KEY, run_demo, sim_agent
 from lluma_agent.turnlog import TurnLog
+from lluma_cli.demo import DEMO_KEY, run_demo, sim_agent
 from lluma_sim.api_policy import PolicyReply, ScriptedPolicy
 
 REPO = Path(__file__).resolve().parents[1]
@@ -157,7 +157,7 @@ def test_a_persons_memory_edit_is_noticed(tmp_path):
 def test_second_ctrl_c_stops_now_with_consistent_files(tmp_path):
     env = {**os.environ, "ADBUTILS_ADB_PATH": "/bin/false"}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "lluma_agent.cli", "demo", "--turns", "200", "--logs", str(tmp_path)],
+        [sys.executable, "-m", "lluma_cli", "demo", "--turns", "200", "--logs", str(tmp_path)],
         cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     deadline = time.monotonic() + 120

@@ -18,7 +18,7 @@ def test_sim_api_runs_in_the_foreground(tmp_path: Path):
     cmd = [
         sys.executable,
         "-m",
-        "lluma_agent.cli",
+        "lluma_cli",
         "sim",
         "api",
         "--port",
@@ -66,7 +66,7 @@ def test_sim_api_reports_a_busy_port():
         s.listen()
         port = s.getsockname()[1]
         r = subprocess.run(
-            [sys.executable, "-m", "lluma_agent.cli", "sim", "api", "--port", str(port)],
+            [sys.executable, "-m", "lluma_cli", "sim", "api", "--port", str(port)],
             capture_output=True,
             text=True,
             timeout=20,

@@ -233,7 +233,7 @@ def test_the_api_key_is_sent_but_never_logged():
 
 def test_coordinator_answers_malformed_input_with_is_error_and_logs_a_max_tokens_stop(tmp_path: Path):
     from lluma_agent.app import build  # the vision package may still be in progress elsewhere
-    from lluma_agent.demo import sim_environment
+    from lluma_cli.demo import sim_environment
 
     # Request 1 (turn 2) gets broken tool input; request 2 (turn 3) is cut at max_tokens.
     faults = FaultSchedule(at={1: "malformed_tool_input", 2: "max_tokens"})

@@ -2,9 +2,9 @@
 
 import pytest
 
-from lluma_agent.config import VisionConfig
 from lluma_sim.game import SimGame
 from lluma_vision.associate import associate
+from lluma_vision.config import VisionConfig
 from lluma_vision.models import Box, Button, TextLine, VisionOutput
 from lluma_vision.pipeline import Vision
 

@@ -8,10 +8,10 @@ import random
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from lluma_agent.config import VisionConfig
 from lluma_vision import reading as reading_mod
 from lluma_vision.cache import VisionCache
 from lluma_vision.compact import compact, summarize
+from lluma_vision.config import VisionConfig
 from lluma_vision.models import Box, Button, MenuState, Scrollbar, TextLine, VisionOutput
 from lluma_vision.phash import max_region_distance, region_hash
 from lluma_vision.pipeline import Vision

@@ -12,8 +12,8 @@ import re
 import pytest
 from PIL import Image
 
-from lluma_agent.config import VisionConfig
 from lluma_sim.screens import screens_dir
+from lluma_vision.config import VisionConfig
 from lluma_vision.models import VisionOutput
 from lluma_vision.pipeline import Vision
 

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from lluma_agent.config import VisionConfig
+from lluma_vision.config import VisionConfig
 from lluma_vision.models import VisionOutput
 from lluma_vision.pipeline import Vision
 

@@ -11,8 +11,8 @@ import httpx2
 import pytest
 from PIL import Image
 
-from lluma_agent.config import VisionConfig
 from lluma_sim.screens import screens_dir
+from lluma_vision.config import VisionConfig
 from lluma_vision.ocr import prepare
 from lluma_vision.pipeline import Vision
 from lluma_vision.reading import Reading, read_frame

@@ -8,7 +8,7 @@ import sys
 # subcommand -> "module:function"; each function takes argv (list[str]) and returns an exit code.
 COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("lluma_agent.run_cli:main", "run the agent on a phone or emulator"),
-    "demo": ("lluma_agent.demo:main", "run the agent on the built-in simulator and API stand-in"),
+    "demo": ("lluma_cli.demo:main", "run the agent on the built-in simulator and API stand-in"),
     "vision": ("lluma_vision.cli:main", "read one screenshot: buttons, menu, scrollbar"),
     "sim": ("lluma_sim.cli:main", "run a stand-in: `sim phone` (adb server) or `sim api` (Messages API)"),
     "logs": ("lluma_agent.logs_cli:main", "list a run's turns, or show one in full (--turn N)"),
