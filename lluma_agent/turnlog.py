@@ -18,7 +18,7 @@ from typing import Any
 from PIL import Image
 from pydantic import BaseModel, Field, computed_field, field_validator
 
-from lluma_agent.atomic import atomic_write_bytes, atomic_write_text
+from lluma_agent.atomic import atomic_write_bytes, atomic_write_text, remove_stale_temps
 from lluma_agent.context import Section
 from lluma_agent.interrupts import no_interrupt
 from lluma_agent.memory import MemoryChange
@@ -141,6 +141,8 @@ class TurnLogger:
         self.folder = Path(folder)
         self.shots = self.folder / "screens"
         self.shots.mkdir(parents=True, exist_ok=True)
+        for folder in (self.folder, self.shots):  # half-written files of a run that was killed
+            remove_stale_temps(folder)
         self.keep = keep_screenshots
         self.db = sqlite3.connect(self.folder / "turns.sqlite")
         self.db.execute(
