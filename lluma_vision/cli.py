@@ -1,11 +1,13 @@
-"""`lluma vision IMAGE [--backend ocr|claude|hybrid] [--json]`: read one screenshot."""
+"""`lluma vision IMAGE_or_FOLDER [--backend ocr|claude|hybrid] [--json] [--annotate OUT]`: read screenshots."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from PIL import Image, UnidentifiedImageError
 
@@ -43,24 +45,72 @@ def table(out: VisionOutput) -> str:
     return "\n".join(rows)
 
 
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".bmp")
+
+
+class InputError(ValueError):
+    """A path that cannot be read as a screenshot or a folder of them; exit 2."""
+
+
+def images_at(path: Path) -> list[Path]:
+    """The screenshot itself, or a folder's images sorted by name (not recursive)."""
+    if path.is_file():
+        return [path]
+    if path.is_dir():
+        found = sorted(p for p in path.iterdir() if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES)
+        if not found:
+            raise InputError(f"no images ({', '.join(IMAGE_SUFFIXES)}) in {path}")
+        return found
+    raise InputError(f"no such file or folder: {path}")
+
+
+def load_image(path: Path) -> Image.Image:
+    try:
+        with Image.open(path) as im:
+            return im.convert("RGB")
+    except (UnidentifiedImageError, OSError) as exc:
+        raise InputError(f"not an image: {path} ({exc})") from None
+
+
+def save_png(image: Image.Image, path: Path) -> None:
+    """Atomically: a reader never sees half a PNG, and a failed save leaves no stray file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        image.save(tmp, format="PNG")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def annotation_path(target: Path, image: Path, folder: bool) -> Path:
+    """`--annotate OUT.png` for one image; for a folder OUT is a folder of `<name>.png`."""
+    return target / f"{image.stem}.png" if folder else target
+
+
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="lluma vision", description="Read one screenshot: buttons, menu, scrollbar.")
-    ap.add_argument("image", type=Path, help="PNG/JPEG screenshot")
+    ap = argparse.ArgumentParser(
+        prog="lluma vision", description="Read screenshots: buttons, texts, menu, scrollbar."
+    )
+    ap.add_argument("path", type=Path, help="a PNG/JPEG screenshot, or a folder of them (one entry per image)")
     ap.add_argument("--backend", choices=["auto", "ocr", "claude", "hybrid"], default="auto",
                     help="ocr works offline; claude/hybrid need ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL; "
                     "auto = hybrid when one is set, else ocr")
-    ap.add_argument("--json", action="store_true", help="print the VisionOutput as JSON (bounds in image pixels)")
+    ap.add_argument("--json", action="store_true",
+                    help="print the VisionOutput as JSON (bounds in image pixels); a folder gives one JSON list")
+    ap.add_argument("--annotate", type=Path, metavar="OUT",
+                    help="write the screenshot with buttons, texts and scrollbar drawn on it to OUT.png "
+                    "(for a folder, OUT is a folder: one PNG per image)")
     ap.add_argument("--base-url", default=None, help="Messages API base URL (e.g. the lluma sim api stand-in)")
     args = ap.parse_args(sys.argv[1:] if argv is None else argv)
 
-    if not args.image.is_file():
-        print(f"lluma vision: no such file: {args.image}", file=sys.stderr)
-        return 2
+    folder = args.path.is_dir()
     try:
-        with Image.open(args.image) as im:
-            image = im.convert("RGB")
-    except (UnidentifiedImageError, OSError) as exc:
-        print(f"lluma vision: not an image: {args.image} ({exc})", file=sys.stderr)
+        paths = images_at(args.path)
+        if folder and args.annotate is not None and args.annotate.suffix.lower() in IMAGE_SUFFIXES:
+            raise InputError(f"--annotate {args.annotate}: for a folder of images, give a folder to write into")
+    except InputError as exc:
+        print(f"lluma vision: {exc}", file=sys.stderr)
         return 2
 
     client = _client(args.base_url) if args.backend != "ocr" else None
@@ -71,9 +121,43 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         print(f"lluma vision: {exc}", file=sys.stderr)
         return 2
-    out = vision.analyze(image)
-    print(out.model_dump_json(indent=1) if args.json else table(out))
-    return 0
+    print(f"lluma vision: loading OCR, reading {len(paths)} image(s) with the {vision.backend} backend",
+          file=sys.stderr, flush=True)
+
+    entries: list[dict[str, Any]] = []
+    failed = 0
+    for i, path in enumerate(paths, 1):
+        if folder:
+            print(f"lluma vision: [{i}/{len(paths)}] {path.name}", file=sys.stderr, flush=True)
+        try:
+            image = load_image(path)
+        except InputError as exc:  # one bad file in a folder: say so in its entry, read the rest
+            if not folder:
+                print(f"lluma vision: {exc}", file=sys.stderr)
+                return 2
+            failed += 1
+            entries.append({"image": str(path), "error": str(exc)})
+            continue
+        out = vision.analyze(image)
+        if args.annotate is not None:
+            target = annotation_path(args.annotate, path, folder)
+            from lluma_vision.annotate import annotate
+
+            save_png(annotate(image, out), target)
+            print(f"lluma vision: wrote {target}", file=sys.stderr)
+        entries.append({"image": str(path), **out.model_dump(mode="json")})
+        if not args.json:
+            print((f"== {path}\n" if folder else "") + table(out), flush=True)
+    if args.json:
+        if folder:
+            print(json.dumps(entries, indent=1, ensure_ascii=False))
+        else:
+            print(json.dumps(entries[0], indent=1, ensure_ascii=False))
+    elif failed:
+        for e in entries:
+            if "error" in e:
+                print(f"== {e['image']}\nerror: {e['error']}")
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
