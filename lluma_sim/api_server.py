@@ -162,8 +162,9 @@ class ApiServer:
                 self._fault_before(fault)
             try:
                 body = json.loads(raw or b"null")
-            except json.JSONDecodeError as exc:
+            except (json.JSONDecodeError, UnicodeDecodeError) as exc:
                 raise ApiError(400, "invalid_request_error", f"There was an error parsing the body: {exc}") from exc
+            _check_encodable(body)
             if isinstance(body, dict):
                 entry.model = body.get("model") if isinstance(body.get("model"), str) else None
                 entry.stream = bool(body.get("stream"))
@@ -385,3 +386,16 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+def _check_encodable(body: Any) -> None:
+    """JSON may spell a lone surrogate ("\\ud800"), which no UTF-8 text can hold; the API refuses such a body,
+    and `stream` must be a boolean (anything truthy would otherwise switch the answer to SSE)."""
+    try:
+        json.dumps(body, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ApiError(
+            400, "invalid_request_error", f"The request body is not valid UTF-8 (a lone surrogate at {exc.start})"
+        ) from None
+    if isinstance(body, dict) and "stream" in body and not isinstance(body["stream"], bool):
+        raise ApiError(400, "invalid_request_error", "stream: Input should be a valid boolean")
