@@ -36,6 +36,10 @@ def resolve_backend(name: str, client: Any) -> str:
     return name
 
 
+# No screen fits a button in fewer pixels than this; below it OCR and the edge maps have nothing to work on.
+MIN_READABLE_SIDE = 32
+
+
 class Vision:
     """Screen reader for the agent. Not thread-safe: one Vision per device loop."""
 
@@ -52,6 +56,11 @@ class Vision:
 
     def analyze(self, image: Image.Image, phash: str | None = None) -> VisionOutput:
         t0 = time.perf_counter()
+        if image.mode != "RGB":  # files given to `lluma vision` come in any mode (P, LA, I;16, CMYK...)
+            image = image.convert("RGB")
+        if min(image.size) < MIN_READABLE_SIDE:
+            size = f"{image.width}x{image.height}"
+            return VisionOutput(width=image.width, height=image.height, errors=[f"image too small to read ({size})"])
         key = from_hex(phash) if phash else region_hash(image)  # a Frame's phash is this very hash
         size = image.size
         hit = self.cache.get(key, size)
