@@ -47,7 +47,7 @@ class DeviceConfig(_Section):
 
 
 class ModelConfig(_Section):
-    name: str = Field("claude-haiku-4-5", description="Model id; prices come from lluma_agent/pricing.py.")
+    name: str = Field("claude-haiku-4-5", description="Model id; prices come from lluma_facts/registry.py.")
     max_tokens: int = Field(1024, description="Output cap per turn (non-streaming calls must stay <= 21,333).")
     thinking_budget: int = Field(0, description="Extended-thinking budget tokens; 0 disables thinking.")
     base_url: str | None = Field(None, description="Messages API base URL; None = Anthropic (or ANTHROPIC_BASE_URL).")

@@ -23,9 +23,9 @@ from lluma_agent.device import DeviceDisconnected, DeviceError
 from lluma_agent.history import History, PastTurn, compact_reply
 from lluma_agent.memory import MemoryStore
 from lluma_agent.model import Model, ModelError, ModelReply
-from lluma_agent.pricing import Usage, cost_usd
 from lluma_agent.stuck import StuckDetector
 from lluma_agent.turnlog import CostLog, FrameInfo, ResponseLog, SideCall, TurnLog, TurnLogger, VisionLog
+from lluma_facts import Usage, cost_usd
 from lluma_vision.compact import compact, summarize
 from lluma_vision.models import VisionData, VisionOutput
 from lluma_vision.phash import distance, short_id

@@ -16,8 +16,8 @@ import anthropic
 from pydantic import BaseModel, Field
 
 from lluma_agent.config import ModelConfig
-from lluma_agent.pricing import Usage
 from lluma_agent.tools import ToolCall
+from lluma_facts import Usage
 
 RETRY_STATUS = {408, 409, 429}
 

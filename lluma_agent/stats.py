@@ -13,8 +13,8 @@ from collections import Counter
 from pydantic import BaseModel, Field
 
 from lluma_agent.logread import add_dir_argument, open_run
-from lluma_agent.pricing import Usage
 from lluma_agent.turnlog import TurnLog
+from lluma_facts import Usage
 
 
 class RunStats(BaseModel):

@@ -14,7 +14,7 @@ so prose, JSON and numbers each come out near their own density):
 
 Tuned to about 3.7 characters per token on English prose and about 2.7 on compact JSON, the densities
 reported for Claude's tokenizer. Images: ceil(w/28) x ceil(h/28) after the model's resize limits
-(see pricing.ModelSpec). Structural overheads (role markers, tool-use system prompt) are the documented
+(see lluma_facts.ModelSpec). Structural overheads (role markers, tool-use system prompt) are the documented
 or measured constants below.
 """
 
@@ -31,7 +31,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from lluma_agent.pricing import model_spec
+from lluma_facts import model_spec
 
 METHOD = (
     "estimate (no offline Claude tokenizer): BPE-like pieces - words 1 token up to 6 letters then +1 per 5, "

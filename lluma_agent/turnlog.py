@@ -22,9 +22,9 @@ from lluma_agent.atomic import atomic_write_bytes, atomic_write_text, remove_sta
 from lluma_agent.context import Section
 from lluma_agent.interrupts import no_interrupt
 from lluma_agent.memory import MemoryChange
-from lluma_agent.pricing import Usage
 from lluma_agent.stuck import StuckState
 from lluma_agent.tools import ToolCall, ToolResult
+from lluma_facts import Usage
 
 
 class Timings(BaseModel):

@@ -24,8 +24,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from lluma_agent.pricing import model_spec
 from lluma_agent.tokens import RequestEstimate, content_blocks, estimate_request, system_blocks
+from lluma_facts import model_spec
 
 LOOKBACK_BLOCKS = 20
 TTL_SECONDS = {"5m": 300.0, "1h": 3600.0}

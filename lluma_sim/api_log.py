@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from lluma_agent.pricing import Usage
+from lluma_facts import Usage
 from lluma_sim.api_cache import BreakpointResult
 
 

@@ -24,8 +24,8 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from lluma_agent.pricing import Usage, cost_usd
 from lluma_agent.tokens import estimate_request
+from lluma_facts import Usage, cost_usd
 from lluma_sim.api_cache import PromptCache
 from lluma_sim.api_faults import ERROR_FAULTS, Fault, FaultSchedule, malform_tool_input
 from lluma_sim.api_log import LogEntry, elide_images, print_entry

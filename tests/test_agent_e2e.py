@@ -246,7 +246,7 @@ def test_a_dropped_device_costs_one_turn_and_an_unreachable_one_ends_the_run(tmp
 
 
 def test_history_folds_through_the_stand_in_and_the_summary_is_billed(tmp_path):
-    from lluma_agent.pricing import cost_usd
+    from lluma_facts import cost_usd
 
     policy = OnePolicy([])
     overrides = {"LLUMA_CONTEXT__HISTORY_MAX_TURNS": "6", "LLUMA_CONTEXT__FOLD_CHUNK_TURNS": "3"}

@@ -13,11 +13,11 @@ from PIL import Image
 from lluma_agent import charts, doctor, logs_cli, memory_cli, report, stats
 from lluma_agent.context import Section
 from lluma_agent.memory import MemoryChange, MemoryStore
-from lluma_agent.pricing import Usage
 from lluma_agent.stuck import StuckState
 from lluma_agent.tools import ToolCall, ToolResult
 from lluma_agent.turnlog import ActionLog, CostLog, ResponseLog, Timings, TurnLog, TurnLogger, VisionLog
 from lluma_cli import main as cli
+from lluma_facts import Usage
 from lluma_sim.adb_server import AdbServer
 
 EVIL = "I will <script>alert(1)</script> press OK & continue"

@@ -6,7 +6,7 @@ import pytest
 from anthropic.types import CacheCreation
 from anthropic.types import Usage as SdkUsage
 
-from lluma_agent.pricing import MODELS, UnknownModelError, Usage, cost_usd, model_spec
+from lluma_facts import MODELS, UnknownModelError, Usage, cost_usd, model_spec
 
 
 def test_table_has_the_models_with_their_minimums_and_prices():
