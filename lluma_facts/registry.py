@@ -30,6 +30,7 @@ class ModelSpec(BaseModel):
     context_window: int = Field(200_000, description="Input + output token limit.")
     image_max_long_edge: int = Field(1568, description="Images are shrunk so the long edge is at most this.")
     image_max_tokens: int = Field(1568, description="...and so they cost at most this many tokens.")
+    tokenizer_factor: float = Field(1.0, description="Tokens of the same text relative to Haiku 4.5's tokenizer.")
     confirmed: bool = Field(True, description="False when the figures are not from Anthropic's own pages.")
     note: str = Field("", description="Caveats (deprecation, unconfirmed figures).")
 
@@ -85,6 +86,7 @@ MODELS: dict[str, ModelSpec] = {
             id="claude-haiku-5-5",
             input_usd_per_mtok=0.10,
             output_usd_per_mtok=0.50,
+            tokenizer_factor=1.3,
             min_cacheable_tokens=4096,
             max_output_tokens=64_000,
             confirmed=False,

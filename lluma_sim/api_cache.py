@@ -6,7 +6,7 @@ Model of the real cache (per the prompt-caching docs):
   canonical JSON, `cache_control` itself excluded), per model.
 - Entries are only WRITTEN at breakpoints (blocks with cache_control, or the last block for top-level
   automatic caching), and only when the prefix up to there reaches the model's minimum cacheable length
-  (estimated with the shared estimator). Below it nothing is cached, silently.
+  (counted by the stand-in's own tokenizer, api_tokens). Below it nothing is cached, silently.
 - A READ checks each breakpoint and the 20 block boundaries before it for the longest live entry.
 - Entries live 5 minutes (1 hour when the breakpoint asks), refreshed each time they are read.
 - tool_choice, thinking settings and the number of images seed the message part of the chain, so changing
@@ -24,8 +24,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from lluma_agent.tokens import RequestEstimate, content_blocks, estimate_request, system_blocks
 from lluma_facts import model_spec
+from lluma_facts.request import content_blocks, strip_cache_control, system_blocks
+from lluma_sim.api_tokens import RequestCount, count_request
 
 LOOKBACK_BLOCKS = 20
 TTL_SECONDS = {"5m": 300.0, "1h": 3600.0}
@@ -48,7 +49,7 @@ class BreakpointResult(BaseModel):
     index: int = Field(description="Block index in prefix order (tools -> system -> messages).")
     path: str = Field(description="e.g. system.1, messages.7.content.0; `auto` for top-level cache_control.")
     ttl: Literal["5m", "1h"]
-    prefix_tokens: int = Field(description="Estimated tokens up to and including this block.")
+    prefix_tokens: int = Field(description="Tokens (the stand-in's count) up to and including this block.")
     result: Literal["read", "write", "covered", "below_minimum"] = Field(
         description="read: a live entry here was read; write: a new entry was written; covered: inside a longer "
         "read; below_minimum: prefix too short, nothing cached."
@@ -77,14 +78,7 @@ class _Entry(BaseModel):
 
 
 def _canon(value: Any) -> str:
-    def strip(v: Any) -> Any:
-        if isinstance(v, dict):
-            return {k: strip(x) for k, x in v.items() if k != "cache_control"}
-        if isinstance(v, list):
-            return [strip(x) for x in v]
-        return v
-
-    return json.dumps(strip(value), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(strip_cache_control(value), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
 def _h(*parts: str) -> str:
@@ -146,17 +140,10 @@ class PromptCache:
         now = self.clock()
         return sum(1 for e in self._entries.values() if e.expires_at > now)
 
-    def process(self, request: dict[str, Any], estimate: RequestEstimate | None = None) -> CacheOutcome:
+    def process(self, request: dict[str, Any], count: RequestCount | None = None) -> CacheOutcome:
         """Look up and update the cache for a (validated) request; returns the token split."""
         spec = model_spec(request["model"])
-        est = estimate or estimate_request(
-            messages=request["messages"],
-            model=request["model"],
-            system=request.get("system"),
-            tools=request.get("tools"),
-            tool_choice=request.get("tool_choice"),
-        )
-        blocks = est.blocks
+        blocks = (count or count_request(request)).blocks
         hashes = prefix_hashes(request, spec.id)
         cum: list[int] = []
         running = 0
@@ -215,7 +202,7 @@ class PromptCache:
                 elif prefix < spec.min_cacheable_tokens:
                     result = "below_minimum"
                     notes.append(
-                        f"{path}: prefix {prefix:,} tokens (estimated) is below the "
+                        f"{path}: prefix {prefix:,} tokens is below the "
                         f"{spec.min_cacheable_tokens:,}-token minimum for {spec.id}: not cached"
                     )
                 else:

@@ -26,7 +26,7 @@ class LogEntry(BaseModel):
     error_message: str | None = None
     fault: str | None = Field(None, description="Injected fault kind, with detail.")
     layout: dict[str, int] = Field(default_factory=dict, description="Blocks per section: tools/system/messages.")
-    section_tokens: dict[str, int] = Field(default_factory=dict, description="Estimated tokens per section.")
+    section_tokens: dict[str, int] = Field(default_factory=dict, description="Stand-in's tokens per section.")
     message_count: int = 0
     breakpoints: list[BreakpointResult] = Field(default_factory=list)
     cache_notes: list[str] = Field(default_factory=list)

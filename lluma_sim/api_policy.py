@@ -17,7 +17,8 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
-from lluma_agent.tokens import content_blocks, image_block_size
+from lluma_facts.images import image_block_size
+from lluma_facts.request import content_blocks
 
 STATS = ("Speed", "Stamina", "Power", "Guts", "Wit")
 HUB = ("Rest", "Training", "Skills", "Infirmary", "Recreation", "Races")

@@ -8,8 +8,8 @@ import random
 import string
 from typing import Any
 
-from lluma_agent.tokens import estimate_block_tokens, estimate_text_tokens
 from lluma_sim.api_cache import CacheOutcome
+from lluma_sim.api_tokens import block_tokens, text_tokens
 
 
 def new_id(prefix: str, rng: random.Random | None = None) -> str:
@@ -35,23 +35,19 @@ def error_json(type_: str, message: str, request_id: str) -> dict[str, Any]:
     return {"type": "error", "error": {"type": type_, "message": message}, "request_id": request_id}
 
 
-def output_tokens_of(block: dict[str, Any]) -> int:
-    if block.get("type") == "thinking":
-        return estimate_text_tokens(block.get("thinking", ""))
-    return estimate_block_tokens(block)
-
-
-def fit_max_tokens(content: list[dict[str, Any]], max_tokens: int) -> tuple[list[dict[str, Any]], int, bool]:
+def fit_max_tokens(
+    content: list[dict[str, Any]], max_tokens: int, model: str
+) -> tuple[list[dict[str, Any]], int, bool]:
     """Cut the reply to `max_tokens` the way generation stops: text truncated, an unfinished tool call dropped.
 
     Returns (content, output_tokens, truncated)."""
-    total = sum(output_tokens_of(b) for b in content)
+    total = sum(block_tokens(b, model) for b in content)
     if total <= max_tokens:
         return content, max(1, total) if content else total, False
     kept: list[dict[str, Any]] = []
     used = 0
     for block in content:
-        n = output_tokens_of(block)
+        n = block_tokens(block, model)
         if used + n <= max_tokens:
             kept.append(block)
             used += n
@@ -60,7 +56,7 @@ def fit_max_tokens(content: list[dict[str, Any]], max_tokens: int) -> tuple[list
         if block.get("type") == "text" and room > 0:
             words = block["text"].split(" ")
             cut = copy.deepcopy(block)
-            while words and estimate_text_tokens(" ".join(words)) > room:
+            while words and text_tokens(" ".join(words), model) > room:
                 words = words[: max(0, len(words) - max(1, len(words) // 4))]
             if words:
                 cut["text"] = " ".join(words)

@@ -1,9 +1,9 @@
 """A Messages API stand-in on 127.0.0.1 that the real anthropic SDK talks to (`base_url`).
 
 POST /v1/messages and /v1/messages/count_tokens. Requests are validated like the real API
-(api_validate), prompt caching is emulated (api_cache) with the shared token estimator, a `Policy`
-writes the reply (api_policy), a `FaultSchedule` injects failures (api_faults), and every request is
-recorded in `server.log` (never with its Authorization / x-api-key header).
+(api_validate), tokens are counted the stand-in's own way (api_tokens), prompt caching is emulated
+(api_cache), a `Policy` writes the reply (api_policy), a `FaultSchedule` injects failures (api_faults),
+and every request is recorded in `server.log` (never with its Authorization / x-api-key header).
 
 Stdlib `ThreadingHTTPServer`: no extra dependency, and one thread per connection means a deliberately
 slow reply (the timeout fault) does not hold up the SDK's retry on a fresh connection.
@@ -24,13 +24,13 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from lluma_agent.tokens import estimate_request
 from lluma_facts import Usage, cost_usd
 from lluma_sim.api_cache import PromptCache
 from lluma_sim.api_faults import ERROR_FAULTS, Fault, FaultSchedule, malform_tool_input
 from lluma_sim.api_log import LogEntry, elide_images, print_entry
 from lluma_sim.api_policy import Policy, ScriptedPolicy
 from lluma_sim.api_response import error_json, fit_max_tokens, message_json, new_id, sse_body, usage_json
+from lluma_sim.api_tokens import RequestCount, count_request
 from lluma_sim.api_validate import CURRENT_API_VERSION, ApiError, thinking_signature, validate_request
 
 __all__ = ["ApiServer", "LogEntry", "main"]
@@ -176,19 +176,14 @@ class ApiServer:
                 endpoint=endpoint,
                 thinking_secret=self._secret,
             )
-            est = estimate_request(
-                messages=body["messages"],
-                model=body["model"],
-                system=body.get("system"),
-                tools=body.get("tools"),
-                tool_choice=body.get("tool_choice"),
-            )
-            entry.layout = {s: sum(1 for b in est.blocks if b.section == s) for s in ("tools", "system", "messages")}
-            entry.section_tokens = {"tools": est.tools, "system": est.system, "messages": sum(est.messages)}
+            count = count_request(body)
+            sections = ("tools", "system", "messages")
+            entry.layout = {s: sum(1 for b in count.blocks if b.section == s) for s in sections}
+            entry.section_tokens = {s: count.section(s) for s in sections}
             entry.message_count = len(body["messages"])
             if endpoint == "count_tokens":
-                return self._reply(entry, 200, json.dumps({"input_tokens": est.total}).encode(), request_id)
-            status, payload = self._messages(body, est, entry, fault, request_id)
+                return self._reply(entry, 200, json.dumps({"input_tokens": count.total}).encode(), request_id)
+            status, payload = self._messages(body, count, entry, fault, request_id)
             return self._reply(entry, status, payload, request_id, sse=bool(body.get("stream")))
         except ApiError as err:
             entry.error_type, entry.error_message = err.type, err.message
@@ -219,9 +214,9 @@ class ApiServer:
             self._stop.wait(fault.delay_s)
 
     def _messages(
-        self, body: dict[str, Any], est: Any, entry: LogEntry, fault: Fault | None, request_id: str
+        self, body: dict[str, Any], count: RequestCount, entry: LogEntry, fault: Fault | None, request_id: str
     ) -> tuple[int, bytes]:
-        cache = self.cache.process(body, est)
+        cache = self.cache.process(body, count)
         entry.breakpoints, entry.cache_notes, entry.read_index = cache.breakpoints, cache.notes, cache.read_index
         with self._lock:
             reply = self.policy.respond(body) if body["max_tokens"] > 0 else None
@@ -233,9 +228,9 @@ class ApiServer:
         if fault is not None and fault.kind == "malformed_tool_input":
             what = malform_tool_input(content, body.get("tools") or [], fault.malformed)
             entry.fault = f"malformed_tool_input: {what}"
-        content, out_tokens, cut = fit_max_tokens(content, body["max_tokens"])
+        content, out_tokens, cut = fit_max_tokens(content, body["max_tokens"], body["model"])
         if fault is not None and fault.kind == "max_tokens":  # ran out mid-reply: the tool call never came
-            content, _, _ = fit_max_tokens([b for b in content if b.get("type") != "tool_use"], 8)
+            content, _, _ = fit_max_tokens([b for b in content if b.get("type") != "tool_use"], 8, body["model"])
             out_tokens, cut = body["max_tokens"], True
         has_tool = any(b.get("type") == "tool_use" for b in content)
         stop = (

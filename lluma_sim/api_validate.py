@@ -13,8 +13,8 @@ import hmac
 import re
 from typing import Any
 
-from lluma_agent.tokens import sniff_image
 from lluma_facts import UnknownModelError, model_spec
+from lluma_facts.images import sniff_image
 
 CURRENT_API_VERSION = "2026-10-21"
 SAMPLING_REMOVED_IN = "2026-10-21"  # API versions from this date reject temperature/top_p/top_k

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from lluma_agent.tokens import estimate_request
 from lluma_sim.api_cache import ManualClock
 from lluma_sim.api_server import ApiServer
+from lluma_sim.api_tokens import count_request
 
 HAIKU = "claude-haiku-4-5"
 CC = {"type": "ephemeral"}
@@ -54,10 +54,8 @@ def test_same_long_prefix_twice_is_written_then_read(api: ApiServer):
     messages = [{"role": "user", "content": "<vision>{}</vision>"}]
     first = create(api, system=system, messages=messages, tools=TOOLS)
     second = create(api, system=system, messages=messages, tools=TOOLS)
-    prefix = (
-        estimate_request(messages=messages, system=system, tools=TOOLS).tools
-        + estimate_request(messages=messages, system=system).system
-    )
+    count = count_request({"model": HAIKU, "messages": messages, "system": system, "tools": TOOLS})
+    prefix = count.section("tools") + count.section("system")
     assert first.usage.cache_creation_input_tokens == prefix > 4096
     assert first.usage.cache_read_input_tokens == 0
     assert first.usage.cache_creation.ephemeral_5m_input_tokens == prefix
@@ -75,7 +73,7 @@ def test_prefix_below_the_minimum_is_never_cached(api: ApiServer):
     for _ in range(2):
         m = create(api, system=system, messages=messages)
         assert m.usage.cache_creation_input_tokens == 0 and m.usage.cache_read_input_tokens == 0
-    total = estimate_request(messages=messages, system=system).total
+    total = count_request({"model": HAIKU, "messages": messages, "system": system}).total
     assert m.usage.input_tokens == total
     assert api.log[-1].breakpoints[0].result == "below_minimum"
     assert "below the 4,096-token minimum" in api.log[-1].cache_notes[0]
@@ -211,10 +209,13 @@ def test_max_tokens_zero_prewarms_the_cache(api: ApiServer):
     assert real.usage.cache_read_input_tokens == warm.usage.cache_creation_input_tokens
 
 
-def test_count_tokens_matches_the_shared_estimator(api: ApiServer):
+def test_count_tokens_is_what_the_stand_in_bills(api: ApiServer):
     messages = [{"role": "user", "content": "hello there"}]
     counted = api.client().messages.count_tokens(model=HAIKU, messages=messages, tools=TOOLS, system="Be brief.")
-    assert counted.input_tokens == estimate_request(messages=messages, tools=TOOLS, system="Be brief.").total
+    billed = create(api, messages=messages, tools=TOOLS, system="Be brief.").usage
+    assert counted.input_tokens == billed.input_tokens == count_request(
+        {"model": HAIKU, "messages": messages, "tools": TOOLS, "system": "Be brief."}
+    ).total
 
 
 def test_adding_an_image_or_changing_thinking_invalidates_messages_only(api: ApiServer):
