@@ -181,7 +181,7 @@ def default_yaml() -> str:
     lines = [
         "# LLuMa configuration. Every key is optional; these are the defaults.",
         "# Any key can be overridden from the environment: LLUMA_<SECTION>__<KEY>=value",
-        "# (e.g. LLUMA_MODEL__NAME=claude-sonnet-4-5, LLUMA_DEVICE__CONNECT=127.0.0.1:5555).",
+        "# (e.g. LLUMA_MODEL__NAME=claude-sonnet-5-5, LLUMA_DEVICE__CONNECT=127.0.0.1:5555).",
         "# An unknown key or a wrong type stops with an error naming the key.",
         "# Regenerate after adding a key: python -m lluma_agent.config > config.yaml",
         "",

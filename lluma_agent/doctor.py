@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 
 from lluma_agent.config import Config, ConfigError, load_config
 from lluma_agent.device import _Client
-from lluma_facts import UnknownModelError, model_spec
+from lluma_facts import ModelLookupError, usable_model
 
 DEFAULT_BASE_URL = "https://api.anthropic.com"
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
@@ -50,9 +50,9 @@ def check_config(path: Path | None) -> tuple[Config, Check]:
 
 def check_model(cfg: Config) -> Check:
     try:
-        spec = model_spec(cfg.model.name)
-    except UnknownModelError as exc:
-        return Check("model", "fail", str(exc), "set model.name to a model in lluma_facts/registry.py")
+        spec = usable_model(cfg.model.name)
+    except ModelLookupError as exc:
+        return Check("model", "fail", str(exc), "set model.name to a current model (`lluma models` lists them)")
     return Check("model", "ok", f"{cfg.model.name}: ${spec.input_usd_per_mtok:g}/${spec.output_usd_per_mtok:g} per "
                  f"MTok in/out, caches prefixes of {spec.min_cacheable_tokens:,}+ tokens")
 

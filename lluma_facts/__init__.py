@@ -4,7 +4,31 @@ The registry of model ids with their prices and limits, the `Usage` record and d
 and the Messages API stand-in both read these facts; neither shares the other's judgement.
 """
 
-from lluma_facts.registry import MODELS, ModelSpec, UnknownModelError, model_spec
+from lluma_facts.registry import (
+    EFFORTS,
+    MODELS,
+    ModelLookupError,
+    ModelSpec,
+    Price,
+    RetiredModelError,
+    UnknownModelError,
+    current_models,
+    model_spec,
+    usable_model,
+)
 from lluma_facts.usage import Usage, cost_usd
 
-__all__ = ["MODELS", "ModelSpec", "UnknownModelError", "Usage", "cost_usd", "model_spec"]
+__all__ = [
+    "EFFORTS",
+    "MODELS",
+    "ModelLookupError",
+    "ModelSpec",
+    "Price",
+    "RetiredModelError",
+    "UnknownModelError",
+    "Usage",
+    "cost_usd",
+    "current_models",
+    "model_spec",
+    "usable_model",
+]

@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from lluma_facts.registry import CACHE_READ_MULTIPLIER, CACHE_WRITE_1H_MULTIPLIER, CACHE_WRITE_5M_MULTIPLIER, model_spec
+from lluma_facts.registry import model_spec
 
 
 class Usage(BaseModel):
@@ -62,17 +62,18 @@ class Usage(BaseModel):
 
 
 def cost_usd(usage: Usage, model: str) -> float:
-    """Dollar cost of `usage` at `model`'s prices (raises UnknownModelError for a model not in the table)."""
-    spec = model_spec(model)
-    price_in = spec.input_usd_per_mtok
+    """Dollar cost of ONE request's `usage` at `model`'s prices: the tier is chosen by that request's prompt
+    length (Haiku 5.5 costs 5x above 100K prompt tokens). Sum costs of requests, not their usages.
+    Raises UnknownModelError for a model not in the registry."""
+    price = model_spec(model).price_for(usage.total_input_tokens)
     # Writes without a split are billed as 5-minute writes, like Usage.from_api does.
     w1h = usage.cache_write_1h
     w5 = max(usage.cache_creation_input_tokens - w1h, usage.cache_write_5m)
     total = (
-        usage.input_tokens * price_in
-        + usage.output_tokens * spec.output_usd_per_mtok
-        + w5 * price_in * CACHE_WRITE_5M_MULTIPLIER
-        + w1h * price_in * CACHE_WRITE_1H_MULTIPLIER
-        + usage.cache_read_input_tokens * price_in * CACHE_READ_MULTIPLIER
+        usage.input_tokens * price.input
+        + usage.output_tokens * price.output
+        + w5 * price.cache_write_5m
+        + w1h * price.cache_write_1h
+        + usage.cache_read_input_tokens * price.cache_read
     )
     return total / 1_000_000

@@ -1,39 +1,114 @@
-"""The price table, usage records and dollar costs."""
+"""The model registry, usage records, dollar costs and `lluma models`."""
 
 from __future__ import annotations
+
+import json
+from datetime import date
 
 import pytest
 from anthropic.types import CacheCreation
 from anthropic.types import Usage as SdkUsage
 
-from lluma_facts import MODELS, UnknownModelError, Usage, cost_usd, model_spec
+from lluma_cli import main as cli
+from lluma_facts import (
+    MODELS,
+    RetiredModelError,
+    UnknownModelError,
+    Usage,
+    cost_usd,
+    current_models,
+    model_spec,
+    usable_model,
+)
 
 
-def test_table_has_the_models_with_their_minimums_and_prices():
+def test_registry_has_the_current_families_and_the_older_models():
     assert set(MODELS) == {
+        "claude-haiku-5-5",
+        "claude-sonnet-5-5",
+        "claude-opus-5-5",
         "claude-haiku-4-5",
         "claude-sonnet-4-5",
         "claude-sonnet-4-6",
         "claude-opus-4-5",
-        "claude-haiku-5-5",
     }
     haiku = model_spec("claude-haiku-4-5")
     assert (haiku.input_usd_per_mtok, haiku.output_usd_per_mtok, haiku.min_cacheable_tokens) == (1.0, 5.0, 4096)
     assert (haiku.image_max_long_edge, haiku.image_max_tokens) == (1568, 1568)
     assert haiku.cache_write_5m_usd_per_mtok == 1.25 and haiku.cache_write_1h_usd_per_mtok == 2.0
     assert haiku.cache_read_usd_per_mtok == pytest.approx(0.1)
+    assert (haiku.thinking, haiku.efforts, haiku.tokenizer_factor) == ("budget", (), 1.0)
     assert model_spec("claude-sonnet-4-5").min_cacheable_tokens == 1024
     assert model_spec("claude-opus-4-5").min_cacheable_tokens == 4096
-    assert not model_spec("claude-haiku-5-5").confirmed and "unconfirmed" in model_spec("claude-haiku-5-5").note
+    assert (model_spec("claude-sonnet-5-5").input_usd_per_mtok, model_spec("claude-opus-5-5").output_usd_per_mtok) == (
+        2.0,
+        20.0,
+    )
+
+
+def test_haiku_5_5_facts():
+    h = model_spec("claude-haiku-5-5")
+    low, high = h.prices
+    assert (low.price.input, low.price.output, low.price.cache_read) == (0.10, 0.50, 0.01)
+    assert (low.price.cache_write_5m, low.price.cache_write_1h) == (0.125, 0.20)
+    assert high.above_prompt_tokens == 100_000
+    assert (high.price.input, high.price.output, high.price.cache_read, high.price.cache_write_5m) == (
+        0.50,
+        2.50,
+        0.05,
+        0.625,
+    )
+    assert (h.min_cacheable_tokens, h.context_window, h.max_output_tokens) == (512, 1_000_000, 128_000)
+    assert (h.thinking, h.thinking_default_on, h.default_effort) == ("adaptive", True, "medium")
+    assert h.efforts == ("low", "medium", "high", "xhigh", "max") and h.disable_thinking_max_effort == "high"
+    assert {"temperature", "top_p", "top_k", "thinking.budget_tokens"} <= set(h.rejected_params)
+    assert h.rejects_prefill and h.thinking_bound_to_prefix and h.tokenizer_factor == 1.3
 
 
 def test_dated_aliases_resolve_and_unknown_models_fail_clearly():
     assert model_spec("claude-haiku-4-5-20251001").id == "claude-haiku-4-5"
     assert model_spec("claude-sonnet-4-5-20250929").id == "claude-sonnet-4-5"
-    with pytest.raises(UnknownModelError, match="unknown model 'gpt-4o'.*known: claude-haiku-4-5"):
+    with pytest.raises(UnknownModelError, match="unknown model 'gpt-4o'.*current models: claude-haiku-5-5"):
         model_spec("gpt-4o")
     with pytest.raises(UnknownModelError):
         cost_usd(Usage(input_tokens=1), "claude-unknown-1-0")
+
+
+def test_a_retired_model_stops_with_the_current_ones_named():
+    before, on = date(2026, 11, 23), date(2026, 11, 30)
+    assert usable_model("claude-sonnet-4-5", today=before).status == "deprecated"
+    with pytest.raises(RetiredModelError, match=r"retired on 2026-11-30; current models: claude-haiku-5-5, ") as exc:
+        usable_model("claude-sonnet-4-5-20250929", today=on)
+    assert "claude-sonnet-4-5," not in str(exc.value).split("current models:")[1]
+    assert "claude-sonnet-4-5" in current_models(before) and "claude-sonnet-4-5" not in current_models(on)
+    with pytest.raises(UnknownModelError, match="not in the model registry"):
+        usable_model("claude-haiku-9", today=before)
+    # Billing an old log still works after retirement.
+    assert cost_usd(Usage(input_tokens=1_000_000), "claude-sonnet-4-5") == pytest.approx(3.0)
+
+
+def test_the_long_prompt_tier_applies_to_the_whole_request():
+    m = "claude-haiku-5-5"
+    at_limit = Usage(input_tokens=60_000, cache_read_input_tokens=40_000, output_tokens=1_000)
+    assert cost_usd(at_limit, m) == pytest.approx((60_000 * 0.10 + 40_000 * 0.01 + 1_000 * 0.50) / 1e6)
+    above = Usage(input_tokens=60_001, cache_read_input_tokens=40_000, output_tokens=1_000)
+    assert cost_usd(above, m) == pytest.approx((60_001 * 0.50 + 40_000 * 0.05 + 1_000 * 2.50) / 1e6)
+    writes = Usage(input_tokens=1, cache_creation_input_tokens=200_000, cache_write_5m=100_000, cache_write_1h=100_000)
+    assert cost_usd(writes, m) == pytest.approx((0.50 + 100_000 * 0.625 + 100_000 * 1.0) / 1e6)
+
+
+def test_lluma_models_prints_the_registry(capsys: pytest.CaptureFixture[str]):
+    assert cli.main(["models", "--today", "2026-11-23"]) == 0
+    out = capsys.readouterr().out
+    assert "claude-haiku-5-5  Claude Haiku 5.5  active" in out
+    assert "prompts > 100,000 tokens: in $0.5  out $2.5  cache read $0.05" in out
+    assert "claude-sonnet-4-5  Claude Sonnet 4.5  deprecated (retires 2026-11-30)" in out
+    assert cli.main(["models", "--json", "--today", "2026-12-01"]) == 0
+    rows = {r["id"]: r for r in json.loads(capsys.readouterr().out)}
+    assert rows["claude-sonnet-4-5"]["retired"] and not rows["claude-haiku-5-5"]["retired"]
+    assert rows["claude-haiku-5-5"]["prices"][1]["price"]["input"] == 0.5
+    assert rows["claude-haiku-5-5"]["default_effort"] == "medium"
+    assert rows["claude-haiku-5-5"]["min_cacheable_tokens"] == 512
 
 
 def test_costs_per_million_tokens():

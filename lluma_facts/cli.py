@@ -1,0 +1,61 @@
+"""`lluma models [--json]`: the model registry, one row per model id, retired ones marked."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from datetime import date
+
+from lluma_facts.registry import MODELS, ModelSpec
+
+
+def _money(x: float) -> str:
+    return f"${x:g}"
+
+
+def _rows(spec: ModelSpec, today: date) -> list[str]:
+    state = "retired" if spec.retired(today) else spec.status
+    if spec.retires and not spec.retired(today):
+        state += f" (retires {spec.retires})"
+    if spec.thinking == "adaptive":
+        cap = spec.disable_thinking_max_effort
+        switch = f"on by default, off allowed at effort <= {cap}" if cap else "always on"
+        thinking = f"adaptive ({switch}), effort "
+        thinking += f"{'/'.join(spec.efforts)} (default {spec.default_effort})"
+    else:
+        thinking = "budget (thinking.budget_tokens >= 1024, below max_tokens)"
+    lines = [f"{spec.id}  {spec.name}  {state}"]
+    for tier in spec.prices:
+        p = tier.price
+        where = f"prompts > {tier.above_prompt_tokens:,} tokens" if tier.above_prompt_tokens else "per MTok"
+        lines.append(
+            f"  {where}: in {_money(p.input)}  out {_money(p.output)}  cache read {_money(p.cache_read)}  "
+            f"write 5m {_money(p.cache_write_5m)} / 1h {_money(p.cache_write_1h)}"
+        )
+    lines.append(
+        f"  context {spec.context_window:,}  max output {spec.max_output_tokens:,}  "
+        f"cache minimum {spec.min_cacheable_tokens:,}  tokenizer x{spec.tokenizer_factor:g}  "
+        f"images <= {spec.image_max_long_edge} px / {spec.image_max_tokens:,} tokens"
+    )
+    lines.append(f"  thinking: {thinking}")
+    rejected = list(spec.rejected_params) + (["assistant prefill"] if spec.rejects_prefill else [])
+    if rejected:
+        lines.append(f"  rejects (400): {', '.join(rejected)}")
+    if spec.note:
+        lines.append(f"  note: {spec.note}{'' if spec.confirmed else ' (some figures unconfirmed)'}")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="lluma models", description="The Claude models LLuMa knows, with prices.")
+    ap.add_argument("--json", action="store_true", help="one JSON object per model, in a list")
+    ap.add_argument("--today", type=date.fromisoformat, default=None, help="judge retirement as of this date")
+    args = ap.parse_args(argv)
+    today = args.today or date.today()
+    if args.json:
+        out = [{**m.model_dump(mode="json"), "retired": m.retired(today)} for m in MODELS.values()]
+        print(json.dumps(out, indent=2))
+        return 0
+    for spec in MODELS.values():
+        print("\n".join(_rows(spec, today)))
+    return 0
