@@ -51,6 +51,8 @@ def live_line(log: TurnLog, totals: RunTotals) -> str:
 def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False) -> tuple[Coordinator, Any]:
     """Everything the loop needs. Returns the coordinator and a close() for the resources it holds."""
     device = Device(cfg.device)
+    # A dropped device is waited for (device.outage_wait_s); say so, or the run looks hung.
+    device.on_wait = lambda line: print(line, file=sys.stderr, flush=True)
     device.connect()
     vision_client = client if cfg.vision.backend in ("claude", "hybrid", "auto") else None
     vision = Vision(cfg.vision, client=vision_client)

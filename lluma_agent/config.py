@@ -39,7 +39,12 @@ class DeviceConfig(_Section):
     tap_jitter_px: int = Field(4, description="Random jitter (pixels) added to a tap point, kept inside.")
     swipe_ms: int = Field(400, description="Duration of a scroll swipe.")
     swipe_hold_ms: int = Field(250, description="Hold at the end of a swipe so the list stops without inertia.")
-    reconnect_attempts: int = Field(4, description="Reconnect attempts after the device drops.")
+    reconnect_attempts: int = Field(
+        0, description="Most reconnect attempts after a drop; 0 = keep trying for outage_wait_s."
+    )
+    outage_wait_s: float = Field(
+        120.0, description="How long a dropped device may stay away (asleep, emulator restarting) before the run ends."
+    )
     reconnect_backoff_s: float = Field(0.5, description="First reconnect delay; doubles each attempt.")
     settle_timeout_s: float = Field(6.0, description="Longest wait for the screen to stop moving.")
     settle_interval_s: float = Field(0.25, description="Pause between settle captures.")

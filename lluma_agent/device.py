@@ -4,9 +4,11 @@ Every command opens its own adb connection (`host:transport:SERIAL` then the ser
 until the device closes it, and maps failures to four errors:
 
 - `DeviceNotFound`: no such serial / nothing attached (at connect time);
-- `DeviceDisconnected`: the device or server dropped mid-command. The device has already been
-  reconnected with bounded exponential backoff (`reconnected` says whether that worked); the
-  command is NOT retried here, because only the caller knows whether repeating a tap is safe;
+- `DeviceDisconnected`: the device or server dropped mid-command. Reconnection has already been
+  tried with exponential backoff for up to `outage_wait_s` (`reconnected` says whether it worked);
+  the command is NOT retried here, because only the caller knows whether repeating a tap is safe;
+- `InputUnknown`: an input command was sent but never answered (timeout). adb cannot take it back:
+  the device may still run it, late. Its outcome is unknown until the next frame shows it;
 - `FrameError`: a capture that cannot be trusted (cut short, undecodable, all black);
 - `DeviceError`: the base, also for bad input (a box off screen, untypeable text).
 
@@ -23,7 +25,7 @@ import shlex
 import socket
 import struct
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Literal, NoReturn
 
@@ -42,6 +44,8 @@ RECV_CHUNK = 4 * 1024 * 1024  # large recv()s: 4 KB reads make a 10 MB frame tak
 MAX_SIDE = 16384
 RAW_FORMATS = {1: "RGBX", 2: "RGBX", 5: "BGRX"}  # Android PixelFormat -> Pillow raw mode (4 bytes/pixel)
 KEYCODE_BACK = 4
+RECONNECT_MAX_WAIT_S = 5.0  # longest pause between reconnect attempts while a device is away
+_INPUTS = ("tap", "swipe", "back", "text")  # what a command that timed out may still have done
 SWIPE_STEPS = 4  # MOVE events of a held swipe
 
 
@@ -61,8 +65,16 @@ class DeviceDisconnected(DeviceError):
         self.reconnected = reconnected
 
 
+class InputUnknown(DeviceError):
+    """An input command was sent and its answer never came: it may have run, late. Never resend blindly."""
+
+
 class FrameError(DeviceError):
     """A capture that cannot be used: cut short, size mismatch, undecodable or all black."""
+
+
+class BlackFrame(FrameError):
+    """An all-black picture: the screen is off or mid-transition. The capture path worked; do not blame it."""
 
 
 class _RawUnsupported(Exception):
@@ -82,7 +94,7 @@ class Frame(BaseModel):
     @classmethod
     def of(cls, image: Image.Image, source: Literal["raw", "png"]) -> Frame:
         if image.getbbox() is None:  # every pixel 0: a secure screen, a dead display, a bad read
-            raise FrameError(f"{source} screencap returned an all-black {image.width}x{image.height} frame")
+            raise BlackFrame(f"{source} screencap returned an all-black {image.width}x{image.height} frame")
         return cls(image=image, taken_at=time.time(), phash=phash(image), source=source)
 
     @property
@@ -181,6 +193,8 @@ class Device:
         self._raw_ok = cfg.capture == "raw"
         self._raw_failures = 0
         self._held_swipe_ok = True
+        # Called with a one-line status while a dropped device is being waited for (the live line).
+        self.on_wait: Callable[[str], None] | None = None
 
     # ---- connection ------------------------------------------------------------------------
 
@@ -238,20 +252,36 @@ class Device:
             self._v2 = "shell_v2" in c.read_string_block().split(",")
 
     def _recover(self, what: str, exc: BaseException) -> NoReturn:
-        """Reconnect with bounded exponential backoff, then tell the caller what happened."""
+        """Reconnect with exponential backoff (pauses capped at RECONNECT_MAX_WAIT_S) for up to
+        `outage_wait_s` (and at most `reconnect_attempts` attempts when that is set), then tell the
+        caller what happened. A phone that sleeps or an emulator that restarts comes back within that."""
+        cfg = self.cfg
         reason = f"{what} on {self.serial}: device dropped ({type(exc).__name__}: {exc})"
         last: BaseException = exc
-        for attempt in range(self.cfg.reconnect_attempts):
-            time.sleep(self.cfg.reconnect_backoff_s * 2**attempt)
+        start = time.monotonic()
+        attempt = 0
+        while True:
+            waited = time.monotonic() - start
+            out_of_attempts = cfg.reconnect_attempts and attempt >= cfg.reconnect_attempts
+            if out_of_attempts or (attempt and waited >= cfg.outage_wait_s):
+                raise DeviceDisconnected(
+                    f"{reason}; still unreachable after {attempt} attempt(s) over {waited:.0f} s: {last}",
+                    reconnected=False,
+                )
+            pause = min(cfg.reconnect_backoff_s * 2**attempt, RECONNECT_MAX_WAIT_S)
+            if attempt and self.on_wait is not None:
+                self.on_wait(
+                    f"waiting for device {self.serial}: unreachable for {waited:.0f} s "
+                    f"(giving up after {cfg.outage_wait_s:.0f} s)"
+                )
+            time.sleep(max(0.0, min(pause, cfg.outage_wait_s - waited)) if attempt else pause)
+            attempt += 1
             try:
                 self._attach()
             except (DeviceError, AdbError, OSError) as err:
                 last = err
                 continue
-            raise DeviceDisconnected(f"{reason}; reconnected after {attempt + 1} attempt(s)", reconnected=True)
-        raise DeviceDisconnected(
-            f"{reason}; still unreachable after {self.cfg.reconnect_attempts} attempt(s): {last}", reconnected=False
-        )
+            raise DeviceDisconnected(f"{reason}; reconnected after {attempt} attempt(s)", reconnected=True)
 
     @contextmanager
     def _guard(self, what: str) -> Iterator[None]:
@@ -261,10 +291,18 @@ class Device:
             yield
         except DeviceError:
             raise
-        except (OSError, EOFError) as exc:  # reset, timeout, refused, stream cut
+        except TimeoutError as exc:
+            if what in _INPUTS:  # sent, unanswered: reconnecting or resending could make it happen twice
+                raise InputUnknown(
+                    f"{what}: no answer within {self.cfg.command_timeout_s:g} s; the device may still run it"
+                ) from None
+            self._recover(what, exc)
+        except (OSError, EOFError) as exc:  # reset, refused, stream cut
             self._recover(what, exc)
         except AdbError as exc:
             text = str(exc)
+            if what in _INPUTS and "timeout" in text:
+                raise InputUnknown(f"{what}: adb said {text!r}; the device may still run it") from None
             if any(s in text for s in ("not found", "offline", "no devices", "timeout", "closed", "failed")):
                 self._recover(what, exc)
             raise DeviceError(f"{what}: adb said {text!r}") from None
@@ -321,6 +359,8 @@ class Device:
                     frame = Frame.of(_decode_raw(c.conn), "raw")
                     self._raw_failures = 0
                     return frame
+                except BlackFrame:
+                    raise  # the screen is black, not the raw path broken: PNG would show the same
                 except _RawUnsupported as exc:
                     log.warning("raw screencap unsupported (%s); using PNG from now on", exc)
                     self._raw_ok = False

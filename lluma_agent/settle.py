@@ -7,8 +7,10 @@ from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from lluma_agent.device import Frame, FrameError
+from lluma_agent.device import DeviceDisconnected, Frame, FrameError
 from lluma_vision.phash import distance
+
+RECAPTURES_AFTER_RECONNECT = 3  # more drops than this within one settle: the link is too flaky to trust
 
 
 class Capturer(Protocol):
@@ -34,8 +36,9 @@ def settle(
     `timeout_s` passes. Defaults come from the device's config (settle_* keys).
 
     A FrameError (a cut-short or all-black frame, e.g. mid-transition) counts as "still
-    moving"; it is raised only if no good frame came at all. DeviceDisconnected is never
-    caught: the caller decides whether to retry.
+    moving"; it is raised only if no good frame came at all. A capture cut by a drop is taken
+    again once the device is back (a capture changes nothing on the phone, so repeating it is
+    safe), up to RECAPTURES_AFTER_RECONNECT times; a device that did not come back is raised.
     """
     cfg = getattr(device, "cfg", None)
     timeout_s = timeout_s if timeout_s is not None else (cfg.settle_timeout_s if cfg else 6.0)
@@ -46,10 +49,17 @@ def settle(
     last_good: Frame | None = None
     error: FrameError | None = None
     captures = 0
+    recaptures = 0
     while True:
         captures += 1
         try:
             frame = device.capture()
+        except DeviceDisconnected as exc:
+            if not exc.reconnected or recaptures >= RECAPTURES_AFTER_RECONNECT:
+                raise
+            recaptures += 1
+            prev = None
+            continue
         except FrameError as exc:
             error, prev = exc, None
         else:

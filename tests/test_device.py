@@ -11,12 +11,14 @@ from PIL import Image
 
 from lluma_agent.config import DeviceConfig
 from lluma_agent.device import (
+    BlackFrame,
     Device,
     DeviceDisconnected,
     DeviceError,
     DeviceNotFound,
     Frame,
     FrameError,
+    InputUnknown,
     _decode_raw,
     _RawUnsupported,
 )
@@ -346,15 +348,56 @@ def test_settle_times_out_while_the_screen_keeps_moving(adb_server: AdbServer, d
 
 
 def test_settle_skips_bad_frames_and_raises_only_without_any(adb_server: AdbServer, device: Device) -> None:
-    adb_server.faults(SERIAL).black_frame = 2  # raw and its PNG retry are both black once
+    adb_server.faults(SERIAL).black_frame = 2  # two black frames, then two that agree
     result = settle(device)
-    assert result.settled and result.captures == 3
+    assert result.settled and result.captures == 4
     adb_server.faults(SERIAL).black_frame = True
     with pytest.raises(FrameError, match="no usable frame"):
         settle(device, timeout_s=0.05, interval_s=0.01)
 
 
-def test_settle_does_not_swallow_disconnects(adb_server: AdbServer, device: Device) -> None:
+def test_a_black_frame_does_not_switch_capture_to_png(adb_server: AdbServer, device: Device) -> None:
+    adb_server.faults(SERIAL).black_frame = 5
+    for _ in range(5):
+        with pytest.raises(BlackFrame):
+            device.capture()
+    assert device.capture().source == "raw"  # five black screens in a row say nothing about the raw path
+
+
+def test_settle_captures_again_after_a_reconnect(adb_server: AdbServer, device: Device) -> None:
+    adb_server.faults(SERIAL).drop_mid_frame = 2  # two captures cut off; each reconnect works at once
+    result = settle(device)
+    assert result.settled and result.captures == 4
+
+
+def test_settle_raises_when_the_device_does_not_come_back(adb_server: AdbServer, device: Device) -> None:
     adb_server.faults(SERIAL).drop_mid_frame = 1
-    with pytest.raises(DeviceDisconnected):
+    adb_server.faults(SERIAL).offline = True
+    with pytest.raises(DeviceDisconnected) as err:
         settle(device)
+    assert err.value.reconnected is False
+
+
+def test_an_input_that_times_out_is_unknown_and_not_resent(adb_server: AdbServer, device_cfg: DeviceConfig) -> None:
+    d = Device(device_cfg.model_copy(update={"command_timeout_s": 0.3}))
+    d.connect()
+    adb_server.faults(SERIAL).delay_s = 0.8  # the device answers after the client gave up, and still taps
+    with pytest.raises(InputUnknown, match="may still run it"):
+        d.tap(box_of(adb_server, "Career"))
+    assert adb_server.device(SERIAL).inputs == []
+    time.sleep(1.0)
+    adb_server.faults(SERIAL).delay_s = 0.0
+    assert len(adb_server.device(SERIAL).inputs) == 1  # it ran, late, exactly once
+
+
+def test_waiting_for_a_dropped_device_is_reported_and_bounded_in_time(
+    adb_server: AdbServer, device_cfg: DeviceConfig
+) -> None:
+    d = Device(device_cfg.model_copy(update={"reconnect_attempts": 0, "outage_wait_s": 0.5}))
+    d.connect()
+    lines: list[str] = []
+    d.on_wait = lines.append
+    adb_server.faults(SERIAL).offline = True
+    with pytest.raises(DeviceDisconnected, match=r"still unreachable after \d+ attempt\(s\) over") as err:
+        d.back()
+    assert err.value.reconnected is False and lines and "waiting for device" in lines[-1]
