@@ -226,19 +226,17 @@ def test_max_cost_stops_the_run_cleanly(tmp_path):
     assert s.cost_usd >= 0.008
 
 
-def test_a_dropped_device_costs_one_turn_and_an_unreachable_one_ends_the_run(tmp_path):
+def test_a_dropped_device_costs_nothing_and_an_unreachable_one_ends_the_run(tmp_path):
     policy = OnePolicy([])
     overrides = {"LLUMA_DEVICE__RECONNECT_ATTEMPTS": "2", "LLUMA_DEVICE__RECONNECT_BACKOFF_S": "0.05"}
     with sim_agent(10, tmp_path, seed=2, policy=policy, overrides=overrides) as (sim, coordinator):
         faults = sim.adb.faults(sim.cfg.device.serial)
         first = coordinator.step()
         assert first.action is not None
-        faults.drop_mid_frame = 1  # the connection dies in the middle of the next frame
-        dropped = coordinator.step()
-        assert any(e.startswith("device: ") for e in dropped.errors) and dropped.response is None
-        after = coordinator.step()  # the device is back: the first action's result arrives now
-        assert after.response is not None
-        assert [r.tool_use_id for r in after.tool_results] == [c.id for c in first.response.tool_calls]
+        faults.drop_mid_frame = 2  # the connection dies in the middle of the next two frames
+        dropped = coordinator.step()  # the device is back at once: the capture is taken again, the turn goes on
+        assert dropped.response is not None and not dropped.errors
+        assert [r.tool_use_id for r in dropped.tool_results] == [c.id for c in first.response.tool_calls]
         faults.offline = True
         totals = coordinator.run()
     assert totals.stop_reason.startswith("the device failed")
