@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import signal
 import sys
+import time
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ from lluma_agent.memory import MemoryStore
 from lluma_agent.model import Model
 from lluma_agent.settle import settle
 from lluma_agent.tools import tool_definitions
-from lluma_agent.turnlog import TurnLog, TurnLogger
+from lluma_agent.turnlog import RunSummary, TurnLog, TurnLogger
 from lluma_vision.pipeline import Vision
 
 
@@ -69,7 +70,17 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False) -> tupl
         settle=settle,
         on_turn=None if quiet else (lambda log, totals: print(live_line(log, totals), flush=True)),
     )
-    return coordinator, logger.close
+
+    def close() -> None:
+        if coordinator.turn:  # a run happened: say why it stopped, where `lluma stats` finds it
+            t = coordinator.totals
+            logger.write_summary(RunSummary(
+                stop_reason=t.stop_reason or "ended without a stop reason (crashed or killed)",
+                turns=t.turns, cost_usd=t.cost_usd, usage=t.usage, ended_at=time.time(),
+            ))
+        logger.close()
+
+    return coordinator, close
 
 
 class CtrlC:

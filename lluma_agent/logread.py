@@ -13,7 +13,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from lluma_agent.turnlog import TurnLog
+from lluma_agent.turnlog import SUMMARY_FILE, RunSummary, SideCall, TurnLog
 
 TURN_GLOB = "turn_*.json"
 
@@ -27,6 +27,13 @@ class Run:
     folder: Path
     turns: list[TurnLog]
     notes: list[str] = field(default_factory=list)  # what we chose or skipped, for stderr
+    summary: RunSummary | None = None  # run.json: None while the run is going on, or if it was killed
+
+    @property
+    def stop_reason(self) -> str:
+        if self.summary is not None:
+            return self.summary.stop_reason
+        return "unknown (no run.json: the run is still going, or was killed)"
 
 
 def _newest_turn_mtime(folder: Path) -> float:
@@ -57,6 +64,12 @@ def load_run(folder: Path | str) -> Run:
             # One bad file (another version's schema, a hand edit) should not hide the rest of the run.
             run.notes.append(f"skipped {p.name}: {str(exc).splitlines()[0]}")
     run.turns.sort(key=lambda t: t.turn)
+    summary = path / SUMMARY_FILE
+    if summary.is_file():
+        try:
+            run.summary = RunSummary.model_validate_json(summary.read_text(encoding="utf-8"))
+        except (OSError, ValueError, ValidationError) as exc:
+            run.notes.append(f"skipped {SUMMARY_FILE}: {str(exc).splitlines()[0]}")
     if not run.turns:
         raise LogDirError(f"no readable turn logs in {path}")
     return run
@@ -91,6 +104,36 @@ def action_label(log: TurnLog) -> str:
         return ""
     label = f"{a.tool}({a.target})" if a.target else a.tool
     return label + (" [forced]" if a.forced else "")
+
+
+CALL_KINDS = ("decision", "vlm", "fold", "preflight")
+
+
+def turn_calls(log: TurnLog) -> list[SideCall]:
+    """Every model call a turn made, the decision first, then its side calls (VLM reading, history fold,
+    preflight). The decision's cost is what the turn cost beyond its side calls (the turn bills them all)."""
+    calls = []
+    if log.response is not None and (log.usage.total_input_tokens or log.usage.output_tokens):
+        side = sum(c.cost_usd for c in log.side_calls)
+        calls.append(SideCall(kind="decision", model=log.model, usage=log.usage,
+                              cost_usd=max(0.0, log.cost.turn_usd - side)))
+    return calls + list(log.side_calls)
+
+
+def call_line(call: SideCall) -> str:
+    """`decision claude-haiku-4-5: in 120 + cache read 4,100 + write 90, out 85, $0.00123`."""
+    u = call.usage
+    return (f"{call.kind} {call.model}: in {u.input_tokens:,} + cache read {u.cache_read_input_tokens:,} + write "
+            f"{u.cache_creation_input_tokens:,}, out {u.output_tokens:,}, ${call.cost_usd:.5f}")
+
+
+def effect_words(effect: str) -> str:
+    """'screen changed (distance 24)' -> 'screen changed'; 'screen unchanged (...)' -> 'same screen'."""
+    if effect.startswith("screen changed"):
+        return "screen changed"
+    if effect.startswith("screen unchanged"):
+        return "same screen"
+    return effect
 
 
 def clip(text: str, width: int) -> str:

@@ -8,25 +8,26 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 import textwrap
 import time
 from pathlib import Path
 from typing import Any
 
-from lluma_agent.logread import action_label, add_dir_argument, clip, open_run, screen_label
+from lluma_agent.logread import (
+    action_label,
+    add_dir_argument,
+    call_line,
+    clip,
+    effect_words,
+    open_run,
+    screen_label,
+    turn_calls,
+)
 from lluma_agent.turnlog import TurnLog
 
 SCREEN_W = 38
 ACTION_W = 42
-
-
-def short_effect(effect: str) -> str:
-    """'screen changed (distance 24)' -> 'changed d24': the listing has little room."""
-    effect = re.sub(r"^screen ", "", effect)
-    effect = re.sub(r" \(distance (\d+)\)", r" d\1", effect)
-    return re.sub(r" \(the action[^)]*\)", "", effect)
 
 
 def row(log: TurnLog) -> dict[str, Any]:
@@ -46,6 +47,8 @@ def row(log: TurnLog) -> dict[str, Any]:
         "run_usd": log.cost.run_usd,
         "stuck": log.stuck.level,
         "errors": log.errors,
+        "calls": [{"kind": c.kind, "model": c.model, "input_tokens": c.usage.total_input_tokens,
+                   "output_tokens": c.usage.output_tokens, "cost_usd": c.cost_usd} for c in turn_calls(log)],
     }
 
 
@@ -55,7 +58,7 @@ def format_listing(logs: list[TurnLog]) -> str:
     lines = [head]
     for log in logs:
         r = row(log)
-        act = r["action"] + (f" -> {short_effect(r['effect'])}" if r["effect"] else "")
+        act = r["action"] + (f" -> {effect_words(r['effect'])}" if r["effect"] else "")
         notes = []
         if log.stuck.level != "ok":
             notes.append(f"stuck:{log.stuck.level}")
@@ -147,6 +150,7 @@ def format_turn(log: TurnLog, folder: Path) -> str:
         f"cache hit {100 * c.cache_hit_ratio:.0f}% (run {100 * c.run_cache_hit_ratio:.0f}%); "
         f"past-turn tokens {log.past_turn_tokens}"
     )
+    out += _block("calls (each billed to this turn)", "\n".join(call_line(c) for c in turn_calls(log)))
     for m in log.memory_changes:
         out += _block(f"memory {m.op} {m.name} by {m.by} ({m.tokens_after} tokens after)", m.diff or "(no diff)")
     s = log.stuck

@@ -1,15 +1,18 @@
 """`lluma report [DIR] [-o FILE]`: one self-contained HTML page of a run.
 
-Run totals, token and cost charts (inline SVG), then every turn collapsed in a <details>: screenshot
-thumbnail (base64 JPEG), screen summary, reasoning, tool calls, action and effect, errors. No script,
-no external CSS, fonts or images, and a Content-Security-Policy that forbids fetching anything, so
-the file can be mailed or archived and opened offline.
+Run totals and why the run stopped, token and cost charts (inline SVG), then every turn collapsed in a
+<details>: screenshot thumbnail (base64 JPEG) with the tap marked, screen summary, the vision JSON the
+model saw, reasoning, tool calls, action and effect, every model call by kind, errors. No external CSS,
+fonts or images, and a Content-Security-Policy that forbids fetching anything, so the file can be
+mailed or archived and opened offline. The one script (expand/collapse all) is allowed by its hash;
+nothing else can run, so the model's text, escaped anyway, could never execute.
 """
 
 from __future__ import annotations
 
 import argparse
 import base64
+import hashlib
 import io
 import itertools
 import json
@@ -18,10 +21,18 @@ import time
 from html import escape
 from pathlib import Path
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from lluma_agent import charts
-from lluma_agent.logread import Run, action_label, add_dir_argument, open_run, screen_label
+from lluma_agent.logread import (
+    Run,
+    action_label,
+    add_dir_argument,
+    effect_words,
+    open_run,
+    screen_label,
+    turn_calls,
+)
 from lluma_agent.stats import RunStats, compute
 from lluma_agent.turnlog import TurnLog
 
@@ -47,17 +58,48 @@ pre{white-space:pre-wrap;word-break:break-word;background:#f4f4f4;padding:6px;bo
  font:12px/1.4 ui-monospace,Menlo,Consolas,monospace}
 ul{margin:2px 0;padding-left:20px}code{font:12px ui-monospace,Menlo,Consolas,monospace}
 .errors li{color:#b00020}.muted{color:#888}
+.calls{border-collapse:collapse;font-size:12px;margin:2px 0}.calls td,.calls th{padding:1px 8px 1px 0;text-align:right}
+.calls td:first-child,.calls th:first-child{text-align:left}
+.toolbar{margin:4px 0}.toolbar button{font:inherit;padding:2px 10px;margin-right:6px;cursor:pointer}
 """
 
-# Nothing may be fetched: images are data: URIs, styles are inline, scripts are not allowed at all.
-CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
+# Expand or collapse every turn; `report.html#all` opens them all on load (and lets a test see the script ran).
+SCRIPT = (
+    "function setAll(o){document.querySelectorAll('details.turn').forEach(function(d){d.open=o})}"
+    "document.getElementById('expand').onclick=function(){setAll(true)};"
+    "document.getElementById('collapse').onclick=function(){setAll(false)};"
+    "if(location.hash==='#all'){setAll(true)}"
+)
+SCRIPT_HASH = base64.b64encode(hashlib.sha256(SCRIPT.encode("utf-8")).digest()).decode("ascii")
+MARK = (255, 0, 170)  # the tap marker: a colour the game never uses
+
+# Nothing may be fetched: images are data: URIs, styles are inline, and the only script is ours (by hash).
+CSP = f"default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'sha256-{SCRIPT_HASH}'"
 
 
-def thumbnail(path: Path, long_side: int) -> str | None:
-    """The screenshot as a small base64 JPEG data URI; None when it is gone (screenshot retention)."""
+def mark_action(img: Image.Image, point: list[int] | None, swipe: list[int] | None) -> None:
+    """A ring where the tap landed, or an arrow along the swipe (device pixels = screenshot pixels)."""
+    draw = ImageDraw.Draw(img)
+    r, w = max(10, img.width // 25), max(3, img.width // 150)
+    if point:
+        x, y = point[0], point[1]
+        draw.ellipse((x - r, y - r, x + r, y + r), outline=MARK, width=w)
+        d = max(w, r // 3)
+        draw.ellipse((x - d, y - d, x + d, y + d), fill=MARK)
+    elif swipe and len(swipe) >= 4:
+        x0, y0, x1, y1 = swipe[:4]
+        draw.line((x0, y0, x1, y1), fill=MARK, width=w)
+        draw.ellipse((x1 - 2 * w, y1 - 2 * w, x1 + 2 * w, y1 + 2 * w), fill=MARK)
+
+
+def thumbnail(path: Path, long_side: int, point: list[int] | None = None,
+              swipe: list[int] | None = None) -> str | None:
+    """The screenshot as a small base64 JPEG data URI, the action marked on it; None when it is gone
+    (screenshot retention)."""
     try:
         with Image.open(path) as img:
             img = img.convert("RGB")
+            mark_action(img, point, swipe)
             img.thumbnail((long_side, long_side))
             buf = io.BytesIO()
             img.save(buf, format="JPEG", quality=70)
@@ -72,8 +114,11 @@ def _pre(text: str) -> str:
 
 def _header(s: RunStats) -> str:
     total_in = s.uncached_input_tokens + s.cache_write_tokens + s.cache_read_tokens
+    calls = ", ".join(f"{k} {c.count} ${c.cost_usd:.4f}" for k, c in s.calls.items()) or "none"
     cards = [
-        ("turns", f"{s.turns}", f"{s.model_calls} model calls, {s.wall_s:.0f} s"),
+        ("stopped", s.stop_reason, "why the run ended"),
+        ("model calls", f"{s.model_calls}", calls),
+        ("turns", f"{s.turns}", f"{s.wall_s:.0f} s wall time"),
         ("cost", f"${s.cost_usd:.4f}", f"${s.cost_per_turn_usd:.5f} per turn"),
         ("cache hit", f"{100 * s.cache_hit_ratio:.1f}%", "of input tokens read from cache"),
         ("input tokens", f"{total_in:,}", f"uncached {s.uncached_input_tokens:,} / write {s.cache_write_tokens:,} "
@@ -104,9 +149,22 @@ def _charts(turns: list[TurnLog]) -> str:
             f'<div class="chart">{charts.line("Cumulative cost (USD)", xs, cumulative)}</div>')
 
 
+def _calls_table(log: TurnLog) -> str:
+    rows = "".join(
+        f"<tr><td>{escape(c.kind)}</td><td>{escape(c.model)}</td><td>{c.usage.input_tokens:,}</td>"
+        f"<td>{c.usage.cache_read_input_tokens:,}</td><td>{c.usage.cache_creation_input_tokens:,}</td>"
+        f"<td>{c.usage.output_tokens:,}</td><td>${c.cost_usd:.5f}</td></tr>"
+        for c in turn_calls(log)
+    )
+    if not rows:
+        return ""
+    head = "<tr><th>call</th><th>model</th><th>in</th><th>cache read</th><th>write</th><th>out</th><th>$</th></tr>"
+    return f'<h4>Model calls</h4><table class="calls">{head}{rows}</table>'
+
+
 def _turn(log: TurnLog, folder: Path, thumb: int) -> str:
     action = action_label(log)
-    effect = log.action.effect if log.action else ""
+    effect = effect_words(log.action.effect) if log.action else ""
     cls = "turn err" if log.errors else "turn stuck" if log.stuck.level != "ok" else "turn"
     bad = f' <span class="bad">{len(log.errors)} error(s)</span>' if log.errors else ""
     stuck = f' <span class="bad">stuck: {escape(log.stuck.level)}</span>' if log.stuck.level != "ok" else ""
@@ -115,10 +173,15 @@ def _turn(log: TurnLog, folder: Path, thumb: int) -> str:
                f'<span class="cost">${log.cost.turn_usd:.4f}</span>{bad}{stuck}')
     img = ""
     if thumb > 0 and log.frame.path:
-        uri = thumbnail(folder / log.frame.path, thumb)
+        a = log.action
+        uri = thumbnail(folder / log.frame.path, thumb, a.point if a else None, a.swipe if a else None)
         img = (f'<img class="shot" src="{uri}" alt="turn {log.turn} screenshot">' if uri
                else '<p class="muted shot">screenshot no longer kept</p>')
     info = [f"<p><b>Screen:</b> {escape(screen_label(log))}</p>"]
+    if log.vision:
+        seen = json.dumps(log.vision.seen_by_model, indent=1, ensure_ascii=False)
+        info.append(f"<details><summary>vision JSON the model saw ({escape(log.vision.backend or '?')}"
+                    f"{', cached' if log.vision.cached else ''})</summary>{_pre(seen)}</details>")
     r = log.response
     if r and r.text:
         info.append("<h4>Reasoning</h4>" + _pre(r.text))
@@ -135,10 +198,9 @@ def _turn(log: TurnLog, folder: Path, thumb: int) -> str:
     if log.action:
         pt = f" at {tuple(log.action.point)}" if log.action.point else ""
         info.append(f"<h4>Action</h4><p>{escape(action + pt)} → {escape(effect)}</p>")
-    u = log.usage
-    info.append(f'<p class="muted">in {u.input_tokens} · cache read {u.cache_read_input_tokens} · cache write '
-                f"{u.cache_creation_input_tokens} · out {u.output_tokens} · ${log.cost.turn_usd:.4f} "
-                f"(run ${log.cost.run_usd:.4f}) · model {log.timings.model_s:.2f} s</p>")
+    info.append(_calls_table(log))
+    info.append(f'<p class="muted">${log.cost.turn_usd:.4f} this turn (run ${log.cost.run_usd:.4f}) · model '
+                f"{log.timings.model_s:.2f} s</p>")
     for m in log.memory_changes:
         info.append(f"<details><summary>memory {escape(m.op)} {escape(m.name)} by {escape(m.by)}</summary>"
                     f"{_pre(m.diff)}</details>")
@@ -152,7 +214,7 @@ def _turn(log: TurnLog, folder: Path, thumb: int) -> str:
 
 
 def render(run: Run, thumb: int = 480) -> str:
-    s = compute(run.turns, str(run.folder))
+    s = compute(run.turns, str(run.folder), run.stop_reason)
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(run.turns[0].started_at))
     err_links = ", ".join(f'<a href="#t{t.turn}">T{t.turn}</a>' for t in run.turns if t.errors)
     parts = [
@@ -162,13 +224,16 @@ def render(run: Run, thumb: int = 480) -> str:
         f"<title>LLuMa run {escape(run.folder.name)}</title><style>{CSS}</style></head><body>",
         f"<h1>LLuMa run {escape(run.folder.name)}</h1>",
         f'<div class="sub">{escape(str(run.folder))} · started {escape(when)} · model {escape(", ".join(s.models))}'
-        f" · turns {s.first_turn}–{s.last_turn}</div>",
+        f" · turns {s.first_turn}–{s.last_turn} · stopped: {escape(s.stop_reason)}</div>",
         _header(s),
         "<h2>Tokens and cost</h2>",
         _charts(run.turns),
         "<h2>Turns</h2>",
+        '<div class="toolbar"><button id="expand" type="button">expand all</button>'
+        '<button id="collapse" type="button">collapse all</button></div>',
         f'<p class="muted">Click a turn to open it.{" Turns with errors: " + err_links if err_links else ""}</p>',
         *(_turn(t, run.folder, thumb) for t in run.turns),
+        f"<script>{SCRIPT}</script>",
         "</body></html>",
     ]
     return "\n".join(parts)

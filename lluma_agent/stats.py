@@ -12,18 +12,31 @@ from collections import Counter
 
 from pydantic import BaseModel, Field
 
-from lluma_agent.logread import add_dir_argument, open_run
+from lluma_agent.logread import CALL_KINDS, add_dir_argument, open_run, turn_calls
 from lluma_agent.turnlog import TurnLog
 from lluma_facts import Usage
 
 
+class CallTotals(BaseModel):
+    """The model calls of one kind (decision, vlm, fold, preflight) over a run."""
+
+    count: int = 0
+    input_tokens: int = 0  # all input: uncached + cache write + cache read
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+    uncached_input_tokens: int = 0
+    cache_write_tokens: int = 0
+    cache_read_tokens: int = 0
+
+
 class RunStats(BaseModel):
     folder: str = ""
+    stop_reason: str = ""  # from run.json, written when the run ends
     models: list[str] = Field(default_factory=list)
     turns: int = 0
     first_turn: int = 0
     last_turn: int = 0
-    model_calls: int = 0  # turns with API usage (waiting turns make no call)
+    model_calls: int = 0  # every call: decisions and side calls (waiting turns make none)
     wall_s: float = 0.0  # first turn's start to the last turn's end
     uncached_input_tokens: int = 0
     cache_write_tokens: int = 0
@@ -41,6 +54,7 @@ class RunStats(BaseModel):
     turns_with_errors: int = 0
     stuck: dict[str, int] = Field(default_factory=dict)  # turns per level other than "ok"
     memory_changes: dict[str, int] = Field(default_factory=dict)  # by "agent" / "person"
+    calls: dict[str, CallTotals] = Field(default_factory=dict)  # by kind; every call the run paid for
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -54,21 +68,38 @@ def percentile(values: list[float], q: float) -> float:
     return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
 
 
-def compute(turns: list[TurnLog], folder: str = "") -> RunStats:
+def call_totals(turns: list[TurnLog]) -> dict[str, CallTotals]:
+    out: dict[str, CallTotals] = {}
+    for call in (c for t in turns for c in turn_calls(t)):
+        tot, u = out.setdefault(call.kind, CallTotals()), call.usage
+        tot.count += 1
+        tot.input_tokens += u.total_input_tokens
+        tot.output_tokens += u.output_tokens
+        tot.cost_usd += call.cost_usd
+        tot.uncached_input_tokens += u.input_tokens
+        tot.cache_write_tokens += u.cache_creation_input_tokens
+        tot.cache_read_tokens += u.cache_read_input_tokens
+    order = {k: i for i, k in enumerate(CALL_KINDS)}
+    return dict(sorted(out.items(), key=lambda kv: order.get(kv[0], len(order))))
+
+
+def compute(turns: list[TurnLog], folder: str = "", stop_reason: str = "") -> RunStats:
     if not turns:
-        return RunStats(folder=folder)
-    usage = sum((t.usage for t in turns), Usage())
-    called = [t for t in turns if t.usage.total_input_tokens or t.usage.output_tokens]
+        return RunStats(folder=folder, stop_reason=stop_reason)
+    # Run totals count every call: the decision and its side calls (their usage is billed to the turn).
+    calls = call_totals(turns)
+    usage = sum((c.usage for t in turns for c in turn_calls(t)), Usage())
     past = [t.past_turn_tokens for t in turns if t.past_turn_tokens > 0]
     latency = [t.timings.model_s for t in turns if t.timings.model_s > 0]
     cost = sum(t.cost.turn_usd for t in turns)
     return RunStats(
         folder=folder,
+        stop_reason=stop_reason,
         models=sorted({t.model for t in turns}),
         turns=len(turns),
         first_turn=turns[0].turn,
         last_turn=turns[-1].turn,
-        model_calls=len(called),
+        model_calls=sum(c.count for c in calls.values()),
         wall_s=max(0.0, turns[-1].started_at + turns[-1].timings.total_s - turns[0].started_at),
         uncached_input_tokens=usage.input_tokens,
         cache_write_tokens=usage.cache_creation_input_tokens,
@@ -86,6 +117,7 @@ def compute(turns: list[TurnLog], folder: str = "") -> RunStats:
         turns_with_errors=sum(1 for t in turns if t.errors),
         stuck=dict(Counter(t.stuck.level for t in turns if t.stuck.level != "ok")),
         memory_changes=dict(Counter(m.by for t in turns for m in t.memory_changes)),
+        calls=calls,
     )
 
 
@@ -98,6 +130,7 @@ def format_stats(s: RunStats) -> str:
     per = max(s.turns, 1)
     return "\n".join([
         f"run: {s.folder}",
+        f"stopped: {s.stop_reason}",
         f"model: {', '.join(s.models)}",
         f"turns: {s.turns} (turn {s.first_turn}..{s.last_turn}), {s.model_calls} model call(s), "
         f"{s.wall_s:.0f} s wall time",
@@ -105,6 +138,10 @@ def format_stats(s: RunStats) -> str:
         f"+ cache read {s.cache_read_tokens:,} ({total_in // per:,} per turn)",
         f"output tokens: {s.output_tokens:,} ({s.output_tokens // per:,} per turn)",
         f"cost: ${s.cost_usd:.4f} total, ${s.cost_per_turn_usd:.5f} per turn",
+        "calls by kind:",
+        *(f"  {kind:<9} {c.count:>4} call(s), in {c.input_tokens:,} (cache read {c.cache_read_tokens:,}, "
+          f"write {c.cache_write_tokens:,}), out {c.output_tokens:,}, ${c.cost_usd:.4f}"
+          for kind, c in s.calls.items()),
         f"cache hit: {100 * s.cache_hit_ratio:.1f}% of input tokens read from cache",
         f"past turn in history: median {s.median_past_turn_tokens:.0f} tokens",
         f"model latency: p50 {s.model_latency_p50_s:.2f} s, p90 {s.model_latency_p90_s:.2f} s",
@@ -123,6 +160,6 @@ def main(argv: list[str]) -> int:
     run = open_run(args.dir, "lluma stats")
     if run is None:
         return 1
-    s = compute(run.turns, str(run.folder))
+    s = compute(run.turns, str(run.folder), run.stop_reason)
     print(json.dumps(s.model_dump(), indent=2) if args.json else format_stats(s))
     return 0

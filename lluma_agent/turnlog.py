@@ -87,6 +87,19 @@ class SideCall(BaseModel):
     text: str = ""  # the fold's summary
 
 
+class RunSummary(BaseModel):
+    """`run.json`, written atomically when a run ends: why it stopped, for `lluma stats` and the report."""
+
+    stop_reason: str
+    turns: int
+    cost_usd: float
+    usage: Usage = Field(default_factory=Usage)
+    ended_at: float = 0.0
+
+
+SUMMARY_FILE = "run.json"
+
+
 class CostLog(BaseModel):
     turn_usd: float = 0.0  # the decision plus any side calls
     run_usd: float = 0.0
@@ -193,6 +206,12 @@ class TurnLogger:
             ),
         )
         self.db.commit()
+        return path
+
+    def write_summary(self, summary: RunSummary) -> Path:
+        path = self.folder / SUMMARY_FILE
+        with no_interrupt():
+            atomic_write_text(path, summary.model_dump_json(indent=2))
         return path
 
     def update_effect(self, turn: int, effect: str) -> None:

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from lluma_agent import logs_cli, stats
 from lluma_agent.turnlog import TurnLog
 from lluma_cli.demo import DEMO_KEY, run_demo, sim_agent
 from lluma_sim.api_policy import PolicyReply, ScriptedPolicy
@@ -277,7 +278,7 @@ def test_thinking_blocks_are_passed_back_unmodified(tmp_path):
     assert all(b["id"].startswith("toolu_") for r in replies for b in r if b["type"] == "tool_use")
 
 
-def test_vlm_readings_are_billed_to_the_turn(tmp_path):
+def test_vlm_readings_are_billed_to_the_turn(tmp_path, capsys):
     with sim_agent(2, tmp_path, seed=6, overrides={"LLUMA_VISION__BACKEND": "hybrid"}) as (sim, coordinator):
         totals = coordinator.run()
     logs = _logs(tmp_path)
@@ -285,3 +286,14 @@ def test_vlm_readings_are_billed_to_the_turn(tmp_path):
     assert vlm and all(c.usage.input_tokens > 500 and c.cost_usd > 0 for c in vlm)  # a screenshot each
     assert logs[0].vision.backend == "hybrid"
     assert totals.cost_usd == pytest.approx(sum(t.cost.turn_usd for t in logs))
+    # `lluma stats` shows every call by kind, with the costs adding up to the run's, and why the run stopped
+    assert stats.main([str(tmp_path), "--json"]) == 0
+    s = json.loads(capsys.readouterr().out)
+    assert s["stop_reason"] == "max_turns (2) reached" == totals.stop_reason
+    assert s["calls"]["decision"]["count"] == 2 and s["calls"]["vlm"]["count"] == len(vlm)
+    assert s["calls"]["vlm"]["cost_usd"] == pytest.approx(sum(c.cost_usd for c in vlm))
+    assert sum(c["cost_usd"] for c in s["calls"].values()) == pytest.approx(totals.cost_usd)
+    assert s["calls"]["vlm"]["input_tokens"] == sum(c.usage.total_input_tokens for c in vlm)
+    assert logs_cli.main([str(tmp_path), "--turn", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "calls (each billed to this turn)" in out and "\n  decision claude-" in out and "\n  vlm claude-" in out

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import io
 import json
 import os
 import re
@@ -10,12 +13,22 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from lluma_agent import charts, doctor, logs_cli, memory_cli, report, stats
+from lluma_agent import charts, doctor, logread, logs_cli, memory_cli, report, stats
 from lluma_agent.context import Section
 from lluma_agent.memory import MemoryChange, MemoryStore
 from lluma_agent.stuck import StuckState
 from lluma_agent.tools import ToolCall, ToolResult
-from lluma_agent.turnlog import ActionLog, CostLog, ResponseLog, Timings, TurnLog, TurnLogger, VisionLog
+from lluma_agent.turnlog import (
+    ActionLog,
+    CostLog,
+    ResponseLog,
+    RunSummary,
+    SideCall,
+    Timings,
+    TurnLog,
+    TurnLogger,
+    VisionLog,
+)
 from lluma_cli import main as cli
 from lluma_facts import Usage
 from lluma_sim.adb_server import AdbServer
@@ -80,9 +93,9 @@ def test_logs_listing(run_dir: Path, capsys: pytest.CaptureFixture[str]) -> None
     out = _out(capsys, logs_cli.main([str(run_dir)]))
     assert "4 turn(s)" in out
     lines = out.splitlines()
-    row = r"^\s+1\s+buttons: OK #1\s+pressButton\(OK\) -> changed d20\s+700\s+0\s+100\s+30\s+0\.0020"
+    row = r"^\s+1\s+buttons: OK #1\s+pressButton\(OK\) -> screen changed\s+700\s+0\s+100\s+30\s+0\.0020"
     assert re.search(row, lines[2])
-    assert "back [forced] -> unchanged" in out and "stuck:warn" in out and "button 'Nope' not found" in out
+    assert "back [forced] -> same screen" in out and "stuck:warn" in out and "button 'Nope' not found" in out
     assert "(waited: loading (2 waits))" in out
     tail = _out(capsys, logs_cli.main([str(run_dir), "--tail", "2"]))
     assert "last 2 shown" in tail and "#1 " not in tail and "#3" in tail
@@ -168,12 +181,59 @@ def test_report_is_one_self_contained_page(run_dir: Path, tmp_path: Path, capsys
     page = out.read_text(encoding="utf-8")
     assert not re.search(r"""(src|href)\s*=\s*["']?\s*(https?:)?//""", page, re.I)
     assert "http://" not in page and "https://" not in page
-    assert "<script" not in page.lower()  # the model's text is escaped, and the page has no script of its own
+    # the model's text is escaped; the page's one script is its own expand/collapse, allowed by its hash
+    scripts = re.findall(r"<script>(.*?)</script>", page, re.S)
+    assert scripts == [report.SCRIPT] and page.lower().count("<script") == 1
+    digest = base64.b64encode(hashlib.sha256(scripts[0].encode()).digest()).decode()
+    assert f"script-src 'sha256-{digest}'" in page and 'id="expand"' in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "&amp; continue" in page
     assert page.count("<svg") == 2 and "Input tokens per turn" in page and "Cumulative cost" in page
     assert page.count('src="data:image/jpeg;base64,') == 4
     assert page.count('<details class="turn') == 4 and 'class="turn err" id="t3"' in page
     assert "button &#x27;Nope&#x27; not found" in page and '<a href="#t3">' in page
+
+
+def test_report_shows_stop_reason_calls_vision_json_and_the_tap(
+    run_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    summary = RunSummary(stop_reason="max_turns (4) reached", turns=4, cost_usd=0.006)
+    (run_dir / "run.json").write_text(summary.model_dump_json())
+    log = TurnLog.model_validate_json((run_dir / "turn_000002.json").read_text())
+    log.side_calls = [SideCall(kind="vlm", model="claude-haiku-4-5", usage=Usage(input_tokens=900, output_tokens=60),
+                               cost_usd=0.0012)]
+    log.cost.turn_usd = 0.0032
+    (run_dir / "turn_000002.json").write_text(log.model_dump_json())
+    page = report.render(logread.load_run(run_dir))
+    assert "stopped: max_turns (4) reached" in page
+    assert "<td>vlm</td><td>claude-haiku-4-5</td><td>900</td>" in page and "<td>decision</td>" in page
+    assert "$0.00200</td>" in page  # the decision's share: the turn's cost less its side call
+    assert "vision JSON the model saw" in page and "&quot;name&quot;: &quot;OK&quot;" in page
+    assert "<b>pressButton(OK)</b> → screen changed" in page and "→ same screen" in page
+    # the tap at (540, 1210) on a 1080x1920 frame is marked where it landed on the thumbnail
+    shot = logread.load_run(run_dir).folder / "screens" / "turn_000002.jpg"
+    Image.new("RGB", (1080, 1920), (40, 80, 120)).save(shot)
+    uri = report.thumbnail(shot, 480, point=[540, 1210])
+    assert uri is not None
+    thumb = Image.open(io.BytesIO(base64.b64decode(uri.split(",", 1)[1]))).convert("RGB")
+    assert thumb.size == (270, 480)
+    r, g, b = thumb.getpixel((135, 302))  # the centre dot, in the marker's magenta
+    assert r > 180 and g < 90 and b > 100
+    r, g, b = thumb.getpixel((30, 30))  # elsewhere the screenshot is untouched
+    assert (r, g, b) != thumb.getpixel((135, 302)) and r < 80
+    stats_out = json.loads(_out(capsys, stats.main([str(run_dir), "--json"])))
+    assert stats_out["stop_reason"] == "max_turns (4) reached"
+    assert stats_out["calls"]["vlm"] == {"count": 1, "input_tokens": 900, "output_tokens": 60, "cost_usd": 0.0012,
+                                         "uncached_input_tokens": 900, "cache_write_tokens": 0, "cache_read_tokens": 0}
+    assert stats_out["calls"]["decision"]["count"] == 3
+    turn2 = _out(capsys, logs_cli.main([str(run_dir), "--turn", "2"]))
+    assert "vlm claude-haiku-4-5: in 900 + cache read 0 + write 0, out 60, $0.00120" in turn2
+
+
+def test_stats_without_run_json_says_the_stop_reason_is_unknown(
+    run_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    s = json.loads(_out(capsys, stats.main([str(run_dir), "--json"])))
+    assert s["stop_reason"].startswith("unknown (no run.json")
 
 
 def test_report_default_output_and_lost_screenshots(run_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
