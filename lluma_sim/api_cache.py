@@ -11,6 +11,9 @@ Model of the real cache (per the prompt-caching docs):
 - Entries live 5 minutes (1 hour when the breakpoint asks), refreshed each time they are read.
 - tool_choice, thinking settings and the number of images seed the message part of the chain, so changing
   them invalidates cached messages but not tools/system; changing tools changes everything after them.
+- Budget-thinking models (Haiku 4.5) with thinking enabled: when the last user message is not only tool
+  results, the API strips earlier thinking blocks from the context, so nothing from the first thinking
+  block on is read from or written to the cache (`thinking_stripped`): that history is billed uncached.
 """
 
 from __future__ import annotations
@@ -50,9 +53,10 @@ class BreakpointResult(BaseModel):
     path: str = Field(description="e.g. system.1, messages.7.content.0; `auto` for top-level cache_control.")
     ttl: Literal["5m", "1h"]
     prefix_tokens: int = Field(description="Tokens (the stand-in's count) up to and including this block.")
-    result: Literal["read", "write", "covered", "below_minimum"] = Field(
+    result: Literal["read", "write", "covered", "below_minimum", "thinking_stripped"] = Field(
         description="read: a live entry here was read; write: a new entry was written; covered: inside a longer "
-        "read; below_minimum: prefix too short, nothing cached."
+        "read; below_minimum: prefix too short, nothing cached; thinking_stripped: earlier thinking was stripped "
+        "from the context (budget-thinking model, a user turn that is not only tool results): not cached."
     )
 
 
@@ -98,6 +102,19 @@ def _count_images(request: dict[str, Any]) -> int:
             elif b.get("type") == "tool_result" and isinstance(b.get("content"), list):
                 n += sum(1 for x in b["content"] if isinstance(x, dict) and x.get("type") == "image")
     return n
+
+
+def stripped_from(request: dict[str, Any], kinds: list[str], thinking: str) -> int | None:
+    """Index of the first block the API strips thinking from (budget-thinking models, thinking enabled, a last
+    user message that is not only tool results), or None."""
+    if thinking != "budget" or (request.get("thinking") or {}).get("type") != "enabled":
+        return None
+    last = (request.get("messages") or [{}])[-1]
+    if last.get("role") != "user" or all(
+        b.get("type") == "tool_result" for b in content_blocks(last.get("content", ""))
+    ):
+        return None
+    return next((i for i, k in enumerate(kinds) if k in ("thinking", "redacted_thinking")), None)
 
 
 def prefix_hashes(request: dict[str, Any], model_id: str) -> list[str]:
@@ -163,13 +180,20 @@ class PromptCache:
             bps = [bp for bp in bps if bp[0] != last] + [(last, "auto", auto.get("ttl", "5m"))]
             bps.sort(key=lambda bp: bp[0])
         notes: list[str] = []
+        strip = stripped_from(request, [b.kind for b in blocks], spec.thinking)
+        if strip is not None:
+            notes.append(
+                f"{blocks[strip].path}: thinking with a user turn that is not only tool results: earlier thinking "
+                "is stripped, history from here is not cached"
+            )
         with self._lock:
             now = self.clock()
             self._entries = {k: e for k, e in self._entries.items() if e.expires_at > now}
             # READ: longest live prefix within the lookback window of any breakpoint.
             read_index: int | None = None
             for idx, path, _ttl in bps:
-                for k in range(idx, max(-1, idx - self.lookback - 1), -1):
+                top = idx if strip is None else min(idx, strip - 1)
+                for k in range(top, max(-1, idx - self.lookback - 1), -1):
                     if hashes[k] in self._entries:
                         if read_index is None or k > read_index:
                             read_index = k
@@ -199,6 +223,8 @@ class PromptCache:
                     result = "covered"
                     if hashes[idx] not in self._entries:
                         self._entries[hashes[idx]] = _Entry(expires_at=now + TTL_SECONDS[ttl], ttl=ttl)
+                elif strip is not None and idx >= strip:
+                    result = "thinking_stripped"
                 elif prefix < spec.min_cacheable_tokens:
                     result = "below_minimum"
                     notes.append(

@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-FaultKind = Literal["rate_limit", "overloaded", "api_error", "slow", "malformed_tool_input", "max_tokens"]
+FaultKind = Literal["rate_limit", "overloaded", "api_error", "slow", "malformed_tool_input", "max_tokens", "refusal"]
 
 # HTTP status and error type of the faults that replace the response.
 ERROR_FAULTS: dict[str, tuple[int, str, str]] = {
@@ -28,6 +28,7 @@ class Fault(BaseModel):
     - slow: the reply is held `delay_s` seconds (set it past the client's timeout), then sent normally.
     - malformed_tool_input: the first tool_use gets input missing a required field, or a wrong type.
     - max_tokens: the reply is cut short with stop_reason "max_tokens" (its tool call dropped).
+    - refusal: a safety classifier declines: stop_reason "refusal", no content.
     """
 
     kind: FaultKind

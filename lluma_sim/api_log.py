@@ -34,6 +34,10 @@ class LogEntry(BaseModel):
     usage: Usage | None = None
     cost_usd: float | None = None
     stop_reason: str | None = None
+    thinking_tokens: int = Field(0, description="Output tokens of the reply's thinking (billed even when omitted).")
+    input_transformations: list[dict[str, Any]] = Field(
+        default_factory=list, description="What the stand-in changed before reading: dropped thinking blocks."
+    )
     policy: str = Field("", description="The policy's decision line.")
     tool_calls: list[str] = Field(default_factory=list)
     request: dict[str, Any] | None = Field(None, description="The body (images elided), when keep_bodies=True.")

@@ -1,5 +1,8 @@
 """What the Messages API stand-in answers: a pluggable `Policy`; the default plays the simulated game.
 
+The policy writes the decision; the server adds what a model does around it (thinking blocks, a longer
+reasoning text: api_talk), so any policy gets them.
+
 `ScriptedPolicy` reads the agent's current turn (`<vision>{...}</vision>` in the last user message, tool
 results first) and answers like a terse model: a short reasoning text, occasionally a memory-file write,
 and exactly one input tool call. It also answers the agent's fold request (`<summarize>`) with plain text
@@ -39,6 +42,9 @@ class PolicyReply(BaseModel):
     content: list[dict[str, Any]]
     stop_reason: str | None = None
     decision: str = Field("", description="One line for the request log: what was decided and why.")
+    notes: list[str] = Field(
+        default_factory=list, description="What the policy considered (thinking and longer replies grow from it)."
+    )
 
 
 class Policy(Protocol):
@@ -108,8 +114,7 @@ class ScriptedPolicy:
             action = next((c for c in candidates if c[0] in tools), None)
         self.turns += 1
         content: list[dict[str, Any]] = []
-        if (request.get("thinking") or {}).get("type") == "enabled":
-            content.append({"type": "thinking", "thinking": f"Screen: {why}. Candidates: {candidates[:3]}."})
+        notes = [f"Screen: {why}.", f"Candidates: {', '.join(_describe(c) for c in candidates[:3]) or 'none'}."]
         reason = f"{why}; " + (
             f"{'the last action changed nothing, so not repeating it; ' if failed else ''}next: {_describe(action)}."
             if action
@@ -117,7 +122,7 @@ class ScriptedPolicy:
         )
         content.append({"type": "text", "text": reason[0].upper() + reason[1:]})
         if choice_type == "none":
-            return PolicyReply(content=content, decision=f"tool_choice none: {why}")
+            return PolicyReply(content=content, decision=f"tool_choice none: {why}", notes=notes)
         memory = self._memory_call(request, tools, vision, why)
         if memory:
             content.append(memory)
@@ -126,7 +131,7 @@ class ScriptedPolicy:
             content.append({"type": "tool_use", "id": new_tool_id(self.rng), "name": name, "input": dict(args)})
             self.presses[_describe(action)] += 1
         decision = f"{_describe(action) if action else 'no action'} ({why})" + (" +memory" if memory else "")
-        return PolicyReply(content=content, decision=decision)
+        return PolicyReply(content=content, decision=decision, notes=notes)
 
     def _last_outcome(self, messages: list[dict[str, Any]]) -> tuple[tuple[str, tuple] | None, bool]:
         """The previous input action (from the last assistant message) and whether it failed or did nothing."""

@@ -21,22 +21,36 @@ import threading
 import time
 import traceback
 from collections.abc import Callable
+from datetime import date
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from lluma_facts import Usage, cost_usd
+from lluma_facts import ModelSpec, Usage, cost_usd
 from lluma_sim.api_cache import PromptCache
 from lluma_sim.api_faults import ERROR_FAULTS, Fault, FaultSchedule, malform_tool_input
 from lluma_sim.api_log import LogEntry, elide_images, print_entry
-from lluma_sim.api_policy import Policy, ScriptedPolicy
+from lluma_sim.api_policy import Policy, PolicyReply, ScriptedPolicy
 from lluma_sim.api_response import error_json, fit_max_tokens, message_json, new_id, sse_body, usage_json
-from lluma_sim.api_tokens import RequestCount, count_request
-from lluma_sim.api_validate import CURRENT_API_VERSION, ApiError, thinking_signature, validate_request
+from lluma_sim.api_talk import Talk
+from lluma_sim.api_thinking import betas, check_bindings, prefix_digest, sign
+from lluma_sim.api_tokens import RequestCount, block_tokens, count_request
+from lluma_sim.api_validate import CURRENT_API_VERSION, ApiError, effort_of, validate_request
 
-__all__ = ["ApiServer", "LogEntry", "main"]
+__all__ = ["ApiServer", "LogEntry", "main", "thinking_level"]
 
 HOST = "127.0.0.1"  # loopback only: the stand-in accepts any key and must never face a network
 PATHS = {"/v1/messages": "messages", "/v1/messages/count_tokens": "count_tokens"}
+
+
+def thinking_level(body: dict[str, Any], spec: ModelSpec) -> str | None:
+    """How the model thinks for this request: its effort (adaptive models, on unless disabled; off by
+    default where the model says so), "budget" (budget models with thinking enabled), or None."""
+    kind = (body.get("thinking") or {}).get("type")
+    if spec.thinking == "budget":
+        return "budget" if kind == "enabled" else None
+    if kind == "disabled" or (kind is None and not spec.thinking_default_on):
+        return None
+    return effort_of(body, spec) or "medium"
 
 
 class ApiServer:
@@ -50,6 +64,8 @@ class ApiServer:
         faults: FaultSchedule | None = None,
         keep_bodies: bool = False,
         on_request: Callable[[LogEntry], None] | None = None,
+        seed: int = 0,
+        today: date | None = None,
     ) -> None:
         self.port = port
         self.policy: Policy = policy or ScriptedPolicy()
@@ -64,6 +80,8 @@ class ApiServer:
         self._messages_count = 0
         self._secret = os.urandom(16)  # signs thinking blocks; tampered ones are rejected
         self._rng = random.Random()
+        self.talk = Talk(seed)  # reply and thinking lengths
+        self.today = today  # retirement is judged as of this day (None: the real date)
         self._stop = threading.Event()
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -170,20 +188,25 @@ class ApiServer:
                 entry.stream = bool(body.get("stream"))
                 if self.keep_bodies:
                     entry.request = elide_images(body)
-            validate_request(
+            spec = validate_request(
                 body,
                 api_version=entry.api_version or CURRENT_API_VERSION,
                 endpoint=endpoint,
                 thinking_secret=self._secret,
+                today=self.today,
             )
-            count = count_request(body)
+            # Judged against the request as sent; `seen` is what the model reads (dropped blocks removed).
+            kept, dropped = check_bindings(body, self._secret, spec, betas(headers))
+            seen = {**body, "messages": kept}
+            entry.input_transformations = dropped
+            count = count_request(seen)
             sections = ("tools", "system", "messages")
             entry.layout = {s: sum(1 for b in count.blocks if b.section == s) for s in sections}
             entry.section_tokens = {s: count.section(s) for s in sections}
             entry.message_count = len(body["messages"])
             if endpoint == "count_tokens":
                 return self._reply(entry, 200, json.dumps({"input_tokens": count.total}).encode(), request_id)
-            status, payload = self._messages(body, count, entry, fault, request_id)
+            status, payload = self._messages(body, seen, spec, count, entry, fault, request_id)
             return self._reply(entry, status, payload, request_id, sse=bool(body.get("stream")))
         except ApiError as err:
             entry.error_type, entry.error_message = err.type, err.message
@@ -214,41 +237,88 @@ class ApiServer:
             self._stop.wait(fault.delay_s)
 
     def _messages(
-        self, body: dict[str, Any], count: RequestCount, entry: LogEntry, fault: Fault | None, request_id: str
+        self,
+        body: dict[str, Any],
+        seen: dict[str, Any],
+        spec: ModelSpec,
+        count: RequestCount,
+        entry: LogEntry,
+        fault: Fault | None,
+        request_id: str,
     ) -> tuple[int, bytes]:
-        cache = self.cache.process(body, count)
+        """`body` as sent (replies are signed against it: the client replays what it sent), `seen` as the
+        model reads it (thinking blocks dropped by drop_block removed)."""
+        cache = self.cache.process(seen, count)
         entry.breakpoints, entry.cache_notes, entry.read_index = cache.breakpoints, cache.notes, cache.read_index
+        model = body["model"]
         with self._lock:
-            reply = self.policy.respond(body) if body["max_tokens"] > 0 else None
-        content = [dict(b) for b in reply.content] if reply else []
+            reply = self.policy.respond(seen) if body["max_tokens"] > 0 else None
+            content = self._speak(reply, seen, spec) if reply else []
         entry.policy = reply.decision if reply else "max_tokens=0: cache pre-warm, no reply"
-        for block in content:
-            if block.get("type") == "thinking":
-                block["signature"] = thinking_signature(self._secret, block["thinking"])
         if fault is not None and fault.kind == "malformed_tool_input":
             what = malform_tool_input(content, body.get("tools") or [], fault.malformed)
             entry.fault = f"malformed_tool_input: {what}"
-        content, out_tokens, cut = fit_max_tokens(content, body["max_tokens"], body["model"])
+        if fault is not None and fault.kind == "refusal":  # a safety classifier declined: nothing is said
+            content, entry.policy = [], "refused (injected fault)"
+        content, out_tokens, cut = fit_max_tokens(content, body["max_tokens"], model)
         if fault is not None and fault.kind == "max_tokens":  # ran out mid-reply: the tool call never came
-            content, _, _ = fit_max_tokens([b for b in content if b.get("type") != "tool_use"], 8, body["model"])
+            content, _, _ = fit_max_tokens([b for b in content if b.get("type") != "tool_use"], 8, model)
             out_tokens, cut = body["max_tokens"], True
+        content = self._sign(content, body, spec)
         has_tool = any(b.get("type") == "tool_use" for b in content)
         stop = (
-            "max_tokens"
+            "refusal"
+            if fault is not None and fault.kind == "refusal"
+            else "max_tokens"
             if cut or body["max_tokens"] == 0
             else (reply.stop_reason if reply and reply.stop_reason else "tool_use" if has_tool else "end_turn")
         )
         usage = usage_json(cache, out_tokens)
         entry.usage = Usage.from_api(usage)
-        entry.cost_usd = cost_usd(entry.usage, body["model"])
+        entry.cost_usd = cost_usd(entry.usage, model)
         entry.stop_reason = stop
+        entry.thinking_tokens = sum(block_tokens(b, model) for b in content if b.get("type") == "thinking")
         entry.tool_calls = [
             f"{b['name']}({json.dumps(b['input'], ensure_ascii=False)})" for b in content if b.get("type") == "tool_use"
         ]
         msg = message_json(
-            msg_id=new_id("msg_01", self._rng), model=body["model"], content=content, stop_reason=stop, usage=usage
+            msg_id=new_id("msg_01", self._rng), model=model, content=content, stop_reason=stop, usage=usage
         )
+        if entry.input_transformations:
+            msg["input_transformations"] = entry.input_transformations
         return 200, (sse_body(msg) if body.get("stream") else json.dumps(msg, ensure_ascii=False).encode())
+
+    def _speak(self, reply: PolicyReply, seen: dict[str, Any], spec: ModelSpec) -> list[dict[str, Any]]:
+        """The policy's content as a model says it: a game turn's reasoning at a realistic length, and a
+        thinking block first when the request's thinking settings (or the model's default) say it thinks."""
+        model = seen["model"]
+        content = self.talk.pad_reply([dict(b) for b in reply.content], reply.notes, model)
+        level = thinking_level(seen, spec)
+        if level is not None and not any(b.get("type") == "thinking" for b in content):
+            content.insert(
+                0, {"type": "thinking", "thinking": self.talk.thinking(reply.notes or [reply.decision], level, model)}
+            )
+        return content
+
+    def _sign(self, content: list[dict[str, Any]], body: dict[str, Any], spec: ModelSpec) -> list[dict[str, Any]]:
+        """Thinking blocks get their signature (committing to the request as sent); adaptive models omit the
+        text unless `thinking.display` is "summarized" (it was billed all the same)."""
+        omit = spec.thinking == "adaptive" and (body.get("thinking") or {}).get("display") != "summarized"
+        messages = body["messages"]
+        out: list[dict[str, Any]] = []
+        for i, block in enumerate(content):
+            if block.get("type") == "thinking":
+                text = "" if omit else str(block["thinking"])
+                prefix = prefix_digest(
+                    body.get("system"),
+                    body.get("tools"),
+                    [*messages, {"role": "assistant", "content": out}],
+                    len(messages),
+                    i,
+                )
+                block = {"type": "thinking", "thinking": text, "signature": sign(self._secret, text, prefix)}
+            out.append(block)
+        return out
 
     def _reply(
         self,
@@ -333,14 +403,14 @@ def main(argv: list[str] | None = None) -> int:
         description="Run the Messages API stand-in in the foreground on 127.0.0.1 (Ctrl+C stops it).",
     )
     ap.add_argument("--port", type=int, default=18080, help="port on 127.0.0.1 (0 picks a free one)")
-    ap.add_argument("--seed", type=int, default=0, help="seed of the scripted policy")
+    ap.add_argument("--seed", type=int, default=0, help="seed of the scripted policy and of reply lengths")
     ap.add_argument(
         "--fault",
         action="append",
         default=[],
         metavar="[INDEX:]KIND",
         help="inject a fault: rate_limit, overloaded, api_error, slow, malformed_tool_input, "
-        "max_tokens; with INDEX for that request (0-based), else queued (repeatable)",
+        "max_tokens, refusal; with INDEX for that request (0-based), else queued (repeatable)",
     )
     ap.add_argument("--retry-after", type=float, default=1.0, help="retry-after seconds of injected 429/529")
     ap.add_argument("--log", metavar="FILE", help="append every request's log entry to FILE as JSON lines")
@@ -359,6 +429,7 @@ def main(argv: list[str] | None = None) -> int:
         server = ApiServer(
             port=args.port,
             policy=ScriptedPolicy(seed=args.seed),
+            seed=args.seed,
             faults=FaultSchedule.parse(args.fault, retry_after_s=args.retry_after),
             on_request=on_request,
         ).start()

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import base64
 import binascii
-import hashlib
-import hmac
 import re
+from datetime import date
 from typing import Any
 
-from lluma_facts import UnknownModelError, model_spec
+from lluma_facts import EFFORTS, ModelLookupError, ModelSpec, usable_model
 from lluma_facts.images import sniff_image
+from lluma_sim import api_thinking
+from lluma_sim.api_errors import ApiError, invalid
 
 CURRENT_API_VERSION = "2026-10-21"
 SAMPLING_REMOVED_IN = "2026-10-21"  # API versions from this date reject temperature/top_p/top_k
@@ -36,34 +37,16 @@ USER_BLOCKS = {"text", "image", "document", "tool_result", "search_result"}
 ASSISTANT_BLOCKS = {"text", "tool_use", "thinking", "redacted_thinking", "server_tool_use"}
 
 
-class ApiError(Exception):
-    """An error the stand-in answers with: HTTP status, the API's error type, a message."""
-
-    def __init__(self, status: int, type_: str, message: str, headers: dict[str, str] | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.type = type_
-        self.message = message
-        self.headers = headers or {}
-
-
-def invalid(message: str) -> ApiError:
-    return ApiError(400, "invalid_request_error", message)
-
-
-def thinking_signature(secret: bytes, thinking: str) -> str:
-    """The signature the stand-in puts on thinking blocks; a changed block no longer matches it."""
-    return base64.b64encode(hmac.new(secret, thinking.encode(), hashlib.sha256).digest()).decode()
-
-
 def validate_request(
     body: Any,
     *,
     api_version: str = CURRENT_API_VERSION,
     endpoint: str = "messages",
     thinking_secret: bytes | None = None,
-) -> None:
-    """Raise ApiError (400, or 404 for an unknown model) when the real API would reject `body`."""
+    today: date | None = None,
+) -> ModelSpec:
+    """Raise ApiError (400, or 404 for an unknown or retired model) when the real API would reject `body`;
+    returns the model's registry row. Thinking bindings are judged after this (api_thinking)."""
     if not isinstance(body, dict):
         raise invalid("request body must be a JSON object")
     allowed = MESSAGES_FIELDS if endpoint == "messages" else COUNT_TOKENS_FIELDS
@@ -101,13 +84,59 @@ def validate_request(
         )
     _validate_breakpoints(body)
     try:
-        spec = model_spec(body["model"])
-    except UnknownModelError as exc:
-        raise ApiError(404, "not_found_error", f"model: {body['model']}") from exc
+        spec = usable_model(body["model"], today)
+    except ModelLookupError as exc:
+        raise ApiError(404, "not_found_error", f"model: {body['model']} ({exc})") from exc
     if endpoint == "messages" and body["max_tokens"] > spec.max_output_tokens:
         raise invalid(
             f"max_tokens: {body['max_tokens']} > {spec.max_output_tokens}, which is the maximum allowed number "
             f"of output tokens for {body['model']}"
+        )
+    _validate_model_rules(body, spec)
+    return spec
+
+
+def effort_of(body: dict[str, Any], spec: ModelSpec) -> str | None:
+    """The effort a request runs at: output_config.effort, else the model's default (None: no effort)."""
+    return (body.get("output_config") or {}).get("effort") or spec.default_effort
+
+
+def _validate_model_rules(body: dict[str, Any], spec: ModelSpec) -> None:
+    """What differs by model (the registry says): rejected parameters, thinking mode, effort, prefill."""
+    model = body["model"]
+    thinking = body.get("thinking") or {}
+    for param in spec.rejected_params:
+        if param in body:
+            raise invalid(f"{param}: is not supported for {model}; remove it from the request")
+    effort = (body.get("output_config") or {}).get("effort")
+    if spec.thinking == "budget":
+        if thinking.get("type") == "adaptive":
+            raise invalid(
+                f"thinking.type: 'adaptive' is not supported for {model}; use {{'type': 'enabled', 'budget_tokens': N}}"
+            )
+        if effort is not None:
+            raise invalid(f"output_config.effort: is not supported for {model}")
+        return
+    if thinking.get("type") == "enabled" or "budget_tokens" in thinking:
+        raise invalid(
+            f"thinking.type.enabled.budget_tokens: is not supported for {model}; use thinking {{'type': "
+            "'adaptive'}} and output_config.effort to set the depth"
+        )
+    if effort is not None and effort not in spec.efforts:
+        raise invalid(f"output_config.effort: {model} accepts {', '.join(spec.efforts)}")
+    if thinking.get("type") == "disabled":
+        cap, level = spec.disable_thinking_max_effort, effort_of(body, spec)
+        if cap is None:
+            raise invalid(f"thinking.type: 'disabled' is not supported for {model} (its thinking is always on)")
+        if level is not None and EFFORTS.index(level) > EFFORTS.index(cap):
+            raise invalid(
+                f"thinking.type: 'disabled' is only allowed with output_config.effort at most {cap!r} "
+                f"(this request runs at {level!r})"
+            )
+    messages = body["messages"]
+    if spec.rejects_prefill and messages and messages[-1].get("role") == "assistant":
+        raise invalid(
+            f"{model} does not support assistant message prefill: the conversation must end with a user message"
         )
 
 
@@ -156,6 +185,10 @@ def _validate_thinking(thinking: Any, max_tokens: Any, endpoint: str) -> None:
         return
     if not isinstance(thinking, dict) or thinking.get("type") not in ("enabled", "disabled", "adaptive"):
         raise invalid("thinking.type: Input should be 'enabled', 'disabled' or 'adaptive'")
+    if thinking.get("display", "omitted") not in ("summarized", "omitted"):
+        raise invalid("thinking.display: Input should be 'summarized' or 'omitted'")
+    if "block_binding" in thinking and thinking["type"] != "adaptive":
+        raise invalid("thinking.block_binding: only allowed with thinking.type 'adaptive'")
     if thinking["type"] == "enabled":
         budget = thinking.get("budget_tokens")
         if not isinstance(budget, int) or budget < 1024:
@@ -169,6 +202,9 @@ def _validate_output_config(output_config: Any) -> None:
         return
     if not isinstance(output_config, dict):
         raise invalid("output_config: Input should be an object")
+    effort = output_config.get("effort")
+    if effort is not None and effort not in EFFORTS:
+        raise invalid(f"output_config.effort: Input should be {', '.join(repr(e) for e in EFFORTS)}")
     fmt = output_config.get("format")
     if fmt is not None:
         if not isinstance(fmt, dict) or fmt.get("type") != "json_schema" or not isinstance(fmt.get("schema"), dict):
@@ -275,9 +311,7 @@ def _validate_block(block: Any, role: str, path: str, secret: bytes | None) -> N
     elif kind == "thinking":
         if not isinstance(block.get("thinking"), str) or not isinstance(block.get("signature"), str):
             raise invalid(f"{path}: thinking blocks need `thinking` and `signature`")
-        if secret is not None and not hmac.compare_digest(
-            block["signature"], thinking_signature(secret, block["thinking"])
-        ):
+        if secret is not None and not api_thinking.text_matches(secret, block):
             raise invalid(
                 f"{path}: Invalid `signature` in `thinking` block (thinking blocks must be passed back unmodified)"
             )

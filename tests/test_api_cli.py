@@ -72,3 +72,51 @@ def test_sim_api_reports_a_busy_port():
             timeout=20,
         )
     assert r.returncode == 1 and "cannot listen" in r.stderr
+
+
+def test_done_check_haiku_5_5_against_lluma_sim_api():
+    """Issue 12's check: against `lluma sim api`, Haiku 5.5 rejects a thinking budget and temperature, returns a
+    thinking block, accepts a replay with the same prefix, rejects one whose system prompt changed, and accepts
+    it with drop_block and the beta header."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "lluma_cli", "sim", "api", "--port", "0", "--quiet"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        base_url = [proc.stdout.readline(), proc.stdout.readline()][1].strip().split("=", 1)[1]
+        client = anthropic.Anthropic(api_key="sk-done-check", base_url=base_url, max_retries=0, timeout=10)
+        system = [{"type": "text", "text": "You play a training game. Answer briefly."}]
+        user = {"role": "user", "content": "Energy is 40/100. Rest or train?"}
+
+        def create(**kw):
+            return client.messages.create(**{"model": "claude-haiku-5-5", "max_tokens": 2048, **kw})
+
+        with pytest.raises(anthropic.BadRequestError, match="budget_tokens"):
+            create(system=system, messages=[user], thinking={"type": "enabled", "budget_tokens": 1024})
+        with pytest.raises(anthropic.BadRequestError, match="temperature"):
+            create(system=system, messages=[user], extra_body={"temperature": 0.3})
+        first = create(system=system, messages=[user])
+        assert first.content[0].type == "thinking" and first.content[0].signature
+        replay = [
+            user,
+            {"role": "assistant", "content": [b.model_dump(exclude_none=True) for b in first.content]},
+            {"role": "user", "content": "And now?"},
+        ]
+        assert create(system=system, messages=replay).type == "message"
+        changed = [{"type": "text", "text": "You play a training game. Memory: plan.md changed."}]
+        with pytest.raises(anthropic.BadRequestError, match="bound to a different conversation"):
+            create(system=changed, messages=replay)
+        dropped = create(
+            system=changed,
+            messages=replay,
+            thinking={"type": "adaptive", "block_binding": {"prefix_mismatch_behavior": "drop_block"}},
+            extra_headers={"anthropic-beta": "thinking-binding-controls-2026-08-01"},
+        )
+        assert (dropped.model_extra or {})["input_transformations"][0]["path"] == "messages.1.content.0"
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=10) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
