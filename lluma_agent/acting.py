@@ -1,5 +1,10 @@
-"""Run a reply's tool calls: memory edits at once, at most one input action, and learn each action's
-effect at the next capture (its tool_result travels with the next turn and says what happened).
+"""Run a reply's tool calls: tools that answer at once (memory edits) in order, at most one input
+action, and learn that action's effect at the next capture (its tool_result travels with the next turn
+and says what happened).
+
+`Actor.run` returns what it did (`Acted`: results, the action, memory changes, errors, the action now
+pending); `effect_of` turns a pending action and the next frame into its `Effect`. Neither keeps state
+between turns: the loop holds the pending action.
 
 When the stuck detector says "force", the action taken is a different kind from the repeated one,
 and the model is told so.
@@ -8,19 +13,28 @@ and the model is told so.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from PIL import Image
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
-from lluma_agent import actions
+from lluma_agent.actions import ActionError, InputTool, PlannedAction, execute
 from lluma_agent.device import DeviceError
-from lluma_agent.memory import MemoryChange, MemoryError_, MemoryStore
+from lluma_agent.memory import MemoryChange
 from lluma_agent.model import ModelReply
-from lluma_agent.stuck import StuckDetector
-from lluma_agent.tools import INPUT_TOOLS, MEMORY_TOOLS, ToolCall, ToolInputError, ToolResult, parse_args
-from lluma_agent.turnlog import ActionLog, TurnLog, TurnLogger
-from lluma_vision.models import VisionOutput
+from lluma_agent.stuck import StuckState
+from lluma_agent.toolkit import (
+    Args,
+    Tool,
+    ToolCall,
+    ToolContext,
+    ToolFailed,
+    ToolInputError,
+    ToolRegistry,
+    ToolResult,
+    error_result,
+)
+from lluma_agent.turnlog import ActionLog
 from lluma_vision.phash import distance
 
 
@@ -41,141 +55,136 @@ class Pending(BaseModel):
     turn: int
 
 
+class Effect(BaseModel):
+    """What a pending action did, seen at the next capture."""
+
+    turn: int  # the turn that acted (its log gets the effect)
+    text: str  # "screen changed (distance 24)"
+    changed: bool
+    before_hash: str
+    signature: str
+    result: ToolResult | None = None  # the answer to the model's call
+    note: str = ""  # an action the coordinator took on its own: told as a NOTE
+
+
+class Acted(BaseModel):
+    """What running one reply's tool calls did."""
+
+    results: list[ToolResult] = Field(default_factory=list)  # sent with the next request
+    action: ActionLog | None = None
+    pending: Pending | None = None
+    memory_changes: list[MemoryChange] = Field(default_factory=list)
+    errors: list[str] = Field(default_factory=list)
+    refused: str = ""  # signature of a refused input action (it counts toward stuck)
+
+
+def effect_of(p: Pending, frame: FrameLike, same_screen: Callable[[str, str], bool]) -> Effect:
+    """Now that we see the screen, tell the model what its last input action did."""
+    changed = not same_screen(p.before_hash, frame.phash)
+    text = (f"screen changed (distance {distance(p.before_hash, frame.phash)})" if changed
+            else "screen unchanged (the action had no visible effect)")
+    effect = Effect(turn=p.turn, text=text, changed=changed, before_hash=p.before_hash, signature=p.signature)
+    if p.call is None:
+        effect.note = f"NOTE: {p.description}; {text}."
+    else:
+        effect.result = ToolResult(
+            tool_use_id=p.call.id, name=p.call.name, content=f"{p.description}; {text}",
+            short=f"{p.brief}: {'changed' if changed else 'NO CHANGE'}",
+        )
+    return effect
+
+
 class Actor:
-    def __init__(
-        self, device: Any, memory: MemoryStore, logger: TurnLogger, stuck: StuckDetector,
-        same_screen: Callable[[str, str], bool],
-    ) -> None:
-        self.device, self.memory, self.logger, self.stuck = device, memory, logger, stuck
-        self._same_screen = same_screen
-        self.turn = 0
-        self.pending: Pending | None = None
-        self.undelivered: list[ToolResult] = []  # results not yet sent (answers to the last reply)
-        self.next_notes: list[str] = []  # things done on the model's behalf, told to it next turn
+    def __init__(self, device: Any, tools: ToolRegistry, same_screen: Callable[[str, str], bool]) -> None:
+        self.device, self.tools, self._same_screen = device, tools, same_screen
 
-    def effect_of_pending(self, frame: FrameLike) -> None:
-        """Now that we see the screen, tell the model what its last input action did."""
-        p = self.pending
-        if p is None:
-            return
-        d = distance(p.before_hash, frame.phash)
-        changed = not self._same_screen(p.before_hash, frame.phash)
-        effect = f"screen changed (distance {d})" if changed else "screen unchanged (the action had no visible effect)"
-        if p.call is None:
-            self.next_notes.append(f"NOTE: {p.description}; {effect}.")
-        else:
-            self.undelivered.append(
-                ToolResult(
-                    tool_use_id=p.call.id, name=p.call.name, content=f"{p.description}; {effect}",
-                    short=f"{p.brief}: {'changed' if changed else 'NO CHANGE'}",
-                )
-            )
-        self.logger.update_effect(p.turn, effect)
-        self.stuck.record(p.before_hash, p.signature, changed)
-        self.pending = None
-
-    def run(self, reply: ModelReply, frame: FrameLike, out: VisionOutput, log: TurnLog) -> None:
-        """The reply's calls, in order; `frame`/`out` are what the model decided on."""
-        self.turn = log.turn
-        acted = False
+    def run(self, reply: ModelReply, frame: FrameLike, ctx: ToolContext, stuck: StuckState, last_action: str) -> Acted:
+        """The reply's calls, in order; `frame`/`ctx.vision` are what the model decided on. `last_action` is
+        the stuck detector's latest signature (a forced action is of a different kind)."""
+        acted = Acted()
+        acting = False  # an input call was taken (run, refused or forced): later ones are refused
         for call in reply.tool_calls:
             try:
-                args = parse_args(call).model_dump()
+                tool, args = self.tools.parse(call)
             except ToolInputError as exc:
-                self._error_result(call, str(exc))
-                log.errors.append(f"tool: {exc}")
-                if call.name in INPUT_TOOLS and not acted:
-                    acted = True
-                    self._refused(call, frame)
+                acted.results.append(error_result(call, str(exc)))
+                acted.errors.append(f"tool: {exc}")
+                if call.name in self.tools.names(acts=True) and not acting:
+                    acting, acted.refused = True, f"{call.name}(refused)"
                 continue
-            if call.name in MEMORY_TOOLS:
-                self.undelivered.append(self._memory_tool(call, args, log))
-            elif call.name in INPUT_TOOLS and acted:
-                self._error_result(call, "not executed: only one input action per turn")
-            elif call.name in INPUT_TOOLS:
-                acted = True
-                self._input_tool(call, args, frame, out, log)
-        if not acted and log.stuck.level == "force":
-            self._forced_action(frame, out, log, model_call=None)
-
-    def _error_result(self, call: ToolCall, message: str) -> None:
-        self.undelivered.append(ToolResult(tool_use_id=call.id, name=call.name, content=message, is_error=True))
-
-    def _memory_tool(self, call: ToolCall, args: dict[str, Any], log: TurnLog) -> ToolResult:
-        try:
-            change: MemoryChange
-            if call.name == "createMemoryFile":
-                change = self.memory.create(args["name"], args["content"])
-            elif call.name == "writeMemoryFile":
-                change = self.memory.write(args["name"], args["content"])
+            if not tool.acts:
+                self._run_now(tool, call, args, ctx, acted)
+            elif acting:
+                acted.results.append(error_result(call, "not executed: only one input action per turn"))
             else:
-                change = self.memory.delete(args["name"])
-        except MemoryError_ as exc:
-            log.errors.append(f"memory: {exc}")
-            return ToolResult(tool_use_id=call.id, name=call.name, content=str(exc), is_error=True)
-        log.memory_changes.append(change)
-        total = self.memory.total_tokens()
-        return ToolResult(
-            tool_use_id=call.id, name=call.name,
-            content=f"{change.op} {change.name}: ok (~{change.tokens_after} tokens; memory ~{total}/"
-            f"{self.memory.budget_tokens})",
-            short=f"{change.op} {change.name}: ok",
-        )
+                acting = True
+                self._input(cast(InputTool, tool), call, args, frame, ctx, stuck, last_action, acted)
+        if not acting and stuck.level == "force":
+            self._forced(None, frame, ctx, stuck, last_action, acted)
+        return acted
 
-    def _input_tool(self, call: ToolCall, args: dict[str, Any], frame: FrameLike, out: VisionOutput,
-                    log: TurnLog) -> None:
-        if log.stuck.level == "force":
-            self._forced_action(frame, out, log, model_call=call)
+    def _run_now(self, tool: Tool, call: ToolCall, args: Args, ctx: ToolContext, acted: Acted) -> None:
+        try:
+            outcome = tool.run(args, ctx)
+        except ToolFailed as exc:
+            acted.errors.append(f"{exc.log_prefix}: {exc}")
+            acted.results.append(error_result(call, str(exc)))
+            return
+        if outcome.memory_change is not None:
+            acted.memory_changes.append(outcome.memory_change)
+        acted.results.append(tool.result(call, outcome))
+
+    def _input(self, tool: InputTool, call: ToolCall, args: Args, frame: FrameLike, ctx: ToolContext,
+               stuck: StuckState, last_action: str, acted: Acted) -> None:
+        if stuck.level == "force":
+            self._forced(call, frame, ctx, stuck, last_action, acted)
             return
         try:
-            planned = actions.plan(call.name, args, out)
-        except actions.ActionError as exc:
-            self._error_result(call, str(exc))
-            log.errors.append(f"action: {exc}")
-            self._refused(call, frame)
+            planned = tool.plan(args, ctx.vision)
+        except ActionError as exc:
+            acted.results.append(error_result(call, str(exc)))
+            acted.errors.append(f"action: {exc}")
+            # A refused input changed nothing: it counts toward stuck, so a model that keeps asking for a
+            # button that is not there is stopped like one that keeps tapping in vain.
+            acted.refused = f"{call.name}(refused)"
             return
-        self._act(call, planned, frame, log)
+        self._act(tool, call, planned, frame, ctx.turn, acted)
 
-    def _refused(self, call: ToolCall, frame: FrameLike) -> None:
-        """A refused input (unknown button, bad input) changed nothing: it counts toward stuck, so a model
-        that keeps asking for a button that is not there is stopped like one that keeps tapping in vain."""
-        self.stuck.record(frame.phash, f"{call.name}(refused)", changed=False)
-
-    def _act(self, call: ToolCall | None, planned: actions.PlannedAction, frame: FrameLike, log: TurnLog,
-             note: str = "") -> None:
+    def _act(self, tool: InputTool, call: ToolCall | None, planned: PlannedAction, frame: FrameLike, turn: int,
+             acted: Acted, note: str = "") -> None:
         """Send one input (call None = the coordinator's own forced action) and leave it pending."""
         # Never act on a frame older than the decision: if the screen moved meanwhile, do nothing.
         try:
             fresh = self.device.capture()
             msg = "" if self._same_screen(fresh.phash, frame.phash) else (
                 "not executed: the screen changed while you were deciding; look again")
-            done = None if msg else actions.execute(planned, self.device)
+            done = None if msg else execute(planned, self.device)
         except DeviceError as exc:
             msg, done = f"not executed: the device failed ({exc}); look again", None
         if done is None:
             if call is not None:
-                self._error_result(call, msg)
-            log.errors.append(f"action: {msg}")
+                acted.results.append(error_result(call, msg))
+            acted.errors.append(f"action: {msg}")
             return
-        desc = done.describe() + (f" ({planned.note})" if planned.note else "")
-        log.action = ActionLog(
+        acted.action = ActionLog(
             tool=planned.tool, target=planned.target, key=planned.key, forced=bool(note),
             point=list(done.point) if done.point else None, swipe=list(done.swipe) if done.swipe else None,
         )
-        self.pending = Pending(
-            call=call, signature=f"{planned.tool}({planned.target})", description=f"{note}{desc}",
-            brief=done.brief(), before_hash=frame.phash, turn=self.turn,
+        acted.pending = Pending(
+            call=call, signature=f"{planned.tool}({planned.target})", description=f"{note}{tool.describe(done)}",
+            brief=tool.brief(done), before_hash=frame.phash, turn=turn,
         )
 
-    def _forced_action(self, frame: FrameLike, out: VisionOutput, log: TurnLog, model_call: ToolCall | None) -> None:
+    def _forced(self, call: ToolCall | None, frame: FrameLike, ctx: ToolContext, stuck: StuckState,
+                last_action: str, acted: Acted) -> None:
         """Stuck for a while: take a different kind of action than the repeated one, and say so.
 
         The streak is not reset here: if the forced action changes nothing either, the next turn
         forces another kind, and at `stuck_pause_after` the run pauses.
         """
-        last = self.stuck.actions[-1] if self.stuck.actions else ""
-        tool = "back" if not last.startswith("back") else ("scrollDown" if out.scrollbar else "advanceDialogue")
-        planned = actions.plan(tool, {}, out)
-        note = f"stuck ({log.stuck.reason}): the coordinator ran {tool} instead of your action"
-        log.errors.append(note)
-        self._act(model_call, planned, frame, log, note=f"{note}; ")
+        name = "back" if not last_action.startswith("back") else (
+            "scrollDown" if ctx.vision.scrollbar else "advanceDialogue")
+        tool = cast(InputTool, self.tools.get(name))
+        note = f"stuck ({stuck.reason}): the coordinator ran {name} instead of your action"
+        acted.errors.append(note)
+        self._act(tool, call, tool.plan(tool.args(), ctx.vision), frame, ctx.turn, acted, note=f"{note}; ")

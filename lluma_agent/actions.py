@@ -1,18 +1,21 @@
-"""Turn an input tool call into one device action, using the current VisionOutput's boxes.
+"""The input tools: each turns a call into one device action, using the current VisionOutput's boxes.
 
 Planning is pure (testable without a device); `execute` is the only place that touches the phone.
-An unknown or ambiguous button name is an error listing the candidates, and nothing is tapped.
+`pressButton` resolves a name against the buttons, then the read text lines (every read text is
+tappable); an unknown or ambiguous name is an error listing the candidates, and nothing is tapped.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Literal, Protocol
+from collections.abc import Callable
+from typing import Any, ClassVar, Literal, Protocol
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from rapidfuzz import fuzz, process
 
-from lluma_vision.models import Box, Button, VisionOutput
+from lluma_agent.toolkit import Args, Tool
+from lluma_vision.models import Box, VisionOutput
 
 CONFIRM_NAMES = ("ok", "confirm", "yes", "next", "close", "done", "finish", "start", "race", "continue")
 BACK_NAMES = ("back", "return")
@@ -28,6 +31,7 @@ class PlannedAction(BaseModel):
     tool: str
     kind: Literal["tap", "swipe", "key"]
     target: str = ""  # button name, or what was tapped
+    target_kind: Literal["button", "text", ""] = ""  # what `target` names, for pressButton
     box: Box | None = None  # tap: where inside; swipe: the scrollable region
     direction: Literal["up", "down"] | None = None
     key: str | None = None
@@ -39,22 +43,6 @@ class ActionDone(BaseModel):
     point: tuple[int, int] | None = None
     swipe: tuple[int, int, int, int] | None = None
 
-    def describe(self) -> str:
-        p = self.planned
-        if p.kind == "tap" and self.point:
-            return f"tapped '{p.target}' at ({self.point[0]},{self.point[1]})"
-        if p.kind == "swipe" and self.swipe:
-            x0, y0, x1, y1 = self.swipe
-            return f"swiped ({x0},{y0})->({x1},{y1}) to scroll {p.direction}"
-        return f"sent {p.key}"
-
-    def brief(self) -> str:
-        """What was done, in a few words, for history."""
-        p = self.planned
-        if p.kind == "swipe":
-            return f"scrolled {p.direction}"
-        return f"pressed {p.target}" if p.tool == "pressButton" else p.tool
-
 
 class DeviceLike(Protocol):
     def tap(self, box: Box) -> tuple[int, int]: ...
@@ -62,37 +50,86 @@ class DeviceLike(Protocol):
     def back(self) -> None: ...
 
 
+# ---- resolving a name -------------------------------------------------------------------------------
+class Target(BaseModel):
+    """Something `pressButton` can tap: a button, or a read text line (duplicates named `#2`, `#3`)."""
+
+    name: str
+    box: Box
+    kind: Literal["button", "text"]
+
+
 def _norm(s: str) -> str:
     return re.sub(r"[^0-9a-z#]+", "", s.casefold())
 
 
-def _candidates(buttons: list[Button], limit: int = 12) -> str:
-    names = [b.name for b in buttons[:limit]]
-    more = f" (+{len(buttons) - limit} more)" if len(buttons) > limit else ""
-    return ", ".join(repr(n) for n in names) + more if names else "(no buttons on this screen)"
+def _candidates(targets: list[Target], limit: int = 12) -> str:
+    # a text line can be a whole dialogue sentence: its start is enough to name it
+    names = [t.name if t.kind == "button" or len(t.name) <= 40 else t.name[:39] + "…" for t in targets[:limit]]
+    more = f" (+{len(targets) - limit} more)" if len(targets) > limit else ""
+    return ", ".join(repr(n) for n in names) + more
 
 
-def resolve_button(name: str, buttons: list[Button]) -> Button:
-    """Exact name, then the same name ignoring case/spacing/punctuation, then a clear fuzzy winner."""
-    for b in buttons:
-        if b.name == name:
-            return b
-    wanted = _norm(name)
-    same = [b for b in buttons if _norm(b.name) == wanted]
-    if len(same) == 1:
-        return same[0]
+def targets(vision: VisionOutput) -> tuple[list[Target], list[Target]]:
+    """The screen's buttons, and its text lines named uniquely like buttons ("Speed", "Speed#2"...)."""
+    buttons = [Target(name=b.name, box=b.bounds, kind="button") for b in vision.buttons]
+    texts: list[Target] = []
+    seen: dict[str, int] = {}
+    for t in sorted(vision.texts, key=lambda t: (t.bounds.y0, t.bounds.x0)):
+        text = t.text.strip()
+        if text:
+            seen[text] = seen.get(text, 0) + 1
+            name = text if seen[text] == 1 else f"{text}#{seen[text]}"
+            texts.append(Target(name=name, box=t.bounds, kind="text"))
+    return buttons, texts
+
+
+def _ambiguous(name: str, found: list[Target]) -> ActionError:
+    what = "button" if found[0].kind == "button" else "text"
+    return ActionError(f"{what} name {name!r} is ambiguous: {_candidates(found)}; use the exact name")
+
+
+def _exact(name: str, group: list[Target]) -> Target | None:
+    return next((t for t in group if t.name == name), None)
+
+
+def _normalised(name: str, group: list[Target]) -> Target | None:
+    same = [t for t in group if _norm(t.name) == _norm(name)]
     if len(same) > 1:
-        raise ActionError(f"button name {name!r} is ambiguous: {_candidates(same)}; use the exact name")
-    if wanted:
-        scored = process.extract(name, {i: b.name for i, b in enumerate(buttons)}, scorer=fuzz.WRatio, limit=2)
-        if scored and scored[0][1] >= FUZZY_MIN:
-            if len(scored) == 1 or scored[0][1] - scored[1][1] >= FUZZY_MARGIN:
-                return buttons[scored[0][2]]
-            pair = [buttons[scored[0][2]], buttons[scored[1][2]]]
-            raise ActionError(f"button name {name!r} is ambiguous: {_candidates(pair)}; use the exact name")
-    raise ActionError(f"no button named {name!r} on this screen; buttons: {_candidates(buttons)}")
+        raise _ambiguous(name, same)
+    return same[0] if same else None
 
 
+def _fuzzy(name: str, group: list[Target]) -> Target | None:
+    if not _norm(name):
+        return None
+    scored = process.extract(name, {i: t.name for i, t in enumerate(group)}, scorer=fuzz.WRatio, limit=2)
+    if not scored or scored[0][1] < FUZZY_MIN:
+        return None
+    if len(scored) == 1 or scored[0][1] - scored[1][1] >= FUZZY_MARGIN:
+        return group[scored[0][2]]
+    raise _ambiguous(name, [group[scored[0][2]], group[scored[1][2]]])
+
+
+RULES: tuple[Callable[[str, list[Target]], Target | None], ...] = (_exact, _normalised, _fuzzy)
+
+
+def resolve(name: str, vision: VisionOutput) -> Target:
+    """Exact name, then the same name ignoring case/spacing/punctuation, then a clear fuzzy winner;
+    at each step a button first, then a read text line."""
+    buttons, texts = targets(vision)
+    for rule in RULES:
+        for group in (buttons, texts):
+            found = rule(name, group)
+            if found is not None:
+                return found
+    listed = f"buttons: {_candidates(buttons)}" if buttons else "(no buttons on this screen)"
+    if texts:
+        listed += f"; texts: {_candidates(texts, limit=8)}"
+    raise ActionError(f"no button or text named {name!r} on this screen; {listed}")
+
+
+# ---- where to tap or swipe --------------------------------------------------------------------------
 def _dialogue_box(vision: VisionOutput) -> Box:
     """Where to tap to advance dialogue: the text lines in the lower part, away from any button."""
     w, h = vision.width, vision.height
@@ -117,30 +154,6 @@ def _scroll_region(vision: VisionOutput) -> Box:
     return Box(x0=int(w * 0.15), y0=int(h * 0.3), x1=int(w * 0.85), y1=int(h * 0.7))
 
 
-def plan(tool: str, args: dict, vision: VisionOutput) -> PlannedAction:
-    if tool == "pressButton":
-        b = resolve_button(str(args.get("name", "")), vision.buttons)
-        return PlannedAction(tool=tool, kind="tap", target=b.name, box=b.bounds)
-    if tool == "advanceDialogue":
-        return PlannedAction(tool=tool, kind="tap", target="dialogue box", box=_dialogue_box(vision))
-    if tool == "back":
-        for b in vision.buttons:
-            if _norm(b.name) in BACK_NAMES:
-                return PlannedAction(tool=tool, kind="tap", target=b.name, box=b.bounds)
-        return PlannedAction(tool=tool, kind="key", key="KEYCODE_BACK", target="back key")
-    if tool == "confirm":
-        for wanted in CONFIRM_NAMES:
-            for b in sorted(vision.buttons, key=lambda b: -b.bounds.y0):
-                if _norm(b.name) == wanted:
-                    return PlannedAction(tool=tool, kind="tap", target=b.name, box=b.bounds)
-        raise ActionError(f"no confirming button (OK/Confirm/Yes/Next...) here; buttons: {_candidates(vision.buttons)}")
-    if tool in ("scrollUp", "scrollDown"):
-        direction: Literal["up", "down"] = "up" if tool == "scrollUp" else "down"
-        note = "" if vision.scrollbar else "no scrollbar visible; swiped the middle of the screen"
-        return PlannedAction(tool=tool, kind="swipe", box=_scroll_region(vision), direction=direction, note=note)
-    raise ActionError(f"{tool} is not an input tool")
-
-
 def execute(action: PlannedAction, device: DeviceLike) -> ActionDone:
     if action.kind == "tap":
         assert action.box is not None
@@ -150,3 +163,112 @@ def execute(action: PlannedAction, device: DeviceLike) -> ActionDone:
         return ActionDone(planned=action, swipe=tuple(device.scroll(action.box, action.direction)))
     device.back()
     return ActionDone(planned=action)
+
+
+# ---- the tools ----------------------------------------------------------------------------------------
+class InputTool(Tool):
+    """Plans one device action; its result (what was done, whether the screen changed) comes next turn."""
+
+    acts = True
+
+    def plan(self, args: Any, vision: VisionOutput) -> PlannedAction:
+        raise NotImplementedError
+
+    def describe(self, done: ActionDone) -> str:
+        """The full result, before the effect: "tapped 'Rest' at (180,1350)"."""
+        p = done.planned
+        if p.kind == "tap" and done.point:
+            what = f"text {p.target!r}" if p.target_kind == "text" else repr(p.target)
+            text = f"tapped {what} at ({done.point[0]},{done.point[1]})"
+        elif p.kind == "swipe" and done.swipe:
+            x0, y0, x1, y1 = done.swipe
+            text = f"swiped ({x0},{y0})->({x1},{y1}) to scroll {p.direction}"
+        else:
+            text = f"sent {p.key}"
+        return text + (f" ({p.note})" if p.note else "")
+
+    def brief(self, done: ActionDone) -> str:
+        """What was done, in a few words, for history."""
+        return self.name
+
+
+class PressButtonArgs(Args):
+    name: str = Field(min_length=1)
+
+
+class PressButton(InputTool):
+    name = "pressButton"
+    args = PressButtonArgs
+    description = (
+        "Tap a button on the current screen by its name exactly as listed in <vision> buttons "
+        "(e.g. 'Training', 'OK', 'Learn#2'). An unknown or ambiguous name taps nothing and returns the "
+        "candidates. The result arrives next turn: where it tapped and whether the screen changed."
+    )
+
+    def plan(self, args: PressButtonArgs, vision: VisionOutput) -> PlannedAction:
+        t = resolve(args.name, vision)
+        return PlannedAction(tool=self.name, kind="tap", target=t.name, target_kind=t.kind, box=t.box)
+
+    def brief(self, done: ActionDone) -> str:
+        p = done.planned
+        return f"pressed text {p.target!r}" if p.target_kind == "text" else f"pressed {p.target}"
+
+
+class AdvanceDialogue(InputTool):
+    name = "advanceDialogue"
+    description = "Tap the dialogue text box to show the next line of a story/event dialogue."
+
+    def plan(self, args: Any, vision: VisionOutput) -> PlannedAction:
+        return PlannedAction(tool=self.name, kind="tap", target="dialogue box", box=_dialogue_box(vision))
+
+
+class Back(InputTool):
+    name = "back"
+    description = "Go back: taps a visible 'Back' button, otherwise sends the Android back key."
+
+    def plan(self, args: Any, vision: VisionOutput) -> PlannedAction:
+        for b in vision.buttons:
+            if _norm(b.name) in BACK_NAMES:
+                return PlannedAction(tool=self.name, kind="tap", target=b.name, box=b.bounds)
+        return PlannedAction(tool=self.name, kind="key", key="KEYCODE_BACK", target="back key")
+
+
+class Confirm(InputTool):
+    name = "confirm"
+    description = "Tap the confirming button of a dialog (OK, Confirm, Yes, Next, Close...)."
+
+    def plan(self, args: Any, vision: VisionOutput) -> PlannedAction:
+        for wanted in CONFIRM_NAMES:
+            for b in sorted(vision.buttons, key=lambda b: -b.bounds.y0):
+                if _norm(b.name) == wanted:
+                    return PlannedAction(tool=self.name, kind="tap", target=b.name, box=b.bounds)
+        buttons, _ = targets(vision)
+        listed = _candidates(buttons) if buttons else "(no buttons on this screen)"
+        raise ActionError(f"no confirming button (OK/Confirm/Yes/Next...) here; buttons: {listed}")
+
+
+class Scroll(InputTool):
+    direction: ClassVar[Literal["up", "down"]]
+
+    def plan(self, args: Any, vision: VisionOutput) -> PlannedAction:
+        note = "" if vision.scrollbar else "no scrollbar visible; swiped the middle of the screen"
+        return PlannedAction(tool=self.name, kind="swipe", box=_scroll_region(vision), direction=self.direction,
+                             note=note)
+
+    def brief(self, done: ActionDone) -> str:
+        return f"scrolled {self.direction}"
+
+
+class ScrollUp(Scroll):
+    name = "scrollUp"
+    direction = "up"
+    description = "Scroll the visible list up (towards its top). Use when <vision> scroll.up is true."
+
+
+class ScrollDown(Scroll):
+    name = "scrollDown"
+    direction = "down"
+    description = "Scroll the visible list down (towards its end). Use when <vision> scroll.down is true."
+
+
+INPUT_TOOLS: list[InputTool] = [PressButton(), AdvanceDialogue(), Back(), Confirm(), ScrollUp(), ScrollDown()]

@@ -20,7 +20,7 @@ from lluma_agent.logread import action_label
 from lluma_agent.memory import MemoryStore
 from lluma_agent.model import Model
 from lluma_agent.settle import settle
-from lluma_agent.tools import tool_definitions
+from lluma_agent.tools import default_tools
 from lluma_agent.turnlog import RunSummary, TurnLog, TurnLogger
 from lluma_vision.pipeline import Vision
 
@@ -66,7 +66,7 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False) -> tupl
         memory=MemoryStore(cfg.memory.dir, cfg.memory.budget_tokens),
         logger=logger,
         system_prompt=system_prompt(cfg),
-        tools=tool_definitions(),
+        tools=default_tools(),
         settle=settle,
         on_turn=None if quiet else (lambda log, totals: print(live_line(log, totals), flush=True)),
     )

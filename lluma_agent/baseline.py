@@ -8,8 +8,12 @@ oldest turn every turn. Selected with `context.layout: baseline`; never the righ
 from __future__ import annotations
 
 import json
+from typing import Any
 
-from lluma_vision.models import VisionOutput
+from lluma_agent.history import History, PastTurn, Summarizer
+from lluma_agent.layouts import Current
+from lluma_agent.toolkit import ToolResult
+from lluma_vision.models import VisionData, VisionOutput
 
 
 def verbose_vision_json(out: VisionOutput) -> str:
@@ -32,3 +36,21 @@ def verbose_vision_json(out: VisionOutput) -> str:
         "cinematic": out.cinematic,
     }
     return json.dumps(data, indent=1)
+
+
+class BaselineLayout:
+    cache = False
+
+    def make_room(self, history: History, summarize: Summarizer) -> str | None:
+        history.drop_oldest()  # a sliding window: no summary, the prefix breaks every turn
+        return None
+
+    def current(self, out: VisionOutput, view: VisionData, memory_text: str, notes: list[str]) -> Current:
+        """Verbose vision and the memory files in the user message, kept in history as sent."""
+        screen = verbose_vision_json(out)
+        return Current(screen=screen, memory_text="", notes=[memory_text, *notes],
+                       record=f"<vision>{screen}</vision>\n{memory_text}")
+
+    def past_turn(self, history: History, turn: int, current: Current, view: VisionData, summary: str,
+                  results: list[ToolResult], reply: list[dict[str, Any]]) -> PastTurn:
+        return PastTurn(turn=turn, results=[r.block() for r in results], screen=current.record, reply=reply)

@@ -1,4 +1,9 @@
-"""The turn loop of DESIGN section 2: capture, settle, vision, context, model, tools, action, log.
+"""The turn loop of DESIGN section 2: observe, read, note, make room, request, decide, act, remember.
+
+Each stage returns what it produced; `step` keeps those values in its own `TurnParts` and, in
+`finally`, assembles the turn log from whatever the turn got to and writes it. A device that fails,
+a failed model call and a stuck pause end the turn, not the run (the next turn tries again); the run
+ends with `RunEnded` (limits, a person's stop, a pause); anything else is a bug and is raised.
 
 At most one input action per turn; memory tools as many as the model sends. The result of an
 input action is only known at the next capture, so its tool_result is sent with the next turn and
@@ -7,48 +12,46 @@ says what really happened.
 
 from __future__ import annotations
 
-import hashlib
 import time
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
-from PIL import Image
-from pydantic import BaseModel
-
-from lluma_agent.acting import Actor, FrameLike
-from lluma_agent.baseline import verbose_vision_json
+from lluma_agent.acting import Acted, Actor, Effect, Pending, effect_of
+from lluma_agent.baseline import BaselineLayout
 from lluma_agent.config import Config
 from lluma_agent.context import build_request, current_turn, screenshot_block
 from lluma_agent.device import DeviceDisconnected, DeviceError
 from lluma_agent.history import History, PastTurn, compact_reply
+from lluma_agent.layouts import CachedLayout, ContextLayout
 from lluma_agent.memory import MemoryStore
-from lluma_agent.model import Model, ModelError, ModelReply
-from lluma_agent.stuck import StuckDetector
-from lluma_agent.turnlog import CostLog, FrameInfo, ResponseLog, SideCall, TurnLog, TurnLogger, VisionLog
-from lluma_facts import Usage, cost_usd
+from lluma_agent.model import ModelError, ModelReply
+from lluma_agent.observe import VisionLike, observe
+from lluma_agent.stuck import StuckDetector, StuckState
+from lluma_agent.toolkit import ToolContext, ToolRegistry, ToolResult
+from lluma_agent.turn import Call, Decision, Notes, Reading, Request, RunTotals, Screen, TurnParts, assemble, bill
+from lluma_agent.turnlog import TurnLog, TurnLogger, VisionLog
+from lluma_facts import Usage
 from lluma_vision.compact import compact, summarize
-from lluma_vision.models import VisionData, VisionOutput
-from lluma_vision.phash import distance, short_id
+from lluma_vision.models import VisionOutput
+from lluma_vision.phash import distance
 
-WAIT_KINDS = ("loading", "cutscene")
-MAX_WAITS = 8  # captures spent waiting out a loading screen or cutscene before the model gets it anyway
 MAX_MODEL_ERRORS = 3  # consecutive failed model calls that end the run
 MAX_DEVICE_ERRORS = 3  # consecutive turns that could not see the screen (bad frames, reconnects)
+T = TypeVar("T")
 
 
-class VisionLike(Protocol):
-    def analyze(self, image: Image.Image, phash: str | None = None) -> VisionOutput: ...
+class ModelLike(Protocol):
+    """The model seam: lluma_agent.model.Model, or a scripted model in tests."""
+
+    def decide(self, request: dict[str, Any]) -> ModelReply: ...
 
 
-class RunTotals(BaseModel):
-    turns: int = 0
-    usage: Usage = Usage()
-    cost_usd: float = 0.0
-    stop_reason: str = ""
+class RunEnded(Exception):
+    """Terminating: the run stops, and says why."""
 
-    @property
-    def cache_hit_ratio(self) -> float:
-        return self.usage.cache_hit_ratio
+
+class Paused(Exception):
+    """Still stuck after forced actions: this turn makes no model call and the run ends after it."""
 
 
 class Coordinator:
@@ -57,31 +60,32 @@ class Coordinator:
         cfg: Config,
         device: Any,
         vision: VisionLike,
-        model: Model,
+        model: ModelLike,
         memory: MemoryStore,
         logger: TurnLogger,
         system_prompt: str,
-        tools: list[dict[str, Any]],
+        tools: ToolRegistry,
         settle: Callable[..., Any],
         on_turn: Callable[[TurnLog, RunTotals], None] | None = None,
     ) -> None:
         self.cfg, self.device, self.vision, self.model = cfg, device, vision, model
         self.memory, self.logger = memory, logger
-        self.system_prompt, self.tools, self._settle = system_prompt, tools, settle
+        self.system_prompt, self.tools, self._settle = system_prompt, tools.definitions(), settle
         self.on_turn = on_turn
+        self.layout: ContextLayout = BaselineLayout() if cfg.context.layout == "baseline" else CachedLayout()
         self.history = History(cfg.context.history_max_turns, cfg.context.fold_chunk_turns)
         self.stuck = StuckDetector(
             cfg.run.stuck_after, cfg.run.stuck_force_after, cfg.run.stuck_pause_after, same=self._same_screen
         )
+        self.actor = Actor(device, tools, self._same_screen)
         self.totals = RunTotals()
         self.turn = 0
-        self.actor = Actor(device, memory, logger, self.stuck, self._same_screen)
+        self.pending: Pending | None = None  # the last input action, until the next capture shows its effect
+        self.owed: list[ToolResult] = []  # tool results the model has not been sent yet
         self.stop_requested = False
         self.model_errors = 0
         self.device_errors = 0
         self.last_device_error = ""
-        self._remembered_reply: list[dict[str, Any]] = []
-        self._baseline_record = ""
 
     def _same_screen(self, a: str, b: str) -> bool:
         """The one test of "nothing changed" (settle, action effects, stuck loops, the pre-tap check)."""
@@ -91,228 +95,173 @@ class Coordinator:
     def request_stop(self) -> None:
         self.stop_requested = True
 
-    def _budget_stop(self) -> str | None:
+    def run(self) -> RunTotals:
+        try:
+            while True:
+                self._check_limits()
+                log = self.step()
+                if log.stuck.level == "pause":
+                    raise RunEnded(f"paused: stuck ({log.stuck.reason})")
+        except RunEnded as end:
+            self.totals.stop_reason = str(end)
+        return self.totals
+
+    def _check_limits(self) -> None:
         run = self.cfg.run
         if self.stop_requested:
-            return "stopped by user"
+            raise RunEnded("stopped by user")
         if run.max_turns and self.totals.turns >= run.max_turns:
-            return f"max_turns ({run.max_turns}) reached"
+            raise RunEnded(f"max_turns ({run.max_turns}) reached")
         if run.max_cost_usd and self.totals.cost_usd >= run.max_cost_usd:
-            return f"max_cost_usd (${run.max_cost_usd:.2f}) reached"
+            raise RunEnded(f"max_cost_usd (${run.max_cost_usd:.2f}) reached")
         if self.model_errors >= MAX_MODEL_ERRORS:
-            return f"{self.model_errors} model calls in a row failed"
+            raise RunEnded(f"{self.model_errors} model calls in a row failed")
         if self.device_errors >= MAX_DEVICE_ERRORS:
-            return f"the device failed {self.device_errors} turns in a row ({self.last_device_error})"
-        return None
-
-    def run(self) -> RunTotals:
-        while True:
-            reason = self._budget_stop()
-            if reason:
-                self.totals.stop_reason = reason
-                return self.totals
-            log = self.step()
-            if log.stuck.level == "pause":
-                self.totals.stop_reason = f"paused: stuck ({log.stuck.reason})"
-                return self.totals
-
-    # ---- one turn --------------------------------------------------------------------------------
-    def _observe(self, log: TurnLog) -> tuple[FrameLike, VisionOutput]:
-        """Capture until the screen is still and not a loading screen or cutscene (bounded)."""
-        dev = self.cfg.device
-        t0 = time.monotonic()
-        for waits in range(MAX_WAITS + 1):
-            t1 = time.monotonic()
-            result = self._settle(self.device, dev.settle_timeout_s, dev.settle_interval_s, dev.settle_threshold)
-            frame = result.frame
-            log.timings.capture_s += time.monotonic() - t1
-            t1 = time.monotonic()
-            out = self.vision.analyze(frame.image, frame.phash)
-            log.timings.vision_s += time.monotonic() - t1
-            log.frame = FrameInfo(
-                phash=short_id(frame.phash),
-                width=frame.image.width,
-                height=frame.image.height,
-                settled=result.settled,
-                settle_captures=log.frame.settle_captures + result.captures,
-                cinematic=out.cinematic,
-            )
-            if out.cinematic not in WAIT_KINDS or waits == MAX_WAITS:
-                break
-            log.waited = f"{out.cinematic} ({waits + 1} waits)"
-            time.sleep(dev.settle_interval_s)
-        log.timings.settle_s = time.monotonic() - t0 - log.timings.vision_s - log.timings.capture_s
-        return frame, out
+            raise RunEnded(f"the device failed {self.device_errors} turns in a row ({self.last_device_error})")
 
     def step(self) -> TurnLog:
-        """One turn, in the order of DESIGN section 2."""
+        """One turn; its log is written whatever happened."""
         self.turn += 1
-        started = time.monotonic()
-        log = TurnLog(turn=self.turn, started_at=time.time(), model=self.cfg.model.name)
+        t = TurnParts(turn=self.turn, model=self.cfg.model.name)
         try:
-            frame, out = self._observe(log)
+            self._play(t)
         except DeviceError as exc:
-            return self._finish(self._device_failed(exc, log), started)
-        self.device_errors = 0
-        log.frame.path = self.logger.save_screenshot(self.turn, frame.image)
-        self.actor.effect_of_pending(frame)
-        view = self._log_reading(out, log)
-        notes = self._notes(log)
-        if log.stuck.level == "pause":
-            # Still stuck after forced actions: stop spending money and say why (run() ends the run).
-            log.errors.append(f"paused: {log.stuck.reason}; no model call this turn")
-            return self._finish(log, started)
-        self._fold_history(log)
-        request = self._request(frame, out, view, notes, log)
-        reply = self._decide(request, log)
-        if reply is None:
-            return self._finish(log, started)
-        t_act = time.monotonic()
-        self.actor.run(reply, frame, out, log)
-        log.timings.action_s = time.monotonic() - t_act
-        self._remember(view, log)
-        self.totals.turns += 1
-        self._spend(log, reply.usage, self.cfg.model.name)
-        return self._finish(log, started)
-
-    @property
-    def _baseline(self) -> bool:
-        return self.cfg.context.layout == "baseline"
-
-    def _device_failed(self, exc: DeviceError, log: TurnLog) -> TurnLog:
-        """A bad frame or a dropped-and-reconnected device: this turn sees nothing and the next one tries
-        again (the pending action's result waits for a good frame). Unreachable: the run stops."""
-        self.device_errors += 1
-        self.last_device_error = str(exc)
-        log.errors.append(f"device: {exc}")
-        if isinstance(exc, DeviceDisconnected) and not exc.reconnected:
-            self.device_errors = MAX_DEVICE_ERRORS
-        return log
-
-    def _log_reading(self, out: VisionOutput, log: TurnLog) -> VisionData:
-        view = compact(out, self.cfg.vision.max_buttons, self.cfg.vision.max_texts)
-        log.vision = VisionLog(
-            seen_by_model=view.to_json(), summary=summarize(out), cached=out.cached, backend=out.backend,
-            full=out.model_dump(mode="json"),
-        )
-        log.errors += [f"vision: {e}" for e in out.errors]
-        if out.vlm_usage and not out.cached:
-            self._spend(log, Usage.from_api(out.vlm_usage), self.cfg.vision.vlm_model, side="vlm")
-        return view
-
-    def _notes(self, log: TurnLog) -> list[str]:
-        """What the model must be told besides the screen: a person's memory edits, stuck warnings."""
-        notes, self.actor.next_notes = self.actor.next_notes, []
-        external = self.memory.refresh()
-        log.memory_changes += external
-        if external:
-            names = ", ".join(sorted({c.name for c in external}))
-            notes.append(f"NOTE: a person changed memory file(s) outside your tools: {names}. Re-read them.")
-        log.stuck = self.stuck.state()
-        if log.stuck.level not in ("ok", "pause"):
-            notes.append(log.stuck.warning)
-        return notes
-
-    def _fold_history(self, log: TurnLog) -> None:
-        if not self.history.needs_fold():
-            return
-        if self._baseline:
-            self.history.drop_oldest()
-            return
-        folds: list[ModelReply] = []
-        log.history_fold = self.history.fold(lambda msgs: self._summarize(msgs, folds))
-        for r in folds:
-            self._spend(log, r.usage, self.cfg.model.name, side="fold", text=r.text)
-
-    def _request(self, frame: FrameLike, out: VisionOutput, view: VisionData, notes: list[str],
-                 log: TurnLog) -> dict[str, Any]:
-        log.tool_results = list(self.actor.undelivered)
-        shots = self.cfg.context.screenshots
-        image = screenshot_block(frame.image, self.cfg.context.screenshot_max_side) if shots > 0 else None
-        memory = self.memory.block_text()
-        if self._baseline:  # the original harness: verbose vision and the memory files in the user message
-            screen = verbose_vision_json(out)
-            self._baseline_record = f"<vision>{screen}</vision>\n{memory}"  # kept as sent, in history
-            notes, memory = [memory, *notes], ""
-        else:
-            screen = view.to_json()
-        request, layout = build_request(
-            model=self.cfg.model.name,
-            max_tokens=self.cfg.model.max_tokens,
-            tools=self.tools,
-            system_prompt=self.system_prompt,
-            memory_text=memory,
-            history=self.history.messages(),
-            current=current_turn([r.block() for r in log.tool_results], screen, notes, image),
-            thinking_budget=self.cfg.model.thinking_budget,
-            ttl=self.cfg.context.cache_ttl,
-            cache=not self._baseline,
-        )
-        log.context = layout.sections
-        return request
-
-    def _decide(self, request: dict[str, Any], log: TurnLog) -> ModelReply | None:
-        t_model = time.monotonic()
-        try:
-            reply = self.model.decide(request)
+            t.failures.append(self._device_failed(exc))
         except ModelError as exc:
             self.model_errors += 1
-            log.errors.append(f"model: {exc}")
-            log.response = ResponseLog(retries=[r.model_dump() for r in exc.retries])
-            return None
+            t.failures.append(f"model: {exc}")
+            t.retries = [r.model_dump() for r in exc.retries]
+        except Paused as exc:
+            t.failures.append(str(exc))
         finally:
-            log.timings.model_s = time.monotonic() - t_model
-        self.model_errors = 0
-        self.actor.undelivered = []  # delivered: the model has seen them
-        # The reply as it will sit in history (short tool ids, trimmed text): tools answer to these ids.
-        self._remembered_reply, id_map = compact_reply(reply.content, self.turn)
-        reply.tool_calls = [c.model_copy(update={"id": id_map.get(c.id, c.id)}) for c in reply.tool_calls]
-        log.usage = reply.usage
-        log.response = ResponseLog(
-            thinking=reply.thinking, text=reply.text, tool_calls=reply.tool_calls, stop_reason=reply.stop_reason,
-            retries=[r.model_dump() for r in reply.retries],
-        )
-        if reply.stop_reason == "max_tokens":
-            log.errors.append("model: reply cut at max_tokens; only complete tool calls were used")
-        return reply
+            log = self._finish(t)
+        return log
 
-    def _remember(self, view: VisionData, log: TurnLog) -> None:
-        """The turn as history keeps it: compact results, the screen line, the reply."""
-        assert log.vision is not None
-        if self._baseline:
-            remembered, screen_hash = self._baseline_record, ""
-        else:
-            # "Same screen as T41" means the model saw exactly the same reading then.
-            screen_hash = hashlib.sha1(view.to_json().encode("utf-8")).hexdigest()[:16]
-            remembered = self.history.screen_line(self.turn, screen_hash, log.vision.summary)
-        past = PastTurn(
-            turn=self.turn,
-            results=[r.block(compact=not self._baseline) for r in log.tool_results],
-            screen=remembered,
-            screen_hash=screen_hash,
-            reply=self._remembered_reply,
-        )
-        self.history.append(past)
-        log.past_turn_tokens, log.past_reply_tokens = past.record_tokens(), past.reply_tokens()
+    def _play(self, t: TurnParts) -> None:
+        """The stages, in the order of ARCHITECTURE.md's "One turn"."""
+        t.reading = observe(self.device, self.vision, self._settle, self.cfg.device)
+        self.device_errors = 0
+        t.screenshot = self.logger.save_screenshot(self.turn, t.reading.frame.image)
+        effect = self.effect_of_pending(t.reading)
+        t.screen = self.read(t.reading.out)
+        t.notes = self.notes(effect)
+        if t.notes.stuck.level == "pause":  # stop spending money and say why (run() ends the run)
+            raise Paused(f"paused: {t.notes.stuck.reason}; no model call this turn")
+        t.fold, t.fold_calls = self.make_room()
+        t.request = self.request(t.reading, t.screen, t.notes)
+        t.decision = self._timed(t, "model_s", self.decide, t.request)
+        t.acted = self._timed(t, "action_s", self.act, t.decision.reply, t.reading, t.notes.stuck)
+        t.past = self.remember(t.request, t.screen, t.decision)
+        self.totals.turns += 1
 
-    def _spend(self, log: TurnLog, usage: Usage, model: str, side: str = "", text: str = "") -> None:
-        """Bill one call to the turn and the run (budgets see every call, not only the decision)."""
-        cost = cost_usd(usage, model)
-        if side:
-            log.side_calls.append(SideCall(kind=side, model=model, usage=usage, cost_usd=cost, text=text))
-        self.totals.usage = self.totals.usage + usage
-        self.totals.cost_usd += cost
-        log.cost = CostLog(
-            turn_usd=log.cost.turn_usd + cost, run_usd=self.totals.cost_usd,
-            cache_hit_ratio=log.usage.cache_hit_ratio, run_cache_hit_ratio=self.totals.cache_hit_ratio,
-        )
+    def _timed(self, t: TurnParts, field: str, stage: Callable[..., T], *args: Any) -> T:
+        started = time.monotonic()
+        try:
+            return stage(*args)
+        finally:
+            setattr(t, field, time.monotonic() - started)
 
-    def _finish(self, log: TurnLog, started: float) -> TurnLog:
-        log.timings.total_s = time.monotonic() - started
+    def _finish(self, t: TurnParts) -> TurnLog:
+        side_calls, cost = bill(self.totals, t.calls())
+        log = assemble(t, side_calls, cost)
         self.logger.write(log)
         if self.on_turn:
             self.on_turn(log, self.totals)
         return log
+
+    # ---- the stages ----------------------------------------------------------------------------------
+    def effect_of_pending(self, reading: Reading) -> Effect | None:
+        """What the last input action did, now that the screen shows it: owed to the model, logged, counted."""
+        pending, self.pending = self.pending, None
+        if pending is None:
+            return None
+        effect = effect_of(pending, reading.frame, self._same_screen)
+        self.logger.update_effect(effect.turn, effect.text)
+        self.stuck.record(effect.before_hash, effect.signature, effect.changed)
+        if effect.result is not None:
+            self.owed.append(effect.result)
+        return effect
+
+    def read(self, out: VisionOutput) -> Screen:
+        view = compact(out, self.cfg.vision.max_buttons, self.cfg.vision.max_texts)
+        log = VisionLog(seen_by_model=view.to_json(), summary=summarize(out), cached=out.cached,
+                        backend=out.backend, full=out.model_dump(mode="json"))
+        vlm = [Call("vlm", self.cfg.vision.vlm_model, Usage.from_api(out.vlm_usage))] if (
+            out.vlm_usage and not out.cached) else []
+        return Screen(view, log, [f"vision: {e}" for e in out.errors], vlm)
+
+    def notes(self, effect: Effect | None) -> Notes:
+        lines = [effect.note] if effect and effect.note else []
+        external = self.memory.refresh()
+        if external:
+            names = ", ".join(sorted({c.name for c in external}))
+            lines.append(f"NOTE: a person changed memory file(s) outside your tools: {names}. Re-read them.")
+        stuck = self.stuck.state()
+        if stuck.level not in ("ok", "pause"):
+            lines.append(stuck.warning)
+        return Notes(lines, external, stuck)
+
+    def make_room(self) -> tuple[str | None, list[Call]]:
+        """History over its limit: the layout folds it (summary calls are billed to this turn)."""
+        if not self.history.needs_fold():
+            return None, []
+        replies: list[ModelReply] = []
+        how = self.layout.make_room(self.history, lambda msgs: self._summarize(msgs, replies))
+        return how, [Call("fold", self.cfg.model.name, r.usage, r.text) for r in replies]
+
+    def request(self, reading: Reading, screen: Screen, notes: Notes) -> Request:
+        ctx, results = self.cfg.context, list(self.owed)
+        image = screenshot_block(reading.frame.image, ctx.screenshot_max_side) if ctx.screenshots > 0 else None
+        current = self.layout.current(reading.out, screen.view, self.memory.block_text(), notes.lines)
+        params, layout = build_request(
+            model=self.cfg.model.name,
+            max_tokens=self.cfg.model.max_tokens,
+            tools=self.tools,
+            system_prompt=self.system_prompt,
+            memory_text=current.memory_text,
+            history=self.history.messages(),
+            current=current_turn([r.block() for r in results], current.screen, current.notes, image),
+            thinking_budget=self.cfg.model.thinking_budget,
+            ttl=ctx.cache_ttl,
+            cache=self.layout.cache,
+        )
+        return Request(params, layout.sections, current, results)
+
+    def decide(self, request: Request) -> Decision:
+        reply = self.model.decide(request.params)  # ModelError ends the turn (step)
+        self.model_errors, self.owed = 0, []  # delivered: the model has seen them
+        # The reply as it will sit in history (short tool ids, trimmed text): tools answer to these ids.
+        remembered, id_map = compact_reply(reply.content, self.turn)
+        reply.tool_calls = [c.model_copy(update={"id": id_map.get(c.id, c.id)}) for c in reply.tool_calls]
+        cut = ["model: reply cut at max_tokens; only complete tool calls were used"] if (
+            reply.stop_reason == "max_tokens") else []
+        return Decision(reply, remembered, cut)
+
+    def act(self, reply: ModelReply, reading: Reading, stuck: StuckState) -> Acted:
+        ctx = ToolContext(vision=reading.out, memory=self.memory, history=self.history, turn=self.turn)
+        last = self.stuck.actions[-1] if self.stuck.actions else ""
+        acted = self.actor.run(reply, reading.frame, ctx, stuck, last)
+        if acted.refused:
+            self.stuck.record(reading.frame.phash, acted.refused, changed=False)
+        self.pending, self.owed = acted.pending, [*self.owed, *acted.results]
+        return acted
+
+    def remember(self, request: Request, screen: Screen, decision: Decision) -> PastTurn:
+        """The turn as history keeps it: compact results, the screen line, the reply."""
+        past = self.layout.past_turn(self.history, self.turn, request.current, screen.view, screen.log.summary,
+                                     request.results, decision.remembered)
+        self.history.append(past)
+        return past
+
+    # ---- helpers -------------------------------------------------------------------------------------
+    def _device_failed(self, exc: DeviceError) -> str:
+        """A bad frame or a dropped-and-reconnected device: this turn sees nothing and the next one tries
+        again (the pending action's result waits for a good frame). Unreachable: the run stops."""
+        self.device_errors += 1
+        self.last_device_error = str(exc)
+        if isinstance(exc, DeviceDisconnected) and not exc.reconnected:
+            self.device_errors = MAX_DEVICE_ERRORS
+        return f"device: {exc}"
 
     def _summarize(self, messages: list[dict[str, Any]], replies: list[ModelReply]) -> str:
         request, _ = build_request(
@@ -322,4 +271,3 @@ class Coordinator:
         reply = self.model.decide(request)
         replies.append(reply)
         return reply.text
-

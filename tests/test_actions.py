@@ -1,7 +1,14 @@
 import pytest
 
-from lluma_agent.actions import ActionError, execute, plan, resolve_button
+from lluma_agent.actions import ActionError, InputTool, PlannedAction, execute, resolve
+from lluma_agent.tools import default_tools
 from lluma_vision.models import Box, Button, Scrollbar, TextLine, VisionOutput
+
+
+def plan(tool: str, args: dict, vision: VisionOutput) -> PlannedAction:
+    t = default_tools().get(tool)
+    assert isinstance(t, InputTool)
+    return t.plan(t.args.model_validate(args), vision)
 
 
 def _b(name, x0, y0, x1, y1, **kw):
@@ -25,21 +32,60 @@ SCREEN = VisionOutput(
 
 
 def test_exact_then_normalised_then_fuzzy():
-    assert resolve_button("Rest", SCREEN.buttons).name == "Rest"
-    assert resolve_button("training", SCREEN.buttons).name == "Training"
-    assert resolve_button("lets go for a run together", SCREEN.buttons).name == "Let's go for a run together!"
-    assert resolve_button("Trainig", SCREEN.buttons).name == "Training"
+    assert resolve("Rest", SCREEN).name == "Rest"
+    assert resolve("training", SCREEN).name == "Training"
+    assert resolve("lets go for a run together", SCREEN).name == "Let's go for a run together!"
+    assert resolve("Trainig", SCREEN).name == "Training"
 
 
 def test_unknown_name_lists_candidates_and_plans_nothing():
     with pytest.raises(ActionError) as err:
         plan("pressButton", {"name": "Gacha"}, SCREEN)
-    assert "no button named 'Gacha'" in str(err.value) and "'Rest'" in str(err.value)
+    assert "no button or text named 'Gacha'" in str(err.value) and "'Rest'" in str(err.value)
+    assert "texts: 'Energy 52'" in str(err.value)
 
 
 def test_ambiguous_name_is_an_error():
     with pytest.raises(ActionError, match="ambiguous"):
-        resolve_button("Learn#", SCREEN.buttons)
+        resolve("Learn#", SCREEN)
+
+
+TEXTS = VisionOutput(
+    width=1080,
+    height=1920,
+    buttons=[_b("Rest", 60, 1300, 300, 1400)],
+    texts=[
+        TextLine(text="Speed", bounds=Box(x0=100, y0=900, x1=250, y1=950)),
+        TextLine(text="Speed", bounds=Box(x0=100, y0=400, x1=250, y1=450)),
+        TextLine(text="Summer Camp", bounds=Box(x0=300, y0=600, x1=700, y1=660)),
+        TextLine(text="Rest", bounds=Box(x0=60, y0=1410, x1=300, y1=1440)),
+    ],
+)
+
+
+def test_press_reaches_a_read_text_after_the_buttons():
+    p = plan("pressButton", {"name": "summer camp"}, TEXTS)
+    assert (p.target, p.target_kind, p.box) == ("Summer Camp", "text", TEXTS.texts[2].bounds)
+    assert plan("pressButton", {"name": "Sumer Camp"}, TEXTS).target == "Summer Camp"  # fuzzy, like buttons
+    # a button and a text of the same name: the button
+    assert plan("pressButton", {"name": "Rest"}, TEXTS).target_kind == "button"
+
+
+def test_repeated_texts_are_named_top_to_bottom_and_ambiguity_lists_them():
+    assert plan("pressButton", {"name": "Speed"}, TEXTS).box.y0 == 400
+    assert plan("pressButton", {"name": "Speed#2"}, TEXTS).box.y0 == 900
+    with pytest.raises(ActionError, match=r"text name 'Speed#' is ambiguous: 'Speed#2', 'Speed'"):
+        plan("pressButton", {"name": "Speed#"}, TEXTS)
+
+
+def test_the_result_says_a_text_was_tapped():
+    tool = default_tools().get("pressButton")
+    assert isinstance(tool, InputTool)
+    done = execute(plan("pressButton", {"name": "Summer Camp"}, TEXTS), RecordingDevice())
+    assert tool.describe(done) == "tapped text 'Summer Camp' at (500,630)"
+    assert tool.brief(done) == "pressed text 'Summer Camp'"
+    button = execute(plan("pressButton", {"name": "Rest"}, TEXTS), RecordingDevice())
+    assert (tool.describe(button), tool.brief(button)) == ("tapped 'Rest' at (180,1350)", "pressed Rest")
 
 
 class RecordingDevice:

@@ -1,0 +1,152 @@
+"""Fakes for unit tests of the turn loop: a phone of named screens, a vision that reads them, and a
+deterministic model that plays back scripted replies (in the style of mini-swe-agent's test model).
+
+No servers, no OCR: a loop test runs in milliseconds. The end-to-end tests (test_agent_e2e.py) run
+the same loop on the simulated phone over adb and the Messages API stand-in over HTTP.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from PIL import Image
+
+from lluma_agent.config import Config
+from lluma_agent.coordinator import Coordinator
+from lluma_agent.device import Frame, FrameError
+from lluma_agent.memory import MemoryStore
+from lluma_agent.model import ModelError, ModelReply
+from lluma_agent.settle import settle
+from lluma_agent.toolkit import ToolCall, ToolRegistry
+from lluma_agent.tools import default_tools
+from lluma_agent.turnlog import TurnLogger
+from lluma_facts import Usage
+from lluma_vision.models import Box, Button, TextLine, VisionOutput
+from lluma_vision.phash import phash
+
+W, H = 1080, 1920
+
+
+def button(name: str, x0: int, y0: int, x1: int, y1: int) -> Button:
+    return Button(name=name, bounds=Box(x0=x0, y0=y0, x1=x1, y1=y1))
+
+
+def text(line: str, x0: int, y0: int, x1: int, y1: int) -> TextLine:
+    return TextLine(text=line, bounds=Box(x0=x0, y0=y0, x1=x1, y1=y1))
+
+
+@dataclass
+class FakeScreen:
+    buttons: list[Button] = field(default_factory=list)
+    texts: list[TextLine] = field(default_factory=list)
+    goes_to: dict[str, str] = field(default_factory=dict)  # tapped button or text -> next screen ("back": back key)
+
+
+class FakePhone:
+    """Named screens, each a distinct picture; a tap inside an element follows `goes_to`."""
+
+    def __init__(self, screens: dict[str, FakeScreen], start: str) -> None:
+        self.screens, self.screen = screens, start
+        rng = np.random.default_rng(5)
+        # Small noise pictures (any two differ in every region of the perceptual hash); boxes are in W x H.
+        self.images = {n: Image.fromarray(rng.integers(0, 255, (192, 108, 3), dtype=np.uint8)) for n in screens}
+        self.hashes = {n: phash(img) for n, img in self.images.items()}
+        self.calls: list[tuple[Any, ...]] = []
+        self.fail_captures = 0  # the next N captures raise FrameError
+        self.on_capture: list[str] = []  # screens shown by the next captures (the game moving on its own)
+
+    def capture(self) -> Frame:
+        if self.fail_captures:
+            self.fail_captures -= 1
+            raise FrameError("black frame")
+        if self.on_capture:
+            self.screen = self.on_capture.pop(0)
+        return Frame(image=self.images[self.screen], taken_at=time.time(), phash=self.hashes[self.screen])
+
+    def tap(self, box: Box) -> tuple[int, int]:
+        x, y = box.center
+        self.calls.append(("tap", x, y))
+        s = self.screens[self.screen]
+        hit = [b.name for b in s.buttons if b.bounds.contains(x, y)] + [t.text for t in s.texts
+                                                                        if t.bounds.contains(x, y)]
+        for name in hit:
+            if name in s.goes_to:
+                self.screen = s.goes_to[name]
+                break
+        return x, y
+
+    def scroll(self, region: Box, direction: str) -> tuple[int, int, int, int]:
+        self.calls.append(("scroll", direction))
+        return region.x0, region.y1, region.x0, region.y0
+
+    def back(self) -> None:
+        self.calls.append(("back",))
+        self.screen = self.screens[self.screen].goes_to.get("back", self.screen)
+
+
+class FakeVision:
+    """Reads a FakePhone picture: the screen's buttons and texts, exactly."""
+
+    def __init__(self, phone: FakePhone) -> None:
+        self.phone = phone
+
+    def analyze(self, image: Image.Image, phash: str | None = None) -> VisionOutput:
+        name = next(n for n, h in self.phone.hashes.items() if h == phash)
+        s = self.phone.screens[name]
+        return VisionOutput(width=W, height=H, buttons=s.buttons, texts=s.texts, screen_hash=phash or "")
+
+
+def call(tool: str, /, **inp: Any) -> dict[str, Any]:
+    """A tool_use block as the API returns it."""
+    return {"type": "tool_use", "id": f"toolu_{tool}_{next(_ids)}", "name": tool, "input": inp}
+
+
+_ids = itertools.count()
+
+
+class ScriptedModel:
+    """Plays back replies in order: a list of content blocks, or an exception to raise. Records requests.
+
+    Running out of replies is an error: a test states every call the loop makes."""
+
+    def __init__(self, replies: list[list[dict[str, Any]] | Exception]) -> None:
+        self.replies = list(replies)
+        self.requests: list[dict[str, Any]] = []
+
+    def decide(self, request: dict[str, Any]) -> ModelReply:
+        self.requests.append(request)
+        if not self.replies:
+            raise AssertionError(f"ScriptedModel: no reply left for request {len(self.requests)}")
+        reply = self.replies.pop(0)
+        if isinstance(reply, Exception):
+            raise reply
+        calls = [ToolCall(id=b["id"], name=b["name"], input=b["input"]) for b in reply if b["type"] == "tool_use"]
+        return ModelReply(
+            content=reply, text="\n".join(b["text"] for b in reply if b["type"] == "text"), tool_calls=calls,
+            stop_reason="tool_use" if calls else "end_turn", usage=Usage(input_tokens=1000, output_tokens=50),
+        )
+
+
+def model_error(message: str = "API error 529: overloaded") -> ModelError:
+    return ModelError(message)
+
+
+def loop(tmp: Path, phone: FakePhone, model: ScriptedModel, tools: ToolRegistry | None = None,
+         layout: str = "cached", **run: Any) -> Coordinator:
+    """The real Coordinator on fakes; `run` overrides cfg.run keys (max_turns, stuck_after...)."""
+    cfg = Config()
+    cfg.context.layout = layout  # type: ignore[assignment]
+    cfg.device.settle_interval_s, cfg.device.settle_timeout_s = 0.0, 0.2
+    cfg.run.max_cost_usd = 0
+    for key, value in run.items():
+        setattr(cfg.run, key, value)
+    return Coordinator(
+        cfg, device=phone, vision=FakeVision(phone), model=model,
+        memory=MemoryStore(tmp / "memory", cfg.memory.budget_tokens), logger=TurnLogger(tmp / "logs"),
+        system_prompt="You play the game.", tools=tools or default_tools(), settle=settle,
+    )
