@@ -14,7 +14,7 @@ def _money(x: float) -> str:
 
 
 def _rows(spec: ModelSpec, today: date) -> list[str]:
-    state = "retired" if spec.retired(today) else spec.status
+    state: str = "retired" if spec.retired(today) else spec.status
     if spec.retires and not spec.retired(today):
         state += f" (retires {spec.retires})"
     if spec.thinking == "adaptive":

@@ -26,6 +26,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from lluma_facts import ModelSpec, Usage, cost_usd
+from lluma_facts.request import Section
 from lluma_sim.api_cache import PromptCache
 from lluma_sim.api_faults import ERROR_FAULTS, Fault, FaultSchedule, malform_tool_input
 from lluma_sim.api_log import LogEntry, elide_images, print_entry
@@ -200,7 +201,7 @@ class ApiServer:
             seen = {**body, "messages": kept}
             entry.input_transformations = dropped
             count = count_request(seen)
-            sections = ("tools", "system", "messages")
+            sections: tuple[Section, ...] = ("tools", "system", "messages")
             entry.layout = {s: sum(1 for b in count.blocks if b.section == s) for s in sections}
             entry.section_tokens = {s: count.section(s) for s in sections}
             entry.message_count = len(body["messages"])
