@@ -19,7 +19,7 @@ from PIL import Image
 from pydantic import BaseModel, Field
 
 from lluma_agent.actions import ActionError, InputTool, PlannedAction, execute
-from lluma_agent.device import DeviceError
+from lluma_agent.device import DeviceError, InputUnknown
 from lluma_agent.memory import MemoryChange
 from lluma_agent.model import ModelReply
 from lluma_agent.stuck import StuckState
@@ -154,13 +154,24 @@ class Actor:
              acted: Acted, note: str = "") -> None:
         """Send one input (call None = the coordinator's own forced action) and leave it pending."""
         # Never act on a frame older than the decision: if the screen moved meanwhile, do nothing.
+        signature, done = f"{planned.tool}({planned.target})", None
         try:
             fresh = self.device.capture()
             msg = "" if self._same_screen(fresh.phash, frame.phash) else (
                 "not executed: the screen changed while you were deciding; look again")
             done = None if msg else execute(planned, self.device)
+        except InputUnknown as exc:
+            # Sent, never confirmed: it may run late. Pending all the same: the next capture tells.
+            acted.errors.append(f"action: {exc}")
+            acted.action = ActionLog(tool=planned.tool, target=planned.target, key=planned.key, forced=bool(note))
+            acted.pending = Pending(
+                call=call, signature=signature, before_hash=frame.phash, turn=turn,
+                description=f"{note}sent {planned.tool} ({planned.target}) but the device never confirmed it ({exc})",
+                brief=f"{planned.tool} unconfirmed",
+            )
+            return
         except DeviceError as exc:
-            msg, done = f"not executed: the device failed ({exc}); look again", None
+            msg = f"not executed: the device failed ({exc}); look again"
         if done is None:
             if call is not None:
                 acted.results.append(error_result(call, msg))
@@ -171,8 +182,8 @@ class Actor:
             point=list(done.point) if done.point else None, swipe=list(done.swipe) if done.swipe else None,
         )
         acted.pending = Pending(
-            call=call, signature=f"{planned.tool}({planned.target})", description=f"{note}{tool.describe(done)}",
-            brief=tool.brief(done), before_hash=frame.phash, turn=turn,
+            call=call, signature=signature, description=f"{note}{tool.describe(done)}", brief=tool.brief(done),
+            before_hash=frame.phash, turn=turn,
         )
 
     def _forced(self, call: ToolCall | None, frame: FrameLike, ctx: ToolContext, stuck: StuckState,

@@ -18,7 +18,7 @@ from PIL import Image
 
 from lluma_agent.config import Config
 from lluma_agent.coordinator import Coordinator
-from lluma_agent.device import Frame, FrameError
+from lluma_agent.device import Frame, FrameError, InputUnknown
 from lluma_agent.memory import MemoryStore
 from lluma_agent.model import ModelError, ModelReply
 from lluma_agent.settle import settle
@@ -59,6 +59,7 @@ class FakePhone:
         self.calls: list[tuple[Any, ...]] = []
         self.fail_captures = 0  # the next N captures raise FrameError
         self.on_capture: list[str] = []  # screens shown by the next captures (the game moving on its own)
+        self.unconfirmed = False  # the next input runs but its answer never comes (InputUnknown)
 
     def capture(self) -> Frame:
         if self.fail_captures:
@@ -78,6 +79,9 @@ class FakePhone:
             if name in s.goes_to:
                 self.screen = s.goes_to[name]
                 break
+        if self.unconfirmed:
+            self.unconfirmed = False
+            raise InputUnknown("input tap: no answer within 10 s; the device may still run it")
         return x, y
 
     def scroll(self, region: Box, direction: str) -> tuple[int, int, int, int]:

@@ -158,6 +158,19 @@ def test_nothing_is_sent_when_the_screen_moved_while_the_model_decided(tmp_path)
     assert "not executed: the screen changed while you were deciding" in log.errors[-1]
 
 
+def test_an_unconfirmed_input_is_never_resent_and_its_effect_is_reported(tmp_path):
+    phone = _phone()
+    phone.unconfirmed = True  # the tap runs, its answer never comes
+    model = ScriptedModel([[call("pressButton", name="Training")], [call("back")]])
+    loop(tmp_path, phone, model, max_turns=2).run()
+    assert phone.calls[0] == ("tap", 300, 1350) and phone.calls.count(("tap", 300, 1350)) == 1
+    first = _log(tmp_path, 1)
+    assert first.action is not None and first.action.tool == "pressButton" and "may still run it" in first.errors[0]
+    [result] = _results(model.requests[1])
+    assert result["content"].startswith("sent pressButton (Training) but the device never confirmed it")
+    assert "screen changed" in result["content"]
+
+
 def test_the_turn_log_is_written_when_a_stage_fails_unexpectedly(tmp_path):
     model = ScriptedModel([])  # the loop asks for a reply that is not there: a bug, raised
     with pytest.raises(AssertionError, match="no reply left"):
