@@ -19,7 +19,7 @@ from PIL import Image
 from pydantic import BaseModel, Field
 
 from lluma_agent.actions import ActionError, InputTool, PlannedAction, execute
-from lluma_agent.device import DeviceError, InputUnknown
+from lluma_agent.device import DeviceError
 from lluma_agent.memory import MemoryChange
 from lluma_agent.model import ModelReply
 from lluma_agent.stuck import StuckState
@@ -106,7 +106,7 @@ class Actor:
         for call in reply.tool_calls:
             try:
                 tool, args = self.tools.parse(call)
-            except ToolInputError as exc:
+            except (ToolInputError, ValueError, TypeError) as exc:
                 acted.results.append(error_result(call, str(exc)))
                 acted.errors.append(f"tool: {exc}")
                 if call.name in self.tools.names(acts=True) and not acting:
@@ -130,6 +130,10 @@ class Actor:
             acted.errors.append(f"{exc.log_prefix}: {exc}")
             acted.results.append(error_result(call, str(exc)))
             return
+        except Exception as exc:  # a bug in a handler must not kill a paid turn: the model and the log hear of it
+            acted.errors.append(f"tool: internal error in {call.name}: {type(exc).__name__}: {exc}")
+            acted.results.append(error_result(call, f"{call.name} failed with an internal error; nothing changed"))
+            return
         if outcome.memory_change is not None:
             acted.memory_changes.append(outcome.memory_change)
         acted.results.append(tool.result(call, outcome))
@@ -141,7 +145,7 @@ class Actor:
             return
         try:
             planned = tool.plan(args, ctx.vision)
-        except ActionError as exc:
+        except (ActionError, ValueError, TypeError, LookupError) as exc:
             acted.results.append(error_result(call, str(exc)))
             acted.errors.append(f"action: {exc}")
             # A refused input changed nothing: it counts toward stuck, so a model that keeps asking for a
@@ -154,22 +158,13 @@ class Actor:
              acted: Acted, note: str = "") -> None:
         """Send one input (call None = the coordinator's own forced action) and leave it pending."""
         # Never act on a frame older than the decision: if the screen moved meanwhile, do nothing.
+        # An input the device never confirmed comes back from execute() as done with `unknown` set.
         signature, done = f"{planned.tool}({planned.target})", None
         try:
             fresh = self.device.capture()
             msg = "" if self._same_screen(fresh.phash, frame.phash) else (
                 "not executed: the screen changed while you were deciding; look again")
             done = None if msg else execute(planned, self.device)
-        except InputUnknown as exc:
-            # Sent, never confirmed: it may run late. Pending all the same: the next capture tells.
-            acted.errors.append(f"action: {exc}")
-            acted.action = ActionLog(tool=planned.tool, target=planned.target, key=planned.key, forced=bool(note))
-            acted.pending = Pending(
-                call=call, signature=signature, before_hash=frame.phash, turn=turn,
-                description=f"{note}sent {planned.tool} ({planned.target}) but the device never confirmed it ({exc})",
-                brief=f"{planned.tool} unconfirmed",
-            )
-            return
         except DeviceError as exc:
             msg = f"not executed: the device failed ({exc}); look again"
         if done is None:
@@ -180,10 +175,16 @@ class Actor:
         acted.action = ActionLog(
             tool=planned.tool, target=planned.target, key=planned.key, forced=bool(note),
             point=list(done.point) if done.point else None, swipe=list(done.swipe) if done.swipe else None,
+            outcome="unknown" if done.unknown else "sent",
         )
+        described, brief = tool.describe(done), tool.brief(done)
+        if done.unknown:  # sent and unanswered: it may have happened; the effect (next frame) is the truth
+            acted.errors.append(f"action: outcome unknown ({done.unknown})")
+            described = f"{described}, but the device never confirmed it (outcome unknown until this screen)"
+            brief = f"{brief} (unconfirmed)"
         acted.pending = Pending(
-            call=call, signature=signature, description=f"{note}{tool.describe(done)}", brief=tool.brief(done),
-            before_hash=frame.phash, turn=turn,
+            call=call, signature=signature, description=f"{note}{described}",
+            brief=brief, before_hash=frame.phash, turn=turn,
         )
 
     def _forced(self, call: ToolCall | None, frame: FrameLike, ctx: ToolContext, stuck: StuckState,

@@ -14,6 +14,7 @@ from typing import Any, ClassVar, Literal, Protocol
 from pydantic import BaseModel, Field
 from rapidfuzz import fuzz, process
 
+from lluma_agent.device import InputUnknown
 from lluma_agent.toolkit import Args, Tool
 from lluma_vision.models import Box, VisionOutput
 
@@ -42,6 +43,7 @@ class ActionDone(BaseModel):
     planned: PlannedAction
     point: tuple[int, int] | None = None
     swipe: tuple[int, int, int, int] | None = None
+    unknown: str = ""  # the input was sent but never answered: it may have happened (the next frame tells)
 
 
 class DeviceLike(Protocol):
@@ -155,14 +157,19 @@ def _scroll_region(vision: VisionOutput) -> Box:
 
 
 def execute(action: PlannedAction, device: DeviceLike) -> ActionDone:
-    if action.kind == "tap":
-        assert action.box is not None
-        return ActionDone(planned=action, point=device.tap(action.box))
-    if action.kind == "swipe":
-        assert action.box is not None and action.direction is not None
-        return ActionDone(planned=action, swipe=tuple(device.scroll(action.box, action.direction)))
-    device.back()
-    return ActionDone(planned=action)
+    """Send the action. An input whose answer never came is done with `unknown` set, not an error: adb
+    cannot take a sent command back, so it may still happen and must be logged as sent."""
+    try:
+        if action.kind == "tap":
+            assert action.box is not None
+            return ActionDone(planned=action, point=device.tap(action.box))
+        if action.kind == "swipe":
+            assert action.box is not None and action.direction is not None
+            return ActionDone(planned=action, swipe=tuple(device.scroll(action.box, action.direction)))
+        device.back()
+        return ActionDone(planned=action)
+    except InputUnknown as exc:
+        return ActionDone(planned=action, point=exc.point, swipe=exc.swipe, unknown=str(exc))
 
 
 # ---- the tools ----------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from lluma_vision.config import VisionConfig
 
@@ -23,7 +23,9 @@ class ConfigError(ValueError):
 
 
 class _Section(BaseModel):
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+    # Every value has a range (Field ge/le) and NaN/inf are refused: a nonsense value stops at start,
+    # naming its key, instead of failing hours into a run.
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, allow_inf_nan=False)
 
 
 class DeviceConfig(_Section):
@@ -32,66 +34,91 @@ class DeviceConfig(_Section):
         None, description="host:port to `adb connect` first (emulators: BlueStacks/LDPlayer 5555, MuMu 16384)."
     )
     adb_host: str = Field("127.0.0.1", description="adb server host.")
-    adb_port: int = Field(5037, description="adb server port.")
+    adb_port: int = Field(5037, ge=1, le=65535, description="adb server port.")
     capture: Literal["raw", "png"] = Field("raw", description="raw screencap (fast) or PNG (fallback).")
-    command_timeout_s: float = Field(10.0, description="Timeout for one adb command.")
-    tap_inner_fraction: float = Field(0.6, description="Taps land in this central fraction of a box.")
-    tap_jitter_px: int = Field(4, description="Random jitter (pixels) added to a tap point, kept inside.")
-    swipe_ms: int = Field(400, description="Duration of a scroll swipe.")
-    swipe_hold_ms: int = Field(250, description="Hold at the end of a swipe so the list stops without inertia.")
+    command_timeout_s: float = Field(10.0, gt=0, le=600, description="Timeout for one adb command.")
+    tap_inner_fraction: float = Field(0.6, gt=0, le=1, description="Taps land in this central fraction of a box.")
+    tap_jitter_px: int = Field(4, ge=0, le=100, description="Random jitter (pixels) added to a tap point, kept inside.")
+    swipe_ms: int = Field(400, ge=1, le=10_000, description="Duration of a scroll swipe.")
+    swipe_hold_ms: int = Field(
+        250, ge=0, le=10_000, description="Hold at the end of a swipe so the list stops without inertia."
+    )
     reconnect_attempts: int = Field(
-        0, description="Most reconnect attempts after a drop; 0 = keep trying for outage_wait_s."
+        0, ge=0, description="Most reconnect attempts after a drop; 0 = keep trying for outage_wait_s."
     )
     outage_wait_s: float = Field(
-        120.0, description="How long a dropped device may stay away (asleep, emulator restarting) before the run ends."
+        120.0,
+        ge=0,
+        le=86_400,
+        description="How long a dropped device may stay away (asleep, emulator restarting) before the run ends.",
     )
-    reconnect_backoff_s: float = Field(0.5, description="First reconnect delay; doubles each attempt.")
-    settle_timeout_s: float = Field(6.0, description="Longest wait for the screen to stop moving.")
-    settle_interval_s: float = Field(0.25, description="Pause between settle captures.")
-    settle_threshold: int = Field(3, description="Perceptual-hash distance under which two frames are 'same'.")
+    reconnect_backoff_s: float = Field(0.5, ge=0, le=60, description="First reconnect delay; doubles each attempt.")
+    settle_timeout_s: float = Field(6.0, ge=0, le=600, description="Longest wait for the screen to stop moving.")
+    settle_interval_s: float = Field(0.25, ge=0, le=60, description="Pause between settle captures.")
+    settle_threshold: int = Field(
+        3, ge=0, le=64, description="Perceptual-hash distance under which two frames are 'same'."
+    )
 
 
 class ModelConfig(_Section):
     name: str = Field("claude-haiku-4-5", description="Model id; prices come from lluma_facts/registry.py.")
-    max_tokens: int = Field(1024, description="Output cap per turn (non-streaming calls must stay <= 21,333).")
-    thinking_budget: int = Field(0, description="Extended-thinking budget tokens; 0 disables thinking.")
+    max_tokens: int = Field(1024, ge=1, description="Output cap per turn (non-streaming calls must stay <= 21,333).")
+    thinking_budget: int = Field(0, ge=0, description="Extended-thinking budget tokens; 0 disables thinking.")
     base_url: str | None = Field(None, description="Messages API base URL; None = Anthropic (or ANTHROPIC_BASE_URL).")
     api_key_env: str = Field("ANTHROPIC_API_KEY", description="Environment variable holding the API key.")
-    timeout_s: float = Field(60.0, description="HTTP timeout per request.")
-    max_retries: int = Field(3, description="SDK retries for 408/409/429/5xx and connection errors.")
-    retry_after_cap_s: float = Field(20.0, description="Cap on a server's retry-after (the SDK has none).")
+    timeout_s: float = Field(60.0, gt=0, le=3600, description="HTTP timeout per request.")
+    max_retries: int = Field(3, ge=0, le=100, description="SDK retries for 408/409/429/5xx and connection errors.")
+    retry_after_cap_s: float = Field(
+        20.0, ge=0, le=3600, description="Cap on a server's retry-after (the SDK has none)."
+    )
 
 
 class ContextConfig(_Section):
     system_prompt_file: Path | None = Field(
         None, description="System prompt file; None uses the packaged lluma_agent/system_prompt.md."
     )
-    history_max_turns: int = Field(40, description="Past turns kept verbatim before the oldest chunk is folded.")
-    fold_chunk_turns: int = Field(20, description="Turns folded into the summary at once (keeps the prefix stable).")
-    screenshots: int = Field(1, description="Screenshots sent in the current turn (0 = vision JSON only).")
-    screenshot_max_side: int = Field(896, description="Long edge of the screenshot sent to the model.")
+    history_max_turns: int = Field(
+        40, ge=2, le=10_000, description="Past turns kept verbatim before the oldest chunk is folded."
+    )
+    fold_chunk_turns: int = Field(
+        20, ge=1, description="Turns folded into the summary at once (keeps the prefix stable)."
+    )
+    screenshots: int = Field(1, ge=0, le=5, description="Screenshots sent in the current turn (0 = vision JSON only).")
+    screenshot_max_side: int = Field(896, ge=64, le=8000, description="Long edge of the screenshot sent to the model.")
     cache_ttl: Literal["5m", "1h"] = Field("5m", description="Prompt-cache TTL for the breakpoints.")
     layout: Literal["cached", "baseline"] = Field(
         "cached", description="'baseline' = the original harness's uncached layout, for bench/tokens.py only."
     )
 
+    @model_validator(mode="after")
+    def _chunk_below_window(self) -> ContextConfig:
+        if self.fold_chunk_turns >= self.history_max_turns:
+            raise ValueError(
+                f"fold_chunk_turns ({self.fold_chunk_turns}) must be below history_max_turns ({self.history_max_turns})"
+            )
+        return self
+
 
 class MemoryConfig(_Section):
     dir: Path = Field(Path("memory"), description="Folder of the agent's memory files (users edit them too).")
-    budget_tokens: int = Field(32000, description="Total estimated tokens all memory files may hold.")
+    budget_tokens: int = Field(
+        32000, ge=1, le=1_000_000, description="Total estimated tokens all memory files may hold."
+    )
 
 
 class LogConfig(_Section):
     dir: Path = Field(Path("logs"), description="Log root; `lluma run` writes each run to run-<time>/ inside it.")
-    keep_screenshots: int = Field(300, description="Newest screenshots kept; older ones are deleted.")
+    keep_screenshots: int = Field(300, ge=0, description="Newest screenshots kept; older ones are deleted.")
 
 
 class RunConfig(_Section):
-    max_turns: int = Field(500, description="Stop cleanly after this many turns (0 = no limit).")
-    max_cost_usd: float = Field(5.0, description="Stop cleanly once the run has cost this much (0 = no limit).")
-    stuck_after: int = Field(3, description="Unchanged screens in a row (or an A-B-A-B loop) that raise a warning.")
-    stuck_force_after: int = Field(6, description="...after which the coordinator forces another kind of action.")
-    stuck_pause_after: int = Field(10, description="...after which the run pauses (stops) and says why.")
+    max_turns: int = Field(500, ge=0, description="Stop cleanly after this many turns (0 = no limit).")
+    max_cost_usd: float = Field(5.0, ge=0, description="Stop cleanly once the run has cost this much (0 = no limit).")
+    stuck_after: int = Field(
+        3, ge=1, description="Unchanged screens in a row (or an A-B-A-B loop) that raise a warning."
+    )
+    stuck_force_after: int = Field(6, ge=1, description="...after which the coordinator forces another kind of action.")
+    stuck_pause_after: int = Field(10, ge=1, description="...after which the run pauses (stops) and says why.")
 
 
 class Config(_Section):

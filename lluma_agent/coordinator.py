@@ -3,7 +3,9 @@
 Each stage returns what it produced; `step` keeps those values in its own `TurnParts` and, in
 `finally`, assembles the turn log from whatever the turn got to and writes it. A device that fails,
 a failed model call and a stuck pause end the turn, not the run (the next turn tries again); the run
-ends with `RunEnded` (limits, a person's stop, a pause); anything else is a bug and is raised.
+ends with `RunEnded` (limits, a person's stop, a pause, a device away for longer than
+`device.outage_wait_s`). Anything else is a bug: it is logged as this turn's error with its place in the
+code, the turn's paid calls stay in the totals, and MAX_INTERNAL_ERRORS of them in a row end the run.
 
 At most one input action per turn; memory tools as many as the model sends. The result of an
 input action is only known at the next capture, so its tool_result is sent with the next turn and
@@ -12,7 +14,9 @@ says what really happened.
 
 from __future__ import annotations
 
+import logging
 import time
+import traceback
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
@@ -36,8 +40,9 @@ from lluma_vision.models import VisionOutput
 from lluma_vision.phash import distance
 
 MAX_MODEL_ERRORS = 3  # consecutive failed model calls that end the run
-MAX_DEVICE_ERRORS = 3  # consecutive turns that could not see the screen (bad frames, reconnects)
+MAX_INTERNAL_ERRORS = 3  # consecutive turns that hit a bug: the run stops instead of looping on it
 T = TypeVar("T")
+_log = logging.getLogger(__name__)
 
 
 class ModelLike(Protocol):
@@ -84,8 +89,9 @@ class Coordinator:
         self.owed: list[ToolResult] = []  # tool results the model has not been sent yet
         self.stop_requested = False
         self.model_errors = 0
-        self.device_errors = 0
-        self.last_device_error = ""
+        self.internal_errors = 0
+        self.device_down_since: float | None = None  # first failed capture of the current outage
+        self.device_gone = ""  # why the device is given up on (ends the run)
 
     def _same_screen(self, a: str, b: str) -> bool:
         """The one test of "nothing changed" (settle, action effects, stuck loops, the pre-tap check)."""
@@ -116,8 +122,10 @@ class Coordinator:
             raise RunEnded(f"max_cost_usd (${run.max_cost_usd:.2f}) reached")
         if self.model_errors >= MAX_MODEL_ERRORS:
             raise RunEnded(f"{self.model_errors} model calls in a row failed")
-        if self.device_errors >= MAX_DEVICE_ERRORS:
-            raise RunEnded(f"the device failed {self.device_errors} turns in a row ({self.last_device_error})")
+        if self.device_gone:
+            raise RunEnded(f"the device failed: {self.device_gone}")
+        if self.internal_errors >= MAX_INTERNAL_ERRORS:
+            raise RunEnded(f"{self.internal_errors} turns in a row hit an internal error (see their turn logs)")
 
     def step(self) -> TurnLog:
         """One turn; its log is written whatever happened."""
@@ -133,14 +141,21 @@ class Coordinator:
             t.retries = [r.model_dump() for r in exc.retries]
         except Paused as exc:
             t.failures.append(str(exc))
+        except Exception as exc:  # noqa: BLE001 - a bug must not lose the turn's paid calls or its log
+            self.internal_errors += 1
+            where = traceback.extract_tb(exc.__traceback__)[-1]
+            t.failures.append(f"internal: {type(exc).__name__}: {exc} (at {where.filename}:{where.lineno})")
+            _log.exception("turn %d: internal error", self.turn)
+        else:
+            self.internal_errors = 0
         finally:
-            log = self._finish(t)
-        return log
+            turn_log = self._finish(t)
+        return turn_log
 
     def _play(self, t: TurnParts) -> None:
         """The stages, in the order of ARCHITECTURE.md's "One turn"."""
         t.reading = observe(self.device, self.vision, self._settle, self.cfg.device)
-        self.device_errors = 0
+        self.device_down_since = None
         t.screenshot = self.logger.save_screenshot(self.turn, t.reading.frame.image)
         effect = self.effect_of_pending(t.reading)
         t.screen = self.read(t.reading.out)
@@ -162,12 +177,16 @@ class Coordinator:
             setattr(t, field, time.monotonic() - started)
 
     def _finish(self, t: TurnParts) -> TurnLog:
-        side_calls, cost = bill(self.totals, t.calls())
-        log = assemble(t, side_calls, cost)
-        self.logger.write(log)
+        side_calls, cost = bill(self.totals, t.calls())  # billed first: a failed log write loses no cost
+        turn_log = assemble(t, side_calls, cost)
+        try:
+            self.logger.write(turn_log)
+        except Exception as exc:  # noqa: BLE001 - a full disk must not end the run; the person is told
+            _log.error("turn %d: the turn log could not be written: %s", self.turn, exc)
+            turn_log.errors.append(f"log: not written ({type(exc).__name__}: {exc})")
         if self.on_turn:
-            self.on_turn(log, self.totals)
-        return log
+            self.on_turn(turn_log, self.totals)
+        return turn_log
 
     # ---- the stages ----------------------------------------------------------------------------------
     def effect_of_pending(self, reading: Reading) -> Effect | None:
@@ -256,11 +275,14 @@ class Coordinator:
     # ---- helpers -------------------------------------------------------------------------------------
     def _device_failed(self, exc: DeviceError) -> str:
         """A bad frame or a dropped-and-reconnected device: this turn sees nothing and the next one tries
-        again (the pending action's result waits for a good frame). Unreachable: the run stops."""
-        self.device_errors += 1
-        self.last_device_error = str(exc)
+        again (the pending action's result waits for a good frame). A device that did not come back
+        within `device.outage_wait_s`, or that has given no usable frame for that long, ends the run."""
+        now = time.monotonic()
+        self.device_down_since = self.device_down_since or now
         if isinstance(exc, DeviceDisconnected) and not exc.reconnected:
-            self.device_errors = MAX_DEVICE_ERRORS
+            self.device_gone = str(exc)
+        elif now - self.device_down_since > self.cfg.device.outage_wait_s:
+            self.device_gone = f"no usable frame for {now - self.device_down_since:.0f} s ({exc})"
         return f"device: {exc}"
 
     def _summarize(self, messages: list[dict[str, Any]], replies: list[ModelReply]) -> str:

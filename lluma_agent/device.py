@@ -66,7 +66,14 @@ class DeviceDisconnected(DeviceError):
 
 
 class InputUnknown(DeviceError):
-    """An input command was sent and its answer never came: it may have run, late. Never resend blindly."""
+    """An input command was sent and its answer never came: it may have run, late. Never resend blindly.
+
+    `point` / `swipe` say what was sent, so the log records it and the next frame can tell if it happened."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.point: tuple[int, int] | None = None
+        self.swipe: tuple[int, int, int, int] | None = None
 
 
 class FrameError(DeviceError):
@@ -406,7 +413,11 @@ class Device:
     def tap(self, box: Box) -> tuple[int, int]:
         """Tap inside `box` (device pixels); returns the point tapped."""
         x, y = self.tap_point(box)
-        self._input(f"input tap {x} {y}", "tap")
+        try:
+            self._input(f"input tap {x} {y}", "tap")
+        except InputUnknown as exc:
+            exc.point = (x, y)
+            raise
         return x, y
 
     def _check_point(self, x: int, y: int) -> None:
@@ -458,7 +469,11 @@ class Device:
         x = self.tap_point(Box(x0=r.x0, y0=r.y0 + r.height // 2, x1=r.x1, y1=r.y0 + r.height // 2 + 1))[0]
         low, high = r.y0 + round(r.height * 0.75), r.y0 + round(r.height * 0.25)
         y0, y1 = (low, high) if direction == "down" else (high, low)
-        self.swipe(x, y0, x, y1)
+        try:
+            self.swipe(x, y0, x, y1)
+        except InputUnknown as exc:
+            exc.swipe = (x, y0, x, y1)
+            raise
         return x, y0, x, y1
 
     def back(self) -> None:

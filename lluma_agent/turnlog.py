@@ -13,7 +13,7 @@ import re
 import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from PIL import Image
 from pydantic import BaseModel, Field, computed_field, field_validator
@@ -74,6 +74,7 @@ class ActionLog(BaseModel):
     swipe: list[int] | None = None
     key: str | None = None
     forced: bool = False  # the coordinator chose it (stuck), not the model
+    outcome: Literal["sent", "unknown"] = "sent"  # unknown: sent, never answered; the next frame tells
     effect: str = "pending"  # filled in by the next turn: "changed (distance 21)" / "unchanged"
 
 

@@ -79,9 +79,11 @@ class FakePhone:
             if name in s.goes_to:
                 self.screen = s.goes_to[name]
                 break
-        if self.unconfirmed:
+        if self.unconfirmed:  # like Device.tap: the point sent travels with the error
             self.unconfirmed = False
-            raise InputUnknown("input tap: no answer within 10 s; the device may still run it")
+            exc = InputUnknown("tap: no answer within 10 s; the device may still run it")
+            exc.point = (x, y)
+            raise exc
         return x, y
 
     def scroll(self, region: Box, direction: str) -> tuple[int, int, int, int]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import pytest
 from fakes import FakePhone, FakeScreen, ScriptedModel, button, call, loop, model_error, text
 
 from lluma_agent.toolkit import Args, Outcome, Tool, ToolContext
@@ -158,26 +157,79 @@ def test_nothing_is_sent_when_the_screen_moved_while_the_model_decided(tmp_path)
     assert "not executed: the screen changed while you were deciding" in log.errors[-1]
 
 
-def test_an_unconfirmed_input_is_never_resent_and_its_effect_is_reported(tmp_path):
+def test_a_bug_in_a_stage_is_a_logged_turn_error_and_three_in_a_row_end_the_run(tmp_path):
+    model = ScriptedModel([])  # the loop asks for a reply that is not there: a bug in the stage
+    coordinator = loop(tmp_path, _phone(), model, max_turns=9)
+    first = coordinator.step()  # the run is not killed: the turn is logged with the error and where it was
+    assert first.errors[-1].startswith("internal: AssertionError: ScriptedModel: no reply left")
+    assert "fakes.py:" in first.errors[-1]
+    log = _log(tmp_path, 1)
+    assert log.vision is not None and log.vision.summary.startswith("buttons: Training, Rest")
+    assert [s.name for s in log.context][:2] == ["tools", "system"]  # the request was built
+    totals = coordinator.run()
+    assert totals.stop_reason == "3 turns in a row hit an internal error (see their turn logs)"
+
+
+def test_an_input_the_device_never_confirmed_is_logged_as_sent_and_told_as_unknown(tmp_path):
     phone = _phone()
     phone.unconfirmed = True  # the tap runs, its answer never comes
     model = ScriptedModel([[call("pressButton", name="Training")], [call("back")]])
     loop(tmp_path, phone, model, max_turns=2).run()
-    assert phone.calls[0] == ("tap", 300, 1350) and phone.calls.count(("tap", 300, 1350)) == 1
     first = _log(tmp_path, 1)
-    assert first.action is not None and first.action.tool == "pressButton" and "may still run it" in first.errors[0]
-    [result] = _results(model.requests[1])
-    assert result["content"].startswith("sent pressButton (Training) but the device never confirmed it")
-    assert "screen changed" in result["content"]
+    assert first.action is not None and first.action.outcome == "unknown" and first.action.point == [300, 1350]
+    assert any(e.startswith("action: outcome unknown") and "may still run it" in e for e in first.errors)
+    [result] = _results(model.requests[1])  # the next frame decides: it happened
+    assert not result.get("is_error")
+    assert result["content"].startswith("tapped 'Training' at (300,1350), but the device never confirmed it")
+    assert "(outcome unknown until this screen); screen changed" in result["content"]
+    assert phone.calls == [("tap", 300, 1350), ("tap", 140, 1795)]  # Training once (never resent), then Back
 
 
-def test_the_turn_log_is_written_when_a_stage_fails_unexpectedly(tmp_path):
-    model = ScriptedModel([])  # the loop asks for a reply that is not there: a bug, raised
-    with pytest.raises(AssertionError, match="no reply left"):
-        loop(tmp_path, _phone(), model, max_turns=1).step()
-    log = _log(tmp_path, 1)
-    assert log.vision is not None and log.vision.summary.startswith("buttons: Training, Rest")
-    assert [s.name for s in log.context][:2] == ["tools", "system"]  # the request was built
+def test_a_crashing_tool_handler_is_an_error_result_not_a_dead_run(tmp_path):
+    class Broken(Echo):
+        name = "echo"
+
+        def run(self, args: Args, ctx: ToolContext) -> Outcome:
+            raise RecursionError("maximum recursion depth exceeded")
+
+    tools = default_tools()
+    tools.add(Broken())
+    model = ScriptedModel([[call("echo", words="x"), call("pressButton", name="Training")], [call("back")]])
+    totals = loop(tmp_path, _phone(), model, tools=tools, max_turns=2).run()
+    assert totals.turns == 2
+    results = _results(model.requests[1])
+    assert results[0]["is_error"] and "internal error" in results[0]["content"]
+    assert results[1]["content"].startswith("tapped 'Training'")  # the rest of the reply still ran
+    assert any("internal error in echo: RecursionError" in e for e in _log(tmp_path, 1).errors)
+
+
+def test_a_turn_log_that_cannot_be_written_loses_no_cost(tmp_path, monkeypatch):
+    def script() -> ScriptedModel:
+        return ScriptedModel([[call("pressButton", name="Training")], [call("back")]])
+
+    written = loop(tmp_path / "ok", _phone(), script(), max_turns=2).run()
+    coordinator = loop(tmp_path / "full", _phone(), script(), max_turns=2)
+
+    def disk_full(log: TurnLog) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(coordinator.logger, "write", disk_full)
+    totals = coordinator.run()
+    assert totals.turns == 2 and totals.usage == written.usage and totals.cost_usd == written.cost_usd > 0
+
+
+def test_a_device_without_frames_ends_the_run_only_after_the_outage_window(tmp_path):
+    phone = _phone()
+    model = ScriptedModel([[call("pressButton", name="Training")]] + [[call("back")]] * 9)
+    coordinator = loop(tmp_path, phone, model, max_turns=9)
+    coordinator.cfg.device.outage_wait_s = 3600
+    coordinator.step()
+    phone.fail_captures = 10**9
+    for _ in range(4):  # four blind turns: more than the old limit of three, well inside the window
+        assert coordinator.step().errors[0].startswith("device: no usable frame")
+    coordinator.cfg.device.outage_wait_s = 0
+    totals = coordinator.run()
+    assert totals.stop_reason.startswith("the device failed: no usable frame for") and len(model.requests) == 1
 
 
 def test_the_baseline_layout_sends_no_cache_control_and_the_verbose_reading(tmp_path):
