@@ -8,14 +8,16 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic_settings import BaseSettings, EnvSettingsSource, PydanticBaseSettingsSource, YamlConfigSettingsSource
 
 from lluma_vision.config import VisionConfig
 
 ENV_PREFIX = "LLUMA_"
+DEFAULT_FILE = Path("config.yaml")
 
 
 class ConfigError(ValueError):
@@ -131,33 +133,23 @@ class Config(_Section):
     run: RunConfig = Field(default_factory=RunConfig)
 
 
-def _env_overrides(env: Mapping[str, str]) -> dict[str, Any]:
-    """`LLUMA_MODEL__MAX_TOKENS=2048` -> {"model": {"max_tokens": 2048}}; values parse as YAML scalars."""
-    out: dict[str, Any] = {}
-    for key, raw in env.items():
-        if not key.startswith(ENV_PREFIX) or "__" not in key:
-            continue
-        path = key[len(ENV_PREFIX) :].lower().split("__")
-        try:
-            value = yaml.safe_load(raw) if raw != "" else None
-        except yaml.YAMLError:
-            value = raw
-        node = out
-        for part in path[:-1]:
-            node = node.setdefault(part, {})
-            if not isinstance(node, dict):
-                raise ConfigError(f"{key}: {'.'.join(path)} conflicts with another override")
-        node[path[-1]] = value
+class _Environ(EnvSettingsSource):
+    """LLUMA_SECTION__KEY variables from a given mapping (os.environ, or the demo's own settings over it)."""
+
+    def __init__(self, settings_cls: type[BaseSettings], env: Mapping[str, str]) -> None:
+        super().__init__(settings_cls, env_prefix=ENV_PREFIX, env_nested_delimiter="__")
+        # An empty value means None (`LLUMA_DEVICE__SERIAL=` picks the only device), as in YAML.
+        self.env_vars = {k.lower(): (None if v == "" else v) for k, v in env.items()}
+
+
+def _unknown_sections(env: Mapping[str, str]) -> list[str]:
+    """pydantic-settings reads only variables of known sections; a misspelt section must not pass silently."""
+    out = []
+    for key in env:
+        section = key[len(ENV_PREFIX) :].split("__")[0].lower()
+        if key.startswith(ENV_PREFIX) and "__" in key and section not in Config.model_fields:
+            out.append(f"{section}: unknown key ({key})")
     return out
-
-
-def _merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
-    for k, v in over.items():
-        if isinstance(v, Mapping) and isinstance(base.get(k), dict):
-            _merge(base[k], v)
-        else:
-            base[k] = v
-    return base
 
 
 def _explain(err: ValidationError, origin: str) -> ConfigError:
@@ -171,30 +163,55 @@ def _explain(err: ValidationError, origin: str) -> ConfigError:
     return ConfigError(f"invalid configuration in {origin}:\n  " + "\n  ".join(lines))
 
 
-def load_config(path: Path | str | None = None, env: Mapping[str, str] | None = None) -> Config:
-    """Read `path` (if given and present), apply LLUMA_* overrides, validate."""
-    env = os.environ if env is None else env
-    data: dict[str, Any] = {}
-    origin = "defaults"
+def find_config(path: Path | None) -> Path | None:
+    """The file a command reads: `--config` when given (it must exist), else ./config.yaml when present,
+    else none (defaults). `lluma run`, `demo`, `doctor` and `memory` all find it this way."""
     if path is not None:
-        p = Path(path)
-        if not p.exists():
-            raise ConfigError(f"config file not found: {p}")
+        return path
+    return DEFAULT_FILE if DEFAULT_FILE.is_file() else None
+
+
+def load_config(path: Path | str | None = None, env: Mapping[str, str] | None = None) -> Config:
+    """Read `path` (if given; it must exist), apply LLUMA_* overrides from `env` (default os.environ), validate.
+
+    pydantic-settings reads and merges the two sources (the environment wins)."""
+    env = os.environ if env is None else env
+    p = Path(path) if path is not None else None
+    if p is not None and not p.exists():
+        raise ConfigError(f"config file not found: {p}")
+    origin = str(p) if p is not None else "defaults"
+    if any(k.startswith(ENV_PREFIX) and "__" in k for k in env):
+        origin += " + LLUMA_* environment"
+
+    sources: list[PydanticBaseSettingsSource] = []
+
+    class _Sourced(BaseSettings, Config):
+        @classmethod
+        def settings_customise_sources(
+            cls,
+            settings_cls: type[BaseSettings],
+            init_settings: PydanticBaseSettingsSource,
+            env_settings: PydanticBaseSettingsSource,
+            dotenv_settings: PydanticBaseSettingsSource,
+            file_secret_settings: PydanticBaseSettingsSource,
+        ) -> tuple[PydanticBaseSettingsSource, ...]:
+            return tuple(sources)  # first wins: the environment, then the file
+
+    if unknown := _unknown_sections(env):
+        raise ConfigError(f"invalid configuration in {origin}:\n  " + "\n  ".join(unknown))
+    sources.append(_Environ(_Sourced, env))
+    if p is not None:
         try:
-            loaded = yaml.safe_load(p.read_text(encoding="utf-8"))
+            sources.append(YamlConfigSettingsSource(_Sourced, yaml_file=p))
         except yaml.YAMLError as exc:
             raise ConfigError(f"{p}: not valid YAML: {exc}") from exc
-        if loaded is not None and not isinstance(loaded, dict):
-            raise ConfigError(f"{p}: top level must be a mapping of sections")
-        data = loaded or {}
-        origin = str(p)
-    overrides = _env_overrides(env)
-    if overrides:
-        origin += " + LLUMA_* environment"
+        except (TypeError, ValueError) as exc:  # the source merges the file's top level into a dict
+            raise ConfigError(f"{p}: top level must be a mapping of sections") from exc
     try:
-        return Config.model_validate(_merge(data, overrides))
+        sourced = _Sourced()
     except ValidationError as exc:
         raise _explain(exc, origin) from None
+    return Config(**dict(sourced))
 
 
 _SECTION_DOCS = {

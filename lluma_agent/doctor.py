@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
 
-from lluma_agent.config import Config, ConfigError, load_config
+from lluma_agent.config import Config, ConfigError, find_config, load_config
 from lluma_agent.device import _Client
 from lluma_facts import ModelLookupError, usable_model
 
@@ -35,17 +35,17 @@ class Check:
 
 
 def check_config(path: Path | None) -> tuple[Config, Check]:
-    target = path or Path("config.yaml")
-    use = target if path is not None or target.exists() else None  # like `lluma run`: config.yaml when present
+    use = find_config(path)  # like `lluma run`
     try:
         cfg = load_config(use)
     except ConfigError as exc:
-        fix = ("correct the key named above; `python -m lluma_agent.config` prints every key with its default"
-               if target.exists() else "pass an existing file, or leave out --config to use config.yaml or defaults")
+        missing = use is not None and not use.exists()
+        fix = ("pass an existing file, or leave out --config to use config.yaml or defaults" if missing
+               else "correct the key named above; `python -m lluma_agent.config` prints every key with its default")
         return Config(), Check("config", "fail", f"{exc} (the checks below use the defaults)", fix)
     if use is None:
         return cfg, Check("config", "ok", "no config.yaml here; using defaults (+ LLUMA_* environment)")
-    return cfg, Check("config", "ok", f"{target} loaded")
+    return cfg, Check("config", "ok", f"{use} loaded")
 
 
 def check_model(cfg: Config) -> Check:
@@ -201,7 +201,7 @@ def format_checks(checks: list[Check]) -> str:
 
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="lluma doctor", description=__doc__.splitlines()[0])
-    ap.add_argument("--config", type=Path, help="config file (default config.yaml when present)")
+    ap.add_argument("--config", type=Path, default=None, help="config file (default: config.yaml if present)")
     ap.add_argument("--json", action="store_true", help="the checks as a JSON list")
     args = ap.parse_args(argv)
     checks = run_checks(args.config)

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from lluma_agent.config import ConfigError, load_config
+from lluma_agent.config import ConfigError, find_config, load_config
 from lluma_agent.memory import MemoryStore
 
 
@@ -66,14 +66,14 @@ def format_budget(s: dict[str, Any]) -> str:
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="lluma memory", description=__doc__.splitlines()[0])
     ap.add_argument("--dir", type=Path, help="memory folder (default memory.dir from the config, i.e. memory)")
-    ap.add_argument("--config", type=Path, default=Path("config.yaml"), help="config file (default config.yaml)")
+    ap.add_argument("--config", type=Path, default=None, help="config file (default: config.yaml if present)")
     ap.add_argument("--budget", type=int, help="token budget (default memory.budget_tokens)")
     ap.add_argument("--json", action="store_true", help="machine-readable output")
     ap.add_argument("action", nargs="?", default="list", choices=["list", "show", "budget"])
     ap.add_argument("name", nargs="?", help="file name for `show`")
     args = ap.parse_args(argv)
     try:
-        cfg = load_config(args.config if args.config.exists() else None)
+        cfg = load_config(find_config(args.config))
     except ConfigError as exc:
         print(f"lluma memory: {exc}", file=sys.stderr)
         return 2

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from lluma_agent.app import CtrlC, build
-from lluma_agent.config import ConfigError, load_config
+from lluma_agent.config import ConfigError, find_config, load_config
 from lluma_agent.device import DeviceError
 from lluma_agent.model import ModelError, make_client
 
@@ -22,9 +22,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--max-cost", type=float, help="overrides run.max_cost_usd")
     args = ap.parse_args(argv)
     try:
-        # A --config that does not exist is an error; only the implicit config.yaml may be absent.
-        implicit = Path("config.yaml")
-        cfg = load_config(args.config if args.config else implicit if implicit.exists() else None)
+        cfg = load_config(find_config(args.config))
         if args.serial:
             cfg.device.serial = args.serial
         if args.connect:

@@ -2,14 +2,16 @@
 
 No phone, no API key, no network: the adb server and the API stand-in run on 127.0.0.1 in this
 process; vision is the offline OCR backend; costs are what the stand-in bills at real prices.
+Like `lluma run` it reads ./config.yaml (or --config) and LLUMA_* settings; the simulator's wiring wins over them.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -17,7 +19,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from lluma_agent.app import CtrlC, build
-from lluma_agent.config import Config, load_config
+from lluma_agent.config import Config, ConfigError, find_config, load_config
 from lluma_agent.coordinator import Coordinator, RunTotals
 from lluma_agent.model import make_client
 from lluma_sim.adb_server import AdbServer
@@ -65,14 +67,17 @@ def sim_environment(
     overrides: dict[str, str] | None = None,
     policy: Any = None,
     faults: FaultSchedule | None = None,
+    environ: Mapping[str, str] | None = None,
 ) -> Iterator[SimEnv]:
     """The simulated phone and the API stand-in on loopback, and a Config pointing at both.
 
-    `faults` goes to the API stand-in (429/529/500, slow replies, malformed tool input, max_tokens stops)."""
+    `faults` goes to the API stand-in (429/529/500, slow replies, malformed tool input, max_tokens stops).
+    `environ`: the outside LLUMA_* settings (`lluma demo` passes os.environ); the demo's wiring wins over them."""
     game = SimGame(seed=seed)
     with AdbServer() as adb, ApiServer(policy=policy, faults=faults) as api:
         adb.add_device(DEMO_SERIAL, game)
         env = {
+            **(environ or {}),
             "LLUMA_DEVICE__SERIAL": DEMO_SERIAL,
             "LLUMA_DEVICE__ADB_PORT": str(adb.port),
             "LLUMA_DEVICE__SETTLE_INTERVAL_S": "0.05",
@@ -110,10 +115,13 @@ def run_demo(
     quiet: bool = False,
     overrides: dict[str, str] | None = None,
     runner: Callable[[Coordinator], RunTotals] = Coordinator.run,
+    environ: Mapping[str, str] | None = None,
 ) -> DemoSummary:
     """Play `turns` turns; `overrides` are extra LLUMA_* settings (the token benchmark uses them).
-    `runner` runs the loop (the CLI passes CtrlC().run for Ctrl+C handling)."""
-    with sim_agent(turns, logs_dir, seed, quiet=quiet, config=config, overrides=overrides) as (sim, coordinator):
+    `runner` runs the loop (the CLI passes CtrlC().run for Ctrl+C handling); `environ` as in sim_environment."""
+    with sim_agent(
+        turns, logs_dir, seed, quiet=quiet, config=config, overrides=overrides, environ=environ
+    ) as (sim, coordinator):
         cfg, game = sim.cfg, sim.game
         totals = runner(coordinator)
     u = totals.usage
@@ -143,12 +151,20 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--turns", type=int, default=30, help="agent turns to play (default 30)")
     ap.add_argument("--seed", type=int, default=7, help="game seed")
     ap.add_argument("--logs", type=Path, default=None, help="log folder (default logs/demo-<time>)")
-    ap.add_argument("--config", type=Path, default=None, help="config.yaml to start from")
+    ap.add_argument("--config", type=Path, default=None, help="config file (default: config.yaml if present)")
     ap.add_argument("--json", action="store_true", help="print only the summary, as one JSON object")
     args = ap.parse_args(argv)
     logs = args.logs or Path("logs") / time.strftime("demo-%Y%m%d-%H%M%S")
+    try:
+        config = find_config(args.config)
+        load_config(config)  # a bad file or LLUMA_* value stops here with the key named, before anything starts
+    except ConfigError as exc:
+        print(f"lluma demo: {exc}", file=sys.stderr)
+        return 2
     with CtrlC() as ctrl_c:
-        s = run_demo(args.turns, logs, seed=args.seed, config=args.config, quiet=args.json, runner=ctrl_c.run)
+        s = run_demo(
+            args.turns, logs, seed=args.seed, config=config, quiet=args.json, runner=ctrl_c.run, environ=os.environ
+        )
     if args.json:
         print(s.model_dump_json())
         return 0

@@ -18,6 +18,7 @@ import pytest
 from lluma_agent import logs_cli, stats
 from lluma_agent.turnlog import TurnLog
 from lluma_cli.demo import DEMO_KEY, run_demo, sim_agent
+from lluma_cli.demo import main as demo_main
 from lluma_sim.api_policy import PolicyReply, ScriptedPolicy
 
 REPO = Path(__file__).resolve().parents[1]
@@ -178,13 +179,17 @@ def test_second_ctrl_c_stops_now_with_consistent_files(tmp_path):
     assert "turns on the simulator" in out and "stopped" in out  # the summary still comes, with the reason
 
 
-def test_demo_json_summary(tmp_path):
-    s = run_demo(3, tmp_path, seed=5, quiet=True)
-    d = json.loads(s.model_dump_json())
-    for key in ("turns", "uncached_input_tokens", "cache_read_tokens", "cache_write_tokens", "output_tokens",
-                "cost_usd", "cost_per_turn_usd", "cache_hit_ratio", "score", "logs_dir"):
-        assert key in d
-    assert d["turns"] == 3 and d["cost_usd"] > 0
+def test_demo_json_summary_reads_config_yaml_and_environment(tmp_path, monkeypatch, capsys):
+    """`lluma demo --json` prints one JSON summary; like `lluma run` it reads ./config.yaml and LLUMA_*."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "config.yaml").write_text("model:\n  name: claude-sonnet-4-6\n  max_tokenz: 1\n")
+    assert demo_main(["--turns", "3", "--json"]) == 2
+    assert "model.max_tokenz: unknown key" in capsys.readouterr().err
+    (tmp_path / "config.yaml").write_text("model:\n  name: claude-sonnet-4-6\n")
+    monkeypatch.setenv("LLUMA_MODEL__NAME", "claude-opus-4-5")  # the environment wins over the file
+    assert demo_main(["--turns", "3", "--json", "--logs", str(tmp_path / "logs")]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["turns"] == 3 and d["model"] == "claude-opus-4-5" and d["cost_usd"] > 0
     total_in = d["uncached_input_tokens"] + d["cache_read_tokens"] + d["cache_write_tokens"]
     assert d["cache_hit_ratio"] == pytest.approx(d["cache_read_tokens"] / total_in, abs=1e-3)
 

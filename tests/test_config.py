@@ -2,7 +2,7 @@ from pathlib import Path
 
 import pytest
 
-from lluma_agent.config import Config, ConfigError, default_yaml, load_config
+from lluma_agent.config import Config, ConfigError, default_yaml, find_config, load_config
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -49,3 +49,35 @@ def test_unknown_section_and_missing_file(tmp_path):
         load_config(p, env={})
     with pytest.raises(ConfigError, match="not found"):
         load_config(tmp_path / "missing.yaml", env={})
+
+
+def test_environment_wins_over_the_file_key_by_key(tmp_path):
+    p = tmp_path / "c.yaml"
+    p.write_text("model:\n  name: claude-sonnet-4-5\n  max_tokens: 100\n")
+    cfg = load_config(p, env={"LLUMA_MODEL__MAX_TOKENS": "200", "LLUMA_DEVICE__SERIAL": "", "LLUMA_SCREENS_DIR": "x"})
+    assert (cfg.model.name, cfg.model.max_tokens) == ("claude-sonnet-4-5", 200)  # the file's other keys stay
+    assert cfg.device.serial is None  # an empty value is None, as `serial:` is in YAML
+
+
+def test_unknown_section_from_environment_names_the_variable():
+    with pytest.raises(ConfigError, match=r"modle: unknown key \(LLUMA_MODLE__NAME\)"):
+        load_config(None, env={"LLUMA_MODLE__NAME": "x"})
+    with pytest.raises(ConfigError, match=r"model\.nmae: unknown key"):
+        load_config(None, env={"LLUMA_MODEL__NMAE": "x"})
+
+
+@pytest.mark.parametrize(("text", "error"), [("- a\n", "top level must be a mapping"), ("a: [\n", "not valid YAML")])
+def test_a_file_that_is_not_a_mapping_of_sections_is_refused(tmp_path, text, error):
+    p = tmp_path / "c.yaml"
+    p.write_text(text)
+    with pytest.raises(ConfigError, match=error):
+        load_config(p, env={})
+
+
+def test_commands_find_config_yaml_in_the_working_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert find_config(None) is None
+    (tmp_path / "config.yaml").write_text("run:\n  max_turns: 3\n")
+    assert find_config(None) == Path("config.yaml")
+    assert load_config(find_config(None), env={}).run.max_turns == 3
+    assert find_config(tmp_path / "other.yaml") == tmp_path / "other.yaml"  # explicit: must exist when loaded
