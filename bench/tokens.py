@@ -20,14 +20,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from lluma_agent.turnlog import TurnLog
+from lluma_agent.turnlog import read_turns
 from lluma_cli.demo import run_demo
 
 CHECKPOINTS = (10, 50, 100)
-
-
-def load_logs(folder: Path) -> list[TurnLog]:
-    return [TurnLog.model_validate_json(p.read_text()) for p in sorted(folder.glob("turn_*.json"))]
 
 
 def run(layout: str, turns: int, model: str, root: Path) -> dict:
@@ -36,7 +32,7 @@ def run(layout: str, turns: int, model: str, root: Path) -> dict:
         turns, logs_dir, seed=11, quiet=True,
         overrides={"LLUMA_CONTEXT__LAYOUT": layout, "LLUMA_MODEL__NAME": model},
     )
-    logs = [log for log in load_logs(logs_dir) if log.response is not None]
+    logs = [log for log in read_turns(logs_dir) if log.response is not None]
     per_turn = []
     for log in logs:
         u = log.usage

@@ -8,15 +8,14 @@
 
 from __future__ import annotations
 
-import base64
 import copy
-import io
 from typing import Any
 
 from PIL import Image
 from pydantic import BaseModel
 
 from lluma_agent.tokens import RequestEstimate, estimate_request
+from lluma_vision.jpeg import jpeg_base64
 
 
 class Section(BaseModel):
@@ -35,14 +34,7 @@ def _cache(ttl: str) -> dict[str, str]:
 
 
 def screenshot_block(image: Image.Image, max_side: int) -> dict[str, Any]:
-    """Downscale (the model resizes anyway; fewer pixels = fewer tokens) and encode as JPEG."""
-    img = image.convert("RGB")
-    scale = max_side / max(img.size)
-    if scale < 1:
-        img = img.resize((max(1, round(img.width * scale)), max(1, round(img.height * scale))), Image.LANCZOS)
-    buf = io.BytesIO()
-    img.save(buf, format="JPEG", quality=80)
-    data = base64.b64encode(buf.getvalue()).decode("ascii")
+    data, _ = jpeg_base64(image, max_side, resample=Image.Resampling.LANCZOS)
     return {"type": "image", "source": {"type": "base64", "media_type": "image/jpeg", "data": data}}
 
 

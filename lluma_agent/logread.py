@@ -13,9 +13,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from lluma_agent.turnlog import SUMMARY_FILE, RunSummary, SideCall, TurnLog
-
-TURN_GLOB = "turn_*.json"
+from lluma_agent.turnlog import SUMMARY_FILE, TURN_GLOB, RunSummary, SideCall, TurnLog, read_turn
 
 
 class LogDirError(Exception):
@@ -59,7 +57,7 @@ def load_run(folder: Path | str) -> Run:
     run = Run(folder=path, turns=[], notes=[note] if note else [])
     for p in sorted(path.glob(TURN_GLOB)):
         try:
-            run.turns.append(TurnLog.model_validate_json(p.read_text(encoding="utf-8")))
+            run.turns.append(read_turn(p))
         except (OSError, ValueError, ValidationError) as exc:
             # One bad file (another version's schema, a hand edit) should not hide the rest of the run.
             run.notes.append(f"skipped {p.name}: {str(exc).splitlines()[0]}")

@@ -58,14 +58,12 @@ class RunStats(BaseModel):
 
 
 def percentile(values: list[float], q: float) -> float:
-    """Linear interpolation between closest ranks (numpy's default); 0.0 for no values."""
-    if not values:
-        return 0.0
-    xs = sorted(values)
-    pos = (len(xs) - 1) * q
-    lo = int(pos)
-    hi = min(lo + 1, len(xs) - 1)
-    return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
+    """The q-quantile (0 < q < 1 in hundredths, e.g. 0.9), interpolated like numpy's default; 0.0 for no values."""
+    if not 0 < q < 1:
+        raise ValueError(f"percentile: q must be between 0 and 1 exclusive, got {q}")
+    if len(values) < 2:  # statistics.quantiles wants two points
+        return float(values[0]) if values else 0.0
+    return statistics.quantiles(values, n=100, method="inclusive")[round(q * 100) - 1]
 
 
 def call_totals(turns: list[TurnLog]) -> dict[str, CallTotals]:

@@ -150,6 +150,19 @@ def readable_json(log: TurnLog) -> str:
     return _NUMBER_LIST.sub(lambda m: "[" + ", ".join(m.group(1).split()).replace(",,", ",") + "]", text)
 
 
+TURN_GLOB = "turn_*.json"
+
+
+def read_turn(path: Path) -> TurnLog:
+    """One turn log file back (raises OSError / ValidationError on a bad one)."""
+    return TurnLog.model_validate_json(path.read_text(encoding="utf-8"))
+
+
+def read_turns(folder: Path) -> list[TurnLog]:
+    """Every turn log in `folder`, in turn order; a bad file raises (`logread.load_run` skips them instead)."""
+    return sorted((read_turn(p) for p in folder.glob(TURN_GLOB)), key=lambda t: t.turn)
+
+
 class TurnLogger:
     def __init__(self, folder: Path, keep_screenshots: int = 300) -> None:
         self.folder = Path(folder)
@@ -220,7 +233,7 @@ class TurnLogger:
         path = self.path(turn)
         if not path.exists():
             return
-        log = TurnLog.model_validate_json(path.read_text(encoding="utf-8"))
+        log = read_turn(path)
         if log.action is not None:
             log.action.effect = effect
             with no_interrupt():

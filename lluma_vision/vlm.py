@@ -13,55 +13,16 @@ is used and the error recorded in `VisionOutput.errors`.
 
 from __future__ import annotations
 
-import base64
-import io
 import json
-from typing import Any, Literal, get_args
+from typing import Any
 
 from PIL import Image
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from lluma_vision.jpeg import jpeg_base64
 from lluma_vision.layout import clean_name
 from lluma_vision.models import Box, Button, Region, TextLine, VisionOutput
 from lluma_vision.reading import Reading, block_button, block_text, unique_names
-
-REGIONS: list[str] = list(get_args(Region))
-
-VLM_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "buttons": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "ocr_ids": {"type": "array", "items": {"type": "integer"}},
-                    "name": {"type": "string"},
-                    "meta": {"type": "string"},
-                    "region": {"type": "string", "enum": REGIONS},
-                },
-                "required": ["ocr_ids", "name", "meta", "region"],
-                "additionalProperties": False,
-            },
-        },
-        "icons": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "name": {"type": "string"},
-                    "box": {"type": "array", "items": {"type": "number"}},
-                    "meta": {"type": "string"},
-                    "region": {"type": "string", "enum": REGIONS},
-                },
-                "required": ["name", "box", "meta", "region"],
-                "additionalProperties": False,
-            },
-        },
-    },
-    "required": ["buttons", "icons"],
-    "additionalProperties": False,
-}
 
 SYSTEM_PROMPT = """You read screenshots of a mobile game (Uma Musume Pretty Derby) for an agent that taps buttons.
 You get the screenshot and the OCR lines found on it, each with an id, its text and its box.
@@ -82,7 +43,7 @@ class VlmButton(BaseModel):
     ocr_ids: list[int]
     name: str
     meta: str = ""
-    region: Literal["top", "middle", "bottom", "dialog", "menu", "left", "right"]
+    region: Region
 
 
 class VlmIcon(BaseModel):
@@ -91,11 +52,11 @@ class VlmIcon(BaseModel):
     name: str
     box: list[float]
     meta: str = ""
-    region: Literal["top", "middle", "bottom", "dialog", "menu", "left", "right"]
+    region: Region
 
 
 class VlmResponse(BaseModel):
-    """The VLM's answer, as VLM_SCHEMA describes it."""
+    """The VLM's answer; VLM_SCHEMA, the structured-output schema, is derived from it."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -103,19 +64,33 @@ class VlmResponse(BaseModel):
     icons: list[VlmIcon]
 
 
+def strict_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """`model.model_json_schema()` as structured outputs take it: $refs inlined, every property required
+    (`meta` has a default for parsing, but the model must always say it), no titles, defaults or docs."""
+    schema = model.model_json_schema()
+    defs = schema.pop("$defs", {})
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, list):
+            return [walk(v) for v in node]
+        if not isinstance(node, dict):
+            return node
+        if "$ref" in node:
+            return walk(defs[node["$ref"].rsplit("/", 1)[-1]])
+        out = {k: walk(v) for k, v in node.items() if k not in ("title", "default", "description")}
+        if "properties" in node:  # property names, not schema keywords: keep them all
+            out["properties"] = {name: walk(v) for name, v in node["properties"].items()}
+            out["required"] = list(node["properties"])
+        return out
+
+    return walk(schema)
+
+
+VLM_SCHEMA: dict[str, Any] = strict_schema(VlmResponse)
+
+
 class VlmError(ValueError):
     """The model's output broke the contract (the message says how)."""
-
-
-def encode_image(image: Image.Image, max_side: int = 896, quality: int = 80) -> tuple[str, str, tuple[int, int]]:
-    """Downscaled JPEG as base64; returns (data, media_type, (width, height) of the sent image)."""
-    img = image.convert("RGB")
-    s = min(1.0, max_side / max(img.size))
-    if s < 1.0:
-        img = img.resize((max(1, round(img.width * s)), max(1, round(img.height * s))), Image.BILINEAR)
-    buf = io.BytesIO()
-    img.save(buf, format="JPEG", quality=quality)
-    return base64.b64encode(buf.getvalue()).decode("ascii"), "image/jpeg", img.size
 
 
 def ocr_block(reading: Reading, sent_size: tuple[int, int]) -> str:
@@ -133,7 +108,7 @@ def ocr_block(reading: Reading, sent_size: tuple[int, int]) -> str:
 
 def build_request(reading: Reading, image: Image.Image, model: str, max_tokens: int, max_side: int) -> dict[str, Any]:
     """Keyword arguments for `client.messages.create` (static system prompt first, so it could be cached)."""
-    data, media, sent = encode_image(image, max_side)
+    data, sent = jpeg_base64(image, max_side)
     text = (
         f"Screenshot {sent[0]}x{sent[1]} px. OCR lines (id, text, box in this image's pixels):\n"
         f"{ocr_block(reading, sent)}\nReturn the buttons and icons as JSON."
@@ -143,7 +118,7 @@ def build_request(reading: Reading, image: Image.Image, model: str, max_tokens: 
         "max_tokens": max_tokens,
         "system": SYSTEM_PROMPT,
         "messages": [{"role": "user", "content": [
-            {"type": "image", "source": {"type": "base64", "media_type": media, "data": data}},
+            {"type": "image", "source": {"type": "base64", "media_type": "image/jpeg", "data": data}},
             {"type": "text", "text": text},
         ]}],
         "output_config": {"format": {"type": "json_schema", "schema": VLM_SCHEMA}},

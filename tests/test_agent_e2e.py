@@ -16,16 +16,12 @@ from typing import Any
 import pytest
 
 from lluma_agent import logs_cli, stats
-from lluma_agent.turnlog import TurnLog
+from lluma_agent.turnlog import read_turns
 from lluma_cli.demo import DEMO_KEY, run_demo, sim_agent
 from lluma_cli.demo import main as demo_main
 from lluma_sim.api_policy import PolicyReply, ScriptedPolicy
 
 REPO = Path(__file__).resolve().parents[1]
-
-
-def _logs(folder: Path) -> list[TurnLog]:
-    return [TurnLog.model_validate_json(p.read_text()) for p in sorted(folder.glob("turn_*.json"))]
 
 
 def _norm(s: str) -> str:
@@ -53,7 +49,7 @@ def demo_run(tmp_path_factory):
 
 def test_demo_plays_and_logs_validate(demo_run):
     logs, taps, totals, _ = demo_run
-    turn_logs = _logs(logs)
+    turn_logs = read_turns(logs)
     assert totals.turns == 16 and len(turn_logs) == 16
     assert totals.stop_reason.startswith("max_turns")
     assert sum(1 for t in turn_logs if t.action is not None) >= 12  # it acts, not just talks
@@ -67,7 +63,7 @@ def test_demo_plays_and_logs_validate(demo_run):
 
 def test_taps_land_on_the_named_buttons(demo_run):
     logs, taps, _, _ = demo_run
-    presses = [t.action for t in _logs(logs) if t.action and t.action.tool == "pressButton" and t.action.point]
+    presses = [t.action for t in read_turns(logs) if t.action and t.action.tool == "pressButton" and t.action.point]
     assert len(presses) >= 6
     by_point = {(round(x), round(y)): truth for x, y, truth in taps}
     for action in presses:
@@ -82,7 +78,7 @@ def test_taps_land_on_the_named_buttons(demo_run):
 
 def test_memory_files_change_and_are_logged(demo_run):
     logs, _, _, _ = demo_run
-    changes = [c for t in _logs(logs) for c in t.memory_changes]
+    changes = [c for t in read_turns(logs) for c in t.memory_changes]
     assert changes and all(c.by == "agent" for c in changes)
     assert any((logs / "memory" / c.name).exists() for c in changes if c.op != "delete")
     assert all(c.diff.startswith("--- a/") for c in changes)
@@ -90,7 +86,7 @@ def test_memory_files_change_and_are_logged(demo_run):
 
 def test_cache_is_read_after_the_first_turns(demo_run):
     logs, _, totals, requests = demo_run
-    turn_logs = _logs(logs)
+    turn_logs = read_turns(logs)
     later = [t.usage for t in turn_logs[4:]]
     assert all(u.cache_read_input_tokens > 0 for u in later)
     assert totals.cache_hit_ratio > 0.6
@@ -172,7 +168,7 @@ def test_second_ctrl_c_stops_now_with_consistent_files(tmp_path):
     assert proc.returncode == 0, err
     assert "stopping after this turn" in err
     assert not list(tmp_path.rglob("*.tmp")), "a half-written file was left behind"
-    logs = _logs(tmp_path)
+    logs = read_turns(tmp_path)
     assert 3 <= len(logs) < 200
     rows = sqlite3.connect(tmp_path / "turns.sqlite").execute("select count(*) from turns").fetchone()[0]
     assert rows == len(logs)
@@ -213,7 +209,7 @@ def test_stuck_warns_then_forces_another_action_then_pauses(tmp_path):
     }
     with sim_agent(20, tmp_path, seed=2, policy=policy, overrides=overrides) as (sim, coordinator):
         totals = coordinator.run()
-    logs = _logs(tmp_path)
+    logs = read_turns(tmp_path)
     levels = [t.stuck.level for t in logs]
     assert "warn" in levels and "force" in levels and levels[-1] == "pause"
     assert levels.index("warn") < levels.index("force") < levels.index("pause")
@@ -257,7 +253,7 @@ def test_history_folds_through_the_stand_in_and_the_summary_is_billed(tmp_path):
     with sim_agent(10, tmp_path, seed=6, overrides=overrides, policy=policy) as (sim, coordinator):
         totals = coordinator.run()
         entries = list(sim.api.log)
-    logs = _logs(tmp_path)
+    logs = read_turns(tmp_path)
     folded = [t for t in logs if t.history_fold]
     assert folded and all(t.history_fold == "model" for t in folded)
     for t in folded:
@@ -286,7 +282,7 @@ def test_thinking_blocks_are_passed_back_unmodified(tmp_path):
 def test_vlm_readings_are_billed_to_the_turn(tmp_path, capsys):
     with sim_agent(2, tmp_path, seed=6, overrides={"LLUMA_VISION__BACKEND": "hybrid"}) as (sim, coordinator):
         totals = coordinator.run()
-    logs = _logs(tmp_path)
+    logs = read_turns(tmp_path)
     vlm = [c for t in logs for c in t.side_calls if c.kind == "vlm"]
     assert vlm and all(c.usage.input_tokens > 500 and c.cost_usd > 0 for c in vlm)  # a screenshot each
     assert logs[0].vision.backend == "hybrid"
