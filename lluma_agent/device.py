@@ -29,11 +29,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Literal, NoReturn
 
-import adbutils
 from adbutils import AdbConnection, AdbError
 from PIL import Image
 from pydantic import BaseModel, ConfigDict, Field
 
+from lluma_agent.adb_client import NoDaemonClient
 from lluma_agent.config import DeviceConfig
 from lluma_vision.models import Box
 from lluma_vision.phash import phash
@@ -109,25 +109,6 @@ class Frame(BaseModel):
         return self.image.size
 
 
-class _Connection(AdbConnection):
-    def _safe_connect(self) -> socket.socket:
-        # adbutils runs `adb start-server` when nothing answers; we report that instead.
-        return self._create_socket()
-
-
-class _Client(adbutils.AdbClient):
-    """adbutils client that never spawns an adb daemon behind the user's back."""
-
-    def __init__(self, host: str, port: int, timeout: float) -> None:
-        super().__init__(host, port)
-        self._timeout = timeout
-
-    def make_connection(self, timeout: float | None = None) -> AdbConnection:
-        conn = _Connection(self.host, self.port)
-        conn.conn.settimeout(timeout or self._timeout)
-        return conn
-
-
 def _read_all(sock: socket.socket) -> bytes:
     chunks = []
     while chunk := sock.recv(RECV_CHUNK):
@@ -193,7 +174,7 @@ class Device:
     def __init__(self, cfg: DeviceConfig, seed: int | None = None) -> None:
         self.cfg = cfg
         self.rng = random.Random(seed)
-        self.client = _Client(cfg.adb_host, cfg.adb_port, cfg.command_timeout_s)
+        self.client = NoDaemonClient(cfg.adb_host, cfg.adb_port, cfg.command_timeout_s)
         self.serial: str | None = None
         self.size: tuple[int, int] | None = None  # (width, height) from `wm size` at connect
         self._v2 = False

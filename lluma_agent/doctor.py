@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
 
+from lluma_agent.adb_client import NoDaemonClient
 from lluma_agent.config import Config, ConfigError, find_config, load_config
-from lluma_agent.device import _Client
 from lluma_facts import ModelLookupError, usable_model
 
 DEFAULT_BASE_URL = "https://api.anthropic.com"
@@ -60,8 +60,8 @@ def check_model(cfg: Config) -> Check:
 def check_adb(cfg: Config) -> list[Check]:
     d = cfg.device
     where = f"{d.adb_host}:{d.adb_port}"
-    # _Client never spawns a daemon: doctor reports a missing server instead of quietly starting one.
-    client = _Client(d.adb_host, d.adb_port, min(d.command_timeout_s, 5.0))
+    # NoDaemonClient never spawns a daemon: doctor reports a missing server instead of quietly starting one.
+    client = NoDaemonClient(d.adb_host, d.adb_port, min(d.command_timeout_s, 5.0))
     try:
         version = client.server_version()
         infos = client.list()
