@@ -45,10 +45,6 @@ class Box(BaseModel):
             raise ValueError(f"empty or inverted box {self.as_list()}")
         return self
 
-    @classmethod
-    def from_list(cls, xs: list[int] | tuple[int, int, int, int]) -> Box:
-        return cls(x0=int(xs[0]), y0=int(xs[1]), x1=int(xs[2]), y1=int(xs[3]))
-
     def as_list(self) -> list[int]:
         return [self.x0, self.y0, self.x1, self.y1]
 
