@@ -23,7 +23,6 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -31,7 +30,7 @@ from pydantic import BaseModel, Field
 from lluma_facts import model_spec
 from lluma_facts.images import image_block_size, image_tokens
 from lluma_facts.images import resized_image_size as _resized
-from lluma_facts.request import Section, content_blocks, prefix_blocks, strip_cache_control, system_blocks
+from lluma_facts.request import Section, content_blocks, prefix_blocks, strip_cache_control
 
 METHOD = (
     "estimate (no offline Claude tokenizer): BPE-like pieces - words 1 token up to 6 letters then +1 per 5, "
@@ -146,17 +145,6 @@ def estimate_tool_tokens(tool: dict[str, Any]) -> int:
 
 def tool_system_prompt_tokens(tool_choice: dict[str, Any] | None) -> int:
     return TOOL_SYSTEM_PROMPT_TOKENS.get(str((tool_choice or {}).get("type", "auto")), 346)
-
-
-def estimate_tools_tokens(tools: Iterable[dict[str, Any]] | None, tool_choice: dict[str, Any] | None = None) -> int:
-    tools = list(tools or [])
-    if not tools:
-        return 0
-    return tool_system_prompt_tokens(tool_choice) + sum(estimate_tool_tokens(t) for t in tools)
-
-
-def estimate_system_tokens(system: str | list[dict[str, Any]] | None) -> int:
-    return sum(estimate_block_tokens(b) for b in system_blocks(system))
 
 
 def estimate_message_tokens(message: dict[str, Any], model: str = DEFAULT_MODEL) -> int:

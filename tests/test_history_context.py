@@ -2,6 +2,7 @@ import json
 
 from lluma_agent.context import build_request, current_turn
 from lluma_agent.history import History, PastTurn
+from lluma_facts.request import strip_cache_control
 
 
 def _turn(n, screen_hash="h", thinking=False):
@@ -24,15 +25,6 @@ def _request(history):
         system_prompt="SYSTEM", memory_text="<memory></memory>", history=history.messages(),
         current=current_turn([], '{"buttons":[]}', [], None),
     )
-
-
-def _strip(obj):
-    """The messages without cache_control markers (they are not part of the cached prefix's identity)."""
-    if isinstance(obj, dict):
-        return {k: _strip(v) for k, v in obj.items() if k != "cache_control"}
-    if isinstance(obj, list):
-        return [_strip(v) for v in obj]
-    return obj
 
 
 def test_breakpoints_after_system_memory_and_on_last_assistant_block():
@@ -59,7 +51,7 @@ def test_request_n_shares_its_prefix_with_request_n_plus_1():
     h.append(_turn(6))
     after, _ = _request(h)
     n_hist = len(before["messages"]) - 1
-    assert _strip(after["messages"][:n_hist]) == _strip(before["messages"][:n_hist])
+    assert strip_cache_control(after["messages"][:n_hist]) == strip_cache_control(before["messages"][:n_hist])
     assert after["system"] == before["system"] and after["tools"] == before["tools"]
 
 
