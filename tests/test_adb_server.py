@@ -8,7 +8,6 @@ import struct
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import adbutils
@@ -375,11 +374,10 @@ def test_sim_cli_bad_arguments() -> None:
 
 def test_server_keeps_serving_while_a_slow_command_runs(adb_server: AdbServer) -> None:
     d = client(adb_server).device(SERIAL)
-    slow = threading.Thread(target=lambda: d.shell("sleep 0.8"))
-    start = time.monotonic()
+    slow = threading.Thread(target=lambda: d.shell("sleep 4"))
     slow.start()
     assert d.shell("echo fast") == "fast"
-    assert time.monotonic() - start < 0.6
+    assert slow.is_alive()  # answered while the slow command still runs: a server serving one at a time could not
     slow.join()
 
 

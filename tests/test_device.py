@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import socket
 import struct
+import sys
 import time
 
 import pytest
@@ -73,10 +74,8 @@ def test_unknown_serial_lists_the_attached_devices(adb_server: AdbServer, device
 
 def test_no_adb_server_is_a_clear_fast_error(free_port: int) -> None:
     d = Device(DeviceConfig(adb_port=free_port, serial=SERIAL))
-    start = time.monotonic()
     with pytest.raises(DeviceError, match=rf"no adb server answers at 127.0.0.1:{free_port}.*adb start-server"):
-        d.connect()
-    assert time.monotonic() - start < 2  # no daemon was started, no long timeout
+        d.connect()  # and no daemon was started: tests/test_adb_client.py
 
 
 def test_connect_waits_for_a_device_that_is_still_coming_up(adb_server: AdbServer, device_cfg: DeviceConfig) -> None:
@@ -204,13 +203,23 @@ def test_offline_device_reconnects_when_it_comes_back(adb_server: AdbServer, dev
     assert adb_server.device(SERIAL).inputs == [f"tap {x} {y}"]
 
 
-def test_device_that_stays_offline_gives_up_after_bounded_backoff(adb_server: AdbServer, device: Device) -> None:
+def test_device_that_stays_offline_gives_up_after_bounded_backoff(
+    adb_server: AdbServer, device: Device, monkeypatch: pytest.MonkeyPatch
+) -> None:
     adb_server.faults(SERIAL).offline = True
-    start = time.monotonic()
+    waits: list[float] = []
+    real_sleep = time.sleep
+
+    def sleep(s: float) -> None:
+        if sys._getframe(1).f_globals.get("__name__") == "lluma_agent.device":  # not adbutils' or the server's
+            waits.append(s)
+        real_sleep(s)
+
+    monkeypatch.setattr(time, "sleep", sleep)
     with pytest.raises(DeviceDisconnected, match=r"still unreachable after 3 attempt\(s\).*offline") as err:
         device.back()
     assert err.value.reconnected is False
-    assert time.monotonic() - start < 2  # 0.01 + 0.02 + 0.04 s of backoff
+    assert waits == [0.01, 0.02, 0.04]  # reconnect_backoff_s doubling, reconnect_attempts of them
     assert adb_server.device(SERIAL).inputs == []
 
 
@@ -265,11 +274,10 @@ def test_tap_off_screen_sends_nothing(adb_server: AdbServer, device: Device) -> 
 
 
 def test_held_swipe_is_one_gesture(adb_server: AdbServer, device: Device) -> None:
-    start = time.monotonic()
     device.swipe(540, 1500, 540, 700, duration_ms=80, hold_ms=100)
-    assert time.monotonic() - start >= 0.17  # moved for 80 ms, then held still for 100 ms
     [entry] = adb_server.device(SERIAL).inputs
     assert entry.startswith("swipe 540 1500 540 700 ")  # DOWN..MOVE..UP reached the game as one swipe
+    assert int(entry.split()[-1]) >= 180  # the finger was down for the move (80 ms) and the hold (100 ms)
 
 
 def test_swipe_without_hold_is_a_plain_input_swipe(adb_server: AdbServer, device: Device) -> None:

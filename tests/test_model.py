@@ -8,7 +8,6 @@ The last two tests drive the coordinator on the simulated phone: malformed tool 
 from __future__ import annotations
 
 import json
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -121,13 +120,10 @@ def test_slow_reply_past_the_timeout_is_retried_as_a_timeout():
     faults = FaultSchedule(at={0: Fault(kind="slow", delay_s=5.0)})
     with ApiServer(faults=faults) as api:
         model, waits = model_for(api.base_url, timeout_s=0.5, max_retries=2)
-        started = time.monotonic()
         reply = model.decide(REQUEST)
-        elapsed = time.monotonic() - started
         served = [e for e in api.log if e.status == 200 and e.fault is None]
 
     assert_played(reply)
-    assert 0.5 <= elapsed < 3.0  # gave up at the timeout, did not wait out the 5 s reply
     assert waits == [0.5]
     assert [(r.error, r.status) for r in reply.retries] == [("APITimeoutError", None)]
     assert faults.fired == [(0, "slow")]

@@ -114,7 +114,7 @@ def test_request_sections_and_blocks():
     assert est.tools - any_choice.tools == 346 - 313
 
 
-def test_estimate_turn_bench_matches_the_harness_figures():
+def test_estimate_of_the_harness_turn_is_within_15_percent_of_its_measured_total():
     out = subprocess.run(
         [sys.executable, str(ROOT / "bench" / "estimate_turn.py"), "--json"],
         capture_output=True,
@@ -123,8 +123,7 @@ def test_estimate_turn_bench_matches_the_harness_figures():
         cwd=ROOT,
     )
     data = json.loads(out.stdout)
-    assert data["measured"] == 24_479
-    assert abs(data["total"] / 24_479 - 1) < 0.15
+    assert abs(data["total"] / data["measured"] - 1) < 0.15  # the original harness measured 24,479 tokens
     assert data["sections"]["screenshots (2)"] == 2 * (1560 + 3)
     text = subprocess.run(
         [sys.executable, str(ROOT / "bench" / "estimate_turn.py")], capture_output=True, text=True, check=True, cwd=ROOT

@@ -8,6 +8,8 @@ import random
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
+from lluma_agent.baseline import verbose_vision_json
+from lluma_agent.tokens import estimate_text_tokens
 from lluma_vision import reading as reading_mod
 from lluma_vision.cache import VisionCache
 from lluma_vision.compact import compact, summarize
@@ -15,12 +17,6 @@ from lluma_vision.config import VisionConfig
 from lluma_vision.models import Box, Button, MenuState, Scrollbar, TextLine, VisionOutput
 from lluma_vision.phash import max_region_distance, region_hash
 from lluma_vision.pipeline import Vision
-
-try:
-    from lluma_agent.tokens import estimate_text_tokens
-except ImportError:  # pragma: no cover - the shared estimator is written by another module
-    def estimate_text_tokens(text: str) -> int:
-        return -(-len(text) * 2 // 7)
 
 
 def screen(n_buttons: int = 20, seed: int = 0) -> VisionOutput:
@@ -77,9 +73,8 @@ def test_compact_cinematic_and_empty_screen() -> None:
 
 
 def test_compact_is_at_most_30_percent_of_the_verbose_form() -> None:
-    baseline = pytest.importorskip("lluma_agent.baseline")
     out = screen(20)
-    verbose = baseline.verbose_vision_json(out)
+    verbose = verbose_vision_json(out)
     ratio = estimate_text_tokens(compact(out).to_json()) / estimate_text_tokens(verbose)
     assert ratio <= 0.30, ratio
 

@@ -6,11 +6,11 @@ import re
 
 import pytest
 
+from lluma_sim import game
 from lluma_vision.config import VisionConfig
 from lluma_vision.models import VisionOutput
 from lluma_vision.pipeline import Vision
 
-game = pytest.importorskip("lluma_sim.game")
 TAPPABLE = ("button", "tab", "choice")
 
 

@@ -11,6 +11,8 @@ import httpx2
 import pytest
 from PIL import Image
 
+from lluma_sim.api_server import ApiServer
+from lluma_sim.game import SimGame
 from lluma_sim.screens import screens_dir
 from lluma_vision.config import VisionConfig
 from lluma_vision.ocr import prepare
@@ -240,11 +242,9 @@ def test_backend_needs_a_client() -> None:
 
 def test_hybrid_against_the_messages_api_stand_in() -> None:
     """Over a real loopback HTTP server that validates requests like the API and answers VLM-shaped ones."""
-    api_server = pytest.importorskip("lluma_sim.api_server")
-    game = pytest.importorskip("lluma_sim.game")
-    g = game.SimGame(seed=0)
+    g = SimGame(seed=0)
     frame = g.capture()
-    with api_server.ApiServer() as api:
+    with ApiServer() as api:
         out = Vision(VisionConfig(backend="hybrid"), client=api.client()).analyze(frame)
     assert out.errors == [] and out.backend == "hybrid"
     career = out.button("Career")
