@@ -30,6 +30,7 @@ demo: $(STAMP)
 
 test: $(STAMP) adb
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	ADBUTILS_ADB_PATH=/bin/false $(BIN)/python -m pytest -q
 
 bench: $(STAMP)
@@ -40,6 +41,7 @@ bench: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 clean:
 	rm -rf $(VENV) logs/demo-* logs/run-* .pytest_cache

@@ -56,15 +56,17 @@ class StillGame:
 
 
 def _serve(kind: str, pipe: Connection) -> None:
+    from lluma_sim.adb_device import Game
     from lluma_sim.adb_server import AdbServer
     from lluma_sim.game import SimGame
 
+    game: Game
     if kind == "real":
         game = StillGame(Image.open(REAL_SCREEN).convert("RGB").resize(SIZE, Image.Resampling.LANCZOS))
     else:
         game = SimGame(width=SIZE[0], height=SIZE[1])
     server = AdbServer().start()
-    server.add_device(SERIAL, game)  # type: ignore[arg-type]
+    server.add_device(SERIAL, game)
     pipe.send(server.port)
     server.wait()  # until `host:kill`
 

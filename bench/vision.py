@@ -71,6 +71,7 @@ def sim_frames(n: int, seed: int = 5) -> list[tuple[Image.Image, object]]:
     g = SimGame(seed=seed, max_turns=6)
     frames: list[tuple[Image.Image, object]] = []
     visited_skills = visited_races = False
+    target: str | None
     for _ in range(n * 3):
         img = g.capture()
         t = g.truth()

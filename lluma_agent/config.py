@@ -185,7 +185,7 @@ def load_config(path: Path | str | None = None, env: Mapping[str, str] | None = 
 
     sources: list[PydanticBaseSettingsSource] = []
 
-    class _Sourced(BaseSettings, Config):
+    class _Sourced(BaseSettings, Config):  # type: ignore[misc]  # both config dicts hold extra='forbid'
         @classmethod
         def settings_customise_sources(
             cls,

@@ -77,7 +77,7 @@ def build_request(
     cache: bool = True,
 ) -> tuple[dict[str, Any], Layout]:
     """`cache=False` (the baseline layout) sends no breakpoints; an empty memory_text sends no memory block."""
-    system = [{"type": "text", "text": system_prompt}]
+    system: list[dict[str, Any]] = [{"type": "text", "text": system_prompt}]
     if memory_text:
         system.append({"type": "text", "text": memory_text})
     if cache:

@@ -107,7 +107,7 @@ def _not_ready(serial: str, state: str) -> Check:
 
 def check_ocr(cfg: Config) -> Check:
     # Every backend but `claude` reads text with OCR; for `claude` a broken OCR is only worth a warning.
-    bad = "warn" if cfg.vision.backend == "claude" else "fail"
+    bad: Literal["warn", "fail"] = "warn" if cfg.vision.backend == "claude" else "fail"
     t0 = time.monotonic()
     try:
         from lluma_vision.ocr import get_engine

@@ -124,5 +124,6 @@ class Model:
 
 def _short(exc: anthropic.APIStatusError) -> str:
     body = exc.body if isinstance(exc.body, dict) else {}
-    err = body.get("error") if isinstance(body.get("error"), dict) else {}
+    raw = body.get("error")
+    err = raw if isinstance(raw, dict) else {}
     return f"{err.get('type', type(exc).__name__)}: {err.get('message', str(exc))}"[:300]

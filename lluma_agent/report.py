@@ -97,8 +97,8 @@ def thumbnail(path: Path, long_side: int, point: list[int] | None = None,
     """The screenshot as a small base64 JPEG data URI, the action marked on it; None when it is gone
     (screenshot retention)."""
     try:
-        with Image.open(path) as img:
-            img = img.convert("RGB")
+        with Image.open(path) as src:
+            img = src.convert("RGB")
             mark_action(img, point, swipe)
             img.thumbnail((long_side, long_side))
             buf = io.BytesIO()

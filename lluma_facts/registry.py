@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import re
 from datetime import date
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
 CACHE_WRITE_5M_MULTIPLIER = 1.25
 CACHE_WRITE_1H_MULTIPLIER = 2.0
 CACHE_READ_MULTIPLIER = 0.1
-EFFORTS = ("low", "medium", "high", "xhigh", "max")  # in increasing depth
 SAMPLING_PARAMS = ("temperature", "top_p", "top_k")
 
 Effort = Literal["low", "medium", "high", "xhigh", "max"]
+EFFORTS: tuple[Effort, ...] = get_args(Effort)  # in increasing depth
 Status = Literal["active", "deprecated"]
 
 

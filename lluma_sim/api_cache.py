@@ -48,12 +48,15 @@ class ManualClock:
         self.now += seconds
 
 
+CacheResult = Literal["read", "write", "covered", "below_minimum", "thinking_stripped"]
+
+
 class BreakpointResult(BaseModel):
     index: int = Field(description="Block index in prefix order (tools -> system -> messages).")
     path: str = Field(description="e.g. system.1, messages.7.content.0; `auto` for top-level cache_control.")
     ttl: Literal["5m", "1h"]
     prefix_tokens: int = Field(description="Tokens (the stand-in's count) up to and including this block.")
-    result: Literal["read", "write", "covered", "below_minimum", "thinking_stripped"] = Field(
+    result: CacheResult = Field(
         description="read: a live entry here was read; write: a new entry was written; covered: inside a longer "
         "read; below_minimum: prefix too short, nothing cached; thinking_stripped: earlier thinking was stripped "
         "from the context (budget-thinking model, a user turn that is not only tool results): not cached."
@@ -217,6 +220,7 @@ class PromptCache:
             w5 = w1h = 0
             for idx, path, ttl in bps:
                 prefix = cum[idx]
+                result: CacheResult
                 if read_index is not None and idx == read_index:
                     result = "read"
                 elif read_index is not None and idx < read_index:

@@ -7,7 +7,7 @@ server receives, SDK retries included) from a fixed `at` map, then from a `queue
 from __future__ import annotations
 
 import threading
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -75,7 +75,7 @@ class FaultSchedule:
         sched = cls()
         for spec in specs:
             idx, _, kind = spec.rpartition(":")
-            sched.add(Fault(kind=kind, retry_after_s=retry_after_s), at=int(idx) if idx else None)  # type: ignore[arg-type]
+            sched.add(Fault(kind=kind, retry_after_s=retry_after_s), at=int(idx) if idx else None)
         return sched
 
 
@@ -88,7 +88,8 @@ def malform_tool_input(content: list[dict], tools: list[dict], how: str) -> str:
     for block in content:
         if block.get("type") != "tool_use":
             continue
-        schema = next((t.get("input_schema", {}) for t in tools if t.get("name") == block.get("name")), {})
+        named = (t.get("input_schema", {}) for t in tools if t.get("name") == block.get("name"))
+        schema: dict[str, Any] = next(named, {})
         required = list(schema.get("required") or [])
         props = schema.get("properties") or {}
         if how == "missing_field" and required:

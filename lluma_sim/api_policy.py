@@ -208,7 +208,7 @@ class ScriptedPolicy:
 
     def _hub(self, names: set[str], texts: str, energy: float | None) -> list[tuple[str, tuple]]:
         order: list[str] = []
-        mood = _MOOD.search(texts).group(1).lower() if _MOOD.search(texts) else "normal"
+        mood = m.group(1).lower() if (m := _MOOD.search(texts)) else "normal"
         if "condition" in texts.lower():
             order.append("Infirmary")
         if energy is not None and energy < 0.4:

@@ -87,6 +87,8 @@ def sse_body(message: dict[str, Any]) -> bytes:
     events.append(("message_start", {"type": "message_start", "message": start}))
     for i, block in enumerate(message["content"]):
         kind = block["type"]
+        first: dict[str, Any]
+        delta: dict[str, Any] | None
         if kind == "text":
             first, delta = {"type": "text", "text": ""}, {"type": "text_delta", "text": block["text"]}
         elif kind == "tool_use":

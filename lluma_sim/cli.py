@@ -52,7 +52,8 @@ def _run_phone(args: argparse.Namespace) -> int:
     serials = [f"sim-{i}" for i in range(args.devices)]
     for s in serials:
         server.add_device(s)
-    port, w, h = server.port, *args.size
+    port = server.port
+    w, h = args.size
     adb = f"adb -H 127.0.0.1 -P {port}"
     print(f"simulated phone(s) on a fake adb server at 127.0.0.1:{port}, screen {w}x{h}, seed {args.seed}")
     print("serials: " + " ".join(serials))

@@ -92,7 +92,7 @@ def prepare(image: Image.Image, short_side: int = 720, long_side: int = 1280, ma
         scale = min(scale, max_upscale) if scale >= 1.25 else 1.0
     if scale != 1.0:
         size = (max(1, round(w * scale)), max(1, round(h * scale)))
-        img = img.resize(size, Image.BILINEAR if scale < 1.0 else Image.BICUBIC)
+        img = img.resize(size, Image.Resampling.BILINEAR if scale < 1.0 else Image.Resampling.BICUBIC)
     original = np.asarray(image if image.mode == "RGB" else image.convert("RGB")) if scale < 1.0 else None
     return Work(rgb=np.asarray(img), scale=scale, width=w, height=h, original=original)
 

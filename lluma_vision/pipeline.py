@@ -59,8 +59,8 @@ class Vision:
         if image.mode != "RGB":  # files given to `lluma vision` come in any mode (P, LA, I;16, CMYK...)
             image = image.convert("RGB")
         if min(image.size) < MIN_READABLE_SIDE:
-            size = f"{image.width}x{image.height}"
-            return VisionOutput(width=image.width, height=image.height, errors=[f"image too small to read ({size})"])
+            dims = f"{image.width}x{image.height}"
+            return VisionOutput(width=image.width, height=image.height, errors=[f"image too small to read ({dims})"])
         key = from_hex(phash) if phash else region_hash(image)  # a Frame's phash is this very hash
         size = image.size
         hit = self.cache.get(key, size)

@@ -92,7 +92,7 @@ def build_output(work: Work, blocks: list[Block], view: Rect, tabs: TabBarPx | N
                        up=scroll.up, down=scroll.down)
     return VisionOutput(
         width=work.width, height=work.height, buttons=unique_names(buttons), texts=texts,
-        menu=menu, scrollbar=sb, cinematic=kind, backend="ocr",  # type: ignore[arg-type]
+        menu=menu, scrollbar=sb, cinematic=kind, backend="ocr",
     )
 
 

@@ -12,7 +12,7 @@ from lluma_sim.game import screens_career, screens_home
 from lluma_sim.game.career import Career, RaceResult
 from lluma_sim.game.content import SKILLS, Event, Race
 from lluma_sim.game.draw import Action, Painter, Widget
-from lluma_sim.game.truth import Element, GroundTruth
+from lluma_sim.game.truth import Cinematic, Element, GroundTruth
 
 LOADING_FRAMES = 3  # captures a loading screen stays up
 CUTSCENE_FRAMES = {"intro": 6, "race": 5, "outing": 4}
@@ -113,7 +113,8 @@ class SimGame:
                 p = Painter(self.width, self.height, render=True)
                 self._draw(p)
                 self._layout = (self.version, p)
-                self._image = (self.version, p.img)  # type: ignore[assignment]
+                assert p.img is not None  # a rendering painter has its picture
+                self._image = (self.version, p.img)
             return self._image[1]
 
     def tap(self, x: float, y: float) -> None:
@@ -194,9 +195,9 @@ class SimGame:
     def _widgets(self) -> list[Widget]:
         return self._painter().widgets
 
-    def _cinematic(self) -> str:
+    def _cinematic(self) -> Cinematic:
         if self.anim:
-            return self.anim.kind
+            return "loading" if self.anim.kind == "loading" else "cutscene"
         if self.screen == "event" and self.event and self.page < len(self.event.pages) and not self.dialog:
             return "dialogue"
         return "none"

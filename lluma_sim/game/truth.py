@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 from lluma_vision.models import Box
 
 ElementKind = Literal["button", "tab", "choice", "text", "icon", "scrollbar"]
+Cinematic = Literal["none", "loading", "cutscene", "dialogue"]
 
 
 class Element(BaseModel):
@@ -33,7 +34,7 @@ class GroundTruth(BaseModel):
     scrollbar: TruthScrollbar | None = None
     selected_tab: str | None = None
     menu_usable: bool | None = None  # None when no tab bar is drawn
-    cinematic: Literal["none", "loading", "cutscene", "dialogue"] = "none"
+    cinematic: Cinematic = "none"
     turn: int = 0
     max_turns: int = 0
     score: int = 0
