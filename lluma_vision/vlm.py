@@ -64,6 +64,9 @@ class VlmResponse(BaseModel):
     icons: list[VlmIcon]
 
 
+_KEY_ORDER = {k: i for i, k in enumerate(("type", "properties", "items", "enum", "required", "additionalProperties"))}
+
+
 def strict_schema(model: type[BaseModel]) -> dict[str, Any]:
     """`model.model_json_schema()` as structured outputs take it: $refs inlined, every property required
     (`meta` has a default for parsing, but the model must always say it), no titles, defaults or docs."""
@@ -81,7 +84,8 @@ def strict_schema(model: type[BaseModel]) -> dict[str, Any]:
         if "properties" in node:  # property names, not schema keywords: keep them all
             out["properties"] = {name: walk(v) for name, v in node["properties"].items()}
             out["required"] = list(node["properties"])
-        return out
+        # "type" first, as a person writes it (and as the request has always been sent: same bytes, same tokens)
+        return dict(sorted(out.items(), key=lambda kv: _KEY_ORDER.get(kv[0], len(_KEY_ORDER))))
 
     return walk(schema)
 
