@@ -69,7 +69,9 @@ class ModelConfig(_Section):
     base_url: str | None = Field(None, description="Messages API base URL; None = Anthropic (or ANTHROPIC_BASE_URL).")
     api_key_env: str = Field("ANTHROPIC_API_KEY", description="Environment variable holding the API key.")
     timeout_s: float = Field(60.0, gt=0, le=3600, description="HTTP timeout per request.")
-    max_retries: int = Field(3, ge=0, le=100, description="SDK retries for 408/409/429/5xx and connection errors.")
+    max_retries: int = Field(
+        3, ge=0, le=100, description="Our retries (the SDK's are off) on 408/409/429/5xx and lost connections."
+    )
     retry_after_cap_s: float = Field(
         20.0, ge=0, le=3600, description="Cap on a server's retry-after (the SDK has none)."
     )

@@ -229,7 +229,7 @@ class VlmBackend:
             try:
                 self.calls += 1
                 message = self.client.messages.create(**request)
-            except Exception as exc:  # API/network failure after the SDK's own retries: use OCR now
+            except Exception as exc:  # API/network failure (no retries here: the client has max_retries=0): OCR now
                 errors.append(f"vlm call failed: {type(exc).__name__}: {str(exc)[:200]}")
                 break
             _add_usage(usage, getattr(message, "usage", None))
