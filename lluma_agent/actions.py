@@ -185,8 +185,8 @@ class InputTool(Tool):
         """The full result, before the effect: "tapped 'Rest' at (180,1350)"."""
         p = done.planned
         if p.kind == "tap" and done.point:
-            what = f"text {p.target!r}" if p.target_kind == "text" else repr(p.target)
-            text = f"tapped {what} at ({done.point[0]},{done.point[1]})"
+            what = "text " if p.target_kind == "text" else ""
+            text = f"tapped {what}'{p.target}' at ({done.point[0]},{done.point[1]})"
         elif p.kind == "swipe" and done.swipe:
             x0, y0, x1, y1 = done.swipe
             text = f"swiped ({x0},{y0})->({x1},{y1}) to scroll {p.direction}"
@@ -218,7 +218,7 @@ class PressButton(InputTool):
 
     def brief(self, done: ActionDone) -> str:
         p = done.planned
-        return f"pressed text {p.target!r}" if p.target_kind == "text" else f"pressed {p.target}"
+        return f"pressed text '{p.target}'" if p.target_kind == "text" else f"pressed {p.target}"
 
 
 class AdvanceDialogue(InputTool):
