@@ -10,6 +10,7 @@ MOOD_FACTOR = (0.8, 0.9, 1.0, 1.1, 1.2)  # training gain multiplier per mood
 START_STATS = {"Speed": 90, "Stamina": 85, "Power": 80, "Guts": 75, "Wit": 80}
 START_SKILL_POINTS = 120
 MAX_ENERGY = 100
+PLACES = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th")
 
 # Base gains per training (stat -> points) and its energy cost. Wit is cheap, like the real game.
 TRAININGS: dict[str, tuple[dict[str, int], int]] = {

@@ -10,14 +10,13 @@ import math
 import random
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
+from lluma_sim.game.state import Action
 from lluma_sim.game.truth import ElementKind, TruthScrollbar
 from lluma_vision.models import Box
 
-Action = tuple[Any, ...]  # (action name, *args), dispatched to SimGame._act_<name>
 RGB = tuple[int, int, int]
 
 INK: RGB = (62, 44, 32)  # dark brown text, like the game's

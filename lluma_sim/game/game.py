@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import random
 import threading
-from dataclasses import dataclass
 
 from PIL import Image
 
 from lluma_sim.game import screens_career, screens_home
-from lluma_sim.game.career import Career, RaceResult
+from lluma_sim.game.career import Career
 from lluma_sim.game.content import SKILLS, Event, Race
-from lluma_sim.game.draw import Action, Painter, Widget
+from lluma_sim.game.draw import Painter, Widget
+from lluma_sim.game.state import Action, AnimState, DialogState, GameState, RaceResult, RngState, Style
 from lluma_sim.game.truth import Cinematic, Element, GroundTruth
 
 LOADING_FRAMES = 3  # captures a loading screen stays up
@@ -32,22 +32,6 @@ DRAWERS = {
 }
 
 
-@dataclass
-class Dialog:
-    kind: str  # "confirm" (OK/Cancel) or "menu"
-    title: str
-    lines: list[str]
-    buttons: list[tuple[str, str, Action]]  # label, style, action; the first one is what BACK does
-
-
-@dataclass
-class Anim:
-    kind: str  # "loading" or "cutscene"
-    total: int
-    theme: str = ""
-    step: int = 0  # 0 until the first capture shows it; shown for steps 1..total
-
-
 class SimGame:
     """A small career-training game in the look of Uma Musume. Thread-safe; deterministic per seed.
 
@@ -63,14 +47,16 @@ class SimGame:
     capture() first advances a running animation.
     """
 
-    def __init__(self, seed: int = 0, width: int = 1080, height: int = 1920, max_turns: int = 24) -> None:
-        self.seed, self.width, self.height, self.max_turns = seed, width, height, max_turns
+    def __init__(
+        self, seed: int = 0, width: int = 1080, height: int = 1920, max_turns: int = 24, style: Style = "plain"
+    ) -> None:
+        self.seed, self.width, self.height, self.max_turns, self.style = seed, width, height, max_turns, style
         self.rng = random.Random(seed)
         self._lock = threading.RLock()
         self.screen = "home"
         self.tab = "Home"
-        self.dialog: Dialog | None = None
-        self.anim: Anim | None = None
+        self.dialog: DialogState | None = None
+        self.anim: AnimState | None = None
         self.queue: list[Action] = []  # phases that follow the current animation
         self.career: Career | None = None
         self.event: Event | None = None
@@ -81,6 +67,7 @@ class SimGame:
         self.races: list[Race] = []
         self.race_sel = 0
         self.result: RaceResult | None = None
+        self.settings: dict[str, bool] = {}
         self._finished = False
         self.frame_no = 0  # captures taken
         self.version = 0  # bumps whenever the picture changes
@@ -129,9 +116,9 @@ class SimGame:
             if abs(x1 - x0) + abs(y1 - y0) < 0.01 * self.width:
                 self.tap(x0, y0)  # a swipe that does not move is a tap, as on Android
                 return
-            view = screens_career.skills_view(self)
+            view = screens_career.skills_view(self.width, self.height)
             if self.screen == "skills" and not self.dialog and view.contains(x0, y0):
-                new = max(0, min(screens_career.max_scroll(self), self.scroll - round(y1 - y0)))
+                new = max(0, min(screens_career.max_scroll(self.width, self.height), self.scroll - round(y1 - y0)))
                 if new != self.scroll:
                     self.scroll = new
                     self.version += 1
@@ -177,10 +164,65 @@ class SimGame:
                 race_wins=c.wins if c else 0,
             )
 
+    def snapshot(self, with_rng: bool = True) -> GameState:
+        """The whole state, frozen; `restore()` of it into any SimGame continues exactly from here."""
+        with self._lock:
+            c = self.career
+            return GameState(
+                seed=self.seed,
+                width=self.width,
+                height=self.height,
+                max_turns=self.max_turns,
+                style=self.style,
+                rng=RngState.of(self.rng) if with_rng else None,
+                screen=self.screen,
+                tab=self.tab,
+                dialog=self.dialog,
+                anim=self.anim,
+                queue=tuple(self.queue),
+                career=c.state() if c else None,
+                event=self.event,
+                page=self.page,
+                quick=self.quick,
+                scroll=self.scroll,
+                pending=tuple(self.pending),
+                races=tuple(self.races),
+                race_sel=self.race_sel,
+                result=self.result,
+                finished=self._finished,
+                frame_no=self.frame_no,
+                version=self.version,
+                settings=dict(self.settings),
+            )
+
+    def restore(self, state: GameState) -> None:
+        """Take over a snapshot (size, seed and style included). The RNG goes on where it was."""
+        if state.rng is None:
+            raise ValueError("a snapshot without RNG state cannot be restored")
+        with self._lock:
+            self.seed, self.width, self.height = state.seed, state.width, state.height
+            self.max_turns, self.style = state.max_turns, state.style
+            state.rng.apply(self.rng)
+            self.screen, self.tab, self.dialog, self.anim = state.screen, state.tab, state.dialog, state.anim
+            self.queue = list(state.queue)
+            self.career = Career.new(self.rng, self.max_turns, state.career) if state.career else None
+            self.event, self.page, self.quick, self.scroll = state.event, state.page, state.quick, state.scroll
+            self.pending, self.races, self.race_sel = list(state.pending), list(state.races), state.race_sel
+            self.result, self._finished, self.settings = state.result, state.finished, dict(state.settings)
+            self.frame_no, self.version = state.frame_no, state.version
+            self._layout = self._image = None
+
+    @classmethod
+    def from_snapshot(cls, state: GameState) -> SimGame:
+        g = cls(seed=state.seed, width=state.width, height=state.height, max_turns=state.max_turns)
+        g.restore(state)
+        return g
+
     # --- rendering ------------------------------------------------------------------------
 
     def _draw(self, p: Painter) -> None:
-        DRAWERS[self.screen](p, self)
+        view = self.snapshot(with_rng=False)  # painters get a frozen copy: drawing cannot change the game
+        DRAWERS[self.screen](p, view)
         if self.dialog:
             p.cover()
             screens_home.draw_dialog(p, self.dialog)
@@ -207,12 +249,12 @@ class SimGame:
     def _tick(self) -> None:
         if not self.anim:
             return
-        self.anim.step += 1
+        self.anim = self.anim.model_copy(update={"step": self.anim.step + 1})
         self.version += 1
         if self.anim.step > self.anim.total:
             self._next_phase()
             if self.anim:
-                self.anim.step = 1  # this capture already shows the new animation
+                self.anim = self.anim.model_copy(update={"step": 1})  # this capture already shows the new one
 
     def _play(self, phases: list[Action]) -> None:
         self.queue = list(phases)
@@ -231,7 +273,7 @@ class SimGame:
 
     def _act_anim(self, kind: str, theme: str = "") -> None:
         total = LOADING_FRAMES if kind == "loading" else CUTSCENE_FRAMES[theme]
-        self.anim = Anim(kind, total, theme)
+        self.anim = AnimState(kind=kind, total=total, theme=theme)
         self.screen = kind
 
     def _act_goto(self, screen: str) -> None:
@@ -249,22 +291,27 @@ class SimGame:
         self.dialog = None
 
     def _act_menu(self) -> None:
-        self.dialog = Dialog(
-            "menu",
-            "Menu",
-            ["LLuMa training simulator.", "Progress is saved each turn."],
-            [("Close", "white", ("close",))],
+        self.dialog = DialogState(
+            kind="menu",
+            title="Menu",
+            lines=("LLuMa training simulator.", "Progress is saved each turn."),
+            buttons=(("Close", "white", ("close",)),),
         )
 
     def _confirm(self, title: str, lines: list[str], ok: Action) -> None:
-        self.dialog = Dialog("confirm", title, lines, [("Cancel", "white", ("close",)), ("OK", "green", ok)])
+        self.dialog = DialogState(
+            kind="confirm",
+            title=title,
+            lines=tuple(lines),
+            buttons=(("Cancel", "white", ("close",)), ("OK", "green", ok)),
+        )
 
     def _act_career_prompt(self) -> None:
         self._confirm("New Career", ["Start a new career?", f"It lasts {self.max_turns} turns."], ("start_career",))
 
     def _act_start_career(self) -> None:
         self.dialog = None
-        self.career = Career(self.rng, self.max_turns)
+        self.career = Career.new(self.rng, self.max_turns)
         self._finished = False
         self._play([("anim", "loading"), ("anim", "cutscene", "intro"), ("goto", "hub")])
 

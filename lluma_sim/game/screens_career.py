@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from lluma_sim.game.career import PLACES
-from lluma_sim.game.content import MAX_ENERGY, SKILLS, STATS, TRAININGS
+from lluma_sim.game.content import MAX_ENERGY, PLACES, SKILLS, STATS, TRAININGS
 from lluma_sim.game.draw import CREAM, EDGE, GREEN, GREEN_EDGE, INK, INK_SOFT, WHITE, Painter, Widget
+from lluma_sim.game.state import GameState
 from lluma_sim.game.truth import TruthScrollbar
 from lluma_vision.models import Box
-
-if TYPE_CHECKING:
-    from lluma_sim.game.game import SimGame
 
 FAIL_RED = (176, 40, 40)
 SKILL_ROW = 0.1  # row height as a fraction of screen height
@@ -22,7 +17,7 @@ def _background(p: Painter, seed: int) -> None:
     p.backdrop((236, 246, 255), (252, 246, 236), seed, 18)
 
 
-def _header(p: Painter, g: SimGame, title: str) -> None:
+def _header(p: Painter, g: GameState, title: str) -> None:
     """Title, turn counter and energy: the strip every career screen shares."""
     c = g.career
     p.rect(p.box(0.0, 0.0, 1.0, 0.1), WHITE)
@@ -43,7 +38,7 @@ def _back(p: Painter) -> None:
     p.button(p.box(0.03, 0.91, 0.3, 0.97), "Back", ("goto", "hub"))
 
 
-def draw_hub(p: Painter, g: SimGame) -> None:
+def draw_hub(p: Painter, g: GameState) -> None:
     c = g.career
     assert c is not None
     _background(p, 3)
@@ -81,7 +76,7 @@ def draw_hub(p: Painter, g: SimGame) -> None:
     p.hamburger(p.box(0.86, 0.965 - 0.1 * p.w / p.h, 0.96, 0.965), ("menu",))
 
 
-def draw_training(p: Painter, g: SimGame) -> None:
+def draw_training(p: Painter, g: GameState) -> None:
     c = g.career
     assert c is not None
     _background(p, 4)
@@ -98,7 +93,7 @@ def draw_training(p: Painter, g: SimGame) -> None:
     _back(p)
 
 
-def draw_event(p: Painter, g: SimGame) -> None:
+def draw_event(p: Painter, g: GameState) -> None:
     ev = g.event
     assert ev is not None
     _background(p, 5)
@@ -125,21 +120,21 @@ def draw_event(p: Painter, g: SimGame) -> None:
     p.button(p.box(0.52, 0.9, 0.78, 0.96), "Quick", ("quick",), "green" if g.quick else "white")
 
 
-def skills_view(g: SimGame) -> Box:
+def skills_view(width: int, height: int) -> Box:
     return Box(
-        x0=round(0.04 * g.width),
-        y0=round(SKILLS_TOP * g.height),
-        x1=round(0.94 * g.width),
-        y1=round(SKILLS_BOTTOM * g.height),
+        x0=round(0.04 * width),
+        y0=round(SKILLS_TOP * height),
+        x1=round(0.94 * width),
+        y1=round(SKILLS_BOTTOM * height),
     )
 
 
-def max_scroll(g: SimGame) -> int:
-    row = round(SKILL_ROW * g.height)
-    return max(0, row * len(SKILLS) - skills_view(g).height)
+def max_scroll(width: int, height: int) -> int:
+    row = round(SKILL_ROW * height)
+    return max(0, row * len(SKILLS) - skills_view(width, height).height)
 
 
-def draw_skills(p: Painter, g: SimGame) -> None:
+def draw_skills(p: Painter, g: GameState) -> None:
     c = g.career
     assert c is not None
     _background(p, 6)
@@ -149,7 +144,7 @@ def draw_skills(p: Painter, g: SimGame) -> None:
     p.rrect(p.box(0.2, 0.115, 0.8, 0.155), WHITE, EDGE, shadow=False)
     p.text(p.w * 0.24, p.h * 0.135, "Skill Points", 38, anchor="lm")
     p.text(p.w * 0.76, p.h * 0.135, str(left), 44, (220, 120, 30), anchor="rm", bold=True)
-    view = skills_view(g)
+    view = skills_view(g.width, g.height)
     p.rrect(Box(x0=view.x0 - 6, y0=view.y0 - 6, x1=view.x1 + 6, y1=view.y1 + 6), (244, 244, 250), EDGE, 12, False)
     layer = p.layer()
     row_h = round(SKILL_ROW * p.h)
@@ -179,7 +174,7 @@ def draw_skills(p: Painter, g: SimGame) -> None:
     p.clip_into(layer, view)
     # scrollbar: thin track on the right; thumb size = visible share, position = scroll share
     track = Box(x0=round(0.955 * p.w), y0=view.y0, x1=round(0.955 * p.w) + max(4, round(10 * p.s)), y1=view.y1)
-    total, top = max_scroll(g), g.scroll
+    total, top = max_scroll(g.width, g.height), g.scroll
     thumb_h = max(round(track.height * view.height / (view.height + total)), round(40 * p.s))
     ty = track.y0 + round((track.height - thumb_h) * (top / total if total else 0))
     thumb = Box(x0=track.x0, y0=ty, x1=track.x1, y1=ty + thumb_h)
@@ -192,7 +187,7 @@ def draw_skills(p: Painter, g: SimGame) -> None:
     _back(p)
 
 
-def draw_races(p: Painter, g: SimGame) -> None:
+def draw_races(p: Painter, g: GameState) -> None:
     _background(p, 8)
     _header(p, g, "Races")
     for i, race in enumerate(g.races):
@@ -207,7 +202,7 @@ def draw_races(p: Painter, g: SimGame) -> None:
     _back(p)
 
 
-def draw_race_result(p: Painter, g: SimGame) -> None:
+def draw_race_result(p: Painter, g: GameState) -> None:
     r = g.result
     assert r is not None
     _background(p, 9)

@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 from lluma_sim.game.content import STATS
 from lluma_sim.game.draw import CREAM, EDGE, GREEN, GREEN_EDGE, INK, INK_SOFT, WHITE, Painter, Widget
-
-if TYPE_CHECKING:
-    from lluma_sim.game.game import Dialog, SimGame
+from lluma_sim.game.state import DialogState, GameState
 
 TABS = ("Enhance", "Story", "Home", "Race", "Scout")
 TAB_BLURBS = {
@@ -20,7 +17,7 @@ TAB_BLURBS = {
 }
 
 
-def draw_home(p: Painter, g: SimGame) -> None:
+def draw_home(p: Painter, g: GameState) -> None:
     p.backdrop((255, 252, 240), (222, 238, 252), 7, 26)
     p.text(p.w * 0.5, p.h * 0.07, "LLuMa Derby", 72, bold=True)
     p.text(p.w * 0.5, p.h * 0.115, f"Trainer Lv {12 + g.seed % 7}", 38, INK_SOFT)
@@ -54,7 +51,7 @@ def draw_tab_bar(p: Painter, selected: str) -> None:
         p.widgets.append(Widget(name, "tab", cell, True, ("tab", name)))
 
 
-def draw_dialog(p: Painter, dialog: Dialog) -> None:
+def draw_dialog(p: Painter, dialog: DialogState) -> None:
     lines = [ln for text in dialog.lines for ln in p.wrap(text, 40, p.w * 0.74)]
     line_h = 0.035
     top = 0.5 - (0.16 + line_h * len(lines)) / 2
@@ -72,7 +69,7 @@ def draw_dialog(p: Painter, dialog: Dialog) -> None:
         p.button(p.box(x0, bottom - 0.075, x0 + 0.36, bottom - 0.02), label, action, style)
 
 
-def draw_loading(p: Painter, g: SimGame) -> None:
+def draw_loading(p: Painter, g: GameState) -> None:
     step = g.anim.step if g.anim else 0
     total = g.anim.total if g.anim else 1
     p.gradient((255, 255, 255), (250, 250, 255))
@@ -89,7 +86,7 @@ CUTSCENE_SKY = {
 }
 
 
-def draw_cutscene(p: Painter, g: SimGame) -> None:
+def draw_cutscene(p: Painter, g: GameState) -> None:
     anim = g.anim
     step = anim.step if anim else 0
     theme = anim.theme if anim else "intro"
@@ -116,7 +113,7 @@ def draw_cutscene(p: Painter, g: SimGame) -> None:
     p.button(p.box(0.72, 0.03, 0.95, 0.075), "Skip", ("skip_anim",), "green")
 
 
-def draw_career_end(p: Painter, g: SimGame) -> None:
+def draw_career_end(p: Painter, g: GameState) -> None:
     p.backdrop((255, 250, 232), (232, 244, 255), 5, 20)
     p.text(p.w * 0.5, p.h * 0.08, "Career Complete", 64, bold=True)
     p.rrect(p.box(0.15, 0.13, 0.85, 0.24), CREAM, (232, 196, 96))

@@ -1,0 +1,151 @@
+"""The game's whole state as frozen, JSON-serialisable values.
+
+Painters draw from a `GameState` (they cannot change the game), and `SimGame.snapshot()` /
+`SimGame.restore()` use the same model to save and resume a game exactly, RNG position included.
+Career rules without dice (failure chance, gains, score) live here so painters and `Career` share them.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from lluma_sim.game.content import (
+    MAX_ENERGY,
+    MOOD_FACTOR,
+    MOODS,
+    SKILLS,
+    START_SKILL_POINTS,
+    START_STATS,
+    TRAININGS,
+    Event,
+    Race,
+)
+
+Action = tuple[Any, ...]  # (action name, *args), dispatched to SimGame._act_<name>
+Style = Literal["plain", "hard"]
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class CareerData(BaseModel):
+    """One career's numbers and the rules that need no dice (painters read them; `Career` rolls the dice)."""
+
+    max_turns: int
+    turn: int = 1
+    stats: dict[str, int] = Field(default_factory=lambda: dict(START_STATS))
+    energy: int = MAX_ENERGY
+    mood: int = 2  # index into MOODS
+    condition: str | None = None
+    skill_points: int = START_SKILL_POINTS
+    learned: frozenset[str] = frozenset()
+    wins: int = 0
+    top3: int = 0
+    status: str = "Your career begins. Good luck!"  # one line on the hub about the last action
+
+    @property
+    def mood_word(self) -> str:
+        return MOODS[self.mood]
+
+    @property
+    def over(self) -> bool:
+        return self.turn > self.max_turns
+
+    def fail_chance(self, training: str) -> int:
+        """Failure percent shown on the training screen; rises steeply as energy drops."""
+        base = max(0.0, (60 - self.energy) * 1.7)
+        if training == "Wit":
+            base *= 0.4
+        return min(95, round(base))
+
+    def gains(self, training: str) -> dict[str, int]:
+        base, _ = TRAININGS[training]
+        factor = MOOD_FACTOR[self.mood] * (0.8 if self.condition else 1.0)
+        return {k: max(1, round(v * factor)) for k, v in base.items()}
+
+    def score(self) -> int:
+        # Gains only, so a career that does nothing scores ~0 and a sensible one grows.
+        gained = sum(self.stats.values()) - sum(START_STATS.values())
+        skills = sum(s.cost for s in SKILLS if s.name in self.learned) // 2
+        return max(0, gained + 120 * self.wins + 40 * self.top3 + skills)
+
+
+class CareerState(CareerData):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class RaceResult(Frozen):
+    race: Race
+    place: int  # 1-based
+    points: int
+
+
+class DialogState(Frozen):
+    kind: str  # "confirm" (OK/Cancel), "menu" or "settings"
+    title: str
+    lines: tuple[str, ...]
+    buttons: tuple[tuple[str, str, Action], ...]  # label, style, action; the first one is what BACK does
+
+
+class AnimState(Frozen):
+    kind: str  # "loading" or "cutscene"
+    total: int
+    theme: str = ""
+    step: int = 0  # 0 until the first capture shows it; shown for steps 1..total
+
+
+class RngState(Frozen):
+    """`random.Random.getstate()` as JSON-friendly fields."""
+
+    version: int
+    internal: tuple[int, ...]
+    gauss_next: float | None
+
+    @classmethod
+    def of(cls, rng: random.Random) -> RngState:
+        version, internal, gauss_next = rng.getstate()
+        return cls(version=version, internal=internal, gauss_next=gauss_next)
+
+    def apply(self, rng: random.Random) -> None:
+        rng.setstate((self.version, self.internal, self.gauss_next))
+
+
+class GameState(Frozen):
+    """Everything that decides the next frames and outcomes. `model_dump_json()` saves it."""
+
+    seed: int
+    width: int
+    height: int
+    max_turns: int
+    style: Style = "plain"
+    rng: RngState | None = None  # None in views made only for drawing
+    screen: str = "home"
+    tab: str = "Home"
+    dialog: DialogState | None = None
+    anim: AnimState | None = None
+    queue: tuple[Action, ...] = ()  # phases that follow the current animation
+    career: CareerState | None = None
+    event: Event | None = None
+    page: int = 0
+    quick: bool = False
+    scroll: int = 0  # skills list offset, device px
+    pending: tuple[str, ...] = ()  # skills marked with Learn, not yet confirmed
+    races: tuple[Race, ...] = ()
+    race_sel: int = 0
+    result: RaceResult | None = None
+    finished: bool = False
+    frame_no: int = 0  # captures taken
+    version: int = 0  # bumps whenever the picture changes
+    settings: dict[str, bool] = Field(default_factory=dict)  # the settings modal's toggles (hard style)
+
+    @property
+    def score(self) -> int:
+        return self.career.score() if self.career else 0
+
+    @property
+    def turn(self) -> int:
+        return min(self.career.turn, self.max_turns) if self.career else 0
