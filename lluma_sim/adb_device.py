@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections import Counter
 from dataclasses import dataclass, field, fields
 from typing import Any, Protocol
 
@@ -40,19 +41,22 @@ class Faults:
     offline: Switch = False  # "offline" in listings/get-state, transports FAIL; N = next N requests
     delay_s: float = 0.0  # sleep this long after OKAY, before a device service answers
     drop_after_bytes: int = 0  # bytes sent before a drop; 0 = a third of the frame
+    slow_input: Switch = False  # the next `input` command sleeps `slow_s` first, then runs (a client gave up)
+    slow_s: float = 11.0
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
+        self.fired: Counter[str] = Counter()  # how often each switch fired (faults actually injected)
 
     def take(self, name: str) -> bool:
         """Is fault `name` on? Consumes one use of a counted switch."""
         with self._lock:
             value = getattr(self, name)
-            if value is True:
-                return True
             if not value:
                 return False
-            setattr(self, name, int(value) - 1)
+            if value is not True:
+                setattr(self, name, int(value) - 1)
+            self.fired[name] += 1
             return True
 
     def active(self, name: str) -> bool:
@@ -60,6 +64,7 @@ class Faults:
         return bool(getattr(self, name))
 
     def reset(self) -> None:
+        """All switches off (what fired stays counted)."""
         for f in fields(self):
             setattr(self, f.name, f.default)
 

@@ -401,6 +401,8 @@ class AdbServer:
         if not cmd.strip():
             res = adb_shell.ShellResult(stderr=b"interactive shells are not simulated\n", code=1)
         else:
+            if cmd.lstrip().startswith("input") and dev.faults.take("slow_input"):
+                time.sleep(dev.faults.slow_s)  # the client times out; the device still runs it, late
             res = adb_shell.run(dev, cmd)
         if res.frame and dev.faults.take("drop_mid_frame"):
             cut = dev.faults.drop_after_bytes or len(res.stdout) // 3

@@ -11,7 +11,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-FaultKind = Literal["rate_limit", "overloaded", "api_error", "slow", "malformed_tool_input", "max_tokens", "refusal"]
+FaultKind = Literal[
+    "rate_limit", "overloaded", "api_error", "slow", "malformed_tool_input", "max_tokens", "refusal", "invalid_vlm_json"
+]
 
 # HTTP status and error type of the faults that replace the response.
 ERROR_FAULTS: dict[str, tuple[int, str, str]] = {
@@ -29,6 +31,7 @@ class Fault(BaseModel):
     - malformed_tool_input: the first tool_use gets input missing a required field, or a wrong type.
     - max_tokens: the reply is cut short with stop_reason "max_tokens" (its tool call dropped).
     - refusal: a safety classifier declines: stop_reason "refusal", no content.
+    - invalid_vlm_json: the reply text is cut-off JSON (meant for a VLM reading request).
     """
 
     kind: FaultKind
@@ -54,8 +57,9 @@ class FaultSchedule:
             else:
                 self._at[at] = _fault(fault)
 
-    def next(self, index: int) -> Fault | None:
-        """The fault for request `index`, if any (each scheduled fault fires once)."""
+    def next(self, index: int, raw: bytes | None = None) -> Fault | None:
+        """The fault for request `index`, if any (each scheduled fault fires once). `raw` is the request
+        body, for schedules that look at what is asked (lluma_sim.fault_plan)."""
         with self._lock:
             fault = self._at.pop(index, None)
             if fault is None and self._queue:
@@ -100,3 +104,13 @@ def malform_tool_input(content: list[dict], tools: list[dict], how: str) -> str:
         block["input"] = {**block["input"], target: ["not", "a", "string"] if declared != "array" else 42}
         return f"{block['name']}: field {target!r} given the wrong type"
     return "no tool_use to malform"
+
+
+def break_json(content: list[dict]) -> list[dict]:
+    """The text is cut off mid-JSON (unparsable); the stop reason stays as it was."""
+    text = "".join(b.get("text", "") for b in content if b.get("type") == "text") or '{"buttons": []}'
+    return [{"type": "text", "text": text[: max(1, len(text) // 2)] + ',"na'}]
+
+
+# Faults that rewrite a reply the policy wrote: kind -> (content -> content).
+REPLY_FAULTS = {"invalid_vlm_json": break_json}

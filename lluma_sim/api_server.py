@@ -28,7 +28,7 @@ from typing import Any
 from lluma_facts import ModelSpec, Usage, cost_usd
 from lluma_facts.request import Section
 from lluma_sim.api_cache import PromptCache
-from lluma_sim.api_faults import ERROR_FAULTS, Fault, FaultSchedule, malform_tool_input
+from lluma_sim.api_faults import ERROR_FAULTS, REPLY_FAULTS, Fault, FaultSchedule, malform_tool_input
 from lluma_sim.api_log import LogEntry, elide_images, print_entry
 from lluma_sim.api_policy import Policy, PolicyReply, ScriptedPolicy
 from lluma_sim.api_response import error_json, fit_max_tokens, message_json, new_id, sse_body, usage_json
@@ -175,7 +175,7 @@ class ApiServer:
                     entry.messages_index = self._messages_count
                     self._messages_count += 1
             self._check_headers(headers)
-            fault = self.faults.next(entry.messages_index) if entry.messages_index is not None else None
+            fault = self.faults.next(entry.messages_index, raw) if entry.messages_index is not None else None
             if fault is not None:
                 entry.fault = fault.kind
                 self._fault_before(fault)
@@ -266,6 +266,8 @@ class ApiServer:
             content, _, _ = fit_max_tokens([b for b in content if b.get("type") != "tool_use"], 8, model)
             out_tokens, cut = body["max_tokens"], True
         content = self._sign(content, body, spec)
+        if fault is not None and fault.kind in REPLY_FAULTS:  # cut-off VLM JSON (api_faults)
+            content = REPLY_FAULTS[fault.kind](content)
         has_tool = any(b.get("type") == "tool_use" for b in content)
         stop = (
             "refusal"

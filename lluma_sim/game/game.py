@@ -12,7 +12,7 @@ from lluma_sim.game.career import Career
 from lluma_sim.game.content import SKILLS, Event, Race
 from lluma_sim.game.draw import Painter, Widget
 from lluma_sim.game.state import Action, AnimState, DialogState, GameState, RaceResult, RngState, Style
-from lluma_sim.game.truth import Cinematic, Element, GroundTruth
+from lluma_sim.game.truth import Cinematic, Element, GroundTruth, ReceivedTap
 
 LOADING_FRAMES = 3  # captures a loading screen stays up
 CUTSCENE_FRAMES = {"intro": 6, "race": 5, "outing": 4}
@@ -69,6 +69,7 @@ class SimGame:
         self.result: RaceResult | None = None
         self.settings: dict[str, bool] = {}
         self._finished = False
+        self.taps: list[ReceivedTap] = []  # every tap received, with the truth element under it (not state)
         self.frame_no = 0  # captures taken
         self.version = 0  # bumps whenever the picture changes
         self._layout: tuple[int, Painter] | None = None
@@ -106,10 +107,24 @@ class SimGame:
 
     def tap(self, x: float, y: float) -> None:
         with self._lock:
+            self.taps.append(self._received(x, y))
             for w in reversed(self._widgets()):  # last drawn is on top
                 if w.box.contains(x, y) and w.action is not None:
                     self._do(w.action)
                     return
+
+    def _received(self, x: float, y: float) -> ReceivedTap:
+        t = self.truth()
+        under = [e for e in t.elements if e.box.contains(x, y) and e.kind != "scrollbar"]
+        hit = next((e for e in reversed(under) if e.kind != "text"), None) or next(iter(under), None)
+        return ReceivedTap(
+            x=x,
+            y=y,
+            frame_no=self.frame_no,
+            screen=t.screen,
+            element=hit.name if hit else None,
+            kind=hit.kind if hit else None,
+        )
 
     def swipe(self, x0: float, y0: float, x1: float, y1: float, duration_ms: int = 300) -> None:
         with self._lock:

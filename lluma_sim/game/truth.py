@@ -50,3 +50,14 @@ class GroundTruth(BaseModel):
 
     def element(self, name: str) -> Element | None:
         return next((e for e in self.elements if e.name == name), None)
+
+
+class ReceivedTap(BaseModel):
+    """A tap the game received, with the ground-truth element under its point at that moment."""
+
+    x: float
+    y: float
+    frame_no: int  # captures taken before it
+    screen: str
+    element: str | None = None  # name of the topmost tappable element under the point (else a text line's)
+    kind: ElementKind | None = None

@@ -1,0 +1,64 @@
+"""Taps off target: what the simulated phone received against what the agent logged it meant.
+
+A received tap is off target when no logged tap matches it (a tap the logs do not record, e.g. an input
+that timed out on the agent's side but ran on the phone), or when the ground-truth element under its point
+is not the one the agent meant. Logged and received taps are paired in order by their point.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import BaseModel
+from rapidfuzz import fuzz
+
+from lluma_sim.game.truth import ReceivedTap
+
+POINT_SLACK = 2.0  # px: adb `input tap` takes integers
+
+
+class MeantTap(BaseModel):
+    """A tap as the agent's log has it: the point sent and the element it meant ("" for none in particular)."""
+
+    x: float
+    y: float
+    target: str = ""
+
+
+class OffTarget(BaseModel):
+    tap: ReceivedTap
+    meant: str | None  # None: the logs do not record this tap
+    why: str
+
+
+def _norm(name: str) -> str:
+    name = re.sub(r"\s*#\d+$", "", name)  # "Learn #2": the agent's duplicate suffix
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
+def same_element(meant: str, under: str | None) -> bool:
+    """Does the element under the point carry the name the agent meant (OCR spelling allowed)?"""
+    if under is None:
+        return False
+    a, b = _norm(meant), _norm(under)
+    return bool(a) and (a == b or fuzz.ratio(a, b) >= 80 or (len(a) >= 4 and (a in b or b in a)))
+
+
+def off_target(received: list[ReceivedTap], meant: list[MeantTap]) -> list[OffTarget]:
+    out: list[OffTarget] = []
+    pending = list(meant)
+    for tap in received:
+        i = next(
+            (k for k, m in enumerate(pending) if abs(m.x - tap.x) <= POINT_SLACK and abs(m.y - tap.y) <= POINT_SLACK),
+            None,
+        )
+        if i is None:
+            out.append(OffTarget(tap=tap, meant=None, why="not in the logs"))
+            continue
+        m = pending.pop(i)
+        del pending[:i]  # logged taps before it never reached the phone: they cannot match later ones
+        if m.target and not same_element(m.target, tap.element):
+            out.append(OffTarget(tap=tap, meant=m.target, why=f"landed on {tap.element or 'nothing'}"))
+        elif not m.target and tap.kind not in (None, "text"):
+            out.append(OffTarget(tap=tap, meant="", why=f"meant no element, landed on {tap.element}"))
+    return out
