@@ -20,8 +20,8 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
-from lluma_facts.images import image_block_size
 from lluma_facts.request import content_blocks
+from lluma_sim.api_vlm import ScreenTruth, read_screen
 
 STATS = ("Speed", "Stamina", "Power", "Guts", "Wit")
 HUB = ("Rest", "Training", "Skills", "Infirmary", "Recreation", "Races")
@@ -30,7 +30,6 @@ CONFIRMING = ("OK", "Confirm", "Yes", "Close", "Next", "Finish")
 NOTES_FILE = "sim_notes.md"
 MEMORY_EVERY = 15  # turns between memory writes
 _VISION = re.compile(r"<vision>(.*?)</vision>", re.DOTALL)
-_OCR_LINE = re.compile(r"^\s*(\S+)\t(.*?)\t\[\s*(-?\d+)\s*,\s*(-?\d+)\s*,\s*(-?\d+)\s*,\s*(-?\d+)\s*\]\s*$")
 _ENERGY = re.compile(r"energy\D{0,12}?(\d{1,3})\s*/\s*(\d{2,3})", re.IGNORECASE)
 _FRACTION = re.compile(r"(?<!turn )(?<!\d)(\d{1,3})\s*/\s*100\b", re.IGNORECASE)
 _MOOD = re.compile(r"mood\W*(awful|bad|normal|good|great)", re.IGNORECASE)
@@ -69,7 +68,8 @@ def _tool_result_text(block: dict[str, Any]) -> str:
 class ScriptedPolicy:
     """Plays the simulated career sensibly; deterministic for a given seed and request sequence."""
 
-    def __init__(self, seed: int = 0, memory_every: int = MEMORY_EVERY) -> None:
+    def __init__(self, seed: int = 0, memory_every: int = MEMORY_EVERY, screen: ScreenTruth | None = None) -> None:
+        self.screen = screen  # the simulated game's truth of the current frame, for VLM readings (api_vlm)
         self.rng = random.Random(seed)
         self.memory_every = memory_every
         self.turns = 0
@@ -289,33 +289,8 @@ class ScriptedPolicy:
         return PolicyReply(content=[{"type": "text", "text": text}], decision=f"summary ({screens} screens)")
 
     def _vlm(self, request: dict[str, Any], texts: list[str]) -> PolicyReply:
-        lines: list[tuple[Any, str, list[int]]] = []
-        for t in texts:
-            if "<ocr>" not in t:
-                continue
-            body = t.split("<ocr>", 1)[1].split("</ocr>", 1)[0]
-            for raw in body.splitlines():
-                if m := _OCR_LINE.match(raw):
-                    oid: Any = int(m.group(1)) if m.group(1).isdigit() else m.group(1)
-                    lines.append((oid, m.group(2).strip(), [int(m.group(i)) for i in range(3, 7)]))
-        height = self._image_height(request) or max((box[3] for _, _, box in lines), default=1)
-        buttons = []
-        for oid, text, box in lines:
-            if not text or len(text) > 48 or not re.search(r"[A-Za-z]", text) or re.match(r"^\W*\d", text):
-                continue
-            cy = (box[1] + box[3]) / 2 / max(1, height)
-            region = "top" if cy < 0.15 else "bottom" if cy > 0.85 else "middle"
-            buttons.append({"ocr_ids": [oid], "name": text, "meta": "", "region": region})
-        body = json.dumps({"buttons": buttons, "icons": []}, ensure_ascii=False)
-        return PolicyReply(content=[{"type": "text", "text": body}], decision=f"vlm: {len(buttons)} buttons")
-
-    @staticmethod
-    def _image_height(request: dict[str, Any]) -> int | None:
-        for m in reversed(request.get("messages") or []):
-            for b in content_blocks(m.get("content", "")):
-                if b.get("type") == "image" and (size := image_block_size(b)):
-                    return size[1]
-        return None
+        text, decision = read_screen(request, texts, self.screen)  # lluma_sim.api_vlm
+        return PolicyReply(content=[{"type": "text", "text": text}], decision=decision)
 
 
 def _energy(texts: str) -> float | None:

@@ -10,7 +10,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from lluma_agent.tools import INPUT_TOOLS, tool_definitions
 from lluma_sim.api_policy import PolicyReply, ScriptedPolicy
@@ -292,16 +292,21 @@ def test_summary_request_gets_plain_text():
         assert "pressButton(Rest)" in msg.content[0].text
 
 
-def _png(w: int, h: int) -> str:
+def _plated(plates: list[tuple[int, int, int, int]]) -> str:
+    """A 1080x1920 screenshot with a bordered plate (a button) at each box."""
+    img = Image.new("RGB", (1080, 1920), (200, 220, 240))
+    draw = ImageDraw.Draw(img)
+    for box in plates:
+        draw.rounded_rectangle(box, 20, fill=(250, 250, 250), outline=(90, 150, 40), width=4)
     buf = io.BytesIO()
-    Image.new("RGB", (w, h), (200, 220, 240)).save(buf, format="PNG")
+    img.save(buf, format="PNG")
     return base64.b64encode(buf.getvalue()).decode()
 
 
 def test_vlm_shaped_request_gets_buttons_grounded_on_ocr_ids():
     ocr = "\n".join(
         [
-            "0\tCareer\t[20,10,300,60]",
+            "0\tCareer\t[40,40,300,90]",
             "1\tRest\t[40,1300,300,1400]",
             "2\tTraining\t[360,1300,700,1400]",
             "3\t72/100\t[700,130,900,170]",
@@ -309,6 +314,7 @@ def test_vlm_shaped_request_gets_buttons_grounded_on_ocr_ids():
         ]
     )
     schema = {"type": "object", "properties": {"buttons": {"type": "array"}, "icons": {"type": "array"}}}
+    plates = [(20, 20, 320, 110), (20, 1270, 320, 1430), (340, 1270, 720, 1430), (580, 1770, 920, 1910)]
     with ApiServer() as api:
         msg = api.client().messages.create(
             model=MODEL,
@@ -320,7 +326,7 @@ def test_vlm_shaped_request_gets_buttons_grounded_on_ocr_ids():
                     "content": [
                         {
                             "type": "image",
-                            "source": {"type": "base64", "media_type": "image/png", "data": _png(1080, 1920)},
+                            "source": {"type": "base64", "media_type": "image/png", "data": _plated(plates)},
                         },
                         {"type": "text", "text": f"Name the buttons.\n<ocr>\n{ocr}\n</ocr>"},
                     ],
@@ -330,7 +336,8 @@ def test_vlm_shaped_request_gets_buttons_grounded_on_ocr_ids():
     out = json.loads(msg.content[0].text)
     assert out["icons"] == []
     by_name = {b["name"]: b for b in out["buttons"]}
-    assert set(by_name) == {"Career", "Rest", "Training", "OK"}  # "72/100" is a reading, not a button
+    # buttons sit on plates; "72/100" is a reading on open ground, not a button
+    assert set(by_name) == {"Career", "Rest", "Training", "OK"}
     assert by_name["Rest"]["ocr_ids"] == [1] and by_name["Career"]["region"] == "top"
     assert by_name["OK"]["region"] == "bottom" and by_name["Training"]["meta"] == ""
 

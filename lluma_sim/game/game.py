@@ -157,6 +157,8 @@ class SimGame:
             tabs = [w for w in p.widgets if w.kind == "tab"]
             return GroundTruth(
                 screen=self.dialog.kind if self.dialog else self.screen,
+                width=self.width,
+                height=self.height,
                 elements=[
                     Element(name=w.name, kind=w.kind, box=w.box, enabled=w.enabled, row=w.row)
                     for w in p.widgets

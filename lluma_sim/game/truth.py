@@ -30,6 +30,8 @@ class TruthScrollbar(BaseModel):
 class GroundTruth(BaseModel):
     screen: str  # e.g. "home", "hub", "training", "event", "skills", "races", "race_result",
     #              "confirm", "menu", "loading", "cutscene", "career_end"
+    width: int = 0  # frame size in device pixels (element boxes are in these)
+    height: int = 0
     elements: list[Element] = Field(default_factory=list)
     scrollbar: TruthScrollbar | None = None
     selected_tab: str | None = None
