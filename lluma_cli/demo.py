@@ -22,9 +22,12 @@ from lluma_agent.app import CtrlC, build
 from lluma_agent.config import Config, ConfigError, find_config, load_config
 from lluma_agent.coordinator import Coordinator, RunTotals
 from lluma_agent.model import make_client
+from lluma_cli.sim_check import taps_off_target
 from lluma_sim.adb_server import AdbServer
 from lluma_sim.api_faults import FaultSchedule
+from lluma_sim.api_policy import ScriptedPolicy
 from lluma_sim.api_server import ApiServer
+from lluma_sim.fault_plan import FaultInjector, FaultPlan, FaultsInjected
 from lluma_sim.game import SimGame
 
 DEMO_SERIAL = "emulator-5554"
@@ -47,6 +50,8 @@ class DemoSummary(BaseModel):
     stop_reason: str
     memory_files: list[str]
     logs_dir: str
+    faults_injected: FaultsInjected  # by `--faults`: what actually fired, by kind
+    taps_off_target: int  # taps the phone received off the element meant, or that no turn log records
 
 
 class SimEnv(BaseModel):
@@ -56,6 +61,7 @@ class SimEnv(BaseModel):
     adb: AdbServer
     api: ApiServer
     cfg: Config
+    injector: FaultInjector | None = None
 
 
 @contextmanager
@@ -68,12 +74,16 @@ def sim_environment(
     policy: Any = None,
     faults: FaultSchedule | None = None,
     environ: Mapping[str, str] | None = None,
+    fault_rate: float = 0.0,
 ) -> Iterator[SimEnv]:
     """The simulated phone and the API stand-in on loopback, and a Config pointing at both.
 
-    `faults` goes to the API stand-in (429/529/500, slow replies, malformed tool input, max_tokens stops).
-    `environ`: the outside LLUMA_* settings (`lluma demo` passes os.environ); the demo's wiring wins over them."""
+    `faults` goes to the API stand-in (429/529/500, slow replies, malformed tool input, max_tokens stops);
+    `fault_rate` > 0 instead injects a seeded schedule over the whole device + API matrix (FaultPlan).
+    `environ`: the outside LLUMA_* settings (`lluma demo` passes os.environ); the demo's wiring wins over them.
+    The default policy reads VLM requests from the game's ground truth of the current frame."""
     game = SimGame(seed=seed)
+    policy = policy or ScriptedPolicy(screen=game.truth)
     with AdbServer() as adb, ApiServer(policy=policy, faults=faults) as api:
         adb.add_device(DEMO_SERIAL, game)
         env = {
@@ -91,7 +101,18 @@ def sim_environment(
             "LLUMA_RUN__MAX_COST_USD": "0",
             **(overrides or {}),
         }
-        yield SimEnv(game=game, adb=adb, api=api, cfg=load_config(config, env=env))
+        cfg = load_config(config, env=env)
+        injector = None
+        if fault_rate > 0:
+            vlm = cfg.vision.backend != "ocr"
+            timeouts = {"command_timeout_s": cfg.device.command_timeout_s, "api_timeout_s": cfg.model.timeout_s}
+            plan = FaultPlan.make(fault_rate, seed, turns, vlm=vlm, **timeouts)
+            api.faults = injector = FaultInjector(plan, adb, DEMO_SERIAL)
+        try:
+            yield SimEnv(game=game, adb=adb, api=api, cfg=cfg, injector=injector)
+        finally:
+            if injector is not None:
+                injector.close()  # the phone and the adb server end attached and running
 
 
 @contextmanager
@@ -116,14 +137,16 @@ def run_demo(
     overrides: dict[str, str] | None = None,
     runner: Callable[[Coordinator], RunTotals] = Coordinator.run,
     environ: Mapping[str, str] | None = None,
+    fault_rate: float = 0.0,
 ) -> DemoSummary:
     """Play `turns` turns; `overrides` are extra LLUMA_* settings (the token benchmark uses them).
-    `runner` runs the loop (the CLI passes CtrlC().run for Ctrl+C handling); `environ` as in sim_environment."""
-    with sim_agent(
-        turns, logs_dir, seed, quiet=quiet, config=config, overrides=overrides, environ=environ
-    ) as (sim, coordinator):
+    `runner` runs the loop (the CLI passes CtrlC().run for Ctrl+C handling); `environ` as in sim_environment;
+    `fault_rate` injects the seeded fault schedule (faults per turn, 0..1)."""
+    env = {"config": config, "overrides": overrides, "environ": environ, "fault_rate": fault_rate}
+    with sim_agent(turns, logs_dir, seed, quiet=quiet, **env) as (sim, coordinator):
         cfg, game = sim.cfg, sim.game
         totals = runner(coordinator)
+        injected = sim.injector.injected() if sim.injector else FaultsInjected(total=0, by_kind={})
     u = totals.usage
     n = max(1, totals.turns)
     memory = sorted(p.name for p in (logs_dir / "memory").iterdir() if p.is_file() and not p.name.startswith("."))
@@ -143,13 +166,28 @@ def run_demo(
         stop_reason=totals.stop_reason,
         memory_files=memory,
         logs_dir=str(logs_dir),
+        faults_injected=injected,
+        taps_off_target=len(taps_off_target(game, logs_dir)),
     )
+
+
+def _rate(text: str) -> float:
+    try:
+        rate = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of faults per turn, got {text!r}") from None
+    if not 0.0 <= rate <= 1.0:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1 faults per turn, got {text}")
+    return rate
 
 
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="lluma demo", description=__doc__)
     ap.add_argument("--turns", type=int, default=30, help="agent turns to play (default 30)")
-    ap.add_argument("--seed", type=int, default=7, help="game seed")
+    ap.add_argument("--seed", type=int, default=7, help="seed of the game and of the fault schedule")
+    ap.add_argument(
+        "--faults", type=_rate, default=0.0, metavar="RATE", help="inject faults at RATE per turn (0..1; default 0)"
+    )
     ap.add_argument("--logs", type=Path, default=None, help="log folder (default logs/demo-<time>)")
     ap.add_argument("--config", type=Path, default=None, help="config file (default: config.yaml if present)")
     ap.add_argument("--json", action="store_true", help="print only the summary, as one JSON object")
@@ -163,7 +201,14 @@ def main(argv: list[str]) -> int:
         return 2
     with CtrlC() as ctrl_c:
         s = run_demo(
-            args.turns, logs, seed=args.seed, config=config, quiet=args.json, runner=ctrl_c.run, environ=os.environ
+            args.turns,
+            logs,
+            seed=args.seed,
+            config=config,
+            quiet=args.json,
+            runner=ctrl_c.run,
+            environ=os.environ,
+            fault_rate=args.faults,
         )
     if args.json:
         print(s.model_dump_json())
@@ -177,6 +222,8 @@ def main(argv: list[str]) -> int:
         f"  cache hit: {100 * s.cache_hit_ratio:.1f}% of input tokens read from cache\n"
         f"  cost: ${s.cost_usd:.4f} total, ${s.cost_per_turn_usd:.5f} per turn\n"
         f"  game: score {s.score}, career turn {s.game_turn}\n"
+        f"  faults injected: {s.faults_injected.total} {s.faults_injected.by_kind or ''}; "
+        f"taps off target: {s.taps_off_target}\n"
         f"  memory files: {', '.join(s.memory_files) or '(none)'}\n"
         f"  logs: {s.logs_dir}/turn_*.json, {s.logs_dir}/turns.sqlite",
         file=sys.stdout,

@@ -142,3 +142,29 @@ def test_received_taps_carry_the_element_under_them_and_unlogged_or_missed_taps_
     assert [(b.meant, b.tap.x) for b in bad] == [("OK", ok.box.x0 - 40), (None, 3)]
     assert off_target(g.taps[:1], meant[:1]) == []
     assert off_target(g.taps[:1], [MeantTap(x=cx, y=cy, target="Carrer")]) == []  # an OCR misspelling is fine
+
+
+QUICK = {
+    "drop_mid_frame",
+    "black_frame",
+    "truncate_raw",
+    "rate_limit",
+    "api_error",
+    "malformed_tool_input",
+    "max_tokens",
+}
+
+
+def test_demo_with_faults_reports_what_fired_and_taps_off_target(tmp_path) -> None:
+    from lluma_cli.demo import main, run_demo
+
+    # a seed whose first turns draw only faults that take no waiting, so the run stays short
+    seed = next(s for s in range(500) if {f.kind for f in FaultPlan.make(1.0, s, 3).faults} <= QUICK)
+    planned = FaultPlan.make(1.0, seed, 3).by_kind()
+    s = run_demo(3, tmp_path, seed=seed, quiet=True, fault_rate=1.0)
+    assert s.turns == 3 and s.faults_injected.total >= 1
+    assert set(s.faults_injected.by_kind) <= set(planned)
+    assert s.taps_off_target == 0
+    with pytest.raises(SystemExit) as bad:
+        main(["--faults", "2", "--turns", "1"])  # argparse: one line naming the problem, nothing run
+    assert bad.value.code == 2
