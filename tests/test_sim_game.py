@@ -454,3 +454,54 @@ def test_game_package_has_no_import_cycle_and_painters_do_not_import_the_game() 
         return False
 
     assert [m for m in graph if m != "__init__" and reaches(m, m, set())] == []
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_hard_style_variants_play_through_with_truth_on_the_frame(seed: int) -> None:
+    """Plate-less hub tiles, the stat icon row, small and letterboxed frames: taps on truth boxes still play."""
+    g = SimGame.hard(seed=seed, max_turns=3)
+    bar = g.letterbox
+    for step in range(200):
+        if step % 10 == 0:  # rendering a big frame costs; the layout is checked every step
+            img = g.capture()
+            assert img.size == (g.width, g.height) == (g.truth().width, g.truth().height)
+            if bar:
+                assert img.crop((0, 0, g.width, bar)).getextrema() == ((0, 0),) * 3
+                assert img.crop((0, g.height - bar, g.width, g.height)).getextrema() == ((0, 0),) * 3
+        t = g.truth()
+        for e in t.elements:
+            assert 0 <= e.box.x0 < e.box.x1 <= g.width and bar <= e.box.y0 < e.box.y1 <= g.height - bar, e
+        if t.screen == "career_end":
+            break
+        policy_step(g)
+    assert g.finished
+
+
+def test_hard_hub_tiles_have_no_plate_and_their_caption_is_inside_the_box() -> None:
+    g = SimGame(seed=0, style="hard")
+    start_career(g)
+    img = g.capture().convert("L")
+    tiles = [e for e in g.truth().elements if e.kind == "button" and e.name in ("Rest", "Training", "Races")]
+    assert len(tiles) == 3
+    for e in tiles:
+        caption = img.crop((e.box.x0, e.box.y1 - e.box.height // 4, e.box.x1, e.box.y1))
+        assert caption.getextrema()[0] < 90  # dark caption glyphs at the bottom of the tile
+        edge = img.crop((e.box.x0, e.box.y0, e.box.x0 + 3, e.box.y1))  # no border down the tile's left side
+        assert edge.getextrema()[0] > 150
+    tap(g, "Training")
+    icons = [e.name for e in g.truth().elements if e.kind == "button"]
+    assert icons == ["Speed", "Stamina", "Power", "Guts", "Wit", "Back"]
+
+
+def test_hard_settings_modal_toggle_pairs() -> None:
+    g = SimGame(seed=0, style="hard")
+    tap(g, "Menu")
+    t = g.truth()
+    assert t.screen == "settings" and [e.row for e in t.elements if e.name == "Off"] == [0, 1, 2]
+    tap(g, "Off", row=1)
+    assert g.snapshot().settings == {"Auto Skip": False}
+    tap(g, "On", row=1)
+    tap(g, "Close")
+    assert g.snapshot().settings == {"Auto Skip": True} and g.truth().screen == "home"
+    with pytest.raises(ValueError, match="letterbox"):
+        SimGame(height=400, letterbox=150)

@@ -174,6 +174,71 @@ class Painter:
         self.widgets.append(w)
         return w
 
+    def tile(
+        self, b: Box, label: str, action: Action | None, enabled: bool = True, size: float = 40, seed: int = 0
+    ) -> Widget:
+        """An illustrated button with no plate or border: a picture and a caption under it (the career hub's
+        tiles in the real game). The whole tile is the button."""
+        cap_h = round(size * 1.5 * self.s)
+        art = Box(x0=b.x0 + b.width // 6, y0=b.y0, x1=b.x1 - b.width // 6, y1=b.y1 - cap_h)
+        if self.d:
+            rng = random.Random(seed)
+            col = PASTELS[seed % len(PASTELS)] if enabled else GREY
+            dark = tuple(max(0, c - 70) for c in col) if enabled else GREY_INK
+            self.d.ellipse((art.x0, art.y0, art.x1 - 1, art.y1 - 1), fill=col)
+            for _ in range(3):  # a few strokes of "illustration"
+                x, y = rng.uniform(art.x0, art.x1), rng.uniform(art.y0, art.y1)
+                r = art.width * rng.uniform(0.08, 0.16)
+                self.d.ellipse((x - r, y - r, x + r, y + r), outline=dark, width=max(2, round(5 * self.s)))  # type: ignore[arg-type]
+        ink = INK if enabled else GREY_INK
+        self.text(b.center[0], b.y1 - cap_h / 2, label, size, ink, register=False, bold=True)
+        w = Widget(label, "button", b, enabled, action if enabled else None)
+        self.widgets.append(w)
+        return w
+
+    def icon_label(self, b: Box, label: str, action: Action | None, color: RGB, selected: bool = False) -> Widget:
+        """A round icon with its label under it, no plate (the training screen's stat row)."""
+        cap_h = round(34 * 1.4 * self.s)
+        r = min(b.width, b.height - cap_h) * 0.42
+        cx, cy = b.center[0], b.y0 + (b.height - cap_h) / 2
+        if self.d:
+            if selected:
+                self.d.ellipse((cx - r * 1.12, cy - r * 1.12, cx + r * 1.12, cy + r * 1.12), fill=(255, 214, 80))
+            self.d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=color)
+            self.d.polygon(
+                [(cx, cy - r * 0.5), (cx + r * 0.45, cy + r * 0.35), (cx - r * 0.45, cy + r * 0.35)], fill=WHITE
+            )
+        self.text(cx, b.y1 - cap_h / 2, label, 34, INK, register=False, bold=True)
+        w = Widget(label, "button", b, True, action)
+        self.widgets.append(w)
+        return w
+
+    def toggle_pair(self, b: Box, on: bool, action_on: Action, action_off: Action, row: int) -> None:
+        """Two adjacent options, On and Off: the chosen one filled, the other only outlined."""
+        half = b.width // 2
+        for i, (label, chosen, action) in enumerate((("On", on, action_on), ("Off", not on, action_off))):
+            cell = Box(x0=b.x0 + i * half, y0=b.y0, x1=b.x0 + (i + 1) * half - round(6 * self.s), y1=b.y1)
+            if self.d:
+                fill = GREEN if chosen else WHITE
+                r = cell.height / 2
+                self.d.rounded_rectangle(
+                    (cell.x0, cell.y0, cell.x1 - 1, cell.y1 - 1),
+                    r,
+                    fill=fill,
+                    outline=EDGE,
+                    width=max(1, round(2 * self.s)),
+                )
+            self.text(
+                cell.center[0], cell.center[1], label, 34, INK if chosen else INK_SOFT, register=False, bold=chosen
+            )
+            self.widgets.append(Widget(label, "button", cell, True, action, row))
+
+    def veil(self, b: Box, color: RGB, alpha: float) -> None:
+        """Blend a colour over what is drawn in `b` (a translucent bar over content)."""
+        if self.img:
+            region = self.img.crop((b.x0, b.y0, b.x1, b.y1))
+            self.img.paste(Image.blend(region, Image.new("RGB", region.size, color), alpha), (b.x0, b.y0))
+
     def hotspot(self, b: Box, action: Action) -> None:
         self.widgets.append(Widget("hotspot", "text", b, True, action, truth=False))
 

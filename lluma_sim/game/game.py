@@ -13,10 +13,19 @@ from lluma_sim.game.content import SKILLS, Event, Race
 from lluma_sim.game.draw import Painter, Widget
 from lluma_sim.game.state import Action, AnimState, DialogState, GameState, RaceResult, RngState, Style
 from lluma_sim.game.truth import Cinematic, Element, GroundTruth, ReceivedTap
+from lluma_vision.models import Box
 
 LOADING_FRAMES = 3  # captures a loading screen stays up
 CUTSCENE_FRAMES = {"intro": 6, "race": 5, "outing": 4}
 BACK_KEYS = {"KEYCODE_BACK", "BACK", "4", 4}
+# Frames real captures come in, for the hard style: small phones, letterboxed emulator windows.
+HARD_VARIANTS: tuple[dict[str, int], ...] = (
+    {"width": 420, "height": 936},
+    {"width": 1080, "height": 2400, "letterbox": 240},
+    {"width": 420, "height": 936, "letterbox": 95},
+    {"width": 1080, "height": 1920},
+)
+SETTINGS = ("Sound", "Auto Skip", "Portrait")  # rows of the hard style's settings modal
 
 DRAWERS = {
     "home": screens_home.draw_home,
@@ -48,9 +57,21 @@ class SimGame:
     """
 
     def __init__(
-        self, seed: int = 0, width: int = 1080, height: int = 1920, max_turns: int = 24, style: Style = "plain"
+        self,
+        seed: int = 0,
+        width: int = 1080,
+        height: int = 1920,
+        max_turns: int = 24,
+        style: Style = "plain",
+        letterbox: int = 0,
     ) -> None:
+        """`style="hard"` draws the kinds real screens have and simple detectors miss (plate-less hub tiles,
+        a stat icon row, a tab bar over content, settings toggles); `letterbox` adds black bars of that many
+        pixels above and below the game, inside the `width` x `height` frame."""
+        if not 0 <= letterbox < height // 4:
+            raise ValueError(f"letterbox bars of {letterbox} px do not fit a {height} px tall frame")
         self.seed, self.width, self.height, self.max_turns, self.style = seed, width, height, max_turns, style
+        self.letterbox = letterbox
         self.rng = random.Random(seed)
         self._lock = threading.RLock()
         self.screen = "home"
@@ -98,20 +119,33 @@ class SimGame:
             self.frame_no += 1
             self._tick()
             if self._image is None or self._image[0] != self.version:
-                p = Painter(self.width, self.height, render=True)
+                p = Painter(self.width, self._content_h, render=True)
                 self._draw(p)
                 self._layout = (self.version, p)
                 assert p.img is not None  # a rendering painter has its picture
-                self._image = (self.version, p.img)
+                img = p.img
+                if self.letterbox:
+                    img = Image.new("RGB", (self.width, self.height))
+                    img.paste(p.img, (0, self.letterbox))
+                self._image = (self.version, img)
             return self._image[1]
+
+    @property
+    def _content_h(self) -> int:
+        return self.height - 2 * self.letterbox
 
     def tap(self, x: float, y: float) -> None:
         with self._lock:
             self.taps.append(self._received(x, y))
+            y -= self.letterbox  # frame -> game coordinates
             for w in reversed(self._widgets()):  # last drawn is on top
                 if w.box.contains(x, y) and w.action is not None:
                     self._do(w.action)
                     return
+
+    def _framed(self, b: Box) -> Box:
+        """Game coordinates -> frame coordinates (below the top letterbox bar)."""
+        return b if not self.letterbox else Box(x0=b.x0, y0=b.y0 + self.letterbox, x1=b.x1, y1=b.y1 + self.letterbox)
 
     def _received(self, x: float, y: float) -> ReceivedTap:
         t = self.truth()
@@ -131,9 +165,10 @@ class SimGame:
             if abs(x1 - x0) + abs(y1 - y0) < 0.01 * self.width:
                 self.tap(x0, y0)  # a swipe that does not move is a tap, as on Android
                 return
-            view = screens_career.skills_view(self.width, self.height)
-            if self.screen == "skills" and not self.dialog and view.contains(x0, y0):
-                new = max(0, min(screens_career.max_scroll(self.width, self.height), self.scroll - round(y1 - y0)))
+            view = screens_career.skills_view(self.width, self._content_h)
+            if self.screen == "skills" and not self.dialog and view.contains(x0, y0 - self.letterbox):
+                top = screens_career.max_scroll(self.width, self._content_h)
+                new = max(0, min(top, self.scroll - round(y1 - y0)))
                 if new != self.scroll:
                     self.scroll = new
                     self.version += 1
@@ -160,11 +195,15 @@ class SimGame:
                 width=self.width,
                 height=self.height,
                 elements=[
-                    Element(name=w.name, kind=w.kind, box=w.box, enabled=w.enabled, row=w.row)
+                    Element(name=w.name, kind=w.kind, box=self._framed(w.box), enabled=w.enabled, row=w.row)
                     for w in p.widgets
                     if w.truth
                 ],
-                scrollbar=p.scrollbar,
+                scrollbar=p.scrollbar.model_copy(
+                    update={"track": self._framed(p.scrollbar.track), "thumb": self._framed(p.scrollbar.thumb)}
+                )
+                if p.scrollbar
+                else None,
                 selected_tab=self.tab if tabs else None,
                 menu_usable=(self.dialog is None) if tabs else None,
                 cinematic=self._cinematic(),
@@ -191,6 +230,7 @@ class SimGame:
                 height=self.height,
                 max_turns=self.max_turns,
                 style=self.style,
+                letterbox=self.letterbox,
                 rng=RngState.of(self.rng) if with_rng else None,
                 screen=self.screen,
                 tab=self.tab,
@@ -218,7 +258,7 @@ class SimGame:
             raise ValueError("a snapshot without RNG state cannot be restored")
         with self._lock:
             self.seed, self.width, self.height = state.seed, state.width, state.height
-            self.max_turns, self.style = state.max_turns, state.style
+            self.max_turns, self.style, self.letterbox = state.max_turns, state.style, state.letterbox
             state.rng.apply(self.rng)
             self.screen, self.tab, self.dialog, self.anim = state.screen, state.tab, state.dialog, state.anim
             self.queue = list(state.queue)
@@ -228,6 +268,11 @@ class SimGame:
             self.result, self._finished, self.settings = state.result, state.finished, dict(state.settings)
             self.frame_no, self.version = state.frame_no, state.version
             self._layout = self._image = None
+
+    @classmethod
+    def hard(cls, seed: int = 0, max_turns: int = 24) -> SimGame:
+        """The hard style at the frame size and letterboxing this seed's variant picks."""
+        return cls(seed=seed, max_turns=max_turns, style="hard", **HARD_VARIANTS[seed % len(HARD_VARIANTS)])
 
     @classmethod
     def from_snapshot(cls, state: GameState) -> SimGame:
@@ -242,11 +287,11 @@ class SimGame:
         DRAWERS[self.screen](p, view)
         if self.dialog:
             p.cover()
-            screens_home.draw_dialog(p, self.dialog)
+            screens_home.draw_dialog(p, self.dialog, self.settings)
 
     def _painter(self) -> Painter:
         if self._layout is None or self._layout[0] != self.version:
-            p = Painter(self.width, self.height, render=False)
+            p = Painter(self.width, self._content_h, render=False)
             self._draw(p)
             self._layout = (self.version, p)
         return self._layout[1]
@@ -308,12 +353,20 @@ class SimGame:
         self.dialog = None
 
     def _act_menu(self) -> None:
+        if self.style == "hard":  # the real game's menu leads to settings with toggle pairs
+            self.dialog = DialogState(
+                kind="settings", title="Settings", lines=SETTINGS, buttons=(("Close", "white", ("close",)),)
+            )
+            return
         self.dialog = DialogState(
             kind="menu",
             title="Menu",
             lines=("LLuMa training simulator.", "Progress is saved each turn."),
             buttons=(("Close", "white", ("close",)),),
         )
+
+    def _act_set(self, name: str, on: bool) -> None:
+        self.settings[name] = on
 
     def _confirm(self, title: str, lines: list[str], ok: Action) -> None:
         self.dialog = DialogState(

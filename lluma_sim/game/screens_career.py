@@ -71,9 +71,17 @@ def draw_hub(p: Painter, g: GameState) -> None:
     )
     for i, (label, action, style, enabled) in enumerate(grid):
         col, row = i % 3, i // 3
-        x0, y0 = 0.04 + col * 0.31, 0.67 + row * 0.1
-        p.button(p.box(x0, y0, x0 + 0.29, y0 + 0.08), label, action, style, enabled)
+        x0 = 0.04 + col * 0.31
+        if g.style == "hard":  # the real hub: illustrated tiles with a caption, no plate
+            y0 = 0.645 + row * 0.125
+            p.tile(p.box(x0, y0, x0 + 0.29, y0 + 0.115), label, action, enabled, seed=i)
+        else:
+            y0 = 0.67 + row * 0.1
+            p.button(p.box(x0, y0, x0 + 0.29, y0 + 0.08), label, action, style, enabled)
     p.hamburger(p.box(0.86, 0.965 - 0.1 * p.w / p.h, 0.96, 0.965), ("menu",))
+
+
+STAT_COLORS = ((90, 160, 230), (230, 120, 90), (230, 170, 60), (220, 110, 170), (110, 190, 120))
 
 
 def draw_training(p: Painter, g: GameState) -> None:
@@ -81,6 +89,9 @@ def draw_training(p: Painter, g: GameState) -> None:
     assert c is not None
     _background(p, 4)
     _header(p, g, "Training")
+    if g.style == "hard":
+        _training_icon_row(p, g)
+        return
     for i, stat in enumerate(STATS):
         y0 = 0.14 + i * 0.145
         p.rrect(p.box(0.03, y0 - 0.01, 0.97, y0 + 0.12), (250, 250, 255), EDGE, shadow=False)
@@ -144,7 +155,7 @@ def draw_skills(p: Painter, g: GameState) -> None:
     p.rrect(p.box(0.2, 0.115, 0.8, 0.155), WHITE, EDGE, shadow=False)
     p.text(p.w * 0.24, p.h * 0.135, "Skill Points", 38, anchor="lm")
     p.text(p.w * 0.76, p.h * 0.135, str(left), 44, (220, 120, 30), anchor="rm", bold=True)
-    view = skills_view(g.width, g.height)
+    view = skills_view(p.w, p.h)
     p.rrect(Box(x0=view.x0 - 6, y0=view.y0 - 6, x1=view.x1 + 6, y1=view.y1 + 6), (244, 244, 250), EDGE, 12, False)
     layer = p.layer()
     row_h = round(SKILL_ROW * p.h)
@@ -174,7 +185,7 @@ def draw_skills(p: Painter, g: GameState) -> None:
     p.clip_into(layer, view)
     # scrollbar: thin track on the right; thumb size = visible share, position = scroll share
     track = Box(x0=round(0.955 * p.w), y0=view.y0, x1=round(0.955 * p.w) + max(4, round(10 * p.s)), y1=view.y1)
-    total, top = max_scroll(g.width, g.height), g.scroll
+    total, top = max_scroll(p.w, p.h), g.scroll
     thumb_h = max(round(track.height * view.height / (view.height + total)), round(40 * p.s))
     ty = track.y0 + round((track.height - thumb_h) * (top / total if total else 0))
     thumb = Box(x0=track.x0, y0=ty, x1=track.x1, y1=ty + thumb_h)
@@ -214,3 +225,21 @@ def draw_race_result(p: Painter, g: GameState) -> None:
     p.text(p.w * 0.5, p.h * 0.5, f"Skill Points +{r.points}", 44)
     p.character(p.w * 0.5, p.h * 0.62, p.w * 0.08)
     p.button(p.box(0.3, 0.84, 0.7, 0.91), "Next", ("end_turn",), "green", size=50)
+
+
+def _training_icon_row(p: Painter, g: GameState) -> None:
+    """The real training screen: a row of stat icons with a label under each, the failure rate and the
+    main gain above each icon (plain text), on a small panel; tapping an icon trains that stat."""
+    c = g.career
+    assert c is not None
+    p.character(p.w * 0.5, p.h * 0.26, p.w * 0.12)
+    p.rrect(p.box(0.03, 0.52, 0.97, 0.9), WHITE, EDGE)
+    n = len(STATS)
+    for i, stat in enumerate(STATS):
+        x0, x1 = 0.05 + 0.9 * i / n, 0.05 + 0.9 * (i + 1) / n
+        fail = c.fail_chance(stat)
+        p.text(p.w * (x0 + x1) / 2, p.h * 0.56, f"Fail {fail}%", 30, FAIL_RED if fail >= 20 else INK, bold=True)
+        p.text(p.w * (x0 + x1) / 2, p.h * 0.6, f"+{c.gains(stat)[stat]}", 34, GREEN_EDGE, bold=True)
+        p.icon_label(p.box(x0 + 0.01, 0.64, x1 - 0.01, 0.77), stat, ("train", stat), STAT_COLORS[i], i == 0)
+    p.text(p.w * 0.5, p.h * 0.83, "Tap a stat to train it", 34, INK_SOFT)
+    _back(p)

@@ -22,6 +22,10 @@ def draw_home(p: Painter, g: GameState) -> None:
     p.text(p.w * 0.5, p.h * 0.07, "LLuMa Derby", 72, bold=True)
     p.text(p.w * 0.5, p.h * 0.115, f"Trainer Lv {12 + g.seed % 7}", 38, INK_SOFT)
     p.hamburger(p.box(0.84, 0.03, 0.96, 0.03 + 0.12 * p.w / p.h), ("menu",))
+    if g.style == "hard":  # content runs on under the tab bar, as in the real game
+        p.rrect(p.box(0.04, 0.8, 0.96, 0.99), (246, 236, 220), (222, 200, 170), shadow=False)
+        for k in range(4):
+            p.character(p.w * (0.16 + 0.23 * k), p.h * 0.86, p.w * 0.05, hair=(90 + 30 * k, 60, 40))
     if g.tab == "Home":
         p.rrect(p.box(0.18, 0.2, 0.82, 0.62), (246, 250, 255), EDGE, radius=60 * p.s, shadow=False)
         p.character(p.w * 0.5, p.h * 0.34, p.w * 0.13)
@@ -34,7 +38,27 @@ def draw_home(p: Painter, g: GameState) -> None:
         p.text(p.w * 0.5, p.h * 0.26, g.tab, 56, bold=True)
         for i, line in enumerate(TAB_BLURBS[g.tab]):
             p.text(p.w * 0.5, p.h * (0.34 + 0.04 * i), line, 38, INK_SOFT)
-    draw_tab_bar(p, g.tab)
+    if g.style == "hard":
+        draw_tab_bar_over_content(p, g.tab)
+    else:
+        draw_tab_bar(p, g.tab)
+
+
+def draw_tab_bar_over_content(p: Painter, selected: str) -> None:
+    """A translucent bar over the content, each tab an icon with its label under it; the selected one raised."""
+    p.veil(p.box(0.0, 0.9, 1.0, 1.0), WHITE, 0.55)
+    n = len(TABS)
+    for i, name in enumerate(TABS):
+        on = name == selected
+        cell = p.box(i / n + 0.01, 0.895 if on else 0.91, (i + 1) / n - 0.01, 0.995)
+        if on:
+            p.rrect(cell, GREEN, GREEN_EDGE, shadow=False)
+        if p.d:
+            cx, r = cell.center[0], cell.height * 0.18
+            cy = cell.y0 + cell.height * 0.32
+            p.d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=INK if on else INK_SOFT, width=max(2, round(4 * p.s)))
+        p.text(cell.center[0], cell.y0 + cell.height * 0.75, name, 30, INK if on else INK_SOFT, register=False, bold=on)
+        p.widgets.append(Widget(name, "tab", cell, True, ("tab", name)))
 
 
 def draw_tab_bar(p: Painter, selected: str) -> None:
@@ -51,7 +75,27 @@ def draw_tab_bar(p: Painter, selected: str) -> None:
         p.widgets.append(Widget(name, "tab", cell, True, ("tab", name)))
 
 
-def draw_dialog(p: Painter, dialog: DialogState) -> None:
+def draw_settings(p: Painter, dialog: DialogState, settings: dict[str, bool]) -> None:
+    """A settings modal: one row per option with an On / Off toggle pair, and Close."""
+    rows = dialog.lines
+    top, row_h = 0.3, 0.08
+    bottom = top + 0.09 + row_h * len(rows) + 0.09
+    p.rrect(p.box(0.07, top, 0.93, bottom), WHITE, EDGE, radius=36 * p.s)
+    p.rrect(p.box(0.07, top, 0.93, top + 0.05), GREEN, GREEN_EDGE, radius=36 * p.s, shadow=False)
+    p.text(p.w * 0.5, p.h * (top + 0.025), dialog.title, 44, bold=True)
+    for i, name in enumerate(rows):
+        y = top + 0.09 + row_h * i
+        p.text(p.w * 0.12, p.h * (y + 0.03), name, 38, anchor="lm")
+        on = settings.get(name, True)
+        p.toggle_pair(p.box(0.52, y, 0.88, y + 0.055), on, ("set", name, True), ("set", name, False), row=i)
+    label, style, action = dialog.buttons[0]
+    p.button(p.box(0.32, bottom - 0.075, 0.68, bottom - 0.02), label, action, style)
+
+
+def draw_dialog(p: Painter, dialog: DialogState, settings: dict[str, bool] | None = None) -> None:
+    if dialog.kind == "settings":
+        draw_settings(p, dialog, settings or {})
+        return
     lines = [ln for text in dialog.lines for ln in p.wrap(text, 40, p.w * 0.74)]
     line_h = 0.035
     top = 0.5 - (0.16 + line_h * len(lines)) / 2

@@ -122,6 +122,7 @@ class GameState(Frozen):
     height: int
     max_turns: int
     style: Style = "plain"
+    letterbox: int = 0  # black bar height above and below the game, in frame pixels
     rng: RngState | None = None  # None in views made only for drawing
     screen: str = "home"
     tab: str = "Home"
