@@ -29,9 +29,11 @@ from lluma_sim.api_policy import ScriptedPolicy
 from lluma_sim.api_server import ApiServer
 from lluma_sim.fault_plan import FaultInjector, FaultPlan, FaultsInjected
 from lluma_sim.game import SimGame
+from lluma_sim.game.state import Style
 
 DEMO_SERIAL = "emulator-5554"
 DEMO_KEY = "sk-ant-demo-not-a-real-key"  # the stand-in accepts any key; never logged
+DEMO_STYLE: Style = "plain"  # "hard" once vision reads plate-less tiles, icon rows, toggles (bench/sim_hard.py)
 
 
 class DemoSummary(BaseModel):
@@ -75,14 +77,16 @@ def sim_environment(
     faults: FaultSchedule | None = None,
     environ: Mapping[str, str] | None = None,
     fault_rate: float = 0.0,
+    style: Style = DEMO_STYLE,
 ) -> Iterator[SimEnv]:
     """The simulated phone and the API stand-in on loopback, and a Config pointing at both.
 
     `faults` goes to the API stand-in (429/529/500, slow replies, malformed tool input, max_tokens stops);
     `fault_rate` > 0 instead injects a seeded schedule over the whole device + API matrix (FaultPlan).
     `environ`: the outside LLUMA_* settings (`lluma demo` passes os.environ); the demo's wiring wins over them.
-    The default policy reads VLM requests from the game's ground truth of the current frame."""
-    game = SimGame(seed=seed)
+    The default policy reads VLM requests from the game's ground truth of the current frame.
+    `style="hard"` plays the hard screens at the seed's frame size and letterboxing (SimGame.hard)."""
+    game = SimGame.hard(seed=seed) if style == "hard" else SimGame(seed=seed)
     policy = policy or ScriptedPolicy(screen=game.truth)
     with AdbServer() as adb, ApiServer(policy=policy, faults=faults) as api:
         adb.add_device(DEMO_SERIAL, game)
@@ -138,11 +142,12 @@ def run_demo(
     runner: Callable[[Coordinator], RunTotals] = Coordinator.run,
     environ: Mapping[str, str] | None = None,
     fault_rate: float = 0.0,
+    style: Style = DEMO_STYLE,
 ) -> DemoSummary:
     """Play `turns` turns; `overrides` are extra LLUMA_* settings (the token benchmark uses them).
     `runner` runs the loop (the CLI passes CtrlC().run for Ctrl+C handling); `environ` as in sim_environment;
-    `fault_rate` injects the seeded fault schedule (faults per turn, 0..1)."""
-    env = {"config": config, "overrides": overrides, "environ": environ, "fault_rate": fault_rate}
+    `fault_rate` injects the seeded fault schedule (faults per turn, 0..1); `style` as in sim_environment."""
+    env = {"config": config, "overrides": overrides, "environ": environ, "fault_rate": fault_rate, "style": style}
     with sim_agent(turns, logs_dir, seed, quiet=quiet, **env) as (sim, coordinator):
         cfg, game = sim.cfg, sim.game
         totals = runner(coordinator)
@@ -188,6 +193,13 @@ def main(argv: list[str]) -> int:
     ap.add_argument(
         "--faults", type=_rate, default=0.0, metavar="RATE", help="inject faults at RATE per turn (0..1; default 0)"
     )
+    ap.add_argument(
+        "--style",
+        choices=["plain", "hard"],
+        default=DEMO_STYLE,
+        help=f"screens to play: plain, or hard (plate-less tiles, icon rows, toggles, small and letterboxed "
+        f"frames; default {DEMO_STYLE})",
+    )
     ap.add_argument("--logs", type=Path, default=None, help="log folder (default logs/demo-<time>)")
     ap.add_argument("--config", type=Path, default=None, help="config file (default: config.yaml if present)")
     ap.add_argument("--json", action="store_true", help="print only the summary, as one JSON object")
@@ -209,6 +221,7 @@ def main(argv: list[str]) -> int:
             runner=ctrl_c.run,
             environ=os.environ,
             fault_rate=args.faults,
+            style=args.style,
         )
     if args.json:
         print(s.model_dump_json())
