@@ -17,8 +17,8 @@ import argparse
 import json
 import re
 import sys
-from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -43,11 +43,11 @@ def _tap(g: SimGame, name: str) -> None:
         g.capture()
 
 
-SCREENS: dict[str, Callable[[SimGame], None]] = {
-    "home": lambda g: None,
-    "hub": lambda g: [_tap(g, n) for n in ("Career", "OK")] and None,
-    "training": lambda g: [_tap(g, n) for n in ("Career", "OK", "Training")] and None,
-    "settings": lambda g: _tap(g, "Menu"),
+SCREENS: dict[str, tuple[str, ...]] = {  # the taps that lead there from home
+    "home": (),
+    "hub": ("Career", "OK"),
+    "training": ("Career", "OK", "Training"),
+    "settings": ("Menu",),
 }
 
 
@@ -72,12 +72,13 @@ def main() -> int:
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     vision = Vision(VisionConfig(backend="ocr"))
-    rows = []
+    rows: list[dict[str, Any]] = []
     for style in ("plain", "hard"):
         for seed, variant in enumerate(HARD_VARIANTS):
-            for screen, goto in SCREENS.items():
-                g = SimGame(seed=seed, style=style, max_turns=6, **variant)  # type: ignore[arg-type]
-                goto(g)
+            for screen, taps in SCREENS.items():
+                g = SimGame(seed=seed, style=style, max_turns=6, **variant)
+                for name in taps:
+                    _tap(g, name)
                 out = vision.analyze(g.capture())
                 total, on, reach = score(g.truth(), out)
                 size = f"{g.width}x{g.height}" + (f" letterbox {g.letterbox}" if g.letterbox else "")
@@ -96,7 +97,7 @@ def main() -> int:
                     file=sys.stderr,
                     flush=True,
                 )
-    summary = {}
+    summary: dict[str, dict[str, Any]] = {}
     for style in ("plain", "hard"):
         mine = [r for r in rows if r["style"] == style]
         total = sum(r["tappable"] for r in mine)

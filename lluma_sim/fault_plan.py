@@ -19,10 +19,12 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable
+from functools import partial
 from typing import Literal, get_args
 
 from pydantic import BaseModel, Field
 
+from lluma_sim.adb_device import Faults
 from lluma_sim.adb_server import AdbServer
 from lluma_sim.api_faults import Fault, FaultSchedule
 
@@ -97,7 +99,7 @@ class FaultPlan(BaseModel):
                 "slow_command": command_timeout_s + 1.0,
                 "timeout": api_timeout_s + 1.0,
             }.get(kind, 0.0)
-            faults.append(PlannedFault(turn=turn, kind=kind, seconds=round(seconds * time_scale, 3)))  # type: ignore[arg-type]
+            faults.append(PlannedFault(turn=turn, kind=kind, seconds=round(seconds * time_scale, 3)))
         return cls(rate=rate, seed=seed, faults=faults)
 
     def at(self, turn: int) -> list[PlannedFault]:
@@ -204,7 +206,7 @@ class FaultInjector(FaultSchedule):
         if planned.kind == "device_offline":
             if (faults := self._faults()) is not None:
                 faults.offline = True
-                self._later(planned.seconds, lambda f=faults: setattr(f, "offline", False))
+                self._later(planned.seconds, partial(setattr, faults, "offline", False))
         elif planned.kind == "device_removed":
             if self.serial in self.adb.serials:
                 self._fold_switch_counts()
@@ -218,7 +220,7 @@ class FaultInjector(FaultSchedule):
         if self.serial not in self.adb.serials:
             self.adb.add_device(self.serial, self._game)
 
-    def _faults(self):  # type: ignore[no-untyped-def]
+    def _faults(self) -> Faults | None:
         try:
             return self.adb.faults(self.serial)
         except KeyError:  # removed right now: the fault has no phone to hit
@@ -240,7 +242,7 @@ class FaultInjector(FaultSchedule):
         for t in self._timers:
             if t.is_alive():
                 t.cancel()
-                t.function(*t.args, **t.kwargs)  # type: ignore[attr-defined]
+                t.function(*t.args, **t.kwargs)
         self._timers.clear()
 
     # ---- what was injected -----------------------------------------------------------------------------

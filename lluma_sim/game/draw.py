@@ -189,7 +189,7 @@ class Painter:
             for _ in range(3):  # a few strokes of "illustration"
                 x, y = rng.uniform(art.x0, art.x1), rng.uniform(art.y0, art.y1)
                 r = art.width * rng.uniform(0.08, 0.16)
-                self.d.ellipse((x - r, y - r, x + r, y + r), outline=dark, width=max(2, round(5 * self.s)))  # type: ignore[arg-type]
+                self.d.ellipse((x - r, y - r, x + r, y + r), outline=dark, width=max(2, round(5 * self.s)))
         ink = INK if enabled else GREY_INK
         self.text(b.center[0], b.y1 - cap_h / 2, label, size, ink, register=False, bold=True)
         w = Widget(label, "button", b, enabled, action if enabled else None)
