@@ -10,7 +10,7 @@ import pytest
 from lluma_sim.api_vlm import read_screen
 from lluma_sim.game import GroundTruth, SimGame
 from lluma_vision.models import Box
-from lluma_vision.vlm import encode_image
+from lluma_vision.jpeg import jpeg_base64
 
 TAPPABLE = ("button", "tab", "choice")
 
@@ -19,7 +19,8 @@ def vlm_request(g: SimGame) -> tuple[dict[str, Any], list[str], GroundTruth]:
     """A VLM reading request for the current frame, shaped like lluma_vision.vlm's; the OCR lines are the
     drawn texts and the buttons' labels (tight boxes, as OCR finds them), in the sent image's pixels."""
     img, t = g.capture(), g.truth()
-    data, media, (w, h) = encode_image(img)
+    data, (w, h) = jpeg_base64(img, max_side=896)  # as the VLM request sends it
+    media = "image/jpeg"
     sx, sy = w / t.width, h / t.height
     lines = []
     for e in t.elements:
