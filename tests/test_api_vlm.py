@@ -9,8 +9,8 @@ import pytest
 
 from lluma_sim.api_vlm import read_screen
 from lluma_sim.game import GroundTruth, SimGame
-from lluma_vision.models import Box
 from lluma_vision.jpeg import jpeg_base64
+from lluma_vision.models import Box
 
 TAPPABLE = ("button", "tab", "choice")
 
