@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench lint deps adb apt clean
+.PHONY: demo test bench lint deps adb chromium apt clean
 
 $(STAMP): pyproject.toml
 	@$(PY) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "LLuMa needs Python 3.11 or newer ($(PY) is older; set PY=python3.11)"; exit 1; }
@@ -25,10 +25,14 @@ apt:
 adb:
 	@command -v adb >/dev/null 2>&1 || $(MAKE) --no-print-directory apt PKG=adb
 
+# Headless Chromium (Debian package `chromium`) renders `lluma report` in tests/test_report_browser.py.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || $(MAKE) --no-print-directory apt PKG=chromium
+
 demo: $(STAMP)
 	$(BIN)/lluma demo --turns 30
 
-test: $(STAMP) adb
+test: $(STAMP) adb chromium
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	ADBUTILS_ADB_PATH=/bin/false $(BIN)/python -m pytest -q

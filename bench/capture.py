@@ -123,6 +123,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"(no {REAL_SCREEN}: skipping the real-screenshot frame)")
         kinds.remove("real")
     for kind in kinds:
+        print(f"bench/capture: {kind} frame, {args.n} captures per path...", file=sys.stderr, flush=True)
         results = bench(kind, args.n)
         base = results[1][1]
         print(f"\n{kind} frame, {SIZE[0]}x{SIZE[1]}, loopback, median of {args.n}:")

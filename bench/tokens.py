@@ -28,6 +28,7 @@ CHECKPOINTS = (10, 50, 100)
 
 def run(layout: str, turns: int, model: str, root: Path) -> dict:
     logs_dir = root / layout
+    print(f"bench/tokens: playing {turns} turns with the {layout} layout...", file=sys.stderr, flush=True)
     summary = run_demo(
         turns, logs_dir, seed=11, quiet=True,
         overrides={"LLUMA_CONTEXT__LAYOUT": layout, "LLUMA_MODEL__NAME": model},

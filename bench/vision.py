@@ -52,6 +52,11 @@ except ImportError:  # the shared estimator lives in another module; fall back t
     TOKENS_NOTE = "estimated as ceil(chars / 3.5)"
 
 
+def progress(message: str) -> None:
+    """Progress goes to stderr: stdout stays the report (or one JSON document with --json)."""
+    print(f"bench/vision: {message}", file=sys.stderr, flush=True)
+
+
 def norm(name: str) -> str:
     return re.sub(r"[\W_]+", "", name.split("#")[0].casefold())
 
@@ -145,6 +150,7 @@ def score_real(out: VisionOutput, label: dict) -> tuple[int, int]:
 def run_backend(backend: str, sims: list, reals: list, client) -> dict:
     cfg = VisionConfig(backend=backend, cache_size=0)  # every frame read cold
     vision = Vision(cfg, client=client)
+    progress(f"{backend}: loading OCR, then {len(sims)} simulator frames and {len(reals)} real screenshots")
     vision.analyze(sims[0][0] if sims else reals[0][1])  # load the OCR engine outside the timings
     res: dict = {"backend": backend, "outputs": []}
     lat, ui_lat, f = [], [], [0, 0, 0, 0]
@@ -249,8 +255,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = ap.parse_args(argv)
 
+    progress(f"playing the simulator for {args.frames} frames")
     sims = sim_frames(args.frames)
     reals = real_frames()
+    if not reals:
+        progress(f"no screenshots: {SCREENS} has no labels.json (set LLUMA_SCREENS_DIR); real-screen figures skipped")
     report: dict = {"backends": [], "cache": cache_report(sims[0][0])}
     ocr_outputs: list[VisionOutput] = []
     for backend in args.backends.split(","):
@@ -275,10 +284,10 @@ def main(argv: list[str] | None = None) -> int:
           f"{'recall':>7} {'cinem':>6} {'scroll':>6}")
     for r in report["backends"]:
         s, rr = r["sim"], r.get("real", {})
+        real = (f"{rr['p50_ms']:>6.0f}ms {rr['p90_ms']:>5.0f}ms {rr['recall']:>7.1%} {rr['cinematic']:>6} "
+                f"{rr['scrollbar']:>6}") if rr else f"no screenshots ({SCREENS} has no labels.json)"
         print(f"{r['backend']:<8} {s['p50_ms']:>6.0f}ms {s['p90_ms']:>5.0f}ms {s['recall']:>7.1%} "
-              f"{s['precision']:>6.1%} | "
-              f"{rr.get('p50_ms', float('nan')):>6.0f}ms {rr.get('p90_ms', float('nan')):>5.0f}ms "
-              f"{rr.get('recall', float('nan')):>7.1%} {rr.get('cinematic', '-'):>6} {rr.get('scrollbar', '-'):>6}")
+              f"{s['precision']:>6.1%} | {real}")
         if s["ui_frames"]:
             print(f"         sim UI frames only ({s['ui_frames']}, no loading/cutscene): p50 {s['ui_p50_ms']:.0f}ms, "
                   f"p90 {s['ui_p90_ms']:.0f}ms")

@@ -8,7 +8,7 @@ import sys
 import time
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import anthropic
 
@@ -18,7 +18,9 @@ from lluma_agent.coordinator import Coordinator, RunTotals
 from lluma_agent.device import Device
 from lluma_agent.logread import action_label
 from lluma_agent.memory import MemoryStore
-from lluma_agent.model import Model
+from lluma_agent.model import Model, ModelReply
+from lluma_agent.requestlog import write_request
+from lluma_agent.runs import check_fresh
 from lluma_agent.settle import settle
 from lluma_agent.tools import default_tools
 from lluma_agent.turnlog import RunSummary, TurnLog, TurnLogger
@@ -49,27 +51,63 @@ def live_line(log: TurnLog, totals: RunTotals) -> str:
     )
 
 
-def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False) -> tuple[Coordinator, Any]:
-    """Everything the loop needs. Returns the coordinator and a close() for the resources it holds."""
+def status(line: str) -> None:
+    """What start-up is doing, on stderr (stdout stays the live lines or one JSON document)."""
+    print(line, file=sys.stderr, flush=True)
+
+
+class RecordingModel(Model):
+    """The model, keeping each request as sent in the run's `requests/` folder (`lluma logs --request`,
+    `lluma replay`). A turn's fold summary is sent before its decision, so the file a turn keeps is the
+    decision's request."""
+
+    def __init__(self, cfg: Any, client: anthropic.Anthropic, folder: Path) -> None:
+        super().__init__(cfg, client)
+        self.folder = folder
+        self.turn = lambda: 0  # set by build() once the coordinator exists
+
+    def decide(self, request: dict[str, Any]) -> ModelReply:
+        write_request(self.folder, self.turn(), request)
+        return super().decide(request)
+
+
+def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume: bool = False,
+          live: TextIO | None = None) -> tuple[Coordinator, Any]:
+    """Everything the loop needs. Returns the coordinator and a close() for the resources it holds.
+
+    A log folder that already holds a run is refused (LogDirInUse) unless `resume`. The live line goes to
+    `live` (default stdout; `lluma demo --json` sends it to stderr); `quiet` prints nothing at all."""
+    check_fresh(cfg.logs.dir, resume)  # before anything is written: two runs never share a folder
     device = Device(cfg.device)
     # A dropped device is waited for (device.outage_wait_s); say so, or the run looks hung.
     device.on_wait = lambda line: print(line, file=sys.stderr, flush=True)
+    if not quiet:
+        status(f"connecting to the device ({cfg.device.serial or 'the only one attached'}) at "
+               f"{cfg.device.adb_host}:{cfg.device.adb_port}")
     device.connect()
     vision_client = client if cfg.vision.backend in ("claude", "hybrid", "auto") else None
     vision = Vision(cfg.vision, client=vision_client)
+    if not quiet:
+        status(f"loading OCR (vision backend {vision.backend})")
+    from lluma_vision.ocr import get_engine
+
+    get_engine()  # the OCR model loads here (seconds), not silently inside turn 1
     logger = TurnLogger(cfg.logs.dir, cfg.logs.keep_screenshots)
+    model = RecordingModel(cfg.model, client, cfg.logs.dir)
+    out = live or sys.stdout
     coordinator = Coordinator(
         cfg,
         device=device,
         vision=vision,
-        model=Model(cfg.model, client),
+        model=model,
         memory=MemoryStore(cfg.memory.dir, cfg.memory.budget_tokens),
         logger=logger,
         system_prompt=system_prompt(cfg),
         tools=default_tools(),
         settle=settle,
-        on_turn=None if quiet else (lambda log, totals: print(live_line(log, totals), flush=True)),
+        on_turn=None if quiet else (lambda log, totals: print(live_line(log, totals), file=out, flush=True)),
     )
+    model.turn = lambda: coordinator.turn
 
     def close() -> None:
         if coordinator.turn:  # a run happened: say why it stopped, where `lluma stats` finds it
@@ -81,6 +119,19 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False) -> tupl
         logger.close()
 
     return coordinator, close
+
+
+STUCK_EXIT = 3  # `lluma run` / `demo` paused as stuck
+FAILED_EXIT = 1  # stopped by failures: model calls or the device
+
+
+def exit_status(stop_reason: str) -> int:
+    """0 for a run that stopped as asked (turns, budget, a person); non-zero when it could not go on."""
+    if stop_reason.startswith("paused: stuck"):
+        return STUCK_EXIT
+    if "in a row failed" in stop_reason or stop_reason.startswith(("the device failed", "ended without")):
+        return FAILED_EXIT
+    return 0
 
 
 class CtrlC:

@@ -162,7 +162,15 @@ def _explain(err: ValidationError, origin: str) -> ConfigError:
             lines.append(f"{path}: unknown key")
         else:
             lines.append(f"{path}: {e['msg']} (got {e.get('input')!r})")
-    return ConfigError(f"invalid configuration in {origin}:\n  " + "\n  ".join(lines))
+    # One line, every key named: the error is what a person reads first (and all a log line holds).
+    return ConfigError(f"invalid configuration in {origin}: " + "; ".join(lines))
+
+
+def yaml_problem(exc: yaml.YAMLError) -> str:
+    """`mapping values are not allowed here at line 3, column 9`: PyYAML's message, on one line."""
+    mark = getattr(exc, "problem_mark", None)
+    where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+    return f"{getattr(exc, 'problem', None) or str(exc).splitlines()[0]}{where}"
 
 
 def find_config(path: Path | None) -> Path | None:
@@ -200,13 +208,13 @@ def load_config(path: Path | str | None = None, env: Mapping[str, str] | None = 
             return tuple(sources)  # first wins: the environment, then the file
 
     if unknown := _unknown_sections(env):
-        raise ConfigError(f"invalid configuration in {origin}:\n  " + "\n  ".join(unknown))
+        raise ConfigError(f"invalid configuration in {origin}: " + "; ".join(unknown))
     sources.append(_Environ(_Sourced, env))
     if p is not None:
         try:
             sources.append(YamlConfigSettingsSource(_Sourced, yaml_file=p))
         except yaml.YAMLError as exc:
-            raise ConfigError(f"{p}: not valid YAML: {exc}") from exc
+            raise ConfigError(f"{p}: not valid YAML: {yaml_problem(exc)}") from exc
         except (TypeError, ValueError) as exc:  # the source merges the file's top level into a dict
             raise ConfigError(f"{p}: top level must be a mapping of sections") from exc
     try:

@@ -24,6 +24,7 @@ from lluma_agent.logread import (
     screen_label,
     turn_calls,
 )
+from lluma_agent.requestlog import load_request, request_path
 from lluma_agent.turnlog import TurnLog
 
 SCREEN_W = 38
@@ -164,9 +165,13 @@ def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="lluma logs", description=__doc__.splitlines()[0])
     add_dir_argument(ap)
     ap.add_argument("--turn", type=int, help="print this turn in full")
+    ap.add_argument("--request", action="store_true",
+                    help="with --turn N: the request that turn sent, exactly as sent (screenshot bytes left out)")
     ap.add_argument("--tail", type=int, metavar="K", help="only the last K turns")
     ap.add_argument("--json", action="store_true", help="machine-readable output")
     args = ap.parse_args(argv)
+    if args.request and args.turn is None:
+        ap.error("--request needs --turn N")
     if args.tail is not None and args.tail < 1:
         ap.error("--tail needs a positive number of turns")
     run = open_run(args.dir, "lluma logs")
@@ -178,6 +183,14 @@ def main(argv: list[str]) -> int:
             first, last = run.turns[0].turn, run.turns[-1].turn
             print(f"lluma logs: no turn {args.turn} in {run.folder} (turns {first}..{last})", file=sys.stderr)
             return 1
+        if args.request:
+            request = load_request(run.folder, args.turn)
+            if request is None:
+                print(f"lluma logs: turn {args.turn} sent no request ({request_path(run.folder, args.turn)} "
+                      "is missing: no model call that turn, or the run predates request logs)", file=sys.stderr)
+                return 1
+            print(json.dumps(request, indent=2, ensure_ascii=False))
+            return 0
         print(log.model_dump_json(indent=2) if args.json else format_turn(log, run.folder))
         return 0
     logs = run.turns[-args.tail :] if args.tail else run.turns

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
-import time
 from pathlib import Path
 
-from lluma_agent.app import CtrlC, build
+from lluma_agent.app import CtrlC, build, exit_status
 from lluma_agent.config import ConfigError, find_config, load_config
 from lluma_agent.device import DeviceError
 from lluma_agent.model import ModelError, make_client
+from lluma_agent.runs import LogDirInUse, new_run_dir
 
 
 def main(argv: list[str]) -> int:
@@ -21,6 +22,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--max-turns", type=int, help="overrides run.max_turns")
     ap.add_argument("--max-cost", type=float, help="overrides run.max_cost_usd")
     args = ap.parse_args(argv)
+    made: Path | None = None
     try:
         cfg = load_config(find_config(args.config))
         if args.serial:
@@ -31,10 +33,14 @@ def main(argv: list[str]) -> int:
             cfg.run.max_turns = args.max_turns
         if args.max_cost is not None:
             cfg.run.max_cost_usd = args.max_cost
-        # Each run gets its own folder: a second run must never overwrite the first one's turn logs.
-        cfg.logs.dir = cfg.logs.dir / time.strftime("run-%Y%m%d-%H%M%S")
-        coordinator, close = build(cfg, make_client(cfg.model))
-    except (ConfigError, ModelError, DeviceError) as exc:
+        client = make_client(cfg.model)
+        # Each run gets a new folder of its own (made exclusively: runs started in the same second differ).
+        made = cfg.logs.dir = new_run_dir(cfg.logs.dir, "run")
+        coordinator, close = build(cfg, client)
+    except (ConfigError, ModelError, DeviceError, LogDirInUse) as exc:
+        if made is not None:
+            with contextlib.suppress(OSError):
+                made.rmdir()  # only while still empty: a failed start leaves no empty run folder behind
         print(f"lluma run: {exc}", file=sys.stderr)
         return 2
     with CtrlC() as ctrl_c:
@@ -46,4 +52,7 @@ def main(argv: list[str]) -> int:
             f"\n{totals.turns} turns, ${totals.cost_usd:.4f}, cache hit {100 * totals.cache_hit_ratio:.0f}% "
             f"({totals.stop_reason}); logs in {cfg.logs.dir}"
         )
-    return 0
+    code = exit_status(totals.stop_reason)
+    if code:
+        print(f"lluma run: {totals.stop_reason}", file=sys.stderr)
+    return code

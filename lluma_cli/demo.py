@@ -10,18 +10,18 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from pydantic import BaseModel, ConfigDict
 
-from lluma_agent.app import CtrlC, build
+from lluma_agent.app import CtrlC, build, exit_status, status
 from lluma_agent.config import Config, ConfigError, find_config, load_config
 from lluma_agent.coordinator import Coordinator, RunTotals
 from lluma_agent.model import make_client
+from lluma_agent.runs import LogDirInUse, check_fresh, new_run_dir
 from lluma_cli.sim_check import taps_off_target
 from lluma_sim.adb_server import AdbServer
 from lluma_sim.api_faults import FaultSchedule
@@ -121,11 +121,14 @@ def sim_environment(
 
 @contextmanager
 def sim_agent(
-    turns: int, logs_dir: Path, seed: int = 7, quiet: bool = True, **env: Any
+    turns: int, logs_dir: Path, seed: int = 7, quiet: bool = True, live: TextIO | None = None, **env: Any
 ) -> Iterator[tuple[SimEnv, Coordinator]]:
     """The agent wired to the simulated phone and the API stand-in (`env`: sim_environment's options)."""
+    if not quiet:
+        status("starting the simulated phone (adb server) and the Messages API stand-in on 127.0.0.1")
     with sim_environment(turns, logs_dir, seed, **env) as sim:
-        coordinator, close = build(sim.cfg, make_client(sim.cfg.model, api_key=DEMO_KEY), quiet=quiet)
+        client = make_client(sim.cfg.model, api_key=DEMO_KEY)
+        coordinator, close = build(sim.cfg, client, quiet=quiet, live=live)
         try:
             yield sim, coordinator
         finally:
@@ -140,6 +143,7 @@ def run_demo(
     quiet: bool = False,
     overrides: dict[str, str] | None = None,
     runner: Callable[[Coordinator], RunTotals] = Coordinator.run,
+    live: TextIO | None = None,
     environ: Mapping[str, str] | None = None,
     fault_rate: float = 0.0,
     style: Style = DEMO_STYLE,
@@ -148,7 +152,7 @@ def run_demo(
     `runner` runs the loop (the CLI passes CtrlC().run for Ctrl+C handling); `environ` as in sim_environment;
     `fault_rate` injects the seeded fault schedule (faults per turn, 0..1); `style` as in sim_environment."""
     env = {"config": config, "overrides": overrides, "environ": environ, "fault_rate": fault_rate, "style": style}
-    with sim_agent(turns, logs_dir, seed, quiet=quiet, **env) as (sim, coordinator):
+    with sim_agent(turns, logs_dir, seed, quiet=quiet, live=live, **env) as (sim, coordinator):
         cfg, game = sim.cfg, sim.game
         totals = runner(coordinator)
         injected = sim.injector.injected() if sim.injector else FaultsInjected(total=0, by_kind={})
@@ -200,15 +204,19 @@ def main(argv: list[str]) -> int:
         help=f"screens to play: plain, or hard (plate-less tiles, icon rows, toggles, small and letterboxed "
         f"frames; default {DEMO_STYLE})",
     )
-    ap.add_argument("--logs", type=Path, default=None, help="log folder (default logs/demo-<time>)")
+    ap.add_argument("--logs", type=Path, default=None,
+                    help="log folder, which must not hold a run already (default: a new logs/demo-<time>)")
     ap.add_argument("--config", type=Path, default=None, help="config file (default: config.yaml if present)")
-    ap.add_argument("--json", action="store_true", help="print only the summary, as one JSON object")
+    ap.add_argument("--json", action="store_true",
+                    help="print only the summary, as one JSON object (progress goes to stderr)")
     args = ap.parse_args(argv)
-    logs = args.logs or Path("logs") / time.strftime("demo-%Y%m%d-%H%M%S")
     try:
         config = find_config(args.config)
         load_config(config)  # a bad file or LLUMA_* value stops here with the key named, before anything starts
-    except ConfigError as exc:
+        if args.logs is not None:
+            check_fresh(args.logs)  # refused before anything starts: the first run's files stay as they are
+        logs = args.logs or new_run_dir(Path("logs"), "demo")
+    except (ConfigError, LogDirInUse, OSError) as exc:
         print(f"lluma demo: {exc}", file=sys.stderr)
         return 2
     with CtrlC() as ctrl_c:
@@ -217,15 +225,18 @@ def main(argv: list[str]) -> int:
             logs,
             seed=args.seed,
             config=config,
-            quiet=args.json,
             runner=ctrl_c.run,
+            live=sys.stderr if args.json else None,
             environ=os.environ,
             fault_rate=args.faults,
             style=args.style,
         )
+    code = exit_status(s.stop_reason)
+    if code:
+        print(f"lluma demo: {s.stop_reason}", file=sys.stderr)
     if args.json:
         print(s.model_dump_json())
-        return 0
+        return code
     n = max(1, s.turns)
     print(
         f"\n{s.turns} turns on the simulator ({s.stop_reason}); model {s.model} (stand-in, real prices)\n"
@@ -241,4 +252,4 @@ def main(argv: list[str]) -> int:
         f"  logs: {s.logs_dir}/turn_*.json, {s.logs_dir}/turns.sqlite",
         file=sys.stdout,
     )
-    return 0
+    return code

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import importlib
+import os
 import sys
+from importlib import metadata
 
 # subcommand -> "module:function"; each function takes argv (list[str]) and returns an exit code.
 COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("lluma_agent.run_cli:main", "run the agent on a phone or emulator"),
     "demo": ("lluma_cli.demo:main", "run the agent on the built-in simulator and API stand-in"),
-    "vision": ("lluma_vision.cli:main", "read one screenshot: buttons, menu, scrollbar"),
+    "vision": ("lluma_vision.cli:main", "read a screenshot or a folder of them; --annotate draws the reading"),
     "sim": ("lluma_sim.cli:main", "run a stand-in: `sim phone` (adb server) or `sim api` (Messages API)"),
     "logs": ("lluma_agent.logs_cli:main", "list a run's turns, or show one in full (--turn N)"),
     "stats": ("lluma_agent.stats:main", "run totals: tokens, cost, cache hit, latency, actions, errors"),
@@ -17,19 +19,41 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "memory": ("lluma_agent.memory_cli:main", "list or show memory files, token budget"),
     "models": ("lluma_facts.cli:main", "the Claude models LLuMa knows: prices, limits, thinking, retirement"),
     "doctor": ("lluma_agent.doctor:main", "check config, adb, OCR, API key and folders before a run"),
+    "replay": ("lluma_cli.replay:main", "send a run's recorded turns to a model again; do the actions agree?"),
 }
 
 
+def version() -> str:
+    try:
+        return metadata.version("lluma")
+    except metadata.PackageNotFoundError:  # run from a checkout that was never installed
+        return "unknown (not installed; pip install . or make deps)"
+
+
 def _usage() -> str:
-    lines = ["usage: lluma COMMAND [ARGS]", "", "commands:"]
+    lines = ["usage: lluma COMMAND [ARGS]   (lluma --version)", "", "commands:"]
     lines += [f"  {name:<8} {help_}" for name, (_, help_) in COMMANDS.items()]
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
+    """Run a subcommand. A reader that goes away (`lluma logs | head`) ends it quietly, as for any tool."""
+    try:
+        code = _dispatch(sys.argv[1:] if argv is None else argv)
+        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's last flush
+    except BrokenPipeError:
+        # Point stdout at /dev/null so Python's final flush does not raise again (the docs' recipe).
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE, what a shell reports for a writer whose reader left
+    return code
+
+
+def _dispatch(argv: list[str]) -> int:
     if not argv or argv[0] in ("-h", "--help"):
         print(_usage())
+        return 0
+    if argv[0] in ("--version", "-V"):
+        print(f"lluma {version()}")
         return 0
     name, rest = argv[0], argv[1:]
     if name not in COMMANDS:

@@ -38,8 +38,26 @@ def test_wrong_type_names_its_path(tmp_path):
 
 
 def test_wrong_type_from_environment_is_a_clear_error():
-    with pytest.raises(ConfigError, match=r"LLUMA_\* environment:\n  device\.adb_port: .*'not-a-port'"):
+    with pytest.raises(ConfigError, match=r"LLUMA_\* environment: device\.adb_port: .*'not-a-port'"):
         load_config(None, env={"LLUMA_DEVICE__ADB_PORT": "not-a-port"})
+
+
+def test_every_config_error_is_one_line_naming_the_key(tmp_path, capsys):
+    from lluma_agent import run_cli
+
+    p = tmp_path / "c.yaml"
+    p.write_text("model:\n  max_tokenz: 10\nrun:\n  max_turns: lots\n")
+    with pytest.raises(ConfigError) as err:
+        load_config(p, env={})
+    assert "\n" not in str(err.value) and "model.max_tokenz: unknown key" in str(err.value)
+    assert "run.max_turns" in str(err.value)
+    p.write_text("model:\n  name: [unclosed\n")
+    with pytest.raises(ConfigError, match=r"not valid YAML: .* at line \d+, column \d+$") as err:
+        load_config(p, env={})
+    assert "\n" not in str(err.value)
+    assert run_cli.main(["--config", str(p)]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("lluma run: ") and "not valid YAML" in lines[0]
 
 
 def test_unknown_section_and_missing_file(tmp_path):
