@@ -3,6 +3,7 @@ handle Ctrl+C (first: stop after this turn; second: stop now, files stay consist
 
 from __future__ import annotations
 
+import json
 import signal
 import sys
 import time
@@ -13,6 +14,7 @@ from typing import Any, TextIO
 import anthropic
 
 from lluma_agent import interrupts
+from lluma_agent.atomic import atomic_write_text
 from lluma_agent.config import Config
 from lluma_agent.coordinator import Coordinator, RunTotals
 from lluma_agent.device import Device
@@ -71,6 +73,18 @@ class RecordingModel(Model):
         return super().decide(request)
 
 
+def record_memory_at_start(folder: Path, memory: MemoryStore) -> None:
+    """`memory_at_start.json`: each memory file's sha256 as the run found it, what a person changed since the
+    last run (diffs), and files that do not parse. The first turn's log carries the same diffs."""
+    found = {
+        "folder": str(memory.folder),
+        "files": memory.fingerprint(),
+        "changed_by_person_since_last_run": [c.model_dump() for c in memory.found],
+        "problems": memory.problems(),
+    }
+    atomic_write_text(folder / "memory_at_start.json", json.dumps(found, indent=2, ensure_ascii=False))
+
+
 def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume: bool = False,
           live: TextIO | None = None) -> tuple[Coordinator, Any]:
     """Everything the loop needs. Returns the coordinator and a close() for the resources it holds.
@@ -93,6 +107,8 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
 
     get_engine()  # the OCR model loads here (seconds), not silently inside turn 1
     logger = TurnLogger(cfg.logs.dir, cfg.logs.keep_screenshots)
+    memory = MemoryStore(cfg.memory.dir, cfg.memory.budget_tokens)
+    record_memory_at_start(cfg.logs.dir, memory)
     model = RecordingModel(cfg.model, client, cfg.logs.dir)
     out = live or sys.stdout
     coordinator = Coordinator(
@@ -100,7 +116,7 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
         device=device,
         vision=vision,
         model=model,
-        memory=MemoryStore(cfg.memory.dir, cfg.memory.budget_tokens),
+        memory=memory,
         logger=logger,
         system_prompt=system_prompt(cfg),
         tools=default_tools(),
@@ -116,6 +132,7 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
                 stop_reason=t.stop_reason or "ended without a stop reason (crashed or killed)",
                 turns=t.turns, cost_usd=t.cost_usd, usage=t.usage, ended_at=time.time(),
             ))
+        memory.save_state()
         logger.close()
 
     return coordinator, close

@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 
 from lluma_agent.adb_client import NoDaemonClient
 from lluma_agent.config import Config, ConfigError, find_config, load_config
+from lluma_agent.memory import yaml_problem
 from lluma_facts import ModelLookupError, usable_model
 
 DEFAULT_BASE_URL = "https://api.anthropic.com"
@@ -173,6 +174,25 @@ def check_writable(label: str, key: str, folder: Path) -> Check:
     return Check(label, "ok", f"{folder} does not exist yet; the first run creates it")
 
 
+def check_memory_files(folder: Path) -> Check:
+    """Hand-written memory files that cannot be used as they are (a .yaml that does not parse). Read-only."""
+    if not folder.is_dir():
+        return Check("memory", "ok", f"no memory files yet in {folder}")
+    bad = []
+    for path in sorted(folder.iterdir()):
+        if path.is_file() and not path.name.startswith("."):
+            try:
+                problem = yaml_problem(path.name, path.read_text(encoding="utf-8", errors="replace"))
+            except OSError as exc:
+                problem = f"unreadable ({exc})"
+            if problem:
+                bad.append(f"{path.name}: {problem}")
+    if bad:
+        return Check("memory", "warn", "; ".join(bad),
+                     "fix the file by hand (the agent is shown it with the problem until then)")
+    return Check("memory", "ok", f"memory files in {folder} parse")
+
+
 def run_checks(config: Path | None) -> list[Check]:
     cfg, first = check_config(config)
     return [
@@ -183,6 +203,7 @@ def run_checks(config: Path | None) -> list[Check]:
         check_api_key(cfg),
         check_base_url(cfg),
         check_writable("memory dir", "memory.dir", cfg.memory.dir),
+        check_memory_files(cfg.memory.dir),
         check_writable("logs dir", "logs.dir", cfg.logs.dir),
     ]
 

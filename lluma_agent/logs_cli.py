@@ -123,6 +123,7 @@ def format_turn(log: TurnLog, folder: Path) -> str:
     if log.tool_results:
         res = [f"{'ERROR ' if r.is_error else ''}{r.name}: {r.content}" for r in log.tool_results]
         out += _block("tool results sent this turn (answers to the previous turn)", "\n".join(res))
+    out += _block("notes given to the model this turn", "\n".join(log.notes))
     if log.context:
         secs = ", ".join(f"{s.name} {s.tokens}{' |bp' if s.breakpoint else ''}" for s in log.context)
         out.append(f"context (estimated tokens, |bp = cache breakpoint): {secs}")
@@ -153,7 +154,8 @@ def format_turn(log: TurnLog, folder: Path) -> str:
     )
     out += _block("calls (each billed to this turn)", "\n".join(call_line(c) for c in turn_calls(log)))
     for m in log.memory_changes:
-        out += _block(f"memory {m.op} {m.name} by {m.by} ({m.tokens_after} tokens after)", m.diff or "(no diff)")
+        flag = f", DROPS {len(m.dropped_person_lines)} line(s) a person wrote" if m.dropped_person_lines else ""
+        out += _block(f"memory {m.op} {m.name} by {m.by} ({m.tokens_after} tokens after{flag})", m.diff or "(no diff)")
     s = log.stuck
     if s.level != "ok":
         out.append(f"stuck: {s.level} (unchanged {s.unchanged_streak}, loop {s.loop_streak}): {s.reason}")

@@ -3,12 +3,18 @@
 Names are confined to the folder, writes are atomic, a write over the token budget is refused and
 changes nothing, `.yaml` must parse. Files are re-read every turn; edits made outside the agent's own
 tools are reported so the model can be told.
+
+Between runs the folder remembers how it was left (`.lluma-memory.json`: each file's text and who changed
+it last), so a run starts by reporting what a person changed since (the first turn's NOTE and diffs), and
+an agent rewrite of a person's file says which of their lines it drops. A `.yaml` a person wrote that does
+not parse is shown to the model with the problem, never hidden.
 """
 
 from __future__ import annotations
 
 import difflib
 import hashlib
+import json
 import re
 from pathlib import Path
 from typing import Literal
@@ -25,6 +31,8 @@ ALLOWED_SUFFIXES = (".md", ".yaml", ".yml", ".txt")
 # fit the budget anyway, so a huge file (a log pasted by mistake) is read only this far and marked cut.
 _BYTES_PER_BUDGET_TOKEN = 8
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,79}$")
+STATE_FILE = ".lluma-memory.json"  # how the folder was left: {"files": {name: {"content", "by"}}}
+Author = Literal["agent", "person"]
 
 
 class MemoryError_(ValueError):
@@ -37,6 +45,16 @@ class MemoryChange(BaseModel):
     by: Literal["agent", "person"]
     diff: str
     tokens_after: int
+    # An agent rewrite of a file a person changed last: the person's lines it removes (the model is told).
+    dropped_person_lines: list[str] = []
+
+    def person_note(self) -> str:
+        """For the tool result: the person's lines this change removed ("" when none)."""
+        if not self.dropped_person_lines:
+            return ""
+        shown, more = self.dropped_person_lines[:12], len(self.dropped_person_lines) - 12
+        return (f" NOTE: a person changed {self.name} last; this {self.op} dropped their line(s): "
+                + " | ".join(shown) + (f" (+{more} more)" if more > 0 else "") + ". Put back what is still needed.")
 
 
 class MemoryFile(BaseModel):
@@ -47,6 +65,27 @@ class MemoryFile(BaseModel):
 
 def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def yaml_problem(name: str, text: str) -> str | None:
+    """Why a .yaml/.yml file does not parse, on one line; None when it does (or is not YAML)."""
+    if not name.lower().endswith((".yaml", ".yml")):
+        return None
+    try:
+        yaml.safe_load(text)
+    except RecursionError:
+        return "not valid YAML: nested too deeply"
+    except (yaml.YAMLError, ValueError) as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        return f"not valid YAML: {getattr(exc, 'problem', None) or str(exc).splitlines()[0]}{where}"
+    return None
+
+
+def dropped_lines(old: str, new: str) -> list[str]:
+    """Non-blank lines of `old` that `new` no longer has."""
+    kept = set(new.splitlines())
+    return [line for line in old.splitlines() if line.strip() and line not in kept]
 
 
 def _diff(name: str, old: str, new: str) -> str:
@@ -66,8 +105,15 @@ class MemoryStore:
         remove_stale_temps(self.folder)
         self._known: dict[str, str] = {}  # name -> digest as last seen or written by us
         self._files: dict[str, MemoryFile] = {}
+        self.last_by: dict[str, Author] = {}  # who changed each file last
         self._loaded = False
+        left = self._load_state()
         self.refresh()
+        # What a person changed since the last run left the folder: reported by the first refresh() call.
+        self.found = self._since(left) if left is not None else []
+        for name in self._files:  # a file no run of ours left this way was written by a person
+            self.last_by.setdefault(name, "person")
+        self._undelivered = list(self.found)
 
     # ---- names ---------------------------------------------------------------------------------
     def _path(self, name: str) -> Path:
@@ -98,9 +144,64 @@ class MemoryStore:
             text += f"\n[... file cut at {self.max_file_bytes} bytes: larger than the memory budget allows]"
         return text
 
+    # ---- between runs --------------------------------------------------------------------------
+    def _load_state(self) -> dict[str, dict[str, str]] | None:
+        try:
+            data = json.loads((self.folder / STATE_FILE).read_text(encoding="utf-8"))
+            files = data["files"]
+            return {n: {"content": str(f["content"]), "by": str(f.get("by", "agent"))} for n, f in files.items()}
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return None  # never used by a run, or unreadable: nothing to compare with
+
+    def _since(self, left: dict[str, dict[str, str]]) -> list[MemoryChange]:
+        """The folder now against how the last run left it; every difference is a person's edit."""
+        changes = []
+        for name in sorted(set(left) | set(self._files)):
+            before = left[name]["content"] if name in left else ""
+            now = self._files.get(name)
+            if now is not None and name in left and _digest(now.content) == _digest(before):
+                self.last_by[name] = "person" if left[name]["by"] == "person" else "agent"
+                continue
+            changes.append(MemoryChange(name=name, op="external" if now is not None else "delete", by="person",
+                                        diff=_diff(name, before, now.content if now else ""),
+                                        tokens_after=now.tokens if now else 0))
+        return changes
+
+    def save_state(self) -> None:
+        """Remember how this run leaves the folder (at every change, and when the run ends)."""
+        self._save_state()
+
+    def _save_state(self) -> None:
+        if not self._files and not (self.folder / STATE_FILE).exists():
+            return  # nothing to remember: an unused folder stays untouched
+        files = {n: {"content": f.content, "by": self.last_by.get(n, "person")} for n, f in self._files.items()}
+        try:
+            with no_interrupt():
+                atomic_write_text(self.folder / STATE_FILE, json.dumps({"files": files}, ensure_ascii=False))
+        except OSError:
+            pass  # a read-only folder still works; the next run just cannot tell who changed what
+
+    def fingerprint(self) -> dict[str, str]:
+        """sha256 of each file as it is now (recorded at run start)."""
+        return {f.name: _digest(f.content) for f in self.files}
+
+    def problems(self) -> dict[str, str]:
+        """Files that cannot be what they claim to be: a .yaml that does not parse."""
+        return {f.name: p for f in self.files if (p := yaml_problem(f.name, f.content))}
+
     # ---- reading -------------------------------------------------------------------------------
     def refresh(self) -> list[MemoryChange]:
-        """Re-read the folder. Returns the changes a person made since we last looked."""
+        """Re-read the folder. Returns the changes a person made since we last looked (the first call after
+        start-up also returns what a person changed since the last run)."""
+        changes = self._refresh()
+        for c in changes:
+            self.last_by[c.name] = "person"
+        pending, self._undelivered = getattr(self, "_undelivered", []), []
+        if changes or pending:
+            self._save_state()
+        return pending + changes
+
+    def _refresh(self) -> list[MemoryChange]:
         current: dict[str, MemoryFile] = {}
         for path in sorted(self.folder.iterdir()):
             if path.is_symlink() or not path.is_file() or path.name.startswith("."):
@@ -146,7 +247,9 @@ class MemoryStore:
         """All files as one deterministic block (sorted by name) for the context."""
         if not self._files:
             return "<memory>\n(no memory files yet)\n</memory>"
-        parts = [f'<file name="{f.name}">\n{f.content.rstrip()}\n</file>' for f in self.files]
+        problems = self.problems()  # a person's broken YAML is shown as it is, with what is wrong
+        parts = [f'<file name="{f.name}"' + (f' problem="{problems[f.name]}"' if f.name in problems else "")
+                 + f">\n{f.content.rstrip()}\n</file>" for f in self.files]
         return "<memory>\n" + "\n".join(parts) + "\n</memory>"
 
     # ---- changing ------------------------------------------------------------------------------
@@ -197,7 +300,11 @@ class MemoryStore:
             raise MemoryError_(f"{name}: could not be written ({exc}); nothing changed") from None
         self._files[name] = MemoryFile(name=name, content=content, tokens=tokens)
         self._known[name] = _digest(content)
-        return MemoryChange(name=name, op=op, by="agent", diff=_diff(name, old, content), tokens_after=tokens)
+        dropped = dropped_lines(old, content) if self.last_by.get(name) == "person" else []
+        self.last_by[name] = "agent"
+        self._save_state()
+        return MemoryChange(name=name, op=op, by="agent", diff=_diff(name, old, content), tokens_after=tokens,
+                            dropped_person_lines=dropped)
 
     def create(self, name: str, content: str) -> MemoryChange:
         path = self._path(name)
@@ -224,4 +331,7 @@ class MemoryStore:
         # Forget the file only once it is really gone, so the store never disagrees with the disk.
         old = self._files.pop(name).content
         self._known.pop(name, None)
-        return MemoryChange(name=name, op="delete", by="agent", diff=_diff(name, old, ""), tokens_after=0)
+        dropped = dropped_lines(old, "") if self.last_by.pop(name, None) == "person" else []
+        self._save_state()
+        return MemoryChange(name=name, op="delete", by="agent", diff=_diff(name, old, ""), tokens_after=0,
+                            dropped_person_lines=dropped)

@@ -33,8 +33,9 @@ class MemoryTool(Tool):
             raise ToolFailed(str(exc), log_prefix="memory") from None
         return Outcome(
             content=f"{change.op} {change.name}: ok (~{change.tokens_after} tokens; memory ~{store.total_tokens()}/"
-            f"{store.budget_tokens})",
-            short=f"{change.op} {change.name}: ok",
+            f"{store.budget_tokens}).{change.person_note()}",
+            short=f"{change.op} {change.name}: ok" + (" (dropped a person's lines)" if change.dropped_person_lines
+                                                      else ""),
             memory_change=change,
         )
 

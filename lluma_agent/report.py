@@ -191,6 +191,8 @@ def _turn(log: TurnLog, folder: Path, thumb: int) -> str:
         items = "".join(f"<li><code>{escape(c.name)} {escape(json.dumps(c.input, ensure_ascii=False))}</code></li>"
                         for c in r.tool_calls)
         info.append(f"<h4>Tool calls</h4><ul>{items}</ul>")
+    if log.notes:
+        info.append("<h4>Notes given to the model</h4>" + _pre("\n".join(log.notes)))
     if log.tool_results:
         items = "".join(f"<li>{'<b>error</b> ' if t.is_error else ''}{escape(t.name)}: {escape(t.content)}</li>"
                         for t in log.tool_results)

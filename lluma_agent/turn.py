@@ -136,6 +136,7 @@ def assemble(t: TurnParts, side_calls: list[SideCall], cost: CostLog) -> TurnLog
         errors=[*(s.errors if s else []), *t.failures, *(d.errors if d else []), *(a.errors if a else [])],
         response=response,
         tool_results=t.request.results if t.request else [],
+        notes=t.notes.lines if t.notes else [],
         action=a.action if a else None,
         memory_changes=[*(t.notes.external if t.notes else []), *(a.memory_changes if a else [])],
         stuck=t.notes.stuck if t.notes else StuckState(),

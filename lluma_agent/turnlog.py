@@ -118,6 +118,7 @@ class TurnLog(BaseModel):
     errors: list[str] = Field(default_factory=list)
     response: ResponseLog | None = None
     tool_results: list[ToolResult] = Field(default_factory=list)  # sent with THIS turn (answers to the last)
+    notes: list[str] = Field(default_factory=list)  # every note the model was given this turn, as sent
     action: ActionLog | None = None
     memory_changes: list[MemoryChange] = Field(default_factory=list)
     stuck: StuckState = Field(default_factory=StuckState)

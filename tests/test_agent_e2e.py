@@ -150,7 +150,24 @@ def test_a_persons_memory_edit_is_noticed(tmp_path):
     assert [(c.name, c.by) for c in log.memory_changes if c.by == "person"] == [("orders.md", "person")]
     sent = json.dumps(policy.requests[-1])
     assert "a person changed memory file(s) outside your tools: orders.md" in sent
+    assert any("a person changed memory file(s) outside your tools: orders.md" in n for n in log.notes)
+    assert all(json.dumps(n)[1:-1] in sent for n in log.notes)  # the turn log holds the notes exactly as they were sent
     assert "Always rest below 50 energy." in json.dumps(policy.requests[-1]["system"])
+
+
+def test_overwriting_a_persons_memory_file_says_which_lines_it_drops(tmp_path):
+    policy = OnePolicy([])
+    with sim_agent(5, tmp_path, seed=2, policy=policy) as (sim, coordinator):
+        coordinator.step()
+        (tmp_path / "memory" / "orders.md").write_text("Always rest below 50 energy.\nKeep this line.\n")
+        coordinator.step()  # the person's edit is noticed and shown
+        policy.script = [[_tool("writeMemoryFile", name="orders.md", content="Keep this line.\nTrain speed.\n")]]
+        wrote = coordinator.step()
+        coordinator.step()  # its result travels with the next request
+    (change,) = [c for c in wrote.memory_changes if c.by == "agent"]
+    assert change.dropped_person_lines == ["Always rest below 50 energy."]  # the log flags it
+    result = json.dumps(policy.requests[-1]["messages"][-1])
+    assert "a person changed orders.md last" in result and "Always rest below 50 energy." in result
 
 
 def test_second_ctrl_c_stops_now_with_consistent_files(tmp_path):
