@@ -30,6 +30,9 @@ ALLOWED_SUFFIXES = (".md", ".yaml", ".yml", ".txt")
 # The estimator counts about 4 bytes a token; reading more than this many bytes per budget token cannot
 # fit the budget anyway, so a huge file (a log pasted by mistake) is read only this far and marked cut.
 _BYTES_PER_BUDGET_TOKEN = 8
+# The folder's README is for people (what the folder is, how to edit, the budget): never sent to the
+# model, never writable by it.
+RESERVED_NAMES = frozenset({"readme.md"})
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,79}$")
 STATE_FILE = ".lluma-memory.json"  # how the folder was left: {"files": {name: {"content", "by"}}}
 Author = Literal["agent", "person"]
@@ -126,6 +129,8 @@ class MemoryStore:
             raise MemoryError_(f"invalid file name {name!r}: letters, digits, '_', '-', '.' only (max 80)")
         if not name.lower().endswith(ALLOWED_SUFFIXES):
             raise MemoryError_(f"invalid file name {name!r}: must end with {', '.join(ALLOWED_SUFFIXES)}")
+        if name.lower() in RESERVED_NAMES:
+            raise MemoryError_(f"{name!r} is reserved for the people who read this folder; choose another name")
         path = self.folder / name
         if path.is_symlink():
             raise MemoryError_(f"{name!r} is a symlink; memory files must be plain files inside the folder")
@@ -206,7 +211,7 @@ class MemoryStore:
         for path in sorted(self.folder.iterdir()):
             if path.is_symlink() or not path.is_file() or path.name.startswith("."):
                 continue
-            if not path.name.lower().endswith(ALLOWED_SUFFIXES):
+            if not path.name.lower().endswith(ALLOWED_SUFFIXES) or path.name.lower() in RESERVED_NAMES:
                 continue
             try:
                 # A file that is not UTF-8 is still shown (with replacement characters), never dropped.

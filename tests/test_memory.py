@@ -111,3 +111,19 @@ def test_a_file_that_is_not_utf8_is_shown_not_dropped(tmp_path):
     m = MemoryStore(mem)
     assert "caf\ufffd latte" in m.block_text()
     assert m.refresh() == []
+
+
+def test_the_folder_readme_is_for_people_never_shown_nor_writable(tmp_path):
+    mem = tmp_path / "mem"
+    mem.mkdir()
+    (mem / "README.md").write_text("# what this folder is\n")
+    (mem / "plan.md").write_text("train speed\n")
+    m = MemoryStore(mem)
+    assert [f.name for f in m.files] == ["plan.md"]
+    assert "what this folder is" not in m.block_text()
+    for name in ("README.md", "readme.md"):
+        with pytest.raises(MemoryError_, match="reserved"):
+            m.write(name, "agent notes")
+    assert (mem / "README.md").read_text() == "# what this folder is\n"
+    (mem / "README.md").write_text("# edited by a person\n")
+    assert m.refresh() == []  # editing the README is not a memory change the model hears about
