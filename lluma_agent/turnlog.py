@@ -18,6 +18,7 @@ from typing import Any, Literal
 from PIL import Image
 from pydantic import BaseModel, Field, computed_field, field_validator
 
+from lluma_agent import history_index
 from lluma_agent.atomic import atomic_write_bytes, atomic_write_text, remove_stale_temps
 from lluma_agent.context import Section
 from lluma_agent.interrupts import no_interrupt
@@ -164,6 +165,39 @@ def read_turns(folder: Path) -> list[TurnLog]:
     return sorted((read_turn(p) for p in folder.glob(TURN_GLOB)), key=lambda t: t.turn)
 
 
+def _search_action(log: TurnLog) -> str:
+    parts = []
+    if log.action is not None:
+        a = log.action
+        parts.append(f"{a.tool}({a.target})" if a.target else a.tool)
+        parts.append(("[forced] " if a.forced else "") + a.effect)
+    if log.response is not None:
+        parts += [f"{c.name} {json.dumps(c.input, ensure_ascii=False)}" for c in log.response.tool_calls]
+    return "\n".join(parts)
+
+
+def _search_read(log: TurnLog) -> str:
+    if log.vision is None:
+        return ""
+    seen = log.vision.seen_by_model
+    buttons = [" ".join(filter(None, (b.get("name"), b.get("meta")))) for b in seen.get("buttons", [])]
+    return "\n".join([*seen.get("texts", []), *buttons])
+
+
+def search_row(log: TurnLog) -> history_index.Row:
+    """What the full-text index holds of a turn (see history_index.COLUMNS)."""
+    reasoning = "\n".join(filter(None, (log.response.thinking, log.response.text))) if log.response else ""
+    return (
+        log.turn,
+        log.vision.summary if log.vision else (log.waited or ""),
+        _search_action(log),
+        reasoning,
+        _search_read(log),
+        "\n".join(f"{r.name}: {r.content}" for r in log.tool_results),
+        "\n".join(f"{c.op} {c.name} by {c.by}\n{c.diff}" for c in log.memory_changes),
+    )
+
+
 class TurnLogger:
     def __init__(self, folder: Path, keep_screenshots: int = 300) -> None:
         self.folder = Path(folder)
@@ -178,6 +212,7 @@ class TurnLogger:
             " input_tokens INTEGER, cache_read INTEGER, cache_write INTEGER, output_tokens INTEGER,"
             " cost_usd REAL, run_cost_usd REAL, cache_hit_ratio REAL, stuck TEXT, errors INTEGER, log TEXT)"
         )
+        history_index.ensure(self.db)
         self.db.commit()
 
     def save_screenshot(self, turn: int, image: Image.Image) -> str:
@@ -220,6 +255,7 @@ class TurnLogger:
                 path.name,
             ),
         )
+        history_index.index(self.db, search_row(log))
         self.db.commit()
         return path
 
@@ -239,6 +275,8 @@ class TurnLogger:
             log.action.effect = effect
             with no_interrupt():
                 atomic_write_text(path, readable_json(log))
+                history_index.index(self.db, search_row(log))
+                self.db.commit()
 
     def close(self) -> None:
         self.db.close()

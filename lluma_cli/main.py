@@ -16,6 +16,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "logs": ("lluma_agent.logs_cli:main", "list a run's turns, or show one in full (--turn N)"),
     "stats": ("lluma_agent.stats:main", "run totals: tokens, cost, cache hit, latency, actions, errors"),
     "report": ("lluma_agent.report:main", "one self-contained HTML page of a run (screens, reasoning, charts)"),
+    "search": ("lluma_agent.search_cli:main", "full-text search over a run's turns (FTS5 syntax)"),
     "memory": ("lluma_agent.memory_cli:main", "list or show memory files, token budget"),
     "models": ("lluma_facts.cli:main", "the Claude models LLuMa knows: prices, limits, thinking, retirement"),
     "doctor": ("lluma_agent.doctor:main", "check config, adb, OCR, API key and folders before a run"),

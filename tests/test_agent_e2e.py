@@ -62,6 +62,20 @@ def test_demo_plays_and_logs_validate(demo_run):
     assert all((logs / t.frame.path).exists() for t in turn_logs[-5:])
 
 
+def test_lluma_search_finds_the_runs_turns(demo_run):
+    logs = demo_run[0]
+    out = subprocess.run([sys.executable, "-m", "lluma_cli", "search", "Training", str(logs), "--json"],
+                         capture_output=True, text=True, check=True, cwd=REPO)
+    hits = json.loads(out.stdout)
+    turns = {t.turn: t for t in _logs(logs)}
+    assert hits and all(h["turn"] in turns for h in hits)
+    shown = {n for n, t in turns.items() if t.vision and "Training" in t.vision.summary}
+    assert shown <= {h["turn"] for h in hits}  # every turn that showed a Training button is found
+    for h in hits:  # each hit is a turn whose log holds the word (stemmed: train, training), shown in the snippet
+        assert "train" in turns[h["turn"]].model_dump_json().lower()
+        assert "[train" in h["snippet"].lower()
+
+
 def test_taps_land_on_the_named_buttons(demo_run):
     logs, taps, _, _ = demo_run
     presses = [t.action for t in read_turns(logs) if t.action and t.action.tool == "pressButton" and t.action.point]

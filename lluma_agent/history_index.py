@@ -1,0 +1,77 @@
+"""Full-text index of every turn (SQLite FTS5, in the run's `turns.sqlite`) and searching it.
+
+A turn is indexed when its log is written and again when its action's effect is known. Columns: the
+screen summary, the action with its effect and the tool calls, the model's reasoning (thinking and
+text), what vision read (texts, button names and hints), the tool results sent that turn, and the
+memory changes. People search with `lluma search`, the agent with its `searchHistory` tool.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from pydantic import BaseModel
+
+TABLE = "turns_fts"
+# A row is (turn, *COLUMNS); `turnlog.search_row` builds it from a TurnLog.
+COLUMNS = ("screen", "action", "reasoning", "read", "results", "memory")
+Row = tuple[int, str, str, str, str, str, str]
+SNIPPET_TOKENS = 12
+
+
+class SearchError(ValueError):
+    """A query SQLite FTS5 cannot parse, or no index to search; the message says what to do."""
+
+
+class Hit(BaseModel):
+    turn: int
+    screen: str
+    action: str
+    snippet: str  # the best-matching stretch of any column, matches in [brackets]
+
+
+def ensure(db: sqlite3.Connection) -> bool:
+    """Create the index table if missing. Returns True when it was created (an older run's database)."""
+    exists = db.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (TABLE,)).fetchone() is not None
+    if not exists:
+        # The rowid is the turn number (re-indexing a turn replaces it); porter: "trained" finds "Training".
+        db.execute(f"CREATE VIRTUAL TABLE {TABLE} USING fts5({', '.join(COLUMNS)}, tokenize = 'porter unicode61')")
+    return not exists
+
+
+def index(db: sqlite3.Connection, row: Row) -> None:
+    """(Re)index one turn; the caller commits (together with the turn's row in `turns`)."""
+    db.execute(f"DELETE FROM {TABLE} WHERE rowid = ?", (row[0],))
+    db.execute(f"INSERT INTO {TABLE} (rowid, {', '.join(COLUMNS)}) VALUES (?,?,?,?,?,?,?)", row)
+
+
+def search(db: sqlite3.Connection, query: str, limit: int = 10) -> list[Hit]:
+    """Best matches first (bm25). A query FTS5 cannot parse raises SearchError with a hint."""
+    if not query.strip():
+        raise SearchError("empty search query")
+    sql = (
+        f"SELECT rowid, screen, action, snippet({TABLE}, -1, '[', ']', '…', {SNIPPET_TOKENS}) FROM {TABLE}"
+        f" WHERE {TABLE} MATCH ? ORDER BY rank, rowid LIMIT ?"
+    )
+    try:
+        rows = db.execute(sql, (query, max(1, limit))).fetchall()
+    except sqlite3.OperationalError as exc:
+        if "no such table" in str(exc):
+            raise SearchError("this run's database has no search index") from None
+        raise SearchError(
+            f"cannot search for {query!r}: {exc}. Words are matched as they are; put text with "
+            'punctuation in double quotes ("Fail 12%"), combine with AND / OR / NOT, prefix* matches a start'
+        ) from None
+    return [Hit(turn=t, screen=s, action=a.split("\n", 1)[0], snippet=" ".join(snip.split())) for t, s, a, snip in rows]
+
+
+def open_index(folder: Path, rows: Callable[[], Iterable[Row]]) -> sqlite3.Connection:
+    """The run's database; an older run's (no index yet) is indexed from `rows()` (its turn logs) first."""
+    db = sqlite3.connect(folder / "turns.sqlite")
+    if ensure(db):
+        for r in rows():
+            index(db, r)
+        db.commit()
+    return db
