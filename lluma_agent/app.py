@@ -13,11 +13,12 @@ from typing import Any, TextIO
 
 import anthropic
 
-from lluma_agent import interrupts
+from lluma_agent import interrupts, knowledge
 from lluma_agent.atomic import atomic_write_text
 from lluma_agent.config import Config
 from lluma_agent.coordinator import Coordinator, RunTotals
 from lluma_agent.device import Device
+from lluma_agent.knowledge import Knowledge
 from lluma_agent.logread import action_label
 from lluma_agent.memory import MemoryStore
 from lluma_agent.model import Model, ModelReply
@@ -51,6 +52,16 @@ def live_line(log: TurnLog, totals: RunTotals) -> str:
         f"{u.cache_read_input_tokens:>6} write {u.cache_creation_input_tokens:>5} out {u.output_tokens:>4} | "
         f"${totals.cost_usd:.4f} | cache {100 * totals.cache_hit_ratio:.0f}%{errs}"
     )
+
+
+def load_knowledge(cfg: Config) -> Knowledge | None:
+    """The knowledge files, or None when switched off; a file that does not load is named and skipped."""
+    if not cfg.knowledge.enabled:
+        return None
+    kb = knowledge.load(cfg.knowledge.dir)
+    for problem in kb.problems:
+        print(f"knowledge: {problem}", file=sys.stderr, flush=True)
+    return kb
 
 
 def status(line: str) -> None:
@@ -122,6 +133,7 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
         tools=default_tools(),
         settle=settle,
         on_turn=None if quiet else (lambda log, totals: print(live_line(log, totals), file=out, flush=True)),
+        knowledge=load_knowledge(cfg),
     )
     model.turn = lambda: coordinator.turn
 

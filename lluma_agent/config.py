@@ -110,6 +110,14 @@ class MemoryConfig(_Section):
     )
 
 
+class KnowledgeConfig(_Section):
+    enabled: bool = Field(True, description="Add the knowledge entries that match the screen to the current turn.")
+    dir: Path | None = Field(
+        None, description="Folder of knowledge YAML files; None = the starter set (knowledge/, installed with LLuMa)."
+    )
+    budget_tokens: int = Field(300, description="Most estimated tokens of knowledge added to one turn (by priority).")
+
+
 class LogConfig(_Section):
     dir: Path = Field(Path("logs"), description="Log root; `lluma run` writes each run to run-<time>/ inside it.")
     keep_screenshots: int = Field(300, ge=0, description="Newest screenshots kept; older ones are deleted.")
@@ -131,6 +139,7 @@ class Config(_Section):
     model: ModelConfig = Field(default_factory=ModelConfig)
     context: ContextConfig = Field(default_factory=ContextConfig)
     memory: MemoryConfig = Field(default_factory=MemoryConfig)
+    knowledge: KnowledgeConfig = Field(default_factory=KnowledgeConfig)
     logs: LogConfig = Field(default_factory=LogConfig)
     run: RunConfig = Field(default_factory=RunConfig)
 
@@ -230,6 +239,7 @@ _SECTION_DOCS = {
     "model": "The Messages API call made every turn.",
     "context": "What goes into each request (see docs/ARCHITECTURE.md, 'Context and caching').",
     "memory": "The agent's memory files.",
+    "knowledge": "Hints from knowledge/*.yaml matched to the screen (see knowledge/README.md).",
     "logs": "Per-turn logs.",
     "run": "Budgets and stuck handling.",
 }

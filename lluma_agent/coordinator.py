@@ -20,6 +20,7 @@ import traceback
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
+from lluma_agent import history_index, knowledge
 from lluma_agent.acting import Acted, Actor, Effect, Pending, effect_of
 from lluma_agent.baseline import BaselineLayout
 from lluma_agent.config import Config
@@ -72,11 +73,13 @@ class Coordinator:
         tools: ToolRegistry,
         settle: Callable[..., Any],
         on_turn: Callable[[TurnLog, RunTotals], None] | None = None,
+        knowledge: knowledge.Knowledge | None = None,
     ) -> None:
         self.cfg, self.device, self.vision, self.model = cfg, device, vision, model
         self.memory, self.logger = memory, logger
         self.system_prompt, self.tools, self._settle = system_prompt, tools.definitions(), settle
         self.on_turn = on_turn
+        self.knowledge = knowledge
         self.layout: ContextLayout = BaselineLayout() if cfg.context.layout == "baseline" else CachedLayout()
         self.history = History(cfg.context.history_max_turns, cfg.context.fold_chunk_turns)
         self.stuck = StuckDetector(
@@ -159,7 +162,7 @@ class Coordinator:
         t.screenshot = self.logger.save_screenshot(self.turn, t.reading.frame.image)
         effect = self.effect_of_pending(t.reading)
         t.screen = self.read(t.reading.out)
-        t.notes = self.notes(effect)
+        t.notes = self.notes(effect, t.reading.out)
         if t.notes.stuck.level == "pause":  # stop spending money and say why (run() ends the run)
             raise Paused(f"paused: {t.notes.stuck.reason}; no model call this turn")
         t.fold, t.fold_calls = self.make_room()
@@ -209,7 +212,7 @@ class Coordinator:
             out.vlm_usage and not out.cached) else []
         return Screen(view, log, [f"vision: {e}" for e in out.errors], vlm)
 
-    def notes(self, effect: Effect | None) -> Notes:
+    def notes(self, effect: Effect | None, out: VisionOutput) -> Notes:
         lines = [effect.note] if effect and effect.note else []
         external = self.memory.refresh()
         if external:
@@ -218,7 +221,16 @@ class Coordinator:
         stuck = self.stuck.state()
         if stuck.level not in ("ok", "pause"):
             lines.append(stuck.warning)
-        return Notes(lines, external, stuck)
+        hints = self.recall(out)
+        if hints:
+            lines.append(knowledge.note(hints))
+        return Notes(lines, external, stuck, [e.id for e in hints])
+
+    def recall(self, out: VisionOutput) -> list[knowledge.Entry]:
+        """The knowledge entries matching this screen, by priority within the budget (current turn only)."""
+        if self.knowledge is None:
+            return []
+        return self.knowledge.select(knowledge.ScreenFacts.of(out), self.cfg.knowledge.budget_tokens)
 
     def make_room(self) -> tuple[str | None, list[Call]]:
         """History over its limit: the layout folds it (summary calls are billed to this turn)."""
@@ -257,7 +269,8 @@ class Coordinator:
         return Decision(reply, remembered, cut)
 
     def act(self, reply: ModelReply, reading: Reading, stuck: StuckState) -> Acted:
-        ctx = ToolContext(vision=reading.out, memory=self.memory, history=self.history, turn=self.turn)
+        ctx = ToolContext(vision=reading.out, memory=self.memory, history=self.history, turn=self.turn,
+                          search=lambda query, limit: history_index.search(self.logger.db, query, limit))
         last = self.stuck.actions[-1] if self.stuck.actions else ""
         acted = self.actor.run(reply, reading.frame, ctx, stuck, last)
         if acted.refused:

@@ -8,13 +8,14 @@ next capture); any other tool runs at once and answers in the same turn (memory 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from lluma_agent.history import History
+from lluma_agent.history_index import Hit
 from lluma_agent.memory import MemoryChange, MemoryStore
 from lluma_vision.models import VisionOutput
 
@@ -78,6 +79,7 @@ class ToolContext:
     memory: MemoryStore
     history: History
     turn: int
+    search: Callable[[str, int], list[Hit]] | None = None  # the run's full-text index (searchHistory)
 
 
 class Outcome(BaseModel):

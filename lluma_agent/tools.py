@@ -11,6 +11,7 @@ from typing import Any
 
 from lluma_agent.actions import INPUT_TOOLS as _INPUT
 from lluma_agent.memory_tools import MEMORY_TOOLS as _MEMORY
+from lluma_agent.search_tool import SearchHistoryTool
 from lluma_agent.toolkit import Args, ToolCall, ToolInputError, ToolRegistry, ToolResult
 
 __all__ = ["INPUT_TOOLS", "MEMORY_TOOLS", "ToolCall", "ToolInputError", "ToolResult", "default_tools",
@@ -18,7 +19,7 @@ __all__ = ["INPUT_TOOLS", "MEMORY_TOOLS", "ToolCall", "ToolInputError", "ToolRes
 
 
 def default_tools() -> ToolRegistry:
-    return ToolRegistry([*_INPUT, *_MEMORY])
+    return ToolRegistry([*_INPUT, *_MEMORY, SearchHistoryTool()])
 
 
 INPUT_TOOLS = default_tools().names(acts=True)

@@ -76,6 +76,7 @@ class Notes:
     lines: list[str]
     external: list[MemoryChange]  # a person's edits, for the log
     stuck: StuckState
+    knowledge: list[str] = field(default_factory=list)  # ids of the knowledge entries among `lines`
 
 
 @dataclass
@@ -139,6 +140,7 @@ def assemble(t: TurnParts, side_calls: list[SideCall], cost: CostLog) -> TurnLog
         notes=t.notes.lines if t.notes else [],
         action=a.action if a else None,
         memory_changes=[*(t.notes.external if t.notes else []), *(a.memory_changes if a else [])],
+        knowledge=t.notes.knowledge if t.notes else [],
         stuck=t.notes.stuck if t.notes else StuckState(),
         usage=d.reply.usage if d else Usage(),
         side_calls=side_calls, cost=cost,

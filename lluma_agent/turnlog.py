@@ -122,6 +122,7 @@ class TurnLog(BaseModel):
     notes: list[str] = Field(default_factory=list)  # every note the model was given this turn, as sent
     action: ActionLog | None = None
     memory_changes: list[MemoryChange] = Field(default_factory=list)
+    knowledge: list[str] = Field(default_factory=list)  # ids of the knowledge entries sent with this turn
     stuck: StuckState = Field(default_factory=StuckState)
     usage: Usage = Field(default_factory=Usage)  # the decision call
     side_calls: list[SideCall] = Field(default_factory=list)

@@ -17,6 +17,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "stats": ("lluma_agent.stats:main", "run totals: tokens, cost, cache hit, latency, actions, errors"),
     "report": ("lluma_agent.report:main", "one self-contained HTML page of a run (screens, reasoning, charts)"),
     "search": ("lluma_agent.search_cli:main", "full-text search over a run's turns (FTS5 syntax)"),
+    "knowledge": ("lluma_agent.knowledge_cli:main", "list knowledge entries, or which match a screenshot (--match)"),
     "memory": ("lluma_agent.memory_cli:main", "list or show memory files, token budget"),
     "models": ("lluma_facts.cli:main", "the Claude models LLuMa knows: prices, limits, thinking, retirement"),
     "doctor": ("lluma_agent.doctor:main", "check config, adb, OCR, API key and folders before a run"),

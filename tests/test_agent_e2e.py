@@ -67,13 +67,24 @@ def test_lluma_search_finds_the_runs_turns(demo_run):
     out = subprocess.run([sys.executable, "-m", "lluma_cli", "search", "Training", str(logs), "--json"],
                          capture_output=True, text=True, check=True, cwd=REPO)
     hits = json.loads(out.stdout)
-    turns = {t.turn: t for t in _logs(logs)}
+    turns = {t.turn: t for t in read_turns(logs)}
     assert hits and all(h["turn"] in turns for h in hits)
     shown = {n for n, t in turns.items() if t.vision and "Training" in t.vision.summary}
     assert shown <= {h["turn"] for h in hits}  # every turn that showed a Training button is found
     for h in hits:  # each hit is a turn whose log holds the word (stemmed: train, training), shown in the snippet
         assert "train" in turns[h["turn"]].model_dump_json().lower()
         assert "[train" in h["snippet"].lower()
+
+
+def test_turn_logs_list_the_knowledge_matched_to_their_screen(demo_run):
+    from lluma_agent import knowledge
+
+    starter = {e.id: e for e in knowledge.load().entries}
+    matched = [t for t in read_turns(demo_run[0]) if t.knowledge]
+    assert matched  # the starter set has entries for the simulated game's screens
+    for t in matched:
+        assert all(starter[i].tokens for i in t.knowledge)  # ids of real entries, within the default budget
+        assert sum(starter[i].tokens for i in t.knowledge) <= 300
 
 
 def test_taps_land_on_the_named_buttons(demo_run):

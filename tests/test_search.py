@@ -97,3 +97,30 @@ def test_reindexing_a_turn_replaces_it(tmp_path: Path) -> None:
     assert [h.turn for h in history_index.search(logger.db, "OK")] == [1]
     assert history_index.search(logger.db, "pending") == []
     logger.close()
+
+
+def test_the_agent_searches_its_history_with_a_tool(tmp_path: Path) -> None:
+    from fakes import FakePhone, FakeScreen, ScriptedModel, button, call, loop
+
+    phone = FakePhone({
+        "home": FakeScreen(buttons=[button("Training", 100, 1300, 500, 1400)], goes_to={"Training": "training"}),
+        "training": FakeScreen(buttons=[button("Speed", 100, 800, 400, 900), button("Back", 40, 1750, 240, 1840)],
+                               goes_to={"Back": "home"}),
+    }, start="home")
+    model = ScriptedModel([
+        [{"type": "text", "text": "Go to training."}, call("pressButton", name="Training")],
+        [call("searchHistory", query="training", limit=3), call("searchHistory", query='"unclosed'), call("back")],
+        [call("back")],
+        [call("back")],
+    ])
+    coordinator = loop(tmp_path, phone, model, max_turns=4)
+    coordinator.run()
+    assert "searchHistory" in [t["name"] for t in model.requests[0]["tools"]]
+    results = [b for b in model.requests[2]["messages"][-1]["content"] if b["type"] == "tool_result"]
+    found, bad = results[0], results[1]
+    assert found["content"].startswith("T1 | buttons: Training | pressButton(Training) | ")
+    assert "[training]" in found["content"].lower() and not found.get("is_error")
+    assert bad["is_error"] and "cannot search" in bad["content"]
+    # later, history keeps one short line for the look-up, not the hits
+    history = json.dumps(model.requests[3]["messages"][:-1])
+    assert "search 'training': 1 hit(s) (T1)" in history and "T1 | buttons" not in history
