@@ -15,7 +15,7 @@ import anthropic
 
 from lluma_agent import interrupts, knowledge
 from lluma_agent.atomic import atomic_write_text
-from lluma_agent.config import Config
+from lluma_agent.config import Config, ConfigError
 from lluma_agent.coordinator import Coordinator, RunTotals
 from lluma_agent.device import Device
 from lluma_agent.knowledge import Knowledge
@@ -102,6 +102,9 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
 
     A log folder that already holds a run is refused (LogDirInUse) unless `resume`. The live line goes to
     `live` (default stdout; `lluma demo --json` sends it to stderr); `quiet` prints nothing at all."""
+    for key, folder in (("memory.dir", cfg.memory.dir), ("logs.dir", cfg.logs.dir)):
+        if folder.exists() and not folder.is_dir():  # found now, not as a traceback after the device connected
+            raise ConfigError(f"{key}: {folder} is a file, not a folder")
     check_fresh(cfg.logs.dir, resume)  # before anything is written: two runs never share a folder
     device = Device(cfg.device)
     # A dropped device is waited for (device.outage_wait_s); say so, or the run looks hung.

@@ -198,6 +198,8 @@ def load_config(path: Path | str | None = None, env: Mapping[str, str] | None = 
     p = Path(path) if path is not None else None
     if p is not None and not p.exists():
         raise ConfigError(f"config file not found: {p}")
+    if p is not None and not p.is_file():
+        raise ConfigError(f"config file {p} is not a file (a folder?)")
     origin = str(p) if p is not None else "defaults"
     if any(k.startswith(ENV_PREFIX) and "__" in k for k in env):
         origin += " + LLUMA_* environment"

@@ -1,12 +1,18 @@
-"""Every config value has a range: a nonsense value stops at start with an error naming its key."""
+"""Every config value has a range, and every config problem stops with one clear line naming the key
+(`lluma run` and `lluma demo` alike: exit 2, no traceback)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from lluma_agent.config import ConfigError, load_config
+
+LLUMA = Path(sys.executable).parent / "lluma"
 
 BAD_VALUES = [
     ("model.max_tokens", "model: {max_tokens: -5}"),
@@ -46,3 +52,36 @@ def test_nan_from_the_environment_is_refused() -> None:
 
 def test_the_defaults_are_in_range() -> None:
     load_config(None, env={})
+
+
+def _bad_config_files(tmp_path: Path) -> list[tuple[str, list[str], dict[str, str]]]:
+    latin1 = tmp_path / "latin1.yaml"
+    latin1.write_bytes("model: {name: caf\xe9}\n".encode("latin-1"))
+    folder = tmp_path / "a-folder.yaml"
+    folder.mkdir()
+    ranged = tmp_path / "ranged.yaml"
+    ranged.write_text("model: {max_tokens: -5}\n")
+    a_file = tmp_path / "not-a-folder"
+    a_file.write_text("x")
+    return [
+        ("latin1.yaml", ["--config", str(latin1)], {}),
+        ("a-folder.yaml", ["--config", str(folder)], {}),
+        ("model.max_tokens", ["--config", str(ranged)], {}),
+        ("run.stuck_after", [], {"LLUMA_RUN__STUCK_AFTER": "0"}),
+        ("memory.dir", [], {"LLUMA_MEMORY__DIR": str(a_file)}),  # (the demo keeps memory in its log folder)
+    ]
+
+
+@pytest.mark.parametrize("command", ["run", "demo"])
+def test_bad_configs_are_one_line_and_exit_2(tmp_path: Path, command: str) -> None:
+    for key, args, env in _bad_config_files(tmp_path):
+        if command == "demo" and key == "memory.dir":
+            continue
+        full_env = {**os.environ, "ADBUTILS_ADB_PATH": "/bin/false", "ANTHROPIC_API_KEY": "sk-test", **env}
+        extra = ["--turns", "1", "--logs", str(tmp_path / "logs")] if command == "demo" else []
+        done = subprocess.run([str(LLUMA), command, *args, *extra], env=full_env, cwd=tmp_path, capture_output=True,
+                              text=True, timeout=120)
+        err = done.stderr.strip()
+        assert done.returncode == 2, (key, done.returncode, err[-800:])
+        assert "Traceback" not in err and len(err.splitlines()) == 1, (key, err)
+        assert key in err, (key, err)
