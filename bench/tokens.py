@@ -1,14 +1,25 @@
-"""Token and cost benchmark: 100 turns of the real loop, twice in one process.
+"""Token and cost benchmark: the real loop on the simulated game, per model and vision backend.
 
-  cached    the layout of docs/ARCHITECTURE.md (breakpoints after system, memory, rolling history)
+For each cell of {claude-haiku-4-5, claude-haiku-5-5} x {ocr, hybrid} it plays --turns turns twice:
+
+  cached    the layout of docs/ARCHITECTURE.md (breakpoints after system and memory, rolling history,
+            verbatim turns where a reply holds thinking)
   baseline  the original harness's layout (full vision JSON and memory in every past user message,
             no cache_control, sliding window)
 
-Both runs play the simulated game (same seed) through the adb stand-in, with OCR vision, against the
-Messages API stand-in, which bills usage the way the API does (prefix caching emulated, token counts
-from the shared estimator). Prices: claude-haiku-4-5 unless --model says otherwise.
+Every run plays the simulated game (same seed) through the adb stand-in against the Messages API
+stand-in, which bills each call the way the API does with its own token count (not the agent's
+estimator). Every call a turn makes is in its cost: the decision, the VLM reading (hybrid), a fold's
+summary, the count_tokens preflight. Printed per cell: $/turn at turns 10/50/100, the cache-read share
+of input tokens from turn 10 on, the median tokens a past turn adds to history (record plus kept reply),
+the cost ratio to the baseline at the last checkpoint, and the agent's input-token estimate against the
+billed count (median relative error).
 
-    python bench/tokens.py [--turns 100] [--json] [--verbose]
+    python bench/tokens.py [--turns 100] [--models claude-haiku-4-5,claude-haiku-5-5] [--vision ocr,hybrid]
+                           [--jobs 2] [--no-baseline] [--json] [--verbose]
+
+`--json` keeps the keys of earlier versions (`cached`, `baseline`, `cost_ratio_at_100`: the first model
+with ocr) and adds `matrix`.
 """
 
 from __future__ import annotations
@@ -18,25 +29,32 @@ import json
 import statistics
 import sys
 import tempfile
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from lluma_agent.turnlog import read_turns
 from lluma_cli.demo import run_demo
 
 CHECKPOINTS = (10, 50, 100)
+MODELS = ("claude-haiku-4-5", "claude-haiku-5-5")
+VISION = ("ocr", "hybrid")
 
 
-def run(layout: str, turns: int, model: str, root: Path) -> dict:
-    logs_dir = root / layout
-    print(f"bench/tokens: playing {turns} turns with the {layout} layout...", file=sys.stderr, flush=True)
+def run(layout: str, turns: int, model: str, root: Path, vision: str = "ocr") -> dict[str, Any]:
+    logs_dir = root / f"{model}-{vision}-{layout}"
+    print(f"bench/tokens: playing {turns} turns, {model} / {vision} / {layout}...", file=sys.stderr, flush=True)
     summary = run_demo(
         turns, logs_dir, seed=11, quiet=True,
-        overrides={"LLUMA_CONTEXT__LAYOUT": layout, "LLUMA_MODEL__NAME": model},
+        overrides={"LLUMA_CONTEXT__LAYOUT": layout, "LLUMA_MODEL__NAME": model,
+                   "LLUMA_VISION__BACKEND": vision, "LLUMA_VISION__VLM_MODEL": model},
     )
     logs = [log for log in read_turns(logs_dir) if log.response is not None]
-    per_turn = []
+    per_turn: list[dict[str, Any]] = []
     for log in logs:
         u = log.usage
+        estimate = sum(s.tokens for s in log.context)
+        billed = u.total_input_tokens
         per_turn.append(
             {
                 "turn": log.turn,
@@ -45,9 +63,12 @@ def run(layout: str, turns: int, model: str, root: Path) -> dict:
                 "cache_read": u.cache_read_input_tokens,
                 "output": u.output_tokens,
                 "cost_usd": log.cost.turn_usd,
+                "side_calls": [c.kind for c in log.side_calls],
                 "cache_hit_ratio": round(u.cache_hit_ratio, 4),
                 "past_turn_tokens": log.past_turn_tokens,
                 "past_reply_tokens": log.past_reply_tokens,
+                "estimated_input": estimate,
+                "billed_input": billed,
             }
         )
     from_10 = [t for t in per_turn if t["turn"] >= 10]
@@ -55,62 +76,118 @@ def run(layout: str, turns: int, model: str, root: Path) -> dict:
     total = sum(t["uncached"] + t["cache_write"] + t["cache_read"] for t in from_10)
     at = {n: per_turn[n - 1] for n in CHECKPOINTS if n <= len(per_turn)}
     last = per_turn[-1] if per_turn else {}
+    errors = [(t["estimated_input"] - t["billed_input"]) / t["billed_input"] for t in per_turn if t["billed_input"]]
     return {
         "layout": layout,
+        "model": model,
+        "vision": vision,
         "turns": len(per_turn),
         "score": summary.score,
         "cost_usd": summary.cost_usd,
+        "cost_per_turn_usd": summary.cost_per_turn_usd,
         "cost_per_turn_usd_at_100": at.get(100, last).get("cost_usd"),
+        "cost_per_turn_usd_at": {str(n): row["cost_usd"] for n, row in at.items()},
         "cache_read_ratio_from_10": round(read / total, 4) if total else 0.0,
         "past_turn_tokens_median": _median(per_turn, "past_turn_tokens"),
         "past_reply_tokens_median": _median(per_turn, "past_reply_tokens"),
+        "past_turn_with_reply_median": statistics.median(
+            t["past_turn_tokens"] + t["past_reply_tokens"] for t in per_turn) if per_turn else 0,
+        # The agent's estimate against what the stand-in billed (its own count): signed median, median |error|.
+        "estimate_error_median": round(statistics.median(errors), 4) if errors else None,
+        "estimate_abs_error_median": round(statistics.median(abs(e) for e in errors), 4) if errors else None,
         "checkpoints": {str(n): row for n, row in at.items()},
         "per_turn": per_turn,
     }
 
 
-def _median(rows: list[dict], key: str) -> float:
+def _median(rows: list[dict[str, Any]], key: str) -> float:
     return statistics.median(r[key] for r in rows) if rows else 0
 
 
-def _row(t: dict) -> str:
+def _row(t: dict[str, Any]) -> str:
+    side = f"  +{','.join(t['side_calls'])}" if t.get("side_calls") else ""
     return (
-        f"  turn {t['turn']:>3}: uncached {t['uncached']:>6}  write {t['cache_write']:>6}  read {t['cache_read']:>6}"
+        f"    turn {t['turn']:>3}: uncached {t['uncached']:>6}  write {t['cache_write']:>6}  read {t['cache_read']:>6}"
         f"  out {t['output']:>4}  ${t['cost_usd']:.5f}  hit {100 * t['cache_hit_ratio']:5.1f}%"
         f"  past turn {t['past_turn_tokens']:>4} + reply {t['past_reply_tokens']:>3}"
+        f"  est/billed {t['estimated_input']}/{t['billed_input']}{side}"
     )
+
+
+def _cell(args: tuple[str, int, str, str, str]) -> dict[str, Any]:
+    layout, turns, model, vision, root = args
+    return run(layout, turns, model, Path(root), vision)
+
+
+def _ratio(cached: dict[str, Any], baseline: dict[str, Any] | None) -> float | None:
+    if baseline is None:
+        return None
+    c, b = cached["cost_per_turn_usd_at_100"], baseline["cost_per_turn_usd_at_100"]
+    return round(c / b, 4) if c is not None and b else None
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--turns", type=int, default=100)
-    ap.add_argument("--model", default="claude-haiku-4-5")
+    ap.add_argument("--models", default=",".join(MODELS), help="comma-separated model ids")
+    ap.add_argument("--model", default=None, help="one model only (same as --models MODEL)")
+    ap.add_argument("--vision", default=",".join(VISION), help="comma-separated vision backends (ocr, hybrid)")
+    ap.add_argument("--jobs", type=int, default=2, help="runs in parallel (separate processes)")
+    ap.add_argument("--no-baseline", action="store_true", help="skip the baseline runs (no ratio)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--verbose", action="store_true", help="print every turn, not only the checkpoints")
     args = ap.parse_args()
+    models = [args.model] if args.model else [m for m in args.models.split(",") if m]
+    visions = [v for v in args.vision.split(",") if v]
+    layouts = ["cached"] if args.no_baseline else ["cached", "baseline"]
     with tempfile.TemporaryDirectory(prefix="lluma-bench-") as tmp:
-        cached = run("cached", args.turns, args.model, Path(tmp))
-        baseline = run("baseline", args.turns, args.model, Path(tmp))
-    c100, b100 = cached["cost_per_turn_usd_at_100"], baseline["cost_per_turn_usd_at_100"]
-    ratio = round(c100 / b100, 4) if c100 is not None and b100 else None
+        jobs = [(layout, args.turns, m, v, tmp) for m in models for v in visions for layout in layouts]
+        with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            results = list(pool.map(_cell, jobs))
+    runs = {(r["model"], r["vision"], r["layout"]): r for r in results}
+    matrix: dict[str, dict[str, dict[str, Any]]] = {}
+    for m in models:
+        for v in visions:
+            cached, baseline = runs[(m, v, "cached")], runs.get((m, v, "baseline"))
+            cached["cost_ratio_to_baseline"] = _ratio(cached, baseline)
+            matrix.setdefault(m, {})[v] = {"cached": cached, "baseline": baseline}
+    first = matrix[models[0]].get("ocr") or next(iter(matrix[models[0]].values()))
     if args.json:
-        for r in (cached, baseline):
-            if not args.verbose:
+        if not args.verbose:
+            for r in results:
                 r.pop("per_turn")
-        print(json.dumps({"cached": cached, "baseline": baseline, "cost_ratio_at_100": ratio}))
+        print(json.dumps({"cached": first["cached"], "baseline": first["baseline"],
+                          "cost_ratio_at_100": first["cached"]["cost_ratio_to_baseline"], "matrix": matrix}))
         return 0
-    for r in (cached, baseline):
-        print(f"{r['layout']}: {r['turns']} turns, ${r['cost_usd']:.4f} total, game score {r['score']}")
-        for t in r["per_turn"] if args.verbose else r["checkpoints"].values():
-            print(_row(t))
-        print(
-            f"  cache reads from turn 10 on: {100 * r['cache_read_ratio_from_10']:.1f}% of input tokens;"
-            f" median past turn: {r['past_turn_tokens_median']} tokens, plus {r['past_reply_tokens_median']}"
-            " for the kept reply (estimates)"
-        )
-    print(f"cost per turn at turn {min(args.turns, 100)}: cached ${c100:.5f} vs baseline ${b100:.5f} "
-          f"= {100 * (ratio or 0):.1f}% of the baseline")
-    print("targets: <= 15% of the baseline at turn 100; cache reads >= 85% from turn 10; past turns <= 60 tokens")
+    for m in models:
+        for v in visions:
+            cell = matrix[m][v]
+            for r in (cell["cached"], cell["baseline"]):
+                if r is None:
+                    continue
+                print(f"{m} / {v} / {r['layout']}: {r['turns']} turns, ${r['cost_usd']:.4f} total "
+                      f"(${r['cost_per_turn_usd']:.5f}/turn), game score {r['score']}")
+                for t in r["per_turn"] if args.verbose else r["checkpoints"].values():
+                    print(_row(t))
+            c = cell["cached"]
+            ratio = c["cost_ratio_to_baseline"]
+            err, abs_err = 100 * (c["estimate_error_median"] or 0), 100 * (c["estimate_abs_error_median"] or 0)
+            print(f"  cache reads from turn 10: {100 * c['cache_read_ratio_from_10']:.1f}%; past turn + kept reply: "
+                  f"median {c['past_turn_with_reply_median']} tokens; estimate vs billed: median {err:+.1f}% "
+                  f"(|error| {abs_err:.1f}%)"
+                  + (f"; cost at turn {c['turns']} = {100 * ratio:.1f}% of the baseline" if ratio is not None else ""))
+    print("\n| model | vision | $/turn at 10 / 50 / 100 | cache reads from 10 | past turn + reply | vs baseline "
+          "| estimate vs billed |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for m in models:
+        for v in visions:
+            c = matrix[m][v]["cached"]
+            at = " / ".join(f"${c['cost_per_turn_usd_at'].get(str(n), 0):.5f}" if str(n) in c["cost_per_turn_usd_at"]
+                            else "-" for n in CHECKPOINTS)
+            ratio = c["cost_ratio_to_baseline"]
+            print(f"| {m} | {v} | {at} | {100 * c['cache_read_ratio_from_10']:.1f}% | "
+                  f"{c['past_turn_with_reply_median']} | {'-' if ratio is None else f'{100 * ratio:.1f}%'} | "
+                  f"{100 * (c['estimate_error_median'] or 0):+.1f}% |")
     return 0
 
 

@@ -21,7 +21,7 @@ from lluma_agent.device import Device
 from lluma_agent.knowledge import Knowledge
 from lluma_agent.logread import action_label
 from lluma_agent.memory import MemoryStore
-from lluma_agent.model import Model, ModelReply
+from lluma_agent.model import Model, ModelReply, check_model, retry_policy
 from lluma_agent.requestlog import write_request
 from lluma_agent.runs import check_fresh
 from lluma_agent.settle import settle
@@ -31,9 +31,17 @@ from lluma_vision.pipeline import Vision
 
 
 def system_prompt(cfg: Config) -> str:
-    if cfg.context.system_prompt_file is not None:
-        return Path(cfg.context.system_prompt_file).read_text(encoding="utf-8")
-    return resources.files("lluma_agent").joinpath("system_prompt.md").read_text(encoding="utf-8")
+    """The system prompt; a missing, unreadable or empty file stops the run at start (the API would 400)."""
+    path = cfg.context.system_prompt_file
+    if path is None:
+        return resources.files("lluma_agent").joinpath("system_prompt.md").read_text(encoding="utf-8")
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"context.system_prompt_file: cannot read {path} ({type(exc).__name__}: {exc})") from None
+    if not text.strip():
+        raise ConfigError(f"context.system_prompt_file: {path} is empty; the model needs a system prompt")
+    return text
 
 
 def live_line(log: TurnLog, totals: RunTotals) -> str:
@@ -106,6 +114,9 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
         if folder.exists() and not folder.is_dir():  # found now, not as a traceback after the device connected
             raise ConfigError(f"{key}: {folder} is a file, not a folder")
     check_fresh(cfg.logs.dir, resume)  # before anything is written: two runs never share a folder
+    prompt = system_prompt(cfg)  # before anything connects: a bad prompt file is a start-up error
+    vision_client = client if cfg.vision.backend in ("claude", "hybrid", "auto") else None
+    check_model(cfg.model, cfg.vision.vlm_model if vision_client is not None else None)
     device = Device(cfg.device)
     # A dropped device is waited for (device.outage_wait_s); say so, or the run looks hung.
     device.on_wait = lambda line: print(line, file=sys.stderr, flush=True)
@@ -113,8 +124,7 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
         status(f"connecting to the device ({cfg.device.serial or 'the only one attached'}) at "
                f"{cfg.device.adb_host}:{cfg.device.adb_port}")
     device.connect()
-    vision_client = client if cfg.vision.backend in ("claude", "hybrid", "auto") else None
-    vision = Vision(cfg.vision, client=vision_client)
+    vision = Vision(cfg.vision, client=vision_client, retry=retry_policy(cfg.model))
     if not quiet:
         status(f"loading OCR (vision backend {vision.backend})")
     from lluma_vision.ocr import get_engine
@@ -132,7 +142,7 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
         model=model,
         memory=memory,
         logger=logger,
-        system_prompt=system_prompt(cfg),
+        system_prompt=prompt,
         tools=default_tools(),
         settle=settle,
         on_turn=None if quiet else (lambda log, totals: print(live_line(log, totals), file=out, flush=True)),

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 from pydantic_settings import BaseSettings, EnvSettingsSource, PydanticBaseSettingsSource, YamlConfigSettingsSource
 
 from lluma_vision.config import VisionConfig
@@ -63,18 +63,40 @@ class DeviceConfig(_Section):
 
 
 class ModelConfig(_Section):
-    name: str = Field("claude-haiku-4-5", description="Model id; prices come from lluma_facts/registry.py.")
-    max_tokens: int = Field(1024, ge=1, description="Output cap per turn (non-streaming calls must stay <= 21,333).")
-    thinking_budget: int = Field(0, ge=0, description="Extended-thinking budget tokens; 0 disables thinking.")
+    name: str = Field(
+        "claude-haiku-5-5", description="Model id; `lluma models` lists the current ones (lluma_facts/registry.py)."
+    )
+    max_tokens: int = Field(
+        8192, ge=1, le=21_333,
+        description="Output cap per call, thinking included (non-streaming calls must stay <= 21,333).",
+    )
+    effort: Literal["low", "medium", "high", "xhigh", "max"] = Field(
+        "low", description="Adaptive-thinking models: how hard to think (output_config.effort)."
+    )
+    thinking_budget: int = Field(
+        0, ge=0, description="Budget-thinking models (Haiku 4.5): thinking tokens, >= 1024 and < max_tokens; 0 = off."
+    )
     base_url: str | None = Field(None, description="Messages API base URL; None = Anthropic (or ANTHROPIC_BASE_URL).")
     api_key_env: str = Field("ANTHROPIC_API_KEY", description="Environment variable holding the API key.")
     timeout_s: float = Field(60.0, gt=0, le=3600, description="HTTP timeout per request.")
-    max_retries: int = Field(
-        3, ge=0, le=100, description="Our retries (the SDK's are off) on 408/409/429/5xx and lost connections."
+    retry_window_s: float = Field(
+        300.0, ge=0, le=86_400, description="Retry 408/409/429/5xx/529 and lost connections this long per call."
+    )
+    retry_max_wait_s: float = Field(
+        60.0, gt=0, le=3600, description="Cap on one wait (full-jitter exponential backoff)."
     )
     retry_after_cap_s: float = Field(
-        20.0, ge=0, le=3600, description="Cap on a server's retry-after (the SDK has none)."
+        60.0, ge=0, le=3600, description="Cap on a server's retry-after (the SDK has none)."
     )
+
+
+    @field_validator("thinking_budget")
+    @classmethod
+    def _budget_fits(cls, budget: int, info: ValidationInfo) -> int:
+        max_tokens = info.data.get("max_tokens", 0)
+        if budget and not 1024 <= budget < max_tokens:
+            raise ValueError(f"must be 0, or at least 1024 and below max_tokens ({max_tokens})")
+        return budget
 
 
 class ContextConfig(_Section):

@@ -1,19 +1,29 @@
 """Build one Messages API request in prefix order, with the cache breakpoints of DESIGN section 3.
 
     tools + system prompt        breakpoint A   (static)
-    memory block                 breakpoint B   (changes only when memory changes)
-    history (compact past turns) breakpoint C   (rolling: last block of the last assistant reply)
-    current turn                 never cached   (tool results, <vision> JSON, screenshot, warnings)
+    memory snapshot              breakpoint B   (refreshed only when history folds)
+    history (past turns)         breakpoint C   (rolling: last block of the last assistant reply)
+    current turn                 breakpoint D   only when it will be kept verbatim (its reply binds to it)
 """
 
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, cast
 
+from anthropic.types import (
+    MessageParam,
+    OutputConfigParam,
+    TextBlockParam,
+    ThinkingConfigParam,
+    ToolChoiceParam,
+    ToolParam,
+)
+from anthropic.types.message_create_params import MessageCreateParamsNonStreaming
 from PIL import Image
 from pydantic import BaseModel
 
+from lluma_agent.history import results_as_text as results_text
 from lluma_agent.tokens import RequestEstimate, estimate_request
 from lluma_vision.jpeg import jpeg_base64
 
@@ -39,16 +49,32 @@ def screenshot_block(image: Image.Image, max_side: int) -> dict[str, Any]:
 
 
 def current_turn(
-    tool_results: list[dict[str, Any]], vision_json: str, notes: list[str], screenshot: dict[str, Any] | None
+    tool_results: list[dict[str, Any]], vision_json: str, notes: list[str], screenshot: dict[str, Any] | None,
+    results_as_text: bool = False,
 ) -> list[dict[str, Any]]:
-    """Tool results first (the API requires it), then the screen, then any warnings."""
-    blocks = list(tool_results)
+    """Tool results first (the API requires it), then the screen, then any warnings.
+
+    `results_as_text`: the reply they answer was turned into text by a fold, so they are one text line."""
+    blocks = [results_text(tool_results)] if results_as_text and tool_results else list(tool_results)
     blocks.append({"type": "text", "text": f"<vision>{vision_json}</vision>"})
     if screenshot is not None:
         blocks.append(screenshot)
     if notes:
         blocks.append({"type": "text", "text": "\n".join(notes)})
     return blocks
+
+
+def memory_update_note(names: list[str], contents: dict[str, str]) -> str:
+    """A person's memory edits as a message: the memory block in `system` is a snapshot refreshed only at a
+    fold, so the new content travels in the current turn (and stays in the turn's record)."""
+    parts = []
+    for name in sorted(set(names)):
+        if name in contents:
+            parts.append(f'<file name="{name}">\n{contents[name].rstrip()}\n</file>')
+        else:
+            parts.append(f'<file name="{name}" deleted="true"/>')
+    return ("NOTE: a person changed memory file(s) outside your tools: " + ", ".join(sorted(set(names)))
+            + ". Their content now (it replaces the memory snapshot above):\n" + "\n".join(parts))
 
 
 def _mark_last(content: list[dict[str, Any]], ttl: str) -> bool:
@@ -63,6 +89,13 @@ def _mark_last(content: list[dict[str, Any]], ttl: str) -> bool:
     return False
 
 
+class Request(MessageCreateParamsNonStreaming, total=False):
+    """Keyword arguments of `client.messages.create`: the SDK's own TypedDict, so mypy checks what is sent."""
+
+    extra_headers: dict[str, str]
+    extra_body: dict[str, Any]
+
+
 def build_request(
     *,
     model: str,
@@ -72,32 +105,49 @@ def build_request(
     memory_text: str,
     history: list[dict[str, Any]],
     current: list[dict[str, Any]],
-    thinking_budget: int = 0,
+    thinking: ThinkingConfigParam | None = None,
+    output_config: OutputConfigParam | None = None,
+    tool_choice: ToolChoiceParam | None = None,
     ttl: str = "5m",
     cache: bool = True,
-) -> tuple[dict[str, Any], Layout]:
-    """`cache=False` (the baseline layout) sends no breakpoints; an empty memory_text sends no memory block."""
-    system: list[dict[str, Any]] = [{"type": "text", "text": system_prompt}]
+    cache_history: bool = True,
+    cache_current: bool = False,
+) -> tuple[Request, Layout]:
+    """`cache=False` (the baseline layout) sends no breakpoints; an empty memory_text sends no memory block.
+
+    Breakpoints: A after the system prompt, B after the memory snapshot, C on the last block of the last
+    kept reply (`cache_history`), and D on the current turn when it will be kept verbatim (`cache_current`:
+    the reply is expected to hold thinking, which binds it). A fold's request sets neither C nor D: it
+    reads the system prefix and writes nothing."""
+    system: list[TextBlockParam] = [{"type": "text", "text": system_prompt}]
     if memory_text:
         system.append({"type": "text", "text": memory_text})
     if cache:
         for block in system:
-            block["cache_control"] = _cache(ttl)
+            block["cache_control"] = _cache(ttl)  # type: ignore[typeddict-item]
     past = copy.deepcopy(history)
-    hist_bp = cache and bool(past) and past[-1]["role"] == "assistant" and _mark_last(past[-1]["content"], ttl)
-    messages = past + [{"role": "user", "content": current}]
-    request: dict[str, Any] = {
+    now = copy.deepcopy(current)
+    cache_hist = cache and cache_history
+    hist_bp = cache_hist and bool(past) and past[-1]["role"] == "assistant" and _mark_last(past[-1]["content"], ttl)
+    cur_bp = cache_hist and cache_current and _mark_last(now, ttl)
+    messages = past + [{"role": "user", "content": now}]
+    request: Request = {
         "model": model,
         "max_tokens": max_tokens,
-        "tools": tools,
+        "tools": cast(list[ToolParam], tools),
         "system": system,
-        "messages": messages,
+        "messages": cast(list[MessageParam], messages),
     }
-    if thinking_budget > 0:
-        request["thinking"] = {"type": "enabled", "budget_tokens": thinking_budget}
-        request["max_tokens"] = max(max_tokens, thinking_budget + 512)
-    # The same estimator the API stand-in bills with, so the log's layout and the usage agree.
-    est = estimate_request(messages=messages, model=model, system=system, tools=tools)
+    if thinking is not None:
+        request["thinking"] = thinking
+    if output_config is not None:
+        request["output_config"] = output_config
+    if tool_choice is not None:
+        request["tool_choice"] = tool_choice
+    # The agent's own estimate (lluma_agent.tokens); the turn log puts the billed count beside it.
+    est = estimate_request(
+        messages=messages, model=model, system=cast(list[dict[str, Any]], system), tools=tools
+    )
     n_hist = len(messages) - 1
     message_of = [int(b.path.split(".")[1]) for b in est.blocks if b.section == "messages"]
     hist, cur = sum(i < n_hist for i in message_of), sum(i == n_hist for i in message_of)
@@ -108,7 +158,7 @@ def build_request(
             Section(name="memory", tokens=system_tokens(est, 1), blocks=1 if memory_text else 0,
                     breakpoint=cache and bool(memory_text)),
             Section(name="history", tokens=sum(est.messages[:n_hist]), blocks=hist, breakpoint=hist_bp),
-            Section(name="current", tokens=est.messages[n_hist], blocks=cur, breakpoint=False),
+            Section(name="current", tokens=est.messages[n_hist], blocks=cur, breakpoint=cur_bp),
         ]
     )
     return request, layout

@@ -18,18 +18,18 @@ import logging
 import time
 import traceback
 from collections.abc import Callable
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 
 from lluma_agent import history_index, knowledge
 from lluma_agent.acting import Acted, Actor, Effect, Pending, effect_of
 from lluma_agent.baseline import BaselineLayout
 from lluma_agent.config import Config
-from lluma_agent.context import build_request, current_turn, screenshot_block
+from lluma_agent.context import build_request, current_turn, memory_update_note, screenshot_block
 from lluma_agent.device import DeviceDisconnected, DeviceError
 from lluma_agent.history import History, PastTurn, compact_reply
 from lluma_agent.layouts import CachedLayout, ContextLayout
 from lluma_agent.memory import MemoryStore
-from lluma_agent.model import ModelError, ModelReply
+from lluma_agent.model import ModelError, ModelReply, drop_block, request_shape
 from lluma_agent.observe import VisionLike, observe
 from lluma_agent.stuck import StuckDetector, StuckState
 from lluma_agent.toolkit import ToolContext, ToolRegistry, ToolResult
@@ -40,8 +40,9 @@ from lluma_vision.compact import compact, summarize
 from lluma_vision.models import VisionOutput
 from lluma_vision.phash import distance
 
-MAX_MODEL_ERRORS = 3  # consecutive failed model calls that end the run
+MAX_MODEL_ERRORS = 3  # consecutive non-retryable model errors that end the run
 MAX_INTERNAL_ERRORS = 3  # consecutive turns that hit a bug: the run stops instead of looping on it
+MAX_REFUSALS = 3  # refusals in a row that end the run
 T = TypeVar("T")
 _log = logging.getLogger(__name__)
 
@@ -95,6 +96,9 @@ class Coordinator:
         self.internal_errors = 0
         self.device_down_since: float | None = None  # first failed capture of the current outage
         self.device_gone = ""  # why the device is given up on (ends the run)
+        self.refusals = 0
+        self.shape = request_shape(cfg.model)
+        self.preflight_due = True  # count_tokens once per run and after each fold
 
     def _same_screen(self, a: str, b: str) -> bool:
         """The one test of "nothing changed" (settle, action effects, stuck loops, the pre-tap check)."""
@@ -124,7 +128,9 @@ class Coordinator:
         if run.max_cost_usd and self.totals.cost_usd >= run.max_cost_usd:
             raise RunEnded(f"max_cost_usd (${run.max_cost_usd:.2f}) reached")
         if self.model_errors >= MAX_MODEL_ERRORS:
-            raise RunEnded(f"{self.model_errors} model calls in a row failed")
+            raise RunEnded(f"{self.model_errors} model calls in a row failed with non-retryable errors")
+        if self.refusals >= MAX_REFUSALS:
+            raise RunEnded(f"the model refused {self.refusals} turns in a row")
         if self.device_gone:
             raise RunEnded(f"the device failed: {self.device_gone}")
         if self.internal_errors >= MAX_INTERNAL_ERRORS:
@@ -139,7 +145,8 @@ class Coordinator:
         except DeviceError as exc:
             t.failures.append(self._device_failed(exc))
         except ModelError as exc:
-            self.model_errors += 1
+            if not exc.busy:  # an API that stayed overloaded for the whole retry window is waited out, not counted
+                self.model_errors += 1
             t.failures.append(f"model: {exc}")
             t.retries = [r.model_dump() for r in exc.retries]
         except Paused as exc:
@@ -208,23 +215,24 @@ class Coordinator:
         view = compact(out, self.cfg.vision.max_buttons, self.cfg.vision.max_texts)
         log = VisionLog(seen_by_model=view.to_json(), summary=summarize(out), cached=out.cached,
                         backend=out.backend, full=out.model_dump(mode="json"))
-        vlm = [Call("vlm", self.cfg.vision.vlm_model, Usage.from_api(out.vlm_usage))] if (
-            out.vlm_usage and not out.cached) else []
+        vlm = [Call("vlm", self.cfg.vision.vlm_model, Usage.from_api(out.vlm_usage), retries=out.vlm_retries)] if (
+            (out.vlm_usage or out.vlm_retries) and not out.cached) else []
         return Screen(view, log, [f"vision: {e}" for e in out.errors], vlm)
 
     def notes(self, effect: Effect | None, out: VisionOutput) -> Notes:
         lines = [effect.note] if effect and effect.note else []
         external = self.memory.refresh()
-        if external:
-            names = ", ".join(sorted({c.name for c in external}))
-            lines.append(f"NOTE: a person changed memory file(s) outside your tools: {names}. Re-read them.")
+        memory = []
+        if external:  # the memory block in `system` is a snapshot: the new content travels as a message
+            contents = {f.name: f.content for f in self.memory.files}
+            memory.append(memory_update_note([c.name for c in external], contents))
         stuck = self.stuck.state()
         if stuck.level not in ("ok", "pause"):
             lines.append(stuck.warning)
         hints = self.recall(out)
         if hints:
             lines.append(knowledge.note(hints))
-        return Notes(lines, external, stuck, [e.id for e in hints])
+        return Notes([*memory, *lines], external, stuck, [e.id for e in hints], memory)
 
     def recall(self, out: VisionOutput) -> list[knowledge.Entry]:
         """The knowledge entries matching this screen, by priority within the budget (current turn only)."""
@@ -233,17 +241,42 @@ class Coordinator:
         return self.knowledge.select(knowledge.ScreenFacts.of(out), self.cfg.knowledge.budget_tokens)
 
     def make_room(self) -> tuple[str | None, list[Call]]:
-        """History over its limit: the layout folds it (summary calls are billed to this turn)."""
-        if not self.history.needs_fold():
-            return None, []
-        replies: list[ModelReply] = []
-        how = self.layout.make_room(self.history, lambda msgs: self._summarize(msgs, replies))
-        return how, [Call("fold", self.cfg.model.name, r.usage, r.text) for r in replies]
+        """History over its limit: the layout folds it (summary calls are billed to this turn) and the memory
+        snapshot is refreshed. The count_tokens preflight runs at the start and after a fold."""
+        how, calls = None, []
+        if self.history.memory is None:
+            self.history.memory = self.memory.block_text()
+        if self.history.needs_fold():
+            replies: list[ModelReply] = []
+            how = self.layout.make_room(self.history, lambda msgs: self._summarize(msgs, replies))
+            self.history.memory = self.memory.block_text()
+            self.preflight_due = self.preflight_due or how is not None
+            calls = [Call("fold", self.cfg.model.name, r.usage, r.text, [a.model_dump() for a in r.retries])
+                     for r in replies]
+        if self.preflight_due and self.layout.cache and hasattr(self.model, "preflight"):
+            self.preflight_due = False
+            calls.append(self._preflight())
+        return how, calls
+
+    def _preflight(self) -> Call:
+        params, _ = build_request(model=self.cfg.model.name, max_tokens=1, tools=self.tools,
+                                  system_prompt=self.system_prompt, memory_text=self.history.memory or "",
+                                  history=[], current=[{"type": "text", "text": "."}])
+        ok, text = self.model.preflight(cast(dict[str, Any], params))  # type: ignore[attr-defined]
+        return Call("preflight", self.cfg.model.name, Usage(), text if ok else f"error: {text}")
 
     def request(self, reading: Reading, screen: Screen, notes: Notes) -> Request:
         ctx, results = self.cfg.context, list(self.owed)
-        image = screenshot_block(reading.frame.image, ctx.screenshot_max_side) if ctx.screenshots > 0 else None
-        current = self.layout.current(reading.out, screen.view, self.memory.block_text(), notes.lines)
+        # A turn kept verbatim (its reply will hold thinking) carries no screenshot: images anywhere in the prompt
+        # are part of the message cache's key, so a screenshot per kept turn would miss the cache every turn.
+        shots = ctx.screenshots > 0 and not (self.layout.cache and self.shape.expects_thinking)
+        image = screenshot_block(reading.frame.image, ctx.screenshot_max_side) if shots else None
+        # The cached layout sends the memory snapshot (refreshed at folds); the baseline sends the files as they are.
+        memory = (self.history.memory or "") if self.layout.cache else self.memory.block_text()
+        current = self.layout.current(reading.out, screen.view, memory, notes.lines)
+        as_text = self.history.results_as_text()
+        blocks = current_turn([r.block() for r in results], current.screen, current.notes, image, as_text)
+        shape = self.shape
         params, layout = build_request(
             model=self.cfg.model.name,
             max_tokens=self.cfg.model.max_tokens,
@@ -251,22 +284,34 @@ class Coordinator:
             system_prompt=self.system_prompt,
             memory_text=current.memory_text,
             history=self.history.messages(),
-            current=current_turn([r.block() for r in results], current.screen, current.notes, image),
-            thinking_budget=self.cfg.model.thinking_budget,
+            current=blocks,
+            thinking=cast(Any, shape.thinking),
+            output_config=cast(Any, shape.output_config),
             ttl=ctx.cache_ttl,
             cache=self.layout.cache,
+            cache_current=shape.expects_thinking,
         )
-        return Request(params, layout.sections, current, results)
+        request = cast(dict[str, Any], params)
+        if not self.layout.cache and (shape.thinking or {}).get("type") == "adaptive":
+            request = drop_block(request)  # the baseline's sliding window breaks every binding, every turn
+        return Request(request, layout.sections, current, results, blocks, as_text, notes.memory)
 
     def decide(self, request: Request) -> Decision:
         reply = self.model.decide(request.params)  # ModelError ends the turn (step)
         self.model_errors, self.owed = 0, []  # delivered: the model has seen them
+        content, errors = reply.content, []
+        if reply.refused:  # logged, nothing done this turn; the run goes on (several in a row end it)
+            self.refusals += 1
+            errors.append(f"model: refused ({reply.text[:200] or 'no text'}); nothing done this turn")
+            reply.tool_calls, content = [], [b for b in content if b.get("type") != "tool_use"]
+        else:
+            self.refusals = 0
         # The reply as it will sit in history (short tool ids, trimmed text): tools answer to these ids.
-        remembered, id_map = compact_reply(reply.content, self.turn)
+        remembered, id_map = compact_reply(content, self.turn)
         reply.tool_calls = [c.model_copy(update={"id": id_map.get(c.id, c.id)}) for c in reply.tool_calls]
-        cut = ["model: reply cut at max_tokens; only complete tool calls were used"] if (
-            reply.stop_reason == "max_tokens") else []
-        return Decision(reply, remembered, cut)
+        if reply.stop_reason == "max_tokens":
+            errors.append("model: reply cut at max_tokens; only complete tool calls were used")
+        return Decision(reply, remembered, errors)
 
     def act(self, reply: ModelReply, reading: Reading, stuck: StuckState) -> Acted:
         ctx = ToolContext(vision=reading.out, memory=self.memory, history=self.history, turn=self.turn,
@@ -282,6 +327,13 @@ class Coordinator:
         """The turn as history keeps it: compact results, the screen line, the reply."""
         past = self.layout.past_turn(self.history, self.turn, request.current, screen.view, screen.log.summary,
                                      request.results, decision.remembered)
+        if self.layout.cache:
+            # Append-only: a reply that holds thinking is bound to the user message it answered, kept as sent.
+            thinking = any(b.get("type") in ("thinking", "redacted_thinking") for b in decision.remembered)
+            past = past.model_copy(update={
+                "sent": request.blocks if thinking else None, "results_as_text": request.as_text,
+                "notes": request.memory_notes, "epoch": self.history.folds,
+            })
         self.history.append(past)
         return past
 
@@ -299,10 +351,14 @@ class Coordinator:
         return f"device: {exc}"
 
     def _summarize(self, messages: list[dict[str, Any]], replies: list[ModelReply]) -> str:
+        """The fold's summary: the same prefix as the last request (bindings hold), `tool_choice: none`, and no
+        history breakpoint: it reads the cached system prefix and writes no cache entry nothing would read."""
         request, _ = build_request(
-            model=self.cfg.model.name, max_tokens=600, tools=self.tools, system_prompt=self.system_prompt,
-            memory_text=self.memory.block_text(), history=messages[:-1], current=messages[-1]["content"],
+            model=self.cfg.model.name, max_tokens=self.cfg.model.max_tokens, tools=self.tools,
+            system_prompt=self.system_prompt, memory_text=self.history.memory or "", history=messages[:-1],
+            current=messages[-1]["content"], thinking=cast(Any, self.shape.thinking),
+            output_config=cast(Any, self.shape.output_config), tool_choice={"type": "none"}, cache_history=False,
         )
-        reply = self.model.decide(request)
+        reply = self.model.decide(cast(dict[str, Any], request))
         replies.append(reply)
         return reply.text

@@ -1,8 +1,9 @@
-"""Compact history of past turns, folded in chunks so the cached prefix stays stable between folds.
+"""History of past turns, append-only between folds, folded in chunks.
 
-A past turn is the user message as it will be remembered (one line per tool result plus a one-line
-screen summary, or "same screen as T41") followed by the model's reply, unmodified (thinking blocks
-included). Nothing volatile goes in: the text of a past turn never changes once written.
+A past turn whose reply holds thinking is kept exactly as sent and returned (its thinking is bound to
+everything before it); any other turn is kept as its compact record (one line per tool result, memory
+updates, a one-line screen summary or "same screen as T41") and its compact reply. Nothing volatile goes
+in: the text of a past turn never changes once written, until a fold turns it into plain text.
 """
 
 from __future__ import annotations
@@ -52,29 +53,51 @@ def compact_reply(content: list[dict[str, Any]], turn: int) -> tuple[list[dict[s
 
 
 class PastTurn(BaseModel):
+    """One turn as history stores it. Rendering is a pure function of these records (and the History's
+    summary and fold count), so a history rebuilt from stored records renders the same bytes."""
+
     turn: int
     results: list[dict[str, Any]] = Field(default_factory=list)  # compact tool_result blocks
     screen: str  # one-line summary, already deduplicated ("same screen as T41")
     screen_hash: str = ""
-    reply: list[dict[str, Any]] = Field(default_factory=list)  # assistant content blocks, unmodified
+    reply: list[dict[str, Any]] = Field(default_factory=list)  # assistant content blocks as kept
+    # The user message exactly as sent, kept when the reply holds thinking: the thinking is bound to it.
+    sent: list[dict[str, Any]] | None = None
+    results_as_text: bool = False  # its results answered a reply that a fold had turned into text
+    notes: list[str] = Field(default_factory=list)  # memory updates delivered with it (they outlive compaction)
+    epoch: int = 0  # History.folds when the turn was made; turns older than the last fold render as text
 
-    def user_blocks(self, tool_results_allowed: bool) -> list[dict[str, Any]]:
+    def record(self, as_text: bool) -> list[dict[str, Any]]:
+        """The compact record: tool results (blocks, or one text line when their tool_use is gone), memory
+        updates, then `T<n>` and the screen line."""
         blocks: list[dict[str, Any]] = []
-        if tool_results_allowed:
+        if as_text:
+            if self.results:
+                blocks.append(results_as_text(self.results))
+        else:
             blocks.extend(copy.deepcopy(self.results))
-        elif self.results:
-            # The assistant message these answered was folded away: keep the facts as text.
-            lines = [f"{r.get('content', '')}" for r in self.results]
-            blocks.append({"type": "text", "text": "earlier results: " + " | ".join(lines)})
+        blocks += [{"type": "text", "text": n} for n in self.notes]
         blocks.append({"type": "text", "text": f"T{self.turn} {self.screen}"})
         return blocks
 
+    def text_reply(self) -> list[dict[str, Any]]:
+        """The reply as plain text (no thinking, no tool blocks): how turns older than the last fold are kept."""
+        text = " ".join(b.get("text", "") for b in self.reply if b.get("type") == "text").strip()
+        if len(text) > TEXT_KEEP_CHARS:
+            text = text[: TEXT_KEEP_CHARS - 3].rstrip() + "..."
+        calls = "; ".join(_call_line(b) for b in self.reply if b.get("type") == "tool_use")
+        out = "\n".join(x for x in (text, f"-> {calls}" if calls else "") if x)
+        return [{"type": "text", "text": out or "(no reply)"}]
+
+    def kept_user(self) -> list[dict[str, Any]]:
+        return copy.deepcopy(self.sent) if self.sent is not None else self.record(self.results_as_text)
+
     def record_tokens(self) -> int:
-        """The compact record of the turn (tool results + screen line): DESIGN's "past turn"."""
-        return estimate_message_tokens({"role": "user", "content": self.user_blocks(True)})
+        """The user side of the turn as later requests carry it (verbatim when its reply holds thinking)."""
+        return estimate_message_tokens({"role": "user", "content": self.kept_user()})
 
     def reply_tokens(self) -> int:
-        """The kept assistant message (reasoning + tool calls)."""
+        """The kept assistant message (thinking, reasoning, tool calls)."""
         return estimate_message_tokens({"role": "assistant", "content": self.reply})
 
     def digest(self) -> str:
@@ -87,6 +110,23 @@ class PastTurn(BaseModel):
         return f"T{self.turn} {self.screen[:80]} -> {'; '.join(calls) or 'no action'}"
 
 
+def results_as_text(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """Tool results whose tool_use was folded into text: the facts stay, as one text block."""
+    return {"type": "text", "text": "earlier results: " + " | ".join(_result_text(r) for r in results)}
+
+
+def _result_text(result: dict[str, Any]) -> str:
+    content = result.get("content", "")
+    if isinstance(content, list):
+        content = " ".join(b.get("text", "") for b in content if isinstance(b, dict))
+    return str(content)
+
+
+def _call_line(block: dict[str, Any]) -> str:
+    args = ", ".join(f"{k}={str(v)[:40]!r}" for k, v in (block.get("input") or {}).items())
+    return f"{block.get('name')}({args})"
+
+
 Summarizer = Callable[[list[dict[str, Any]]], str]
 
 SUMMARY_REQUEST = (
@@ -96,6 +136,11 @@ SUMMARY_REQUEST = (
 
 
 class History:
+    """Past turns, append-only between folds: a request is the previous one plus the last reply and a new turn.
+
+    A fold turns the oldest chunk into a summary, renders the kept turns as plain text (their thinking was
+    bound to a prefix the fold changes) and refreshes the memory snapshot that sits in `system`."""
+
     def __init__(self, max_turns: int = 40, chunk: int = 20) -> None:
         if not 0 < chunk <= max_turns:
             raise ValueError("fold chunk must be between 1 and history_max_turns")
@@ -105,6 +150,7 @@ class History:
         self.summary: str = ""
         self.seen: dict[str, int] = {}  # screen hash -> first turn it was shown on (within the window)
         self.folds = 0
+        self.memory: str | None = None  # the memory snapshot in system; refreshed only by a fold
 
     def screen_line(self, turn: int, screen_hash: str, summary: str) -> str:
         """The summary, or a reference to an identical earlier screen still in the window."""
@@ -120,7 +166,11 @@ class History:
 
     def messages(self) -> list[dict[str, Any]]:
         """Alternating user/assistant messages, ending with the last assistant reply."""
-        return _render(self.turns, self.summary)
+        return render(self.turns, self.summary, self.folds)
+
+    def results_as_text(self) -> bool:
+        """The next turn's tool results answer a reply that is kept as text (a fold came between)."""
+        return bool(self.turns) and self.turns[-1].epoch < self.folds
 
     def drop_oldest(self) -> None:
         """The baseline's sliding window: lose the oldest turn, no summary (breaks the prefix every turn)."""
@@ -129,16 +179,20 @@ class History:
     def needs_fold(self) -> bool:
         return len(self.turns) > self.max_turns
 
-    def fold(self, summarize: Summarizer | None) -> str:
-        """Fold the oldest chunk into the summary. Returns "model" or "digest" (how it was summarised)."""
+    def fold(self, summarize: Summarizer | None, memory: str | None = None) -> str:
+        """Fold the oldest chunk into the summary and take `memory` as the new snapshot.
+        Returns "model" or "digest" (how it was summarised)."""
         chunk, rest = self.turns[: self.chunk], self.turns[self.chunk :]
         how = "digest"
         text = ""
         if summarize is not None:
-            # The request: the chunk as it stands, then the results answering its last reply, then the ask.
-            msgs = _render(chunk, self.summary)
-            closing = rest[0].user_blocks(tool_results_allowed=True)[:-1] if rest else []
-            closing = [b for b in closing if b.get("type") == "tool_result"]
+            # The request: the chunk exactly as the last request rendered it (same prefix, same bindings), the
+            # results answering its last reply, then the ask.
+            msgs = render(self.turns[: self.chunk + 1], self.summary, self.folds)
+            closing: list[dict[str, Any]] = []
+            if rest:
+                msgs.pop()  # rest[0]'s reply
+                closing = [b for b in msgs.pop()["content"] if b.get("type") == "tool_result"]
             msgs.append({"role": "user", "content": closing + [{"type": "text", "text": SUMMARY_REQUEST}]})
             try:
                 text = summarize(msgs).strip()
@@ -155,17 +209,25 @@ class History:
         kept = {t.turn for t in rest}
         self.seen = {h: n for h, n in self.seen.items() if n in kept}
         self.folds += 1
+        if memory is not None:
+            self.memory = memory
         return how
 
 
-def _render(turns: list[PastTurn], summary: str) -> list[dict[str, Any]]:
-    """Turns as alternating user/assistant messages; the summary opens the first user message."""
+def render(turns: list[PastTurn], summary: str, folds: int) -> list[dict[str, Any]]:
+    """Turns as alternating user/assistant messages; the summary opens the first user message.
+
+    Turns made since the last fold are sent as they were (verbatim user message and reply when the reply
+    holds thinking, else the compact record and the compact reply); older ones as plain text."""
     msgs: list[dict[str, Any]] = []
     for i, t in enumerate(turns):
-        blocks = t.user_blocks(tool_results_allowed=i > 0)
+        if t.epoch < folds:
+            user, reply = t.record(as_text=True), t.text_reply()
+        else:
+            user = t.kept_user()
+            reply = copy.deepcopy(t.reply) or [{"type": "text", "text": "(no reply)"}]
         if i == 0 and summary:
-            blocks.insert(0, {"type": "text", "text": f"<summary of earlier turns>\n{summary}\n</summary>"})
-        msgs.append({"role": "user", "content": blocks})
-        reply = copy.deepcopy(t.reply) or [{"type": "text", "text": "(no reply)"}]
+            user.insert(0, {"type": "text", "text": f"<summary of earlier turns>\n{summary}\n</summary>"})
+        msgs.append({"role": "user", "content": user})
         msgs.append({"role": "assistant", "content": reply})
     return msgs

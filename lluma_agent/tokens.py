@@ -189,12 +189,15 @@ def estimate_request(
     """Per-section and per-block estimates for a Messages API request (the keyword names match the API's)."""
     blocks: list[BlockEstimate] = []
     sections = {"tools": 0, "system": 0}
+    factor = model_spec(model).tokenizer_factor  # the same text is more tokens on newer tokenizers
     per_message = [0] * len(messages)
     for pb in prefix_blocks(messages=messages, system=system, tools=tools):
         if pb.section == "tools":
             t = estimate_tool_tokens(pb.block) + (tool_system_prompt_tokens(tool_choice) if pb.index == 0 else 0)
+            t = math.ceil(t * factor)
         else:
             t = estimate_block_tokens(pb.block, model)
+            t = t if pb.kind == "image" else math.ceil(t * factor)
             t += MESSAGE_OVERHEAD_TOKENS if pb.first_in_message else 0
         if pb.message is None:
             sections[pb.section] += t

@@ -57,6 +57,7 @@ class Call:
     model: str
     usage: Usage
     text: str = ""
+    retries: list[dict[str, Any]] = field(default_factory=list)  # failed tries that were retried
 
 
 @dataclass
@@ -77,6 +78,7 @@ class Notes:
     external: list[MemoryChange]  # a person's edits, for the log
     stuck: StuckState
     knowledge: list[str] = field(default_factory=list)  # ids of the knowledge entries among `lines`
+    memory: list[str] = field(default_factory=list)  # the edits as notes (also in `lines`), kept in history
 
 
 @dataclass
@@ -85,6 +87,9 @@ class Request:
     sections: list[Section]
     current: Current
     results: list[ToolResult]  # the tool results it delivers
+    blocks: list[dict[str, Any]] = field(default_factory=list)  # the current turn as sent (no cache_control)
+    as_text: bool = False  # the results went as text (the reply they answer was folded into text)
+    memory_notes: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -131,7 +136,8 @@ def assemble(t: TurnParts, side_calls: list[SideCall], cost: CostLog) -> TurnLog
     if d is not None:
         reply = d.reply
         response = ResponseLog(thinking=reply.thinking, text=reply.text, tool_calls=reply.tool_calls,
-                               stop_reason=reply.stop_reason, retries=[x.model_dump() for x in reply.retries])
+                               stop_reason=reply.stop_reason, retries=[x.model_dump() for x in reply.retries],
+                               input_transformations=reply.input_transformations)
     return TurnLog(
         turn=t.turn, started_at=t.started_at, model=t.model,
         errors=[*(s.errors if s else []), *t.failures, *(d.errors if d else []), *(a.errors if a else [])],
@@ -143,6 +149,7 @@ def assemble(t: TurnParts, side_calls: list[SideCall], cost: CostLog) -> TurnLog
         knowledge=t.notes.knowledge if t.notes else [],
         stuck=t.notes.stuck if t.notes else StuckState(),
         usage=d.reply.usage if d else Usage(),
+        estimated_input_tokens=sum(x.tokens for x in t.request.sections) if t.request else 0,
         side_calls=side_calls, cost=cost,
         past_turn_tokens=t.past.record_tokens() if t.past else 0,
         past_reply_tokens=t.past.reply_tokens() if t.past else 0,
@@ -160,7 +167,8 @@ def bill(totals: RunTotals, calls: list[Call]) -> tuple[list[SideCall], CostLog]
     for c in calls:
         cost = cost_usd(c.usage, c.model)
         if c.kind:
-            side_calls.append(SideCall(kind=c.kind, model=c.model, usage=c.usage, cost_usd=cost, text=c.text))
+            side_calls.append(SideCall(kind=c.kind, model=c.model, usage=c.usage, cost_usd=cost, text=c.text,
+                                       retries=c.retries))
         totals.usage = totals.usage + c.usage
         totals.cost_usd += cost
         turn_usd += cost

@@ -64,8 +64,10 @@ class ResponseLog(BaseModel):
     thinking: str = ""
     text: str = ""
     tool_calls: list[ToolCall] = Field(default_factory=list)
-    stop_reason: str | None = None
+    stop_reason: str | None = None  # "refusal": logged, nothing done that turn
     retries: list[dict[str, Any]] = Field(default_factory=list)
+    # What the API dropped from the request (drop_block): thinking bound to a prefix that changed.
+    input_transformations: list[dict[str, Any]] = Field(default_factory=list)
 
 
 class ActionLog(BaseModel):
@@ -80,13 +82,15 @@ class ActionLog(BaseModel):
 
 
 class SideCall(BaseModel):
-    """A model call the turn made besides its decision: the VLM reading, a history fold's summary."""
+    """A model call the turn made besides its decision: the VLM reading, a history fold's summary, the
+    count_tokens preflight (free, but listed: it is a call)."""
 
-    kind: str  # "vlm" or "fold"
+    kind: str  # "vlm", "fold" or "preflight" (count_tokens)
     model: str
     usage: Usage
     cost_usd: float
-    text: str = ""  # the fold's summary
+    text: str = ""  # the fold's summary; the preflight's finding
+    retries: list[dict[str, Any]] = Field(default_factory=list)  # failed tries that were retried
 
 
 class RunSummary(BaseModel):
@@ -124,7 +128,10 @@ class TurnLog(BaseModel):
     memory_changes: list[MemoryChange] = Field(default_factory=list)
     knowledge: list[str] = Field(default_factory=list)  # ids of the knowledge entries sent with this turn
     stuck: StuckState = Field(default_factory=StuckState)
-    usage: Usage = Field(default_factory=Usage)  # the decision call
+    usage: Usage = Field(default_factory=Usage)  # the decision call, as billed
+    # The agent's own estimate of the decision's input tokens (lluma_agent.tokens), beside the billed
+    # usage.total_input_tokens: the API (or the stand-in) counts with its own tokenizer.
+    estimated_input_tokens: int = 0
     side_calls: list[SideCall] = Field(default_factory=list)
     cost: CostLog = Field(default_factory=CostLog)
     # Estimated tokens this turn adds to every later request's history: its compact record (tool

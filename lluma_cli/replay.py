@@ -146,7 +146,7 @@ def replay(source: Path, *, model: str | None = None, prompt_file: Path | None =
                           prompt=str(prompt_file) if prompt_file else None)
     with _endpoint(api) as (client, label):
         result.api = label
-        decide = Model(ModelConfig(max_retries=2), client).decide
+        decide = Model(ModelConfig(retry_window_s=30), client).decide
         for log in chosen:
             request = load_request(folder, log.turn)
             shot = folder / log.frame.path if log.frame.path else None

@@ -19,7 +19,7 @@ class VisionConfig(BaseModel):
     max_texts: int = Field(12, ge=0, le=500, description="Cap on text lines in the compact JSON.")
     cache_size: int = Field(64, ge=1, le=100_000, description="Screens remembered by the vision cache.")
     cache_max_age_s: float = Field(120.0, ge=0, description="A cached reading older than this is recomputed.")
-    vlm_model: str = Field("claude-haiku-4-5", description="Model for the claude/hybrid backends.")
+    vlm_model: str = Field("claude-haiku-5-5", description="Model for the claude/hybrid backends.")
     cache_max_distance: int = Field(
         0,
         ge=0,

@@ -131,6 +131,7 @@ class VisionOutput(BaseModel):
     cached: bool = False
     elapsed_ms: float = 0.0  # time analyze() took for this frame (a cache hit reports the hit's time)
     vlm_usage: dict[str, int] = Field(default_factory=dict)  # Messages API usage of the VLM call(s), for cost
+    vlm_retries: list[dict[str, Any]] = Field(default_factory=list)  # failed VLM tries that were retried (logged)
 
     def button(self, name: str) -> Button | None:
         for b in self.buttons:

@@ -8,11 +8,13 @@ heuristics. Loading and cutscene frames never call the VLM: there is nothing to 
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import Any
 
 from PIL import Image
 
+from lluma_facts.retry import RetryPolicy
 from lluma_vision.associate import associate
 from lluma_vision.cache import VisionCache
 from lluma_vision.config import VisionConfig
@@ -21,7 +23,9 @@ from lluma_vision.models import VisionOutput
 from lluma_vision.ocr import prepare
 from lluma_vision.phash import from_hex, region_hash
 from lluma_vision.reading import Reading, read_frame
-from lluma_vision.vlm import VlmBackend
+from lluma_vision.vlm import OcrFallback, VlmBackend
+
+log = logging.getLogger("lluma.vision")
 
 BACKENDS = ("ocr", "claude", "hybrid")
 
@@ -43,13 +47,14 @@ MIN_READABLE_SIDE = 32
 class Vision:
     """Screen reader for the agent. Not thread-safe: one Vision per device loop."""
 
-    def __init__(self, cfg: VisionConfig | None = None, client: Any | None = None) -> None:
+    def __init__(self, cfg: VisionConfig | None = None, client: Any | None = None,
+                 retry: RetryPolicy | None = None) -> None:
         self.cfg = cfg or VisionConfig()
         self.backend = resolve_backend(self.cfg.backend, client)
         self.cache = VisionCache(self.cfg.cache_size, self.cfg.cache_max_age_s, self.cfg.cache_max_distance)
         self.memory = TabMemory()
         self.vlm = (
-            VlmBackend(client, self.cfg.vlm_model, self.cfg.vlm_max_tokens, self.cfg.vlm_image_max_side)
+            VlmBackend(client, self.cfg.vlm_model, self.cfg.vlm_max_tokens, self.cfg.vlm_image_max_side, retry)
             if self.backend != "ocr" else None
         )
         self.last_reading: Reading | None = None  # working-space details of the last miss (debugging, bench)
@@ -70,21 +75,27 @@ class Vision:
                 "screen_hash": phash or hit.screen_hash,
                 "elapsed_ms": round((time.perf_counter() - t0) * 1000, 2),
             })
-        out = associate(self._read(image))
-        out = out.model_copy(update={
+        read, cacheable = self._read(image)
+        out = associate(read).model_copy(update={
             "screen_hash": phash or key.tobytes().hex(),
             "elapsed_ms": round((time.perf_counter() - t0) * 1000, 2),
         })
-        self.cache.put(key, size, out)
+        if cacheable:
+            self.cache.put(key, size, out)
         return out
 
-    def _read(self, image: Image.Image) -> VisionOutput:
+    def _read(self, image: Image.Image) -> tuple[VisionOutput, bool]:
+        """The reading and whether it may be cached (an OCR stand-in for a failed VLM call may not)."""
         cfg = self.cfg
         work = prepare(image, cfg.ocr_short_side, cfg.ocr_long_side)
         reading = read_frame(work, det_limit=cfg.ocr_det_limit, memory=self.memory)
         self.last_reading = reading
         if self.vlm is None or reading.cinematic in ("loading", "cutscene", "cutscene_paused"):
-            return reading.output.model_copy(update={"backend": "ocr"})
-        out = self.vlm.refine(image, reading, keep_ocr_buttons=self.backend == "hybrid")
-        used_vlm = not any("OCR reading used" in e for e in out.errors)
-        return out.model_copy(update={"backend": self.backend if used_vlm else "ocr"})
+            return reading.output.model_copy(update={"backend": "ocr"}), True
+        result = self.vlm.refine(image, reading, keep_ocr_buttons=self.backend == "hybrid")
+        retries = [r.model_dump() for r in result.retries]
+        if isinstance(result, OcrFallback):
+            log.warning("VLM reading failed (%s); OCR reading used for this frame, not cached", result.reason)
+            errors = result.output.errors + ["vlm: OCR reading used instead (not cached)"]
+            return result.output.model_copy(update={"backend": "ocr", "errors": errors, "vlm_retries": retries}), False
+        return result.output.model_copy(update={"backend": self.backend, "vlm_retries": retries}), True

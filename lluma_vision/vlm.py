@@ -7,18 +7,23 @@ Contract (the Messages API stand-in in lluma_sim answers it, so keep it exact):
 - response text: JSON `{"buttons": [{"ocr_ids": [int], "name", "meta", "region"}],
   "icons": [{"name", "box": [fx0, fy0, fx1, fy1] (fractions of the image), "meta", "region"}]}`.
 A text button's box is the union of its OCR lines' boxes, never a coordinate the model guessed.
-Invalid output (bad JSON, unknown ids, boxes out of range) is retried once; then the OCR reading
-is used and the error recorded in `VisionOutput.errors`.
+Invalid output (bad JSON, unknown ids, boxes out of range) is retried once; API failures are retried
+with the agent's policy (lluma_facts.retry). When neither gives a usable answer the result is an
+`OcrFallback` (typed, never cached as a VLM reading) and the error is recorded in `VisionOutput.errors`.
 """
 
 from __future__ import annotations
 
 import json
+import time
+from collections.abc import Callable
 from typing import Any
 
 from PIL import Image
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from lluma_facts import model_spec
+from lluma_facts.retry import Attempt, RetryPolicy, call_with_retries
 from lluma_vision.jpeg import jpeg_base64
 from lluma_vision.layout import clean_name
 from lluma_vision.models import Box, Button, Region, TextLine, VisionOutput
@@ -117,7 +122,7 @@ def build_request(reading: Reading, image: Image.Image, model: str, max_tokens: 
         f"Screenshot {sent[0]}x{sent[1]} px. OCR lines (id, text, box in this image's pixels):\n"
         f"{ocr_block(reading, sent)}\nReturn the buttons and icons as JSON."
     )
-    return {
+    request: dict[str, Any] = {
         "model": model,
         "max_tokens": max_tokens,
         "system": SYSTEM_PROMPT,
@@ -127,6 +132,13 @@ def build_request(reading: Reading, image: Image.Image, model: str, max_tokens: 
         ]}],
         "output_config": {"format": {"type": "json_schema", "schema": VLM_SCHEMA}},
     }
+    spec = model_spec(model)
+    if spec.thinking == "adaptive":
+        # Adaptive models think by default, into max_tokens: reading a screen into JSON needs little or none.
+        request["output_config"]["effort"] = "low"
+        if spec.disable_thinking_max_effort is not None:  # "disabled" is accepted only up to that effort
+            request["thinking"] = {"type": "disabled"}
+    return request
 
 
 def parse_response(message: Any, n_lines: int) -> VlmResponse:
@@ -214,22 +226,60 @@ def merge(reading: Reading, resp: VlmResponse, keep_ocr_buttons: bool) -> Vision
     return out.model_copy(update={"buttons": unique_names(buttons), "texts": texts})
 
 
-class VlmBackend:
-    """Calls Claude once per new screen (twice when the first answer breaks the contract)."""
+class VlmReading(BaseModel):
+    """The VLM's reading, grounded and merged: cacheable like any reading."""
 
-    def __init__(self, client: Any, model: str, max_tokens: int = 2048, image_max_side: int = 896) -> None:
+    output: VisionOutput
+    retries: list[Attempt] = Field(default_factory=list)
+
+
+class OcrFallback(BaseModel):
+    """The VLM gave no usable answer (API failure after retries, or output that broke the contract twice):
+    the OCR reading stands in for this frame. Never cached as a VLM reading: the next frame asks again."""
+
+    output: VisionOutput
+    reason: str
+    retries: list[Attempt] = Field(default_factory=list)
+
+
+VlmResult = VlmReading | OcrFallback
+
+
+class VlmBackend:
+    """Calls Claude once per new screen (twice when the first answer breaks the contract). API failures are
+    retried with the agent's one policy (lluma_facts.retry), so a busy API delays a reading instead of
+    degrading it."""
+
+    def __init__(
+        self,
+        client: Any,
+        model: str,
+        max_tokens: int = 2048,
+        image_max_side: int = 896,
+        retry: RetryPolicy | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.client, self.model, self.max_tokens, self.image_max_side = client, model, max_tokens, image_max_side
+        self.retry, self.sleep, self.clock = retry or RetryPolicy(), sleep, clock
         self.calls = 0
 
-    def refine(self, image: Image.Image, reading: Reading, keep_ocr_buttons: bool) -> VisionOutput:
+    def _create(self, request: dict[str, Any], retries: list[Attempt]) -> Any:
+        def call(_attempt: int) -> Any:
+            self.calls += 1
+            return self.client.messages.create(**request)
+
+        return call_with_retries(call, self.retry, retries, sleep=self.sleep, clock=self.clock, what="VLM call")
+
+    def refine(self, image: Image.Image, reading: Reading, keep_ocr_buttons: bool) -> VlmResult:
         request = build_request(reading, image, self.model, self.max_tokens, self.image_max_side)
         errors: list[str] = []
         usage: dict[str, int] = {}
+        retries: list[Attempt] = []
         for attempt in range(2):
             try:
-                self.calls += 1
-                message = self.client.messages.create(**request)
-            except Exception as exc:  # API/network failure (no retries here: the client has max_retries=0): OCR now
+                message = self._create(request, retries)
+            except Exception as exc:  # noqa: BLE001 - API failure after the retry window (or a bug): OCR this frame
                 errors.append(f"vlm call failed: {type(exc).__name__}: {str(exc)[:200]}")
                 break
             _add_usage(usage, getattr(message, "usage", None))
@@ -241,10 +291,13 @@ class VlmBackend:
                 request = _with_correction(request, str(exc))
                 continue
             out = merge(reading, resp, keep_ocr_buttons)
-            return out.model_copy(update={"errors": out.errors + errors, "vlm_usage": usage})
+            return VlmReading(output=out.model_copy(update={"errors": out.errors + errors, "vlm_usage": usage}),
+                              retries=retries)
         fallback = reading.output
-        return fallback.model_copy(update={
-            "errors": fallback.errors + errors + ["vlm: OCR reading used instead"], "vlm_usage": usage})
+        return OcrFallback(
+            output=fallback.model_copy(update={"errors": fallback.errors + errors, "vlm_usage": usage}),
+            reason=errors[-1] if errors else "no answer", retries=retries,
+        )
 
 
 def _with_correction(request: dict[str, Any], error: str) -> dict[str, Any]:

@@ -116,10 +116,10 @@ def test_cache_is_read_after_the_first_turns(demo_run):
     later = [t.usage for t in turn_logs[4:]]
     assert all(u.cache_read_input_tokens > 0 for u in later)
     assert totals.cache_hit_ratio > 0.6
-    # breakpoints A, B and the rolling C; the current turn (screenshot, vision) is never cached
-    assert [s.name for s in turn_logs[0].context if s.breakpoint] == ["system", "memory"]
+    # breakpoints A, B, the rolling C and, with a thinking model, D on the current turn (it will be kept verbatim)
+    assert [s.name for s in turn_logs[0].context if s.breakpoint] == ["system", "memory", "current"]
     for t in turn_logs[1:]:
-        assert [s.name for s in t.context if s.breakpoint] == ["system", "memory", "history"]
+        assert [s.name for s in t.context if s.breakpoint] == ["system", "memory", "history", "current"]
 
 
 def test_api_key_never_reaches_a_log(demo_run):
@@ -177,7 +177,9 @@ def test_a_persons_memory_edit_is_noticed(tmp_path):
     assert "a person changed memory file(s) outside your tools: orders.md" in sent
     assert any("a person changed memory file(s) outside your tools: orders.md" in n for n in log.notes)
     assert all(json.dumps(n)[1:-1] in sent for n in log.notes)  # the turn log holds the notes exactly as they were sent
-    assert "Always rest below 50 energy." in json.dumps(policy.requests[-1]["system"])
+    # The edit travels as a message with its content; the memory snapshot in `system` waits for the next fold.
+    assert "Always rest below 50 energy." in json.dumps(policy.requests[-1]["messages"][-1])
+    assert "Always rest below 50 energy." not in json.dumps(policy.requests[-1]["system"])
 
 
 def test_overwriting_a_persons_memory_file_says_which_lines_it_drops(tmp_path):
@@ -313,10 +315,11 @@ def test_history_folds_through_the_stand_in_and_the_summary_is_billed(tmp_path):
 
 
 def test_thinking_blocks_are_passed_back_unmodified(tmp_path):
-    overrides = {"LLUMA_MODEL__THINKING_BUDGET": "1024", "LLUMA_MODEL__MAX_TOKENS": "2048"}
+    overrides = {"LLUMA_MODEL__NAME": "claude-haiku-4-5", "LLUMA_MODEL__THINKING_BUDGET": "1024",
+                 "LLUMA_MODEL__MAX_TOKENS": "2048"}
     with sim_agent(4, tmp_path, seed=6, overrides=overrides) as (sim, coordinator):
         coordinator.run()
-        entries = list(sim.api.log)
+        entries = [e for e in sim.api.log if e.endpoint == "messages"]  # not the count_tokens preflight
     assert [e.status for e in entries] == [200] * 4
     replies = [t.reply for t in coordinator.history.turns]
     assert all(r[0]["type"] == "thinking" and r[0]["signature"] for r in replies)

@@ -99,3 +99,15 @@ def test_commands_find_config_yaml_in_the_working_folder(tmp_path, monkeypatch):
     assert find_config(None) == Path("config.yaml")
     assert load_config(find_config(None), env={}).run.max_turns == 3
     assert find_config(tmp_path / "other.yaml") == tmp_path / "other.yaml"  # explicit: must exist when loaded
+
+
+def test_an_empty_or_missing_system_prompt_stops_at_start(tmp_path):
+    from lluma_agent.app import system_prompt
+
+    empty = tmp_path / "prompt.md"
+    empty.write_text("  \n")
+    with pytest.raises(ConfigError, match=r"context.system_prompt_file: .*prompt.md is empty"):
+        system_prompt(load_config(env={"LLUMA_CONTEXT__SYSTEM_PROMPT_FILE": str(empty)}))
+    with pytest.raises(ConfigError, match=r"context.system_prompt_file: cannot read .*missing.md"):
+        system_prompt(load_config(env={"LLUMA_CONTEXT__SYSTEM_PROMPT_FILE": str(tmp_path / "missing.md")}))
+    assert "Uma Musume" in system_prompt(load_config(env={}))

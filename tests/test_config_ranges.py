@@ -17,7 +17,7 @@ LLUMA = Path(sys.executable).parent / "lluma"
 BAD_VALUES = [
     ("model.max_tokens", "model: {max_tokens: -5}"),
     ("model.timeout_s", "model: {timeout_s: 0}"),
-    ("model.max_retries", "model: {max_retries: -1}"),
+    ("model.retry_window_s", "model: {retry_window_s: -1}"),
     ("run.max_cost_usd", "run: {max_cost_usd: -1}"),
     ("run.max_cost_usd", "run: {max_cost_usd: .nan}"),
     ("run.max_turns", "run: {max_turns: -3}"),

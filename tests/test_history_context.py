@@ -127,3 +127,42 @@ def test_compact_reply_shortens_ids_and_trims_text_but_never_touches_thinking():
     with_thinking = [{"type": "thinking", "thinking": "hmm", "signature": "sig"}] + reply
     kept, ids2 = compact_reply(with_thinking, 42)
     assert ids2 == {} and kept[1]["text"] == long_text and kept[2]["id"] == "toolu_01KxJsllLODfU25035HyRrY0"
+
+
+def _thinking_turn(n, epoch=0):
+    t = _turn(n, thinking=True)
+    sent = [*t.results, {"type": "text", "text": f"<vision>full reading {n}</vision>"}]
+    return t.model_copy(update={"sent": sent, "epoch": epoch})
+
+
+def test_a_turn_whose_reply_holds_thinking_is_kept_exactly_as_sent():
+    h = History(40, 20)
+    h.append(_turn(1))
+    h.append(_thinking_turn(2))
+    msgs = h.messages()
+    assert msgs[2]["content"] == h.turns[1].sent  # the full reading it was bound to, not the compact record
+    assert msgs[3]["content"][0]["type"] == "thinking"
+    assert msgs[0]["content"][-1]["text"] == "T1 hub 1"  # no thinking: compact record
+
+
+def test_a_fold_turns_kept_turns_into_text_and_refreshes_the_memory_snapshot():
+    h = History(max_turns=4, chunk=2)
+    h.memory = "<memory>old</memory>"
+    for n in range(1, 6):
+        h.append(_thinking_turn(n))
+    before = h.messages()
+    seen = []
+    assert h.fold(lambda msgs: seen.append(msgs) or "sum", memory="<memory>new</memory>") == "model"
+    # The summary request carries the chunk exactly as the last request did (its thinking stays bound).
+    assert seen[0][:4] == before[:4]
+    assert seen[0][-1]["content"][0]["type"] == "tool_result"
+    assert h.memory == "<memory>new</memory>"
+    msgs = h.messages()
+    assert [t.turn for t in h.turns] == [3, 4, 5]
+    kinds = {b["type"] for m in msgs for b in m["content"]}
+    assert kinds == {"text"}  # kept turns: no thinking (bound to a prefix the fold changed), no tool blocks
+    assert "-> pressButton(name='Rest')" in msgs[1]["content"][0]["text"]
+    assert h.results_as_text()  # the next turn answers a reply that is text now
+    h.append(_turn(6).model_copy(update={"epoch": h.folds, "results_as_text": True}))
+    assert h.messages()[:6] == msgs  # append-only again after the fold
+    assert h.messages()[6]["content"][0]["text"].startswith("earlier results: tapped; changed")

@@ -1,7 +1,7 @@
 """The model layer's own retries, through the real anthropic SDK over loopback HTTP to the API stand-in.
 
 No mock of the SDK: `make_client` builds a real `anthropic.Anthropic` (max_retries=0) pointed at `ApiServer`,
-faults are injected by the stand-in, and `sleep` is injected so backoff waits are recorded instead of slept.
+faults are injected by the stand-in, and `sleep`/`clock` are injected so minutes of backoff run instantly.
 The last two tests drive the coordinator on the simulated phone: malformed tool input and a max_tokens stop.
 """
 
@@ -12,6 +12,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import anthropic
 import pytest
 
 from lluma_agent.config import ModelConfig
@@ -30,17 +31,25 @@ REQUEST = {
 }
 
 
-class Waits(list[float]):
-    """Stands in for time.sleep: records each wait instead of sleeping."""
+class FakeClock:
+    """Stands in for time.sleep and time.monotonic: a sleep is recorded and moves the clock, instantly."""
 
-    def __call__(self, seconds: float) -> None:
-        self.append(seconds)
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.waits: list[float] = []
+
+    def sleep(self, seconds: float) -> None:
+        self.waits.append(seconds)
+        self.now += seconds
+
+    def __call__(self) -> float:
+        return self.now
 
 
-def model_for(api_url: str, **cfg_kw: object) -> tuple[Model, Waits]:
+def model_for(api_url: str, **cfg_kw: object) -> tuple[Model, list[float]]:
     cfg = ModelConfig(base_url=api_url, **cfg_kw)
-    waits = Waits()
-    return Model(cfg, make_client(cfg, api_key=KEY), sleep=waits), waits
+    clock = FakeClock()
+    return Model(cfg, make_client(cfg, api_key=KEY), sleep=clock.sleep, clock=clock), clock.waits
 
 
 def assert_played(reply: ModelReply) -> None:
@@ -49,22 +58,28 @@ def assert_played(reply: ModelReply) -> None:
     assert reply.usage.output_tokens > 0
 
 
+def assert_full_jitter(waits: list[float], base: float = 1.0, cap: float = 60.0) -> None:
+    """Each wait is drawn from [0, min(cap, base x 2^n)]."""
+    for n, w in enumerate(waits):
+        assert 0.0 <= w <= min(cap, base * 2**n), (n, w)
+
+
 # ---- 1. 429 + retry-after, capped ------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
     ("retry_after", "cap", "expected"),
     [
-        (60.0, 2.5, 2.5),  # the server asks for a minute: we wait only the cap
+        (600.0, 2.5, 2.5),  # the server asks for ten minutes: we wait only the cap
+        (600.0, 120.0, 60.0),  # ...and never more than one wait's cap (60 s)
         (0.25, 20.0, 0.25),  # below the cap: obeyed exactly
-        (None, 20.0, 0.5),  # no retry-after header: our backoff
         (-1.0, 20.0, 0.0),  # nonsense: retried at once (time.sleep would raise on a negative wait)
     ],
 )
 def test_rate_limit_is_retried_and_retry_after_is_capped(retry_after, cap, expected):
     faults = FaultSchedule(at={0: Fault(kind="rate_limit", retry_after_s=retry_after)})
     with ApiServer(faults=faults) as api:
-        model, waits = model_for(api.base_url, retry_after_cap_s=cap, max_retries=3)
+        model, waits = model_for(api.base_url, retry_after_cap_s=cap)
         reply = model.decide(REQUEST)
         log = api.log
 
@@ -79,38 +94,72 @@ def test_rate_limit_is_retried_and_retry_after_is_capped(retry_after, cap, expec
     assert faults.fired == [(0, "rate_limit")]
 
 
-# ---- 2. 529 / 500: exponential backoff ------------------------------------------------------------------
+def test_retry_after_ms_wins_over_retry_after():
+    """The stand-in sends only `retry-after`; the SDK's own transport hook serves the -ms header here."""
+    import httpx2
+
+    sent: list[int] = []
+
+    def handler(request: httpx2.Request) -> httpx2.Response:
+        sent.append(1)
+        if len(sent) == 1:
+            return httpx2.Response(529, headers={"retry-after-ms": "1500", "retry-after": "30"},
+                                   json={"type": "error", "error": {"type": "overloaded_error", "message": "busy"}})
+        return httpx2.Response(200, json={
+            "id": "msg_1", "type": "message", "role": "assistant", "model": "claude-haiku-4-5",
+            "content": [{"type": "tool_use", "id": "toolu_1", "name": "pressButton", "input": {"name": "Rest"}}],
+            "stop_reason": "tool_use", "stop_sequence": None, "usage": {"input_tokens": 10, "output_tokens": 5}})
+
+    cfg = ModelConfig()
+    clock = FakeClock()
+    client = anthropic.Anthropic(api_key=KEY, base_url="http://api.test", max_retries=0,
+                                 http_client=httpx2.Client(transport=httpx2.MockTransport(handler)))
+    assert_played(Model(cfg, client, sleep=clock.sleep, clock=clock).decide(REQUEST))
+    assert clock.waits == [1.5]
 
 
-def test_overloaded_and_server_errors_back_off_exponentially_then_succeed():
+# ---- 2. 529 / 500: full-jitter exponential backoff for minutes --------------------------------------------
+
+
+def test_overloaded_and_server_errors_back_off_with_full_jitter_then_succeed():
     queue = [Fault(kind=k, retry_after_s=None) for k in ("overloaded", "api_error", "overloaded")]
     with ApiServer(faults=FaultSchedule(queue=queue)) as api:
-        model, waits = model_for(api.base_url, max_retries=3)
+        model, waits = model_for(api.base_url)
         reply = model.decide(REQUEST)
         log = api.log
 
     assert_played(reply)
-    assert waits == [0.5, 1.0, 2.0]
-    assert [(r.status, r.waited_s) for r in reply.retries] == [(529, 0.5), (500, 1.0), (529, 2.0)]
+    assert len(waits) == 3
+    assert_full_jitter(waits)
+    rounded = [round(w, 3) for w in waits]
+    assert [(r.status, r.waited_s) for r in reply.retries] == list(zip([529, 500, 529], rounded, strict=True))
     assert [r.error.split(":")[0] for r in reply.retries] == ["overloaded_error", "api_error", "overloaded_error"]
     assert [(e.status, e.retry_count) for e in log] == [(529, 0), (500, 1), (529, 2), (200, 3)]
 
 
-def test_backoff_is_capped_at_eight_seconds():
-    queue = [Fault(kind="api_error", retry_after_s=None)] * 6
+def test_a_thirty_second_overload_is_ridden_out():
+    """The old policy (0.5/1/2 s, three tries) ended a run in a 10 s overload; this one waits it out."""
+    queue = [Fault(kind="overloaded", retry_after_s=None)] * 12
     with ApiServer(faults=FaultSchedule(queue=queue)) as api:
-        model, waits = model_for(api.base_url, max_retries=6)
+        model, waits = model_for(api.base_url)
         assert_played(model.decide(REQUEST))
-        assert [e.status for e in api.log] == [500] * 6 + [200]
-    assert waits == [0.5, 1.0, 2.0, 4.0, 8.0, 8.0]
+        assert [e.status for e in api.log] == [529] * 12 + [200]
+    assert len(waits) == 12
+    assert_full_jitter(waits)
 
 
-def test_overloaded_with_retry_after_obeys_it():
-    faults = FaultSchedule(at={0: Fault(kind="overloaded", retry_after_s=3)})
-    with ApiServer(faults=faults) as api:
-        model, waits = model_for(api.base_url, retry_after_cap_s=20.0)
-        assert_played(model.decide(REQUEST))
-    assert waits == [3.0]
+def test_the_retry_window_ends_the_call_as_busy():
+    """Five minutes of 529s asking for a minute each: 60 s waits until the window is spent, then a busy error."""
+    queue = [Fault(kind="overloaded", retry_after_s=60)] * 8
+    with ApiServer(faults=FaultSchedule(queue=queue)) as api:
+        model, waits = model_for(api.base_url)
+        with pytest.raises(ModelError) as err:
+            model.decide(REQUEST)
+        statuses = [e.status for e in api.log]
+    assert waits == [60.0] * 5
+    assert statuses == [529] * 6
+    assert err.value.busy  # the coordinator waits this out: it is not a failed turn
+    assert str(err.value).startswith("API error 529 (gave up after 6 attempts): overloaded_error")
 
 
 # ---- 3. a reply slower than the client's timeout ------------------------------------------------------
@@ -119,12 +168,13 @@ def test_overloaded_with_retry_after_obeys_it():
 def test_slow_reply_past_the_timeout_is_retried_as_a_timeout():
     faults = FaultSchedule(at={0: Fault(kind="slow", delay_s=5.0)})
     with ApiServer(faults=faults) as api:
-        model, waits = model_for(api.base_url, timeout_s=0.5, max_retries=2)
+        model, waits = model_for(api.base_url, timeout_s=0.5)
         reply = model.decide(REQUEST)
         served = [e for e in api.log if e.status == 200 and e.fault is None]
 
     assert_played(reply)
-    assert waits == [0.5]
+    assert len(waits) == 1
+    assert_full_jitter(waits)
     assert [(r.error, r.status) for r in reply.retries] == [("APITimeoutError", None)]
     assert faults.fired == [(0, "slow")]
     assert [(e.messages_index, e.retry_count) for e in served] == [(1, 1)]
@@ -133,31 +183,35 @@ def test_slow_reply_past_the_timeout_is_retried_as_a_timeout():
 # ---- 4. giving up, and what is not retried ------------------------------------------------------------
 
 
-def test_after_the_last_retry_model_error_is_clear_and_keyless():
-    queue = [Fault(kind="api_error", retry_after_s=None)] * 3
+def test_after_the_window_model_error_is_clear_and_keyless():
+    queue = [Fault(kind="api_error", retry_after_s=None)] * 40
     with ApiServer(faults=FaultSchedule(queue=queue)) as api:
-        model, waits = model_for(api.base_url, max_retries=2)
+        model, waits = model_for(api.base_url, retry_window_s=20)
         with pytest.raises(ModelError) as err:
             model.decide(REQUEST)
         log = api.log
 
     message = str(err.value)
-    assert message.startswith("API error 500 (gave up after 3 attempts): api_error")
+    tries = len(log)
+    assert message.startswith(f"API error 500 (gave up after {tries} attempts): api_error")
     assert KEY not in message and KEY not in repr(err.value)
     assert err.value.__cause__ is None and err.value.__suppress_context__  # no SDK exception (or request) chained
-    assert waits == [0.5, 1.0]  # no wait after the last attempt
-    assert [(r.status, r.waited_s) for r in err.value.retries] == [(500, 0.5), (500, 1.0)]
-    assert [(e.status, e.retry_count) for e in log] == [(500, 0), (500, 1), (500, 2)]
+    assert sum(waits) == pytest.approx(20.0)  # the last wait is trimmed to the window; none after the last try
+    assert_full_jitter(waits)
+    assert [r.status for r in err.value.retries] == [500] * (tries - 1)
+    assert [e.retry_count for e in log] == list(range(tries))
 
 
-def test_an_unreachable_api_gives_up_after_retries(free_port):
-    model, waits = model_for(f"http://127.0.0.1:{free_port}", max_retries=2)
+def test_an_unreachable_api_gives_up_after_the_window(free_port):
+    model, waits = model_for(f"http://127.0.0.1:{free_port}", retry_window_s=10)
     with pytest.raises(ModelError) as err:
         model.decide(REQUEST)
-    assert str(err.value) == "cannot reach the API (gave up after 3 attempts): APIConnectionError"
+    tries = len(err.value.retries) + 1
+    assert str(err.value) == f"cannot reach the API (gave up after {tries} attempts): APIConnectionError"
+    assert err.value.busy
     assert KEY not in repr(err.value)
-    assert waits == [0.5, 1.0]
-    assert [r.error for r in err.value.retries] == ["APIConnectionError"] * 2
+    assert sum(waits) == pytest.approx(10.0)
+    assert [r.error for r in err.value.retries] == ["APIConnectionError"] * (tries - 1)
 
 
 @pytest.mark.parametrize(
@@ -169,7 +223,7 @@ def test_an_unreachable_api_gives_up_after_retries(free_port):
 )
 def test_invalid_requests_are_not_retried(broken, detail):
     with ApiServer() as api:
-        model, waits = model_for(api.base_url, max_retries=3)
+        model, waits = model_for(api.base_url)
         with pytest.raises(ModelError) as err:
             model.decide({**REQUEST, **broken})
         log = api.log
@@ -177,6 +231,7 @@ def test_invalid_requests_are_not_retried(broken, detail):
     message = str(err.value)
     assert message.startswith("API error 400: invalid_request_error") and detail in message
     assert KEY not in message
+    assert not err.value.busy
     assert waits == [] and err.value.retries == []
     assert [(e.status, e.error_type) for e in log] == [(400, "invalid_request_error")]
 
@@ -190,6 +245,7 @@ def test_an_earlier_retry_is_kept_when_a_later_error_is_not_retryable():
         assert [e.status for e in api.log] == [429, 400]
     assert "400" in str(err.value) and waits == [1.0]
     assert [r.status for r in err.value.retries] == [429]
+    assert not err.value.busy
 
 
 # ---- 5. the key never reaches the server's log --------------------------------------------------------
@@ -201,7 +257,7 @@ def test_the_api_key_is_sent_but_never_logged():
         queue=[Fault(kind="rate_limit", retry_after_s=0.1), "overloaded", Fault(kind="slow", delay_s=2.0)]
     )
     with ApiServer(faults=faults, keep_bodies=True, on_request=lambda e: seen.append(e.model_dump_json())) as api:
-        model, _ = model_for(api.base_url, timeout_s=0.5, max_retries=4)
+        model, _ = model_for(api.base_url, timeout_s=0.5)
         reply = model.decide(REQUEST)
         with pytest.raises(ModelError) as err:
             model.decide({**REQUEST, "extra_body": {"temperature": 0.2}})
@@ -254,7 +310,7 @@ def test_coordinator_answers_malformed_input_with_is_error_and_logs_a_max_tokens
                 logs.append(coordinator.step())
         finally:
             close()
-        api_log = sim.api.log
+        api_log = [e for e in sim.api.log if e.endpoint == "messages"]  # not the count_tokens preflight
     t1, t2, t3, t4 = logs
 
     assert faults.fired == [(1, "malformed_tool_input"), (2, "max_tokens")]

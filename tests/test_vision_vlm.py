@@ -11,14 +11,16 @@ import httpx2
 import pytest
 from PIL import Image
 
+from lluma_facts.retry import RetryPolicy
 from lluma_sim.api_server import ApiServer
 from lluma_sim.game import SimGame
 from lluma_sim.screens import screens_dir
+from lluma_vision.associate import associate
 from lluma_vision.config import VisionConfig
 from lluma_vision.ocr import prepare
 from lluma_vision.pipeline import Vision
 from lluma_vision.reading import Reading, read_frame
-from lluma_vision.vlm import VLM_SCHEMA, VlmBackend, VlmResponse, build_request
+from lluma_vision.vlm import VLM_SCHEMA, OcrFallback, VlmBackend, VlmReading, VlmResponse, build_request
 
 SCREENS = screens_dir()
 EVENT = SCREENS / "umaplay__events__event_scenario_ura_exhilarating.png"
@@ -161,7 +163,9 @@ def test_claude_backend_keeps_only_what_the_vlm_named(image: Image.Image, readin
 
 def test_malformed_then_valid_is_retried_once(image: Image.Image, reading: Reading) -> None:
     rec = Recorder([reply('{"buttons": [{"ocr_ids": [1], "name": "Skip"'), reply(good_answer(reading))])
-    out = VlmBackend(client_for(rec), "claude-haiku-4-5").refine(image, reading, keep_ocr_buttons=True)
+    result = VlmBackend(client_for(rec), "claude-haiku-4-5").refine(image, reading, keep_ocr_buttons=True)
+    assert isinstance(result, VlmReading)
+    out = result.output
     assert len(rec.requests) == 2
     assert out.button("Skip") is not None and out.button("Skip").source == "hybrid"
     assert len(out.errors) == 1 and "not JSON" in out.errors[0]
@@ -191,29 +195,63 @@ def test_twice_invalid_falls_back_to_ocr_with_error(image: Image.Image, reading:
     assert out.backend == "ocr"
     assert [b.name for b in out.buttons] == [b.name for b in reading.output.buttons]
     assert any(why in e for e in out.errors), out.errors
-    assert out.errors[-1] == "vlm: OCR reading used instead"
+    assert out.errors[-1] == "vlm: OCR reading used instead (not cached)"
 
 
 def test_ids_of_two_separate_buttons_are_not_one_label(image: Image.Image, reading: Reading) -> None:
     joined = json.dumps({"buttons": [{"ocr_ids": [line_id(reading, "Skip"), line_id(reading, "Irespect")],
                                       "name": "Skip", "meta": "", "region": "bottom"}], "icons": []})
     rec = Recorder([reply(joined), reply(joined)])
-    out = VlmBackend(client_for(rec), "claude-haiku-4-5").refine(image, reading, keep_ocr_buttons=True)
-    assert len(rec.requests) == 2 and "not one label" in out.errors[0] and out.backend == "ocr"
+    result = VlmBackend(client_for(rec), "claude-haiku-4-5").refine(image, reading, keep_ocr_buttons=True)
+    assert isinstance(result, OcrFallback) and "not one label" in result.reason
+    assert len(rec.requests) == 2 and "not one label" in result.output.errors[0]
 
 
 def test_cut_off_reply_counts_as_malformed(image: Image.Image, reading: Reading) -> None:
     rec = Recorder([reply(good_answer(reading), stop="max_tokens"), reply(good_answer(reading))])
-    out = VlmBackend(client_for(rec), "claude-haiku-4-5").refine(image, reading, keep_ocr_buttons=False)
+    out = VlmBackend(client_for(rec), "claude-haiku-4-5").refine(image, reading, keep_ocr_buttons=False).output
     assert len(rec.requests) == 2 and "max_tokens" in out.errors[0] and out.button("Menu") is not None
 
 
-def test_api_error_falls_back_without_a_second_call(image: Image.Image, reading: Reading) -> None:
-    rec = Recorder([500])
-    out = VlmBackend(client_for(rec), "claude-haiku-4-5").refine(image, reading, keep_ocr_buttons=True)
-    assert len(rec.requests) == 1
-    assert "vlm call failed" in out.errors[0] and "InternalServerError" in out.errors[0]
-    assert [b.name for b in out.buttons] == [b.name for b in reading.output.buttons]
+class FakeClock:
+    def __init__(self) -> None:
+        self.now, self.waits = 0.0, []
+
+    def sleep(self, seconds: float) -> None:
+        self.waits.append(seconds)
+        self.now += seconds
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_busy_api_delays_the_reading_instead_of_degrading_it(image: Image.Image, reading: Reading) -> None:
+    rec = Recorder([529, 500, reply(good_answer(reading))])
+    clock = FakeClock()
+    result = VlmBackend(client_for(rec), "claude-haiku-4-5", sleep=clock.sleep, clock=clock).refine(
+        image, reading, keep_ocr_buttons=True)
+    assert isinstance(result, VlmReading) and result.output.button("Menu") is not None
+    assert [a.status for a in result.retries] == [529, 500] and len(clock.waits) == 2
+    assert len(rec.requests) == 3
+
+
+def test_api_failure_after_the_window_is_a_typed_fallback_never_cached(image: Image.Image, reading: Reading) -> None:
+    rec = Recorder([500] * 200 + [reply(good_answer(reading))])
+    clock = FakeClock()
+    vision = Vision(VisionConfig(backend="hybrid"), client=client_for(rec), retry=RetryPolicy(window_s=30))
+    assert vision.vlm is not None
+    vision.vlm.sleep, vision.vlm.clock = clock.sleep, clock
+    first = vision.analyze(image)
+    assert first.backend == "ocr" and not first.cached
+    assert any("vlm call failed" in e and "InternalServerError" in e for e in first.errors)
+    assert first.errors[-1] == "vlm: OCR reading used instead (not cached)"
+    assert [b.name for b in first.buttons] == [b.name for b in associate(reading.output).buttons]
+    assert first.vlm_retries and all(r["status"] == 500 for r in first.vlm_retries)
+    assert sum(clock.waits) == pytest.approx(30.0)
+    # The API is back: the same screen is read by the VLM now, not served from the cache as an OCR stand-in.
+    rec.replies = [reply(good_answer(reading))]
+    again = vision.analyze(image.copy())
+    assert not again.cached and again.backend == "hybrid" and again.button("Menu") is not None
 
 
 def test_loading_frames_never_call_the_vlm() -> None:
