@@ -76,6 +76,8 @@ class ScriptedPolicy:
         self.hub_visits = 0
         self.skills_turns = 0
         self.presses: Counter[str] = Counter()
+        self._seen = ""  # the screen the last request showed, and the actions that did nothing on it
+        self._useless: set[tuple[str, tuple]] = set()
 
     # ---- entry point ----------------------------------------------------------------------------------
 
@@ -109,7 +111,15 @@ class ScriptedPolicy:
         choice_type = (request.get("tool_choice") or {}).get("type")
         last_action, failed = self._last_outcome(messages)
         candidates, why = self._candidates(vision)
-        action = next((c for c in candidates if not (failed and c == last_action) and c[0] in tools), None)
+        # Like a player: an action that changed nothing on this screen is not tried again while others remain
+        # (alternating two useless actions is how a scripted player gets stuck).
+        screen = json.dumps([sorted(str(b.get("name")) for b in vision.get("buttons") or [] if isinstance(b, dict)),
+                             vision.get("cinematic"), vision.get("texts")], sort_keys=True, default=str)
+        if screen != self._seen:
+            self._seen, self._useless = screen, set()
+        if failed and last_action is not None:
+            self._useless.add(last_action)
+        action = next((c for c in candidates if c not in self._useless and c[0] in tools), None)
         if action is None:
             action = next((c for c in candidates if c[0] in tools), None)
         self.turns += 1
@@ -175,7 +185,10 @@ class ScriptedPolicy:
             out += [("pressButton", (("name", c),)) for c in ranked]
             return out + [("advanceDialogue", ())], f"an event offers {len(choices)} choices"
         if cinematic == "dialogue":
-            return [("advanceDialogue", ()), ("pressButton", (("name", "Next"),)), *press], "event dialogue"
+            # Choices a reader did not frame as buttons are still tappable by their text.
+            said = [str(t) for t in v.get("texts") or [] if _is_choice(str(t))]
+            by_text = [("pressButton", (("name", t),)) for t in sorted(said, key=lambda t: -_choice_score(t, energy))]
+            return [("advanceDialogue", ()), ("pressButton", (("name", "Next"),)), *by_text, *press], "event dialogue"
         if cinematic in ("loading", "cutscene", "cutscene_paused"):
             add("Skip")
             return out + [("advanceDialogue", ())] + press, f"a {cinematic} is playing"
