@@ -18,19 +18,20 @@ import logging
 import time
 import traceback
 from collections.abc import Callable
-from typing import Any, Protocol, TypeVar, cast
+from typing import Any, Protocol, TypeVar
 
 from lluma_agent import history_index, knowledge
 from lluma_agent.acting import Acted, Actor, Effect, Pending, effect_of
 from lluma_agent.baseline import BaselineLayout
 from lluma_agent.config import Config
-from lluma_agent.context import build_request, current_turn, memory_update_note, screenshot_block
+from lluma_agent.context import memory_update_note
 from lluma_agent.device import DeviceDisconnected, DeviceError
 from lluma_agent.history import History, PastTurn, compact_reply
 from lluma_agent.layouts import CachedLayout, ContextLayout
 from lluma_agent.memory import MemoryStore
-from lluma_agent.model import ModelError, ModelReply, drop_block, request_shape
+from lluma_agent.model import ModelError, ModelReply
 from lluma_agent.observe import VisionLike, observe
+from lluma_agent.prompting import Prompter
 from lluma_agent.stuck import StuckDetector, StuckState
 from lluma_agent.toolkit import ToolContext, ToolRegistry, ToolResult
 from lluma_agent.turn import Call, Decision, Notes, Reading, Request, RunTotals, Screen, TurnParts, assemble, bill
@@ -78,7 +79,7 @@ class Coordinator:
     ) -> None:
         self.cfg, self.device, self.vision, self.model = cfg, device, vision, model
         self.memory, self.logger = memory, logger
-        self.system_prompt, self.tools, self._settle = system_prompt, tools.definitions(), settle
+        self._settle = settle
         self.on_turn = on_turn
         self.knowledge = knowledge
         self.layout: ContextLayout = BaselineLayout() if cfg.context.layout == "baseline" else CachedLayout()
@@ -97,8 +98,7 @@ class Coordinator:
         self.device_down_since: float | None = None  # first failed capture of the current outage
         self.device_gone = ""  # why the device is given up on (ends the run)
         self.refusals = 0
-        self.shape = request_shape(cfg.model)
-        self.preflight_due = True  # count_tokens once per run and after each fold
+        self.prompter = Prompter(cfg, model, tools.definitions(), system_prompt, self.layout, self.history, memory)
 
     def _same_screen(self, a: str, b: str) -> bool:
         """The one test of "nothing changed" (settle, action effects, stuck loops, the pre-tap check)."""
@@ -172,8 +172,8 @@ class Coordinator:
         t.notes = self.notes(effect, t.reading.out)
         if t.notes.stuck.level == "pause":  # stop spending money and say why (run() ends the run)
             raise Paused(f"paused: {t.notes.stuck.reason}; no model call this turn")
-        t.fold, t.fold_calls = self.make_room()
-        t.request = self.request(t.reading, t.screen, t.notes)
+        t.fold, t.fold_calls = self.prompter.make_room()
+        t.request = self.prompter.request(t.reading, t.screen, t.notes, list(self.owed))
         t.decision = self._timed(t, "model_s", self.decide, t.request)
         t.acted = self._timed(t, "action_s", self.act, t.decision.reply, t.reading, t.notes.stuck)
         t.past = self.remember(t.request, t.screen, t.decision)
@@ -240,62 +240,6 @@ class Coordinator:
             return []
         return self.knowledge.select(knowledge.ScreenFacts.of(out), self.cfg.knowledge.budget_tokens)
 
-    def make_room(self) -> tuple[str | None, list[Call]]:
-        """History over its limit: the layout folds it (summary calls are billed to this turn) and the memory
-        snapshot is refreshed. The count_tokens preflight runs at the start and after a fold."""
-        how, calls = None, []
-        if self.history.memory is None:
-            self.history.memory = self.memory.block_text()
-        if self.history.needs_fold():
-            replies: list[ModelReply] = []
-            how = self.layout.make_room(self.history, lambda msgs: self._summarize(msgs, replies))
-            self.history.memory = self.memory.block_text()
-            self.preflight_due = self.preflight_due or how is not None
-            calls = [Call("fold", self.cfg.model.name, r.usage, r.text, [a.model_dump() for a in r.retries])
-                     for r in replies]
-        if self.preflight_due and self.layout.cache and hasattr(self.model, "preflight"):
-            self.preflight_due = False
-            calls.append(self._preflight())
-        return how, calls
-
-    def _preflight(self) -> Call:
-        params, _ = build_request(model=self.cfg.model.name, max_tokens=1, tools=self.tools,
-                                  system_prompt=self.system_prompt, memory_text=self.history.memory or "",
-                                  history=[], current=[{"type": "text", "text": "."}])
-        ok, text = self.model.preflight(cast(dict[str, Any], params))  # type: ignore[attr-defined]
-        return Call("preflight", self.cfg.model.name, Usage(), text if ok else f"error: {text}")
-
-    def request(self, reading: Reading, screen: Screen, notes: Notes) -> Request:
-        ctx, results = self.cfg.context, list(self.owed)
-        # A turn kept verbatim (its reply will hold thinking) carries no screenshot: images anywhere in the prompt
-        # are part of the message cache's key, so a screenshot per kept turn would miss the cache every turn.
-        shots = ctx.screenshots > 0 and not (self.layout.cache and self.shape.expects_thinking)
-        image = screenshot_block(reading.frame.image, ctx.screenshot_max_side) if shots else None
-        # The cached layout sends the memory snapshot (refreshed at folds); the baseline sends the files as they are.
-        memory = (self.history.memory or "") if self.layout.cache else self.memory.block_text()
-        current = self.layout.current(reading.out, screen.view, memory, notes.lines)
-        as_text = self.history.results_as_text()
-        blocks = current_turn([r.block() for r in results], current.screen, current.notes, image, as_text)
-        shape = self.shape
-        params, layout = build_request(
-            model=self.cfg.model.name,
-            max_tokens=self.cfg.model.max_tokens,
-            tools=self.tools,
-            system_prompt=self.system_prompt,
-            memory_text=current.memory_text,
-            history=self.history.messages(),
-            current=blocks,
-            thinking=cast(Any, shape.thinking),
-            output_config=cast(Any, shape.output_config),
-            ttl=ctx.cache_ttl,
-            cache=self.layout.cache,
-            cache_current=shape.expects_thinking,
-        )
-        request = cast(dict[str, Any], params)
-        if not self.layout.cache and (shape.thinking or {}).get("type") == "adaptive":
-            request = drop_block(request)  # the baseline's sliding window breaks every binding, every turn
-        return Request(request, layout.sections, current, results, blocks, as_text, notes.memory)
-
     def decide(self, request: Request) -> Decision:
         reply = self.model.decide(request.params)  # ModelError ends the turn (step)
         self.model_errors, self.owed = 0, []  # delivered: the model has seen them
@@ -349,16 +293,3 @@ class Coordinator:
         elif now - self.device_down_since > self.cfg.device.outage_wait_s:
             self.device_gone = f"no usable frame for {now - self.device_down_since:.0f} s ({exc})"
         return f"device: {exc}"
-
-    def _summarize(self, messages: list[dict[str, Any]], replies: list[ModelReply]) -> str:
-        """The fold's summary: the same prefix as the last request (bindings hold), `tool_choice: none`, and no
-        history breakpoint: it reads the cached system prefix and writes no cache entry nothing would read."""
-        request, _ = build_request(
-            model=self.cfg.model.name, max_tokens=self.cfg.model.max_tokens, tools=self.tools,
-            system_prompt=self.system_prompt, memory_text=self.history.memory or "", history=messages[:-1],
-            current=messages[-1]["content"], thinking=cast(Any, self.shape.thinking),
-            output_config=cast(Any, self.shape.output_config), tool_choice={"type": "none"}, cache_history=False,
-        )
-        reply = self.model.decide(cast(dict[str, Any], request))
-        replies.append(reply)
-        return reply.text

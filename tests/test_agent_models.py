@@ -125,7 +125,8 @@ def test_a_changed_prefix_is_recovered_with_drop_block_and_logged(tmp_path):
     with sim_agent(3, tmp_path, seed=3) as (sim, coordinator):
         sim.api.keep_bodies = True
         coordinator.step()
-        coordinator.system_prompt += "\n(edited while running)"  # the kept thinking is now bound to another prefix
+        # the kept thinking is now bound to another prefix
+        coordinator.prompter.system_prompt += "\n(edited while running)"
         log = coordinator.step()
         statuses = [(e.status, (e.request or {}).get("thinking")) for e in sim.api.log if e.endpoint == "messages"]
     assert log.response is not None and log.response.input_transformations
