@@ -30,6 +30,7 @@ from lluma_sim.api_server import ApiServer
 from lluma_sim.fault_plan import FaultInjector, FaultPlan, FaultsInjected
 from lluma_sim.game import SimGame
 from lluma_sim.game.state import Style
+from lluma_sim.taps import OffTarget
 
 DEMO_SERIAL = "emulator-5554"
 DEMO_KEY = "sk-ant-demo-not-a-real-key"  # the stand-in accepts any key; never logged
@@ -54,6 +55,7 @@ class DemoSummary(BaseModel):
     logs_dir: str
     faults_injected: FaultsInjected  # by `--faults`: what actually fired, by kind
     taps_off_target: int  # taps the phone received off the element meant, or that no turn log records
+    off_target: list[OffTarget] = []  # each of them: the tap received (screen, element under it) and why
 
 
 class SimEnv(BaseModel):
@@ -176,7 +178,8 @@ def run_demo(
         memory_files=memory,
         logs_dir=str(logs_dir),
         faults_injected=injected,
-        taps_off_target=len(taps_off_target(game, logs_dir)),
+        taps_off_target=len(off := taps_off_target(game, logs_dir)),
+        off_target=off,
     )
 
 
