@@ -12,6 +12,7 @@ and the model is told so.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any, Protocol, cast
 
@@ -97,10 +98,14 @@ def effect_of(p: Pending, frame: FrameLike, same_screen: Callable[[str, str], bo
 class Actor:
     def __init__(self, device: Any, tools: ToolRegistry, same_screen: Callable[[str, str], bool]) -> None:
         self.device, self.tools, self._same_screen = device, tools, same_screen
+        self._not_before = 0.0
 
-    def run(self, reply: ModelReply, frame: FrameLike, ctx: ToolContext, stuck: StuckState, last_action: str) -> Acted:
+    def run(self, reply: ModelReply, frame: FrameLike, ctx: ToolContext, stuck: StuckState, last_action: str,
+            not_before: float = 0.0) -> Acted:
         """The reply's calls, in order; `frame`/`ctx.vision` are what the model decided on. `last_action` is
-        the stuck detector's latest signature (a forced action is of a different kind)."""
+        the stuck detector's latest signature (a forced action is of a different kind). No input is sent before
+        the monotonic time `not_before` (an unconfirmed input may still be running on the device)."""
+        self._not_before = not_before
         acted = Acted()
         acting = False  # an input call was taken (run, refused or forced): later ones are refused
         for call in reply.tool_calls:
@@ -160,6 +165,8 @@ class Actor:
         # Never act on a frame older than the decision: if the screen moved meanwhile, do nothing.
         # An input the device never confirmed comes back from execute() as done with `unknown` set.
         signature, done = f"{planned.tool}({planned.target})", None
+        if (wait := self._not_before - time.monotonic()) > 0:
+            time.sleep(wait)  # let a late input land first: the capture below then sees what it did
         try:
             fresh = self.device.capture()
             msg = "" if self._same_screen(fresh.phash, frame.phash) else (

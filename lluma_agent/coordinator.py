@@ -97,6 +97,7 @@ class Coordinator:
         self.internal_errors = 0
         self.device_down_since: float | None = None  # first failed capture of the current outage
         self.device_gone = ""  # why the device is given up on (ends the run)
+        self.quiet_until = 0.0  # no input before this (monotonic): an unconfirmed input may still be running
         self.refusals = 0
         self.prompter = Prompter(cfg, model, tools.definitions(), system_prompt, self.layout, self.history, memory)
 
@@ -261,7 +262,11 @@ class Coordinator:
         ctx = ToolContext(vision=reading.out, memory=self.memory, history=self.history, turn=self.turn,
                           search=lambda query, limit: history_index.search(self.logger.db, query, limit))
         last = self.stuck.actions[-1] if self.stuck.actions else ""
-        acted = self.actor.run(reply, reading.frame, ctx, stuck, last)
+        acted = self.actor.run(reply, reading.frame, ctx, stuck, last, self.quiet_until)
+        if acted.action is not None and acted.action.outcome == "unknown":
+            # adb cannot cancel a sent command: it may still run. The next input waits out two command timeouts
+            # and then checks the screen against the decision's frame, so a late tap never lands on a new screen.
+            self.quiet_until = time.monotonic() + 2 * self.cfg.device.command_timeout_s
         if acted.refused:
             self.stuck.record(reading.frame.phash, acted.refused, changed=False)
         self.pending, self.owed = acted.pending, [*self.owed, *acted.results]

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import threading
 from typing import Any
 
 from fakes import FakePhone, FakeScreen, ScriptedModel, button, call, loop, model_error, text
@@ -269,3 +270,28 @@ def test_a_tool_registered_in_one_place_is_offered_run_and_answered(tmp_path):
     bad = _results(model.requests[2])[-1]
     assert bad["is_error"] and "invalid input for echo" in bad["content"]
     assert "echoed" in json.dumps(model.requests[2]["messages"][:-1])  # the compact form in history
+
+
+def test_after_an_unconfirmed_input_the_next_one_waits_for_it_to_land(tmp_path):
+    phone = _phone()
+    tap, late = phone.tap, [True]
+
+    def slow_device_tap(box):
+        before = phone.screen
+        try:
+            return tap(box)
+        finally:
+            if late:  # the first tap is acted on by the phone only 0.3 s after the agent gave up on it
+                late.clear()
+                after, phone.screen = phone.screen, before
+                threading.Timer(0.3, lambda: setattr(phone, "screen", after)).start()
+
+    phone.tap = slow_device_tap
+    phone.unconfirmed = True
+    model = ScriptedModel([[call("pressButton", name="Training")], [call("pressButton", name="Rest")]])
+    coordinator = loop(tmp_path, phone, model, max_turns=2)
+    coordinator.cfg.device.command_timeout_s = 0.2
+    coordinator.run()
+    # Turn 2 decided on the home screen; the late tap then opened Training. Rest must not land there.
+    assert phone.calls == [("tap", 300, 1350)]
+    assert "not executed: the screen changed while you were deciding" in _log(tmp_path, 2).errors[-1]
