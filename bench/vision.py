@@ -6,13 +6,19 @@
     real screenshots' labels (labels list only the buttons that must be found: recall only);
   - tokens of the compact JSON for a 20-button screen against the verbose per-button form of the
     original harness (name, full_label, bounds, metadata dict, region);
-  - time of a cache hit (unchanged screen).
+  - time of a cache hit (unchanged screen);
+  - per labelled source folder (screens, screens2, ...; lluma_sim.screens.labelled_sources) and for
+    each labelled screen rescaled to 0.4x, 0.75x and 1.5x: labelled buttons found as buttons, reachable
+    as a button or a read text line ("tappable": pressButton taps both), scrollbar states right,
+    detected/labelled buttons, p50 ms; and a leave-one-source-out figure for the tuned threshold
+    (the confidence from which a candidate is reported as a button): chosen on the other sources,
+    scored on the held-out one.
 
 `claude` and `hybrid` run against the Messages API stand-in (lluma_sim.api_server, loopback HTTP,
 scripted answers grounded on the OCR ids) - there is no network here. Their latency is OCR + one
 local round trip, not Claude's; their accuracy is the stand-in's, not Claude's.
 
-    python bench/vision.py [--frames 40] [--backends ocr,claude,hybrid] [--json]
+    python bench/vision.py [--frames 40] [--backends ocr,claude,hybrid] [--scales 1,0.4,0.75,1.5] [--json]
 """
 
 from __future__ import annotations
@@ -20,7 +26,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import re
 import statistics
 import sys
 import time
@@ -31,11 +36,16 @@ from PIL import Image
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from lluma_sim.screens import screens_dir  # noqa: E402
+from lluma_sim.screens import labelled_sources, screens_dir  # noqa: E402
+from lluma_vision import labels as lab  # noqa: E402
 from lluma_vision.compact import compact, summarize  # noqa: E402
 from lluma_vision.config import VisionConfig  # noqa: E402
+from lluma_vision.menu import TabMemory  # noqa: E402
 from lluma_vision.models import Box, Button, MenuState, Scrollbar, TextLine, VisionOutput  # noqa: E402
 from lluma_vision.pipeline import Vision  # noqa: E402
+from lluma_vision.reading import BUTTON_FLOOR, demote  # noqa: E402
+
+FLOORS = [0.0, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8]  # tried on top of the shipped floor
 
 SCREENS = screens_dir()
 TAPPABLE = ("button", "tab", "choice")
@@ -57,8 +67,7 @@ def progress(message: str) -> None:
     print(f"bench/vision: {message}", file=sys.stderr, flush=True)
 
 
-def norm(name: str) -> str:
-    return re.sub(r"[\W_]+", "", name.split("#")[0].casefold())
+norm = lab.norm
 
 
 def pct(values: list[float], q: float) -> float:
@@ -134,14 +143,8 @@ def score_sim(out: VisionOutput, truth) -> tuple[int, int, int, int]:
 
 
 def score_real(out: VisionOutput, label: dict) -> tuple[int, int]:
-    found = 0
-    for want in label.get("buttons", []):
-        x0, y0, x1, y1 = want["box"]
-        found += any(
-            norm(b.name) == norm(want["name"]) and x0 <= b.bounds.center[0] < x1 and y0 <= b.bounds.center[1] < y1
-            for b in out.buttons
-        )
-    return found, len(label.get("buttons", []))
+    sc = lab.score(out, label)
+    return sc.found, sc.labels
 
 
 # --- runs -----------------------------------------------------------------------------------------
@@ -195,6 +198,75 @@ def run_backend(backend: str, sims: list, reals: list, client) -> dict:
             "cinematic": f"{cin_ok}/{cin_n}", "scrollbar": f"{sb_ok}/{sb_n}",
         }
     return res
+
+
+def read_sources(sources: list[Path], scales: list[float]) -> dict:
+    """Every labelled screen of every source at every scale, read cold by the OCR backend.
+    Returns {source: {scale: [(name, output, label, ms)]}}; rescaled copies only of screens with
+    labelled buttons or a scrollbar state (the cinematic frames have nothing to scale for)."""
+    vision = Vision(VisionConfig(backend="ocr", cache_size=0))
+    out: dict = {}
+    for folder in sources:
+        labels = lab.load(folder)
+        out[folder.name] = {}
+        for scale in scales:
+            rows = []
+            for name in sorted(labels):
+                label = labels[name]
+                if scale != 1.0 and not (label.get("buttons") or "scrollbar" in label):
+                    continue
+                img = lab.image(folder, name, scale)
+                vision.memory = TabMemory()  # no tab bar remembered from the previous screen
+                t0 = time.perf_counter()
+                reading = vision.analyze(img)
+                rows.append((name, reading, label, (time.perf_counter() - t0) * 1000, scale))
+            out[folder.name][scale] = rows
+    return out
+
+
+def source_figures(rows: list, floor: float = 0.0) -> dict:
+    total = lab.Score()
+    for name, reading, label, _ms, scale in rows:
+        total.add(lab.score(demote(reading, floor) if floor else reading, label, name, scale))
+    fig = total.figures()
+    fig["screens"] = len(rows)
+    fig["p50_ms"] = round(statistics.median(r[3] for r in rows), 1) if rows else None
+    fig["misses"] = total.misses
+    fig["text_only"] = total.not_buttons
+    return fig
+
+
+def objective(fig: dict) -> float:
+    """What the threshold is chosen for: labels met as buttons, as long as detected stays under 1.5x labelled."""
+    return fig["recall"] + 0.5 * fig["tappable"] - (1.0 if fig["ratio"] > 1.5 else 0.0)
+
+
+def loso(readings: dict, floors: list[float]) -> dict:
+    """Leave one source out: the button floor chosen on the other sources, scored on the held-out one."""
+    res = {}
+    names = list(readings)
+    for held in names:
+        train = [r for s in names if s != held for r in readings[s][1.0]]
+        if not train:
+            continue
+        best = max(floors, key=lambda f: objective(source_figures(train, f)))
+        fig = source_figures(readings[held][1.0], best)
+        res[held] = {"floor": best, "found": fig["found"], "recall": fig["recall"], "tappable": fig["tappable"],
+                     "ratio": fig["ratio"]}
+    return res
+
+
+def sources_report(scales: list[float]) -> dict:
+    sources = labelled_sources()
+    if not sources:
+        return {}
+    readings = read_sources(sources, scales)
+    report: dict = {"sources": {}}
+    for src, by_scale in readings.items():
+        report["sources"][src] = {str(scale): source_figures(rows) for scale, rows in by_scale.items()}
+    if 1.0 in scales and len(readings) > 1:
+        report["loso"] = {"shipped_floor": BUTTON_FLOOR, "held_out": loso(readings, FLOORS)}
+    return report
 
 
 def twenty_button_screen() -> VisionOutput:
@@ -253,7 +325,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--frames", type=int, default=36, help="simulator frames per backend")
     ap.add_argument("--backends", default="ocr,claude,hybrid")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
+    ap.add_argument("--scales", default="1,0.4,0.75,1.5", help="rescalings of the labelled screens ('' = none)")
+    ap.add_argument("--sim", action=argparse.BooleanOptionalAction, default=True,
+                    help="also run the simulator frames and the backends (--no-sim: labelled sources only)")
     args = ap.parse_args(argv)
+    scales = [float(v) for v in args.scales.split(",") if v.strip()]
+    if not args.sim:
+        report = sources_report(scales)
+        print(json.dumps(report, indent=1) if args.json else format_sources(report))
+        return 0
 
     progress(f"playing the simulator for {args.frames} frames")
     sims = sim_frames(args.frames)
@@ -275,6 +355,8 @@ def main(argv: list[str] | None = None) -> int:
         del res["outputs"]
         report["backends"].append(res)
     report["tokens"] = tokens_report(ocr_outputs)
+    if scales:
+        report.update(sources_report(scales))
 
     if args.json:
         print(json.dumps(report, indent=1))
@@ -283,9 +365,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'backend':<8} {'sim p50':>8} {'p90':>7} {'recall':>7} {'prec':>6} | {'real p50':>8} {'p90':>7} "
           f"{'recall':>7} {'cinem':>6} {'scroll':>6}")
     for r in report["backends"]:
-        s, rr = r["sim"], r.get("real", {})
+        s, rr = r["sim"], r.get("real")
         real = (f"{rr['p50_ms']:>6.0f}ms {rr['p90_ms']:>5.0f}ms {rr['recall']:>7.1%} {rr['cinematic']:>6} "
-                f"{rr['scrollbar']:>6}") if rr else f"no screenshots ({SCREENS} has no labels.json)"
+                f"{rr['scrollbar']:>6}") if rr else "no screenshots"
         print(f"{r['backend']:<8} {s['p50_ms']:>6.0f}ms {s['p90_ms']:>5.0f}ms {s['recall']:>7.1%} "
               f"{s['precision']:>6.1%} | {real}")
         if s["ui_frames"]:
@@ -303,7 +385,28 @@ def main(argv: list[str] | None = None) -> int:
           "(target <= 60)")
     c = report["cache"]
     print(f"cache hit ({c['size']}): p50 {c['hit_p50_ms']} ms, p90 {c['hit_p90_ms']} ms (target < 5 ms)")
+    if scales:
+        print(format_sources(report))
     return 0
+
+
+def format_sources(report: dict) -> str:
+    if not report.get("sources"):
+        return "labelled sources: no screenshots (set LLUMA_SCREENS_DIR or LLUMA_SCREENS_DIRS)"
+    rows = ["labelled screenshots, OCR backend, cold reads (found = as buttons; tappable = button or read text)",
+            f"{'source':<10} {'scale':>5} {'screens':>7} {'found':>9} {'recall':>7} {'tappable':>8} "
+            f"{'scroll':>6} {'det/lab':>7} {'p50':>7}"]
+    for src, by_scale in report["sources"].items():
+        for scale, f in by_scale.items():
+            p50 = f"{f['p50_ms']:.0f}ms" if f["p50_ms"] is not None else "-"
+            rows.append(f"{src:<10} {scale:>5} {f['screens']:>7} {f['found']:>9} {f['recall']:>7.1%} "
+                        f"{f['tappable']:>8.1%} {f['scrollbar']:>6} {f['ratio']:>6.2f}x {p50:>7}")
+    if "loso" in report:
+        rows.append(f"leave one source out (button floor; shipped {report['loso']['shipped_floor']}):")
+        for src, f in report["loso"]["held_out"].items():
+            rows.append(f"  held out {src:<10} floor {f['floor']:<5} found {f['found']:>8} ({f['recall']:.1%}), "
+                        f"tappable {f['tappable']:.1%}, det/lab {f['ratio']:.2f}x")
+    return "\n".join(rows)
 
 
 if __name__ == "__main__":

@@ -18,3 +18,15 @@ def screens_dir() -> Path:
         return Path(env)
     candidates = [parent / "shared" / "data" / "screens" for parent in REPO.parents]
     return next((c for c in candidates if (c / "labels.json").is_file()), candidates[0])
+
+
+def labelled_sources() -> list[Path]:
+    """Every labelled folder: `screens_dir()` and its siblings holding a labels.json (screens2, ...).
+    `LLUMA_SCREENS_DIRS` (os.pathsep-separated) names them explicitly."""
+    if env := os.environ.get("LLUMA_SCREENS_DIRS"):
+        return [Path(p) for p in env.split(os.pathsep) if p]
+    first = screens_dir()
+    if not (first / "labels.json").is_file():
+        return []
+    siblings = sorted(p for p in first.parent.glob(first.name + "*") if p != first and (p / "labels.json").is_file())
+    return [first, *siblings]

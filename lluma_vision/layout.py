@@ -285,6 +285,55 @@ def _card_title(blocks: list[Block], i: int, edges: Edges, buttons: list[Block])
     b.score, b.is_button = 0.6, True
 
 
+ROW_CELL = 0.6  # score of a short label in a row of equal cells (tiles, icon rows): weaker than a plate
+
+
+def _cell_label(b: Block) -> bool:
+    t = split_annotation(b)[0].strip()
+    return (len(b.lines) <= 2 and 1 <= len(t.split()) <= 2 and len(t) <= 18 and not any(c.isdigit() for c in t)
+            and len(re.sub(r"[^A-Za-z]", "", t)) >= 2)
+
+
+def promote_rows(blocks: list[Block], width: int) -> None:
+    """Rows of equal cells: three or more short labels of one text size side by side across the frame (the
+    hub's tiles, a row of stat icons with captions, each under its illustration). A label with no plate of
+    its own is tappable there, with less confidence than a plate gives. Text bigger than the frame's usual
+    text only: small labels in a row are column headings."""
+    cells = [b for b in blocks if _cell_label(b) and not b.tab]
+    if not cells:
+        return
+    body = float(np.median([b.line_h for b in blocks]))
+    used: set[int] = set()
+    for b in sorted(cells, key=lambda b: b.x0):
+        if id(b) in used:
+            continue
+        # by the caption's first line, not the block (a level line under one caption), and with slack: the
+        # selected cell of a row is often raised
+        row = [o for o in cells
+               if abs(o.lines[0].cy - b.lines[0].cy) <= 1.6 * b.line_h and 0.65 <= o.line_h / b.line_h <= 1.55]
+        row.sort(key=lambda o: o.cx)
+        used.update(id(o) for o in row)
+        if len(row) < 3 or row[-1].cx - row[0].cx < 0.4 * width or b.line_h < 1.1 * body:
+            continue
+        gaps = np.diff([o.cx for o in row])
+        if gaps.min() <= 0 or gaps.max() > 2.5 * gaps.min():
+            continue  # cells of one row are evenly spaced
+        for o in row:
+            if not o.is_button:
+                o.is_button, o.score = True, max(o.score, ROW_CELL)
+
+
+_ANNOTATION = re.compile(r"^(lv\.?|lvl\.?|level|rank|x)\s*[-_.]?\s*\d+$|^\d+\s*/\s*\d+$|^[+\-]\d+$", re.I)
+
+
+def split_annotation(b: Block) -> tuple[str, list[str]]:
+    """A caption's name and its annotation lines ("Speed" + "Lvl 3"): a level or counter under a label is
+    state, not part of the name."""
+    names = [ln.text for ln in b.lines if not _ANNOTATION.match(ln.text.strip())]
+    notes = [ln.text.strip() for ln in b.lines if _ANNOTATION.match(ln.text.strip())]
+    return (" ".join(names) if names else b.text), notes
+
+
 def attach_badges(blocks: list[Block]) -> list[Block]:
     """Badges ("NEW", "10% OFF!") become meta of the nearest button they touch instead of entries of their own."""
     buttons = [b for b in blocks if b.is_button and not _BADGE.match(b.text.strip())]

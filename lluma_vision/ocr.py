@@ -80,16 +80,20 @@ class Work:
 
 
 def prepare(image: Image.Image, short_side: int = 720, long_side: int = 1280, max_upscale: float = 2.0) -> Work:
-    """Scale so the short side is about `short_side` and the long side at most `long_side`.
+    """Scale to the reference size: short side about `short_side` (long side at most `long_side` when
+    shrinking), so layout and icon sizes read the same at 420 and 1440 pixels wide.
 
-    Big frames are downscaled (faster, still readable); small captures are upscaled up to
-    `max_upscale` because the recogniser misreads text under ~15 px high.
+    Big frames are downscaled (faster, still readable); small captures (short side under about
+    `short_side`) are upscaled up to `max_upscale`, whatever their height, because the recogniser
+    misreads text under ~15 px high. Strips (one side over 2.5x the other) keep the long-side cap.
     """
     img = image if image.mode == "RGB" else image.convert("RGB")
     w, h = img.size
     scale = min(short_side / min(w, h), long_side / max(w, h))
+    if short_side / min(w, h) > 1.0 and max(w, h) <= 2.5 * min(w, h):
+        scale = short_side / min(w, h)
     if scale > 1.0:
-        scale = min(scale, max_upscale) if scale >= 1.25 else 1.0
+        scale = min(scale, max_upscale) if scale >= 1.15 else 1.0
     if scale != 1.0:
         size = (max(1, round(w * scale)), max(1, round(h * scale)))
         img = img.resize(size, Image.Resampling.BILINEAR if scale < 1.0 else Image.Resampling.BICUBIC)
@@ -136,8 +140,9 @@ def read_lines(work: Work, det_limit: int = 960, min_conf: float = 0.5, threads:
     engine = get_engine(threads)
     small = np.ascontiguousarray(work.rgb[:, :, ::-1])  # the models take BGR
     # RapidOCR 1.4 ignores det_limit_side_len with limit_type "max" (it picks 960/1500/2000 by size),
-    # so the detector's input size is set here
-    det_scale = min(1.0, det_limit / max(small.shape[:2]))
+    # so the detector's input size is set here: det_limit is the long side of a 9:16 frame, and a taller
+    # frame keeps the same short side (text as big as on a phone-shaped frame)
+    det_scale = min(1.0, max(det_limit / max(small.shape[:2]), det_limit * 9 / 16 / min(small.shape[:2])))
     det_img = small if det_scale == 1.0 else cv2.resize(small, None, fx=det_scale, fy=det_scale,
                                                          interpolation=cv2.INTER_AREA)
     with _LOCK:  # one frame at a time through the shared sessions

@@ -6,14 +6,26 @@ backend can ground its answer on the same lines and fall back to this reading wh
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from lluma_vision import cinematic as cine
 from lluma_vision.heuristics import Rect, ScrollbarPx, scrollbar, viewport
-from lluma_vision.layout import Block, Edges, attach_badges, classify, clean_name, group_lines
+from lluma_vision.icons import Icon, find_icons
+from lluma_vision.layout import (
+    Block,
+    Edges,
+    attach_badges,
+    classify,
+    clean_name,
+    group_lines,
+    promote_rows,
+    split_annotation,
+)
 from lluma_vision.menu import TabBarPx, TabMemory, tab_bar
 from lluma_vision.models import Button, MenuState, Region, Scrollbar, TextLine, VisionOutput
 from lluma_vision.ocr import Line, Work, read_lines
+
+BUTTON_FLOOR = 0.0  # buttons below this confidence are reported as read text (bench/vision.py: held-out choice)
 
 
 @dataclass
@@ -26,6 +38,7 @@ class Reading:
     scroll: ScrollbarPx | None
     cinematic: str
     output: VisionOutput  # the OCR backend's answer
+    icons: list[Icon] = field(default_factory=list)
 
 
 def region_of(view: Rect, x: float, y: float, tab: bool = False) -> Region:
@@ -61,9 +74,10 @@ def _button_box(b: Block) -> tuple[float, float, float, float]:
 
 def block_button(work: Work, view: Rect, b: Block, weight: float = 1.0) -> Button:
     """The Button an OCR block stands for (device pixels); `weight` scales its confidence."""
+    name, notes = split_annotation(b)
     return Button(
-        name=clean_name(b.text),
-        meta=", ".join(b.meta),
+        name=clean_name(name),
+        meta=", ".join(notes + b.meta),
         region=region_of(view, b.cx, b.cy, b.tab),
         bounds=work.to_device(*_button_box(b)),
         source="ocr",
@@ -75,9 +89,54 @@ def block_text(work: Work, b: Block) -> TextLine:
     return TextLine(text=b.text, bounds=work.to_device(b.x0, b.y0, b.x1, b.y1), confidence=round(b.conf, 3))
 
 
+def _caption(icon: Icon, blocks: list[Block]) -> Block | None:
+    """A short label just under or over an icon, centred on it: the icon's name ("Log")."""
+    ih = icon.y1 - icon.y0
+    icx = (icon.x0 + icon.x1) / 2
+    for b in blocks:
+        iw = icon.x1 - icon.x0
+        if len(b.text.split()) > 3 or b.x1 - b.x0 > 2.5 * iw or abs(b.cx - icx) > 0.3 * iw:
+            continue
+        if -0.25 * ih <= b.y0 - icon.y1 <= 0.6 * ih or -0.25 * ih <= icon.y0 - b.y1 <= 0.6 * ih:
+            return b
+    return None
+
+
+def icon_buttons(work: Work, view: Rect, icons: list[Icon], blocks: list[Block]) -> list[Button]:
+    """Icons as buttons: a captioned icon makes its caption a button spanning both (the caption names it);
+    a bare icon is named by its glyph. Icons inside a labelled button's shape belong to that button."""
+    out: list[Button] = []
+    shapes = [b.frame or (b.x0, b.y0, b.x1, b.y1) for b in blocks if b.is_button]
+    for ic in icons:
+        cx, cy = (ic.x0 + ic.x1) / 2, (ic.y0 + ic.y1) / 2
+        if any(f[0] <= cx <= f[2] and f[1] <= cy <= f[3] for f in shapes):
+            continue
+        cap = _caption(ic, blocks)
+        if cap is not None and cap.is_button:
+            continue
+        if cap is not None:
+            cap.is_button, cap.score = True, max(cap.score, 0.6)
+            cap.frame = (min(cap.x0, ic.x0), min(cap.y0, ic.y0), max(cap.x1, ic.x1), max(cap.y1, ic.y1))
+            continue
+        box = work.to_device(ic.x0, ic.y0, ic.x1, ic.y1)
+        out.append(Button(name=ic.name, region=region_of(view, cx, cy), bounds=box, source="heuristic",
+                          confidence=round(ic.score, 3)))
+    return out
+
+
+def demote(out: VisionOutput, floor: float) -> VisionOutput:
+    """The reading with buttons below `floor` confidence reported as read text (still tappable by name)."""
+    weak = [b for b in out.buttons if b.confidence < floor]
+    if not weak:
+        return out
+    texts = out.texts + [TextLine(text=b.name.split("#")[0], bounds=b.bounds, confidence=b.confidence) for b in weak]
+    return out.model_copy(update={"buttons": [b for b in out.buttons if b.confidence >= floor], "texts": texts})
+
+
 def build_output(work: Work, blocks: list[Block], view: Rect, tabs: TabBarPx | None,
-                 scroll: ScrollbarPx | None, kind: str) -> VisionOutput:
-    buttons = [block_button(work, view, b) for b in blocks if b.is_button]
+                 scroll: ScrollbarPx | None, kind: str, icons: list[Icon] | None = None) -> VisionOutput:
+    extra = icon_buttons(work, view, icons or [], blocks)
+    buttons = [block_button(work, view, b) for b in blocks if b.is_button] + extra
     if tabs is not None and not tabs.usable:  # the bar is blurred/dimmed behind a pop-up: what is sharp is in it
         buttons = [b if b.region == "menu" else b.model_copy(update={"region": "dialog"}) for b in buttons]
     texts = [block_text(work, b) for b in blocks if not b.is_button]
@@ -90,10 +149,11 @@ def build_output(work: Work, blocks: list[Block], view: Rect, tabs: TabBarPx | N
     if scroll is not None:
         sb = Scrollbar(track=work.to_device(*scroll.track), thumb=work.to_device(*scroll.thumb),
                        up=scroll.up, down=scroll.down)
-    return VisionOutput(
+    out = VisionOutput(
         width=work.width, height=work.height, buttons=unique_names(buttons), texts=texts,
         menu=menu, scrollbar=sb, cinematic=kind, backend="ocr",
     )
+    return demote(out, BUTTON_FLOOR)
 
 
 def read_frame(work: Work, det_limit: int = 960, threads: int = 0, memory: TabMemory | None = None) -> Reading:
@@ -104,13 +164,15 @@ def read_frame(work: Work, det_limit: int = 960, threads: int = 0, memory: TabMe
     view = viewport(work.rgb)
     classify(blocks, edges, view)
     tabs = tab_bar(work, blocks, view, edges, memory)
+    promote_rows(blocks, view[2] - view[0])
     if memory is not None and tabs is not None and tabs.usable and tabs.tabs:
         memory.remember(work, tabs)
     blocks = attach_badges(blocks)
     kind = cine.classify(work.rgb, blocks, view)
     # a scrolling list only matters when the player can act; scenery makes false tracks
     scroll = scrollbar(work.rgb) if kind == "none" else None
-    out = build_output(work, blocks, view, tabs, scroll, kind)
+    icons = find_icons(work.rgb, [(ln.x0, ln.y0, ln.x1, ln.y1) for ln in lines]) if kind == "none" else []
+    out = build_output(work, blocks, view, tabs, scroll, kind, icons)
     return Reading(work=work, lines=lines, blocks=blocks, view=view, tabs=tabs, scroll=scroll,
-                   cinematic=kind, output=out)
+                   cinematic=kind, output=out, icons=icons)
 

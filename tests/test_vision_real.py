@@ -7,13 +7,14 @@ LLUMA_SCREENS_DIR points the tests at another labelled folder.
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 from PIL import Image
 
-from lluma_sim.screens import screens_dir
+from lluma_sim.screens import labelled_sources, screens_dir
+from lluma_vision import labels as lab
 from lluma_vision.config import VisionConfig
+from lluma_vision.menu import TabMemory
 from lluma_vision.models import VisionOutput
 from lluma_vision.pipeline import Vision
 
@@ -23,9 +24,7 @@ pytestmark = pytest.mark.skipif(not LABELS_FILE.is_file(), reason=f"no labelled 
 LABELS: dict = json.loads(LABELS_FILE.read_text()) if LABELS_FILE.is_file() else {}
 
 
-def norm(name: str) -> str:
-    """Case, spacing and punctuation aside (README's match rule); '#2' suffixes are ours, not the label's."""
-    return re.sub(r"[\W_]+", "", name.split("#")[0].casefold())
+norm = lab.norm
 
 
 @pytest.fixture(scope="module")
@@ -38,26 +37,14 @@ def readings() -> dict[str, VisionOutput]:
     return out
 
 
-def label_hit(out: VisionOutput, label: dict) -> bool:
-    x0, y0, x1, y1 = label["box"]
-    for b in out.buttons:
-        cx, cy = b.bounds.center
-        if norm(b.name) == norm(label["name"]) and x0 <= cx < x1 and y0 <= cy < y1:
-            return True
-    return False
-
-
 def test_button_recall_at_least_95_percent(readings: dict[str, VisionOutput]) -> None:
-    total, misses = 0, []
-    for name, lab in LABELS.items():
-        for want in lab.get("buttons", []):
-            total += 1
-            if not label_hit(readings[name], want):
-                misses.append(f"{name}: {want['name']!r}")
-    recall = 1 - len(misses) / max(1, total)
-    print(f"button recall {total - len(misses)}/{total} = {recall:.1%}; misses: {misses}")
-    assert total > 0
-    assert recall >= 0.95, misses
+    total = lab.Score()
+    for name, label in LABELS.items():
+        total.add(lab.score(readings[name], label, name))
+    misses = total.misses + total.not_buttons
+    print(f"button recall {total.found}/{total.labels}; misses: {misses}")
+    assert total.labels > 0
+    assert total.found / total.labels >= 0.95, misses
 
 
 def _with(key: str) -> list[str]:
@@ -98,3 +85,31 @@ def test_bounds_are_inside_the_image(readings: dict[str, VisionOutput]) -> None:
         for b in out.buttons:
             assert 0 <= b.bounds.x0 < b.bounds.x1 <= out.width and 0 <= b.bounds.y0 < b.bounds.y1 <= out.height
         assert len({b.name for b in out.buttons}) == len(out.buttons), "button names must be unique"
+
+
+# Floors per labelled source, from bench/vision.py (aggregate rates, a few points under the measured
+# figure; not per-screen expectations). A source without an entry is held to the weakest floor.
+FLOORS = {  # source folder: (found as buttons, reachable as button or text, detected/labelled at most)
+    "screens": (0.95, 0.95, 2.6),
+    "screens2": (0.70, 0.80, 2.0),
+}
+
+
+@pytest.mark.parametrize("folder", labelled_sources(), ids=lambda p: p.name)
+def test_every_source_meets_its_floor(folder) -> None:
+    labels = lab.load(folder)
+    vision = Vision(VisionConfig(backend="ocr", cache_size=0))
+    total = lab.Score()
+    for name in sorted(labels):
+        if labels[name].get("buttons"):
+            vision.memory = TabMemory()
+            total.add(lab.score(vision.analyze(lab.image(folder, name)), labels[name], name))
+    weakest = (min(f[0] for f in FLOORS.values()), min(f[1] for f in FLOORS.values()),
+               max(f[2] for f in FLOORS.values()))
+    found, tappable, ratio = FLOORS.get(folder.name, weakest)
+    fig = total.figures()
+    print(folder.name, fig, total.misses)
+    assert total.labels > 0
+    assert fig["recall"] >= found, total.misses + total.not_buttons
+    assert fig["tappable"] >= tappable, total.misses
+    assert fig["ratio"] <= ratio

@@ -1,0 +1,178 @@
+"""Icon-only buttons named by the shape of their glyph: Menu, Plus, Minus, Close, Info, Back, Previous, Next.
+
+Candidates are small closed shapes of icon size (relative to the frame's short side, so a 420- and a
+1440-wide capture read the same) found as contours of the edge map. A candidate is either a plate (a
+disc or rounded square of one colour) carrying a glyph, or a bare glyph (arrows drawn over scenery).
+The glyph's mask, centred in a square with its aspect kept, is compared with masks of the
+conventional glyphs drawn at the same size (intersection over union); the best match names the icon
+when it is clear of the others. Text found by OCR is never an icon (its own shapes are letters).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+from PIL import Image, ImageDraw
+
+N = 24  # glyph masks are compared at N x N
+
+
+@dataclass(frozen=True)
+class Icon:
+    name: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    score: float  # IoU of the glyph with its template, 0..1
+
+
+def _draw(kind: str) -> np.ndarray:
+    """The conventional glyph as a boolean N x N mask, drawn at 4x and reduced (antialiased edges)."""
+    s = 4 * N
+    img = Image.new("L", (s, s), 0)
+    d = ImageDraw.Draw(img)
+    t = int(0.2 * s)  # stroke
+    m = s // 2
+    if kind == "Plus":
+        d.rectangle([0, m - t // 2, s, m + t // 2], fill=255)
+        d.rectangle([m - t // 2, 0, m + t // 2, s], fill=255)
+    elif kind == "Minus":
+        d.rectangle([0, m - t // 2, s, m + t // 2], fill=255)
+    elif kind == "Close":
+        d.line([(0, 0), (s, s)], fill=255, width=t)
+        d.line([(0, s), (s, 0)], fill=255, width=t)
+    elif kind == "Info":
+        w = int(0.3 * s)
+        d.ellipse([m - w // 2, 0, m + w // 2, w], fill=255)
+        d.rectangle([m - w // 2, int(0.36 * s), m + w // 2, s], fill=255)
+    elif kind == "Menu":  # three bars, the stack about 0.7 as tall as wide
+        b = int(0.16 * s)
+        for y in (int(0.15 * s), m - b // 2, int(0.85 * s) - b):
+            d.rectangle([0, y, s, y + b], fill=255)
+    elif kind in ("Next", "Previous"):
+        pts = [(int(0.25 * s), 0), (int(0.75 * s), m), (int(0.25 * s), s)]
+        d.line(pts, fill=255, width=int(0.22 * s), joint="curve")
+        if kind == "Previous":
+            img = img.transpose(Image.FLIP_LEFT_RIGHT)
+    elif kind == "Back":
+        d.line([(int(0.1 * s), m), (s, m)], fill=255, width=t)
+        d.line([(m, int(0.1 * s)), (int(0.1 * s), m), (m, int(0.9 * s))], fill=255, width=t, joint="curve")
+    return normalise(np.asarray(img) > 127)
+
+
+GLYPHS = ("Plus", "Minus", "Close", "Info", "Menu", "Next", "Previous", "Back")
+
+
+@lru_cache(maxsize=1)
+def templates() -> dict[str, np.ndarray]:
+    return {k: _draw(k) for k in GLYPHS}
+
+
+def normalise(mask: np.ndarray) -> np.ndarray:
+    """Crop a mask to its ink and centre it in a square (aspect kept), N x N boolean."""
+    ys, xs = np.nonzero(mask)
+    if len(xs) == 0:
+        return np.zeros((N, N), bool)
+    crop = mask[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1].astype(np.uint8) * 255
+    h, w = crop.shape
+    side = max(h, w)
+    sq = np.zeros((side, side), np.uint8)
+    sq[(side - h) // 2 : (side - h) // 2 + h, (side - w) // 2 : (side - w) // 2 + w] = crop
+    return cv2.resize(sq, (N, N), interpolation=cv2.INTER_AREA) > 100
+
+
+def classify_glyph(mask: np.ndarray) -> tuple[str, float, float]:
+    """(best glyph name, its IoU, the runner-up's IoU) for a boolean glyph mask."""
+    g = normalise(mask)
+    if not g.any():
+        return "", 0.0, 0.0
+    scores = []
+    for name, t in templates().items():
+        inter = np.logical_and(g, t).sum()
+        union = np.logical_or(g, t).sum()
+        scores.append((inter / max(1, union), name))
+    scores.sort(reverse=True)
+    return scores[0][1], float(scores[0][0]), float(scores[1][0])
+
+
+def _glyph_in_plate(patch: np.ndarray, plate: np.ndarray) -> np.ndarray | None:
+    """The glyph drawn on a one-colour plate: the plate's inner pixels far from its main colour, in
+    components that do not run along the inner rim (outlines, bevels). None when there is no such glyph."""
+    k = max(1, round(0.08 * min(patch.shape[:2])))
+    inner = cv2.erode(plate.astype(np.uint8), np.ones((2 * k + 1, 2 * k + 1), np.uint8)) > 0
+    if inner.sum() < 16:
+        return None
+    px = patch.astype(np.int16)
+    colour = np.median(px[inner], axis=0)
+    dist = np.abs(px - colour).max(axis=2)
+    far = (dist > 60) & inner
+    if ((dist > 30) & inner & ~far).sum() > 0.35 * inner.sum():
+        return None  # the plate is not one colour: a picture, not a plate
+    n, comp, stats, _ = cv2.connectedComponentsWithStats(far.astype(np.uint8), connectivity=8)
+    rim = inner & ~cv2.erode(inner.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    glyph = np.zeros_like(far)
+    for i in range(1, n):
+        part = comp == i
+        if stats[i, cv2.CC_STAT_AREA] >= 0.01 * inner.sum() and (part & rim).sum() <= 0.25 * part.sum():
+            glyph |= part
+    if not 0.04 <= glyph.sum() / inner.sum() <= 0.6:
+        return None
+    return glyph
+
+
+def find_icons(rgb: np.ndarray, text_boxes: list[tuple[float, float, float, float]],
+               min_iou: float = 0.5, margin: float = 0.08) -> list[Icon]:
+    """Icon buttons in a working-space frame. `text_boxes` are OCR lines (never icons themselves)."""
+    h, w = rgb.shape[:2]
+    ref = min(h, w)
+    lo, hi = 0.03 * ref, 0.13 * ref  # an icon's size relative to the short side
+    grey = cv2.cvtColor(np.ascontiguousarray(rgb), cv2.COLOR_RGB2GRAY)
+    edges = cv2.Canny(grey, 60, 160)
+    contours: list = []
+    for k in (2, 3):  # thin outlines need a small dilation; soft (rescaled) ones a bigger one to close
+        found_k, _ = cv2.findContours(cv2.dilate(edges, np.ones((k, k), np.uint8)), cv2.RETR_LIST,
+                                      cv2.CHAIN_APPROX_SIMPLE)
+        contours += found_k
+    found: list[Icon] = []
+    for c in contours:
+        x, y, cw, ch = cv2.boundingRect(c)
+        if not (lo <= max(cw, ch) <= hi and min(cw, ch) >= 0.4 * lo) or not 0.4 <= cw / ch <= 2.5:
+            continue
+        if any(_overlap((x, y, x + cw, y + ch), tb) > 0.3 for tb in text_boxes):
+            continue
+        shape = np.zeros((ch, cw), np.uint8)
+        cv2.drawContours(shape, [c], -1, 1, thickness=cv2.FILLED, offset=(-x, -y))
+        filled = shape > 0
+        patch = rgb[y : y + ch, x : x + cw]
+        solid = filled.mean()
+        glyph = _glyph_in_plate(patch, filled) if solid >= 0.65 else None
+        mask, need = (glyph, min_iou) if glyph is not None else (filled, min_iou + 0.1)
+        name, best, second = classify_glyph(mask)
+        if not name or best < need or best - second < margin:
+            continue
+        if glyph is None and name not in ("Next", "Previous", "Back", "Close"):
+            continue  # a bare plus or bar over scenery is too often a drawing
+        found.append(Icon(name, float(x), float(y), float(x + cw), float(y + ch), round(best, 3)))
+    return _dedupe(found)
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    """Intersection over the smaller box."""
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    small = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+    return ix * iy / max(1.0, small)
+
+
+def _dedupe(icons: list[Icon]) -> list[Icon]:
+    """Nested contours of one icon (plate, glyph, outline) -> the best-scoring one."""
+    keep: list[Icon] = []
+    for ic in sorted(icons, key=lambda i: -i.score):
+        box = (ic.x0, ic.y0, ic.x1, ic.y1)
+        if all(_overlap(box, (k.x0, k.y0, k.x1, k.y1)) < 0.5 for k in keep):
+            keep.append(ic)
+    return keep
