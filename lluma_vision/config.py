@@ -33,7 +33,8 @@ class VisionConfig(BaseModel):
         1280, ge=64, le=8192, description="...and the long side at most this (1080x1920 -> 720x1280)."
     )
     ocr_det_limit: int = Field(
-        960, ge=64, le=8192, description="Longest side the text detector sees (smaller = faster, misses more)."
+        960, ge=64, le=8192, description="Long side the text detector sees on a 9:16 frame; taller ones keep that "
+        "short side (smaller = faster, misses more)."
     )
     vlm_max_tokens: int = Field(2048, ge=1, description="Output cap of one VLM call.")
     vlm_image_max_side: int = Field(896, ge=64, le=8000, description="Long edge of the screenshot sent to the VLM.")

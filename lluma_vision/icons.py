@@ -68,8 +68,9 @@ GLYPHS = ("Plus", "Minus", "Close", "Info", "Menu", "Next", "Previous", "Back")
 
 
 @lru_cache(maxsize=1)
-def templates() -> dict[str, np.ndarray]:
-    return {k: _draw(k) for k in GLYPHS}
+def templates() -> np.ndarray:
+    """All glyph masks stacked, in GLYPHS order (len(GLYPHS) x N x N)."""
+    return np.stack([_draw(k) for k in GLYPHS])
 
 
 def normalise(mask: np.ndarray) -> np.ndarray:
@@ -90,13 +91,10 @@ def classify_glyph(mask: np.ndarray) -> tuple[str, float, float]:
     g = normalise(mask)
     if not g.any():
         return "", 0.0, 0.0
-    scores = []
-    for name, t in templates().items():
-        inter = np.logical_and(g, t).sum()
-        union = np.logical_or(g, t).sum()
-        scores.append((inter / max(1, union), name))
-    scores.sort(reverse=True)
-    return scores[0][1], float(scores[0][0]), float(scores[1][0])
+    t = templates()
+    iou = (t & g).sum(axis=(1, 2)) / np.maximum(1, (t | g).sum(axis=(1, 2)))
+    order = np.argsort(iou)[::-1]
+    return GLYPHS[int(order[0])], float(iou[order[0]]), float(iou[order[1]])
 
 
 def _glyph_in_plate(patch: np.ndarray, plate: np.ndarray) -> np.ndarray | None:
@@ -114,11 +112,11 @@ def _glyph_in_plate(patch: np.ndarray, plate: np.ndarray) -> np.ndarray | None:
         return None  # the plate is not one colour: a picture, not a plate
     n, comp, stats, _ = cv2.connectedComponentsWithStats(far.astype(np.uint8), connectivity=8)
     rim = inner & ~cv2.erode(inner.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
-    glyph = np.zeros_like(far)
-    for i in range(1, n):
-        part = comp == i
-        if stats[i, cv2.CC_STAT_AREA] >= 0.01 * inner.sum() and (part & rim).sum() <= 0.25 * part.sum():
-            glyph |= part
+    area = stats[:, cv2.CC_STAT_AREA]
+    on_rim = np.bincount(comp[rim], minlength=n)
+    keep = (area >= 0.01 * inner.sum()) & (on_rim <= 0.25 * area)
+    keep[0] = False  # the background label
+    glyph = keep[comp]
     if not 0.04 <= glyph.sum() / inner.sum() <= 0.6:
         return None
     return glyph
@@ -138,18 +136,25 @@ def find_icons(rgb: np.ndarray, text_boxes: list[tuple[float, float, float, floa
                                       cv2.CHAIN_APPROX_SIMPLE)
         contours += found_k
     found: list[Icon] = []
+    seen: set[tuple[int, int, int, int]] = set()
     for c in contours:
         x, y, cw, ch = cv2.boundingRect(c)
         if not (lo <= max(cw, ch) <= hi and min(cw, ch) >= 0.4 * lo) or not 0.4 <= cw / ch <= 2.5:
             continue
+        key = (x // 2, y // 2, cw // 2, ch // 2)  # the same outline from both dilations
+        if key in seen:
+            continue
+        seen.add(key)
         if any(_overlap((x, y, x + cw, y + ch), tb) > 0.3 for tb in text_boxes):
             continue
         shape = np.zeros((ch, cw), np.uint8)
         cv2.drawContours(shape, [c], -1, 1, thickness=cv2.FILLED, offset=(-x, -y))
         filled = shape > 0
         patch = rgb[y : y + ch, x : x + cw]
-        solid = filled.mean()
-        glyph = _glyph_in_plate(patch, filled) if solid >= 0.65 else None
+        plate_like = filled.mean() >= 0.65 and 0.6 <= cw / ch <= 1.6 and min(cw, ch) >= lo  # discs, rounded squares
+        glyph = _glyph_in_plate(patch, filled) if plate_like else None
+        if glyph is None and max(cw, ch) < 1.3 * lo:
+            continue  # a bare glyph is drawn big enough to tap; small marks are decoration
         mask, need = (glyph, min_iou) if glyph is not None else (filled, min_iou + 0.1)
         name, best, second = classify_glyph(mask)
         if not name or best < need or best - second < margin:

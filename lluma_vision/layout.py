@@ -311,16 +311,36 @@ def promote_rows(blocks: list[Block], width: int) -> None:
         # selected cell of a row is often raised
         row = [o for o in cells
                if abs(o.lines[0].cy - b.lines[0].cy) <= 1.6 * b.line_h and 0.65 <= o.line_h / b.line_h <= 1.55]
-        row.sort(key=lambda o: o.cx)
-        used.update(id(o) for o in row)
-        if len(row) < 3 or row[-1].cx - row[0].cx < 0.4 * width or b.line_h < 1.1 * body:
+        size = float(np.median([o.line_h for o in row]))
+        row = sorted((o for o in row if 0.75 <= o.line_h / size <= 1.33), key=lambda o: o.cx)  # not badges
+        if len(row) < 3 or row[-1].cx - row[0].cx < 0.4 * width or size < 1.1 * body:
             continue
         gaps = np.diff([o.cx for o in row])
         if gaps.min() <= 0 or gaps.max() > 2.5 * gaps.min():
             continue  # cells of one row are evenly spaced
+        used.update(id(o) for o in row)
         for o in row:
             if not o.is_button:
                 o.is_button, o.score = True, max(o.score, ROW_CELL)
+
+
+TOGGLE = 0.55  # score of the bare half of a toggle pair
+
+
+def promote_pairs(blocks: list[Block]) -> None:
+    """Toggle pairs and segmented choices (On / Off): a short bare label right beside a plated button of
+    the same text size and about the same width is the other half of the pair (the unselected one is
+    often drawn without a plate)."""
+    plated = [b for b in blocks if b.is_button and b.frame is not None and _cell_label(b)]
+    for b in blocks:
+        if b.is_button or not _cell_label(b):
+            continue
+        for o in plated:
+            gap = max(o.x0 - b.x1, b.x0 - o.x1)
+            if (abs(o.cy - b.cy) <= 0.4 * b.line_h and 0.8 <= o.line_h / b.line_h <= 1.25 and gap <= 2.5 * b.line_h
+                    and 0.4 <= (b.x1 - b.x0) / max(1.0, o.x1 - o.x0) <= 2.5):
+                b.is_button, b.score = True, max(b.score, TOGGLE)
+                break
 
 
 _ANNOTATION = re.compile(r"^(lv\.?|lvl\.?|level|rank|x)\s*[-_.]?\s*\d+$|^\d+\s*/\s*\d+$|^[+\-]\d+$", re.I)

@@ -18,6 +18,7 @@ from lluma_vision.layout import (
     classify,
     clean_name,
     group_lines,
+    promote_pairs,
     promote_rows,
     split_annotation,
 )
@@ -165,6 +166,7 @@ def read_frame(work: Work, det_limit: int = 960, threads: int = 0, memory: TabMe
     classify(blocks, edges, view)
     tabs = tab_bar(work, blocks, view, edges, memory)
     promote_rows(blocks, view[2] - view[0])
+    promote_pairs(blocks)
     if memory is not None and tabs is not None and tabs.usable and tabs.tabs:
         memory.remember(work, tabs)
     blocks = attach_badges(blocks)

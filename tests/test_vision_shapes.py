@@ -95,7 +95,7 @@ def label(d: ImageDraw.ImageDraw, u: float, cx: float, y: float, text: str, size
 
 def tiles_screen(width: int) -> Image.Image:
     """Three illustrated tiles with big captions and no plate, a row of small column headings above them,
-    and an icon with a caption ("Log"). One tile's caption carries its level."""
+    an icon with a caption ("Log") and a toggle pair. One tile's caption carries its level."""
     img, d, u = canvas(width)
     for cx, colour, name in TILES:
         d.polygon([(round((cx - 70) * u), round(980 * u)), (round((cx + 60) * u), round(930 * u)),
@@ -110,6 +110,12 @@ def tiles_screen(width: int) -> Image.Image:
     for y in (1168, 1178, 1188):
         bar(d, u, 602, y, 638, y + 5, (120, 70, 40))
     label(d, u, 620, 1214, "Log", 26)
+    # a toggle pair in a settings row: the selected half on a plate, the other bare
+    d.rounded_rectangle([round(380 * u), round(380 * u), round(500 * u), round(440 * u)], radius=round(12 * u),
+                        fill=(120, 200, 60), outline=(60, 120, 30), width=max(1, round(3 * u)))
+    label(d, u, 440, 394, "On", 30)
+    label(d, u, 570, 394, "Off", 30)
+    label(d, u, 160, 394, "Sound", 30)
     return img
 
 
@@ -137,3 +143,11 @@ def test_an_icon_takes_its_caption_and_a_level_is_meta_not_name(tile_readings, w
     work = out.button("Work")
     assert work is not None, out.buttons
     assert work.meta.replace(" ", "") == "Lvl3"
+
+
+@pytest.mark.parametrize("width", (420, 1080))
+def test_both_halves_of_a_toggle_pair_are_buttons_and_its_row_label_is_not(tile_readings, width: int) -> None:
+    out = tile_readings[width]
+    names = {b.name for b in out.buttons}
+    assert {"On", "Off"} <= names, out.buttons
+    assert "Sound" not in names
