@@ -331,8 +331,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     scales = [float(v) for v in args.scales.split(",") if v.strip()]
     if not args.sim:
-        report = sources_report(scales)
-        print(json.dumps(report, indent=1) if args.json else format_sources(report))
+        by_source = sources_report(scales)
+        print(json.dumps(by_source, indent=1) if args.json else format_sources(by_source))
         return 0
 
     progress(f"playing the simulator for {args.frames} frames")

@@ -57,7 +57,7 @@ def _draw(kind: str) -> np.ndarray:
         pts = [(int(0.25 * s), 0), (int(0.75 * s), m), (int(0.25 * s), s)]
         d.line(pts, fill=255, width=int(0.22 * s), joint="curve")
         if kind == "Previous":
-            img = img.transpose(Image.FLIP_LEFT_RIGHT)
+            img = img.transpose(Image.Transpose.FLIP_LEFT_RIGHT)
     elif kind == "Back":
         d.line([(int(0.1 * s), m), (s, m)], fill=255, width=t)
         d.line([(m, int(0.1 * s)), (int(0.1 * s), m), (m, int(0.9 * s))], fill=255, width=t, joint="curve")

@@ -103,5 +103,5 @@ def image(folder: Path, name: str, scale: float = 1.0) -> Image.Image:
         img = im.convert("RGB")
     if scale != 1.0:
         size = (max(1, round(img.width * scale)), max(1, round(img.height * scale)))
-        img = img.resize(size, Image.BOX if scale < 1 else Image.BICUBIC)
+        img = img.resize(size, Image.Resampling.BOX if scale < 1 else Image.Resampling.BICUBIC)
     return img
