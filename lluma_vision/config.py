@@ -17,7 +17,7 @@ class VisionConfig(BaseModel):
         30, ge=1, le=500, description="Cap on buttons in the compact JSON (highest confidence kept)."
     )
     max_texts: int = Field(12, ge=0, le=500, description="Cap on text lines in the compact JSON.")
-    cache_size: int = Field(64, ge=1, le=100_000, description="Screens remembered by the vision cache.")
+    cache_size: int = Field(64, ge=0, le=100_000, description="Screens remembered by the vision cache (0 = none).")
     cache_max_age_s: float = Field(120.0, ge=0, description="A cached reading older than this is recomputed.")
     vlm_model: str = Field("claude-haiku-5-5", description="Model for the claude/hybrid backends.")
     cache_max_distance: int = Field(
