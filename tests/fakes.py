@@ -156,3 +156,17 @@ def loop(tmp: Path, phone: FakePhone, model: ScriptedModel, tools: ToolRegistry 
         memory=MemoryStore(tmp / "memory", cfg.memory.budget_tokens), logger=TurnLogger(tmp / "logs"),
         system_prompt="You play the game.", tools=tools or default_tools(), settle=settle,
     )
+
+
+class FakeClock:
+    """A clock and sleep for retry tests: sleeping advances time at once and records the wait."""
+
+    def __init__(self) -> None:
+        self.now, self.waits = 0.0, []
+
+    def sleep(self, seconds: float) -> None:
+        self.waits.append(seconds)
+        self.now += seconds
+
+    def __call__(self) -> float:
+        return self.now

@@ -8,22 +8,12 @@ import json
 from typing import Any
 
 import pytest
+from fakes import FakeClock
 
 from lluma_cli.demo import sim_agent
+from lluma_facts.request import strip_cache_control
 from lluma_sim.api_faults import Fault, FaultSchedule
 from lluma_sim.api_policy import PolicyReply, ScriptedPolicy
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now, self.waits = 0.0, []
-
-    def sleep(self, seconds: float) -> None:
-        self.waits.append(seconds)
-        self.now += seconds
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class Scripted:
@@ -41,15 +31,6 @@ class Scripted:
 
 def _bodies(api: Any) -> list[dict[str, Any]]:
     return [e.request for e in api.log if e.endpoint == "messages" and e.status == 200 and e.request]
-
-
-def _strip(value: Any) -> Any:
-    """Without cache_control markers (they move; they are not part of a prefix's identity)."""
-    if isinstance(value, dict):
-        return {k: _strip(v) for k, v in value.items() if k != "cache_control"}
-    if isinstance(value, list):
-        return [_strip(v) for v in value]
-    return value
 
 
 def test_requests_follow_the_current_model_rules(tmp_path):
@@ -112,9 +93,10 @@ def test_history_only_appends_across_a_persons_memory_edit(tmp_path):
     assert len(bodies) == 4
     for before, after in zip(bodies, bodies[1:], strict=False):
         # Turn N+1's request is turn N's request, byte for byte, then turn N's kept reply and the new turn.
-        assert _strip(after["system"]) == _strip(before["system"]) and after["tools"] == before["tools"]
+        assert strip_cache_control(after["system"]) == strip_cache_control(before["system"])
+        assert after["tools"] == before["tools"]
         n = len(before["messages"])
-        assert _strip(after["messages"][:n]) == _strip(before["messages"])
+        assert strip_cache_control(after["messages"][:n]) == strip_cache_control(before["messages"])
         assert after["messages"][n]["role"] == "assistant" and len(after["messages"]) == n + 2
     assert "Always rest below 50 energy." not in json.dumps(bodies[-1]["system"])  # the snapshot is unchanged
     edit_turn = json.dumps(bodies[2]["messages"][-1])

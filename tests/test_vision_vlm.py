@@ -9,6 +9,7 @@ from typing import Any
 import anthropic
 import httpx2
 import pytest
+from fakes import FakeClock
 from PIL import Image
 
 from lluma_facts.retry import RetryPolicy
@@ -211,18 +212,6 @@ def test_cut_off_reply_counts_as_malformed(image: Image.Image, reading: Reading)
     rec = Recorder([reply(good_answer(reading), stop="max_tokens"), reply(good_answer(reading))])
     out = VlmBackend(client_for(rec), "claude-haiku-4-5").refine(image, reading, keep_ocr_buttons=False).output
     assert len(rec.requests) == 2 and "max_tokens" in out.errors[0] and out.button("Menu") is not None
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now, self.waits = 0.0, []
-
-    def sleep(self, seconds: float) -> None:
-        self.waits.append(seconds)
-        self.now += seconds
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def test_a_busy_api_delays_the_reading_instead_of_degrading_it(image: Image.Image, reading: Reading) -> None:
