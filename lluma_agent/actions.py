@@ -208,7 +208,8 @@ class PressButton(InputTool):
     args = PressButtonArgs
     description = (
         "Tap a button on the current screen by its name exactly as listed in <vision> buttons "
-        "(e.g. 'Training', 'OK', 'Learn#2'). An unknown or ambiguous name taps nothing and returns the "
+        "(e.g. 'Training', 'OK', 'Learn#2'), or else a line of <vision> texts by its words (the tap lands "
+        "on that text). An unknown or ambiguous name taps nothing and returns the "
         "candidates. The result arrives next turn: where it tapped and whether the screen changed."
     )
 

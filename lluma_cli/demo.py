@@ -34,7 +34,7 @@ from lluma_sim.taps import OffTarget
 
 DEMO_SERIAL = "emulator-5554"
 DEMO_KEY = "sk-ant-demo-not-a-real-key"  # the stand-in accepts any key; never logged
-DEMO_STYLE: Style = "plain"  # "hard" once vision reads plate-less tiles, icon rows, toggles (bench/sim_hard.py)
+DEMO_STYLE: Style = "hard"  # what real screens have: plate-less tiles, icon rows, toggles, small frames
 
 
 class DemoSummary(BaseModel):

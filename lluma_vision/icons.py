@@ -65,6 +65,7 @@ def _draw(kind: str) -> np.ndarray:
 
 
 GLYPHS = ("Plus", "Minus", "Close", "Info", "Menu", "Next", "Previous", "Back")
+CROSSED = ("Plus", "Close")
 
 
 @lru_cache(maxsize=1)
@@ -137,8 +138,12 @@ def find_icons(rgb: np.ndarray, text_boxes: list[tuple[float, float, float, floa
         contours += found_k
     found: list[Icon] = []
     seen: set[tuple[int, int, int, int]] = set()
+    small: list = []  # contours too small to be an icon themselves: maybe the glyph on one
+    outers: list[tuple[int, int, int, int]] = []  # squarish icon-sized outlines, which may hold such a glyph
     for c in contours:
         x, y, cw, ch = cv2.boundingRect(c)
+        if 0.25 * lo <= max(cw, ch) < lo:
+            small.append(c)
         if not (lo <= max(cw, ch) <= hi and min(cw, ch) >= 0.4 * lo) or not 0.4 <= cw / ch <= 2.5:
             continue
         key = (x // 2, y // 2, cw // 2, ch // 2)  # the same outline from both dilations
@@ -147,6 +152,8 @@ def find_icons(rgb: np.ndarray, text_boxes: list[tuple[float, float, float, floa
         seen.add(key)
         if any(_overlap((x, y, x + cw, y + ch), tb) > 0.3 for tb in text_boxes):
             continue
+        if 0.6 <= cw / ch <= 1.6:
+            outers.append((x, y, x + cw, y + ch))
         shape = np.zeros((ch, cw), np.uint8)
         cv2.drawContours(shape, [c], -1, 1, thickness=cv2.FILLED, offset=(-x, -y))
         filled = shape > 0
@@ -162,7 +169,32 @@ def find_icons(rgb: np.ndarray, text_boxes: list[tuple[float, float, float, floa
         if glyph is None and name not in ("Next", "Previous", "Back", "Close"):
             continue  # a bare plus or bar over scenery is too often a drawing
         found.append(Icon(name, float(x), float(y), float(x + cw), float(y + ch), round(best, 3)))
-    return _dedupe(found)
+    return _dedupe(found + _nested_glyphs(small, outers, min_iou + 0.1, margin))
+
+
+def _nested_glyphs(small: list, outers: list[tuple[int, int, int, int]], need: float, margin: float) -> list[Icon]:
+    """Glyphs drawn small and centred inside an icon-sized outline (a "+" in a ring, a stepper's plate with a
+    bevel): the glyph's own outline names the icon, the outer one bounds it. Plates whose inside is not one
+    colour (gradients, bevels, rings open on one side) hide the glyph from `_glyph_in_plate`."""
+    out: list[Icon] = []
+    for c in small:
+        x, y, cw, ch = cv2.boundingRect(c)
+        gx, gy, side = x + cw / 2, y + ch / 2, max(cw, ch)
+        host = [o for o in outers
+                if abs((o[0] + o[2]) / 2 - gx) <= 0.12 * (o[2] - o[0])
+                and abs((o[1] + o[3]) / 2 - gy) <= 0.12 * (o[3] - o[1])
+                and 0.3 <= side / max(o[2] - o[0], o[3] - o[1]) <= 0.75]
+        if not host:
+            continue
+        shape = np.zeros((ch, cw), np.uint8)
+        cv2.drawContours(shape, [c], -1, 1, thickness=cv2.FILLED, offset=(-x, -y))
+        name, best, second = classify_glyph(shape > 0)
+        # only crossed strokes: a lone bar, dot or chevron inside an outline is as often a drawing's detail
+        if name not in CROSSED or best < need or best - second < margin:
+            continue
+        o = max(host, key=lambda o: (o[2] - o[0]) * (o[3] - o[1]))  # the plate, not an inner ring of it
+        out.append(Icon(name, float(o[0]), float(o[1]), float(o[2]), float(o[3]), round(best, 3)))
+    return out
 
 
 def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:

@@ -21,7 +21,7 @@ EDGE_T = 24  # max per-channel step between neighbouring pixels that counts as a
 SHORT_LABEL = 0.35  # score of a short label with no shape around it: text, unless it titles a card
 _BADGE = re.compile(r"^(new!?|free!?|\d+\s*%\s*off!?|hint\s*lv?l?\s*\d*|limited\s*time|event\s*underway!?)$", re.I)
 _NUMERIC = re.compile(r"^[\s\d.,:/%+\-xX×()]+\s*(pts?|m|px|k)?$", re.I)
-_STAT = re.compile(r"[+\-]\s*\d|\d\s*/\s*\d|\w:\s*\w")  # "Energy -20", "Turn 1/24", "Mood: Normal"
+_STAT = re.compile(r"[+\-]\s*\d|\d\s*/\s*\d|\w:\s*\w|\d\s*%")  # "Energy -20", "Turn 1/24", "Mood: Normal", "Fail 0%"
 
 
 @dataclass
@@ -211,7 +211,10 @@ def group_lines(lines: list[Line], rgb: np.ndarray | None = None) -> list[Block]
 
 
 def _sentence(text: str, words: int) -> bool:
-    return words >= 5 or text.rstrip().endswith((".", "!", "?", ","))
+    """Prose rather than a label. An exclamation mark alone does not make one: game labels shout
+    ("Start Career!", "Event!"); a short exclamation of three words or more is a message."""
+    end = text.rstrip()
+    return words >= 5 or end.endswith((".", "?", ",")) or (end.endswith("!") and words >= 3)
 
 
 def _banner(frame: tuple[float, float, float, float], b: Block, view: tuple[int, int, int, int]) -> bool:
@@ -232,7 +235,7 @@ def classify(blocks: list[Block], edges: Edges, view: tuple[int, int, int, int] 
         text = b.text.strip()
         words = len(text.split())
         h = b.line_h
-        if _NUMERIC.match(text) or len(re.sub(r"[^A-Za-z]", "", text)) < 2:
+        if _NUMERIC.match(text) or _ANNOTATION.match(text) or len(re.sub(r"[^A-Za-z]", "", text)) < 2:
             b.score = 0.1
             continue
         found = find_frame(edges, b.x0, b.y0, b.x1, b.y1, h, me=i + 1)
@@ -294,14 +297,30 @@ def _cell_label(b: Block) -> bool:
             and len(re.sub(r"[^A-Za-z]", "", t)) >= 2)
 
 
-def promote_rows(blocks: list[Block], width: int) -> None:
+def _art_above(rgb: np.ndarray, b: Block) -> bool:
+    """A picture right above a label (an icon or illustration it captions): much of the area over it, as wide
+    as the caption or two line heights, is far from that area's own main colour."""
+    h = b.line_h
+    half = max(b.x1 - b.x0, 2 * h) / 2
+    y0, y1 = int(max(0, b.y0 - 2.5 * h)), int(max(0, b.y0 - 0.2 * h))
+    x0, x1 = int(max(0, b.cx - half)), int(min(rgb.shape[1], b.cx + half))
+    if y1 - y0 < 4 or x1 - x0 < 4:
+        return False
+    px = rgb[y0:y1, x0:x1].reshape(-1, 3).astype(np.int16)
+    far = np.abs(px - np.median(px, axis=0)).max(axis=1) > 40
+    return bool(far.mean() >= 0.25)
+
+
+def promote_rows(blocks: list[Block], width: int, rgb: np.ndarray | None = None) -> None:
     """Rows of equal cells: three or more short labels of one text size side by side across the frame (the
     hub's tiles, a row of stat icons with captions, each under its illustration). A label with no plate of
     its own is tappable there, with less confidence than a plate gives. Text bigger than the frame's usual
-    text only: small labels in a row are column headings."""
+    text only: small labels in a row are column headings. A row whose labels each head a number below
+    them is a stat grid, not buttons, even on plates."""
     cells = [b for b in blocks if _cell_label(b) and not b.tab]
     if not cells:
         return
+    values = [b for b in blocks if _NUMERIC.match(b.text.strip())]
     body = float(np.median([b.line_h for b in blocks]))
     used: set[int] = set()
     for b in sorted(cells, key=lambda b: b.x0):
@@ -313,15 +332,28 @@ def promote_rows(blocks: list[Block], width: int) -> None:
                if abs(o.lines[0].cy - b.lines[0].cy) <= 1.6 * b.line_h and 0.65 <= o.line_h / b.line_h <= 1.55]
         size = float(np.median([o.line_h for o in row]))
         row = sorted((o for o in row if 0.75 <= o.line_h / size <= 1.33), key=lambda o: o.cx)  # not badges
-        if len(row) < 3 or row[-1].cx - row[0].cx < 0.4 * width or size < 1.1 * body:
+        if len(row) < 3 or row[-1].cx - row[0].cx < 0.4 * width:
             continue
         gaps = np.diff([o.cx for o in row])
         if gaps.min() <= 0 or gaps.max() > 2.5 * gaps.min():
             continue  # cells of one row are evenly spaced
         used.update(id(o) for o in row)
+        graded = sum(any(_value_under(o, v) for v in values) for o in row)
+        if 2 * graded >= len(row):  # a stat grid: each label heads its value ("Speed" over "92"), plate or not
+            for o in row:
+                o.is_button, o.score = False, min(o.score, 0.3)
+            continue
+        if size < 1.1 * body and (rgb is None or not all(_art_above(rgb, o) for o in row)):
+            continue  # body-sized labels in a row are column headings, unless each captions a picture
         for o in row:
             if not o.is_button:
                 o.is_button, o.score = True, max(o.score, ROW_CELL)
+
+
+def _value_under(label: Block, v: Block) -> bool:
+    """`v` sits right under `label`, centred on it: the label heads that value."""
+    return (0 <= v.y0 - label.y1 <= 1.5 * label.line_h
+            and abs(v.cx - label.cx) <= 0.6 * max(label.x1 - label.x0, v.x1 - v.x0))
 
 
 TOGGLE = 0.55  # score of the bare half of a toggle pair

@@ -79,7 +79,7 @@ class Work:
         return Box(x0=bx0, y0=by0, x1=bx1, y1=by1)
 
 
-def prepare(image: Image.Image, short_side: int = 720, long_side: int = 1280, max_upscale: float = 2.0) -> Work:
+def prepare(image: Image.Image, short_side: int = 720, long_side: int = 1280, max_upscale: float = 2.5) -> Work:
     """Scale to the reference size: short side about `short_side` (long side at most `long_side` when
     shrinking), so layout and icon sizes read the same at 420 and 1440 pixels wide.
 

@@ -165,7 +165,7 @@ def read_frame(work: Work, det_limit: int = 960, threads: int = 0, memory: TabMe
     view = viewport(work.rgb)
     classify(blocks, edges, view)
     tabs = tab_bar(work, blocks, view, edges, memory)
-    promote_rows(blocks, view[2] - view[0])
+    promote_rows(blocks, view[2] - view[0], work.rgb)
     promote_pairs(blocks)
     if memory is not None and tabs is not None and tabs.usable and tabs.tabs:
         memory.remember(work, tabs)

@@ -175,10 +175,10 @@ class Painter:
         return w
 
     def tile(
-        self, b: Box, label: str, action: Action | None, enabled: bool = True, size: float = 40, seed: int = 0
+        self, b: Box, label: str, action: Action | None, enabled: bool = True, size: float = 54, seed: int = 0
     ) -> Widget:
         """An illustrated button with no plate or border: a picture and a caption under it (the career hub's
-        tiles in the real game). The whole tile is the button."""
+        tiles in the real game, whose captions are drawn about 1.4x the body text). The whole tile is the button."""
         cap_h = round(size * 1.5 * self.s)
         art = Box(x0=b.x0 + b.width // 6, y0=b.y0, x1=b.x1 - b.width // 6, y1=b.y1 - cap_h)
         if self.d:
