@@ -86,21 +86,28 @@ def scrollbar(rgb: np.ndarray) -> ScrollbarPx | None:
     light = c - np.maximum(left, right)  # ...or lighter than both
     resp = np.maximum(dark, light)
     mask = resp >= 14
-    min_len = int(0.25 * h)  # list scrollbars span a good part of the screen; shorter runs are scenery
-    cols = np.flatnonzero(mask.sum(axis=0) >= min_len)
+    # list scrollbars span a good part of the screen; shorter runs are scenery, except at the right edge,
+    # where a short list (a panel under a header) keeps its bar
+    min_len, edge_len = int(0.25 * h), int(0.18 * h)
+    cols = np.flatnonzero(mask.sum(axis=0) >= edge_len)
     best: tuple[float, ScrollbarPx] | None = None
     for ci in cols:
         x = int(ci) + d
+        need = edge_len if x >= 0.9 * w else min_len
         for y0, y1 in _runs(mask[:, ci], max_gap=2):
-            if y1 - y0 < min_len:
+            if y1 - y0 < need:
                 continue
             found = _track_and_thumb(g[y0:y1, x], resp[y0:y1, ci])
-            if found is None:
-                continue
-            (ty0, ty1), score = found
             bar_w = _bar_width(g, x, (y0 + y1) // 2)
             if bar_w is None or bar_w > max(8, 0.02 * w):
                 continue
+            if found is None and x >= 0.9 * w and bar_w >= 4 and np.ptp(np.percentile(g[y0:y1, x], [5, 95])) < 6:
+                # one flat shade all along, at a list's right edge: the thumb fills the track (all is shown);
+                # ranked under any bar with a thumb of its own (thin borders are under 4 px wide)
+                found = (0, y1 - y0), 10.0
+            if found is None:
+                continue
+            (ty0, ty1), score = found
             sb = ScrollbarPx(
                 track=(x - bar_w // 2, y0, x + bar_w - bar_w // 2, y1),
                 thumb=(x - bar_w // 2, y0 + ty0, x + bar_w - bar_w // 2, y0 + ty1),

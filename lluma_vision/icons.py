@@ -136,6 +136,7 @@ def find_icons(rgb: np.ndarray, text_boxes: list[tuple[float, float, float, floa
         found_k, _ = cv2.findContours(cv2.dilate(edges, np.ones((k, k), np.uint8)), cv2.RETR_LIST,
                                       cv2.CHAIN_APPROX_SIMPLE)
         contours += found_k
+    tb = np.array(text_boxes, dtype=np.float64).reshape(-1, 4)
     found: list[Icon] = []
     seen: set[tuple[int, int, int, int]] = set()
     small: list = []  # contours too small to be an icon themselves: maybe the glyph on one
@@ -150,7 +151,7 @@ def find_icons(rgb: np.ndarray, text_boxes: list[tuple[float, float, float, floa
         if key in seen:
             continue
         seen.add(key)
-        if any(_overlap((x, y, x + cw, y + ch), tb) > 0.3 for tb in text_boxes):
+        if len(tb) and _overlaps(tb, (x, y, x + cw, y + ch)).max() > 0.3:
             continue
         if 0.6 <= cw / ch <= 1.6:
             outers.append((x, y, x + cw, y + ch))
@@ -177,15 +178,19 @@ def _nested_glyphs(small: list, outers: list[tuple[int, int, int, int]], need: f
     bevel): the glyph's own outline names the icon, the outer one bounds it. Plates whose inside is not one
     colour (gradients, bevels, rings open on one side) hide the glyph from `_glyph_in_plate`."""
     out: list[Icon] = []
+    if not outers or not small:
+        return out
+    ob = np.array(outers, dtype=np.float64)  # one row per outline: x0, y0, x1, y1
+    ow, oh = ob[:, 2] - ob[:, 0], ob[:, 3] - ob[:, 1]
+    ocx, ocy, oside = (ob[:, 0] + ob[:, 2]) / 2, (ob[:, 1] + ob[:, 3]) / 2, np.maximum(ow, oh)
     for c in small:
         x, y, cw, ch = cv2.boundingRect(c)
         gx, gy, side = x + cw / 2, y + ch / 2, max(cw, ch)
-        host = [o for o in outers
-                if abs((o[0] + o[2]) / 2 - gx) <= 0.12 * (o[2] - o[0])
-                and abs((o[1] + o[3]) / 2 - gy) <= 0.12 * (o[3] - o[1])
-                and 0.3 <= side / max(o[2] - o[0], o[3] - o[1]) <= 0.75]
-        if not host:
+        ok = ((np.abs(ocx - gx) <= 0.12 * ow) & (np.abs(ocy - gy) <= 0.12 * oh)
+              & (side >= 0.3 * oside) & (side <= 0.75 * oside))
+        if not ok.any():
             continue
+        host = [outers[i] for i in np.flatnonzero(ok)]
         shape = np.zeros((ch, cw), np.uint8)
         cv2.drawContours(shape, [c], -1, 1, thickness=cv2.FILLED, offset=(-x, -y))
         name, best, second = classify_glyph(shape > 0)
@@ -203,6 +208,14 @@ def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float,
     iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
     small = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
     return ix * iy / max(1.0, small)
+
+
+def _overlaps(boxes: np.ndarray, a: tuple[float, float, float, float]) -> np.ndarray:
+    """`_overlap` of `a` with each row of `boxes` (N x 4), at once."""
+    ix = np.clip(np.minimum(boxes[:, 2], a[2]) - np.maximum(boxes[:, 0], a[0]), 0, None)
+    iy = np.clip(np.minimum(boxes[:, 3], a[3]) - np.maximum(boxes[:, 1], a[1]), 0, None)
+    small = np.minimum((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]), (a[2] - a[0]) * (a[3] - a[1]))
+    return ix * iy / np.maximum(1.0, small)
 
 
 def _dedupe(icons: list[Icon]) -> list[Icon]:
