@@ -7,6 +7,7 @@ import json
 import signal
 import sys
 import time
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any, TextIO
@@ -15,14 +16,16 @@ import anthropic
 
 from lluma_agent import interrupts, knowledge
 from lluma_agent.atomic import atomic_write_text
+from lluma_agent.checkpoint import Checkpointer, EnvState
 from lluma_agent.config import Config, ConfigError
 from lluma_agent.coordinator import Coordinator, RunTotals
 from lluma_agent.device import Device
 from lluma_agent.knowledge import Knowledge
 from lluma_agent.logread import action_label
-from lluma_agent.memory import MemoryStore
+from lluma_agent.memory import MemoryStore, write_state
 from lluma_agent.model import Model, ModelReply, check_model, retry_policy
 from lluma_agent.requestlog import write_request
+from lluma_agent.resume import ResumePoint, check_settings, restore, set_aside
 from lluma_agent.runs import check_fresh
 from lluma_agent.settle import settle
 from lluma_agent.tools import default_tools
@@ -92,28 +95,35 @@ class RecordingModel(Model):
         return super().decide(request)
 
 
-def record_memory_at_start(folder: Path, memory: MemoryStore) -> None:
+def record_memory_at_start(folder: Path, memory: MemoryStore, name: str = "memory_at_start.json") -> None:
     """`memory_at_start.json`: each memory file's sha256 as the run found it, what a person changed since the
-    last run (diffs), and files that do not parse. The first turn's log carries the same diffs."""
+    last run (diffs), and files that do not parse. The first turn's log carries the same diffs. A resumed run
+    writes `memory_at_turn_N.json` for its first turn N (the changes since the checkpoint)."""
     found = {
         "folder": str(memory.folder),
         "files": memory.fingerprint(),
         "changed_by_person_since_last_run": [c.model_dump() for c in memory.found],
         "problems": memory.problems(),
     }
-    atomic_write_text(folder / "memory_at_start.json", json.dumps(found, indent=2, ensure_ascii=False))
+    atomic_write_text(folder / name, json.dumps(found, indent=2, ensure_ascii=False))
 
 
-def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume: bool = False,
-          live: TextIO | None = None) -> tuple[Coordinator, Any]:
+def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume: ResumePoint | None = None,
+          live: TextIO | None = None, env_state: EnvState | None = None) -> tuple[Coordinator, Any]:
     """Everything the loop needs. Returns the coordinator and a close() for the resources it holds.
 
-    A log folder that already holds a run is refused (LogDirInUse) unless `resume`. The live line goes to
-    `live` (default stdout; `lluma demo --json` sends it to stderr); `quiet` prints nothing at all."""
+    A log folder that already holds a run is refused (LogDirInUse) unless it is the one `resume` goes on
+    with (resume.open_point): then the turns after its checkpoint are set aside and the coordinator starts
+    from the checkpoint. After every turn the checkpoint is saved, with `env_state()` (the demo's game). The
+    live line goes to `live` (default stdout; `lluma demo --json` sends it to stderr); `quiet` prints nothing."""
     for key, folder in (("memory.dir", cfg.memory.dir), ("logs.dir", cfg.logs.dir)):
         if folder.exists() and not folder.is_dir():  # found now, not as a traceback after the device connected
             raise ConfigError(f"{key}: {folder} is a file, not a folder")
-    check_fresh(cfg.logs.dir, resume)  # before anything is written: two runs never share a folder
+    check_fresh(cfg.logs.dir, resume is not None)  # before anything is written: two runs never share a folder
+    if resume is not None:
+        if Path(cfg.logs.dir).resolve() != resume.folder.resolve():
+            raise ValueError(f"logs.dir {cfg.logs.dir} is not the folder being resumed ({resume.folder})")
+        check_settings(resume, cfg)
     prompt = system_prompt(cfg)  # before anything connects: a bad prompt file is a start-up error
     vision_client = client if cfg.vision.backend in ("claude", "hybrid", "auto") else None
     check_model(cfg.model, cfg.vision.vlm_model if vision_client is not None else None)
@@ -131,10 +141,22 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
 
     get_engine()  # the OCR model loads here (seconds), not silently inside turn 1
     logger = TurnLogger(cfg.logs.dir, cfg.logs.keep_screenshots)
+    if resume is not None:
+        for warning in set_aside(resume, logger):
+            status(f"resume: {warning}")
+        # Memory is read as it is now; whatever changed since the model last saw it is told in the first turn.
+        write_state(cfg.memory.dir, resume.checkpoint.memory)
     memory = MemoryStore(cfg.memory.dir, cfg.memory.budget_tokens)
-    record_memory_at_start(cfg.logs.dir, memory)
+    record_memory_at_start(cfg.logs.dir, memory, f"memory_at_turn_{resume.turn + 1:06d}.json" if resume else
+                           "memory_at_start.json")
     model = RecordingModel(cfg.model, client, cfg.logs.dir)
     out = live or sys.stdout
+    hooks: list[Callable[[TurnLog, RunTotals], None]] = []
+
+    def on_turn(log: TurnLog, totals: RunTotals) -> None:
+        for hook in hooks:
+            hook(log, totals)
+
     coordinator = Coordinator(
         cfg,
         device=device,
@@ -145,9 +167,14 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
         system_prompt=prompt,
         tools=default_tools(),
         settle=settle,
-        on_turn=None if quiet else (lambda log, totals: print(live_line(log, totals), file=out, flush=True)),
+        on_turn=on_turn,
         knowledge=load_knowledge(cfg),
     )
+    if resume is not None:
+        restore(resume, coordinator)
+    hooks.append(Checkpointer(coordinator, logger, env_state))  # first: the live line may hit a closed pipe
+    if not quiet:
+        hooks.append(lambda log, totals: print(live_line(log, totals), file=out, flush=True))
     model.turn = lambda: coordinator.turn
 
     def close() -> None:

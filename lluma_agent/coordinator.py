@@ -114,6 +114,8 @@ class Coordinator:
             while True:
                 self._check_limits()
                 log = self.step()
+                if self.on_turn:  # after the whole step: a turn cut off by a second Ctrl+C is not reported done
+                    self.on_turn(log, self.totals)
                 if log.stuck.level == "pause":
                     raise RunEnded(f"paused: stuck ({log.stuck.reason})")
         except RunEnded as end:
@@ -195,8 +197,6 @@ class Coordinator:
         except Exception as exc:  # noqa: BLE001 - a full disk must not end the run; the person is told
             _log.error("turn %d: the turn log could not be written: %s", self.turn, exc)
             turn_log.errors.append(f"log: not written ({type(exc).__name__}: {exc})")
-        if self.on_turn:
-            self.on_turn(turn_log, self.totals)
         return turn_log
 
     # ---- the stages ----------------------------------------------------------------------------------

@@ -47,6 +47,11 @@ def index(db: sqlite3.Connection, row: Row) -> None:
     db.execute(f"INSERT INTO {TABLE} (rowid, {', '.join(COLUMNS)}) VALUES (?,?,?,?,?,?,?)", row)
 
 
+def forget_after(db: sqlite3.Connection, turn: int) -> None:
+    """Drop the index rows of turns after `turn` (a resumed run plays them again); the caller commits."""
+    db.execute(f"DELETE FROM {TABLE} WHERE rowid > ?", (turn,))
+
+
 def search(db: sqlite3.Connection, query: str, limit: int = 10) -> list[Hit]:
     """Best matches first (bm25). A query FTS5 cannot parse raises SearchError with a hint."""
     if not query.strip():

@@ -98,6 +98,17 @@ def _diff(name: str, old: str, new: str) -> str:
     return "".join(lines)
 
 
+def write_state(folder: Path, files: dict[str, dict[str, str]]) -> None:
+    """Record `files` as how a run left `folder`: the next MemoryStore there reports every difference."""
+    if not files and not (folder / STATE_FILE).exists():
+        return  # nothing to remember: an unused folder stays untouched
+    try:
+        with no_interrupt():
+            atomic_write_text(folder / STATE_FILE, json.dumps({"files": files}, ensure_ascii=False))
+    except OSError:
+        pass  # a read-only folder still works; the next run just cannot tell who changed what
+
+
 class MemoryStore:
     def __init__(self, folder: Path, budget_tokens: int = 32000) -> None:
         self.folder = Path(folder)
@@ -177,14 +188,11 @@ class MemoryStore:
         self._save_state()
 
     def _save_state(self) -> None:
-        if not self._files and not (self.folder / STATE_FILE).exists():
-            return  # nothing to remember: an unused folder stays untouched
-        files = {n: {"content": f.content, "by": self.last_by.get(n, "person")} for n, f in self._files.items()}
-        try:
-            with no_interrupt():
-                atomic_write_text(self.folder / STATE_FILE, json.dumps({"files": files}, ensure_ascii=False))
-        except OSError:
-            pass  # a read-only folder still works; the next run just cannot tell who changed what
+        write_state(self.folder, self.state())
+
+    def state(self) -> dict[str, dict[str, str]]:
+        """How the folder is as far as we know: each file's text and who changed it last (the state file)."""
+        return {n: {"content": f.content, "by": self.last_by.get(n, "person")} for n, f in self._files.items()}
 
     def fingerprint(self) -> dict[str, str]:
         """sha256 of each file as it is now (recorded at run start)."""

@@ -222,6 +222,7 @@ class TurnLogger:
         )
         history_index.ensure(self.db)
         self.db.commit()
+        self.last_written = 0  # the last turn whose JSON and SQLite row are both written (checkpoints wait for it)
 
     def save_screenshot(self, turn: int, image: Image.Image) -> str:
         path = self.shots / f"turn_{turn:06d}.jpg"
@@ -265,6 +266,7 @@ class TurnLogger:
         )
         history_index.index(self.db, search_row(log))
         self.db.commit()
+        self.last_written = log.turn
         return path
 
     def write_summary(self, summary: RunSummary) -> Path:
@@ -285,6 +287,13 @@ class TurnLogger:
                 atomic_write_text(path, readable_json(log))
                 history_index.index(self.db, search_row(log))
                 self.db.commit()
+
+    def forget_after(self, turn: int) -> None:
+        """Drop the rows of turns after `turn`: a resumed run plays them again (their files were set aside)."""
+        with no_interrupt():
+            self.db.execute("DELETE FROM turns WHERE turn > ?", (turn,))
+            history_index.forget_after(self.db, turn)
+            self.db.commit()
 
     def close(self) -> None:
         self.db.close()

@@ -21,6 +21,7 @@ from lluma_agent.app import CtrlC, build, exit_status, status
 from lluma_agent.config import Config, ConfigError, find_config, load_config
 from lluma_agent.coordinator import Coordinator, RunTotals
 from lluma_agent.model import make_client
+from lluma_agent.resume import ResumeError, ResumePoint, check_settings, open_point
 from lluma_agent.runs import LogDirInUse, check_fresh, new_run_dir
 from lluma_cli.sim_check import taps_off_target
 from lluma_sim.adb_server import AdbServer
@@ -29,7 +30,7 @@ from lluma_sim.api_policy import ScriptedPolicy
 from lluma_sim.api_server import ApiServer
 from lluma_sim.fault_plan import FaultInjector, FaultPlan, FaultsInjected
 from lluma_sim.game import SimGame
-from lluma_sim.game.state import Style
+from lluma_sim.game.state import GameState, Style
 from lluma_sim.taps import OffTarget
 
 DEMO_SERIAL = "emulator-5554"
@@ -56,6 +57,21 @@ class DemoSummary(BaseModel):
     faults_injected: FaultsInjected  # by `--faults`: what actually fired, by kind
     taps_off_target: int  # taps the phone received off the element meant, or that no turn log records
     off_target: list[OffTarget] = []  # each of them: the tap received (screen, element under it) and why
+    resumed_from_turn: int | None = None  # `--resume`: the run's last complete turn this sitting went on from
+
+
+class DemoState(BaseModel):
+    """The simulator's side of a demo's checkpoint: the game (RNG included) and the stand-in's signing key (the
+    account: thinking blocks in the resumed history were signed with it)."""
+
+    game: GameState
+    api_secret: str  # hex
+
+    @classmethod
+    def of(cls, point: ResumePoint) -> DemoState:
+        if not point.checkpoint.env:
+            raise ResumeError(f"{point.folder} holds a run on a phone, not a demo: resume it with `lluma run --resume`")
+        return cls.model_validate(point.checkpoint.env)
 
 
 class SimEnv(BaseModel):
@@ -80,6 +96,8 @@ def sim_environment(
     environ: Mapping[str, str] | None = None,
     fault_rate: float = 0.0,
     style: Style = DEMO_STYLE,
+    state: DemoState | None = None,
+    clock: Callable[[], float] | None = None,
 ) -> Iterator[SimEnv]:
     """The simulated phone and the API stand-in on loopback, and a Config pointing at both.
 
@@ -87,10 +105,15 @@ def sim_environment(
     `fault_rate` > 0 instead injects a seeded schedule over the whole device + API matrix (FaultPlan).
     `environ`: the outside LLUMA_* settings (`lluma demo` passes os.environ); the demo's wiring wins over them.
     The default policy reads VLM requests from the game's ground truth of the current frame.
-    `style="hard"` plays the hard screens at the seed's frame size and letterboxing (SimGame.hard)."""
-    game = SimGame.hard(seed=seed) if style == "hard" else SimGame(seed=seed)
+    `style="hard"` plays the hard screens at the seed's frame size and letterboxing (SimGame.hard).
+    `state` (a resumed demo) restores the game and the stand-in's signing key; `clock` is the stand-in's."""
+    if state is not None:
+        game = SimGame.from_snapshot(state.game)
+    else:
+        game = SimGame.hard(seed=seed) if style == "hard" else SimGame(seed=seed)
     policy = policy or ScriptedPolicy(screen=game.truth)
-    with AdbServer() as adb, ApiServer(policy=policy, faults=faults) as api:
+    secret = bytes.fromhex(state.api_secret) if state else None
+    with AdbServer() as adb, ApiServer(policy=policy, faults=faults, clock=clock, secret=secret) as api:
         adb.add_device(DEMO_SERIAL, game)
         env = {
             **(environ or {}),
@@ -122,19 +145,34 @@ def sim_environment(
 
 
 @contextmanager
+def agent_on(sim: SimEnv, quiet: bool = True, live: TextIO | None = None,
+             resume: ResumePoint | None = None) -> Iterator[Coordinator]:
+    """The agent wired to a running simulator; its checkpoints carry the game and the stand-in's key."""
+    client = make_client(sim.cfg.model, api_key=DEMO_KEY)
+
+    def state() -> dict[str, Any]:
+        return DemoState(game=sim.game.snapshot(), api_secret=sim.api.secret.hex()).model_dump(mode="json")
+
+    coordinator, close = build(sim.cfg, client, quiet=quiet, resume=resume, live=live, env_state=state)
+    try:
+        yield coordinator
+    finally:
+        close()
+
+
+@contextmanager
 def sim_agent(
-    turns: int, logs_dir: Path, seed: int = 7, quiet: bool = True, live: TextIO | None = None, **env: Any
+    turns: int, logs_dir: Path, seed: int = 7, quiet: bool = True, live: TextIO | None = None,
+    resume: ResumePoint | None = None, **env: Any
 ) -> Iterator[tuple[SimEnv, Coordinator]]:
-    """The agent wired to the simulated phone and the API stand-in (`env`: sim_environment's options)."""
+    """The agent wired to the simulated phone and the API stand-in (`env`: sim_environment's options).
+    `resume`: go on with that demo run (its game and history) in its folder."""
     if not quiet:
         status("starting the simulated phone (adb server) and the Messages API stand-in on 127.0.0.1")
-    with sim_environment(turns, logs_dir, seed, **env) as sim:
-        client = make_client(sim.cfg.model, api_key=DEMO_KEY)
-        coordinator, close = build(sim.cfg, client, quiet=quiet, live=live)
-        try:
+    state = DemoState.of(resume) if resume is not None else None
+    with sim_environment(turns, logs_dir, seed, state=state, **env) as sim:
+        with agent_on(sim, quiet, live, resume) as coordinator:
             yield sim, coordinator
-        finally:
-            close()
 
 
 def run_demo(
@@ -149,12 +187,14 @@ def run_demo(
     environ: Mapping[str, str] | None = None,
     fault_rate: float = 0.0,
     style: Style = DEMO_STYLE,
+    resume: ResumePoint | None = None,
 ) -> DemoSummary:
     """Play `turns` turns; `overrides` are extra LLUMA_* settings (the token benchmark uses them).
     `runner` runs the loop (the CLI passes CtrlC().run for Ctrl+C handling); `environ` as in sim_environment;
-    `fault_rate` injects the seeded fault schedule (faults per turn, 0..1); `style` as in sim_environment."""
+    `fault_rate` injects the seeded fault schedule (faults per turn, 0..1); `style` as in sim_environment.
+    `resume` (resume.open_point of `logs_dir`): `turns` more turns of that run; the totals are the whole run's."""
     env = {"config": config, "overrides": overrides, "environ": environ, "fault_rate": fault_rate, "style": style}
-    with sim_agent(turns, logs_dir, seed, quiet=quiet, live=live, **env) as (sim, coordinator):
+    with sim_agent(turns, logs_dir, seed, quiet=quiet, live=live, resume=resume, **env) as (sim, coordinator):
         cfg, game = sim.cfg, sim.game
         totals = runner(coordinator)
         injected = sim.injector.injected() if sim.injector else FaultsInjected(total=0, by_kind={})
@@ -178,8 +218,9 @@ def run_demo(
         memory_files=memory,
         logs_dir=str(logs_dir),
         faults_injected=injected,
-        taps_off_target=len(off := taps_off_target(game, logs_dir)),
+        taps_off_target=len(off := taps_off_target(game, logs_dir, after_turn=resume.turn if resume else 0)),
         off_target=off,
+        resumed_from_turn=resume.turn if resume else None,
     )
 
 
@@ -195,44 +236,58 @@ def _rate(text: str) -> float:
 
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="lluma demo", description=__doc__)
-    ap.add_argument("--turns", type=int, default=30, help="agent turns to play (default 30)")
-    ap.add_argument("--seed", type=int, default=7, help="seed of the game and of the fault schedule")
+    ap.add_argument("--turns", type=int, default=30, help="agent turns to play (default 30; with --resume: more turns)")
+    ap.add_argument("--seed", type=int, default=None, help="seed of the game and of the fault schedule (default 7)")
     ap.add_argument(
         "--faults", type=_rate, default=0.0, metavar="RATE", help="inject faults at RATE per turn (0..1; default 0)"
     )
     ap.add_argument(
         "--style",
         choices=["plain", "hard"],
-        default=DEMO_STYLE,
+        default=None,
         help=f"screens to play: plain, or hard (plate-less tiles, icon rows, toggles, small and letterboxed "
         f"frames; default {DEMO_STYLE})",
     )
     ap.add_argument("--logs", type=Path, default=None,
                     help="log folder, which must not hold a run already (default: a new logs/demo-<time>)")
+    ap.add_argument("--resume", type=Path, default=None, metavar="DIR",
+                    help="go on with the demo run in DIR from its last complete turn: --turns more turns, the same "
+                         "game (its seed and style), logs in DIR")
     ap.add_argument("--config", type=Path, default=None, help="config file (default: config.yaml if present)")
     ap.add_argument("--json", action="store_true",
                     help="print only the summary, as one JSON object (progress goes to stderr)")
     args = ap.parse_args(argv)
+    point = None
     try:
         config = find_config(args.config)
-        load_config(config)  # a bad file or LLUMA_* value stops here with the key named, before anything starts
-        if args.logs is not None:
-            check_fresh(args.logs)  # refused before anything starts: the first run's files stay as they are
-        logs = args.logs or new_run_dir(Path("logs"), "demo")
-    except (ConfigError, LogDirInUse, OSError) as exc:
+        cfg = load_config(config)  # a bad file or LLUMA_* value stops here with the key named, before anything starts
+        if args.resume is not None:
+            given = [f"--{k}" for k in ("logs", "seed", "style") if getattr(args, k) is not None]
+            if given:
+                raise ResumeError(f"{', '.join(given)} cannot go with --resume: the run being resumed has its own")
+            point = open_point(args.resume)  # read only: torn turns are set aside once the agent starts
+            check_settings(point, cfg)
+            seed = DemoState.of(point).game.seed
+        else:
+            seed = 7 if args.seed is None else args.seed
+            if args.logs is not None:
+                check_fresh(args.logs)  # refused before anything starts: the first run's files stay as they are
+        logs = args.resume or args.logs or new_run_dir(Path("logs"), "demo")
+    except (ConfigError, LogDirInUse, ResumeError, OSError) as exc:
         print(f"lluma demo: {exc}", file=sys.stderr)
         return 2
     with CtrlC() as ctrl_c:
         s = run_demo(
             args.turns,
             logs,
-            seed=args.seed,
+            seed=seed,
             config=config,
             runner=ctrl_c.run,
             live=sys.stderr if args.json else None,
             environ=os.environ,
             fault_rate=args.faults,
-            style=args.style,
+            style=args.style or DEMO_STYLE,
+            resume=point,
         )
     code = exit_status(s.stop_reason)
     if code:
@@ -242,7 +297,9 @@ def main(argv: list[str]) -> int:
         return code
     n = max(1, s.turns)
     print(
-        f"\n{s.turns} turns on the simulator ({s.stop_reason}); model {s.model} (stand-in, real prices)\n"
+        f"\n{s.turns} turns on the simulator ({s.stop_reason})"
+        + (f", resumed from turn {s.resumed_from_turn}" if s.resumed_from_turn is not None else "")
+        + f"; model {s.model} (stand-in, real prices)\n"
         f"  tokens per turn: {s.input_tokens_per_turn:,.0f} input (uncached {s.uncached_input_tokens / n:,.0f}, "
         f"cache read {s.cache_read_tokens / n:,.0f}, cache write {s.cache_write_tokens / n:,.0f}), "
         f"{s.output_tokens / n:,.0f} output\n"

@@ -11,14 +11,16 @@ from lluma_sim.taps import MeantTap, OffTarget, off_target
 NO_ELEMENT = {"dialogue box"}  # taps the agent aims at empty space, not at a named element
 
 
-def meant_taps(logs_dir: Path) -> list[MeantTap]:
-    """Every tap the turn logs record, in order, with the element it was meant for."""
+def meant_taps(logs_dir: Path, after_turn: int = 0) -> list[MeantTap]:
+    """Every tap the turn logs record after `after_turn`, in order, with the element it was meant for."""
     try:
         turns = load_run(logs_dir).turns
     except LogDirError:
         return []
     taps = []
     for log in turns:
+        if log.turn <= after_turn:
+            continue  # a resumed demo's phone received only this sitting's taps
         a = log.action
         if a is not None and a.point and not a.swipe:
             target = "" if a.target in NO_ELEMENT else a.target
@@ -26,5 +28,5 @@ def meant_taps(logs_dir: Path) -> list[MeantTap]:
     return taps
 
 
-def taps_off_target(game: SimGame, logs_dir: Path) -> list[OffTarget]:
-    return off_target(list(game.taps), meant_taps(logs_dir))
+def taps_off_target(game: SimGame, logs_dir: Path, after_turn: int = 0) -> list[OffTarget]:
+    return off_target(list(game.taps), meant_taps(logs_dir, after_turn))

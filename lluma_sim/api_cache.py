@@ -48,6 +48,20 @@ class ManualClock:
         self.now += seconds
 
 
+class ShiftedClock:
+    """The real clock plus a shift that `advance(s)` grows: a break of minutes, as the cache's TTL sees it,
+    without waiting them out (bench/long_runs.py measures a resume after 10 minutes this way)."""
+
+    def __init__(self, base: Callable[[], float] = time.monotonic) -> None:
+        self.base, self.shift = base, 0.0
+
+    def __call__(self) -> float:
+        return self.base() + self.shift
+
+    def advance(self, seconds: float) -> None:
+        self.shift += seconds
+
+
 CacheResult = Literal["read", "write", "covered", "below_minimum", "thinking_stripped"]
 
 

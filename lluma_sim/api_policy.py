@@ -263,8 +263,9 @@ class ScriptedPolicy:
     def _memory_call(self, request: dict[str, Any], tools: set[str], vision: dict[str, Any], why: str) -> dict | None:
         if (self.turns - 1) % self.memory_every != 0:
             return None
+        # As a model would know: the memory snapshot in system, or its own earlier call or a note in the conversation.
         exists = NOTES_FILE in json.dumps(request.get("system") or "") or NOTES_FILE in json.dumps(
-            (request.get("messages") or [{}])[0].get("content", "")
+            request.get("messages") or []
         )
         name = "writeMemoryFile" if exists else "createMemoryFile"
         if name not in tools:

@@ -67,7 +67,10 @@ class ApiServer:
         on_request: Callable[[LogEntry], None] | None = None,
         seed: int = 0,
         today: date | None = None,
+        secret: bytes | None = None,
     ) -> None:
+        """`secret` signs thinking blocks and stands for the account: a stand-in started again with the same
+        one accepts the blocks the last one made, as the API does for the same account (a resumed demo)."""
         self.port = port
         self.policy: Policy = policy or ScriptedPolicy()
         self.clock = clock or time.monotonic
@@ -79,7 +82,7 @@ class ApiServer:
         self._lock = threading.Lock()  # policy and log: one request at a time
         self._count = 0
         self._messages_count = 0
-        self._secret = os.urandom(16)  # signs thinking blocks; tampered ones are rejected
+        self.secret = secret or os.urandom(16)  # signs thinking blocks; tampered ones are rejected
         self._rng = random.Random()
         self.talk = Talk(seed)  # reply and thinking lengths
         self.today = today  # retirement is judged as of this day (None: the real date)
@@ -193,11 +196,11 @@ class ApiServer:
                 body,
                 api_version=entry.api_version or CURRENT_API_VERSION,
                 endpoint=endpoint,
-                thinking_secret=self._secret,
+                thinking_secret=self.secret,
                 today=self.today,
             )
             # Judged against the request as sent; `seen` is what the model reads (dropped blocks removed).
-            kept, dropped = check_bindings(body, self._secret, spec, betas(headers))
+            kept, dropped = check_bindings(body, self.secret, spec, betas(headers))
             seen = {**body, "messages": kept}
             entry.input_transformations = dropped
             count = count_request(seen)
@@ -319,7 +322,7 @@ class ApiServer:
                     len(messages),
                     i,
                 )
-                block = {"type": "thinking", "thinking": text, "signature": sign(self._secret, text, prefix)}
+                block = {"type": "thinking", "thinking": text, "signature": sign(self.secret, text, prefix)}
             out.append(block)
         return out
 
