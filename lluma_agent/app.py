@@ -26,7 +26,7 @@ from lluma_agent.memory import MemoryStore, write_state
 from lluma_agent.model import Model, ModelReply, check_model, retry_policy
 from lluma_agent.requestlog import write_request
 from lluma_agent.resume import ResumePoint, check_settings, restore, set_aside
-from lluma_agent.runs import check_fresh
+from lluma_agent.runs import RunLock, check_fresh
 from lluma_agent.settle import settle
 from lluma_agent.tools import default_tools
 from lluma_agent.turnlog import RunSummary, TurnLog, TurnLogger
@@ -140,6 +140,7 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
     from lluma_vision.ocr import get_engine
 
     get_engine()  # the OCR model loads here (seconds), not silently inside turn 1
+    lock = RunLock(cfg.logs.dir)  # two processes never write one folder at once (a run resumed twice)
     logger = TurnLogger(cfg.logs.dir, cfg.logs.keep_screenshots)
     if resume is not None:
         for warning in set_aside(resume, logger):
@@ -186,6 +187,7 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
             ))
         memory.save_state()
         logger.close()
+        lock.release()
 
     return coordinator, close
 

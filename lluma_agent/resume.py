@@ -22,7 +22,7 @@ from lluma_agent.checkpoint import Checkpoint
 from lluma_agent.config import Config
 from lluma_agent.coordinator import Coordinator
 from lluma_agent.requestlog import REQUESTS_DIR
-from lluma_agent.runs import holds_run
+from lluma_agent.runs import LogDirInUse, RunLock, holds_run
 from lluma_agent.turnlog import TURN_GLOB, TurnLogger, read_turn
 
 _NUMBERED = re.compile(r"^turn_(\d+)\.json(?:\.gz)?$")
@@ -76,6 +76,10 @@ def open_point(folder: Path) -> ResumePoint:
         raise ResumeError(f"no log folder at {folder}")
     if not holds_run(folder):
         raise ResumeError(f"{folder} holds no run to resume (no turn logs, turns.sqlite or run.json)")
+    try:
+        RunLock(folder).release()  # not while another process writes it (build() holds the lock for the run)
+    except LogDirInUse as exc:
+        raise ResumeError(str(exc)) from None
     cp_path = checkpoint.path(folder)
     if not cp_path.is_file():
         raise ResumeError(

@@ -2,7 +2,8 @@
 
 `new_run_dir` makes `logs/run-20261123-101500` (then `-2`, `-3`... when that name is taken) with an
 exclusive mkdir, so two runs started in the same second, even in two processes, get two folders.
-`check_fresh` refuses a folder that already holds a run unless the caller resumes it.
+`check_fresh` refuses a folder that already holds a run unless the caller resumes it. `RunLock` keeps a
+second process out of a folder while a run writes it (a run resumed twice at once would mix two runs).
 """
 
 from __future__ import annotations
@@ -10,7 +11,13 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+try:
+    import fcntl
+except ImportError:  # Windows: no flock; folders are still made exclusively
+    fcntl = None  # type: ignore[assignment]
+
 RUN_MARKERS = ("turn_*.json", "turns.sqlite", "run.json")
+LOCK_FILE = ".lluma-run.lock"
 
 
 class LogDirInUse(Exception):
@@ -30,6 +37,26 @@ def check_fresh(folder: Path, resume: bool = False) -> None:
         f"{folder} already holds a run ({turns} turn log(s)); a second run there would mix the two. "
         "Choose another folder, or leave the option out and a new folder is made"
     )
+
+
+class RunLock:
+    """An exclusive lock on a run folder while this process writes it. flock: the system releases it when the
+    process ends, even when killed, so a crashed run never leaves its folder locked."""
+
+    def __init__(self, folder: Path) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        self.handle = (folder / LOCK_FILE).open("a")
+        if fcntl is None:
+            return
+        try:
+            fcntl.flock(self.handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self.handle.close()
+            raise LogDirInUse(f"another LLuMa process is writing {folder} right now; let it finish, or stop it "
+                              "first") from None
+
+    def release(self) -> None:
+        self.handle.close()
 
 
 def new_run_dir(root: Path, prefix: str = "run", now: float | None = None) -> Path:

@@ -18,10 +18,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fakes import FakePhone, FakeScreen, ScriptedModel, button, call, loop
 
 from lluma_agent import checkpoint
 from lluma_agent.requestlog import load_request
-from lluma_agent.resume import ResumeError, newest_run, open_point
+from lluma_agent.resume import ResumeError, ResumePoint, newest_run, open_point, restore
+from lluma_agent.runs import RunLock
 from lluma_agent.turnlog import TurnLog, TurnLogger, read_turn, read_turns
 from lluma_cli.demo import agent_on, run_demo, sim_environment
 from lluma_cli.demo import main as demo_main
@@ -185,6 +187,10 @@ def test_resume_refuses_what_it_cannot_continue(three_turns: Path, tmp_path: Pat
     logs = _copy(three_turns, tmp_path)
     assert "--seed cannot go with --resume" in refused("--resume", str(logs), "--seed", "3")
 
+    lock = RunLock(logs)  # another process is writing it
+    assert "another LLuMa process is writing" in refused("--resume", str(logs))
+    lock.release()
+
     monkeypatch.setenv("LLUMA_MODEL__NAME", "claude-haiku-4-5")
     assert "played with claude-haiku-5-5; resuming it with claude-haiku-4-5" in refused("--resume", str(logs))
     monkeypatch.delenv("LLUMA_MODEL__NAME")
@@ -211,3 +217,23 @@ def test_run_resume_without_a_folder_takes_the_newest_run(tmp_path: Path) -> Non
         turn.write_text("{}", encoding="utf-8")
         os.utime(turn, (1_000_000 + i * 10, 1_000_000 + i * 10))
     assert newest_run(tmp_path).name == "run-20261101-090000"  # by its newest turn; demo folders are not runs
+
+
+def test_a_run_paused_as_stuck_resumes_with_fresh_counts_and_limits_from_the_resume(tmp_path: Path) -> None:
+    def phone() -> FakePhone:
+        return FakePhone({"home": FakeScreen(buttons=[button("Rest", 600, 1300, 1000, 1400)])}, start="home")
+
+    first = loop(tmp_path, phone(), ScriptedModel([[call("pressButton", name="Gacha")]] * 4), max_turns=10,
+                 stuck_after=2, stuck_force_after=8, stuck_pause_after=4)
+    assert first.run().stop_reason.startswith("paused: stuck")
+    cp = checkpoint.capture(first)
+    first.logger.close()
+    assert cp.turn == 5 and cp.totals.turns == 4  # the pause turn made no call
+
+    model = ScriptedModel([[call("pressButton", name="Rest")]] * 2)
+    second = loop(tmp_path, phone(), model, max_turns=2, stuck_after=2, stuck_force_after=8, stuck_pause_after=4)
+    restore(ResumePoint(tmp_path / "logs", cp), second)
+    totals = second.run()
+    assert totals.stop_reason == "max_turns (6) reached" and totals.turns == 6  # two more turns, counted in the run
+    assert len(model.requests) == 2 and sorted(p.name for p in (tmp_path / "logs").glob("turn_*.json"))[-1] == (
+        "turn_000007.json")
