@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from fakes import FakePhone, FakeScreen, ScriptedModel, button, call, loop
 
-from lluma_agent import checkpoint
+from lluma_agent import checkpoint, run_cli
 from lluma_agent.requestlog import load_request
 from lluma_agent.resume import ResumeError, ResumePoint, newest_run, open_point, restore
 from lluma_agent.runs import RunLock
@@ -186,6 +186,12 @@ def test_resume_refuses_what_it_cannot_continue(three_turns: Path, tmp_path: Pat
     assert "no log folder" in refused("--resume", str(tmp_path / "missing"))
     logs = _copy(three_turns, tmp_path)
     assert "--seed cannot go with --resume" in refused("--resume", str(logs), "--seed", "3")
+
+    assert run_cli.main(["--resume", str(logs)]) == 2
+    assert "holds a demo run: resume it with `lluma demo --resume`" in capsys.readouterr().err
+    monkeypatch.setenv("LLUMA_LOGS__DIR", str(empty))
+    assert run_cli.main(["--resume"]) == 2
+    assert f"no run to resume under {empty}" in capsys.readouterr().err
 
     lock = RunLock(logs)  # another process is writing it
     assert "another LLuMa process is writing" in refused("--resume", str(logs))
