@@ -4,7 +4,9 @@ Two layout rules, in device pixels, for any backend's reading:
 - a number under a short label (a stat grid), or to the right of it on the same row with nothing
   in between ("Energy [bar] 100/100"), joins the label;
 - text on a button's row, beside it with no other button in between (a training's "Fail 12%",
-  a skill's name and cost next to its Learn button), becomes that button's `meta`.
+  a skill's name and cost next to its Learn button), becomes that button's `meta`. It stays a read
+  text line too (`meta_of` names the button): it may be the thing to tap (a list row's title beside
+  a tag, a dialog's second button the detector missed).
 """
 
 from __future__ import annotations
@@ -103,6 +105,7 @@ def associate(out: VisionOutput) -> VisionOutput:
             loose.append(t)
         else:
             metas.setdefault(owner, []).append(t.text.strip())
+            loose.append(t.model_copy(update={"meta_of": out.buttons[owner].name}))
     buttons = []
     for i, b in enumerate(out.buttons):
         if i in metas:

@@ -35,7 +35,7 @@ def table(out: VisionOutput) -> str:
         rows.append(f"{b.name[:34]:<34} {box:<22} {b.region:<7} {b.confidence:>5.2f}  {b.meta}")
     if out.texts:
         rows.append("texts:")
-        rows += [f"  {t.text[:100]}" for t in out.texts]
+        rows += [f"  {t.text[:100]}" + (f"  (meta of {t.meta_of})" if t.meta_of else "") for t in out.texts]
     if out.menu is not None:
         state = "usable" if out.menu.usable else "blocked"
         rows.append(f"menu: {state}, selected={out.menu.selected}, tabs={', '.join(out.menu.tabs) or '-'}")

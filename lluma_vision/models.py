@@ -93,11 +93,12 @@ class Button(BaseModel):
 
 
 class TextLine(BaseModel):
-    """Text that is read, not tapped: dialogue, stats, titles."""
+    """A read text line: dialogue, stats, titles, labels not taken for buttons. pressButton can tap it."""
 
     text: str
     bounds: Box
     confidence: float = 1.0
+    meta_of: str | None = None  # the button whose `meta` shows this text (the compact JSON lists it there only)
 
 
 class MenuState(BaseModel):

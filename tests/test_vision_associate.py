@@ -4,6 +4,7 @@ import pytest
 
 from lluma_sim.game import SimGame
 from lluma_vision.associate import associate
+from lluma_vision.compact import compact
 from lluma_vision.config import VisionConfig
 from lluma_vision.models import Box, Button, TextLine, VisionOutput
 from lluma_vision.pipeline import Vision
@@ -32,7 +33,10 @@ def test_row_text_becomes_meta_of_the_nearest_button_without_crossing_another():
     )
     got = associate(out)
     assert got.buttons[0].meta == "Fail 12%, Energy -20"
-    assert [t.text for t in got.texts] == ["Skill List"]
+    # still read texts (pressButton can tap them), marked as shown in Speed's meta: the model sees them once
+    assert [(t.text, t.meta_of) for t in got.texts] == [
+        ("Skill List", None), ("Fail 12%", "Speed"), ("Energy -20", "Speed")]
+    assert compact(got).texts == ["Skill List"]
 
 
 @pytest.fixture(scope="module")
