@@ -98,6 +98,30 @@ def classify_glyph(mask: np.ndarray) -> tuple[str, float, float]:
     return GLYPHS[int(order[0])], float(iou[order[0]]), float(iou[order[1]])
 
 
+def three_bars(mask: np.ndarray) -> bool:
+    """Three horizontal bars of one thickness, evenly stacked, each most of the glyph's width: a hamburger,
+    whatever its proportions."""
+    ys, xs = np.nonzero(mask)
+    if len(xs) == 0:
+        return False
+    m = mask[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+    full = m.mean(axis=1) >= 0.6  # rows the bars fill across
+    runs, start = [], None
+    for i, f in enumerate([*full, False]):
+        if f and start is None:
+            start = i
+        elif not f and start is not None:
+            runs.append((start, i))
+            start = None
+    if runs:  # rows of the plate's rim left at the glyph's edge are much thinner than its bars
+        top = max(b - a for a, b in runs)
+        runs = [(a, b) for a, b in runs if b - a >= 0.5 * top]
+    if len(runs) != 3 or m.shape[1] < m.shape[0]:  # bars are wider than their stack is tall
+        return False
+    gaps = [runs[1][0] - runs[0][1], runs[2][0] - runs[1][1]]
+    return min(gaps) >= 1 and max(gaps) <= 2 * min(gaps) + 2  # evenly stacked, give or take a resampled pixel
+
+
 def _glyph_in_plate(patch: np.ndarray, plate: np.ndarray) -> np.ndarray | None:
     """The glyph drawn on a one-colour plate: the plate's inner pixels far from its main colour, in
     components that do not run along the inner rim (outlines, bevels). None when there is no such glyph."""
@@ -139,11 +163,11 @@ def find_icons(rgb: np.ndarray, text_boxes: list[tuple[float, float, float, floa
     tb = np.array(text_boxes, dtype=np.float64).reshape(-1, 4)
     found: list[Icon] = []
     seen: set[tuple[int, int, int, int]] = set()
-    small: list = []  # contours too small to be an icon themselves: maybe the glyph on one
+    small: list = []  # contours that may be the glyph drawn on an icon's plate
     outers: list[tuple[int, int, int, int]] = []  # squarish icon-sized outlines, which may hold such a glyph
     for c in contours:
         x, y, cw, ch = cv2.boundingRect(c)
-        if 0.25 * lo <= max(cw, ch) < lo:
+        if 0.25 * lo <= max(cw, ch) <= 0.75 * hi:
             small.append(c)
         if not (lo <= max(cw, ch) <= hi and min(cw, ch) >= 0.4 * lo) or not 0.4 <= cw / ch <= 2.5:
             continue
@@ -165,6 +189,8 @@ def find_icons(rgb: np.ndarray, text_boxes: list[tuple[float, float, float, floa
             continue  # a bare glyph is drawn big enough to tap; small marks are decoration
         mask, need = (glyph, min_iou) if glyph is not None else (filled, min_iou + 0.1)
         name, best, second = classify_glyph(mask)
+        if glyph is not None and (best < need or best - second < margin) and three_bars(glyph):
+            name, best, second = "Menu", need, 0.0  # a hamburger drawn in other proportions than the template
         if not name or best < need or best - second < margin:
             continue
         if glyph is None and name not in ("Next", "Previous", "Back", "Close"):

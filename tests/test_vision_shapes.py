@@ -151,3 +151,28 @@ def test_both_halves_of_a_toggle_pair_are_buttons_and_its_row_label_is_not(tile_
     names = {b.name for b in out.buttons}
     assert {"On", "Off"} <= names, out.buttons
     assert "Sound" not in names
+
+
+def odd_icons_screen(width: int) -> tuple[Image.Image, dict[str, list[int]]]:
+    """A hamburger in wider, thinner proportions than the template, and a "+" on a two-tone (bevelled) plate,
+    where the plate's inside is not one colour."""
+    img, d, u = canvas(width)
+    white, ink = (250, 250, 250), (120, 70, 40)
+    want = {"Menu": plate(d, u, 200, 600, 36, white, square=True)}
+    for y in (586, 597, 608):
+        bar(d, u, 170, y, 230, y + 5, ink)
+    want["Plus"] = plate(d, u, 520, 600, 30, (60, 150, 40), square=True)
+    bar(d, u, 494, 574, 546, 600, (120, 205, 95))  # the bevel: a lighter upper half
+    bar(d, u, 508, 597, 532, 603, white)
+    bar(d, u, 517, 588, 523, 612, white)
+    return img, want
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_wide_hamburger_and_a_plus_on_a_bevelled_plate_are_named(width: int) -> None:
+    img, want = odd_icons_screen(width)
+    work = prepare(img)
+    found = [(ic.name, work.to_device(ic.x0, ic.y0, ic.x1, ic.y1)) for ic in find_icons(work.rgb, [])]
+    for name, (x0, y0, x1, y1) in want.items():
+        assert any(n == name and x0 <= b.center[0] < x1 and y0 <= b.center[1] < y1 for n, b in found), (name, found)
+    assert len(found) == len(want), found
