@@ -68,14 +68,18 @@ def icon_screen(width: int) -> tuple[Image.Image, dict[str, list[int]]]:
     return img, want
 
 
-@pytest.mark.parametrize("width", WIDTHS)
-def test_icons_are_named_by_their_glyph_at_every_size(width: int) -> None:
-    img, want = icon_screen(width)
+def assert_icons(img: Image.Image, want: dict[str, list[int]]) -> None:
+    """Each wanted icon found by its name over its box, and nothing else on the screen taken for an icon."""
     work = prepare(img)
     found = [(ic.name, work.to_device(ic.x0, ic.y0, ic.x1, ic.y1)) for ic in find_icons(work.rgb, [])]
     for name, (x0, y0, x1, y1) in want.items():
         assert any(n == name and x0 <= b.center[0] < x1 and y0 <= b.center[1] < y1 for n, b in found), (name, found)
-    assert len(found) == len(want), found  # nothing else on the screen is an icon
+    assert len(found) == len(want), found
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_icons_are_named_by_their_glyph_at_every_size(width: int) -> None:
+    assert_icons(*icon_screen(width))
 
 
 def test_a_gradient_and_a_photo_like_patch_hold_no_icons() -> None:
@@ -170,9 +174,4 @@ def odd_icons_screen(width: int) -> tuple[Image.Image, dict[str, list[int]]]:
 
 @pytest.mark.parametrize("width", WIDTHS)
 def test_a_wide_hamburger_and_a_plus_on_a_bevelled_plate_are_named(width: int) -> None:
-    img, want = odd_icons_screen(width)
-    work = prepare(img)
-    found = [(ic.name, work.to_device(ic.x0, ic.y0, ic.x1, ic.y1)) for ic in find_icons(work.rgb, [])]
-    for name, (x0, y0, x1, y1) in want.items():
-        assert any(n == name and x0 <= b.center[0] < x1 and y0 <= b.center[1] < y1 for n, b in found), (name, found)
-    assert len(found) == len(want), found
+    assert_icons(*odd_icons_screen(width))
