@@ -286,6 +286,9 @@ COMMANDS: dict[str, Callable[[SimDevice, list[str]], ShellResult]] = {
 }
 
 
+STATUS = "\x00?"  # `$?` outside single quotes, expanded when the command runs (single quotes keep it literal)
+
+
 def _split(cmdline: str) -> list[list[str] | str]:
     """Words grouped into simple commands, with the operators (`;`, `&&`, `||`) between them.
 
@@ -326,6 +329,10 @@ def _split(cmdline: str) -> list[list[str] | str]:
             while i < n and cmdline[i] != '"':
                 if cmdline[i] == "\\" and i + 1 < n and cmdline[i + 1] in '"\\$`':
                     i += 1
+                elif cmdline.startswith("$?", i):
+                    buf.append(STATUS)
+                    i += 2
+                    continue
                 buf.append(cmdline[i])
                 i += 1
             if i >= n:
@@ -334,6 +341,9 @@ def _split(cmdline: str) -> list[list[str] | str]:
             i += 1
         elif c == "\\" and i + 1 < n:
             word = (word or []) + [cmdline[i + 1]]
+            i += 2
+        elif cmdline.startswith("$?", i):
+            word = (word or []) + [STATUS]
             i += 2
         else:
             word = (word or []) + [c]
@@ -359,7 +369,7 @@ def run(dev: SimDevice, cmdline: str) -> ShellResult:
             continue
         if not part or (op == "&&" and code != 0) or (op == "||" and code == 0):
             continue
-        words = [w.replace("$?", str(code)) for w in part]
+        words = [w.replace(STATUS, str(code)) for w in part]
         handler = COMMANDS.get(words[0])
         if handler is None:
             res = _err(f"/system/bin/sh: {words[0]}: inaccessible or not found", 127)

@@ -164,6 +164,13 @@ def test_real_adb_shell_status_and_output(adb) -> None:
     assert b"nosuchcmd: inaccessible or not found" in r.stderr
 
 
+def test_real_adb_shell_expands_status_like_sh(adb) -> None:
+    # sh expands $? unquoted and in double quotes, never in single quotes (the device layer single-quotes
+    # what the model types, so a typed "$?" must arrive as those two characters)
+    r = adb("-s", SERIAL, "shell", "false; echo $? \"$?\" '$?'")
+    assert (r.returncode, r.stdout) == (0, b"1 1 $?\n")
+
+
 def test_real_adb_unknown_serial_is_an_error(adb, adb_server: AdbServer) -> None:
     r = adb("-s", "nope", "shell", "input", "tap", "1", "1")
     assert r.returncode == 1

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from lluma_agent.device import Device, DeviceError
@@ -115,6 +115,7 @@ ascii_text = st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126)
 
 @FUZZ
 @given(s=ascii_text)
+@example(s="$?")  # found by this test: the simulated shell expanded $? inside single quotes
 def test_input_text_reaches_the_device_exactly_as_typed(adb_server: AdbServer, device: Device, s: str) -> None:
     """Whatever the model types, the simulated shell (which splits words and runs `;`, `&&`, `||` like sh)
     receives one `input text` command whose argument is the text itself: nothing ran unquoted."""
