@@ -9,9 +9,16 @@ import subprocess
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import settings
 
 # Never let adbutils start a real adb daemon when something does not answer: fail fast instead.
 os.environ["ADBUTILS_ADB_PATH"] = "/bin/false"
+
+# Property tests draw the same examples on every run (a CI result does not depend on luck);
+# HYPOTHESIS_PROFILE=explore draws fresh ones, to hunt for new failures.
+settings.register_profile("repeatable", derandomize=True)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 from lluma_agent.config import DeviceConfig  # noqa: E402
 from lluma_agent.device import Device  # noqa: E402
