@@ -190,6 +190,14 @@ def ink(rgb: np.ndarray, ln: Line) -> np.ndarray:
     return np.median(px[dist >= np.percentile(dist, 90)], axis=0)
 
 
+def _two_line_word_label(a: Line, b: Line) -> bool:
+    """Two single words stacked and centred on each other, about one size ("Scenario / Details" on a ribbon):
+    one label broken over two lines, whatever their colours read as (outlined text reads as its fill over
+    one background and as its outline over another)."""
+    words = all(len(t.split()) == 1 and t.isalpha() and len(t) >= 4 for t in (a.text, b.text))
+    return words and abs(a.cx - b.cx) <= 0.15 * max(a.w, b.w) and max(a.h, b.h) <= 1.35 * min(a.h, b.h)
+
+
 def group_lines(lines: list[Line], rgb: np.ndarray | None = None) -> list[Block]:
     """Chain lines vertically into blocks (multi-line labels, paragraphs). With `rgb`, lines drawn in clearly
     different colours (a title over a greyer subtitle) are never joined."""
@@ -201,7 +209,8 @@ def group_lines(lines: list[Line], rgb: np.ndarray | None = None) -> list[Block]
             last = ch[-1]
             if _can_merge(last, ln) and (best is None or last.y1 > best[-1].y1):
                 best = ch
-        if best is not None and rgb is not None and np.abs(ink(rgb, best[-1]) - ink(rgb, ln)).max() > 36:
+        if (best is not None and rgb is not None and not _two_line_word_label(best[-1], ln)
+                and np.abs(ink(rgb, best[-1]) - ink(rgb, ln)).max() > 36):
             best = None
         if best is not None:
             best.append(ln)

@@ -175,3 +175,26 @@ def odd_icons_screen(width: int) -> tuple[Image.Image, dict[str, list[int]]]:
 @pytest.mark.parametrize("width", WIDTHS)
 def test_a_wide_hamburger_and_a_plus_on_a_bevelled_plate_are_named(width: int) -> None:
     assert_icons(*odd_icons_screen(width))
+
+
+def test_a_word_label_broken_over_two_lines_joins_whatever_colours_its_lines_read_as() -> None:
+    """Outlined ribbon text reads as its white fill on one line and as its dark outline on the next; one
+    label ("Scenario / Details") all the same. Lines of prose in two colours (a title over a greyer
+    subtitle) stay apart."""
+    from lluma_vision.layout import group_lines
+    from lluma_vision.ocr import Line
+
+    rgb = np.zeros((200, 400, 3), np.uint8)
+    rgb[10:40, 100:200] = (90, 170, 150)  # green ribbon, white glyphs
+    rgb[18:32, 110:190:4] = (250, 250, 250)
+    rgb[36:60, 105:195] = (230, 230, 235)  # pale, dark-green glyphs
+    rgb[42:54, 112:188:4] = (10, 150, 100)
+    label = [Line("Scenario", 0.99, 100, 10, 200, 40), Line("Details", 0.99, 105, 36, 195, 60)]
+    assert [b.text for b in group_lines(label, rgb)] == ["Scenario Details"]
+
+    rgb[110:140, 100:300] = (250, 250, 250)
+    rgb[118:132, 110:290:4] = (60, 40, 30)  # a dark title...
+    rgb[140:164, 100:300] = (250, 250, 250)
+    rgb[146:158, 110:290:4] = (170, 170, 170)  # ...over a grey subtitle
+    prose = [Line("Race Details", 0.99, 100, 110, 300, 140), Line("Turf 1600m", 0.99, 100, 140, 300, 164)]
+    assert [b.text for b in group_lines(prose, rgb)] == ["Race Details", "Turf 1600m"]
