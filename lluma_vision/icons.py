@@ -18,6 +18,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 N = 24  # glyph masks are compared at N x N
+Rect = tuple[int, int, int, int]  # x, y, width, height (OpenCV's boundingRect)
 
 
 @dataclass(frozen=True)
@@ -163,12 +164,13 @@ def find_icons(rgb: np.ndarray, text_boxes: list[tuple[float, float, float, floa
     tb = np.array(text_boxes, dtype=np.float64).reshape(-1, 4)
     found: list[Icon] = []
     seen: set[tuple[int, int, int, int]] = set()
-    small: list = []  # contours that may be the glyph drawn on an icon's plate
+    small: list[tuple[np.ndarray, Rect]] = []  # contours (and their rects) that may be the glyph on an icon's plate
     outers: list[tuple[int, int, int, int]] = []  # squarish icon-sized outlines, which may hold such a glyph
     for c in contours:
         x, y, cw, ch = cv2.boundingRect(c)
+        rect = (x, y, cw, ch)
         if 0.25 * lo <= max(cw, ch) <= 0.75 * hi:
-            small.append(c)
+            small.append((c, rect))
         if not (lo <= max(cw, ch) <= hi and min(cw, ch) >= 0.4 * lo) or not 0.4 <= cw / ch <= 2.5:
             continue
         key = (x // 2, y // 2, cw // 2, ch // 2)  # the same outline from both dilations
@@ -179,9 +181,7 @@ def find_icons(rgb: np.ndarray, text_boxes: list[tuple[float, float, float, floa
             continue
         if 0.6 <= cw / ch <= 1.6:
             outers.append((x, y, x + cw, y + ch))
-        shape = np.zeros((ch, cw), np.uint8)
-        cv2.drawContours(shape, [c], -1, 1, thickness=cv2.FILLED, offset=(-x, -y))
-        filled = shape > 0
+        filled = _filled(c, rect)
         patch = rgb[y : y + ch, x : x + cw]
         plate_like = filled.mean() >= 0.65 and 0.6 <= cw / ch <= 1.6 and min(cw, ch) >= lo  # discs, rounded squares
         glyph = _glyph_in_plate(patch, filled) if plate_like else None
@@ -199,7 +199,16 @@ def find_icons(rgb: np.ndarray, text_boxes: list[tuple[float, float, float, floa
     return _dedupe(found + _nested_glyphs(small, outers, min_iou + 0.1, margin))
 
 
-def _nested_glyphs(small: list, outers: list[tuple[int, int, int, int]], need: float, margin: float) -> list[Icon]:
+def _filled(c: np.ndarray, rect: Rect) -> np.ndarray:
+    """A contour's inside as a boolean mask over its bounding rect (x, y, w, h)."""
+    x, y, cw, ch = rect
+    shape = np.zeros((ch, cw), np.uint8)
+    cv2.drawContours(shape, [c], -1, 1, thickness=cv2.FILLED, offset=(-x, -y))
+    return shape > 0
+
+
+def _nested_glyphs(small: list[tuple[np.ndarray, Rect]], outers: list[tuple[int, int, int, int]], need: float,
+                   margin: float) -> list[Icon]:
     """Glyphs drawn small and centred inside an icon-sized outline (a "+" in a ring, a stepper's plate with a
     bevel): the glyph's own outline names the icon, the outer one bounds it. Plates whose inside is not one
     colour (gradients, bevels, rings open on one side) hide the glyph from `_glyph_in_plate`."""
@@ -209,17 +218,15 @@ def _nested_glyphs(small: list, outers: list[tuple[int, int, int, int]], need: f
     ob = np.array(outers, dtype=np.float64)  # one row per outline: x0, y0, x1, y1
     ow, oh = ob[:, 2] - ob[:, 0], ob[:, 3] - ob[:, 1]
     ocx, ocy, oside = (ob[:, 0] + ob[:, 2]) / 2, (ob[:, 1] + ob[:, 3]) / 2, np.maximum(ow, oh)
-    for c in small:
-        x, y, cw, ch = cv2.boundingRect(c)
+    for c, rect in small:
+        x, y, cw, ch = rect
         gx, gy, side = x + cw / 2, y + ch / 2, max(cw, ch)
         ok = ((np.abs(ocx - gx) <= 0.12 * ow) & (np.abs(ocy - gy) <= 0.12 * oh)
               & (side >= 0.3 * oside) & (side <= 0.75 * oside))
         if not ok.any():
             continue
         host = [outers[i] for i in np.flatnonzero(ok)]
-        shape = np.zeros((ch, cw), np.uint8)
-        cv2.drawContours(shape, [c], -1, 1, thickness=cv2.FILLED, offset=(-x, -y))
-        name, best, second = classify_glyph(shape > 0)
+        name, best, second = classify_glyph(_filled(c, rect))
         # only crossed strokes: a lone bar, dot or chevron inside an outline is as often a drawing's detail
         if name not in CROSSED or best < need or best - second < margin:
             continue
@@ -228,16 +235,8 @@ def _nested_glyphs(small: list, outers: list[tuple[int, int, int, int]], need: f
     return out
 
 
-def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
-    """Intersection over the smaller box."""
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    small = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
-    return ix * iy / max(1.0, small)
-
-
 def _overlaps(boxes: np.ndarray, a: tuple[float, float, float, float]) -> np.ndarray:
-    """`_overlap` of `a` with each row of `boxes` (N x 4), at once."""
+    """Intersection of `a` with each row of `boxes` (N x 4: x0, y0, x1, y1) over the smaller of the two."""
     ix = np.clip(np.minimum(boxes[:, 2], a[2]) - np.maximum(boxes[:, 0], a[0]), 0, None)
     iy = np.clip(np.minimum(boxes[:, 3], a[3]) - np.maximum(boxes[:, 1], a[1]), 0, None)
     small = np.minimum((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]), (a[2] - a[0]) * (a[3] - a[1]))
@@ -248,7 +247,7 @@ def _dedupe(icons: list[Icon]) -> list[Icon]:
     """Nested contours of one icon (plate, glyph, outline) -> the best-scoring one."""
     keep: list[Icon] = []
     for ic in sorted(icons, key=lambda i: -i.score):
-        box = (ic.x0, ic.y0, ic.x1, ic.y1)
-        if all(_overlap(box, (k.x0, k.y0, k.x1, k.y1)) < 0.5 for k in keep):
+        kept = np.array([(k.x0, k.y0, k.x1, k.y1) for k in keep], dtype=np.float64).reshape(-1, 4)
+        if not len(kept) or _overlaps(kept, (ic.x0, ic.y0, ic.x1, ic.y1)).max() < 0.5:
             keep.append(ic)
     return keep
