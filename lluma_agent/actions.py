@@ -135,7 +135,7 @@ def resolve(name: str, vision: VisionOutput) -> Target:
 def _dialogue_box(vision: VisionOutput) -> Box:
     """Where to tap to advance dialogue: the text lines in the lower part, away from any button."""
     w, h = vision.width, vision.height
-    lines = [t.bounds for t in vision.texts if t.bounds.center[1] > h * 0.45 and t.meta_of is None]
+    lines = [t.bounds for t in vision.loose_texts if t.bounds.center[1] > h * 0.45]
     box = None
     for b in lines:
         box = b if box is None else box.union(b)

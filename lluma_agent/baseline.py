@@ -30,7 +30,7 @@ def verbose_vision_json(out: VisionOutput) -> str:
     ]
     data = {
         "buttons": buttons,
-        "texts": [{"text": t.text, "bounds": t.bounds.as_list()} for t in out.texts if t.meta_of is None],
+        "texts": [{"text": t.text, "bounds": t.bounds.as_list()} for t in out.loose_texts],
         "menu": out.menu.model_dump(mode="json") if out.menu else None,
         "scrollbar": out.scrollbar.model_dump(mode="json") if out.scrollbar else None,
         "cinematic": out.cinematic,

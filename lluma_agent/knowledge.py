@@ -96,7 +96,7 @@ class ScreenFacts(BaseModel):
         if out.menu is not None and out.menu.selected:
             kinds.append(out.menu.selected)
         return cls(
-            texts=[t.text for t in out.texts if t.meta_of is None] + [b.meta for b in out.buttons if b.meta],
+            texts=[t.text for t in out.loose_texts] + [b.meta for b in out.buttons if b.meta],
             buttons=[b.name for b in out.buttons],
             kinds=[k.lower() for k in kinds],
         )

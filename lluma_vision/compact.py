@@ -24,8 +24,7 @@ def compact(out: VisionOutput, max_buttons: int = 30, max_texts: int = 12) -> Vi
         CompactButton(name=b.name, meta=b.meta or None, region=b.region or None)
         for b in _ranked(out)[: max(0, max_buttons)]
     ]
-    shown = [t for t in out.texts if t.meta_of is None]  # the others are in their button's meta
-    kept = sorted(shown, key=lambda t: -t.confidence)[: max(0, max_texts)]
+    kept = sorted(out.loose_texts, key=lambda t: -t.confidence)[: max(0, max_texts)]
     # reading order by rows: lines whose centres are within half a line height read left to right
     q = max(1.0, statistics.median(t.bounds.height for t in kept) / 2) if kept else 1.0
     kept.sort(key=lambda t: (round((t.bounds.y0 + t.bounds.y1) / 2 / q), t.bounds.x0))

@@ -134,6 +134,11 @@ class VisionOutput(BaseModel):
     vlm_usage: dict[str, int] = Field(default_factory=dict)  # Messages API usage of the VLM call(s), for cost
     vlm_retries: list[dict[str, Any]] = Field(default_factory=list)  # failed VLM tries that were retried (logged)
 
+    @property
+    def loose_texts(self) -> list[TextLine]:
+        """The texts not already shown in a button's meta: what the model reads as text of its own."""
+        return [t for t in self.texts if t.meta_of is None]
+
     def button(self, name: str) -> Button | None:
         for b in self.buttons:
             if b.name == name:
