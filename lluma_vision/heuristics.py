@@ -93,7 +93,8 @@ def scrollbar(rgb: np.ndarray) -> ScrollbarPx | None:
     best: tuple[float, ScrollbarPx] | None = None
     for ci in cols:
         x = int(ci) + d
-        need = edge_len if x >= 0.9 * w else min_len
+        at_edge = x >= 0.9 * w
+        need = edge_len if at_edge else min_len
         for y0, y1 in _runs(mask[:, ci], max_gap=2):
             if y1 - y0 < need:
                 continue
@@ -101,7 +102,7 @@ def scrollbar(rgb: np.ndarray) -> ScrollbarPx | None:
             bar_w = _bar_width(g, x, (y0 + y1) // 2)
             if bar_w is None or bar_w > max(8, 0.02 * w):
                 continue
-            if found is None and x >= 0.9 * w and bar_w >= 4 and np.ptp(np.percentile(g[y0:y1, x], [5, 95])) < 6:
+            if found is None and at_edge and bar_w >= 4 and np.ptp(np.percentile(g[y0:y1, x], [5, 95])) < 6:
                 # one flat shade all along, at a list's right edge: the thumb fills the track (all is shown);
                 # ranked under any bar with a thumb of its own (thin borders are under 4 px wide)
                 found = (0, y1 - y0), 10.0
