@@ -25,7 +25,7 @@ apt:
 adb:
 	@command -v adb >/dev/null 2>&1 || $(MAKE) --no-print-directory apt PKG=adb
 
-# Headless Chromium (Debian package `chromium`) renders `lluma report` in tests/test_report_browser.py.
+# Headless Chromium (Debian package `chromium`) renders `lluma report` in tests/e2e/test_report_browser.py.
 chromium:
 	@command -v chromium >/dev/null 2>&1 || $(MAKE) --no-print-directory apt PKG=chromium
 

@@ -32,8 +32,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from lluma_agent.config import DeviceConfig  # noqa: E402
-from lluma_agent.device import Device  # noqa: E402
-from lluma_sim.screens import screens_dir  # noqa: E402
+from lluma_agent.device.android import Device  # noqa: E402
+from lluma_sim.real_screens import screens_dir  # noqa: E402
 
 SIZE = (1080, 2400)
 SERIAL = "sim-0"
@@ -56,8 +56,8 @@ class StillGame:
 
 
 def _serve(kind: str, pipe: Connection) -> None:
-    from lluma_sim.adb_device import Game
-    from lluma_sim.adb_server import AdbServer
+    from lluma_sim.adb.device import Game
+    from lluma_sim.adb.server import AdbServer
     from lluma_sim.game import SimGame
 
     game: Game

@@ -3,7 +3,7 @@
 The original harness's API usage said 24,479 input tokens for one turn: system prompt about 2,300, tools about
 1,500, history 8-10K, vision JSON about 4,500 (21 buttons, verbose per-button form), two screenshots about 3,000,
 memory files 4-6K. This script builds that turn from representative synthetic content (deterministic: the
-harness's own text is not available) and prints lluma_agent.tokens' estimate per section against those figures.
+harness's own text is not available) and prints lluma_agent.context.tokens' estimate per section against those figures.
 
     .venv/bin/python bench/estimate_turn.py [--json]
 """
@@ -23,8 +23,8 @@ from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from lluma_agent import tokens  # noqa: E402
-from lluma_agent.tokens import estimate_block_tokens, estimate_request, estimate_text_tokens  # noqa: E402
+from lluma_agent.context import tokens
+from lluma_agent.context.tokens import estimate_block_tokens, estimate_request, estimate_text_tokens  # noqa: E402
 
 MEASURED_TOTAL = 24_479
 REPORTED = {
@@ -287,7 +287,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps({"sections": sections, "other": overhead, "total": est.total, "measured": MEASURED_TOTAL}))
         return 0
-    print("Estimated input tokens of a harness-like turn (lluma_agent.tokens; an ESTIMATE, not the API's count)\n")
+    print("Estimated input tokens of a harness-like turn (the agent's estimator; an ESTIMATE, not the API's count)\n")
     print(f"{'section':<26}{'estimate':>10}  {'harness reported':>17}  chars/token")
     for name, n in sections.items():
         ratio = f"{chars[name] / n:.2f}" if name in chars and n else "-"

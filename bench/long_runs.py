@@ -29,12 +29,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from lluma_agent import history_index  # noqa: E402
-from lluma_agent.resume import open_point  # noqa: E402
-from lluma_agent.tokens import estimate_text_tokens  # noqa: E402
-from lluma_agent.turnlog import TurnLog, read_turn, read_turns, search_row  # noqa: E402
+from lluma_agent.context.tokens import estimate_text_tokens  # noqa: E402
+from lluma_agent.loop.resume import open_point  # noqa: E402
+from lluma_agent.runlog import index as history_index  # noqa: E402
+from lluma_agent.runlog.turnlog import TurnLog, read_turn, read_turns, search_row  # noqa: E402
 from lluma_cli.demo import DemoState, agent_on, run_demo, sim_environment  # noqa: E402
-from lluma_sim.api_cache import ShiftedClock  # noqa: E402
+from lluma_sim.api.cache import ShiftedClock  # noqa: E402
 
 BREAKS_S = (10.0, 600.0)
 QUERIES = ("Training", "Rest", '"Fail 12%"', "energy AND low", "skill*", "Race OR Rest", "OK NOT Cancel",

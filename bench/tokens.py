@@ -33,7 +33,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from lluma_agent.turnlog import read_turns
+from lluma_agent.runlog.turnlog import read_turns
 from lluma_cli.demo import run_demo
 
 CHECKPOINTS = (10, 50, 100)

@@ -7,14 +7,14 @@
   - tokens of the compact JSON for a 20-button screen against the verbose per-button form of the
     original harness (name, full_label, bounds, metadata dict, region);
   - time of a cache hit (unchanged screen);
-  - per labelled source folder (screens, screens2, ...; lluma_sim.screens.labelled_sources) and for
+  - per labelled source folder (screens, screens2, ...; lluma_sim.real_screens.labelled_sources) and for
     each labelled screen rescaled to 0.4x, 0.75x and 1.5x: labelled buttons found as buttons, reachable
     as a button or a read text line ("tappable": pressButton taps both), scrollbar states right,
     detected/labelled buttons, p50 ms; and a leave-one-source-out figure for the tuned threshold
     (the confidence from which a candidate is reported as a button): chosen on the other sources,
     scored on the held-out one.
 
-`claude` and `hybrid` run against the Messages API stand-in (lluma_sim.api_server, loopback HTTP,
+`claude` and `hybrid` run against the Messages API stand-in (lluma_sim.api.server, loopback HTTP,
 scripted answers grounded on the OCR ids) - there is no network here. Their latency is OCR + one
 local round trip, not Claude's; their accuracy is the stand-in's, not Claude's.
 
@@ -36,7 +36,7 @@ from PIL import Image
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from lluma_sim.screens import labelled_sources, screens_dir  # noqa: E402
+from lluma_sim.real_screens import labelled_sources, screens_dir  # noqa: E402
 from lluma_vision import labels as lab  # noqa: E402
 from lluma_vision.compact import compact, summarize  # noqa: E402
 from lluma_vision.config import VisionConfig  # noqa: E402
@@ -51,9 +51,9 @@ SCREENS = screens_dir()
 TAPPABLE = ("button", "tab", "choice")
 
 try:
-    from lluma_agent.tokens import estimate_text_tokens
+    from lluma_agent.context.tokens import estimate_text_tokens
 
-    TOKENS_NOTE = "estimated with lluma_agent.tokens.estimate_text_tokens"
+    TOKENS_NOTE = "estimated with lluma_agent.context.tokens.estimate_text_tokens"
 except ImportError:  # the shared estimator lives in another module; fall back to chars/3.5
 
     def estimate_text_tokens(text: str) -> int:
@@ -289,7 +289,7 @@ def twenty_button_screen() -> VisionOutput:
 
 def tokens_report(outputs: list[VisionOutput]) -> dict:
     """Compact vs verbose tokens; `outputs` are the OCR backend's readings of the simulator frames."""
-    from lluma_agent.baseline import verbose_vision_json
+    from lluma_agent.loop.baseline import verbose_vision_json
 
     out = twenty_button_screen()
     comp, verb = compact(out).to_json(), verbose_vision_json(out)
@@ -347,7 +347,7 @@ def main(argv: list[str] | None = None) -> int:
             res = run_backend("ocr", sims, reals, None)
             ocr_outputs = res["outputs"]
         else:
-            from lluma_sim.api_server import ApiServer
+            from lluma_sim.api.server import ApiServer
 
             with ApiServer() as api:
                 res = run_backend(backend, sims, reals, api.client())

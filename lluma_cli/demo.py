@@ -17,17 +17,17 @@ from typing import Any, TextIO
 
 from pydantic import BaseModel, ConfigDict
 
-from lluma_agent.app import CtrlC, build, exit_status, status
 from lluma_agent.config import Config, ConfigError, find_config, load_config
-from lluma_agent.coordinator import Coordinator, RunTotals
-from lluma_agent.model import make_client
-from lluma_agent.resume import ResumeError, ResumePoint, check_settings, open_point
-from lluma_agent.runs import LogDirInUse, check_fresh, new_run_dir
+from lluma_agent.loop.app import CtrlC, build, exit_status, status
+from lluma_agent.loop.coordinator import Coordinator, RunTotals
+from lluma_agent.loop.resume import ResumeError, ResumePoint, check_settings, open_point
+from lluma_agent.model.claude import make_client
+from lluma_agent.runlog.runs import LogDirInUse, check_fresh, new_run_dir
 from lluma_cli.sim_check import taps_off_target
-from lluma_sim.adb_server import AdbServer
-from lluma_sim.api_faults import FaultSchedule
-from lluma_sim.api_policy import ScriptedPolicy
-from lluma_sim.api_server import ApiServer
+from lluma_sim.adb.server import AdbServer
+from lluma_sim.api.faults import FaultSchedule
+from lluma_sim.api.policy import ScriptedPolicy
+from lluma_sim.api.server import ApiServer
 from lluma_sim.fault_plan import FaultInjector, FaultPlan, FaultsInjected
 from lluma_sim.game import SimGame
 from lluma_sim.game.state import GameState, Style

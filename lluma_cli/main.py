@@ -9,18 +9,18 @@ from importlib import metadata
 
 # subcommand -> "module:function"; each function takes argv (list[str]) and returns an exit code.
 COMMANDS: dict[str, tuple[str, str]] = {
-    "run": ("lluma_agent.run_cli:main", "run the agent on a phone or emulator"),
+    "run": ("lluma_cli.run:main", "run the agent on a phone or emulator"),
     "demo": ("lluma_cli.demo:main", "run the agent on the built-in simulator and API stand-in"),
-    "vision": ("lluma_vision.cli:main", "read a screenshot or a folder of them; --annotate draws the reading"),
-    "sim": ("lluma_sim.cli:main", "run a stand-in: `sim phone` (adb server) or `sim api` (Messages API)"),
-    "logs": ("lluma_agent.logs_cli:main", "list a run's turns, or show one in full (--turn N)"),
-    "stats": ("lluma_agent.stats:main", "run totals: tokens, cost, cache hit, latency, actions, errors"),
-    "report": ("lluma_agent.report:main", "one self-contained HTML page of a run (screens, reasoning, charts)"),
-    "search": ("lluma_agent.search_cli:main", "full-text search over a run's turns (FTS5 syntax)"),
-    "knowledge": ("lluma_agent.knowledge_cli:main", "list knowledge entries, or which match a screenshot (--match)"),
-    "memory": ("lluma_agent.memory_cli:main", "list or show memory files, token budget"),
-    "models": ("lluma_facts.cli:main", "the Claude models LLuMa knows: prices, limits, thinking, retirement"),
-    "doctor": ("lluma_agent.doctor:main", "check config, adb, OCR, API key and folders before a run"),
+    "vision": ("lluma_cli.vision:main", "read a screenshot or a folder of them; --annotate draws the reading"),
+    "sim": ("lluma_cli.sim:main", "run a stand-in: `sim phone` (adb server) or `sim api` (Messages API)"),
+    "logs": ("lluma_cli.logs:main", "list a run's turns, or show one in full (--turn N)"),
+    "stats": ("lluma_cli.stats:main", "run totals: tokens, cost, cache hit, latency, actions, errors"),
+    "report": ("lluma_cli.report.page:main", "one self-contained HTML page of a run (screens, reasoning, charts)"),
+    "search": ("lluma_cli.search:main", "full-text search over a run's turns (FTS5 syntax)"),
+    "knowledge": ("lluma_cli.knowledge:main", "list knowledge entries, or which match a screenshot (--match)"),
+    "memory": ("lluma_cli.memory:main", "list or show memory files, token budget"),
+    "models": ("lluma_cli.models:main", "the Claude models LLuMa knows: prices, limits, thinking, retirement"),
+    "doctor": ("lluma_cli.doctor:main", "check config, adb, OCR, API key and folders before a run"),
     "replay": ("lluma_cli.replay:main", "send a run's recorded turns to a model again; do the actions agree?"),
 }
 

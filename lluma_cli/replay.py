@@ -25,12 +25,12 @@ from PIL import Image
 from pydantic import BaseModel, Field
 
 from lluma_agent.config import ModelConfig
-from lluma_agent.context import screenshot_block
-from lluma_agent.logread import LogDirError, load_run
-from lluma_agent.model import Model, ModelError, make_client
-from lluma_agent.requestlog import image_blocks, load_request
-from lluma_agent.tools import ToolCall
-from lluma_agent.turnlog import TurnLog
+from lluma_agent.context.request import screenshot_block
+from lluma_agent.model.calls import ToolCall
+from lluma_agent.model.claude import Model, ModelError, make_client
+from lluma_agent.runlog.logread import LogDirError, load_run
+from lluma_agent.runlog.requestlog import image_blocks, load_request
+from lluma_agent.runlog.turnlog import TurnLog
 from lluma_facts import cost_usd
 from lluma_vision.compact import compact
 from lluma_vision.config import VisionConfig
@@ -127,7 +127,7 @@ def _endpoint(api: str) -> Iterator[tuple[Any, str]]:
         cfg = ModelConfig()
         yield make_client(cfg), cfg.base_url or os.environ.get("ANTHROPIC_BASE_URL") or "https://api.anthropic.com"
         return
-    from lluma_sim.api_server import ApiServer
+    from lluma_sim.api.server import ApiServer
 
     with ApiServer() as server:
         yield server.client(timeout=60.0), "stand-in"

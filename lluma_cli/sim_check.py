@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lluma_agent.logread import LogDirError, load_run
+from lluma_agent.runlog.logread import LogDirError, load_run
 from lluma_sim.game import SimGame
 from lluma_sim.taps import MeantTap, OffTarget, off_target
 

@@ -24,9 +24,9 @@ from typing import Literal, get_args
 
 from pydantic import BaseModel, Field
 
-from lluma_sim.adb_device import Faults
-from lluma_sim.adb_server import AdbServer
-from lluma_sim.api_faults import Fault, FaultSchedule
+from lluma_sim.adb.device import Faults
+from lluma_sim.adb.server import AdbServer
+from lluma_sim.api.faults import Fault, FaultSchedule
 
 DeviceFaultKind = Literal[
     "drop_mid_frame",

@@ -21,8 +21,8 @@ settings.register_profile("explore", derandomize=False)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 from lluma_agent.config import DeviceConfig  # noqa: E402
-from lluma_agent.device import Device  # noqa: E402
-from lluma_sim.adb_server import AdbServer  # noqa: E402
+from lluma_agent.device.android import Device  # noqa: E402
+from lluma_sim.adb.server import AdbServer  # noqa: E402
 
 SERIAL = "sim-0"
 

@@ -17,14 +17,15 @@ import numpy as np
 from PIL import Image
 
 from lluma_agent.config import Config
-from lluma_agent.coordinator import Coordinator
-from lluma_agent.device import Frame, FrameError, InputUnknown
-from lluma_agent.memory import MemoryStore
-from lluma_agent.model import ModelError, ModelReply
-from lluma_agent.settle import settle
-from lluma_agent.toolkit import ToolCall, ToolRegistry
-from lluma_agent.tools import default_tools
-from lluma_agent.turnlog import TurnLogger
+from lluma_agent.device.android import Frame, FrameError, InputUnknown
+from lluma_agent.device.settle import settle
+from lluma_agent.loop.coordinator import Coordinator
+from lluma_agent.memory.store import MemoryStore
+from lluma_agent.model.calls import ToolCall
+from lluma_agent.model.claude import ModelError, ModelReply
+from lluma_agent.runlog.turnlog import TurnLogger
+from lluma_agent.tools.registry import default_tools
+from lluma_agent.tools.toolkit import ToolRegistry
 from lluma_facts import Usage
 from lluma_vision.models import Box, Button, TextLine, VisionOutput
 from lluma_vision.phash import phash

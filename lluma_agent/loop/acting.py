@@ -1,0 +1,208 @@
+"""Run a reply's tool calls: tools that answer at once (memory edits) in order, at most one input
+action, and learn that action's effect at the next capture (its tool_result travels with the next turn
+and says what happened).
+
+`Actor.run` returns what it did (`Acted`: results, the action, memory changes, errors, the action now
+pending); `effect_of` turns a pending action and the next frame into its `Effect`. Neither keeps state
+between turns: the loop holds the pending action.
+
+When the stuck detector says "force", the action taken is a different kind from the repeated one,
+and the model is told so.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any, Protocol, cast
+
+from PIL import Image
+from pydantic import BaseModel, Field
+
+from lluma_agent.context.stuck import StuckState
+from lluma_agent.device.android import DeviceError
+from lluma_agent.memory.store import MemoryChange
+from lluma_agent.model.calls import ToolCall, ToolResult
+from lluma_agent.model.claude import ModelReply
+from lluma_agent.runlog.turnlog import ActionLog
+from lluma_agent.tools.actions import ActionError, InputTool, PlannedAction, execute
+from lluma_agent.tools.toolkit import (
+    Args,
+    Tool,
+    ToolContext,
+    ToolFailed,
+    ToolInputError,
+    ToolRegistry,
+    error_result,
+)
+from lluma_vision.phash import distance
+
+
+class FrameLike(Protocol):
+    image: Image.Image
+    taken_at: float
+    phash: str
+
+
+class Pending(BaseModel):
+    """An input action waiting for the next capture to learn its effect."""
+
+    call: ToolCall | None  # None: the coordinator acted on its own (stuck), there is no tool_use to answer
+    signature: str  # e.g. "pressButton(Rest)", for stuck detection
+    description: str
+    brief: str
+    before_hash: str
+    turn: int
+
+
+class Effect(BaseModel):
+    """What a pending action did, seen at the next capture."""
+
+    turn: int  # the turn that acted (its log gets the effect)
+    text: str  # "screen changed (distance 24)"
+    changed: bool
+    before_hash: str
+    signature: str
+    result: ToolResult | None = None  # the answer to the model's call
+    note: str = ""  # an action the coordinator took on its own: told as a NOTE
+
+
+class Acted(BaseModel):
+    """What running one reply's tool calls did."""
+
+    results: list[ToolResult] = Field(default_factory=list)  # sent with the next request
+    action: ActionLog | None = None
+    pending: Pending | None = None
+    memory_changes: list[MemoryChange] = Field(default_factory=list)
+    errors: list[str] = Field(default_factory=list)
+    refused: str = ""  # signature of a refused input action (it counts toward stuck)
+
+
+def effect_of(p: Pending, frame: FrameLike, same_screen: Callable[[str, str], bool]) -> Effect:
+    """Now that we see the screen, tell the model what its last input action did."""
+    changed = not same_screen(p.before_hash, frame.phash)
+    text = (f"screen changed (distance {distance(p.before_hash, frame.phash)})" if changed
+            else "screen unchanged (the action had no visible effect)")
+    effect = Effect(turn=p.turn, text=text, changed=changed, before_hash=p.before_hash, signature=p.signature)
+    if p.call is None:
+        effect.note = f"NOTE: {p.description}; {text}."
+    else:
+        effect.result = ToolResult(
+            tool_use_id=p.call.id, name=p.call.name, content=f"{p.description}; {text}",
+            short=f"{p.brief}: {'changed' if changed else 'NO CHANGE'}",
+        )
+    return effect
+
+
+class Actor:
+    def __init__(self, device: Any, tools: ToolRegistry, same_screen: Callable[[str, str], bool]) -> None:
+        self.device, self.tools, self._same_screen = device, tools, same_screen
+        self._not_before = 0.0
+
+    def run(self, reply: ModelReply, frame: FrameLike, ctx: ToolContext, stuck: StuckState, last_action: str,
+            not_before: float = 0.0) -> Acted:
+        """The reply's calls, in order; `frame`/`ctx.vision` are what the model decided on. `last_action` is
+        the stuck detector's latest signature (a forced action is of a different kind). No input is sent before
+        the monotonic time `not_before` (an unconfirmed input may still be running on the device)."""
+        self._not_before = not_before
+        acted = Acted()
+        acting = False  # an input call was taken (run, refused or forced): later ones are refused
+        for call in reply.tool_calls:
+            try:
+                tool, args = self.tools.parse(call)
+            except (ToolInputError, ValueError, TypeError) as exc:
+                acted.results.append(error_result(call, str(exc)))
+                acted.errors.append(f"tool: {exc}")
+                if call.name in self.tools.names(acts=True) and not acting:
+                    acting, acted.refused = True, f"{call.name}(refused)"
+                continue
+            if not tool.acts:
+                self._run_now(tool, call, args, ctx, acted)
+            elif acting:
+                acted.results.append(error_result(call, "not executed: only one input action per turn"))
+            else:
+                acting = True
+                self._input(cast(InputTool, tool), call, args, frame, ctx, stuck, last_action, acted)
+        if not acting and stuck.level == "force":
+            self._forced(None, frame, ctx, stuck, last_action, acted)
+        return acted
+
+    def _run_now(self, tool: Tool, call: ToolCall, args: Args, ctx: ToolContext, acted: Acted) -> None:
+        try:
+            outcome = tool.run(args, ctx)
+        except ToolFailed as exc:
+            acted.errors.append(f"{exc.log_prefix}: {exc}")
+            acted.results.append(error_result(call, str(exc)))
+            return
+        except Exception as exc:  # a bug in a handler must not kill a paid turn: the model and the log hear of it
+            acted.errors.append(f"tool: internal error in {call.name}: {type(exc).__name__}: {exc}")
+            acted.results.append(error_result(call, f"{call.name} failed with an internal error; nothing changed"))
+            return
+        if outcome.memory_change is not None:
+            acted.memory_changes.append(outcome.memory_change)
+        acted.results.append(tool.result(call, outcome))
+
+    def _input(self, tool: InputTool, call: ToolCall, args: Args, frame: FrameLike, ctx: ToolContext,
+               stuck: StuckState, last_action: str, acted: Acted) -> None:
+        if stuck.level == "force":
+            self._forced(call, frame, ctx, stuck, last_action, acted)
+            return
+        try:
+            planned = tool.plan(args, ctx.vision)
+        except (ActionError, ValueError, TypeError, LookupError) as exc:
+            acted.results.append(error_result(call, str(exc)))
+            acted.errors.append(f"action: {exc}")
+            # A refused input changed nothing: it counts toward stuck, so a model that keeps asking for a
+            # button that is not there is stopped like one that keeps tapping in vain.
+            acted.refused = f"{call.name}(refused)"
+            return
+        self._act(tool, call, planned, frame, ctx.turn, acted)
+
+    def _act(self, tool: InputTool, call: ToolCall | None, planned: PlannedAction, frame: FrameLike, turn: int,
+             acted: Acted, note: str = "") -> None:
+        """Send one input (call None = the coordinator's own forced action) and leave it pending."""
+        # Never act on a frame older than the decision: if the screen moved meanwhile, do nothing.
+        # An input the device never confirmed comes back from execute() as done with `unknown` set.
+        signature, done = f"{planned.tool}({planned.target})", None
+        if (wait := self._not_before - time.monotonic()) > 0:
+            time.sleep(wait)  # let a late input land first: the capture below then sees what it did
+        try:
+            fresh = self.device.capture()
+            msg = "" if self._same_screen(fresh.phash, frame.phash) else (
+                "not executed: the screen changed while you were deciding; look again")
+            done = None if msg else execute(planned, self.device)
+        except DeviceError as exc:
+            msg = f"not executed: the device failed ({exc}); look again"
+        if done is None:
+            if call is not None:
+                acted.results.append(error_result(call, msg))
+            acted.errors.append(f"action: {msg}")
+            return
+        acted.action = ActionLog(
+            tool=planned.tool, target=planned.target, key=planned.key, forced=bool(note),
+            point=list(done.point) if done.point else None, swipe=list(done.swipe) if done.swipe else None,
+            outcome="unknown" if done.unknown else "sent",
+        )
+        described, brief = tool.describe(done), tool.brief(done)
+        if done.unknown:  # sent and unanswered: it may have happened; the effect (next frame) is the truth
+            acted.errors.append(f"action: outcome unknown ({done.unknown})")
+            described = f"{described}, but the device never confirmed it (outcome unknown until this screen)"
+            brief = f"{brief} (unconfirmed)"
+        acted.pending = Pending(
+            call=call, signature=signature, description=f"{note}{described}",
+            brief=brief, before_hash=frame.phash, turn=turn,
+        )
+
+    def _forced(self, call: ToolCall | None, frame: FrameLike, ctx: ToolContext, stuck: StuckState,
+                last_action: str, acted: Acted) -> None:
+        """Stuck for a while: take a different kind of action than the repeated one, and say so.
+
+        The streak is not reset here: if the forced action changes nothing either, the next turn
+        forces another kind, and at `stuck_pause_after` the run pauses.
+        """
+        name = "back" if not last_action.startswith("back") else (
+            "scrollDown" if ctx.vision.scrollbar else "advanceDialogue")
+        tool = cast(InputTool, self.tools.get(name))
+        note = f"stuck ({stuck.reason}): the coordinator ran {name} instead of your action"
+        acted.errors.append(note)
+        self._act(tool, call, tool.plan(tool.args(), ctx.vision), frame, ctx.turn, acted, note=f"{note}; ")

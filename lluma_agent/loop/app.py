@@ -1,0 +1,250 @@
+"""Wiring shared by `lluma run` and `lluma demo`: build the parts from a Config, print the live line,
+handle Ctrl+C (first: stop after this turn; second: stop now, files stay consistent)."""
+
+from __future__ import annotations
+
+import json
+import signal
+import sys
+import time
+from collections.abc import Callable
+from importlib import resources
+from pathlib import Path
+from typing import Any, TextIO
+
+import anthropic
+
+from lluma_agent import interrupts
+from lluma_agent.atomic import atomic_write_text
+from lluma_agent.config import Config, ConfigError
+from lluma_agent.context import knowledge
+from lluma_agent.context.knowledge import Knowledge
+from lluma_agent.device.android import Device
+from lluma_agent.device.settle import settle
+from lluma_agent.loop.checkpoint import Checkpointer, EnvState
+from lluma_agent.loop.coordinator import Coordinator, RunTotals
+from lluma_agent.loop.resume import ResumePoint, check_settings, restore, set_aside
+from lluma_agent.memory.store import MemoryStore, write_state
+from lluma_agent.model.claude import Model, ModelReply, check_model, retry_policy
+from lluma_agent.runlog.logread import action_label
+from lluma_agent.runlog.requestlog import write_request
+from lluma_agent.runlog.runs import RunLock, check_fresh
+from lluma_agent.runlog.turnlog import RunSummary, TurnLog, TurnLogger
+from lluma_agent.tools.registry import default_tools
+from lluma_vision.pipeline import Vision
+
+
+def system_prompt(cfg: Config) -> str:
+    """The system prompt; a missing, unreadable or empty file stops the run at start (the API would 400)."""
+    path = cfg.context.system_prompt_file
+    if path is None:
+        return resources.files("lluma_agent").joinpath("system_prompt.md").read_text(encoding="utf-8")
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"context.system_prompt_file: cannot read {path} ({type(exc).__name__}: {exc})") from None
+    if not text.strip():
+        raise ConfigError(f"context.system_prompt_file: {path} is empty; the model needs a system prompt")
+    return text
+
+
+def live_line(log: TurnLog, totals: RunTotals) -> str:
+    """One line per turn: screen, action, tokens in/cached/out, $ so far, cache hit %."""
+    u = log.usage
+    screen = (log.vision.summary if log.vision else log.waited or "?")[:48]
+    if log.action:
+        action = action_label(log)
+    elif log.response and log.response.tool_calls:
+        action = ",".join(c.name for c in log.response.tool_calls)
+    else:
+        action = "-"
+    errs = f" | {len(log.errors)} error(s)" if log.errors else ""
+    return (
+        f"turn {log.turn:>4} | {screen:<48} | {action[:40]:<40} | in {u.input_tokens:>5} cached "
+        f"{u.cache_read_input_tokens:>6} write {u.cache_creation_input_tokens:>5} out {u.output_tokens:>4} | "
+        f"${totals.cost_usd:.4f} | cache {100 * totals.cache_hit_ratio:.0f}%{errs}"
+    )
+
+
+def load_knowledge(cfg: Config) -> Knowledge | None:
+    """The knowledge files, or None when switched off; a file that does not load is named and skipped."""
+    if not cfg.knowledge.enabled:
+        return None
+    kb = knowledge.load(cfg.knowledge.dir)
+    for problem in kb.problems:
+        print(f"knowledge: {problem}", file=sys.stderr, flush=True)
+    return kb
+
+
+def status(line: str) -> None:
+    """What start-up is doing, on stderr (stdout stays the live lines or one JSON document)."""
+    print(line, file=sys.stderr, flush=True)
+
+
+class RecordingModel(Model):
+    """The model, keeping each request as sent in the run's `requests/` folder (`lluma logs --request`,
+    `lluma replay`). A turn's fold summary is sent before its decision, so the file a turn keeps is the
+    decision's request."""
+
+    def __init__(self, cfg: Any, client: anthropic.Anthropic, folder: Path) -> None:
+        super().__init__(cfg, client)
+        self.folder = folder
+        self.turn = lambda: 0  # set by build() once the coordinator exists
+
+    def decide(self, request: dict[str, Any]) -> ModelReply:
+        write_request(self.folder, self.turn(), request)
+        return super().decide(request)
+
+
+def record_memory_at_start(folder: Path, memory: MemoryStore, name: str = "memory_at_start.json") -> None:
+    """`memory_at_start.json`: each memory file's sha256 as the run found it, what a person changed since the
+    last run (diffs), and files that do not parse. The first turn's log carries the same diffs. A resumed run
+    writes `memory_at_turn_N.json` for its first turn N (the changes since the checkpoint)."""
+    found = {
+        "folder": str(memory.folder),
+        "files": memory.fingerprint(),
+        "changed_by_person_since_last_run": [c.model_dump() for c in memory.found],
+        "problems": memory.problems(),
+    }
+    atomic_write_text(folder / name, json.dumps(found, indent=2, ensure_ascii=False))
+
+
+def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume: ResumePoint | None = None,
+          live: TextIO | None = None, env_state: EnvState | None = None) -> tuple[Coordinator, Any]:
+    """Everything the loop needs. Returns the coordinator and a close() for the resources it holds.
+
+    A log folder that already holds a run is refused (LogDirInUse) unless it is the one `resume` goes on
+    with (resume.open_point): then the turns after its checkpoint are set aside and the coordinator starts
+    from the checkpoint. After every turn the checkpoint is saved, with `env_state()` (the demo's game). The
+    live line goes to `live` (default stdout; `lluma demo --json` sends it to stderr); `quiet` prints nothing."""
+    for key, folder in (("memory.dir", cfg.memory.dir), ("logs.dir", cfg.logs.dir)):
+        if folder.exists() and not folder.is_dir():  # found now, not as a traceback after the device connected
+            raise ConfigError(f"{key}: {folder} is a file, not a folder")
+    check_fresh(cfg.logs.dir, resume is not None)  # before anything is written: two runs never share a folder
+    if resume is not None:
+        if Path(cfg.logs.dir).resolve() != resume.folder.resolve():
+            raise ValueError(f"logs.dir {cfg.logs.dir} is not the folder being resumed ({resume.folder})")
+        check_settings(resume, cfg)
+    prompt = system_prompt(cfg)  # before anything connects: a bad prompt file is a start-up error
+    vision_client = client if cfg.vision.backend in ("claude", "hybrid", "auto") else None
+    check_model(cfg.model, cfg.vision.vlm_model if vision_client is not None else None)
+    device = Device(cfg.device)
+    # A dropped device is waited for (device.outage_wait_s); say so, or the run looks hung.
+    device.on_wait = lambda line: print(line, file=sys.stderr, flush=True)
+    if not quiet:
+        status(f"connecting to the device ({cfg.device.serial or 'the only one attached'}) at "
+               f"{cfg.device.adb_host}:{cfg.device.adb_port}")
+    device.connect()
+    vision = Vision(cfg.vision, client=vision_client, retry=retry_policy(cfg.model))
+    if not quiet:
+        status(f"loading OCR (vision backend {vision.backend})")
+    from lluma_vision.ocr import get_engine
+
+    get_engine()  # the OCR model loads here (seconds), not silently inside turn 1
+    lock = RunLock(cfg.logs.dir)  # two processes never write one folder at once (a run resumed twice)
+    logger = TurnLogger(cfg.logs.dir, cfg.logs.keep_screenshots)
+    if resume is not None:
+        for warning in set_aside(resume, logger):
+            status(f"resume: {warning}")
+        # Memory is read as it is now; whatever changed since the model last saw it is told in the first turn.
+        write_state(cfg.memory.dir, resume.checkpoint.memory)
+    memory = MemoryStore(cfg.memory.dir, cfg.memory.budget_tokens)
+    record_memory_at_start(cfg.logs.dir, memory, f"memory_at_turn_{resume.turn + 1:06d}.json" if resume else
+                           "memory_at_start.json")
+    model = RecordingModel(cfg.model, client, cfg.logs.dir)
+    out = live or sys.stdout
+    hooks: list[Callable[[TurnLog, RunTotals], None]] = []
+
+    def on_turn(log: TurnLog, totals: RunTotals) -> None:
+        for hook in hooks:
+            hook(log, totals)
+
+    coordinator = Coordinator(
+        cfg,
+        device=device,
+        vision=vision,
+        model=model,
+        memory=memory,
+        logger=logger,
+        system_prompt=prompt,
+        tools=default_tools(),
+        settle=settle,
+        on_turn=on_turn,
+        knowledge=load_knowledge(cfg),
+    )
+    if resume is not None:
+        restore(resume, coordinator)
+    hooks.append(Checkpointer(coordinator, logger, env_state))  # first: the live line may hit a closed pipe
+    if not quiet:
+        hooks.append(lambda log, totals: print(live_line(log, totals), file=out, flush=True))
+    model.turn = lambda: coordinator.turn
+
+    def close() -> None:
+        if coordinator.turn:  # a run happened: say why it stopped, where `lluma stats` finds it
+            t = coordinator.totals
+            logger.write_summary(RunSummary(
+                stop_reason=t.stop_reason or "ended without a stop reason (crashed or killed)",
+                turns=t.turns, cost_usd=t.cost_usd, usage=t.usage, ended_at=time.time(),
+            ))
+        memory.save_state()
+        logger.close()
+        lock.release()
+
+    return coordinator, close
+
+
+STUCK_EXIT = 3  # `lluma run` / `demo` paused as stuck
+FAILED_EXIT = 1  # stopped by failures: model calls or the device
+
+
+def exit_status(stop_reason: str) -> int:
+    """0 for a run that stopped as asked (turns, budget, a person); non-zero when it could not go on."""
+    if stop_reason.startswith("paused: stuck"):
+        return STUCK_EXIT
+    if "in a row failed" in stop_reason or stop_reason.startswith(("the device failed", "ended without")):
+        return FAILED_EXIT
+    return 0
+
+
+class CtrlC:
+    """Ctrl+C for a whole command: the first stops the run after the current turn; a second one
+    while a turn is running stops now (every file is written atomically, so nothing is left half
+    written); once the run is over, further presses only say that it is already stopping, so the
+    summary and the clean shutdown of servers and files still happen."""
+
+    def __init__(self) -> None:
+        self.presses = 0
+        self.coordinator: Coordinator | None = None
+        self.running = False
+
+    def __enter__(self) -> CtrlC:
+        self.previous = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        signal.signal(signal.SIGINT, self.previous)
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        self.presses += 1
+        if self.presses == 1:
+            print("\nstopping after this turn (Ctrl+C again to stop now)", file=sys.stderr, flush=True)
+            if self.coordinator is not None:
+                self.coordinator.request_stop()
+        elif self.running:
+            if not interrupts.defer():  # never between a turn's JSON and its SQLite row
+                raise KeyboardInterrupt
+        else:
+            print("already stopping; writing the summary", file=sys.stderr, flush=True)
+
+    def run(self, coordinator: Coordinator) -> RunTotals:
+        self.coordinator = coordinator
+        if self.presses:
+            coordinator.request_stop()
+        self.running = True
+        try:
+            return coordinator.run()
+        except KeyboardInterrupt:
+            coordinator.totals.stop_reason = "stopped now by user (second Ctrl+C)"
+            return coordinator.totals
+        finally:
+            self.running = False

@@ -1,0 +1,56 @@
+"""The layout the original harness started from, kept only as the baseline for `bench/tokens.py`.
+
+Every user message carries the full per-button vision JSON (name, full_label, bounds, metadata dict,
+region) and the memory files; no cache_control anywhere; history is a sliding window that drops the
+oldest turn every turn. Selected with `context.layout: baseline`; never the right choice for a run.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from lluma_agent.context.history import History, PastTurn, Summarizer
+from lluma_agent.loop.layouts import Current
+from lluma_agent.model.calls import ToolResult
+from lluma_vision.models import VisionData, VisionOutput
+
+
+def verbose_vision_json(out: VisionOutput) -> str:
+    """The original harness's per-button form, for comparison with the compact VisionData."""
+    buttons = [
+        {
+            "name": b.name,
+            "full_label": b.name,
+            "bounds": {"x0": b.bounds.x0, "y0": b.bounds.y0, "x1": b.bounds.x1, "y1": b.bounds.y1},
+            "metadata": {"meta": b.meta, "source": b.source, "confidence": round(b.confidence, 3)},
+            "region": b.region,
+        }
+        for b in out.buttons
+    ]
+    data = {
+        "buttons": buttons,
+        "texts": [{"text": t.text, "bounds": t.bounds.as_list()} for t in out.loose_texts],
+        "menu": out.menu.model_dump(mode="json") if out.menu else None,
+        "scrollbar": out.scrollbar.model_dump(mode="json") if out.scrollbar else None,
+        "cinematic": out.cinematic,
+    }
+    return json.dumps(data, indent=1)
+
+
+class BaselineLayout:
+    cache = False
+
+    def make_room(self, history: History, summarize: Summarizer) -> str | None:
+        history.drop_oldest()  # a sliding window: no summary, the prefix breaks every turn
+        return None
+
+    def current(self, out: VisionOutput, view: VisionData, memory_text: str, notes: list[str]) -> Current:
+        """Verbose vision and the memory files in the user message, kept in history as sent."""
+        screen = verbose_vision_json(out)
+        return Current(screen=screen, memory_text="", notes=[memory_text, *notes],
+                       record=f"<vision>{screen}</vision>\n{memory_text}")
+
+    def past_turn(self, history: History, turn: int, current: Current, view: VisionData, summary: str,
+                  results: list[ToolResult], reply: list[dict[str, Any]]) -> PastTurn:
+        return PastTurn(turn=turn, results=[r.block() for r in results], screen=current.record, reply=reply)

@@ -1,0 +1,302 @@
+"""The turn loop of DESIGN section 2: observe, read, note, make room, request, decide, act, remember.
+
+Each stage returns what it produced; `step` keeps those values in its own `TurnParts` and, in
+`finally`, assembles the turn log from whatever the turn got to and writes it. A device that fails,
+a failed model call and a stuck pause end the turn, not the run (the next turn tries again); the run
+ends with `RunEnded` (limits, a person's stop, a pause, a device away for longer than
+`device.outage_wait_s`). Anything else is a bug: it is logged as this turn's error with its place in the
+code, the turn's paid calls stay in the totals, and MAX_INTERNAL_ERRORS of them in a row end the run.
+
+At most one input action per turn; memory tools as many as the model sends. The result of an
+input action is only known at the next capture, so its tool_result is sent with the next turn and
+says what really happened.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import traceback
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar
+
+from lluma_agent.config import Config
+from lluma_agent.context import knowledge
+from lluma_agent.context.history import History, PastTurn, compact_reply
+from lluma_agent.context.request import memory_update_note
+from lluma_agent.context.stuck import StuckDetector, StuckState
+from lluma_agent.device.android import DeviceDisconnected, DeviceError
+from lluma_agent.loop.acting import Acted, Actor, Effect, Pending, effect_of
+from lluma_agent.loop.baseline import BaselineLayout
+from lluma_agent.loop.layouts import CachedLayout, ContextLayout
+from lluma_agent.loop.observe import VisionLike, observe
+from lluma_agent.loop.prompting import Prompter
+from lluma_agent.loop.turn import Call, Decision, Notes, Reading, Request, RunTotals, Screen, TurnParts, assemble, bill
+from lluma_agent.memory.store import MemoryStore
+from lluma_agent.model.calls import ToolResult
+from lluma_agent.model.claude import ModelError, ModelReply
+from lluma_agent.runlog import index as history_index
+from lluma_agent.runlog.turnlog import TurnLog, TurnLogger, VisionLog
+from lluma_agent.tools.toolkit import ToolContext, ToolRegistry
+from lluma_facts import Usage
+from lluma_vision.compact import compact, summarize
+from lluma_vision.models import VisionOutput
+from lluma_vision.phash import distance
+
+MAX_MODEL_ERRORS = 3  # consecutive non-retryable model errors that end the run
+MAX_INTERNAL_ERRORS = 3  # consecutive turns that hit a bug: the run stops instead of looping on it
+MAX_REFUSALS = 3  # refusals in a row that end the run
+T = TypeVar("T")
+_log = logging.getLogger(__name__)
+
+
+class ModelLike(Protocol):
+    """The model seam: lluma_agent.model.claude.Model, or a scripted model in tests."""
+
+    def decide(self, request: dict[str, Any]) -> ModelReply: ...
+
+
+class RunEnded(Exception):
+    """Terminating: the run stops, and says why."""
+
+
+class Paused(Exception):
+    """Still stuck after forced actions: this turn makes no model call and the run ends after it."""
+
+
+class Coordinator:
+    def __init__(
+        self,
+        cfg: Config,
+        device: Any,
+        vision: VisionLike,
+        model: ModelLike,
+        memory: MemoryStore,
+        logger: TurnLogger,
+        system_prompt: str,
+        tools: ToolRegistry,
+        settle: Callable[..., Any],
+        on_turn: Callable[[TurnLog, RunTotals], None] | None = None,
+        knowledge: knowledge.Knowledge | None = None,
+    ) -> None:
+        self.cfg, self.device, self.vision, self.model = cfg, device, vision, model
+        self.memory, self.logger = memory, logger
+        self._settle = settle
+        self.on_turn = on_turn
+        self.knowledge = knowledge
+        self.layout: ContextLayout = BaselineLayout() if cfg.context.layout == "baseline" else CachedLayout()
+        self.history = History(cfg.context.history_max_turns, cfg.context.fold_chunk_turns)
+        self.stuck = StuckDetector(
+            cfg.run.stuck_after, cfg.run.stuck_force_after, cfg.run.stuck_pause_after, same=self._same_screen
+        )
+        self.actor = Actor(device, tools, self._same_screen)
+        self.totals = RunTotals()
+        self.turn = 0
+        self.pending: Pending | None = None  # the last input action, until the next capture shows its effect
+        self.owed: list[ToolResult] = []  # tool results the model has not been sent yet
+        self.stop_requested = False
+        self.model_errors = 0
+        self.internal_errors = 0
+        self.device_down_since: float | None = None  # first failed capture of the current outage
+        self.device_gone = ""  # why the device is given up on (ends the run)
+        self.quiet_until = 0.0  # no input before this (monotonic): an unconfirmed input may still be running
+        self.refusals = 0
+        self.prompter = Prompter(cfg, model, tools.definitions(), system_prompt, self.layout, self.history, memory)
+
+    def _same_screen(self, a: str, b: str) -> bool:
+        """The one test of "nothing changed" (settle, action effects, stuck loops, the pre-tap check)."""
+        return distance(a, b) <= self.cfg.device.settle_threshold
+
+    # ---- the loop ------------------------------------------------------------------------------
+    def request_stop(self) -> None:
+        self.stop_requested = True
+
+    def run(self) -> RunTotals:
+        try:
+            while True:
+                self._check_limits()
+                log = self.step()
+                if self.on_turn:  # after the whole step: a turn cut off by a second Ctrl+C is not reported done
+                    self.on_turn(log, self.totals)
+                if log.stuck.level == "pause":
+                    raise RunEnded(f"paused: stuck ({log.stuck.reason})")
+        except RunEnded as end:
+            self.totals.stop_reason = str(end)
+        return self.totals
+
+    def _check_limits(self) -> None:
+        run = self.cfg.run
+        if self.stop_requested:
+            raise RunEnded("stopped by user")
+        if run.max_turns and self.totals.turns >= run.max_turns:
+            raise RunEnded(f"max_turns ({run.max_turns}) reached")
+        if run.max_cost_usd and self.totals.cost_usd >= run.max_cost_usd:
+            raise RunEnded(f"max_cost_usd (${run.max_cost_usd:.2f}) reached")
+        if self.model_errors >= MAX_MODEL_ERRORS:
+            raise RunEnded(f"{self.model_errors} model calls in a row failed with non-retryable errors")
+        if self.refusals >= MAX_REFUSALS:
+            raise RunEnded(f"the model refused {self.refusals} turns in a row")
+        if self.device_gone:
+            raise RunEnded(f"the device failed: {self.device_gone}")
+        if self.internal_errors >= MAX_INTERNAL_ERRORS:
+            raise RunEnded(f"{self.internal_errors} turns in a row hit an internal error (see their turn logs)")
+
+    def step(self) -> TurnLog:
+        """One turn; its log is written whatever happened."""
+        self.turn += 1
+        t = TurnParts(turn=self.turn, model=self.cfg.model.name)
+        try:
+            self._play(t)
+        except DeviceError as exc:
+            t.failures.append(self._device_failed(exc))
+        except ModelError as exc:
+            if not exc.busy:  # an API that stayed overloaded for the whole retry window is waited out, not counted
+                self.model_errors += 1
+            t.failures.append(f"model: {exc}")
+            t.retries = [r.model_dump() for r in exc.retries]
+        except Paused as exc:
+            t.failures.append(str(exc))
+        except Exception as exc:  # noqa: BLE001 - a bug must not lose the turn's paid calls or its log
+            self.internal_errors += 1
+            where = traceback.extract_tb(exc.__traceback__)[-1]
+            t.failures.append(f"internal: {type(exc).__name__}: {exc} (at {where.filename}:{where.lineno})")
+            _log.exception("turn %d: internal error", self.turn)
+        else:
+            self.internal_errors = 0
+        finally:
+            turn_log = self._finish(t)
+        return turn_log
+
+    def _play(self, t: TurnParts) -> None:
+        """The stages, in the order of ARCHITECTURE.md's "One turn"."""
+        t.reading = observe(self.device, self.vision, self._settle, self.cfg.device)
+        self.device_down_since = None
+        t.screenshot = self.logger.save_screenshot(self.turn, t.reading.frame.image)
+        effect = self.effect_of_pending(t.reading)
+        t.screen = self.read(t.reading.out)
+        t.notes = self.notes(effect, t.reading.out)
+        if t.notes.stuck.level == "pause":  # stop spending money and say why (run() ends the run)
+            raise Paused(f"paused: {t.notes.stuck.reason}; no model call this turn")
+        t.fold, t.fold_calls = self.prompter.make_room()
+        t.request = self.prompter.request(t.reading, t.screen, t.notes, list(self.owed))
+        t.decision = self._timed(t, "model_s", self.decide, t.request)
+        t.acted = self._timed(t, "action_s", self.act, t.decision.reply, t.reading, t.notes.stuck)
+        t.past = self.remember(t.request, t.screen, t.decision)
+        self.totals.turns += 1
+
+    def _timed(self, t: TurnParts, field: str, stage: Callable[..., T], *args: Any) -> T:
+        started = time.monotonic()
+        try:
+            return stage(*args)
+        finally:
+            setattr(t, field, time.monotonic() - started)
+
+    def _finish(self, t: TurnParts) -> TurnLog:
+        side_calls, cost = bill(self.totals, t.calls())  # billed first: a failed log write loses no cost
+        turn_log = assemble(t, side_calls, cost)
+        try:
+            self.logger.write(turn_log)
+        except Exception as exc:  # noqa: BLE001 - a full disk must not end the run; the person is told
+            _log.error("turn %d: the turn log could not be written: %s", self.turn, exc)
+            turn_log.errors.append(f"log: not written ({type(exc).__name__}: {exc})")
+        return turn_log
+
+    # ---- the stages ----------------------------------------------------------------------------------
+    def effect_of_pending(self, reading: Reading) -> Effect | None:
+        """What the last input action did, now that the screen shows it: owed to the model, logged, counted."""
+        pending, self.pending = self.pending, None
+        if pending is None:
+            return None
+        effect = effect_of(pending, reading.frame, self._same_screen)
+        self.logger.update_effect(effect.turn, effect.text)
+        self.stuck.record(effect.before_hash, effect.signature, effect.changed)
+        if effect.result is not None:
+            self.owed.append(effect.result)
+        return effect
+
+    def read(self, out: VisionOutput) -> Screen:
+        view = compact(out, self.cfg.vision.max_buttons, self.cfg.vision.max_texts)
+        log = VisionLog(seen_by_model=view.to_json(), summary=summarize(out), cached=out.cached,
+                        backend=out.backend, full=out.model_dump(mode="json"))
+        vlm = [Call("vlm", self.cfg.vision.vlm_model, Usage.from_api(out.vlm_usage), retries=out.vlm_retries)] if (
+            (out.vlm_usage or out.vlm_retries) and not out.cached) else []
+        return Screen(view, log, [f"vision: {e}" for e in out.errors], vlm)
+
+    def notes(self, effect: Effect | None, out: VisionOutput) -> Notes:
+        lines = [effect.note] if effect and effect.note else []
+        external = self.memory.refresh()
+        memory = []
+        if external:  # the memory block in `system` is a snapshot: the new content travels as a message
+            contents = {f.name: f.content for f in self.memory.files}
+            memory.append(memory_update_note([c.name for c in external], contents))
+        stuck = self.stuck.state()
+        if stuck.level not in ("ok", "pause"):
+            lines.append(stuck.warning)
+        hints = self.recall(out)
+        if hints:
+            lines.append(knowledge.note(hints))
+        return Notes([*memory, *lines], external, stuck, [e.id for e in hints], memory)
+
+    def recall(self, out: VisionOutput) -> list[knowledge.Entry]:
+        """The knowledge entries matching this screen, by priority within the budget (current turn only)."""
+        if self.knowledge is None:
+            return []
+        return self.knowledge.select(knowledge.ScreenFacts.of(out), self.cfg.knowledge.budget_tokens)
+
+    def decide(self, request: Request) -> Decision:
+        reply = self.model.decide(request.params)  # ModelError ends the turn (step)
+        self.model_errors, self.owed = 0, []  # delivered: the model has seen them
+        content, errors = reply.content, []
+        if reply.refused:  # logged, nothing done this turn; the run goes on (several in a row end it)
+            self.refusals += 1
+            errors.append(f"model: refused ({reply.text[:200] or 'no text'}); nothing done this turn")
+            reply.tool_calls, content = [], [b for b in content if b.get("type") != "tool_use"]
+        else:
+            self.refusals = 0
+        # The reply as it will sit in history (short tool ids, trimmed text): tools answer to these ids.
+        remembered, id_map = compact_reply(content, self.turn)
+        reply.tool_calls = [c.model_copy(update={"id": id_map.get(c.id, c.id)}) for c in reply.tool_calls]
+        if reply.stop_reason == "max_tokens":
+            errors.append("model: reply cut at max_tokens; only complete tool calls were used")
+        return Decision(reply, remembered, errors)
+
+    def act(self, reply: ModelReply, reading: Reading, stuck: StuckState) -> Acted:
+        ctx = ToolContext(vision=reading.out, memory=self.memory, history=self.history, turn=self.turn,
+                          search=lambda query, limit: history_index.search(self.logger.db, query, limit))
+        last = self.stuck.actions[-1] if self.stuck.actions else ""
+        acted = self.actor.run(reply, reading.frame, ctx, stuck, last, self.quiet_until)
+        if acted.action is not None and acted.action.outcome == "unknown":
+            # adb cannot cancel a sent command: it may still run. The next input waits out two command timeouts
+            # and then checks the screen against the decision's frame, so a late tap never lands on a new screen.
+            self.quiet_until = time.monotonic() + 2 * self.cfg.device.command_timeout_s
+        if acted.refused:
+            self.stuck.record(reading.frame.phash, acted.refused, changed=False)
+        self.pending, self.owed = acted.pending, [*self.owed, *acted.results]
+        return acted
+
+    def remember(self, request: Request, screen: Screen, decision: Decision) -> PastTurn:
+        """The turn as history keeps it: compact results, the screen line, the reply."""
+        past = self.layout.past_turn(self.history, self.turn, request.current, screen.view, screen.log.summary,
+                                     request.results, decision.remembered)
+        if self.layout.cache:
+            # Append-only: a reply that holds thinking is bound to the user message it answered, kept as sent.
+            thinking = any(b.get("type") in ("thinking", "redacted_thinking") for b in decision.remembered)
+            past = past.model_copy(update={
+                "sent": request.blocks if thinking else None, "results_as_text": request.as_text,
+                "notes": request.memory_notes, "epoch": self.history.folds,
+            })
+        self.history.append(past)
+        return past
+
+    # ---- helpers -------------------------------------------------------------------------------------
+    def _device_failed(self, exc: DeviceError) -> str:
+        """A bad frame or a dropped-and-reconnected device: this turn sees nothing and the next one tries
+        again (the pending action's result waits for a good frame). A device that did not come back
+        within `device.outage_wait_s`, or that has given no usable frame for that long, ends the run."""
+        now = time.monotonic()
+        self.device_down_since = self.device_down_since or now
+        if isinstance(exc, DeviceDisconnected) and not exc.reconnected:
+            self.device_gone = str(exc)
+        elif now - self.device_down_since > self.cfg.device.outage_wait_s:
+            self.device_gone = f"no usable frame for {now - self.device_down_since:.0f} s ({exc})"
+        return f"device: {exc}"

@@ -1,0 +1,96 @@
+"""The request stage of a turn: making room in history (folds, with their summary call, and the
+count_tokens preflight) and building the request the model sees. The layout (cached or baseline)
+and the model's request shape (thinking, effort) are fixed for the run."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from lluma_agent.config import Config
+from lluma_agent.context.history import History
+from lluma_agent.context.request import build_request, current_turn, screenshot_block
+from lluma_agent.loop.layouts import ContextLayout
+from lluma_agent.loop.turn import Call, Notes, Reading, Request, Screen
+from lluma_agent.memory.store import MemoryStore
+from lluma_agent.model.calls import ToolResult
+from lluma_agent.model.claude import ModelReply, drop_block, request_shape
+from lluma_facts import Usage
+
+
+class Prompter:
+    def __init__(self, cfg: Config, model: Any, tools: list[Any], system_prompt: str, layout: ContextLayout,
+                 history: History, memory: MemoryStore) -> None:
+        self.cfg, self.model, self.tools, self.system_prompt = cfg, model, tools, system_prompt
+        self.layout, self.history, self.memory = layout, history, memory
+        self.shape = request_shape(cfg.model)
+        self.preflight_due = True  # count_tokens once per run and after each fold
+
+    def make_room(self) -> tuple[str | None, list[Call]]:
+        """History over its limit: the layout folds it (summary calls are billed to this turn) and the memory
+        snapshot is refreshed. The count_tokens preflight runs at the start and after a fold."""
+        how, calls = None, []
+        if self.history.memory is None:
+            self.history.memory = self.memory.block_text()
+        if self.history.needs_fold():
+            replies: list[ModelReply] = []
+            how = self.layout.make_room(self.history, lambda msgs: self._summarize(msgs, replies))
+            self.history.memory = self.memory.block_text()
+            self.preflight_due = self.preflight_due or how is not None
+            calls = [Call("fold", self.cfg.model.name, r.usage, r.text, [a.model_dump() for a in r.retries])
+                     for r in replies]
+        if self.preflight_due and self.layout.cache and hasattr(self.model, "preflight"):
+            self.preflight_due = False
+            calls.append(self._preflight())
+        return how, calls
+
+    def _preflight(self) -> Call:
+        params, _ = build_request(model=self.cfg.model.name, max_tokens=1, tools=self.tools,
+                                  system_prompt=self.system_prompt, memory_text=self.history.memory or "",
+                                  history=[], current=[{"type": "text", "text": "."}])
+        ok, text = self.model.preflight(cast(dict[str, Any], params))
+        return Call("preflight", self.cfg.model.name, Usage(), text if ok else f"error: {text}")
+
+    def request(self, reading: Reading, screen: Screen, notes: Notes, results: list[ToolResult]) -> Request:
+        """This turn's request: tools | system | memory snapshot | history | the current turn (`results` owed)."""
+        ctx = self.cfg.context
+        # A turn kept verbatim (its reply will hold thinking) carries no screenshot: images anywhere in the prompt
+        # are part of the message cache's key, so a screenshot per kept turn would miss the cache every turn.
+        shots = ctx.screenshots > 0 and not (self.layout.cache and self.shape.expects_thinking)
+        image = screenshot_block(reading.frame.image, ctx.screenshot_max_side) if shots else None
+        # The cached layout sends the memory snapshot (refreshed at folds); the baseline sends the files as they are.
+        memory = (self.history.memory or "") if self.layout.cache else self.memory.block_text()
+        current = self.layout.current(reading.out, screen.view, memory, notes.lines)
+        as_text = self.history.results_as_text()
+        blocks = current_turn([r.block() for r in results], current.screen, current.notes, image, as_text)
+        shape = self.shape
+        params, layout = build_request(
+            model=self.cfg.model.name,
+            max_tokens=self.cfg.model.max_tokens,
+            tools=self.tools,
+            system_prompt=self.system_prompt,
+            memory_text=current.memory_text,
+            history=self.history.messages(),
+            current=blocks,
+            thinking=cast(Any, shape.thinking),
+            output_config=cast(Any, shape.output_config),
+            ttl=ctx.cache_ttl,
+            cache=self.layout.cache,
+            cache_current=shape.expects_thinking,
+        )
+        request = cast(dict[str, Any], params)
+        if not self.layout.cache and (shape.thinking or {}).get("type") == "adaptive":
+            request = drop_block(request)  # the baseline's sliding window breaks every binding, every turn
+        return Request(request, layout.sections, current, results, blocks, as_text, notes.memory)
+
+    def _summarize(self, messages: list[dict[str, Any]], replies: list[ModelReply]) -> str:
+        """The fold's summary: the same prefix as the last request (bindings hold), `tool_choice: none`, and no
+        history breakpoint: it reads the cached system prefix and writes no cache entry nothing would read."""
+        request, _ = build_request(
+            model=self.cfg.model.name, max_tokens=self.cfg.model.max_tokens, tools=self.tools,
+            system_prompt=self.system_prompt, memory_text=self.history.memory or "", history=messages[:-1],
+            current=messages[-1]["content"], thinking=cast(Any, self.shape.thinking),
+            output_config=cast(Any, self.shape.output_config), tool_choice={"type": "none"}, cache_history=False,
+        )
+        reply = self.model.decide(cast(dict[str, Any], request))
+        replies.append(reply)
+        return reply.text

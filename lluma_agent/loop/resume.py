@@ -1,0 +1,150 @@
+"""Going on with a run that stopped (`lluma run --resume [DIR]`, `lluma demo --resume DIR`).
+
+`open_point` reads a run folder without changing it: its checkpoint (the last complete turn) and the
+files written after it, by a turn the run did not finish (killed between its JSON log, its SQLite row
+and the checkpoint, or cut off mid-turn). `set_aside` then renames those to `*.torn` (nothing is lost)
+and forgets their SQLite rows, so the turn is played again and never half-used. `restore` puts the
+checkpoint into a freshly built coordinator: history, pending action, owed results, stuck counts and
+totals as they were; turn numbers go on; the sitting's limits count from here.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from lluma_agent.config import Config
+from lluma_agent.loop import checkpoint
+from lluma_agent.loop.checkpoint import Checkpoint
+from lluma_agent.loop.coordinator import Coordinator
+from lluma_agent.runlog.requestlog import REQUESTS_DIR
+from lluma_agent.runlog.runs import LogDirInUse, RunLock, holds_run
+from lluma_agent.runlog.turnlog import TURN_GLOB, TurnLogger, read_turn
+
+_NUMBERED = re.compile(r"^turn_(\d+)\.json(?:\.gz)?$")
+TORN = ".torn"
+
+
+class ResumeError(Exception):
+    """Nothing to resume there, or a checkpoint this run cannot take. Nothing was changed."""
+
+
+@dataclass
+class ResumePoint:
+    folder: Path
+    checkpoint: Checkpoint
+    torn: list[Path] = field(default_factory=list)  # files of turns after the checkpoint
+
+    @property
+    def turn(self) -> int:
+        return self.checkpoint.turn
+
+
+def _number(p: Path) -> int:
+    m = _NUMBERED.match(p.name)
+    return int(m.group(1)) if m else 0
+
+
+def newest_run(root: Path, prefix: str = "run") -> Path:
+    """The `<prefix>-*` folder under `root` whose newest turn log is the newest (`run --resume` without DIR)."""
+    runs = [d for d in root.glob(f"{prefix}-*") if d.is_dir() and any(d.glob(TURN_GLOB))] if root.is_dir() else []
+    if not runs:
+        raise ResumeError(f"no run to resume under {root} (no {prefix}-* folder with turn logs)")
+    return max(runs, key=lambda d: max(p.stat().st_mtime for p in d.glob(TURN_GLOB)))
+
+
+def _has_row(folder: Path, turn: int) -> bool:
+    db_path = folder / "turns.sqlite"
+    if not db_path.is_file():
+        return False
+    db = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    try:
+        return db.execute("SELECT 1 FROM turns WHERE turn = ?", (turn,)).fetchone() is not None
+    except sqlite3.Error:
+        return False
+    finally:
+        db.close()
+
+
+def open_point(folder: Path) -> ResumePoint:
+    """The run in `folder` as it can be resumed; ResumeError (nothing changed) when it cannot."""
+    if not folder.is_dir():
+        raise ResumeError(f"no log folder at {folder}")
+    if not holds_run(folder):
+        raise ResumeError(f"{folder} holds no run to resume (no turn logs, turns.sqlite or run.json)")
+    try:
+        RunLock(folder).release()  # not while another process writes it (build() holds the lock for the run)
+    except LogDirInUse as exc:
+        raise ResumeError(str(exc)) from None
+    cp_path = checkpoint.path(folder)
+    if not cp_path.is_file():
+        raise ResumeError(
+            f"{folder} has no {cp_path.name}: the run stopped before finishing its first turn, or was logged by a "
+            "LLuMa without --resume. Start a new run"
+        )
+    try:
+        cp = Checkpoint.model_validate_json(cp_path.read_bytes())
+    except (OSError, ValueError, ValidationError) as exc:
+        raise ResumeError(f"{cp_path} cannot be read ({str(exc).splitlines()[0]}); start a new run") from None
+    if cp.format != checkpoint.FORMAT:
+        raise ResumeError(f"{cp_path} has format {cp.format}; this LLuMa reads format {checkpoint.FORMAT}. "
+                          "Resume it with the version that made it, or start a new run")
+    last = folder / f"turn_{cp.turn:06d}.json"
+    try:
+        if read_turn(last).turn != cp.turn:
+            raise ValueError(f"it holds another turn than {cp.turn}")
+    except (OSError, ValueError, ValidationError) as exc:
+        raise ResumeError(f"the checkpoint ends at turn {cp.turn} but {last.name} cannot be read "
+                          f"({str(exc).splitlines()[0]}); was the folder changed by hand?") from None
+    if not _has_row(folder, cp.turn):
+        raise ResumeError(f"the checkpoint ends at turn {cp.turn} but turns.sqlite has no row for it; "
+                          "was the folder changed by hand?")
+    later = [*folder.glob("turn_*.json"), *(folder / REQUESTS_DIR).glob("turn_*.json.gz")]
+    return ResumePoint(folder, cp, sorted((p for p in later if _number(p) > cp.turn), key=_number))
+
+
+def check_settings(point: ResumePoint, cfg: Config) -> None:
+    """The settings a checkpoint's history depends on must not change (a model's thinking is its own)."""
+    cp = point.checkpoint
+    if cp.model != cfg.model.name:
+        raise ResumeError(f"the run in {point.folder} was played with {cp.model}; resuming it with "
+                          f"{cfg.model.name} is not possible (set model.name: {cp.model}, or start a new run)")
+    if cp.layout != cfg.context.layout:
+        raise ResumeError(f"the run in {point.folder} used context.layout {cp.layout}, not {cfg.context.layout}")
+
+
+def _aside(p: Path) -> Path:
+    target, n = p.with_name(p.name + TORN), 1
+    while target.exists():
+        n += 1
+        target = p.with_name(f"{p.name}{TORN}-{n}")
+    p.rename(target)
+    return target
+
+
+def set_aside(point: ResumePoint, logger: TurnLogger) -> list[str]:
+    """Rename the files of turns after the checkpoint to `*.torn` and forget their rows; one warning per turn."""
+    warnings: dict[int, list[str]] = {}
+    for p in point.torn:
+        warnings.setdefault(_number(p), []).append(_aside(p).relative_to(point.folder).as_posix())
+    logger.forget_after(point.turn)
+    return [f"turn {n} was not finished (it is newer than the checkpoint of turn {point.turn}); set aside as "
+            f"{', '.join(names)}, and played again" for n, names in sorted(warnings.items())]
+
+
+def restore(point: ResumePoint, c: Coordinator) -> None:
+    """The checkpoint into a freshly built coordinator. `run.max_turns` and `run.max_cost_usd` then count from
+    here (N more turns, that many more dollars); the totals stay the whole run's."""
+    cp = point.checkpoint
+    checkpoint.apply(c, cp)
+    if c.stuck.state().level == "pause":  # a person resuming a run paused as stuck has looked at it
+        c.stuck.unchanged, c.stuck.screens, c.stuck.actions = 0, [], []
+    run = c.cfg.run
+    if run.max_turns:
+        run.max_turns += cp.totals.turns
+    if run.max_cost_usd:
+        run.max_cost_usd += cp.totals.cost_usd

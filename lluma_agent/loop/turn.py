@@ -1,0 +1,177 @@
+"""The values one turn's stages produce, and the TurnLog assembled from them.
+
+Each stage of the loop returns one of these; the loop keeps them in a `TurnParts` (its own record,
+never handed to a stage) and `assemble` builds the log from whatever the turn got to.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel
+
+from lluma_agent.context.history import PastTurn
+from lluma_agent.context.request import Section
+from lluma_agent.context.stuck import StuckState
+from lluma_agent.loop.acting import Acted, FrameLike
+from lluma_agent.loop.layouts import Current
+from lluma_agent.memory.store import MemoryChange
+from lluma_agent.model.calls import ToolResult
+from lluma_agent.model.claude import ModelReply
+from lluma_agent.runlog.turnlog import CostLog, FrameInfo, ResponseLog, SideCall, Timings, TurnLog, VisionLog
+from lluma_facts import Usage, cost_usd
+from lluma_vision.models import VisionData, VisionOutput
+
+
+class RunTotals(BaseModel):
+    turns: int = 0
+    usage: Usage = Usage()
+    cost_usd: float = 0.0
+    stop_reason: str = ""
+
+    @property
+    def cache_hit_ratio(self) -> float:
+        return self.usage.cache_hit_ratio
+
+
+@dataclass
+class Reading:
+    """observe(): the settled frame, its reading, and how long it took."""
+
+    frame: FrameLike
+    out: VisionOutput
+    info: FrameInfo
+    waited: str | None = None
+    capture_s: float = 0.0
+    vision_s: float = 0.0
+    settle_s: float = 0.0
+
+
+@dataclass
+class Call:
+    """One model call to bill: the decision (kind "") or a side call ("vlm", "fold")."""
+
+    kind: str
+    model: str
+    usage: Usage
+    text: str = ""
+    retries: list[dict[str, Any]] = field(default_factory=list)  # failed tries that were retried
+
+
+@dataclass
+class Screen:
+    """read(): what the model is shown of the reading, for this turn and for history."""
+
+    view: VisionData
+    log: VisionLog
+    errors: list[str]
+    calls: list[Call]  # the VLM reading of a new screen
+
+
+@dataclass
+class Notes:
+    """What the model must be told besides the screen: a person's memory edits, stuck warnings."""
+
+    lines: list[str]
+    external: list[MemoryChange]  # a person's edits, for the log
+    stuck: StuckState
+    knowledge: list[str] = field(default_factory=list)  # ids of the knowledge entries among `lines`
+    memory: list[str] = field(default_factory=list)  # the edits as notes (also in `lines`), kept in history
+
+
+@dataclass
+class Request:
+    params: dict[str, Any]
+    sections: list[Section]
+    current: Current
+    results: list[ToolResult]  # the tool results it delivers
+    blocks: list[dict[str, Any]] = field(default_factory=list)  # the current turn as sent (no cache_control)
+    as_text: bool = False  # the results went as text (the reply they answer was folded into text)
+    memory_notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Decision:
+    reply: ModelReply  # tool ids renamed as history keeps them
+    remembered: list[dict[str, Any]]  # the reply as history keeps it
+    errors: list[str]
+
+
+@dataclass
+class TurnParts:
+    turn: int
+    model: str
+    started_at: float = field(default_factory=time.time)
+    started: float = field(default_factory=time.monotonic)
+    failures: list[str] = field(default_factory=list)  # why the turn ended early
+    retries: list[dict[str, Any]] | None = None  # a failed decision's attempts (None: it did not fail)
+    reading: Reading | None = None
+    screenshot: str | None = None
+    screen: Screen | None = None
+    notes: Notes | None = None
+    fold: str | None = None
+    fold_calls: list[Call] = field(default_factory=list)
+    request: Request | None = None
+    decision: Decision | None = None
+    acted: Acted | None = None
+    past: PastTurn | None = None
+    model_s: float = 0.0
+    action_s: float = 0.0
+
+    def calls(self) -> list[Call]:
+        """Every model call this turn made, in the order they were made."""
+        screen = self.screen.calls if self.screen else []
+        decision = [Call("", self.model, self.decision.reply.usage)] if self.decision else []
+        return [*screen, *self.fold_calls, *decision]
+
+
+def assemble(t: TurnParts, side_calls: list[SideCall], cost: CostLog) -> TurnLog:
+    r, s, d, a = t.reading, t.screen, t.decision, t.acted
+    timings = Timings(model_s=t.model_s, action_s=t.action_s, total_s=time.monotonic() - t.started)
+    if r is not None:
+        timings.capture_s, timings.vision_s, timings.settle_s = r.capture_s, r.vision_s, r.settle_s
+    response = ResponseLog(retries=t.retries) if t.retries is not None else None
+    if d is not None:
+        reply = d.reply
+        response = ResponseLog(thinking=reply.thinking, text=reply.text, tool_calls=reply.tool_calls,
+                               stop_reason=reply.stop_reason, retries=[x.model_dump() for x in reply.retries],
+                               input_transformations=reply.input_transformations)
+    return TurnLog(
+        turn=t.turn, started_at=t.started_at, model=t.model,
+        errors=[*(s.errors if s else []), *t.failures, *(d.errors if d else []), *(a.errors if a else [])],
+        response=response,
+        tool_results=t.request.results if t.request else [],
+        notes=t.notes.lines if t.notes else [],
+        action=a.action if a else None,
+        memory_changes=[*(t.notes.external if t.notes else []), *(a.memory_changes if a else [])],
+        knowledge=t.notes.knowledge if t.notes else [],
+        stuck=t.notes.stuck if t.notes else StuckState(),
+        usage=d.reply.usage if d else Usage(),
+        estimated_input_tokens=sum(x.tokens for x in t.request.sections) if t.request else 0,
+        side_calls=side_calls, cost=cost,
+        past_turn_tokens=t.past.record_tokens() if t.past else 0,
+        past_reply_tokens=t.past.reply_tokens() if t.past else 0,
+        history_fold=t.fold, waited=r.waited if r else None,
+        frame=r.info.model_copy(update={"path": t.screenshot}) if r else FrameInfo(),
+        timings=timings,
+        context=t.request.sections if t.request else [],
+        vision=s.log if s else None,
+    )
+
+
+def bill(totals: RunTotals, calls: list[Call]) -> tuple[list[SideCall], CostLog]:
+    """Bill each call to the turn and the run (budgets see every call, not only the decision)."""
+    side_calls, turn_usd = [], 0.0
+    for c in calls:
+        cost = cost_usd(c.usage, c.model)
+        if c.kind:
+            side_calls.append(SideCall(kind=c.kind, model=c.model, usage=c.usage, cost_usd=cost, text=c.text,
+                                       retries=c.retries))
+        totals.usage = totals.usage + c.usage
+        totals.cost_usd += cost
+        turn_usd += cost
+    decision = next((c.usage for c in calls if not c.kind), Usage())
+    return side_calls, CostLog(turn_usd=turn_usd, run_usd=totals.cost_usd, cache_hit_ratio=decision.cache_hit_ratio,
+                               run_cache_hit_ratio=totals.cache_hit_ratio)

@@ -1,0 +1,350 @@
+"""The agent's memory files: plain .md/.yaml/.txt files in one folder that people may edit at any time.
+
+Names are confined to the folder, writes are atomic, a write over the token budget is refused and
+changes nothing, `.yaml` must parse. Files are re-read every turn; edits made outside the agent's own
+tools are reported so the model can be told.
+
+Between runs the folder remembers how it was left (`.lluma-memory.json`: each file's text and who changed
+it last), so a run starts by reporting what a person changed since (the first turn's NOTE and diffs), and
+an agent rewrite of a person's file says which of their lines it drops. A `.yaml` a person wrote that does
+not parse is shown to the model with the problem, never hidden.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import re
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel
+
+from lluma_agent.atomic import atomic_write_text, remove_stale_temps
+from lluma_agent.context.tokens import estimate_text_tokens
+from lluma_agent.interrupts import no_interrupt
+
+ALLOWED_SUFFIXES = (".md", ".yaml", ".yml", ".txt")
+# The estimator counts about 4 bytes a token; reading more than this many bytes per budget token cannot
+# fit the budget anyway, so a huge file (a log pasted by mistake) is read only this far and marked cut.
+_BYTES_PER_BUDGET_TOKEN = 8
+# The folder's README is for people (what the folder is, how to edit, the budget): never sent to the
+# model, never writable by it.
+RESERVED_NAMES = frozenset({"readme.md"})
+_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,79}$")
+STATE_FILE = ".lluma-memory.json"  # how the folder was left: {"files": {name: {"content", "by"}}}
+Author = Literal["agent", "person"]
+
+
+class MemoryError_(ValueError):
+    """A memory operation that was refused; nothing on disk changed. The message is shown to the model."""
+
+
+class MemoryChange(BaseModel):
+    name: str
+    op: Literal["create", "write", "delete", "external"]
+    by: Literal["agent", "person"]
+    diff: str
+    tokens_after: int
+    # An agent rewrite of a file a person changed last: the person's lines it removes (the model is told).
+    dropped_person_lines: list[str] = []
+
+    def person_note(self) -> str:
+        """For the tool result: the person's lines this change removed ("" when none)."""
+        if not self.dropped_person_lines:
+            return ""
+        shown, more = self.dropped_person_lines[:12], len(self.dropped_person_lines) - 12
+        return (f" NOTE: a person changed {self.name} last; this {self.op} dropped their line(s): "
+                + " | ".join(shown) + (f" (+{more} more)" if more > 0 else "") + ". Put back what is still needed.")
+
+
+class MemoryFile(BaseModel):
+    name: str
+    content: str
+    tokens: int
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def yaml_problem(name: str, text: str) -> str | None:
+    """Why a .yaml/.yml file does not parse, on one line; None when it does (or is not YAML)."""
+    if not name.lower().endswith((".yaml", ".yml")):
+        return None
+    try:
+        yaml.safe_load(text)
+    except RecursionError:
+        return "not valid YAML: nested too deeply"
+    except (yaml.YAMLError, ValueError) as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        return f"not valid YAML: {getattr(exc, 'problem', None) or str(exc).splitlines()[0]}{where}"
+    return None
+
+
+def dropped_lines(old: str, new: str) -> list[str]:
+    """Non-blank lines of `old` that `new` no longer has."""
+    kept = set(new.splitlines())
+    return [line for line in old.splitlines() if line.strip() and line not in kept]
+
+
+def _diff(name: str, old: str, new: str) -> str:
+    lines = difflib.unified_diff(
+        old.splitlines(keepends=True), new.splitlines(keepends=True), f"a/{name}", f"b/{name}", n=1
+    )
+    return "".join(lines)
+
+
+def write_state(folder: Path, files: dict[str, dict[str, str]]) -> None:
+    """Record `files` as how a run left `folder`: the next MemoryStore there reports every difference."""
+    if not files and not (folder / STATE_FILE).exists():
+        return  # nothing to remember: an unused folder stays untouched
+    try:
+        with no_interrupt():
+            atomic_write_text(folder / STATE_FILE, json.dumps({"files": files}, ensure_ascii=False))
+    except OSError:
+        pass  # a read-only folder still works; the next run just cannot tell who changed what
+
+
+class MemoryStore:
+    def __init__(self, folder: Path, budget_tokens: int = 32000) -> None:
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.root = self.folder.resolve()
+        self.budget_tokens = budget_tokens
+        self.max_file_bytes = max(4096, budget_tokens * _BYTES_PER_BUDGET_TOKEN)
+        remove_stale_temps(self.folder)
+        self._known: dict[str, str] = {}  # name -> digest as last seen or written by us
+        self._files: dict[str, MemoryFile] = {}
+        self.last_by: dict[str, Author] = {}  # who changed each file last
+        self._loaded = False
+        left = self._load_state()
+        self.refresh()
+        # What a person changed since the last run left the folder: reported by the first refresh() call.
+        self.found = self._since(left) if left is not None else []
+        for name in self._files:  # a file no run of ours left this way was written by a person
+            self.last_by.setdefault(name, "person")
+        self._undelivered = list(self.found)
+
+    # ---- names ---------------------------------------------------------------------------------
+    def _path(self, name: str) -> Path:
+        """Validate a file name given by the model; refuse anything that could leave the folder."""
+        if not isinstance(name, str) or not name:
+            raise MemoryError_("file name must be a non-empty string")
+        if "/" in name or "\\" in name or name in (".", "..") or ".." in name or "\x00" in name:
+            raise MemoryError_(f"invalid file name {name!r}: no path separators or '..'; use a plain name")
+        if not _NAME_RE.match(name):
+            raise MemoryError_(f"invalid file name {name!r}: letters, digits, '_', '-', '.' only (max 80)")
+        if not name.lower().endswith(ALLOWED_SUFFIXES):
+            raise MemoryError_(f"invalid file name {name!r}: must end with {', '.join(ALLOWED_SUFFIXES)}")
+        if name.lower() in RESERVED_NAMES:
+            raise MemoryError_(f"{name!r} is reserved for the people who read this folder; choose another name")
+        path = self.folder / name
+        if path.is_symlink():
+            raise MemoryError_(f"{name!r} is a symlink; memory files must be plain files inside the folder")
+        if path.resolve().parent != self.root:
+            raise MemoryError_(f"{name!r} resolves outside the memory folder")
+        if path.exists() and not path.is_file():
+            raise MemoryError_(f"{name!r} exists but is not a regular file (a folder?); choose another name")
+        return path
+
+    def _read(self, path: Path) -> str:
+        """A file's text, capped at `max_file_bytes`; not UTF-8 is shown with replacement characters."""
+        with path.open("rb") as fh:
+            data = fh.read(self.max_file_bytes + 1)
+        text = data[: self.max_file_bytes].decode("utf-8", errors="replace")
+        if len(data) > self.max_file_bytes:
+            text += f"\n[... file cut at {self.max_file_bytes} bytes: larger than the memory budget allows]"
+        return text
+
+    # ---- between runs --------------------------------------------------------------------------
+    def _load_state(self) -> dict[str, dict[str, str]] | None:
+        try:
+            data = json.loads((self.folder / STATE_FILE).read_text(encoding="utf-8"))
+            files = data["files"]
+            return {n: {"content": str(f["content"]), "by": str(f.get("by", "agent"))} for n, f in files.items()}
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return None  # never used by a run, or unreadable: nothing to compare with
+
+    def _since(self, left: dict[str, dict[str, str]]) -> list[MemoryChange]:
+        """The folder now against how the last run left it; every difference is a person's edit."""
+        changes = []
+        for name in sorted(set(left) | set(self._files)):
+            before = left[name]["content"] if name in left else ""
+            now = self._files.get(name)
+            if now is not None and name in left and _digest(now.content) == _digest(before):
+                self.last_by[name] = "person" if left[name]["by"] == "person" else "agent"
+                continue
+            changes.append(MemoryChange(name=name, op="external" if now is not None else "delete", by="person",
+                                        diff=_diff(name, before, now.content if now else ""),
+                                        tokens_after=now.tokens if now else 0))
+        return changes
+
+    def save_state(self) -> None:
+        """Remember how this run leaves the folder (at every change, and when the run ends)."""
+        self._save_state()
+
+    def _save_state(self) -> None:
+        write_state(self.folder, self.state())
+
+    def state(self) -> dict[str, dict[str, str]]:
+        """How the folder is as far as we know: each file's text and who changed it last (the state file)."""
+        return {n: {"content": f.content, "by": self.last_by.get(n, "person")} for n, f in self._files.items()}
+
+    def fingerprint(self) -> dict[str, str]:
+        """sha256 of each file as it is now (recorded at run start)."""
+        return {f.name: _digest(f.content) for f in self.files}
+
+    def problems(self) -> dict[str, str]:
+        """Files that cannot be what they claim to be: a .yaml that does not parse."""
+        return {f.name: p for f in self.files if (p := yaml_problem(f.name, f.content))}
+
+    # ---- reading -------------------------------------------------------------------------------
+    def refresh(self) -> list[MemoryChange]:
+        """Re-read the folder. Returns the changes a person made since we last looked (the first call after
+        start-up also returns what a person changed since the last run)."""
+        changes = self._refresh()
+        for c in changes:
+            self.last_by[c.name] = "person"
+        pending, self._undelivered = getattr(self, "_undelivered", []), []
+        if changes or pending:
+            self._save_state()
+        return pending + changes
+
+    def _refresh(self) -> list[MemoryChange]:
+        current: dict[str, MemoryFile] = {}
+        for path in sorted(self.folder.iterdir()):
+            if path.is_symlink() or not path.is_file() or path.name.startswith("."):
+                continue
+            if not path.name.lower().endswith(ALLOWED_SUFFIXES) or path.name.lower() in RESERVED_NAMES:
+                continue
+            try:
+                # A file that is not UTF-8 is still shown (with replacement characters), never dropped.
+                text = self._read(path)
+            except OSError:
+                continue
+            current[path.name] = MemoryFile(name=path.name, content=text, tokens=estimate_text_tokens(text))
+        changes: list[MemoryChange] = []
+        if self._loaded:
+            for name in sorted(set(current) | set(self._known)):
+                new = current.get(name)
+                old_digest = self._known.get(name)
+                if new is not None and old_digest == _digest(new.content):
+                    continue
+                old_text = self._files[name].content if name in self._files else ""
+                changes.append(
+                    MemoryChange(
+                        name=name,
+                        op="external" if new is not None else "delete",
+                        by="person",
+                        diff=_diff(name, old_text, new.content if new else ""),
+                        tokens_after=new.tokens if new else 0,
+                    )
+                )
+        self._files = current
+        self._known = {n: _digest(f.content) for n, f in current.items()}
+        self._loaded = True
+        return changes
+
+    @property
+    def files(self) -> list[MemoryFile]:
+        return [self._files[n] for n in sorted(self._files)]
+
+    def total_tokens(self) -> int:
+        return sum(f.tokens for f in self._files.values())
+
+    def block_text(self) -> str:
+        """All files as one deterministic block (sorted by name) for the context."""
+        if not self._files:
+            return "<memory>\n(no memory files yet)\n</memory>"
+        problems = self.problems()  # a person's broken YAML is shown as it is, with what is wrong
+        parts = [f'<file name="{f.name}"' + (f' problem="{problems[f.name]}"' if f.name in problems else "")
+                 + f">\n{f.content.rstrip()}\n</file>" for f in self.files]
+        return "<memory>\n" + "\n".join(parts) + "\n</memory>"
+
+    # ---- changing ------------------------------------------------------------------------------
+    def _check_content(self, name: str, content: str, replacing: int) -> int:
+        if not isinstance(content, str):
+            raise MemoryError_("content must be a string")
+        try:
+            content.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise MemoryError_(
+                f"{name}: content holds a character that is not valid UTF-8 (position {exc.start}); nothing was written"
+            ) from None
+        if name.lower().endswith((".yaml", ".yml")):
+            try:
+                yaml.safe_load(content)
+            except (yaml.YAMLError, RecursionError, ValueError) as exc:
+                # RecursionError: deeply nested brackets exhaust PyYAML's recursive composer.
+                reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+                raise MemoryError_(f"{name}: content is not valid YAML ({reason}); nothing was written") from None
+        tokens = estimate_text_tokens(content)
+        after = self.total_tokens() - replacing + tokens
+        if after > self.budget_tokens:
+            raise MemoryError_(
+                f"{name}: write refused, memory would hold ~{after} tokens, over the budget of "
+                f"{self.budget_tokens}; shorten or delete files first"
+            )
+        return tokens
+
+    def _unchanged_on_disk(self, name: str, path: Path) -> None:
+        """Refuse to overwrite an edit a person made after the model last saw the file."""
+        on_disk = self._read(path) if path.exists() else None
+        if (on_disk is None and name in self._known) or (
+            on_disk is not None and self._known.get(name) != _digest(on_disk)
+        ):
+            raise MemoryError_(
+                f"{name} was changed by a person since you last saw it; nothing was written. "
+                "Read the new version next turn, then write again."
+            )
+
+    def _commit(self, name: str, op: Literal["create", "write"], content: str, tokens: int) -> MemoryChange:
+        path = self._path(name)
+        old = self._files[name].content if name in self._files else ""
+        self._unchanged_on_disk(name, path)
+        try:
+            with no_interrupt():
+                atomic_write_text(path, content)
+        except (OSError, ValueError) as exc:
+            raise MemoryError_(f"{name}: could not be written ({exc}); nothing changed") from None
+        self._files[name] = MemoryFile(name=name, content=content, tokens=tokens)
+        self._known[name] = _digest(content)
+        dropped = dropped_lines(old, content) if self.last_by.get(name) == "person" else []
+        self.last_by[name] = "agent"
+        self._save_state()
+        return MemoryChange(name=name, op=op, by="agent", diff=_diff(name, old, content), tokens_after=tokens,
+                            dropped_person_lines=dropped)
+
+    def create(self, name: str, content: str) -> MemoryChange:
+        path = self._path(name)
+        if name in self._files or path.exists():
+            raise MemoryError_(f"{name} already exists; use writeMemoryFile to replace it")
+        return self._commit(name, "create", content, self._check_content(name, content, 0))
+
+    def write(self, name: str, content: str) -> MemoryChange:
+        self._path(name)
+        replacing = self._files[name].tokens if name in self._files else 0
+        op: Literal["create", "write"] = "write" if name in self._files else "create"
+        return self._commit(name, op, content, self._check_content(name, content, replacing))
+
+    def delete(self, name: str) -> MemoryChange:
+        path = self._path(name)
+        if name not in self._files:
+            raise MemoryError_(f"{name} does not exist; files: {', '.join(sorted(self._files)) or '(none)'}")
+        self._unchanged_on_disk(name, path)
+        try:
+            with no_interrupt():
+                path.unlink(missing_ok=True)
+        except OSError as exc:
+            raise MemoryError_(f"{name}: could not be deleted ({exc}); nothing changed") from None
+        # Forget the file only once it is really gone, so the store never disagrees with the disk.
+        old = self._files.pop(name).content
+        self._known.pop(name, None)
+        dropped = dropped_lines(old, "") if self.last_by.pop(name, None) == "person" else []
+        self._save_state()
+        return MemoryChange(name=name, op="delete", by="agent", diff=_diff(name, old, ""), tokens_after=0,
+                            dropped_person_lines=dropped)

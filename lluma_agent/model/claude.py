@@ -1,0 +1,219 @@
+"""The model layer: one Messages API call per turn through the anthropic SDK.
+
+Retries are ours, not the SDK's (max_retries=0 on the client): one policy for every call the agent makes
+(lluma_facts.retry: full-jitter backoff for minutes, a server's retry-after capped), each retry in the turn
+log. A request whose preserved thinking no longer matches its prefix (400 "bound to a different
+conversation") is sent once more with `block_binding: drop_block`; what the API dropped is kept in
+`ModelReply.input_transformations`.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from typing import Any
+
+import anthropic
+from pydantic import BaseModel, Field
+
+from lluma_agent.config import ModelConfig
+from lluma_agent.model.calls import ToolCall
+from lluma_facts import Usage
+from lluma_facts.registry import RetiredModelError, UnknownModelError, model_spec, usable_model
+from lluma_facts.retry import Attempt, RetryPolicy, call_with_retries, describe, is_retryable
+
+__all__ = [
+    "Attempt", "Model", "ModelError", "ModelReply", "Shape", "check_model", "make_client", "parse_reply",
+    "request_shape", "retry_policy",
+]
+
+BINDING_BETA = "thinking-binding-controls-2026-08-01"
+BINDING_ERROR = "bound to a different conversation"
+
+
+class ModelError(RuntimeError):
+    """The model could not be reached or refused the request after retries. Never contains the key.
+
+    `retries` holds the attempts that failed before the last one (so a failed turn still logs them);
+    `busy` says the API was overloaded, rate-limiting or unreachable for the whole retry window: the
+    run waits it out instead of counting a failed turn."""
+
+    def __init__(self, message: str, retries: list[Attempt] | None = None, busy: bool = False) -> None:
+        super().__init__(message)
+        self.retries = list(retries or [])
+        self.busy = busy
+
+
+class ModelReply(BaseModel):
+    content: list[dict[str, Any]]  # assistant blocks exactly as returned (thinking blocks untouched)
+    text: str = ""
+    thinking: str = ""
+    tool_calls: list[ToolCall] = Field(default_factory=list)
+    stop_reason: str | None = None
+    usage: Usage = Field(default_factory=Usage)
+    request_id: str | None = None
+    latency_s: float = 0.0
+    retries: list[Attempt] = Field(default_factory=list)
+    # What the API removed from the request (drop_block), as it reported it.
+    input_transformations: list[dict[str, Any]] = Field(default_factory=list)
+
+    @property
+    def refused(self) -> bool:
+        return self.stop_reason == "refusal"
+
+
+class Shape(BaseModel):
+    """What a request says about thinking, from the model's row in the registry and the config."""
+
+    thinking: dict[str, Any] | None = None
+    output_config: dict[str, Any] | None = None
+    expects_thinking: bool = False  # replies will carry thinking blocks (their turns are kept verbatim)
+
+
+def request_shape(cfg: ModelConfig) -> Shape:
+    """Adaptive models get `thinking: adaptive` and `output_config.effort`; budget models (Haiku 4.5) get a
+    thinking budget when one is set. No model gets temperature/top_p/top_k or a prefill: we never send them."""
+    spec = model_spec(cfg.name)
+    if spec.thinking == "adaptive":
+        return Shape(thinking={"type": "adaptive"}, output_config={"effort": cfg.effort}, expects_thinking=True)
+    if cfg.thinking_budget:
+        return Shape(thinking={"type": "enabled", "budget_tokens": cfg.thinking_budget}, expects_thinking=True)
+    return Shape()
+
+
+def check_model(cfg: ModelConfig, vlm_model: str | None = None) -> None:
+    """An unknown or retired model (decision or VLM), or an effort the model does not take, stops the run at
+    start with one line naming the current models."""
+    for key, name in (("model.name", cfg.name), ("vision.vlm_model", vlm_model)):
+        if name is None:
+            continue
+        try:
+            spec = usable_model(name)
+        except (UnknownModelError, RetiredModelError) as exc:
+            raise ModelError(f"{key}: {exc}") from None
+        if key == "model.name" and spec.thinking == "adaptive" and cfg.effort not in spec.efforts:
+            raise ModelError(f"model.effort: {name} takes {', '.join(spec.efforts)}, not {cfg.effort!r}")
+
+
+def retry_policy(cfg: ModelConfig) -> RetryPolicy:
+    return RetryPolicy(
+        max_wait_s=cfg.retry_max_wait_s, window_s=cfg.retry_window_s, retry_after_cap_s=cfg.retry_after_cap_s
+    )
+
+
+def make_client(cfg: ModelConfig, api_key: str | None = None) -> anthropic.Anthropic:
+    key = api_key if api_key is not None else os.environ.get(cfg.api_key_env)
+    if not key:
+        raise ModelError(f"no API key: set {cfg.api_key_env} (or run `lluma demo`, which needs none)")
+    kwargs: dict[str, Any] = {"api_key": key, "max_retries": 0, "timeout": cfg.timeout_s}
+    if cfg.base_url:
+        kwargs["base_url"] = cfg.base_url
+    return anthropic.Anthropic(**kwargs)
+
+
+def parse_reply(message: Any) -> ModelReply:
+    """Blocks are picked by type, never by position (a reply may open with a thinking block)."""
+    content = [block.model_dump(exclude_none=True) for block in message.content]
+    calls = [
+        ToolCall(id=b["id"], name=b["name"], input=b.get("input") or {}) for b in content if b["type"] == "tool_use"
+    ]
+    text = "\n".join(b.get("text", "") for b in content if b["type"] == "text").strip()
+    thinking = "\n".join(b.get("thinking", "") for b in content if b["type"] == "thinking").strip()
+    transformations = getattr(message, "input_transformations", None) or []
+    return ModelReply(
+        content=content,
+        text=text,
+        thinking=thinking,
+        tool_calls=calls,
+        stop_reason=message.stop_reason,
+        usage=Usage.from_api(message.usage),
+        request_id=getattr(message, "_request_id", None),
+        input_transformations=[t if isinstance(t, dict) else dict(t) for t in transformations],
+    )
+
+
+def drop_block(request: dict[str, Any]) -> dict[str, Any]:
+    """The same request, asking the API to drop preserved thinking whose prefix changed instead of failing."""
+    thinking = {**(request.get("thinking") or {"type": "adaptive"}),
+                "block_binding": {"prefix_mismatch_behavior": "drop_block"}}
+    headers = {**(request.get("extra_headers") or {}), "anthropic-beta": BINDING_BETA}
+    return {**request, "extra_body": {**(request.get("extra_body") or {}), "thinking": thinking},
+            "extra_headers": headers}
+
+
+class Model:
+    def __init__(
+        self,
+        cfg: ModelConfig,
+        client: anthropic.Anthropic,
+        sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.cfg = cfg
+        self.client = client
+        self.sleep = sleep
+        self.clock = clock
+        self.policy = retry_policy(cfg)
+
+    def decide(self, request: dict[str, Any]) -> ModelReply:
+        retries: list[Attempt] = []
+        try:
+            return self._send(request, retries)
+        except anthropic.BadRequestError as exc:
+            if BINDING_ERROR not in str(exc) or (request.get("thinking") or {}).get("type") != "adaptive":
+                raise self._error(exc, retries) from None
+            retries.append(Attempt(error=describe(exc), status=exc.status_code))
+            try:
+                return self._send(drop_block(request), retries)
+            except anthropic.APIError as again:
+                raise self._error(again, retries) from None
+        except anthropic.APIError as exc:
+            raise self._error(exc, retries) from None
+
+    def _send(self, request: dict[str, Any], retries: list[Attempt]) -> ModelReply:
+        started = self.clock()
+
+        def call(attempt: int) -> Any:
+            # The SDK's own retries are off, so it would send retry-count 0 every time: say which attempt this is.
+            headers = {**(request.get("extra_headers") or {}), "x-stainless-retry-count": str(attempt)}
+            return self.client.messages.create(**{**request, "extra_headers": headers})
+
+        message = call_with_retries(
+            call, self.policy, retries, sleep=self.sleep, clock=self.clock, what="model call"
+        )
+        reply = parse_reply(message)
+        reply.latency_s = self.clock() - started
+        reply.retries = retries
+        return reply
+
+    def count_tokens(self, request: dict[str, Any]) -> int:
+        """The exact input tokens of `request` (free; needs the network): the prefix check at start and after folds."""
+        keys = ("model", "messages", "system", "tools", "tool_choice", "thinking", "output_config")
+        body = {k: v for k, v in request.items() if k in keys}
+        result = call_with_retries(
+            lambda _n: self.client.messages.count_tokens(**body), self.policy, [], sleep=self.sleep,
+            clock=self.clock, what="count_tokens",
+        )
+        return int(result.input_tokens)
+
+    def preflight(self, request: dict[str, Any]) -> tuple[bool, str]:
+        """The real size of the cached prefix (tools + system + memory snapshot) against the model's minimum
+        cacheable prefix: (big enough, a line for the log). A failure is reported, never raised."""
+        probe: dict[str, Any] = {k: request[k] for k in ("model", "system", "tools") if k in request}
+        probe["messages"] = [{"role": "user", "content": "."}]
+        try:
+            n = self.count_tokens(probe)
+        except anthropic.APIError as exc:
+            return True, f"prefix check failed: {describe(exc)}"
+        minimum = model_spec(str(request["model"])).min_cacheable_tokens
+        if n < minimum:
+            return False, f"prefix {n:,} tokens is below the minimum cacheable {minimum:,}: nothing will be cached"
+        return True, f"prefix {n:,} tokens (tools + system + memory), minimum cacheable {minimum:,}: cached"
+
+    def _error(self, exc: anthropic.APIError, retries: list[Attempt]) -> ModelError:
+        tried = f" (gave up after {len(retries) + 1} attempts)" if retries else ""
+        busy = is_retryable(exc)
+        if isinstance(exc, anthropic.APIStatusError):
+            return ModelError(f"API error {exc.status_code}{tried}: {describe(exc)}", retries, busy=busy)
+        return ModelError(f"cannot reach the API{tried}: {type(exc).__name__}", retries, busy=busy)

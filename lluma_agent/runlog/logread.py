@@ -1,0 +1,139 @@
+"""Reading a log folder back: find the run, load its `turn_NNNNNN.json` files, one-line labels.
+
+Shared by `lluma logs`, `lluma stats` and `lluma report`, so all three pick the same folder and
+describe a turn the same way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from lluma_agent.runlog.turnlog import SUMMARY_FILE, TURN_GLOB, RunSummary, SideCall, TurnLog, read_turn
+
+
+class LogDirError(Exception):
+    """No usable turn logs where the user pointed; the message says where we looked."""
+
+
+@dataclass
+class Run:
+    folder: Path
+    turns: list[TurnLog]
+    notes: list[str] = field(default_factory=list)  # what we chose or skipped, for stderr
+    summary: RunSummary | None = None  # run.json: None while the run is going on, or if it was killed
+
+    @property
+    def stop_reason(self) -> str:
+        if self.summary is not None:
+            return self.summary.stop_reason
+        return "unknown (no run.json: the run is still going, or was killed)"
+
+
+def _newest_turn_mtime(folder: Path) -> float:
+    return max((p.stat().st_mtime for p in folder.glob(TURN_GLOB)), default=0.0)
+
+
+def resolve_dir(folder: Path) -> tuple[Path, str | None]:
+    """`folder` itself when it holds turn logs; else its newest subfolder that does (e.g. logs/demo-2026...)."""
+    if not folder.is_dir():
+        raise LogDirError(f"no log folder at {folder}")
+    if any(folder.glob(TURN_GLOB)):
+        return folder, None
+    runs = [d for d in folder.iterdir() if d.is_dir() and any(d.glob(TURN_GLOB))]
+    if not runs:
+        raise LogDirError(f"no turn logs (turn_*.json) in {folder} or its subfolders")
+    # Newest by its latest turn file, not by name: run folders are not always named by date.
+    newest = max(runs, key=_newest_turn_mtime)
+    return newest, f"{folder} holds no turn logs; using the newest run {newest} ({len(runs)} run(s) found)"
+
+
+def load_run(folder: Path | str) -> Run:
+    path, note = resolve_dir(Path(folder))
+    run = Run(folder=path, turns=[], notes=[note] if note else [])
+    for p in sorted(path.glob(TURN_GLOB)):
+        try:
+            run.turns.append(read_turn(p))
+        except (OSError, ValueError, ValidationError) as exc:
+            # One bad file (another version's schema, a hand edit) should not hide the rest of the run.
+            run.notes.append(f"skipped {p.name}: {str(exc).splitlines()[0]}")
+    run.turns.sort(key=lambda t: t.turn)
+    summary = path / SUMMARY_FILE
+    if summary.is_file():
+        try:
+            run.summary = RunSummary.model_validate_json(summary.read_text(encoding="utf-8"))
+        except (OSError, ValueError, ValidationError) as exc:
+            run.notes.append(f"skipped {SUMMARY_FILE}: {str(exc).splitlines()[0]}")
+    if not run.turns:
+        raise LogDirError(f"no readable turn logs in {path}")
+    return run
+
+
+def add_dir_argument(ap: argparse.ArgumentParser) -> None:
+    ap.add_argument("dir", nargs="?", type=Path, default=Path("logs"), help="log folder (default logs)")
+
+
+def open_run(folder: Path, prog: str) -> Run | None:
+    """load_run for a CLI: notes go to stderr (stdout stays clean for --json); None on failure."""
+    try:
+        run = load_run(folder)
+    except LogDirError as exc:
+        print(f"{prog}: {exc}", file=sys.stderr)
+        return None
+    for note in run.notes:
+        print(f"{prog}: {note}", file=sys.stderr)
+    return run
+
+
+def screen_label(log: TurnLog) -> str:
+    if log.waited:
+        return f"(waited: {log.waited})"
+    return log.vision.summary if log.vision else ""
+
+
+def action_label(log: TurnLog) -> str:
+    """`pressButton(OK)`, plus `[forced]` when the coordinator chose it; empty when nothing was done."""
+    a = log.action
+    if a is None:
+        return ""
+    label = f"{a.tool}({a.target})" if a.target else a.tool
+    return label + (" [forced]" if a.forced else "")
+
+
+CALL_KINDS = ("decision", "vlm", "fold", "preflight")
+
+
+def turn_calls(log: TurnLog) -> list[SideCall]:
+    """Every model call a turn made, the decision first, then its side calls (VLM reading, history fold,
+    preflight). The decision's cost is what the turn cost beyond its side calls (the turn bills them all)."""
+    calls = []
+    if log.response is not None and (log.usage.total_input_tokens or log.usage.output_tokens):
+        side = sum(c.cost_usd for c in log.side_calls)
+        calls.append(SideCall(kind="decision", model=log.model, usage=log.usage,
+                              cost_usd=max(0.0, log.cost.turn_usd - side)))
+    return calls + list(log.side_calls)
+
+
+def call_line(call: SideCall) -> str:
+    """`decision claude-haiku-4-5: in 120 + cache read 4,100 + write 90, out 85, $0.00123`."""
+    u = call.usage
+    return (f"{call.kind} {call.model}: in {u.input_tokens:,} + cache read {u.cache_read_input_tokens:,} + write "
+            f"{u.cache_creation_input_tokens:,}, out {u.output_tokens:,}, ${call.cost_usd:.5f}")
+
+
+def effect_words(effect: str) -> str:
+    """'screen changed (distance 24)' -> 'screen changed'; 'screen unchanged (...)' -> 'same screen'."""
+    if effect.startswith("screen changed"):
+        return "screen changed"
+    if effect.startswith("screen unchanged"):
+        return "same screen"
+    return effect
+
+
+def clip(text: str, width: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"

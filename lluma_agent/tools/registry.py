@@ -1,0 +1,35 @@
+"""The tools the model is given, in the order of their definitions (add a new tool to `default_tools`).
+
+Input tools act on the phone (at most one per turn); the others run at once (memory edits). The
+definitions are static and deterministic: they sit at the very top of the cached prefix, so a change
+of order or wording changes every request's bytes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lluma_agent.model.calls import ToolCall
+from lluma_agent.tools.actions import INPUT_TOOLS as _INPUT
+from lluma_agent.tools.memory import MEMORY_TOOLS as _MEMORY
+from lluma_agent.tools.search import SearchHistoryTool
+from lluma_agent.tools.toolkit import Args, ToolInputError, ToolRegistry
+
+__all__ = ["INPUT_TOOLS", "MEMORY_TOOLS", "ToolInputError", "default_tools", "parse_args", "tool_definitions"]
+
+
+def default_tools() -> ToolRegistry:
+    return ToolRegistry([*_INPUT, *_MEMORY, SearchHistoryTool()])
+
+
+INPUT_TOOLS = default_tools().names(acts=True)
+MEMORY_TOOLS = frozenset(t.name for t in _MEMORY)
+
+
+def tool_definitions() -> list[dict[str, Any]]:
+    return default_tools().definitions()
+
+
+def parse_args(call: ToolCall) -> Args:
+    """Validate a call's input against its tool; a clear error (shown to the model) otherwise."""
+    return default_tools().parse(call)[1]

@@ -1,0 +1,260 @@
+"""`lluma report [DIR] [-o FILE]`: one self-contained HTML page of a run.
+
+Run totals and why the run stopped, token and cost charts (inline SVG), then every turn collapsed in a
+<details>: screenshot thumbnail (base64 JPEG) with the tap marked, screen summary, the vision JSON the
+model saw, reasoning, tool calls, action and effect, every model call by kind, errors. No external CSS,
+fonts or images, and a Content-Security-Policy that forbids fetching anything, so the file can be
+mailed or archived and opened offline. The one script (expand/collapse all) is allowed by its hash;
+nothing else can run, so the model's text, escaped anyway, could never execute.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import hashlib
+import io
+import itertools
+import json
+import sys
+import time
+from html import escape
+from pathlib import Path
+
+from PIL import Image, ImageDraw
+
+from lluma_agent.runlog.logread import (
+    Run,
+    action_label,
+    add_dir_argument,
+    effect_words,
+    open_run,
+    screen_label,
+    turn_calls,
+)
+from lluma_agent.runlog.stats import RunStats, compute
+from lluma_agent.runlog.turnlog import TurnLog
+from lluma_cli.report import charts
+
+COLOURS = {"uncached": "#e4572e", "cache write": "#f3a712", "cache read": "#2e86ab"}
+
+CSS = """
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;max-width:1100px;
+ padding:16px;color:#222;background:#fafafa}
+h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:24px 0 8px}h4{margin:10px 0 2px;font-size:13px;color:#555}
+.sub{color:#666;margin-bottom:12px}
+.cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(170px,1fr));gap:8px}
+.card{background:#fff;border:1px solid #ddd;border-radius:6px;padding:8px}
+.card b{display:block;font-size:17px}.card span{color:#666;font-size:12px}
+.chart{background:#fff;border:1px solid #ddd;border-radius:6px;padding:6px;margin:8px 0}
+svg text{font-size:11px;fill:#444}svg .ct{font-size:13px;font-weight:600;fill:#222}svg .grid{stroke:#e5e5e5}
+details.turn{background:#fff;border:1px solid #ddd;border-radius:6px;margin:4px 0}
+details.turn>summary{cursor:pointer;padding:6px 8px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+details.turn.err>summary{background:#fdecea}details.turn.stuck>summary{background:#fff7e0}
+.n{font-weight:600;display:inline-block;min-width:44px}.cost{color:#666}.bad{color:#b00020;font-weight:600}
+.body{display:flex;gap:14px;padding:8px 10px;border-top:1px solid #eee;align-items:flex-start}
+.shot{max-width:260px;border:1px solid #ccc;border-radius:4px}.info{flex:1;min-width:0}
+pre{white-space:pre-wrap;word-break:break-word;background:#f4f4f4;padding:6px;border-radius:4px;margin:2px 0;
+ font:12px/1.4 ui-monospace,Menlo,Consolas,monospace}
+ul{margin:2px 0;padding-left:20px}code{font:12px ui-monospace,Menlo,Consolas,monospace}
+.errors li{color:#b00020}.muted{color:#888}
+.calls{border-collapse:collapse;font-size:12px;margin:2px 0}.calls td,.calls th{padding:1px 8px 1px 0;text-align:right}
+.calls td:first-child,.calls th:first-child{text-align:left}
+.toolbar{margin:4px 0}.toolbar button{font:inherit;padding:2px 10px;margin-right:6px;cursor:pointer}
+"""
+
+# Expand or collapse every turn; `report.html#all` opens them all on load (and lets a test see the script ran).
+SCRIPT = (
+    "function setAll(o){document.querySelectorAll('details.turn').forEach(function(d){d.open=o})}"
+    "document.getElementById('expand').onclick=function(){setAll(true)};"
+    "document.getElementById('collapse').onclick=function(){setAll(false)};"
+    "if(location.hash==='#all'){setAll(true)}"
+)
+SCRIPT_HASH = base64.b64encode(hashlib.sha256(SCRIPT.encode("utf-8")).digest()).decode("ascii")
+MARK = (255, 0, 170)  # the tap marker: a colour the game never uses
+
+# Nothing may be fetched: images are data: URIs, styles are inline, and the only script is ours (by hash).
+CSP = f"default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'sha256-{SCRIPT_HASH}'"
+
+
+def mark_action(img: Image.Image, point: list[int] | None, swipe: list[int] | None) -> None:
+    """A ring where the tap landed, or an arrow along the swipe (device pixels = screenshot pixels)."""
+    draw = ImageDraw.Draw(img)
+    r, w = max(10, img.width // 25), max(3, img.width // 150)
+    if point:
+        x, y = point[0], point[1]
+        draw.ellipse((x - r, y - r, x + r, y + r), outline=MARK, width=w)
+        d = max(w, r // 3)
+        draw.ellipse((x - d, y - d, x + d, y + d), fill=MARK)
+    elif swipe and len(swipe) >= 4:
+        x0, y0, x1, y1 = swipe[:4]
+        draw.line((x0, y0, x1, y1), fill=MARK, width=w)
+        draw.ellipse((x1 - 2 * w, y1 - 2 * w, x1 + 2 * w, y1 + 2 * w), fill=MARK)
+
+
+def thumbnail(path: Path, long_side: int, point: list[int] | None = None,
+              swipe: list[int] | None = None) -> str | None:
+    """The screenshot as a small base64 JPEG data URI, the action marked on it; None when it is gone
+    (screenshot retention)."""
+    try:
+        with Image.open(path) as src:
+            img = src.convert("RGB")
+            mark_action(img, point, swipe)
+            img.thumbnail((long_side, long_side))
+            buf = io.BytesIO()
+            img.save(buf, format="JPEG", quality=70)
+    except (OSError, ValueError):
+        return None
+    return "data:image/jpeg;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def _pre(text: str) -> str:
+    return f"<pre>{escape(text)}</pre>"
+
+
+def _header(s: RunStats) -> str:
+    total_in = s.uncached_input_tokens + s.cache_write_tokens + s.cache_read_tokens
+    calls = ", ".join(f"{k} {c.count} ${c.cost_usd:.4f}" for k, c in s.calls.items()) or "none"
+    cards = [
+        ("stopped", s.stop_reason, "why the run ended"),
+        ("model calls", f"{s.model_calls}", calls),
+        ("turns", f"{s.turns}", f"{s.wall_s:.0f} s wall time"),
+        ("cost", f"${s.cost_usd:.4f}", f"${s.cost_per_turn_usd:.5f} per turn"),
+        ("cache hit", f"{100 * s.cache_hit_ratio:.1f}%", "of input tokens read from cache"),
+        ("input tokens", f"{total_in:,}", f"uncached {s.uncached_input_tokens:,} / write {s.cache_write_tokens:,} "
+         f"/ read {s.cache_read_tokens:,}"),
+        ("output tokens", f"{s.output_tokens:,}", f"{s.output_tokens // max(s.turns, 1):,} per turn"),
+        ("model latency", f"{s.model_latency_p50_s:.2f} s", f"p50; p90 {s.model_latency_p90_s:.2f} s"),
+        ("past turn", f"{s.median_past_turn_tokens:.0f} tok", "median, in every later request"),
+        ("actions", f"{sum(s.actions.values())}", ", ".join(f"{k} {v}" for k, v in s.actions.items()) or "none"),
+        ("errors", f"{s.errors}", f"in {s.turns_with_errors} turns"),
+        ("stuck", f"{sum(s.stuck.values())}", ", ".join(f"{k} {v}" for k, v in s.stuck.items()) or "never"),
+        ("memory changes", f"{sum(s.memory_changes.values())}",
+         ", ".join(f"by {k} {v}" for k, v in s.memory_changes.items()) or "none"),
+    ]
+    html = "".join(f'<div class="card"><span>{escape(k)}</span><b>{escape(v)}</b><span>{escape(sub)}</span></div>'
+                   for k, v, sub in cards)
+    return f'<div class="cards">{html}</div>'
+
+
+def _charts(turns: list[TurnLog]) -> str:
+    xs = [t.turn for t in turns]
+    series = [
+        ("uncached", COLOURS["uncached"], [float(t.usage.input_tokens) for t in turns]),
+        ("cache write", COLOURS["cache write"], [float(t.usage.cache_creation_input_tokens) for t in turns]),
+        ("cache read", COLOURS["cache read"], [float(t.usage.cache_read_input_tokens) for t in turns]),
+    ]
+    cumulative = list(itertools.accumulate(t.cost.turn_usd for t in turns))
+    return (f'<div class="chart">{charts.stacked_bars("Input tokens per turn", xs, series)}</div>'
+            f'<div class="chart">{charts.line("Cumulative cost (USD)", xs, cumulative)}</div>')
+
+
+def _calls_table(log: TurnLog) -> str:
+    rows = "".join(
+        f"<tr><td>{escape(c.kind)}</td><td>{escape(c.model)}</td><td>{c.usage.input_tokens:,}</td>"
+        f"<td>{c.usage.cache_read_input_tokens:,}</td><td>{c.usage.cache_creation_input_tokens:,}</td>"
+        f"<td>{c.usage.output_tokens:,}</td><td>${c.cost_usd:.5f}</td></tr>"
+        for c in turn_calls(log)
+    )
+    if not rows:
+        return ""
+    head = "<tr><th>call</th><th>model</th><th>in</th><th>cache read</th><th>write</th><th>out</th><th>$</th></tr>"
+    return f'<h4>Model calls</h4><table class="calls">{head}{rows}</table>'
+
+
+def _turn(log: TurnLog, folder: Path, thumb: int) -> str:
+    action = action_label(log)
+    effect = effect_words(log.action.effect) if log.action else ""
+    cls = "turn err" if log.errors else "turn stuck" if log.stuck.level != "ok" else "turn"
+    bad = f' <span class="bad">{len(log.errors)} error(s)</span>' if log.errors else ""
+    stuck = f' <span class="bad">stuck: {escape(log.stuck.level)}</span>' if log.stuck.level != "ok" else ""
+    summary = (f'<span class="n">T{log.turn}</span> {escape(screen_label(log))} &middot; '
+               f'<b>{escape(action or "no action")}</b>{escape(f" → {effect}" if effect else "")} '
+               f'<span class="cost">${log.cost.turn_usd:.4f}</span>{bad}{stuck}')
+    img = ""
+    if thumb > 0 and log.frame.path:
+        a = log.action
+        uri = thumbnail(folder / log.frame.path, thumb, a.point if a else None, a.swipe if a else None)
+        img = (f'<img class="shot" src="{uri}" alt="turn {log.turn} screenshot">' if uri
+               else '<p class="muted shot">screenshot no longer kept</p>')
+    info = [f"<p><b>Screen:</b> {escape(screen_label(log))}</p>"]
+    if log.vision:
+        seen = json.dumps(log.vision.seen_by_model, indent=1, ensure_ascii=False)
+        info.append(f"<details><summary>vision JSON the model saw ({escape(log.vision.backend or '?')}"
+                    f"{', cached' if log.vision.cached else ''})</summary>{_pre(seen)}</details>")
+    r = log.response
+    if r and r.text:
+        info.append("<h4>Reasoning</h4>" + _pre(r.text))
+    if r and r.thinking:
+        info.append(f"<details><summary>thinking</summary>{_pre(r.thinking)}</details>")
+    if r and r.tool_calls:
+        items = "".join(f"<li><code>{escape(c.name)} {escape(json.dumps(c.input, ensure_ascii=False))}</code></li>"
+                        for c in r.tool_calls)
+        info.append(f"<h4>Tool calls</h4><ul>{items}</ul>")
+    if log.notes:
+        info.append("<h4>Notes given to the model</h4>" + _pre("\n".join(log.notes)))
+    if log.tool_results:
+        items = "".join(f"<li>{'<b>error</b> ' if t.is_error else ''}{escape(t.name)}: {escape(t.content)}</li>"
+                        for t in log.tool_results)
+        info.append(f"<h4>Results sent this turn (for the previous turn's calls)</h4><ul>{items}</ul>")
+    if log.action:
+        pt = f" at {tuple(log.action.point)}" if log.action.point else ""
+        info.append(f"<h4>Action</h4><p>{escape(action + pt)} → {escape(effect)}</p>")
+    info.append(_calls_table(log))
+    info.append(f'<p class="muted">${log.cost.turn_usd:.4f} this turn (run ${log.cost.run_usd:.4f}) · model '
+                f"{log.timings.model_s:.2f} s</p>")
+    for m in log.memory_changes:
+        info.append(f"<details><summary>memory {escape(m.op)} {escape(m.name)} by {escape(m.by)}</summary>"
+                    f"{_pre(m.diff)}</details>")
+    if log.stuck.level != "ok":
+        info.append(f"<p class=\"bad\">stuck ({escape(log.stuck.level)}): {escape(log.stuck.reason)}</p>")
+    if log.errors:
+        info.append('<h4>Errors</h4><ul class="errors">' + "".join(f"<li>{escape(e)}</li>" for e in log.errors)
+                    + "</ul>")
+    return (f'<details class="{cls}" id="t{log.turn}"><summary>{summary}</summary>'
+            f'<div class="body">{img}<div class="info">{"".join(info)}</div></div></details>')
+
+
+def render(run: Run, thumb: int = 480) -> str:
+    s = compute(run.turns, str(run.folder), run.stop_reason)
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(run.turns[0].started_at))
+    err_links = ", ".join(f'<a href="#t{t.turn}">T{t.turn}</a>' for t in run.turns if t.errors)
+    parts = [
+        "<!DOCTYPE html>",
+        f'<html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="{CSP}">',
+        '<meta name="viewport" content="width=device-width,initial-scale=1">',
+        f"<title>LLuMa run {escape(run.folder.name)}</title><style>{CSS}</style></head><body>",
+        f"<h1>LLuMa run {escape(run.folder.name)}</h1>",
+        f'<div class="sub">{escape(str(run.folder))} · started {escape(when)} · model {escape(", ".join(s.models))}'
+        f" · turns {s.first_turn}–{s.last_turn} · stopped: {escape(s.stop_reason)}</div>",
+        _header(s),
+        "<h2>Tokens and cost</h2>",
+        _charts(run.turns),
+        "<h2>Turns</h2>",
+        '<div class="toolbar"><button id="expand" type="button">expand all</button>'
+        '<button id="collapse" type="button">collapse all</button></div>',
+        f'<p class="muted">Click a turn to open it.{" Turns with errors: " + err_links if err_links else ""}</p>',
+        *(_turn(t, run.folder, thumb) for t in run.turns),
+        f"<script>{SCRIPT}</script>",
+        "</body></html>",
+    ]
+    return "\n".join(parts)
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="lluma report", description=__doc__.splitlines()[0])
+    add_dir_argument(ap)
+    ap.add_argument("-o", "--output", type=Path, help="HTML file to write (default DIR/report.html)")
+    ap.add_argument("--thumb", type=int, default=480, help="screenshot long side in pixels; 0 leaves them out")
+    args = ap.parse_args(argv)
+    run = open_run(args.dir, "lluma report")
+    if run is None:
+        return 1
+    out = args.output or run.folder / "report.html"
+    try:
+        out.write_text(render(run, args.thumb), encoding="utf-8")
+    except OSError as exc:
+        print(f"lluma report: cannot write {out}: {exc}", file=sys.stderr)
+        return 1
+    print(f"wrote {out} ({out.stat().st_size / 1024:.0f} KB, {len(run.turns)} turns)")
+    return 0

@@ -1,0 +1,71 @@
+"""`lluma run`: play on a real phone or emulator with Claude."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+from pathlib import Path
+
+from lluma_agent.config import ConfigError, find_config, load_config
+from lluma_agent.device.android import DeviceError
+from lluma_agent.loop.app import CtrlC, build, exit_status
+from lluma_agent.loop.resume import ResumeError, ResumePoint, check_settings, newest_run, open_point
+from lluma_agent.model.claude import ModelError, make_client
+from lluma_agent.runlog.runs import LogDirInUse, new_run_dir
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="lluma run", description=__doc__)
+    ap.add_argument("--config", type=Path, default=None, help="config file (default: config.yaml if present)")
+    ap.add_argument("--serial", help="device serial (overrides device.serial)")
+    ap.add_argument("--connect", help="host:port to `adb connect` first, e.g. 127.0.0.1:5555")
+    ap.add_argument("--max-turns", type=int, help="overrides run.max_turns (with --resume: more turns)")
+    ap.add_argument("--max-cost", type=float, help="overrides run.max_cost_usd (with --resume: more dollars)")
+    ap.add_argument("--resume", nargs="?", const="", default=None, metavar="DIR",
+                    help="go on with the run in DIR (default: the newest run-* folder under logs.dir) from its last "
+                         "complete turn, logging into DIR")
+    args = ap.parse_args(argv)
+    made: Path | None = None
+    point: ResumePoint | None = None
+    try:
+        cfg = load_config(find_config(args.config))
+        if args.serial:
+            cfg.device.serial = args.serial
+        if args.connect:
+            cfg.device.connect = args.connect
+        if args.max_turns is not None:
+            cfg.run.max_turns = args.max_turns
+        if args.max_cost is not None:
+            cfg.run.max_cost_usd = args.max_cost
+        if args.resume is not None:
+            point = open_point(Path(args.resume) if args.resume else newest_run(cfg.logs.dir))
+            if point.checkpoint.env:
+                raise ResumeError(f"{point.folder} holds a demo run: resume it with `lluma demo --resume`")
+            check_settings(point, cfg)
+        client = make_client(cfg.model)
+        if point is not None:
+            cfg.logs.dir = point.folder
+        else:  # each run gets a new folder of its own (made exclusively: runs started in the same second differ)
+            made = cfg.logs.dir = new_run_dir(cfg.logs.dir, "run")
+        coordinator, close = build(cfg, client, resume=point)
+    except (ConfigError, ModelError, DeviceError, LogDirInUse, ResumeError) as exc:
+        if made is not None:
+            with contextlib.suppress(OSError):
+                made.rmdir()  # only while still empty: a failed start leaves no empty run folder behind
+        print(f"lluma run: {exc}", file=sys.stderr)
+        return 2
+    with CtrlC() as ctrl_c:
+        try:
+            totals = ctrl_c.run(coordinator)
+        finally:
+            close()
+        resumed = f", resumed from turn {point.turn}" if point else ""
+        print(
+            f"\n{totals.turns} turns{resumed}, ${totals.cost_usd:.4f}, cache hit {100 * totals.cache_hit_ratio:.0f}% "
+            f"({totals.stop_reason}); logs in {cfg.logs.dir}"
+        )
+    code = exit_status(totals.stop_reason)
+    if code:
+        print(f"lluma run: {totals.stop_reason}", file=sys.stderr)
+    return code

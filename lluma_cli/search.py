@@ -1,0 +1,47 @@
+"""`lluma search QUERY [DIR] [--limit N] [--json]`: full-text search over a run's turns (SQLite FTS5).
+
+QUERY is FTS5 syntax: words (all must appear), "a phrase", OR, NOT, prefix*. DIR is a run folder or a
+log root (its newest run is searched). A run logged before the index existed is indexed first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from lluma_agent.runlog import index as history_index
+from lluma_agent.runlog.logread import LogDirError, add_dir_argument, clip, load_run, resolve_dir
+from lluma_agent.runlog.turnlog import search_row
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="lluma search", description=__doc__.splitlines()[0])
+    ap.add_argument("query", help='FTS5 query: words, "a phrase", OR, NOT, prefix*')
+    add_dir_argument(ap)
+    ap.add_argument("--limit", type=int, default=20, help="most hits shown (default 20)")
+    ap.add_argument("--json", action="store_true", help="a JSON list of hits: turn, screen, action, snippet")
+    args = ap.parse_args(argv)
+    try:
+        folder, note = resolve_dir(args.dir)
+    except LogDirError as exc:
+        print(f"lluma search: {exc}", file=sys.stderr)
+        return 1
+    if note:
+        print(f"lluma search: {note}", file=sys.stderr)
+    db = history_index.open_index(folder, lambda: [search_row(t) for t in load_run(folder).turns])
+    try:
+        hits = history_index.search(db, args.query, args.limit)
+    except history_index.SearchError as exc:
+        print(f"lluma search: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        db.close()
+    if args.json:
+        print(json.dumps([h.model_dump() for h in hits], ensure_ascii=False))
+        return 0
+    if not hits:
+        print(f"no turn in {folder} matches {args.query!r}")
+    for h in hits:
+        print(f"T{h.turn:<5} {clip(h.screen, 40):<40} {clip(h.action, 28):<28} {h.snippet}")
+    return 0

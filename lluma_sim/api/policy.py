@@ -1,0 +1,341 @@
+"""What the Messages API stand-in answers: a pluggable `Policy`; the default plays the simulated game.
+
+The policy writes the decision; the server adds what a model does around it (thinking blocks, a longer
+reasoning text: api_talk), so any policy gets them.
+
+`ScriptedPolicy` reads the agent's current turn (`<vision>{...}</vision>` in the last user message, tool
+results first) and answers like a terse model: a short reasoning text, occasionally a memory-file write,
+and exactly one input tool call. It also answers the agent's fold request (`<summarize>`) with plain text
+and VLM-shaped requests (json_schema output + an `<ocr>` block) with button JSON grounded on OCR ids.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import string
+from collections import Counter
+from typing import Any, Protocol
+
+from pydantic import BaseModel, Field
+
+from lluma_facts.request import content_blocks
+from lluma_sim.api.vlm import ScreenTruth, read_screen
+
+STATS = ("Speed", "Stamina", "Power", "Guts", "Wit")
+HUB = ("Rest", "Training", "Skills", "Infirmary", "Recreation", "Races")
+TABS = ("Enhance", "Story", "Home", "Race", "Scout")
+CONFIRMING = ("OK", "Confirm", "Yes", "Close", "Next", "Finish")
+NOTES_FILE = "sim_notes.md"
+MEMORY_EVERY = 15  # turns between memory writes
+_VISION = re.compile(r"<vision>(.*?)</vision>", re.DOTALL)
+_ENERGY = re.compile(r"energy\D{0,12}?(\d{1,3})\s*/\s*(\d{2,3})", re.IGNORECASE)
+_FRACTION = re.compile(r"(?<!turn )(?<!\d)(\d{1,3})\s*/\s*100\b", re.IGNORECASE)
+_MOOD = re.compile(r"mood\W*(awful|bad|normal|good|great)", re.IGNORECASE)
+
+
+class PolicyReply(BaseModel):
+    """The assistant content a policy produced. stop_reason defaults from the content (tool_use or end_turn)."""
+
+    content: list[dict[str, Any]]
+    stop_reason: str | None = None
+    decision: str = Field("", description="One line for the request log: what was decided and why.")
+    notes: list[str] = Field(
+        default_factory=list, description="What the policy considered (thinking and longer replies grow from it)."
+    )
+
+
+class Policy(Protocol):
+    def respond(self, request: dict[str, Any]) -> PolicyReply: ...
+
+
+def new_tool_id(rng: random.Random) -> str:
+    return "toolu_01" + "".join(rng.choices(string.ascii_letters + string.digits, k=22))
+
+
+def _texts(message: dict[str, Any]) -> list[str]:
+    return [b["text"] for b in content_blocks(message.get("content", "")) if b.get("type") == "text"]
+
+
+def _tool_result_text(block: dict[str, Any]) -> str:
+    content = block.get("content", "")
+    if isinstance(content, str):
+        return content
+    return " ".join(b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text")
+
+
+class ScriptedPolicy:
+    """Plays the simulated career sensibly; deterministic for a given seed and request sequence."""
+
+    def __init__(self, seed: int = 0, memory_every: int = MEMORY_EVERY, screen: ScreenTruth | None = None) -> None:
+        self.screen = screen  # the simulated game's truth of the current frame, for VLM readings (api_vlm)
+        self.rng = random.Random(seed)
+        self.memory_every = memory_every
+        self.turns = 0
+        self.hub_visits = 0
+        self.skills_turns = 0
+        self.presses: Counter[str] = Counter()
+        self._seen = ""  # the screen the last request showed, and the actions that did nothing on it
+        self._useless: set[tuple[str, tuple]] = set()
+
+    # ---- entry point ----------------------------------------------------------------------------------
+
+    def respond(self, request: dict[str, Any]) -> PolicyReply:
+        messages = request.get("messages") or []
+        last = messages[-1] if messages else {"content": ""}
+        texts = _texts(last) if last.get("role") == "user" else []
+        fmt = ((request.get("output_config") or {}).get("format") or {}).get("type")
+        if fmt == "json_schema" and any("<ocr>" in t for t in texts):
+            return self._vlm(request, texts)
+        if any(t.lstrip().startswith("<summarize>") for t in texts):
+            return self._summary(messages)
+        vision = None
+        for t in texts:
+            if m := _VISION.search(t):
+                try:
+                    vision = json.loads(m.group(1))
+                except json.JSONDecodeError:
+                    vision = None
+        if vision is None:
+            return PolicyReply(
+                content=[{"type": "text", "text": "I do not see a <vision> reading of the screen; waiting."}],
+                decision="no <vision> block: text only",
+            )
+        return self._play(request, messages, vision)
+
+    # ---- game turns -----------------------------------------------------------------------------------
+
+    def _play(self, request: dict[str, Any], messages: list[dict[str, Any]], vision: dict[str, Any]) -> PolicyReply:
+        tools = {t.get("name") for t in request.get("tools") or []}
+        choice_type = (request.get("tool_choice") or {}).get("type")
+        last_action, failed = self._last_outcome(messages)
+        candidates, why = self._candidates(vision)
+        # Like a player: an action that changed nothing on this screen is not tried again while others remain
+        # (alternating two useless actions is how a scripted player gets stuck).
+        screen = json.dumps([sorted(str(b.get("name")) for b in vision.get("buttons") or [] if isinstance(b, dict)),
+                             vision.get("cinematic"), vision.get("texts")], sort_keys=True, default=str)
+        if screen != self._seen:
+            self._seen, self._useless = screen, set()
+        if failed and last_action is not None:
+            self._useless.add(last_action)
+        action = next((c for c in candidates if c not in self._useless and c[0] in tools), None)
+        if action is None:
+            action = next((c for c in candidates if c[0] in tools), None)
+        self.turns += 1
+        content: list[dict[str, Any]] = []
+        notes = [f"Screen: {why}.", f"Candidates: {', '.join(_describe(c) for c in candidates[:3]) or 'none'}."]
+        reason = f"{why}; " + (
+            f"{'the last action changed nothing, so not repeating it; ' if failed else ''}next: {_describe(action)}."
+            if action
+            else "no usable tool for this screen."
+        )
+        content.append({"type": "text", "text": reason[0].upper() + reason[1:]})
+        if choice_type == "none":
+            return PolicyReply(content=content, decision=f"tool_choice none: {why}", notes=notes)
+        memory = self._memory_call(request, tools, vision, why)
+        if memory:
+            content.append(memory)
+        if action is not None:
+            name, args = action
+            content.append({"type": "tool_use", "id": new_tool_id(self.rng), "name": name, "input": dict(args)})
+            self.presses[_describe(action)] += 1
+        decision = f"{_describe(action) if action else 'no action'} ({why})" + (" +memory" if memory else "")
+        return PolicyReply(content=content, decision=decision, notes=notes)
+
+    def _last_outcome(self, messages: list[dict[str, Any]]) -> tuple[tuple[str, tuple] | None, bool]:
+        """The previous input action (from the last assistant message) and whether it failed or did nothing."""
+        if len(messages) < 2 or messages[-2].get("role") != "assistant":
+            return None, False
+        uses = [b for b in content_blocks(messages[-2].get("content", "")) if b.get("type") == "tool_use"]
+        inputs = [b for b in uses if b.get("name") not in ("createMemoryFile", "writeMemoryFile", "deleteMemoryFile")]
+        if not inputs:
+            return None, False
+        use = inputs[0]
+        action = (str(use.get("name")), tuple(sorted((use.get("input") or {}).items())))
+        for b in content_blocks(messages[-1].get("content", "")):
+            if b.get("type") == "tool_result" and b.get("tool_use_id") == use.get("id"):
+                text = _tool_result_text(b).lower()
+                return action, bool(b.get("is_error")) or "unchanged" in text or "not executed" in text
+        return action, False
+
+    def _candidates(self, v: dict[str, Any]) -> tuple[list[tuple[str, tuple]], str]:
+        """Ranked actions for this screen, and a short description of what was seen."""
+        buttons = [b for b in v.get("buttons") or [] if isinstance(b, dict) and b.get("name")]
+        enabled = [b["name"] for b in buttons if "disabled" not in str(b.get("meta") or "").lower()]
+        names = set(enabled)
+        texts = " | ".join(str(t) for t in v.get("texts") or [])
+        cinematic = v.get("cinematic") or "none"
+        energy = _energy(texts)
+        press = [("pressButton", (("name", n),)) for n in enabled]
+        out: list[tuple[str, tuple]] = []
+
+        def add(name: str) -> None:
+            if name in names:
+                out.append(("pressButton", (("name", name),)))
+
+        choices = [n for n in enabled if _is_choice(n)]
+        if any(n in names for n in ("OK", "Close")):
+            add("OK")
+            add("Close")
+            add("Cancel")
+            return out + press, "a dialog is open"
+        if choices:
+            ranked = sorted(choices, key=lambda c: -_choice_score(c, energy))
+            out += [("pressButton", (("name", c),)) for c in ranked]
+            return out + [("advanceDialogue", ())], f"an event offers {len(choices)} choices"
+        if cinematic == "dialogue":
+            # Choices a reader did not frame as buttons are still tappable by their text.
+            said = [str(t) for t in v.get("texts") or [] if _is_choice(str(t))]
+            by_text = [("pressButton", (("name", t),)) for t in sorted(said, key=lambda t: -_choice_score(t, energy))]
+            return [("advanceDialogue", ()), ("pressButton", (("name", "Next"),)), *by_text, *press], "event dialogue"
+        if cinematic in ("loading", "cutscene", "cutscene_paused"):
+            add("Skip")
+            return out + [("advanceDialogue", ())] + press, f"a {cinematic} is playing"
+        if "Finish" in names:
+            add("Finish")
+            return out + press, "the career is over"
+        if "Next" in names:
+            add("Next")
+            return out + press, "a result screen"
+        if "Career" in names:
+            add("Career")
+            return out + press, "the home screen"
+        if names & set(HUB):
+            self.hub_visits += 1
+            self.skills_turns = 0
+            return self._hub(names, texts, energy) + press, f"the career hub, energy {_pct(energy)}"
+        if sum(n in names for n in STATS) >= 3:
+            return self._training(names, energy) + [("back", ())], f"training choice, energy {_pct(energy)}"
+        if any(n.startswith("Learn") for n in names) or "Reset" in names:
+            self.skills_turns += 1
+            return self._skills(v, names), "the skill list"
+        menu = v.get("menu") or {}
+        if "Home" in names and menu.get("selected") not in (None, "Home"):
+            add("Home")
+            return out + press, f"the {menu.get('selected')} tab, not Home"
+        if "Race" in names and "Back" in names:
+            add("Race")
+            return out + press, "the race list"
+        return ([("back", ())] if "Back" in names else []) + press + [("advanceDialogue", ())], "an unknown screen"
+
+    def _hub(self, names: set[str], texts: str, energy: float | None) -> list[tuple[str, tuple]]:
+        order: list[str] = []
+        mood = m.group(1).lower() if (m := _MOOD.search(texts)) else "normal"
+        if "condition" in texts.lower():
+            order.append("Infirmary")
+        if energy is not None and energy < 0.4:
+            order.append("Rest")
+        if mood in ("bad", "awful"):
+            order.append("Recreation")
+        if self.hub_visits % 9 == 0 and (energy is None or energy >= 0.6):
+            order.append("Skills")
+        if self.hub_visits % 5 == 0 and (energy is None or energy >= 0.6):
+            order.append("Races")
+        order += ["Training", "Rest", "Recreation"]
+        return [("pressButton", (("name", n),)) for n in order if n in names]
+
+    def _training(self, names: set[str], energy: float | None) -> list[tuple[str, tuple]]:
+        if energy is not None and energy < 0.5:
+            order = ["Wit", "Speed", "Stamina"]
+        else:
+            rot = ["Speed", "Power", "Stamina", "Speed", "Guts", "Wit"]
+            k = self.turns % len(rot)
+            order = rot[k:] + rot[:k]
+        return [("pressButton", (("name", n),)) for n in dict.fromkeys(order) if n in names]
+
+    def _skills(self, v: dict[str, Any], names: set[str]) -> list[tuple[str, tuple]]:
+        out: list[tuple[str, tuple]] = []
+        learn = sorted(n for n in names if n.startswith("Learn"))
+        if self.skills_turns > 6:
+            return [("back", ()), ("pressButton", (("name", "Back"),))]
+        if "Added" in names or ("Confirm" in names and not learn):
+            out.append(("pressButton", (("name", "Confirm"),)))
+        if learn and "Added" not in names:
+            out.append(("pressButton", (("name", learn[0]),)))
+        if "Confirm" in names:
+            out.append(("pressButton", (("name", "Confirm"),)))
+        if (v.get("scroll") or {}).get("down") and not learn:
+            out.append(("scrollDown", ()))
+        out.append(("back", ()))
+        return out
+
+    def _memory_call(self, request: dict[str, Any], tools: set[str], vision: dict[str, Any], why: str) -> dict | None:
+        if (self.turns - 1) % self.memory_every != 0:
+            return None
+        # As a model would know: the memory snapshot in system, or its own earlier call or a note in the conversation.
+        exists = NOTES_FILE in json.dumps(request.get("system") or "") or NOTES_FILE in json.dumps(
+            request.get("messages") or []
+        )
+        name = "writeMemoryFile" if exists else "createMemoryFile"
+        if name not in tools:
+            return None
+        top = ", ".join(f"{k} x{n}" for k, n in self.presses.most_common(4)) or "nothing yet"
+        note = (
+            f"# Sim notes\n- turn {self.turns}: {why}\n- most used: {top}\n"
+            "- rest below 40% energy; train otherwise; OK confirms dialogs\n"
+        )
+        return {
+            "type": "tool_use",
+            "id": new_tool_id(self.rng),
+            "name": name,
+            "input": {"name": NOTES_FILE, "content": note},
+        }
+
+    # ---- other request shapes -------------------------------------------------------------------------
+
+    def _summary(self, messages: list[dict[str, Any]]) -> PolicyReply:
+        calls: Counter[str] = Counter()
+        screens = 0
+        for m in messages:
+            for b in content_blocks(m.get("content", "")):
+                if b.get("type") == "tool_use":
+                    inp = b.get("input") or {}
+                    calls[f"{b.get('name')}({inp.get('name', '')})" if "name" in inp else str(b.get("name"))] += 1
+                elif b.get("type") == "text" and m.get("role") == "user":
+                    screens += 1
+        top = ", ".join(f"{k} x{n}" for k, n in calls.most_common(6)) or "no actions"
+        text = (
+            f"Summary of {sum(1 for m in messages if m.get('role') == 'assistant')} earlier turns: "
+            f"actions taken: {top}. The career loop is hub -> training or rest -> event -> hub; "
+            "dialogs are confirmed with OK. Keep training while energy is above 40%, rest below it."
+        )
+        return PolicyReply(content=[{"type": "text", "text": text}], decision=f"summary ({screens} screens)")
+
+    def _vlm(self, request: dict[str, Any], texts: list[str]) -> PolicyReply:
+        text, decision = read_screen(request, texts, self.screen)  # lluma_sim.api.vlm
+        return PolicyReply(content=[{"type": "text", "text": text}], decision=decision)
+
+
+def _energy(texts: str) -> float | None:
+    if m := _ENERGY.search(texts):
+        return int(m.group(1)) / max(1, int(m.group(2)))
+    if m := _FRACTION.search(texts):
+        return int(m.group(1)) / 100
+    return None
+
+
+def _pct(energy: float | None) -> str:
+    return "unknown" if energy is None else f"{round(energy * 100)}%"
+
+
+def _is_choice(name: str) -> bool:
+    """Event choice bars are long sentences; ordinary buttons are a word or two."""
+    return len(name) >= 18 and len(name.split()) >= 3
+
+
+def _choice_score(text: str, energy: float | None) -> float:
+    t = text.lower()
+    score = 0.0
+    if energy is not None and energy < 0.5 and re.search(r"rest|health|bed|off|easy|light", t):
+        score += 2
+    if re.search(r"train|run|race|win|strength|corner", t):
+        score += 1
+    return score
+
+
+def _describe(action: tuple[str, tuple] | None) -> str:
+    if action is None:
+        return "none"
+    name, args = action
+    return f"{name}({', '.join(repr(v) for _, v in args)})"

@@ -1,0 +1,57 @@
+"""Memory a person can trust: edits between runs are found and shown, an agent that overwrites a person's
+lines says which, and a person's broken YAML is reported (to the model and by `lluma doctor`)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from lluma_agent.memory.store import STATE_FILE, MemoryStore
+from lluma_cli.doctor import check_memory_files
+
+
+def test_a_persons_edit_between_runs_is_found_at_start(tmp_path: Path) -> None:
+    first = MemoryStore(tmp_path)
+    first.create("plan.md", "# Plan\ntrain speed\n")
+    first.create("old.txt", "stale\n")
+    assert first.refresh() == []
+    # between runs a person edits one file, deletes another and adds a third
+    (tmp_path / "plan.md").write_text("# Plan\ntrain speed\nrest below 40% energy\n")
+    (tmp_path / "old.txt").unlink()
+    (tmp_path / "mine.md").write_text("my own notes\n")
+    second = MemoryStore(tmp_path)
+    found = {c.name: c for c in second.found}
+    assert set(found) == {"plan.md", "old.txt", "mine.md"} and all(c.by == "person" for c in found.values())
+    assert "+rest below 40% energy" in found["plan.md"].diff and found["old.txt"].op == "delete"
+    assert {c.name for c in second.refresh()} == set(found)  # the first turn is told (then never again)
+    assert second.refresh() == []
+    assert set(second.fingerprint()) == {"plan.md", "mine.md"}
+    assert MemoryStore(tmp_path).found == []  # nothing changed since: nothing to report
+
+
+def test_rewriting_a_persons_file_names_the_lines_it_drops(tmp_path: Path) -> None:
+    store = MemoryStore(tmp_path)
+    store.create("plan.md", "# Plan\ntrain speed\n")
+    (tmp_path / "plan.md").write_text("# Plan\ntrain speed\nNEVER skip the Derby\n")
+    assert [c.by for c in store.refresh()] == ["person"]
+    change = store.write("plan.md", "# Plan\ntrain wit\n")
+    assert change.dropped_person_lines == ["train speed", "NEVER skip the Derby"]
+    assert "NEVER skip the Derby" in change.person_note() and "a person changed plan.md" in change.person_note()
+    again = store.write("plan.md", "# Plan\ntrain power\n")  # now the agent's own file: nothing to warn about
+    assert again.dropped_person_lines == [] and again.person_note() == ""
+    state = json.loads((tmp_path / STATE_FILE).read_text())
+    assert state["files"]["plan.md"] == {"content": "# Plan\ntrain power\n", "by": "agent"}
+
+
+def test_a_persons_broken_yaml_is_shown_to_the_model_and_by_doctor(tmp_path: Path) -> None:
+    (tmp_path / "stats.yaml").write_text("speed: [1, 2\n")
+    (tmp_path / "ok.yaml").write_text("speed: 1\n")
+    store = MemoryStore(tmp_path)
+    assert list(store.problems()) == ["stats.yaml"]
+    block = store.block_text()
+    assert '<file name="stats.yaml" problem="not valid YAML: ' in block and "speed: [1, 2" in block
+    assert '<file name="ok.yaml">' in block
+    check = check_memory_files(tmp_path)
+    assert check.status == "warn" and "stats.yaml: not valid YAML" in check.detail and "ok.yaml" not in check.detail
+    (tmp_path / "stats.yaml").write_text("speed: [1, 2]\n")
+    assert check_memory_files(tmp_path).status == "ok"

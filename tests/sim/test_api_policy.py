@@ -1,0 +1,377 @@
+"""The scripted policy, through the real SDK: it plays the simulated game, writes memory, summarises, and
+answers VLM-shaped requests from OCR ids."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+from collections import Counter
+from typing import Any
+
+import pytest
+from PIL import Image, ImageDraw
+
+from lluma_agent.tools.registry import INPUT_TOOLS, tool_definitions
+from lluma_sim.api.policy import PolicyReply, ScriptedPolicy
+from lluma_sim.api.server import ApiServer
+from lluma_sim.game import SimGame
+from lluma_sim.game.truth import GroundTruth
+
+MODEL = "claude-haiku-4-5"
+TOOLS = tool_definitions()
+
+
+def vision_of(t: GroundTruth) -> dict[str, Any]:
+    """The agent's compact <vision> form, built from the simulator's ground truth (no OCR in these tests)."""
+    seen: Counter[str] = Counter()
+    buttons = []
+    for e in t.elements:
+        if e.kind not in ("button", "tab", "choice", "icon"):
+            continue
+        seen[e.name] += 1
+        name = e.name if seen[e.name] == 1 else f"{e.name}#{seen[e.name]}"
+        b: dict[str, Any] = {"name": name}
+        if not e.enabled:
+            b["meta"] = "disabled"
+        buttons.append(b)
+    v: dict[str, Any] = {"buttons": buttons, "texts": [e.name for e in t.elements if e.kind == "text"]}
+    if t.selected_tab:
+        v["menu"] = {"usable": bool(t.menu_usable), "selected": t.selected_tab}
+    if t.scrollbar:
+        v["scroll"] = {"up": t.scrollbar.up, "down": t.scrollbar.down}
+    if t.cinematic != "none":
+        v["cinematic"] = t.cinematic
+    return v
+
+
+def element_box(t: GroundTruth, name: str):
+    base, _, n = name.partition("#")
+    hits = [e for e in t.elements if e.name == base and e.kind != "text"]
+    k = int(n) - 1 if n else 0
+    return hits[k].box if k < len(hits) else None
+
+
+def execute(game: SimGame, t: GroundTruth, name: str, args: dict[str, Any]) -> str:
+    if name == "pressButton":
+        box = element_box(t, args.get("name", ""))
+        if box is None:
+            return f"no button named {args.get('name')!r}"
+        game.tap(*box.center)
+        return f"tapped {args.get('name')!r} at {box.center}"
+    if name == "advanceDialogue":
+        game.tap(game.width * 0.5, game.height * 0.75)
+        return "tapped the dialogue box"
+    if name == "back":
+        game.keyevent("KEYCODE_BACK")
+        return "sent back"
+    if name == "confirm":
+        box = element_box(t, "OK") or element_box(t, "Confirm")
+        if box is not None:
+            game.tap(*box.center)
+        return "tapped OK"
+    if name in ("scrollDown", "scrollUp"):
+        dy = -500 if name == "scrollDown" else 500
+        game.swipe(game.width * 0.5, game.height * 0.5, game.width * 0.5, game.height * 0.5 + dy)
+        return "swiped"
+    return "unknown tool"
+
+
+def settle(game: SimGame) -> GroundTruth:
+    for _ in range(20):  # wait out loading screens and cutscenes, as the coordinator does
+        game.capture()
+        t = game.truth()
+        if t.cinematic not in ("loading", "cutscene"):
+            return t
+    return t
+
+
+def test_policy_plays_the_simulated_game_through_the_sdk():
+    game = SimGame(seed=3, max_turns=8)
+    with ApiServer() as api:
+        client = api.client()
+        t = settle(game)
+        prev: list[dict[str, Any]] = []
+        results: list[dict[str, Any]] = []
+        inputs_per_reply = []
+        memory_calls = 0
+        for _ in range(70):
+            screen = {"type": "text", "text": f"<vision>{json.dumps(vision_of(t))}</vision>"}
+            user = {"role": "user", "content": [*results, screen]}
+            msg = client.messages.create(
+                model=MODEL, max_tokens=400, tools=TOOLS, system="Play the game.", messages=prev + [user]
+            )
+            blocks = [b.model_dump(exclude_none=True) for b in msg.content]
+            uses = [b for b in blocks if b["type"] == "tool_use"]
+            inputs = [b for b in uses if b["name"] in INPUT_TOOLS]
+            inputs_per_reply.append(len(inputs))
+            memory_calls += len(uses) - len(inputs)
+            assert any(b["type"] == "text" and b["text"] for b in blocks)
+            before = game.version
+            results = []
+            for b in uses:
+                if b["name"] in INPUT_TOOLS:
+                    what = execute(game, t, b["name"], b["input"])
+                    t = settle(game)
+                    effect = "screen changed" if game.version != before else "screen unchanged"
+                    results.append({"type": "tool_result", "tool_use_id": b["id"], "content": f"{what}; {effect}"})
+                else:
+                    results.append({"type": "tool_result", "tool_use_id": b["id"], "content": "saved"})
+            prev = [{"role": "user", "content": [screen]}, {"role": "assistant", "content": blocks}]
+            if game.finished:
+                break
+        assert all(n == 1 for n in inputs_per_reply), inputs_per_reply
+        assert memory_calls >= 2
+        assert game.career is not None and game.turn >= 6, (game.turn, game.screen)
+        assert all(e.status == 200 for e in api.log)
+
+
+def _ask(api: ApiServer, vision: dict[str, Any], **kw: Any) -> list[dict[str, Any]]:
+    msg = api.client().messages.create(
+        model=MODEL,
+        max_tokens=400,
+        tools=TOOLS,
+        messages=[{"role": "user", "content": f"<vision>{json.dumps(vision)}</vision>"}],
+        **kw,
+    )
+    return [b.model_dump(exclude_none=True) for b in msg.content]
+
+
+def _action(blocks: list[dict[str, Any]]) -> tuple[str, dict[str, Any]]:
+    (use,) = [b for b in blocks if b["type"] == "tool_use" and b["name"] in INPUT_TOOLS]
+    return use["name"], use["input"]
+
+
+HUB = ["Rest", "Training", "Skills", "Infirmary", "Recreation", "Races"]
+
+
+@pytest.mark.parametrize(
+    ("vision", "expected"),
+    [
+        ({"buttons": [{"name": n} for n in HUB], "texts": ["Energy", "85/100"]}, ("pressButton", {"name": "Training"})),
+        ({"buttons": [{"name": n} for n in HUB], "texts": ["Energy", "20/100"]}, ("pressButton", {"name": "Rest"})),
+        (
+            {"buttons": [{"name": "Cancel"}, {"name": "OK"}], "texts": ["Rest for this turn?"]},
+            ("pressButton", {"name": "OK"}),
+        ),
+        ({"buttons": [{"name": "Next"}, {"name": "Skip"}], "cinematic": "dialogue"}, ("advanceDialogue", {})),
+        (
+            {"buttons": [{"name": "Career"}, {"name": "Home"}], "menu": {"usable": True, "selected": "Home"}},
+            ("pressButton", {"name": "Career"}),
+        ),
+        (
+            {
+                "buttons": [{"name": "Career"}, {"name": "Home"}, {"name": "Race"}],
+                "menu": {"usable": True, "selected": "Story"},
+            },
+            ("pressButton", {"name": "Career"}),
+        ),
+        (
+            {"buttons": [{"name": "Home"}, {"name": "Race"}], "menu": {"usable": True, "selected": "Story"}},
+            ("pressButton", {"name": "Home"}),
+        ),
+        (
+            {"buttons": [{"name": "Junior Stakes"}, {"name": "Race"}, {"name": "Back"}]},
+            ("pressButton", {"name": "Race"}),
+        ),
+        ({"buttons": [{"name": "Next"}], "texts": ["Race Result", "1st"]}, ("pressButton", {"name": "Next"})),
+        ({"buttons": [{"name": "Finish"}], "texts": ["Career Complete"]}, ("pressButton", {"name": "Finish"})),
+        (
+            {
+                "buttons": [
+                    {"name": "Learn"},
+                    {"name": "Learn#2"},
+                    {"name": "Confirm", "meta": "disabled"},
+                    {"name": "Reset"},
+                    {"name": "Back"},
+                ],
+                "scroll": {"up": False, "down": True},
+            },
+            ("pressButton", {"name": "Learn"}),
+        ),
+        (
+            {
+                "buttons": [
+                    {"name": "Owned", "meta": "disabled"},
+                    {"name": "Added", "meta": "disabled"},
+                    {"name": "Confirm"},
+                    {"name": "Reset"},
+                    {"name": "Back"},
+                ]
+            },
+            ("pressButton", {"name": "Confirm"}),
+        ),
+    ],
+)
+def test_policy_picks_sensible_buttons(vision, expected):
+    with ApiServer() as api:
+        assert _action(_ask(api, vision)) == expected
+
+
+def test_policy_picks_an_event_choice_and_training_stat():
+    with ApiServer() as api:
+        choices = ["Tell her about breathing through the pain.", "Show her how to lean into the corner."]
+        name, args = _action(_ask(api, {"buttons": [{"name": c} for c in choices] + [{"name": "Quick"}]}))
+        assert name == "pressButton" and args["name"] in choices
+        stats = ["Speed", "Stamina", "Power", "Guts", "Wit", "Back"]
+        name, args = _action(_ask(api, {"buttons": [{"name": s} for s in stats], "texts": ["Energy", "90/100"]}))
+        assert name == "pressButton" and args["name"] in stats[:5]
+
+
+def test_policy_does_not_repeat_a_press_that_changed_nothing():
+    vision = {"buttons": [{"name": n} for n in HUB], "texts": ["Energy", "85/100"]}
+    text = f"<vision>{json.dumps(vision)}</vision>"
+    with ApiServer() as api:
+        prev = [
+            {"role": "user", "content": text},
+            {
+                "role": "assistant",
+                "content": [
+                    {"type": "text", "text": "Train."},
+                    {"type": "tool_use", "id": "toolu_1", "name": "pressButton", "input": {"name": "Training"}},
+                ],
+            },
+            {
+                "role": "user",
+                "content": [
+                    {
+                        "type": "tool_result",
+                        "tool_use_id": "toolu_1",
+                        "content": "tapped 'Training' at (540,1300); screen unchanged",
+                    },
+                    {"type": "text", "text": text},
+                ],
+            },
+        ]
+        msg = api.client().messages.create(model=MODEL, max_tokens=300, tools=TOOLS, messages=prev)
+        name, args = _action([b.model_dump() for b in msg.content])
+        assert (name, args) != ("pressButton", {"name": "Training"})
+        assert "changed nothing" in msg.content[0].text
+
+
+def test_policy_writes_memory_on_the_first_turn_and_then_periodically():
+    policy = ScriptedPolicy(memory_every=3)
+    vision = {"buttons": [{"name": n} for n in HUB], "texts": ["Energy", "85/100"]}
+    req = {
+        "model": MODEL,
+        "max_tokens": 300,
+        "tools": TOOLS,
+        "messages": [{"role": "user", "content": f"<vision>{json.dumps(vision)}</vision>"}],
+    }
+    names = []
+    for _ in range(7):
+        reply = policy.respond(req)
+        names.append([b["name"] for b in reply.content if b["type"] == "tool_use"])
+    assert names[0] == ["createMemoryFile", "pressButton"]
+    assert [len(n) for n in names] == [2, 1, 1, 2, 1, 1, 2]
+    req["system"] = "<memory>\n## sim_notes.md\n...\n</memory>"
+    assert policy.respond(policy_req := req) and policy.turns == 8
+    policy.turns = 9  # next call is turn 10 = 1 + 3k: a write, and the file is known to exist now
+    assert [b["name"] for b in policy.respond(policy_req).content if b["type"] == "tool_use"][0] == "writeMemoryFile"
+
+
+def test_summary_request_gets_plain_text():
+    with ApiServer() as api:
+        messages = [
+            {"role": "user", "content": "<vision>{}</vision>"},
+            {
+                "role": "assistant",
+                "content": [{"type": "tool_use", "id": "toolu_a", "name": "pressButton", "input": {"name": "Rest"}}],
+            },
+            {
+                "role": "user",
+                "content": [
+                    {"type": "tool_result", "tool_use_id": "toolu_a", "content": "tapped 'Rest'; screen changed"},
+                    {"type": "text", "text": "<summarize>\nFold the turns above into a short summary."},
+                ],
+            },
+        ]
+        msg = api.client().messages.create(model=MODEL, max_tokens=300, tools=TOOLS, messages=messages)
+        assert msg.stop_reason == "end_turn"
+        assert [b.type for b in msg.content] == ["text"]
+        assert "pressButton(Rest)" in msg.content[0].text
+
+
+def _plated(plates: list[tuple[int, int, int, int]]) -> str:
+    """A 1080x1920 screenshot with a bordered plate (a button) at each box."""
+    img = Image.new("RGB", (1080, 1920), (200, 220, 240))
+    draw = ImageDraw.Draw(img)
+    for box in plates:
+        draw.rounded_rectangle(box, 20, fill=(250, 250, 250), outline=(90, 150, 40), width=4)
+    buf = io.BytesIO()
+    img.save(buf, format="PNG")
+    return base64.b64encode(buf.getvalue()).decode()
+
+
+def test_vlm_shaped_request_gets_buttons_grounded_on_ocr_ids():
+    ocr = "\n".join(
+        [
+            "0\tCareer\t[40,40,300,90]",
+            "1\tRest\t[40,1300,300,1400]",
+            "2\tTraining\t[360,1300,700,1400]",
+            "3\t72/100\t[700,130,900,170]",
+            "4\tOK\t[600,1800,900,1880]",
+        ]
+    )
+    schema = {"type": "object", "properties": {"buttons": {"type": "array"}, "icons": {"type": "array"}}}
+    plates = [(20, 20, 320, 110), (20, 1270, 320, 1430), (340, 1270, 720, 1430), (580, 1770, 920, 1910)]
+    with ApiServer() as api:
+        msg = api.client().messages.create(
+            model=MODEL,
+            max_tokens=1000,
+            output_config={"format": {"type": "json_schema", "schema": schema}},
+            messages=[
+                {
+                    "role": "user",
+                    "content": [
+                        {
+                            "type": "image",
+                            "source": {"type": "base64", "media_type": "image/png", "data": _plated(plates)},
+                        },
+                        {"type": "text", "text": f"Name the buttons.\n<ocr>\n{ocr}\n</ocr>"},
+                    ],
+                }
+            ],
+        )
+    out = json.loads(msg.content[0].text)
+    assert out["icons"] == []
+    by_name = {b["name"]: b for b in out["buttons"]}
+    # buttons sit on plates; "72/100" is a reading on open ground, not a button
+    assert set(by_name) == {"Career", "Rest", "Training", "OK"}
+    assert by_name["Rest"]["ocr_ids"] == [1] and by_name["Career"]["region"] == "top"
+    assert by_name["OK"]["region"] == "bottom" and by_name["Training"]["meta"] == ""
+
+
+def test_policy_is_pluggable():
+    class Fixed:
+        def respond(self, request):
+            return PolicyReply(content=[{"type": "text", "text": "hello"}], decision="fixed")
+
+    with ApiServer(policy=Fixed()) as api:
+        msg = api.client().messages.create(model=MODEL, max_tokens=50, messages=[{"role": "user", "content": "hi"}])
+        assert msg.content[0].text == "hello" and msg.stop_reason == "end_turn"
+        assert api.log[-1].policy == "fixed"
+
+
+def test_streaming_gives_the_same_reply_and_usage():
+    vision = {"buttons": [{"name": n} for n in HUB], "texts": ["Energy", "85/100"]}
+    kw = dict(
+        model=MODEL,
+        max_tokens=3000,
+        tools=TOOLS,
+        thinking={"type": "enabled", "budget_tokens": 1024},
+        messages=[{"role": "user", "content": f"<vision>{json.dumps(vision)}</vision>"}],
+    )
+    with ApiServer(policy=ScriptedPolicy(seed=5)) as api:
+        with api.client().messages.stream(**kw) as stream:
+            streamed = stream.get_final_message()
+    with ApiServer(policy=ScriptedPolicy(seed=5)) as api:
+        plain = api.client().messages.create(**kw)
+    assert (
+        [b.type for b in streamed.content]
+        == [b.type for b in plain.content]
+        == ["thinking", "text", "tool_use", "tool_use"]
+    )
+    assert streamed.content[0].signature and streamed.content[3].input == {"name": "Training"}
+    assert streamed.usage.output_tokens == plain.usage.output_tokens
+    assert streamed.stop_reason == "tool_use"
