@@ -135,6 +135,16 @@ SUMMARY_REQUEST = (
 )
 
 
+class HistoryState(BaseModel):
+    """`History` as stored: rendering is a pure function of these, so the rebuilt prefix is byte-identical."""
+
+    turns: list[PastTurn]
+    summary: str
+    seen: dict[str, int]
+    folds: int
+    memory: str | None  # the memory snapshot in `system` (refreshed only at folds)
+
+
 class History:
     """Past turns, append-only between folds: a request is the previous one plus the last reply and a new turn.
 
@@ -151,6 +161,15 @@ class History:
         self.seen: dict[str, int] = {}  # screen hash -> first turn it was shown on (within the window)
         self.folds = 0
         self.memory: str | None = None  # the memory snapshot in system; refreshed only by a fold
+
+    def saved(self) -> HistoryState:
+        return HistoryState(turns=list(self.turns), summary=self.summary, seen=dict(self.seen), folds=self.folds,
+                            memory=self.memory)
+
+    def restore(self, state: HistoryState) -> None:
+        """Back to a saved state (a resumed run): the next request renders the same bytes as before the break."""
+        self.turns, self.summary, self.seen = list(state.turns), state.summary, dict(state.seen)
+        self.folds, self.memory = state.folds, state.memory
 
     def screen_line(self, turn: int, screen_hash: str, summary: str) -> str:
         """The summary, or a reference to an identical earlier screen still in the window."""

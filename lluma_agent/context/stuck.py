@@ -22,6 +22,14 @@ class StuckState(BaseModel):
     warning: str = ""
 
 
+class StuckCounts(BaseModel):
+    """What the detector has seen (saved in the checkpoint); its thresholds come from the config."""
+
+    unchanged: int
+    screens: list[str]
+    actions: list[str]
+
+
 def _equal(a: str, b: str) -> bool:
     return a == b
 
@@ -46,6 +54,12 @@ class StuckDetector:
         self.unchanged = 0 if changed else self.unchanged + 1
         self.screens = (self.screens + [screen_hash])[-12:]
         self.actions = (self.actions + [action])[-12:]
+
+    def saved(self) -> StuckCounts:
+        return StuckCounts(unchanged=self.unchanged, screens=list(self.screens), actions=list(self.actions))
+
+    def restore(self, counts: StuckCounts) -> None:
+        self.unchanged, self.screens, self.actions = counts.unchanged, list(counts.screens), list(counts.actions)
 
     def _loop_len(self) -> int:
         """Length of the trailing run where screens alternate between exactly two (A-B-A-B)."""

@@ -8,8 +8,10 @@ a resumed request renders the same bytes; the pending input action and the tool 
 model; the stuck detector's counts; the run totals; the memory folder as the model last knew it; and
 an opaque `env` of the caller's own (the demo's simulated game and its stand-in's signing key).
 
-Counters of failures in a row (model errors, refusals, internal errors, the device's outage) are not
-kept: they judge one sitting, and a resumed sitting starts them over.
+The loop's own state is `LoopState` (loop/state.py): its `Carried` part is saved here field for field;
+counters of failures in a row (model errors, refusals, internal errors, the device's outage) are not
+kept: they judge one sitting, and a resumed sitting starts them over. History and the stuck detector
+save and restore themselves (`saved()` / `restore()`).
 """
 
 from __future__ import annotations
@@ -23,10 +25,12 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from lluma_agent.atomic import atomic_write_text
-from lluma_agent.context.history import PastTurn
+from lluma_agent.context.history import HistoryState
+from lluma_agent.context.stuck import StuckCounts
 from lluma_agent.interrupts import no_interrupt
 from lluma_agent.loop.acting import Pending
 from lluma_agent.loop.coordinator import Coordinator
+from lluma_agent.loop.state import Carried, LoopState
 from lluma_agent.loop.turn import RunTotals
 from lluma_agent.model.calls import ToolResult
 from lluma_agent.runlog.turnlog import TurnLog, TurnLogger
@@ -35,22 +39,6 @@ CHECKPOINT_FILE = "checkpoint.json"
 FORMAT = 1  # bump when the fields below change meaning; an older checkpoint is refused, not misread
 
 EnvState = Callable[[], dict[str, Any]]
-
-
-class HistoryState(BaseModel):
-    """`History` as stored: rendering is a pure function of these, so the rebuilt prefix is byte-identical."""
-
-    turns: list[PastTurn]
-    summary: str
-    seen: dict[str, int]
-    folds: int
-    memory: str | None  # the memory snapshot in `system` (refreshed only at folds)
-
-
-class StuckCounts(BaseModel):
-    unchanged: int
-    screens: list[str]
-    actions: list[str]
 
 
 class Checkpoint(BaseModel):
@@ -71,13 +59,10 @@ class Checkpoint(BaseModel):
 
 
 def capture(c: Coordinator, env: dict[str, Any] | None = None) -> Checkpoint:
-    h, s = c.history, c.stuck
+    carried = c.state.carried()
     return Checkpoint(
-        turn=c.turn, model=c.cfg.model.name, layout=c.cfg.context.layout, written_at=time.time(),
-        history=HistoryState(turns=list(h.turns), summary=h.summary, seen=dict(h.seen), folds=h.folds,
-                             memory=h.memory),
-        pending=c.pending, owed=list(c.owed),
-        stuck=StuckCounts(unchanged=s.unchanged, screens=list(s.screens), actions=list(s.actions)),
+        turn=carried.turn, model=c.cfg.model.name, layout=c.cfg.context.layout, written_at=time.time(),
+        history=c.history.saved(), pending=carried.pending, owed=list(carried.owed), stuck=c.stuck.saved(),
         totals=c.totals.model_copy(update={"stop_reason": ""}),
         memory=c.memory.state(), env=env or {},
     )
@@ -85,14 +70,10 @@ def capture(c: Coordinator, env: dict[str, Any] | None = None) -> Checkpoint:
 
 def apply(c: Coordinator, cp: Checkpoint) -> None:
     """Put a checkpoint's state into a freshly built coordinator: the next step plays turn `cp.turn + 1`."""
-    h = c.history
-    h.turns, h.summary, h.seen = list(cp.history.turns), cp.history.summary, dict(cp.history.seen)
-    h.folds, h.memory = cp.history.folds, cp.history.memory
-    c.pending, c.owed = cp.pending, list(cp.owed)
-    c.stuck.unchanged, c.stuck.screens, c.stuck.actions = cp.stuck.unchanged, list(cp.stuck.screens), list(
-        cp.stuck.actions)
+    c.history.restore(cp.history)
+    c.stuck.restore(cp.stuck)
+    c.state = LoopState.resumed(Carried(turn=cp.turn, pending=cp.pending, owed=tuple(cp.owed)))
     c.totals = cp.totals.model_copy(update={"stop_reason": ""})
-    c.turn = cp.turn
 
 
 def path(folder: Path) -> Path:

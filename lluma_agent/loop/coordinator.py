@@ -26,14 +26,14 @@ from lluma_agent.context.history import History, PastTurn, compact_reply
 from lluma_agent.context.request import memory_update_note
 from lluma_agent.context.stuck import StuckDetector, StuckState
 from lluma_agent.device.android import DeviceDisconnected, DeviceError
-from lluma_agent.loop.acting import Acted, Actor, Effect, Pending, effect_of
+from lluma_agent.loop.acting import Acted, Actor, Effect, effect_of
 from lluma_agent.loop.baseline import BaselineLayout
 from lluma_agent.loop.layouts import CachedLayout, ContextLayout
 from lluma_agent.loop.observe import VisionLike, observe
 from lluma_agent.loop.prompting import Prompter
+from lluma_agent.loop.state import LoopState
 from lluma_agent.loop.turn import Call, Decision, Notes, Reading, Request, RunTotals, Screen, TurnParts, assemble, bill
 from lluma_agent.memory.store import MemoryStore
-from lluma_agent.model.calls import ToolResult
 from lluma_agent.model.claude import ModelError, ModelReply
 from lluma_agent.runlog import index as history_index
 from lluma_agent.runlog.turnlog import TurnLog, TurnLogger, VisionLog
@@ -91,21 +91,17 @@ class Coordinator:
         )
         self.actor = Actor(device, tools, self._same_screen)
         self.totals = RunTotals()
-        self.turn = 0
-        self.pending: Pending | None = None  # the last input action, until the next capture shows its effect
-        self.owed: list[ToolResult] = []  # tool results the model has not been sent yet
+        self.state = LoopState()  # what each turn hands to the next (loop/state.py)
         self.stop_requested = False
-        self.model_errors = 0
-        self.internal_errors = 0
-        self.device_down_since: float | None = None  # first failed capture of the current outage
-        self.device_gone = ""  # why the device is given up on (ends the run)
-        self.quiet_until = 0.0  # no input before this (monotonic): an unconfirmed input may still be running
-        self.refusals = 0
         self.prompter = Prompter(cfg, model, tools.definitions(), system_prompt, self.layout, self.history, memory)
 
     def _same_screen(self, a: str, b: str) -> bool:
         """The one test of "nothing changed" (settle, action effects, stuck loops, the pre-tap check)."""
         return distance(a, b) <= self.cfg.device.settle_threshold
+
+    @property
+    def turn(self) -> int:
+        return self.state.turn
 
     # ---- the loop ------------------------------------------------------------------------------
     def request_stop(self) -> None:
@@ -125,63 +121,66 @@ class Coordinator:
         return self.totals
 
     def _check_limits(self) -> None:
-        run = self.cfg.run
+        run, s = self.cfg.run, self.state
         if self.stop_requested:
             raise RunEnded("stopped by user")
         if run.max_turns and self.totals.turns >= run.max_turns:
             raise RunEnded(f"max_turns ({run.max_turns}) reached")
         if run.max_cost_usd and self.totals.cost_usd >= run.max_cost_usd:
             raise RunEnded(f"max_cost_usd (${run.max_cost_usd:.2f}) reached")
-        if self.model_errors >= MAX_MODEL_ERRORS:
-            raise RunEnded(f"{self.model_errors} model calls in a row failed with non-retryable errors")
-        if self.refusals >= MAX_REFUSALS:
-            raise RunEnded(f"the model refused {self.refusals} turns in a row")
-        if self.device_gone:
-            raise RunEnded(f"the device failed: {self.device_gone}")
-        if self.internal_errors >= MAX_INTERNAL_ERRORS:
-            raise RunEnded(f"{self.internal_errors} turns in a row hit an internal error (see their turn logs)")
+        if s.model_errors >= MAX_MODEL_ERRORS:
+            raise RunEnded(f"{s.model_errors} model calls in a row failed with non-retryable errors")
+        if s.refusals >= MAX_REFUSALS:
+            raise RunEnded(f"the model refused {s.refusals} turns in a row")
+        if s.device_gone:
+            raise RunEnded(f"the device failed: {s.device_gone}")
+        if s.internal_errors >= MAX_INTERNAL_ERRORS:
+            raise RunEnded(f"{s.internal_errors} turns in a row hit an internal error (see their turn logs)")
 
     def step(self) -> TurnLog:
-        """One turn; its log is written whatever happened."""
-        self.turn += 1
-        t = TurnParts(turn=self.turn, model=self.cfg.model.name)
+        """One turn; its log is written whatever happened. The turn works on its own copy of the loop's
+        state (`t.state`), which the stages hand back changed; the loop keeps it once the turn is over."""
+        self.state = self.state.but(turn=self.turn + 1)  # the turn in play (the request log names it)
+        t = TurnParts(turn=self.turn, model=self.cfg.model.name, state=self.state)
         try:
             self._play(t)
         except DeviceError as exc:
-            t.failures.append(self._device_failed(exc))
+            failure, t.state = self._device_failed(t.state, exc)
+            t.failures.append(failure)
         except ModelError as exc:
             if not exc.busy:  # an API that stayed overloaded for the whole retry window is waited out, not counted
-                self.model_errors += 1
+                t.state = t.state.but(model_errors=t.state.model_errors + 1)
             t.failures.append(f"model: {exc}")
             t.retries = [r.model_dump() for r in exc.retries]
         except Paused as exc:
             t.failures.append(str(exc))
         except Exception as exc:  # noqa: BLE001 - a bug must not lose the turn's paid calls or its log
-            self.internal_errors += 1
+            t.state = t.state.but(internal_errors=t.state.internal_errors + 1)
             where = traceback.extract_tb(exc.__traceback__)[-1]
             t.failures.append(f"internal: {type(exc).__name__}: {exc} (at {where.filename}:{where.lineno})")
-            _log.exception("turn %d: internal error", self.turn)
+            _log.exception("turn %d: internal error", t.turn)
         else:
-            self.internal_errors = 0
+            t.state = t.state.but(internal_errors=0)
         finally:
+            self.state = t.state
             turn_log = self._finish(t)
         return turn_log
 
     def _play(self, t: TurnParts) -> None:
         """The stages, in the order of ARCHITECTURE.md's "One turn"."""
         t.reading = observe(self.device, self.vision, self._settle, self.cfg.device)
-        self.device_down_since = None
-        t.screenshot = self.logger.save_screenshot(self.turn, t.reading.frame.image)
-        effect = self.effect_of_pending(t.reading)
+        t.state = t.state.but(device_down_since=None)
+        t.screenshot = self.logger.save_screenshot(t.turn, t.reading.frame.image)
+        effect, t.state = self.effect_of_pending(t.state, t.reading)
         t.screen = self.read(t.reading.out)
         t.notes = self.notes(effect, t.reading.out)
         if t.notes.stuck.level == "pause":  # stop spending money and say why (run() ends the run)
             raise Paused(f"paused: {t.notes.stuck.reason}; no model call this turn")
         t.fold, t.fold_calls = self.prompter.make_room()
-        t.request = self.prompter.request(t.reading, t.screen, t.notes, list(self.owed))
-        t.decision = self._timed(t, "model_s", self.decide, t.request)
-        t.acted = self._timed(t, "action_s", self.act, t.decision.reply, t.reading, t.notes.stuck)
-        t.past = self.remember(t.request, t.screen, t.decision)
+        t.request = self.prompter.request(t.reading, t.screen, t.notes, list(t.state.owed))
+        t.decision, t.state = self._timed(t, "model_s", self.decide, t.state, t.request)
+        t.acted, t.state = self._timed(t, "action_s", self.act, t.state, t.decision.reply, t.reading, t.notes.stuck)
+        t.past = self.remember(t.turn, t.request, t.screen, t.decision)
         self.totals.turns += 1
 
     def _timed(self, t: TurnParts, field: str, stage: Callable[..., T], *args: Any) -> T:
@@ -197,22 +196,20 @@ class Coordinator:
         try:
             self.logger.write(turn_log)
         except Exception as exc:  # noqa: BLE001 - a full disk must not end the run; the person is told
-            _log.error("turn %d: the turn log could not be written: %s", self.turn, exc)
+            _log.error("turn %d: the turn log could not be written: %s", t.turn, exc)
             turn_log.errors.append(f"log: not written ({type(exc).__name__}: {exc})")
         return turn_log
 
     # ---- the stages ----------------------------------------------------------------------------------
-    def effect_of_pending(self, reading: Reading) -> Effect | None:
+    def effect_of_pending(self, state: LoopState, reading: Reading) -> tuple[Effect | None, LoopState]:
         """What the last input action did, now that the screen shows it: owed to the model, logged, counted."""
-        pending, self.pending = self.pending, None
-        if pending is None:
-            return None
-        effect = effect_of(pending, reading.frame, self._same_screen)
+        if state.pending is None:
+            return None, state
+        effect = effect_of(state.pending, reading.frame, self._same_screen)
         self.logger.update_effect(effect.turn, effect.text)
         self.stuck.record(effect.before_hash, effect.signature, effect.changed)
-        if effect.result is not None:
-            self.owed.append(effect.result)
-        return effect
+        owed = state.owed if effect.result is None else (*state.owed, effect.result)
+        return effect, state.but(pending=None, owed=owed)
 
     def read(self, out: VisionOutput) -> Screen:
         view = compact(out, self.cfg.vision.max_buttons, self.cfg.vision.max_texts)
@@ -243,40 +240,40 @@ class Coordinator:
             return []
         return self.knowledge.select(knowledge.ScreenFacts.of(out), self.cfg.knowledge.budget_tokens)
 
-    def decide(self, request: Request) -> Decision:
+    def decide(self, state: LoopState, request: Request) -> tuple[Decision, LoopState]:
         reply = self.model.decide(request.params)  # ModelError ends the turn (step)
-        self.model_errors, self.owed = 0, []  # delivered: the model has seen them
-        content, errors = reply.content, []
+        state = state.but(model_errors=0, owed=())  # delivered: the model has seen them
+        content, calls, errors = reply.content, reply.tool_calls, []
         if reply.refused:  # logged, nothing done this turn; the run goes on (several in a row end it)
-            self.refusals += 1
+            state = state.but(refusals=state.refusals + 1)
             errors.append(f"model: refused ({reply.text[:200] or 'no text'}); nothing done this turn")
-            reply.tool_calls, content = [], [b for b in content if b.get("type") != "tool_use"]
+            calls, content = [], [b for b in content if b.get("type") != "tool_use"]
         else:
-            self.refusals = 0
+            state = state.but(refusals=0)
         # The reply as it will sit in history (short tool ids, trimmed text): tools answer to these ids.
-        remembered, id_map = compact_reply(content, self.turn)
-        reply.tool_calls = [c.model_copy(update={"id": id_map.get(c.id, c.id)}) for c in reply.tool_calls]
+        remembered, id_map = compact_reply(content, state.turn)
+        calls = [c.model_copy(update={"id": id_map.get(c.id, c.id)}) for c in calls]
         if reply.stop_reason == "max_tokens":
             errors.append("model: reply cut at max_tokens; only complete tool calls were used")
-        return Decision(reply, remembered, errors)
+        return Decision(reply.model_copy(update={"tool_calls": calls}), remembered, errors), state
 
-    def act(self, reply: ModelReply, reading: Reading, stuck: StuckState) -> Acted:
-        ctx = ToolContext(vision=reading.out, memory=self.memory, history=self.history, turn=self.turn,
+    def act(self, state: LoopState, reply: ModelReply, reading: Reading, stuck: StuckState) -> tuple[Acted, LoopState]:
+        ctx = ToolContext(vision=reading.out, memory=self.memory, history=self.history, turn=state.turn,
                           search=lambda query, limit: history_index.search(self.logger.db, query, limit))
         last = self.stuck.actions[-1] if self.stuck.actions else ""
-        acted = self.actor.run(reply, reading.frame, ctx, stuck, last, self.quiet_until)
+        acted = self.actor.run(reply, reading.frame, ctx, stuck, last, state.quiet_until)
+        quiet_until = state.quiet_until
         if acted.action is not None and acted.action.outcome == "unknown":
             # adb cannot cancel a sent command: it may still run. The next input waits out two command timeouts
             # and then checks the screen against the decision's frame, so a late tap never lands on a new screen.
-            self.quiet_until = time.monotonic() + 2 * self.cfg.device.command_timeout_s
+            quiet_until = time.monotonic() + 2 * self.cfg.device.command_timeout_s
         if acted.refused:
             self.stuck.record(reading.frame.phash, acted.refused, changed=False)
-        self.pending, self.owed = acted.pending, [*self.owed, *acted.results]
-        return acted
+        return acted, state.but(pending=acted.pending, owed=(*state.owed, *acted.results), quiet_until=quiet_until)
 
-    def remember(self, request: Request, screen: Screen, decision: Decision) -> PastTurn:
+    def remember(self, turn: int, request: Request, screen: Screen, decision: Decision) -> PastTurn:
         """The turn as history keeps it: compact results, the screen line, the reply."""
-        past = self.layout.past_turn(self.history, self.turn, request.current, screen.view, screen.log.summary,
+        past = self.layout.past_turn(self.history, turn, request.current, screen.view, screen.log.summary,
                                      request.results, decision.remembered)
         if self.layout.cache:
             # Append-only: a reply that holds thinking is bound to the user message it answered, kept as sent.
@@ -289,14 +286,15 @@ class Coordinator:
         return past
 
     # ---- helpers -------------------------------------------------------------------------------------
-    def _device_failed(self, exc: DeviceError) -> str:
+    def _device_failed(self, state: LoopState, exc: DeviceError) -> tuple[str, LoopState]:
         """A bad frame or a dropped-and-reconnected device: this turn sees nothing and the next one tries
         again (the pending action's result waits for a good frame). A device that did not come back
         within `device.outage_wait_s`, or that has given no usable frame for that long, ends the run."""
         now = time.monotonic()
-        self.device_down_since = self.device_down_since or now
+        since = state.device_down_since or now
+        gone = state.device_gone
         if isinstance(exc, DeviceDisconnected) and not exc.reconnected:
-            self.device_gone = str(exc)
-        elif now - self.device_down_since > self.cfg.device.outage_wait_s:
-            self.device_gone = f"no usable frame for {now - self.device_down_since:.0f} s ({exc})"
-        return f"device: {exc}"
+            gone = str(exc)
+        elif now - since > self.cfg.device.outage_wait_s:
+            gone = f"no usable frame for {now - since:.0f} s ({exc})"
+        return f"device: {exc}", state.but(device_down_since=since, device_gone=gone)

@@ -17,6 +17,7 @@ from lluma_agent.context.request import Section
 from lluma_agent.context.stuck import StuckState
 from lluma_agent.loop.acting import Acted, FrameLike
 from lluma_agent.loop.layouts import Current
+from lluma_agent.loop.state import LoopState
 from lluma_agent.memory.store import MemoryChange
 from lluma_agent.model.calls import ToolResult
 from lluma_agent.model.claude import ModelReply
@@ -117,6 +118,7 @@ class TurnParts:
     decision: Decision | None = None
     acted: Acted | None = None
     past: PastTurn | None = None
+    state: LoopState = field(default_factory=LoopState)  # the loop's state as this turn changes it
     model_s: float = 0.0
     action_s: float = 0.0
 
