@@ -27,7 +27,7 @@ from pydantic import BaseModel, Field
 from lluma_agent.config import ModelConfig
 from lluma_agent.context.request import screenshot_block
 from lluma_agent.model.calls import ToolCall
-from lluma_agent.model.claude import Model, ModelError, make_client
+from lluma_agent.model.claude import Model, ModelError, make_client, stored_request
 from lluma_agent.runlog.logread import LogDirError, load_run
 from lluma_agent.runlog.requestlog import image_blocks, load_request
 from lluma_agent.runlog.turnlog import TurnLog
@@ -164,7 +164,7 @@ def replay(source: Path, *, model: str | None = None, prompt_file: Path | None =
             req = replay_request(request, frame, view, model, prompt, max(frame.size))
             recorded = action_of(log.response.tool_calls)
             try:
-                reply = decide(req)
+                reply = decide(stored_request(req))
             except ModelError as exc:
                 result.turns.append(ReplayTurn(turn=log.turn, recorded_action=recorded, replayed_action="",
                                                same=False, error=str(exc)))

@@ -138,6 +138,9 @@ class ScriptedModel:
             stop_reason="tool_use" if calls else "end_turn", usage=Usage(input_tokens=1000, output_tokens=50),
         )
 
+    def preflight(self, request: dict[str, Any]) -> tuple[bool, str] | None:
+        return None  # a scripted model has no token count to check the prefix with
+
 
 def model_error(message: str = "API error 529: overloaded") -> ModelError:
     return ModelError(message)

@@ -19,12 +19,12 @@ from anthropic.types import (
     ToolChoiceParam,
     ToolParam,
 )
-from anthropic.types.message_create_params import MessageCreateParamsNonStreaming
 from PIL import Image
 from pydantic import BaseModel
 
 from lluma_agent.context.history import results_as_text as results_text
 from lluma_agent.context.tokens import RequestEstimate, estimate_request
+from lluma_agent.model.claude import MessagesRequest
 from lluma_vision.jpeg import jpeg_base64
 
 
@@ -89,13 +89,6 @@ def _mark_last(content: list[dict[str, Any]], ttl: str) -> bool:
     return False
 
 
-class Request(MessageCreateParamsNonStreaming, total=False):
-    """Keyword arguments of `client.messages.create`: the SDK's own TypedDict, so mypy checks what is sent."""
-
-    extra_headers: dict[str, str]
-    extra_body: dict[str, Any]
-
-
 def build_request(
     *,
     model: str,
@@ -112,7 +105,7 @@ def build_request(
     cache: bool = True,
     cache_history: bool = True,
     cache_current: bool = False,
-) -> tuple[Request, Layout]:
+) -> tuple[MessagesRequest, Layout]:
     """`cache=False` (the baseline layout) sends no breakpoints; an empty memory_text sends no memory block.
 
     Breakpoints: A after the system prompt, B after the memory snapshot, C on the last block of the last
@@ -131,7 +124,7 @@ def build_request(
     hist_bp = cache_hist and bool(past) and past[-1]["role"] == "assistant" and _mark_last(past[-1]["content"], ttl)
     cur_bp = cache_hist and cache_current and _mark_last(now, ttl)
     messages = past + [{"role": "user", "content": now}]
-    request: Request = {
+    request: MessagesRequest = {
         "model": model,
         "max_tokens": max_tokens,
         "tools": cast(list[ToolParam], tools),

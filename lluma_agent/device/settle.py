@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import time
-from typing import Protocol
+from collections.abc import Callable
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from lluma_agent.device.android import DeviceDisconnected, Frame, FrameError
+from lluma_agent.device.protocol import Phone
 from lluma_vision.phash import distance
 
 RECAPTURES_AFTER_RECONNECT = 3  # more drops than this within one settle: the link is too flaky to trust
-
-
-class Capturer(Protocol):
-    def capture(self) -> Frame: ...
 
 
 class SettleResult(BaseModel):
@@ -27,7 +24,7 @@ class SettleResult(BaseModel):
 
 
 def settle(
-    device: Capturer,
+    device: Phone,
     timeout_s: float | None = None,
     interval_s: float | None = None,
     threshold: int | None = None,
@@ -74,3 +71,7 @@ def settle(
         assert error is not None
         raise FrameError(f"no usable frame in {captures} captures over {timeout_s:.1f}s: {error}")
     return SettleResult(frame=last_good, settled=False, captures=captures, waited_s=time.monotonic() - start)
+
+
+# The settle stage as the loop takes it (tests pass a faster one).
+Settle = Callable[[Phone, float | None, float | None, int | None], SettleResult]

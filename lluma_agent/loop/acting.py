@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any, Protocol, cast
+from typing import cast
 
-from PIL import Image
 from pydantic import BaseModel, Field
 
 from lluma_agent.context.stuck import StuckState
-from lluma_agent.device.android import DeviceError
+from lluma_agent.device.android import DeviceError, Frame
+from lluma_agent.device.protocol import Phone
 from lluma_agent.memory.store import MemoryChange
 from lluma_agent.model.calls import ToolCall, ToolResult
 from lluma_agent.model.claude import ModelReply
@@ -36,12 +36,6 @@ from lluma_agent.tools.toolkit import (
     error_result,
 )
 from lluma_vision.phash import distance
-
-
-class FrameLike(Protocol):
-    image: Image.Image
-    taken_at: float
-    phash: str
 
 
 class Pending(BaseModel):
@@ -78,7 +72,7 @@ class Acted(BaseModel):
     refused: str = ""  # signature of a refused input action (it counts toward stuck)
 
 
-def effect_of(p: Pending, frame: FrameLike, same_screen: Callable[[str, str], bool]) -> Effect:
+def effect_of(p: Pending, frame: Frame, same_screen: Callable[[str, str], bool]) -> Effect:
     """Now that we see the screen, tell the model what its last input action did."""
     changed = not same_screen(p.before_hash, frame.phash)
     text = (f"screen changed (distance {distance(p.before_hash, frame.phash)})" if changed
@@ -95,11 +89,11 @@ def effect_of(p: Pending, frame: FrameLike, same_screen: Callable[[str, str], bo
 
 
 class Actor:
-    def __init__(self, device: Any, tools: ToolRegistry, same_screen: Callable[[str, str], bool]) -> None:
+    def __init__(self, device: Phone, tools: ToolRegistry, same_screen: Callable[[str, str], bool]) -> None:
         self.device, self.tools, self._same_screen = device, tools, same_screen
         self._not_before = 0.0
 
-    def run(self, reply: ModelReply, frame: FrameLike, ctx: ToolContext, stuck: StuckState, last_action: str,
+    def run(self, reply: ModelReply, frame: Frame, ctx: ToolContext, stuck: StuckState, last_action: str,
             not_before: float = 0.0) -> Acted:
         """The reply's calls, in order; `frame`/`ctx.vision` are what the model decided on. `last_action` is
         the stuck detector's latest signature (a forced action is of a different kind). No input is sent before
@@ -142,7 +136,7 @@ class Actor:
             acted.memory_changes.append(outcome.memory_change)
         acted.results.append(tool.result(call, outcome))
 
-    def _input(self, tool: InputTool, call: ToolCall, args: Args, frame: FrameLike, ctx: ToolContext,
+    def _input(self, tool: InputTool, call: ToolCall, args: Args, frame: Frame, ctx: ToolContext,
                stuck: StuckState, last_action: str, acted: Acted) -> None:
         if stuck.level == "force":
             self._forced(call, frame, ctx, stuck, last_action, acted)
@@ -158,7 +152,7 @@ class Actor:
             return
         self._act(tool, call, planned, frame, ctx.turn, acted)
 
-    def _act(self, tool: InputTool, call: ToolCall | None, planned: PlannedAction, frame: FrameLike, turn: int,
+    def _act(self, tool: InputTool, call: ToolCall | None, planned: PlannedAction, frame: Frame, turn: int,
              acted: Acted, note: str = "") -> None:
         """Send one input (call None = the coordinator's own forced action) and leave it pending."""
         # Never act on a frame older than the decision: if the screen moved meanwhile, do nothing.
@@ -193,7 +187,7 @@ class Actor:
             brief=brief, before_hash=frame.phash, turn=turn,
         )
 
-    def _forced(self, call: ToolCall | None, frame: FrameLike, ctx: ToolContext, stuck: StuckState,
+    def _forced(self, call: ToolCall | None, frame: Frame, ctx: ToolContext, stuck: StuckState,
                 last_action: str, acted: Acted) -> None:
         """Stuck for a while: take a different kind of action than the repeated one, and say so.
 

@@ -25,7 +25,7 @@ from lluma_agent.loop.checkpoint import Checkpointer, EnvState
 from lluma_agent.loop.coordinator import Coordinator, RunTotals
 from lluma_agent.loop.resume import ResumePoint, check_settings, restore, set_aside
 from lluma_agent.memory.store import MemoryStore, write_state
-from lluma_agent.model.claude import Model, ModelReply, check_model, retry_policy
+from lluma_agent.model.claude import MessagesRequest, Model, ModelReply, check_model, retry_policy
 from lluma_agent.runlog.logread import action_label
 from lluma_agent.runlog.requestlog import write_request
 from lluma_agent.runlog.runs import RunLock, check_fresh
@@ -91,7 +91,7 @@ class RecordingModel(Model):
         self.folder = folder
         self.turn = lambda: 0  # set by build() once the coordinator exists
 
-    def decide(self, request: dict[str, Any]) -> ModelReply:
+    def decide(self, request: MessagesRequest) -> ModelReply:
         write_request(self.folder, self.turn(), request)
         return super().decide(request)
 

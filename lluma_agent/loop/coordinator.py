@@ -18,7 +18,7 @@ import logging
 import time
 import traceback
 from collections.abc import Callable
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 from lluma_agent.config import Config
 from lluma_agent.context import knowledge
@@ -26,15 +26,29 @@ from lluma_agent.context.history import History, PastTurn, compact_reply
 from lluma_agent.context.request import memory_update_note
 from lluma_agent.context.stuck import StuckDetector, StuckState
 from lluma_agent.device.android import DeviceDisconnected, DeviceError
+from lluma_agent.device.protocol import Phone
+from lluma_agent.device.settle import Settle
 from lluma_agent.loop.acting import Acted, Actor, Effect, effect_of
 from lluma_agent.loop.baseline import BaselineLayout
 from lluma_agent.loop.layouts import CachedLayout, ContextLayout
 from lluma_agent.loop.observe import VisionLike, observe
 from lluma_agent.loop.prompting import Prompter
 from lluma_agent.loop.state import LoopState
-from lluma_agent.loop.turn import Call, Decision, Notes, Reading, Request, RunTotals, Screen, TurnParts, assemble, bill
+from lluma_agent.loop.turn import (
+    Call,
+    Decision,
+    Notes,
+    Observation,
+    Prompt,
+    RunTotals,
+    Screen,
+    TurnParts,
+    assemble,
+    bill,
+)
 from lluma_agent.memory.store import MemoryStore
 from lluma_agent.model.claude import ModelError, ModelReply
+from lluma_agent.model.protocol import DecisionModel
 from lluma_agent.runlog import index as history_index
 from lluma_agent.runlog.turnlog import TurnLog, TurnLogger, VisionLog
 from lluma_agent.tools.toolkit import ToolContext, ToolRegistry
@@ -50,12 +64,6 @@ T = TypeVar("T")
 _log = logging.getLogger(__name__)
 
 
-class ModelLike(Protocol):
-    """The model seam: lluma_agent.model.claude.Model, or a scripted model in tests."""
-
-    def decide(self, request: dict[str, Any]) -> ModelReply: ...
-
-
 class RunEnded(Exception):
     """Terminating: the run stops, and says why."""
 
@@ -68,14 +76,14 @@ class Coordinator:
     def __init__(
         self,
         cfg: Config,
-        device: Any,
+        device: Phone,
         vision: VisionLike,
-        model: ModelLike,
+        model: DecisionModel,
         memory: MemoryStore,
         logger: TurnLogger,
         system_prompt: str,
         tools: ToolRegistry,
-        settle: Callable[..., Any],
+        settle: Settle,
         on_turn: Callable[[TurnLog, RunTotals], None] | None = None,
         knowledge: knowledge.Knowledge | None = None,
     ) -> None:
@@ -201,7 +209,7 @@ class Coordinator:
         return turn_log
 
     # ---- the stages ----------------------------------------------------------------------------------
-    def effect_of_pending(self, state: LoopState, reading: Reading) -> tuple[Effect | None, LoopState]:
+    def effect_of_pending(self, state: LoopState, reading: Observation) -> tuple[Effect | None, LoopState]:
         """What the last input action did, now that the screen shows it: owed to the model, logged, counted."""
         if state.pending is None:
             return None, state
@@ -240,7 +248,7 @@ class Coordinator:
             return []
         return self.knowledge.select(knowledge.ScreenFacts.of(out), self.cfg.knowledge.budget_tokens)
 
-    def decide(self, state: LoopState, request: Request) -> tuple[Decision, LoopState]:
+    def decide(self, state: LoopState, request: Prompt) -> tuple[Decision, LoopState]:
         reply = self.model.decide(request.params)  # ModelError ends the turn (step)
         state = state.but(model_errors=0, owed=())  # delivered: the model has seen them
         content, calls, errors = reply.content, reply.tool_calls, []
@@ -257,7 +265,9 @@ class Coordinator:
             errors.append("model: reply cut at max_tokens; only complete tool calls were used")
         return Decision(reply.model_copy(update={"tool_calls": calls}), remembered, errors), state
 
-    def act(self, state: LoopState, reply: ModelReply, reading: Reading, stuck: StuckState) -> tuple[Acted, LoopState]:
+    def act(
+        self, state: LoopState, reply: ModelReply, reading: Observation, stuck: StuckState
+    ) -> tuple[Acted, LoopState]:
         ctx = ToolContext(vision=reading.out, memory=self.memory, history=self.history, turn=state.turn,
                           search=lambda query, limit: history_index.search(self.logger.db, query, limit))
         last = self.stuck.actions[-1] if self.stuck.actions else ""
@@ -271,7 +281,7 @@ class Coordinator:
             self.stuck.record(reading.frame.phash, acted.refused, changed=False)
         return acted, state.but(pending=acted.pending, owed=(*state.owed, *acted.results), quiet_until=quiet_until)
 
-    def remember(self, turn: int, request: Request, screen: Screen, decision: Decision) -> PastTurn:
+    def remember(self, turn: int, request: Prompt, screen: Screen, decision: Decision) -> PastTurn:
         """The turn as history keeps it: compact results, the screen line, the reply."""
         past = self.layout.past_turn(self.history, turn, request.current, screen.view, screen.log.summary,
                                      request.results, decision.remembered)

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
 
 from PIL import Image
 
 from lluma_agent.config import DeviceConfig
-from lluma_agent.loop.turn import Reading
+from lluma_agent.device.protocol import Phone
+from lluma_agent.device.settle import Settle
+from lluma_agent.loop.turn import Observation
 from lluma_agent.runlog.turnlog import FrameInfo
 from lluma_vision.models import VisionOutput
 from lluma_vision.phash import short_id
@@ -22,7 +23,7 @@ class VisionLike(Protocol):
     def analyze(self, image: Image.Image, phash: str | None = None) -> VisionOutput: ...
 
 
-def observe(device: Any, vision: VisionLike, settle: Callable[..., Any], dev: DeviceConfig) -> Reading:
+def observe(device: Phone, vision: VisionLike, settle: Settle, dev: DeviceConfig) -> Observation:
     """Capture until the screen is still and not a loading screen or cutscene (bounded).
 
     DeviceError (a bad frame, a dropped device) is the caller's: the turn sees nothing."""
@@ -43,4 +44,4 @@ def observe(device: Any, vision: VisionLike, settle: Callable[..., Any], dev: De
     frame = settled.frame
     info = FrameInfo(phash=short_id(frame.phash), width=frame.image.width, height=frame.image.height,
                      settled=settled.settled, settle_captures=captures, cinematic=out.cinematic)
-    return Reading(frame, out, info, waited, capture_s, vision_s, time.monotonic() - t0 - vision_s - capture_s)
+    return Observation(frame, out, info, waited, capture_s, vision_s, time.monotonic() - t0 - vision_s - capture_s)

@@ -4,21 +4,22 @@ and the model's request shape (thinking, effort) are fixed for the run."""
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 from lluma_agent.config import Config
 from lluma_agent.context.history import History
 from lluma_agent.context.request import build_request, current_turn, screenshot_block
 from lluma_agent.loop.layouts import ContextLayout
-from lluma_agent.loop.turn import Call, Notes, Reading, Request, Screen
+from lluma_agent.loop.turn import Call, Notes, Observation, Prompt, Screen
 from lluma_agent.memory.store import MemoryStore
 from lluma_agent.model.calls import ToolResult
 from lluma_agent.model.claude import ModelReply, drop_block, request_shape
+from lluma_agent.model.protocol import DecisionModel
 from lluma_facts import Usage
 
 
 class Prompter:
-    def __init__(self, cfg: Config, model: Any, tools: list[Any], system_prompt: str, layout: ContextLayout,
+    def __init__(self, cfg: Config, model: DecisionModel, tools: list[Any], system_prompt: str, layout: ContextLayout,
                  history: History, memory: MemoryStore) -> None:
         self.cfg, self.model, self.tools, self.system_prompt = cfg, model, tools, system_prompt
         self.layout, self.history, self.memory = layout, history, memory
@@ -38,19 +39,22 @@ class Prompter:
             self.preflight_due = self.preflight_due or how is not None
             calls = [Call("fold", self.cfg.model.name, r.usage, r.text, [a.model_dump() for a in r.retries])
                      for r in replies]
-        if self.preflight_due and self.layout.cache and hasattr(self.model, "preflight"):
+        if self.preflight_due and self.layout.cache:
             self.preflight_due = False
-            calls.append(self._preflight())
+            calls += self._preflight()
         return how, calls
 
-    def _preflight(self) -> Call:
+    def _preflight(self) -> list[Call]:
         params, _ = build_request(model=self.cfg.model.name, max_tokens=1, tools=self.tools,
                                   system_prompt=self.system_prompt, memory_text=self.history.memory or "",
                                   history=[], current=[{"type": "text", "text": "."}])
-        ok, text = self.model.preflight(cast(dict[str, Any], params))
-        return Call("preflight", self.cfg.model.name, Usage(), text if ok else f"error: {text}")
+        checked = self.model.preflight(params)
+        if checked is None:
+            return []
+        ok, text = checked
+        return [Call("preflight", self.cfg.model.name, Usage(), text if ok else f"error: {text}")]
 
-    def request(self, reading: Reading, screen: Screen, notes: Notes, results: list[ToolResult]) -> Request:
+    def request(self, reading: Observation, screen: Screen, notes: Notes, results: list[ToolResult]) -> Prompt:
         """This turn's request: tools | system | memory snapshot | history | the current turn (`results` owed)."""
         ctx = self.cfg.context
         # A turn kept verbatim (its reply will hold thinking) carries no screenshot: images anywhere in the prompt
@@ -71,16 +75,16 @@ class Prompter:
             memory_text=current.memory_text,
             history=self.history.messages(),
             current=blocks,
-            thinking=cast(Any, shape.thinking),
-            output_config=cast(Any, shape.output_config),
+            thinking=shape.thinking,
+            output_config=shape.output_config,
             ttl=ctx.cache_ttl,
             cache=self.layout.cache,
             cache_current=shape.expects_thinking,
         )
-        request = cast(dict[str, Any], params)
-        if not self.layout.cache and (shape.thinking or {}).get("type") == "adaptive":
+        request = params
+        if not self.layout.cache and shape.thinking is not None and shape.thinking["type"] == "adaptive":
             request = drop_block(request)  # the baseline's sliding window breaks every binding, every turn
-        return Request(request, layout.sections, current, results, blocks, as_text, notes.memory)
+        return Prompt(request, layout.sections, current, results, blocks, as_text, notes.memory)
 
     def _summarize(self, messages: list[dict[str, Any]], replies: list[ModelReply]) -> str:
         """The fold's summary: the same prefix as the last request (bindings hold), `tool_choice: none`, and no
@@ -88,9 +92,9 @@ class Prompter:
         request, _ = build_request(
             model=self.cfg.model.name, max_tokens=self.cfg.model.max_tokens, tools=self.tools,
             system_prompt=self.system_prompt, memory_text=self.history.memory or "", history=messages[:-1],
-            current=messages[-1]["content"], thinking=cast(Any, self.shape.thinking),
-            output_config=cast(Any, self.shape.output_config), tool_choice={"type": "none"}, cache_history=False,
+            current=messages[-1]["content"], thinking=self.shape.thinking,
+            output_config=self.shape.output_config, tool_choice={"type": "none"}, cache_history=False,
         )
-        reply = self.model.decide(cast(dict[str, Any], request))
+        reply = self.model.decide(request)
         replies.append(reply)
         return reply.text

@@ -15,12 +15,13 @@ from pydantic import BaseModel
 from lluma_agent.context.history import PastTurn
 from lluma_agent.context.request import Section
 from lluma_agent.context.stuck import StuckState
-from lluma_agent.loop.acting import Acted, FrameLike
+from lluma_agent.device.android import Frame
+from lluma_agent.loop.acting import Acted
 from lluma_agent.loop.layouts import Current
 from lluma_agent.loop.state import LoopState
 from lluma_agent.memory.store import MemoryChange
 from lluma_agent.model.calls import ToolResult
-from lluma_agent.model.claude import ModelReply
+from lluma_agent.model.claude import MessagesRequest, ModelReply
 from lluma_agent.runlog.turnlog import CostLog, FrameInfo, ResponseLog, SideCall, Timings, TurnLog, VisionLog
 from lluma_facts import Usage, cost_usd
 from lluma_vision.models import VisionData, VisionOutput
@@ -38,10 +39,10 @@ class RunTotals(BaseModel):
 
 
 @dataclass
-class Reading:
+class Observation:
     """observe(): the settled frame, its reading, and how long it took."""
 
-    frame: FrameLike
+    frame: Frame
     out: VisionOutput
     info: FrameInfo
     waited: str | None = None
@@ -83,8 +84,10 @@ class Notes:
 
 
 @dataclass
-class Request:
-    params: dict[str, Any]
+class Prompt:
+    """request(): the request as built, with its sections and what it delivers."""
+
+    params: MessagesRequest
     sections: list[Section]
     current: Current
     results: list[ToolResult]  # the tool results it delivers
@@ -108,13 +111,13 @@ class TurnParts:
     started: float = field(default_factory=time.monotonic)
     failures: list[str] = field(default_factory=list)  # why the turn ended early
     retries: list[dict[str, Any]] | None = None  # a failed decision's attempts (None: it did not fail)
-    reading: Reading | None = None
+    reading: Observation | None = None
     screenshot: str | None = None
     screen: Screen | None = None
     notes: Notes | None = None
     fold: str | None = None
     fold_calls: list[Call] = field(default_factory=list)
-    request: Request | None = None
+    request: Prompt | None = None
     decision: Decision | None = None
     acted: Acted | None = None
     past: PastTurn | None = None

@@ -12,9 +12,11 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import anthropic
+from anthropic.types.message_create_params import MessageCreateParamsNonStreaming, OutputConfigParam
+from anthropic.types.thinking_config_param import ThinkingConfigParam
 from pydantic import BaseModel, Field
 
 from lluma_agent.config import ModelConfig
@@ -63,11 +65,25 @@ class ModelReply(BaseModel):
         return self.stop_reason == "refusal"
 
 
+class MessagesRequest(MessageCreateParamsNonStreaming, total=False):
+    """Keyword arguments of `client.messages.create`: the SDK's own TypedDict, carried from building to sending
+    (context/request.py builds it, Model sends it), so mypy checks what is sent."""
+
+    extra_headers: dict[str, str]
+    extra_body: dict[str, Any]
+
+
+def stored_request(data: dict[str, Any]) -> MessagesRequest:
+    """A request read back from disk (`requests/`, replay): JSON of what was sent, so it has the shape that was
+    checked when it was built. The one place an untyped dict becomes a request."""
+    return cast(MessagesRequest, data)
+
+
 class Shape(BaseModel):
     """What a request says about thinking, from the model's row in the registry and the config."""
 
-    thinking: dict[str, Any] | None = None
-    output_config: dict[str, Any] | None = None
+    thinking: ThinkingConfigParam | None = None
+    output_config: OutputConfigParam | None = None
     expects_thinking: bool = False  # replies will carry thinking blocks (their turns are kept verbatim)
 
 
@@ -133,8 +149,9 @@ def parse_reply(message: Any) -> ModelReply:
     )
 
 
-def drop_block(request: dict[str, Any]) -> dict[str, Any]:
+def drop_block(request: MessagesRequest) -> MessagesRequest:
     """The same request, asking the API to drop preserved thinking whose prefix changed instead of failing."""
+    # block_binding is newer than the SDK's ThinkingConfigParam: it travels in extra_body, which overrides.
     thinking = {**(request.get("thinking") or {"type": "adaptive"}),
                 "block_binding": {"prefix_mismatch_behavior": "drop_block"}}
     headers = {**(request.get("extra_headers") or {}), "anthropic-beta": BINDING_BETA}
@@ -156,12 +173,13 @@ class Model:
         self.clock = clock
         self.policy = retry_policy(cfg)
 
-    def decide(self, request: dict[str, Any]) -> ModelReply:
+    def decide(self, request: MessagesRequest) -> ModelReply:
         retries: list[Attempt] = []
         try:
             return self._send(request, retries)
         except anthropic.BadRequestError as exc:
-            if BINDING_ERROR not in str(exc) or (request.get("thinking") or {}).get("type") != "adaptive":
+            thinking = request.get("thinking")
+            if BINDING_ERROR not in str(exc) or thinking is None or thinking["type"] != "adaptive":
                 raise self._error(exc, retries) from None
             retries.append(Attempt(error=describe(exc), status=exc.status_code))
             try:
@@ -171,13 +189,14 @@ class Model:
         except anthropic.APIError as exc:
             raise self._error(exc, retries) from None
 
-    def _send(self, request: dict[str, Any], retries: list[Attempt]) -> ModelReply:
+    def _send(self, request: MessagesRequest, retries: list[Attempt]) -> ModelReply:
         started = self.clock()
 
         def call(attempt: int) -> Any:
             # The SDK's own retries are off, so it would send retry-count 0 every time: say which attempt this is.
             headers = {**(request.get("extra_headers") or {}), "x-stainless-retry-count": str(attempt)}
-            return self.client.messages.create(**{**request, "extra_headers": headers})
+            sent: MessagesRequest = {**request, "extra_headers": headers}
+            return self.client.messages.create(**sent)
 
         message = call_with_retries(
             call, self.policy, retries, sleep=self.sleep, clock=self.clock, what="model call"
@@ -187,21 +206,27 @@ class Model:
         reply.retries = retries
         return reply
 
-    def count_tokens(self, request: dict[str, Any]) -> int:
+    def count_tokens(self, request: MessagesRequest) -> int:
         """The exact input tokens of `request` (free; needs the network): the prefix check at start and after folds."""
-        keys = ("model", "messages", "system", "tools", "tool_choice", "thinking", "output_config")
-        body = {k: v for k, v in request.items() if k in keys}
+        r = request
         result = call_with_retries(
-            lambda _n: self.client.messages.count_tokens(**body), self.policy, [], sleep=self.sleep,
-            clock=self.clock, what="count_tokens",
+            lambda _n: self.client.messages.count_tokens(
+                model=r["model"], messages=r["messages"], system=r.get("system", anthropic.omit),
+                tools=r.get("tools", anthropic.omit), tool_choice=r.get("tool_choice", anthropic.omit),
+                thinking=r.get("thinking", anthropic.omit), output_config=r.get("output_config", anthropic.omit)),
+            self.policy, [], sleep=self.sleep, clock=self.clock, what="count_tokens",
         )
         return int(result.input_tokens)
 
-    def preflight(self, request: dict[str, Any]) -> tuple[bool, str]:
+    def preflight(self, request: MessagesRequest) -> tuple[bool, str] | None:
         """The real size of the cached prefix (tools + system + memory snapshot) against the model's minimum
         cacheable prefix: (big enough, a line for the log). A failure is reported, never raised."""
-        probe: dict[str, Any] = {k: request[k] for k in ("model", "system", "tools") if k in request}
-        probe["messages"] = [{"role": "user", "content": "."}]
+        probe: MessagesRequest = {"model": request["model"], "max_tokens": 1,
+                                  "messages": [{"role": "user", "content": "."}]}
+        if "system" in request:
+            probe["system"] = request["system"]
+        if "tools" in request:
+            probe["tools"] = request["tools"]
         try:
             n = self.count_tokens(probe)
         except anthropic.APIError as exc:

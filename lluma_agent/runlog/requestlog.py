@@ -12,6 +12,7 @@ import copy
 import gzip
 import hashlib
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -40,12 +41,12 @@ def _strip_images(node: Any) -> Any:
     return out
 
 
-def stored_form(request: dict[str, Any]) -> dict[str, Any]:
+def stored_form(request: Mapping[str, object]) -> dict[str, Any]:
     """The request as kept: everything as sent, image bytes replaced by a note."""
     return _strip_images(copy.deepcopy(dict(request)))
 
 
-def write_request(folder: Path, turn: int, request: dict[str, Any]) -> Path:
+def write_request(folder: Path, turn: int, request: Mapping[str, object]) -> Path:
     path = request_path(folder, turn)
     path.parent.mkdir(parents=True, exist_ok=True)
     data = json.dumps(stored_form(request), ensure_ascii=False).encode("utf-8")

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any, ClassVar, Literal, Protocol
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field
 from rapidfuzz import fuzz, process
 
 from lluma_agent.device.android import InputUnknown
+from lluma_agent.device.protocol import Phone
 from lluma_agent.tools.toolkit import Args, Tool
 from lluma_vision.models import Box, VisionOutput
 
@@ -44,12 +45,6 @@ class ActionDone(BaseModel):
     point: tuple[int, int] | None = None
     swipe: tuple[int, int, int, int] | None = None
     unknown: str = ""  # the input was sent but never answered: it may have happened (the next frame tells)
-
-
-class DeviceLike(Protocol):
-    def tap(self, box: Box) -> tuple[int, int]: ...
-    def scroll(self, region: Box, direction: Literal["up", "down"]) -> tuple[int, int, int, int]: ...
-    def back(self) -> None: ...
 
 
 # ---- resolving a name -------------------------------------------------------------------------------
@@ -156,7 +151,7 @@ def _scroll_region(vision: VisionOutput) -> Box:
     return Box(x0=int(w * 0.15), y0=int(h * 0.3), x1=int(w * 0.85), y1=int(h * 0.7))
 
 
-def execute(action: PlannedAction, device: DeviceLike) -> ActionDone:
+def execute(action: PlannedAction, device: Phone) -> ActionDone:
     """Send the action. An input whose answer never came is done with `unknown` set, not an error: adb
     cannot take a sent command back, so it may still happen and must be logged as sent."""
     try:
