@@ -8,6 +8,12 @@ the recorded and the replayed action and whether they agree, then the agreement 
 Against the Messages API stand-in on 127.0.0.1 by default (no key, no network); `--api real` sends the
 requests to the API with ANTHROPIC_API_KEY, billed at the model's prices. Turns are replayed in order;
 each is sent on its own, so a replayed answer never changes a later turn's history.
+
+Thinking in the recorded history is signed by the account that made it and is the recorded model's own.
+It is sent back only where it is valid: to the recorded model, on the API that signed it (a demo run's
+stand-in is started again with the run's signing key, which its checkpoint holds; a run on the real API
+replayed with `--api real`). Anywhere else the past turns' thinking blocks are removed (the provider's
+own advice for a trimmed history) and the result says so: a replay never sends a block it knows is invalid.
 """
 
 from __future__ import annotations
@@ -26,12 +32,13 @@ from pydantic import BaseModel, Field
 
 from lluma_agent.config import ModelConfig
 from lluma_agent.context.request import screenshot_block
+from lluma_agent.loop import checkpoint
 from lluma_agent.model.calls import ToolCall
-from lluma_agent.model.claude import Model, ModelError, make_client, stored_request
+from lluma_agent.model.claude import Model, ModelError, make_client, request_shape, stored_request
 from lluma_agent.runlog.logread import LogDirError, load_run
 from lluma_agent.runlog.requestlog import image_blocks, load_request
 from lluma_agent.runlog.turnlog import TurnLog
-from lluma_facts import cost_usd
+from lluma_facts import cost_usd, model_spec
 from lluma_vision.compact import compact
 from lluma_vision.config import VisionConfig
 
@@ -57,6 +64,10 @@ class ReplayResult(BaseModel):
     agreement: float = 0.0  # share of compared turns whose replayed action is the recorded one
     cost_usd: float = 0.0
     skipped: list[str] = Field(default_factory=list)  # turns that could not be replayed, and why
+    chosen: int = 0  # turns in the range asked for: replayed, failed or skipped
+    not_replayed: int = 0  # of those, turns with no replayed action (skipped, or the API refused the request)
+    agreement_of_chosen: float = 0.0  # share of ALL chosen turns whose replayed action is the recorded one
+    thinking: str = ""  # what became of the recorded thinking blocks, and why
 
 
 def parse_range(text: str | None) -> tuple[int, int]:
@@ -89,10 +100,39 @@ def _norm(action: str) -> str:
     return re.sub(r"[^0-9a-z(=,)]+", "", action.casefold())
 
 
+def without_thinking(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The history with every assistant turn's thinking removed (what is left of a turn is sent as it was)."""
+    out = []
+    for msg in messages:
+        content = msg.get("content")
+        if msg.get("role") == "assistant" and isinstance(content, list):
+            kept = [b for b in content if b.get("type") not in ("thinking", "redacted_thinking")]
+            msg = {**msg, "content": kept or [{"type": "text", "text": "(thinking only)"}]}
+        out.append(msg)
+    return out
+
+
+def reshape(req: dict[str, Any], model: str) -> dict[str, Any]:
+    """The request's thinking settings for another model (an adaptive model's effort carried over when it takes it)."""
+    spec = model_spec(model)
+    effort = (req.get("output_config") or {}).get("effort")
+    cfg = ModelConfig(name=model, effort=effort if effort in spec.efforts else (spec.default_effort or "low"))
+    shape = request_shape(cfg)
+    out = {k: v for k, v in req.items() if k not in ("thinking", "output_config")}
+    if shape.thinking is not None:
+        out["thinking"] = shape.thinking
+    if shape.output_config is not None:
+        out["output_config"] = {**(req.get("output_config") or {}), **shape.output_config}
+    return out
+
+
 def replay_request(request: dict[str, Any], frame: Image.Image, view_json: str, model: str | None,
-                   prompt: str | None, screenshot_max_side: int) -> dict[str, Any]:
-    """The stored request with the screen re-read, the screenshot re-encoded, and the model or prompt swapped."""
+                   prompt: str | None, screenshot_max_side: int, keep_thinking: bool = True) -> dict[str, Any]:
+    """The stored request with the screen re-read, the screenshot re-encoded, the model or prompt swapped, and
+    the past turns' thinking removed unless `keep_thinking`."""
     req = dict(request)
+    if not keep_thinking:
+        req["messages"] = without_thinking(req["messages"])
     current = req["messages"][-1]
     blocks = []
     for block in current["content"]:
@@ -103,7 +143,8 @@ def replay_request(request: dict[str, Any], frame: Image.Image, view_json: str, 
                                                                           if k == "cache_control"}}
         blocks.append(block)
     req["messages"] = [*req["messages"][:-1], {**current, "content": blocks}]
-    if model:
+    if model and model != request.get("model"):
+        req = reshape(req, model)
         req["model"] = model
     if prompt is not None:
         system = list(req.get("system") or [])
@@ -120,16 +161,39 @@ def _turns_of(source: Path) -> tuple[Path, list[TurnLog]]:
     return run.folder, run.turns
 
 
+def stand_in_key(folder: Path) -> bytes | None:
+    """The signing key of the stand-in a demo run played against (its checkpoint's `env`), or None."""
+    try:
+        cp = checkpoint.Checkpoint.model_validate_json(checkpoint.path(folder).read_text(encoding="utf-8"))
+        return bytes.fromhex(str(cp.env["api_secret"]))
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def thinking_plan(api: str, key: bytes | None, recorded_model: str, model: str | None) -> tuple[bool, str]:
+    """(send the recorded thinking back?, why): only to the model that made it, on the API that signed it."""
+    if model and model != recorded_model:
+        return False, f"removed: it is {recorded_model}'s own thinking, not {model}'s"
+    if api == "real":
+        if key is not None:
+            return False, "removed: the run's stand-in signed it, the real API would refuse it"
+        return True, "sent back as recorded (the API and account that signed it)"
+    if key is not None:
+        return True, "sent back as recorded (the stand-in runs with the run's signing key, from its checkpoint)"
+    return False, "removed: the API signed it, the stand-in cannot check its signatures"
+
+
 @contextlib.contextmanager
-def _endpoint(api: str) -> Iterator[tuple[Any, str]]:
-    """(anthropic client, label): the stand-in on loopback, or the real API with the user's key."""
+def _endpoint(api: str, key: bytes | None) -> Iterator[tuple[Any, str]]:
+    """(anthropic client, label): the stand-in on loopback (with the run's signing key when it has one), or the
+    real API with the user's key."""
     if api == "real":
         cfg = ModelConfig()
         yield make_client(cfg), cfg.base_url or os.environ.get("ANTHROPIC_BASE_URL") or "https://api.anthropic.com"
         return
     from lluma_sim.api.server import ApiServer
 
-    with ApiServer() as server:
+    with ApiServer(secret=key) as server:
         yield server.client(timeout=60.0), "stand-in"
 
 
@@ -143,8 +207,10 @@ def replay(source: Path, *, model: str | None = None, prompt_file: Path | None =
 
     vision = Vision(VisionConfig(backend="ocr"))
     result = ReplayResult(source=str(source), api=api, model=model or (chosen[0].model if chosen else ""),
-                          prompt=str(prompt_file) if prompt_file else None)
-    with _endpoint(api) as (client, label):
+                          prompt=str(prompt_file) if prompt_file else None, chosen=len(chosen))
+    key = stand_in_key(folder)
+    keep, result.thinking = thinking_plan(api, key, chosen[0].model if chosen else "", model)
+    with _endpoint(api, key if keep else None) as (client, label):
         result.api = label
         decide = Model(ModelConfig(retry_window_s=30), client).decide
         for log in chosen:
@@ -161,7 +227,7 @@ def replay(source: Path, *, model: str | None = None, prompt_file: Path | None =
             with Image.open(shot) as im:
                 frame = im.convert("RGB")
             view = compact(vision.analyze(frame)).to_json()
-            req = replay_request(request, frame, view, model, prompt, max(frame.size))
+            req = replay_request(request, frame, view, model, prompt, max(frame.size), keep_thinking=keep)
             recorded = action_of(log.response.tool_calls)
             try:
                 reply = decide(stored_request(req))
@@ -176,6 +242,8 @@ def replay(source: Path, *, model: str | None = None, prompt_file: Path | None =
     done = [t for t in result.turns if not t.error]
     result.compared = len(done)
     result.agreement = round(sum(t.same for t in done) / len(done), 4) if done else 0.0
+    result.not_replayed = result.chosen - len(done)
+    result.agreement_of_chosen = round(sum(t.same for t in done) / result.chosen, 4) if result.chosen else 0.0
     result.cost_usd = round(sum(t.cost_usd for t in result.turns), 6)
     return result
 
@@ -188,7 +256,11 @@ def format_result(r: ReplayResult) -> str:
         shown = t.replayed_action if not t.error else f"error: {t.error}"
         lines.append(f"{t.turn:>5}  {t.recorded_action:<{width}}  {shown:<{width}}  {'yes' if t.same else 'NO'}")
     lines += [f"skipped {s}" for s in r.skipped]
-    lines.append(f"agreement: {100 * r.agreement:.0f}% of {r.compared} turn(s); cost ${r.cost_usd:.4f}")
+    if r.thinking:
+        lines.append(f"recorded thinking: {r.thinking}")
+    same = sum(t.same for t in r.turns if not t.error)
+    lines.append(f"agreement: {100 * r.agreement_of_chosen:.0f}% of {r.chosen} turn(s) ({same} the same); "
+                 f"{r.not_replayed} could not be replayed; cost ${r.cost_usd:.4f}")
     return "\n".join(lines)
 
 

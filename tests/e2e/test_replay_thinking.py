@@ -1,0 +1,69 @@
+"""`lluma replay` on runs of a thinking model (the default Haiku 5.5): with the same model, another one, a
+run whose signing key is unknown, and a replay where nothing can be replayed (non-zero exit, each turn says why)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from lluma_agent.loop import checkpoint
+from lluma_cli import demo, replay
+
+
+@pytest.fixture(scope="module")
+def haiku55_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    logs = tmp_path_factory.mktemp("replay55") / "run"
+    demo.run_demo(10, logs, seed=7, quiet=True)  # the default model: adaptive thinking, blocks bound to their prefix
+    return logs
+
+
+def _copy(run: Path, tmp_path: Path) -> Path:
+    dest = tmp_path / "copy"
+    shutil.copytree(run, dest)
+    return dest
+
+
+def test_a_haiku55_demo_run_replays_with_itself(haiku55_run: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert replay.main([str(haiku55_run), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["model"] == "claude-haiku-5-5" and out["chosen"] == 10
+    assert out["not_replayed"] == 0 and not out["skipped"] and all(not t["error"] for t in out["turns"])
+    assert out["agreement_of_chosen"] >= 0.9 and out["agreement"] >= 0.9
+    assert out["thinking"].startswith("sent back as recorded")  # the run's key, from its checkpoint
+
+
+def test_a_haiku55_demo_run_replays_with_another_model(haiku55_run: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert replay.main([str(haiku55_run), "--model", "claude-sonnet-5-5"]) == 0
+    text = capsys.readouterr().out
+    assert "removed: it is claude-haiku-5-5's own thinking, not claude-sonnet-5-5's" in text
+    assert "0 could not be replayed" in text and "error:" not in text
+    # A budget-thinking model: the adaptive settings of the recording are reshaped, not sent as they were.
+    r = replay.replay(haiku55_run, model="claude-haiku-4-5", turns="2-4")
+    assert r.not_replayed == 0 and r.compared == 3 and r.agreement_of_chosen >= 0.6
+
+
+def test_without_the_runs_key_the_thinking_is_removed_and_said(haiku55_run: Path, tmp_path: Path) -> None:
+    run = _copy(haiku55_run, tmp_path)
+    checkpoint.path(run).unlink()  # as for a run on the real API: the stand-in cannot check its signatures
+    r = replay.replay(run, turns="2-5")
+    assert r.not_replayed == 0 and r.thinking.startswith("removed: the API signed it")
+
+
+def test_a_replay_where_no_turn_replays_exits_non_zero(haiku55_run: Path, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    run = _copy(haiku55_run, tmp_path)
+    cp = checkpoint.Checkpoint.model_validate_json(checkpoint.path(run).read_text())
+    cp.env["api_secret"] = "00" * 16  # another account's key: every recorded thinking block is refused
+    checkpoint.save(run, cp)
+    assert replay.main([str(run), "--turns", "2-4"]) == 1
+    text = capsys.readouterr().out
+    assert text.count("Invalid `signature`") == 3  # each turn says why
+    assert "agreement: 0% of 3 turn(s) (0 the same); 3 could not be replayed" in text
+    shutil.rmtree(run / "screens")
+    assert replay.main([str(run), "--json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["not_replayed"] == 10 and len(out["skipped"]) == 10
+    assert all("screenshot is no longer kept" in s for s in out["skipped"])
