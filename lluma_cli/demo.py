@@ -23,6 +23,7 @@ from lluma_agent.loop.coordinator import Coordinator, RunTotals
 from lluma_agent.loop.resume import ResumeError, ResumePoint, check_settings, open_point
 from lluma_agent.model.claude import make_client
 from lluma_agent.runlog.runs import LogDirInUse, check_fresh, new_run_dir
+from lluma_cli.confirm import Person, in_the_loop
 from lluma_cli.sim_check import taps_off_target
 from lluma_sim.adb.server import AdbServer
 from lluma_sim.api.faults import FaultSchedule
@@ -256,6 +257,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--config", type=Path, default=None, help="config file (default: config.yaml if present)")
     ap.add_argument("--json", action="store_true",
                     help="print only the summary, as one JSON object (progress goes to stderr)")
+    ap.add_argument("--confirm", action="store_true", help="as `lluma run --confirm`: a person approves each action")
+    ap.add_argument("--step", action="store_true", help="as `lluma run --step`: one turn per Enter")
     args = ap.parse_args(argv)
     point = None
     try:
@@ -277,12 +280,18 @@ def main(argv: list[str]) -> int:
         print(f"lluma demo: {exc}", file=sys.stderr)
         return 2
     with CtrlC() as ctrl_c:
+
+        def runner(c: Coordinator) -> RunTotals:
+            if args.confirm or args.step:
+                in_the_loop(c, Person(logs, out=sys.stderr if args.json else None), args.confirm, args.step)
+            return ctrl_c.run(c)
+
         s = run_demo(
             args.turns,
             logs,
             seed=seed,
             config=config,
-            runner=ctrl_c.run,
+            runner=runner,
             live=sys.stderr if args.json else None,
             environ=os.environ,
             fault_rate=args.faults,

@@ -13,6 +13,7 @@ from lluma_agent.loop.app import CtrlC, build, exit_status
 from lluma_agent.loop.resume import ResumeError, ResumePoint, check_settings, newest_run, open_point
 from lluma_agent.model.claude import ModelError, make_client
 from lluma_agent.runlog.runs import LogDirInUse, new_run_dir
+from lluma_cli.confirm import Person, in_the_loop
 
 
 def main(argv: list[str]) -> int:
@@ -25,6 +26,10 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--resume", nargs="?", const="", default=None, metavar="DIR",
                     help="go on with the run in DIR (default: the newest run-* folder under logs.dir) from its last "
                          "complete turn, logging into DIR")
+    ap.add_argument("--confirm", action="store_true",
+                    help="show each decided action (where it would tap, a marked screenshot) and wait for "
+                         "y / n / e ACTION / q; answers are read one a line when stdin is not a terminal")
+    ap.add_argument("--step", action="store_true", help="play one turn per Enter (q stops)")
     args = ap.parse_args(argv)
     made: Path | None = None
     point: ResumePoint | None = None
@@ -49,6 +54,8 @@ def main(argv: list[str]) -> int:
         else:  # each run gets a new folder of its own (made exclusively: runs started in the same second differ)
             made = cfg.logs.dir = new_run_dir(cfg.logs.dir, "run")
         coordinator, close = build(cfg, client, resume=point)
+        if args.confirm or args.step:
+            in_the_loop(coordinator, Person(cfg.logs.dir), confirm=args.confirm, step=args.step)
     except (ConfigError, ModelError, DeviceError, LogDirInUse, ResumeError) as exc:
         if made is not None:
             with contextlib.suppress(OSError):

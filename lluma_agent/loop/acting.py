@@ -8,13 +8,19 @@ between turns: the loop holds the pending action.
 
 When the stuck detector says "force", the action taken is a different kind from the repeated one,
 and the model is told so.
+
+A person in the loop (`lluma run --confirm`) is a `Gate`: before an input is sent it is shown the planned
+action and answers yes, no (a veto, told to the model as a person's), edit (the person's own action instead,
+`pressButton(name=Rest)`, `back`, or a plain name meaning pressButton) or quit (nothing sent; the run stops
+after this turn).
 """
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
-from typing import cast
+from typing import Literal, Protocol, cast
 
 from pydantic import BaseModel, Field
 
@@ -61,6 +67,39 @@ class Effect(BaseModel):
     note: str = ""  # an action the coordinator took on its own: told as a NOTE
 
 
+class Verdict(BaseModel):
+    """A person's answer to a planned input action."""
+
+    answer: Literal["yes", "no", "edit", "quit"]
+    text: str = ""  # edit: the person's action, e.g. "pressButton(name=Rest)", "back", "Rest"
+
+
+class Gate(Protocol):
+    """Asks a person about `planned` (the model's call, or the coordinator's own when `call` is None) on the
+    frame it was decided on; `problem` says why the last answer could not be followed (an edit that does
+    not plan), or is empty."""
+
+    def __call__(self, turn: int, planned: PlannedAction, frame: Frame, problem: str) -> Verdict: ...
+
+
+VETO = "not executed: a person watching the run vetoed {what}; choose another action (or wait)"
+QUIT = "not executed: a person stopped the run"
+
+
+def person_call(text: str, tools: ToolRegistry, call_id: str) -> ToolCall:
+    """A person's action as a tool call: `tool(key=value, ...)`, a bare input tool name, or a button's name."""
+    text = text.strip()
+    if not text:
+        raise ValueError("edit what? e.g. `e pressButton(name=Rest)`, `e back` or `e Rest`")
+    m = re.fullmatch(r"(\w+)\((.*)\)", text, re.DOTALL)
+    if m and m.group(1) in tools.names(acts=True):
+        args = dict(a.split("=", 1) for a in re.split(r",\s*(?=\w+=)", m.group(2)) if "=" in a)
+        return ToolCall(id=call_id, name=m.group(1), input={k.strip(): v.strip() for k, v in args.items()})
+    if text in tools.names(acts=True):
+        return ToolCall(id=call_id, name=text, input={})
+    return ToolCall(id=call_id, name="pressButton", input={"name": text})
+
+
 class Acted(BaseModel):
     """What running one reply's tool calls did."""
 
@@ -70,6 +109,8 @@ class Acted(BaseModel):
     memory_changes: list[MemoryChange] = Field(default_factory=list)
     errors: list[str] = Field(default_factory=list)
     refused: str = ""  # signature of a refused input action (it counts toward stuck)
+    person: str = ""  # what a person in the loop said: "approved ...", "vetoed ...", "replaced ... with ..."
+    stop: bool = False  # a person asked to stop the run
 
 
 def effect_of(p: Pending, frame: Frame, same_screen: Callable[[str, str], bool]) -> Effect:
@@ -89,8 +130,10 @@ def effect_of(p: Pending, frame: Frame, same_screen: Callable[[str, str], bool])
 
 
 class Actor:
-    def __init__(self, device: Phone, tools: ToolRegistry, same_screen: Callable[[str, str], bool]) -> None:
+    def __init__(self, device: Phone, tools: ToolRegistry, same_screen: Callable[[str, str], bool],
+                 gate: Gate | None = None) -> None:
         self.device, self.tools, self._same_screen = device, tools, same_screen
+        self.gate = gate  # a person in the loop, asked before every input
         self._not_before = 0.0
 
     def run(self, reply: ModelReply, frame: Frame, ctx: ToolContext, stuck: StuckState, last_action: str,
@@ -150,7 +193,47 @@ class Actor:
             # button that is not there is stopped like one that keeps tapping in vain.
             acted.refused = f"{call.name}(refused)"
             return
-        self._act(tool, call, planned, frame, ctx.turn, acted)
+        self._gated(tool, call, planned, frame, ctx, acted)
+
+    def _gated(self, tool: InputTool, call: ToolCall | None, planned: PlannedAction, frame: Frame,
+               ctx: ToolContext, acted: Acted, note: str = "") -> None:
+        """Send the action, once the person in the loop (if any) agreed or gave their own."""
+        if self.gate is not None:
+            asked = self._ask(call, planned, frame, ctx, acted)
+            if asked is None:
+                return
+            tool, planned, theirs = asked
+            note += theirs
+        self._act(tool, call, planned, frame, ctx.turn, acted, note=note)
+
+    def _ask(self, call: ToolCall | None, planned: PlannedAction, frame: Frame, ctx: ToolContext,
+             acted: Acted) -> tuple[InputTool, PlannedAction, str] | None:
+        """The person's answer: (the tool, the action to send, the note told to the model), or None when
+        nothing is sent (vetoed or stopped; the model's call is answered, the turn log says so)."""
+        assert self.gate is not None
+        what = planned.label
+        problem = ""
+        while True:
+            verdict = self.gate(ctx.turn, planned, frame, problem)
+            if verdict.answer == "yes":
+                acted.person = f"approved {what}"
+                return cast(InputTool, self.tools.get(planned.tool)), planned, ""
+            if verdict.answer in ("no", "quit"):
+                acted.person = f"vetoed {what}" if verdict.answer == "no" else f"stopped the run at {what}"
+                acted.stop = verdict.answer == "quit"
+                if call is not None:
+                    acted.results.append(error_result(call, VETO.format(what=what) if not acted.stop else QUIT))
+                return None
+            try:
+                theirs = person_call(verdict.text, self.tools, call.id if call else "person")
+                tool, args = self.tools.parse(theirs)
+                mine = cast(InputTool, tool).plan(args, ctx.vision)
+            except (ActionError, ToolInputError, ValueError, TypeError, LookupError) as exc:
+                problem = f"cannot do {verdict.text!r}: {exc}"
+                continue
+            done = mine.label
+            acted.person = f"replaced {what} with {done}"
+            return cast(InputTool, tool), mine, f"a person watching the run replaced your {what} with {done}: "
 
     def _act(self, tool: InputTool, call: ToolCall | None, planned: PlannedAction, frame: Frame, turn: int,
              acted: Acted, note: str = "") -> None:
@@ -199,4 +282,4 @@ class Actor:
         tool = cast(InputTool, self.tools.get(name))
         note = f"stuck ({stuck.reason}): the coordinator ran {name} instead of your action"
         acted.errors.append(note)
-        self._act(tool, call, tool.plan(tool.args(), ctx.vision), frame, ctx.turn, acted, note=f"{note}; ")
+        self._gated(tool, call, tool.plan(tool.args(), ctx.vision), frame, ctx, acted, note=f"{note}; ")

@@ -59,6 +59,7 @@ def live_line(log: TurnLog, totals: RunTotals) -> str:
     else:
         action = "-"
     errs = f" | {len(log.errors)} error(s)" if log.errors else ""
+    errs += f" | person: {log.person}" if log.person else ""
     return (
         f"turn {log.turn:>4} | {screen:<48} | {action[:40]:<40} | in {u.input_tokens:>5} cached "
         f"{u.cache_read_input_tokens:>6} write {u.cache_creation_input_tokens:>5} out {u.output_tokens:>4} | "

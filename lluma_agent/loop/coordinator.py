@@ -101,6 +101,8 @@ class Coordinator:
         self.totals = RunTotals()
         self.state = LoopState()  # what each turn hands to the next (loop/state.py)
         self.stop_requested = False
+        # `lluma run --step`: called before each turn with its number; False stops the run (a person said so).
+        self.before_turn: Callable[[int], bool] | None = None
         self.prompter = Prompter(cfg, model, tools.definitions(), system_prompt, self.layout, self.history, memory)
 
     def _same_screen(self, a: str, b: str) -> bool:
@@ -119,6 +121,8 @@ class Coordinator:
         try:
             while True:
                 self._check_limits()
+                if self.before_turn is not None and not self.before_turn(self.turn + 1):
+                    raise RunEnded("stopped by user")
                 log = self.step()
                 if self.on_turn:  # after the whole step: a turn cut off by a second Ctrl+C is not reported done
                     self.on_turn(log, self.totals)
@@ -279,6 +283,8 @@ class Coordinator:
             quiet_until = time.monotonic() + 2 * self.cfg.device.command_timeout_s
         if acted.refused:
             self.stuck.record(reading.frame.phash, acted.refused, changed=False)
+        if acted.stop:
+            self.request_stop()  # a person in the loop said quit: this turn is logged, no other starts
         return acted, state.but(pending=acted.pending, owed=(*state.owed, *acted.results), quiet_until=quiet_until)
 
     def remember(self, turn: int, request: Prompt, screen: Screen, decision: Decision) -> PastTurn:

@@ -149,7 +149,7 @@ def assemble(t: TurnParts, side_calls: list[SideCall], cost: CostLog) -> TurnLog
         response=response,
         tool_results=t.request.results if t.request else [],
         notes=t.notes.lines if t.notes else [],
-        action=a.action if a else None,
+        action=a.action if a else None, person=a.person if a else "",
         memory_changes=[*(t.notes.external if t.notes else []), *(a.memory_changes if a else [])],
         knowledge=t.notes.knowledge if t.notes else [],
         stuck=t.notes.stuck if t.notes else StuckState(),

@@ -125,6 +125,8 @@ class TurnLog(BaseModel):
     tool_results: list[ToolResult] = Field(default_factory=list)  # sent with THIS turn (answers to the last)
     notes: list[str] = Field(default_factory=list)  # every note the model was given this turn, as sent
     action: ActionLog | None = None
+    # A person in the loop (`lluma run --confirm`): "approved X", "vetoed X", "replaced X with Y", "stopped the run".
+    person: str = ""
     memory_changes: list[MemoryChange] = Field(default_factory=list)
     knowledge: list[str] = Field(default_factory=list)  # ids of the knowledge entries sent with this turn
     stuck: StuckState = Field(default_factory=StuckState)

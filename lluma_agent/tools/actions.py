@@ -39,6 +39,11 @@ class PlannedAction(BaseModel):
     key: str | None = None
     note: str = ""
 
+    @property
+    def label(self) -> str:
+        """`pressButton(Rest)`, `scrollDown(down)`, `back(KEYCODE_BACK)`: what a person is asked about."""
+        return f"{self.tool}({self.target or self.direction or self.key or ''})"
+
 
 class ActionDone(BaseModel):
     planned: PlannedAction
