@@ -23,7 +23,7 @@ from lluma_agent.device.android import Frame
 from lluma_agent.loop.acting import Verdict
 from lluma_agent.loop.coordinator import Coordinator
 from lluma_agent.tools.actions import PlannedAction
-from lluma_cli.report.page import MARK, mark_action
+from lluma_cli.report.marks import MARK, mark_action
 
 ASK = "y = do it, n = veto, e ACTION = do this instead, q = stop"
 

@@ -16,13 +16,15 @@ import hashlib
 import io
 import itertools
 import json
+import os
 import sys
 import time
 from html import escape
 from pathlib import Path
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
+from lluma_agent.atomic import atomic_write_bytes, atomic_write_text
 from lluma_agent.runlog.logread import (
     Run,
     action_label,
@@ -34,7 +36,8 @@ from lluma_agent.runlog.logread import (
 )
 from lluma_agent.runlog.stats import RunStats, compute
 from lluma_agent.runlog.turnlog import TurnLog
-from lluma_cli.report import charts
+from lluma_cli.report import charts, timeline
+from lluma_cli.report.marks import mark_action
 
 COLOURS = {"uncached": "#e4572e", "cache write": "#f3a712", "cache read": "#2e86ab"}
 
@@ -60,6 +63,9 @@ ul{margin:2px 0;padding-left:20px}code{font:12px ui-monospace,Menlo,Consolas,mon
 .errors li{color:#b00020}.muted{color:#888}
 .calls{border-collapse:collapse;font-size:12px;margin:2px 0}.calls td,.calls th{padding:1px 8px 1px 0;text-align:right}
 .calls td:first-child,.calls th:first-child{text-align:left}
+.tag{font-size:11px;border-radius:3px;padding:0 4px;margin-left:4px;background:#e8eef7;color:#234}
+.tag.person{background:#f6e3f0;color:#7a1457}.tag.resume{background:#e3f4e8;color:#1d5c2e}
+.timeline{max-width:360px;border:1px solid #ccc;border-radius:4px}
 .toolbar{margin:4px 0}.toolbar button{font:inherit;padding:2px 10px;margin-right:6px;cursor:pointer}
 """
 
@@ -71,25 +77,9 @@ SCRIPT = (
     "if(location.hash==='#all'){setAll(true)}"
 )
 SCRIPT_HASH = base64.b64encode(hashlib.sha256(SCRIPT.encode("utf-8")).digest()).decode("ascii")
-MARK = (255, 0, 170)  # the tap marker: a colour the game never uses
 
 # Nothing may be fetched: images are data: URIs, styles are inline, and the only script is ours (by hash).
 CSP = f"default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'sha256-{SCRIPT_HASH}'"
-
-
-def mark_action(img: Image.Image, point: list[int] | None, swipe: list[int] | None) -> None:
-    """A ring where the tap landed, or an arrow along the swipe (device pixels = screenshot pixels)."""
-    draw = ImageDraw.Draw(img)
-    r, w = max(10, img.width // 25), max(3, img.width // 150)
-    if point:
-        x, y = point[0], point[1]
-        draw.ellipse((x - r, y - r, x + r, y + r), outline=MARK, width=w)
-        d = max(w, r // 3)
-        draw.ellipse((x - d, y - d, x + d, y + d), fill=MARK)
-    elif swipe and len(swipe) >= 4:
-        x0, y0, x1, y1 = swipe[:4]
-        draw.line((x0, y0, x1, y1), fill=MARK, width=w)
-        draw.ellipse((x1 - 2 * w, y1 - 2 * w, x1 + 2 * w, y1 + 2 * w), fill=MARK)
 
 
 def thumbnail(path: Path, long_side: int, point: list[int] | None = None,
@@ -162,7 +152,18 @@ def _calls_table(log: TurnLog) -> str:
     return f'<h4>Model calls</h4><table class="calls">{head}{rows}</table>'
 
 
-def _turn(log: TurnLog, folder: Path, thumb: int) -> str:
+def _marks(log: TurnLog, resumed: bool) -> str:
+    """What the turn list flags: a resume point, a person's hand (memory edit, a veto or own action), the
+    agent's memory edits."""
+    tags = [("resume", "resumed here")] if resumed else []
+    if log.person:
+        tags.append(("person", f"person: {log.person}"))
+    for m in log.memory_changes:
+        tags.append(("person" if m.by == "person" else "memory", f"memory {m.op} {m.name} by {m.by}"))
+    return "".join(f' <span class="tag {cls}">{escape(text)}</span>' for cls, text in tags)
+
+
+def _turn(log: TurnLog, folder: Path, thumb: int, out_dir: Path, resumed: bool = False) -> str:
     action = action_label(log)
     effect = effect_words(log.action.effect) if log.action else ""
     cls = "turn err" if log.errors else "turn stuck" if log.stuck.level != "ok" else "turn"
@@ -170,12 +171,14 @@ def _turn(log: TurnLog, folder: Path, thumb: int) -> str:
     stuck = f' <span class="bad">stuck: {escape(log.stuck.level)}</span>' if log.stuck.level != "ok" else ""
     summary = (f'<span class="n">T{log.turn}</span> {escape(screen_label(log))} &middot; '
                f'<b>{escape(action or "no action")}</b>{escape(f" → {effect}" if effect else "")} '
-               f'<span class="cost">${log.cost.turn_usd:.4f}</span>{bad}{stuck}')
+               f'<span class="cost">${log.cost.turn_usd:.4f}</span>{bad}{stuck}{_marks(log, resumed)}')
     img = ""
     if thumb > 0 and log.frame.path:
         a = log.action
         uri = thumbnail(folder / log.frame.path, thumb, a.point if a else None, a.swipe if a else None)
-        img = (f'<img class="shot" src="{uri}" alt="turn {log.turn} screenshot">' if uri
+        full = Path(os.path.relpath(folder / log.frame.path, out_dir)).as_posix()
+        img = (f'<a class="full" href="{escape(full)}" target="_blank" title="open full size">'
+               f'<img class="shot" src="{uri}" alt="turn {log.turn} screenshot"></a>' if uri
                else '<p class="muted shot">screenshot no longer kept</p>')
     info = [f"<p><b>Screen:</b> {escape(screen_label(log))}</p>"]
     if log.vision:
@@ -215,8 +218,18 @@ def _turn(log: TurnLog, folder: Path, thumb: int) -> str:
             f'<div class="body">{img}<div class="info">{"".join(info)}</div></div></details>')
 
 
-def render(run: Run, thumb: int = 480) -> str:
+def resume_points(folder: Path) -> set[int]:
+    """The first turn of each resumed sitting (its `memory_at_turn_N.json`)."""
+    return {int(p.stem.rsplit("_", 1)[1]) for p in folder.glob("memory_at_turn_*.json")
+            if p.stem.rsplit("_", 1)[1].isdigit()}
+
+
+def render(run: Run, thumb: int = 480, out_dir: Path | None = None, gif: bytes | None = None) -> str:
+    """The page; screenshots link to their full-size files relative to `out_dir` (default the run's folder);
+    `gif` (timeline.make) is shown at the top of the turns."""
     s = compute(run.turns, str(run.folder), run.stop_reason)
+    out_dir = out_dir or run.folder
+    resumed = resume_points(run.folder)
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(run.turns[0].started_at))
     err_links = ", ".join(f'<a href="#t{t.turn}">T{t.turn}</a>' for t in run.turns if t.errors)
     parts = [
@@ -234,7 +247,9 @@ def render(run: Run, thumb: int = 480) -> str:
         '<div class="toolbar"><button id="expand" type="button">expand all</button>'
         '<button id="collapse" type="button">collapse all</button></div>',
         f'<p class="muted">Click a turn to open it.{" Turns with errors: " + err_links if err_links else ""}</p>',
-        *(_turn(t, run.folder, thumb) for t in run.turns),
+        *([f'<h2>Timeline</h2><img class="timeline" src="data:image/gif;base64,'
+           f'{base64.b64encode(gif).decode("ascii")}" alt="the run as an animation">'] if gif else []),
+        *(_turn(t, run.folder, thumb, out_dir, t.turn in resumed) for t in run.turns),
         f"<script>{SCRIPT}</script>",
         "</body></html>",
     ]
@@ -246,15 +261,23 @@ def main(argv: list[str]) -> int:
     add_dir_argument(ap)
     ap.add_argument("-o", "--output", type=Path, help="HTML file to write (default DIR/report.html)")
     ap.add_argument("--thumb", type=int, default=480, help="screenshot long side in pixels; 0 leaves them out")
+    ap.add_argument("--gif", action="store_true",
+                    help=f"also write DIR/{timeline.FILE}: the run as an animation (the tap marked, the action "
+                         "captioned), shown on the page")
     args = ap.parse_args(argv)
     run = open_run(args.dir, "lluma report")
     if run is None:
         return 1
     out = args.output or run.folder / "report.html"
     try:
-        out.write_text(render(run, args.thumb), encoding="utf-8")
+        gif = timeline.make(run) if args.gif else None
+        if gif is not None:
+            atomic_write_bytes(run.folder / timeline.FILE, gif)
+        atomic_write_text(out, render(run, args.thumb, out.parent, gif))
     except OSError as exc:
         print(f"lluma report: cannot write {out}: {exc}", file=sys.stderr)
         return 1
     print(f"wrote {out} ({out.stat().st_size / 1024:.0f} KB, {len(run.turns)} turns)")
+    if args.gif:
+        print(f"wrote {run.folder / timeline.FILE}" if gif else "no timeline: no screenshot of the run is kept")
     return 0

@@ -13,6 +13,7 @@ import pytest
 
 from lluma_agent.runlog.logread import load_run
 from lluma_cli import run as run_cli
+from lluma_cli.report import page as report
 from lluma_sim.adb.server import AdbServer
 from lluma_sim.api.server import ApiServer
 from lluma_sim.game import SimGame
@@ -64,6 +65,9 @@ def test_every_answer_no_taps_nothing_and_tells_the_model(sim: SimGame, tmp_path
     assert out.count("marked: ") == 3 and "person: vetoed" in out
     shown = [line.split("marked: ")[1].strip() for line in out.splitlines() if "marked: " in line]
     assert all(Path(p).is_file() for p in shown)  # the screenshot with the spot marked, one per question
+    (folder,) = (tmp_path / "logs").glob("run-*")
+    assert report.main([str(folder)]) == 0  # the report's turn list shows the person's hand
+    assert (folder / "report.html").read_text().count('class="tag person">person: vetoed') == 3
 
 
 def test_every_answer_yes_plays(sim: SimGame, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -81,3 +81,24 @@ def test_chromium_loads_the_screenshots(page: Path, tmp_path: Path) -> None:
     # three opened turns with a thumbnail each (a broken image would show an icon and its alt text instead)
     assert count(SHOT, 30) > 3 * 100 * 100
     assert count((0x2E, 0x86, 0xAB), 12) > 200  # the cache-read bars of the token chart are drawn
+
+
+def test_report_gif_writes_a_timeline_the_page_shows_and_screens_open_full_size(
+        page: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run = tmp_path / "run"
+    shutil.copytree(page.parent, run)
+    (run / "memory_at_turn_000003.json").write_text("{}")  # turn 3 began a resumed sitting
+    assert report.main([str(run), "--gif", "-o", str(tmp_path / "gif.html")]) == 0
+    assert f"wrote {run / 'timeline.gif'}" in capsys.readouterr().out
+    with Image.open(run / "timeline.gif") as gif:
+        assert gif.format == "GIF" and gif.is_animated and gif.n_frames == 3  # one frame per turn
+    dom = browse(tmp_path / "gif.html", tmp_path / "profile", "--dump-dom").stdout
+    assert '<img class="timeline" src="data:image/gif;base64,' in dom
+    assert dom.count('class="tag resume"') == 1 and 'id="t3"' in dom.split('class="tag resume"')[0]
+    links = re.findall(r'<a class="full" href="([^"]+)"', dom)
+    assert len(links) == 3 and all((tmp_path / link).is_file() for link in links)  # relative to the page
+    shot = tmp_path / "gif.png"
+    browse(tmp_path / "gif.html", tmp_path / "profile", f"--screenshot={shot}", "--window-size=1200,2600")
+    pixels = np.asarray(Image.open(shot).convert("RGB")).astype(int)
+    band = int((np.abs(pixels - np.array((24, 24, 24))).max(axis=2) < 4).sum())
+    assert band > 3000  # the timeline's caption band is drawn: the GIF loaded under the page's CSP
