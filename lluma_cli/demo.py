@@ -19,8 +19,9 @@ from pydantic import BaseModel, ConfigDict
 
 from lluma_agent.config import Config, ConfigError, find_config, load_config
 from lluma_agent.loop.app import CtrlC, build, exit_status, status
-from lluma_agent.loop.coordinator import Coordinator, RunTotals
+from lluma_agent.loop.coordinator import Coordinator
 from lluma_agent.loop.resume import ResumeError, ResumePoint, check_settings, open_point
+from lluma_agent.loop.turn import RunTotals
 from lluma_agent.model.claude import make_client
 from lluma_agent.runlog.runs import LogDirInUse, check_fresh, new_run_dir
 from lluma_cli.confirm import Person, in_the_loop

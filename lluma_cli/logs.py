@@ -137,7 +137,7 @@ def format_turn(log: TurnLog, folder: Path) -> str:
         out += _block("tool calls", "\n".join(calls))
         out.append(f"stop reason: {r.stop_reason}")
         if r.retries:
-            out += _block("retries", "\n".join(json.dumps(x, ensure_ascii=False) for x in r.retries))
+            out += _block("retries", "\n".join(json.dumps(x.model_dump(), ensure_ascii=False) for x in r.retries))
     a = log.action
     if a:
         where = (f" at {tuple(a.point)}" if a.point else f" swipe {a.swipe}" if a.swipe

@@ -9,20 +9,19 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import anthropic
 from PIL import Image, UnidentifiedImageError
 
 from lluma_vision.config import VisionConfig
 from lluma_vision.models import VisionOutput
 
 
-def _client(base_url: str | None):
+def _client(base_url: str | None) -> anthropic.Anthropic | None:
     """An anthropic client when the environment allows one (API key or a stand-in base_url), else None."""
     key = os.environ.get("ANTHROPIC_API_KEY")
     base_url = base_url or os.environ.get("ANTHROPIC_BASE_URL")
     if not key and not base_url:
         return None
-    import anthropic
-
     return anthropic.Anthropic(api_key=key or "stand-in", base_url=base_url)
 
 

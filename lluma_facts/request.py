@@ -36,12 +36,13 @@ def strip_cache_control(value: Any) -> Any:
 def block_cache_control(block: dict[str, Any]) -> dict[str, Any] | None:
     """A block's breakpoint; a tool_result also carries one set on a block inside its content."""
     cc = block.get("cache_control")
-    if cc:
+    if isinstance(cc, dict) and cc:
         return cc
     if block.get("type") == "tool_result" and isinstance(block.get("content"), list):
         for inner in block["content"]:
-            if isinstance(inner, dict) and inner.get("cache_control"):
-                return inner["cache_control"]
+            found = inner.get("cache_control") if isinstance(inner, dict) else None
+            if isinstance(found, dict) and found:
+                return found
     return None
 
 

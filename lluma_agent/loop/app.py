@@ -22,8 +22,9 @@ from lluma_agent.context.knowledge import Knowledge
 from lluma_agent.device.android import Device
 from lluma_agent.device.settle import settle
 from lluma_agent.loop.checkpoint import Checkpointer, EnvState
-from lluma_agent.loop.coordinator import Coordinator, RunTotals
+from lluma_agent.loop.coordinator import Coordinator
 from lluma_agent.loop.resume import ResumePoint, check_settings, restore, set_aside
+from lluma_agent.loop.turn import RunTotals
 from lluma_agent.memory.store import MemoryStore, write_state
 from lluma_agent.model.claude import MessagesRequest, Model, ModelReply, check_model, retry_policy
 from lluma_agent.runlog.logread import action_label
@@ -90,7 +91,7 @@ class RecordingModel(Model):
     def __init__(self, cfg: Any, client: anthropic.Anthropic, folder: Path) -> None:
         super().__init__(cfg, client)
         self.folder = folder
-        self.turn = lambda: 0  # set by build() once the coordinator exists
+        self.turn: Callable[[], int] = lambda: 0  # set by build() once the coordinator exists
 
     def decide(self, request: MessagesRequest) -> ModelReply:
         write_request(self.folder, self.turn(), request)

@@ -53,6 +53,7 @@ from lluma_agent.runlog import index as history_index
 from lluma_agent.runlog.turnlog import TurnLog, TurnLogger, VisionLog
 from lluma_agent.tools.toolkit import ToolContext, ToolRegistry
 from lluma_facts import Usage
+from lluma_facts.retry import Attempt
 from lluma_vision.compact import compact, summarize
 from lluma_vision.models import VisionOutput
 from lluma_vision.phash import distance
@@ -163,7 +164,7 @@ class Coordinator:
             if not exc.busy:  # an API that stayed overloaded for the whole retry window is waited out, not counted
                 t.state = t.state.but(model_errors=t.state.model_errors + 1)
             t.failures.append(f"model: {exc}")
-            t.retries = [r.model_dump() for r in exc.retries]
+            t.retries = list(exc.retries)
         except Paused as exc:
             t.failures.append(str(exc))
         except Exception as exc:  # noqa: BLE001 - a bug must not lose the turn's paid calls or its log
@@ -227,7 +228,8 @@ class Coordinator:
         view = compact(out, self.cfg.vision.max_buttons, self.cfg.vision.max_texts)
         log = VisionLog(seen_by_model=view.to_json(), summary=summarize(out), cached=out.cached,
                         backend=out.backend, full=out.model_dump(mode="json"))
-        vlm = [Call("vlm", self.cfg.vision.vlm_model, Usage.from_api(out.vlm_usage), retries=out.vlm_retries)] if (
+        vlm = [Call("vlm", self.cfg.vision.vlm_model, Usage.from_api(out.vlm_usage),
+                     retries=[Attempt.model_validate(r) for r in out.vlm_retries])] if (
             (out.vlm_usage or out.vlm_retries) and not out.cached) else []
         return Screen(view, log, [f"vision: {e}" for e in out.errors], vlm)
 

@@ -37,7 +37,7 @@ class Prompter:
             how = self.layout.make_room(self.history, lambda msgs: self._summarize(msgs, replies))
             self.history.memory = self.memory.block_text()
             self.preflight_due = self.preflight_due or how is not None
-            calls = [Call("fold", self.cfg.model.name, r.usage, r.text, [a.model_dump() for a in r.retries])
+            calls = [Call("fold", self.cfg.model.name, r.usage, r.text, list(r.retries))
                      for r in replies]
         if self.preflight_due and self.layout.cache:
             self.preflight_due = False

@@ -24,6 +24,7 @@ from lluma_agent.model.calls import ToolResult
 from lluma_agent.model.claude import MessagesRequest, ModelReply
 from lluma_agent.runlog.turnlog import CostLog, FrameInfo, ResponseLog, SideCall, Timings, TurnLog, VisionLog
 from lluma_facts import Usage, cost_usd
+from lluma_facts.retry import Attempt
 from lluma_vision.models import VisionData, VisionOutput
 
 
@@ -59,7 +60,7 @@ class Call:
     model: str
     usage: Usage
     text: str = ""
-    retries: list[dict[str, Any]] = field(default_factory=list)  # failed tries that were retried
+    retries: list[Attempt] = field(default_factory=list)  # failed tries that were retried
 
 
 @dataclass
@@ -110,7 +111,7 @@ class TurnParts:
     started_at: float = field(default_factory=time.time)
     started: float = field(default_factory=time.monotonic)
     failures: list[str] = field(default_factory=list)  # why the turn ended early
-    retries: list[dict[str, Any]] | None = None  # a failed decision's attempts (None: it did not fail)
+    retries: list[Attempt] | None = None  # a failed decision's attempts (None: it did not fail)
     reading: Observation | None = None
     screenshot: str | None = None
     screen: Screen | None = None
@@ -141,7 +142,7 @@ def assemble(t: TurnParts, side_calls: list[SideCall], cost: CostLog) -> TurnLog
     if d is not None:
         reply = d.reply
         response = ResponseLog(thinking=reply.thinking, text=reply.text, tool_calls=reply.tool_calls,
-                               stop_reason=reply.stop_reason, retries=[x.model_dump() for x in reply.retries],
+                               stop_reason=reply.stop_reason, retries=list(reply.retries),
                                input_transformations=reply.input_transformations)
     return TurnLog(
         turn=t.turn, started_at=t.started_at, model=t.model,

@@ -15,7 +15,8 @@ from collections.abc import Callable
 from typing import Any, cast
 
 import anthropic
-from anthropic.types.message_create_params import MessageCreateParamsNonStreaming, OutputConfigParam
+from anthropic.types import OutputConfigParam
+from anthropic.types.message_create_params import MessageCreateParamsNonStreaming
 from anthropic.types.thinking_config_param import ThinkingConfigParam
 from pydantic import BaseModel, Field
 

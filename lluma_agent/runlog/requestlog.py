@@ -43,7 +43,8 @@ def _strip_images(node: Any) -> Any:
 
 def stored_form(request: Mapping[str, object]) -> dict[str, Any]:
     """The request as kept: everything as sent, image bytes replaced by a note."""
-    return _strip_images(copy.deepcopy(dict(request)))
+    stored: dict[str, Any] = _strip_images(copy.deepcopy(dict(request)))
+    return stored
 
 
 def write_request(folder: Path, turn: int, request: Mapping[str, object]) -> Path:

@@ -26,6 +26,7 @@ from lluma_agent.memory.store import MemoryChange
 from lluma_agent.model.calls import ToolCall, ToolResult
 from lluma_agent.runlog import index as history_index
 from lluma_facts import Usage
+from lluma_facts.retry import Attempt
 
 
 class Timings(BaseModel):
@@ -65,7 +66,7 @@ class ResponseLog(BaseModel):
     text: str = ""
     tool_calls: list[ToolCall] = Field(default_factory=list)
     stop_reason: str | None = None  # "refusal": logged, nothing done that turn
-    retries: list[dict[str, Any]] = Field(default_factory=list)
+    retries: list[Attempt] = Field(default_factory=list)
     # What the API dropped from the request (drop_block): thinking bound to a prefix that changed.
     input_transformations: list[dict[str, Any]] = Field(default_factory=list)
 
@@ -90,7 +91,7 @@ class SideCall(BaseModel):
     usage: Usage
     cost_usd: float
     text: str = ""  # the fold's summary; the preflight's finding
-    retries: list[dict[str, Any]] = Field(default_factory=list)  # failed tries that were retried
+    retries: list[Attempt] = Field(default_factory=list)  # failed tries that were retried
 
 
 class RunSummary(BaseModel):

@@ -18,8 +18,8 @@ def nice_step(top: float, ticks: int = 4) -> float:
     if top <= 0:
         return 1.0
     raw = top / ticks
-    mag = 10 ** math.floor(math.log10(raw))
-    return next(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw)
+    mag = 10.0 ** math.floor(math.log10(raw))
+    return next(float(m * mag) for m in (1, 2, 2.5, 5, 10) if m * mag >= raw)
 
 
 def fmt_tokens(v: float) -> str:
