@@ -1,4 +1,4 @@
-"""`lluma vision IMAGE_or_FOLDER [--backend ocr|claude|hybrid] [--json] [--annotate OUT]`: read screenshots."""
+"""`lluma vision IMAGE_or_FOLDER [--backend ...] [--json|--compact] [--annotate OUT]`: read screenshots."""
 
 from __future__ import annotations
 
@@ -12,8 +12,18 @@ from typing import Any
 import anthropic
 from PIL import Image, UnidentifiedImageError
 
+from lluma_agent.config import ConfigError
+from lluma_vision.compact import model_view
 from lluma_vision.config import VisionConfig
 from lluma_vision.models import VisionOutput
+
+
+def _vision_config(backend: str) -> VisionConfig:
+    """The `vision:` settings a run in this folder uses (./config.yaml and LLUMA_* as `lluma run` finds them), so
+    `--compact` applies the caps a turn applies. The backend is the command line's. Raises ConfigError."""
+    from lluma_agent.config import find_config, load_config
+
+    return load_config(find_config(None)).vision.model_copy(update={"backend": backend})
 
 
 def _client(base_url: str | None) -> anthropic.Anthropic | None:
@@ -97,6 +107,9 @@ def main(argv: list[str] | None = None) -> int:
                     "auto = hybrid when one is set, else ocr")
     ap.add_argument("--json", action="store_true",
                     help="print the VisionOutput as JSON (bounds in image pixels); a folder gives one JSON list")
+    ap.add_argument("--compact", action="store_true",
+                    help="print exactly the <vision> JSON the decision model receives for the image (the config's "
+                    "vision.max_buttons and max_texts caps; a folder gives one line per image)")
     ap.add_argument("--annotate", type=Path, metavar="OUT",
                     help="write the screenshot with buttons, texts and scrollbar drawn on it to OUT.png "
                     "(for a folder, OUT is a folder: one PNG per image)")
@@ -112,12 +125,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"lluma vision: {exc}", file=sys.stderr)
         return 2
 
+    if args.json and args.compact:
+        print("lluma vision: --json and --compact are two outputs; choose one", file=sys.stderr)
+        return 2
     client = _client(args.base_url) if args.backend != "ocr" else None
     try:
         from lluma_vision.pipeline import Vision
 
-        vision = Vision(VisionConfig(backend=args.backend), client=client)
-    except ValueError as exc:
+        vision = Vision(_vision_config(args.backend), client=client)
+    except (ValueError, ConfigError) as exc:
         print(f"lluma vision: {exc}", file=sys.stderr)
         return 2
     print(f"lluma vision: loading OCR, reading {len(paths)} image(s) with the {vision.backend} backend",
@@ -145,7 +161,10 @@ def main(argv: list[str] | None = None) -> int:
             save_png(annotate(image, out), target)
             print(f"lluma vision: wrote {target}", file=sys.stderr)
         entries.append({"image": str(path), **out.model_dump(mode="json")})
-        if not args.json:
+        if args.compact:
+            cfg = vision.cfg
+            print((f"{path}\t" if folder else "") + model_view(out, cfg.max_buttons, cfg.max_texts), flush=True)
+        elif not args.json:
             print((f"== {path}\n" if folder else "") + table(out), flush=True)
     if args.json:
         if folder:

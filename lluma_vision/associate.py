@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from lluma_vision.models import Box, Button, TextLine, VisionOutput
+from lluma_vision.values import GAIN, fact_of, read_values, split_words
 
 VALUE = re.compile(r"^[+\-]?\d[\d.,/%+\- ]{0,10}(pt|pts)?$")
 LABEL_MAX_CHARS = 24
@@ -42,9 +43,9 @@ def _label_for(value: TextLine, texts: list[TextLine], taken: set[int], width: i
         if i in taken or t is value or any(c.isdigit() for c in t.text) or len(t.text) > LABEL_MAX_CHARS:
             continue
         b = t.bounds
-        above = 0 <= v.y0 - b.y1 < 1.5 * max(b.height, v.height) and abs(b.center[0] - v.center[0]) < 0.6 * max(
-            b.width, v.width
-        )
+        # a signed number is a gain printed over its caption (values.read_values), never the value of the words above
+        above = (not GAIN.match(value.text.strip()) and 0 <= v.y0 - b.y1 < 1.5 * max(b.height, v.height)
+                 and abs(b.center[0] - v.center[0]) < 0.6 * max(b.width, v.width))
         left = _same_row(b, v) and 0 <= v.x0 - b.x1 < ROW_GAP_FRACTION * width
         if left and any(_between(b, v, o.bounds) for o in texts if o is not t and o is not value):
             left = False
@@ -78,8 +79,12 @@ def pair_values(texts: list[TextLine], width: int) -> list[TextLine]:
 def _owner(t: TextLine, buttons: list[Button], width: int, height: int) -> int | None:
     best: tuple[int, int] | None = None
     cy = _vcenter(t.bounds)
+    # a number or a captioned value is a fact of its own, never the meta of an icon that happens to sit beside it
+    numeric = bool(VALUE.match(t.text.strip())) or fact_of(t.text) is not None
     for i, b in enumerate(buttons):
         box = b.bounds
+        if numeric and b.source == "heuristic":
+            continue
         if b.region == "menu" or box.height > 0.15 * height or not box.y0 <= cy <= box.y1:
             continue
         gap = t.bounds.x0 - box.x1 if t.bounds.x0 >= box.x1 else box.x0 - t.bounds.x1 if t.bounds.x1 <= box.x0 else -1
@@ -96,7 +101,9 @@ def _owner(t: TextLine, buttons: list[Button], width: int, height: int) -> int |
 def associate(out: VisionOutput) -> VisionOutput:
     if not out.texts:
         return out
-    texts = pair_values(out.texts, out.width)
+    spaced = [t.model_copy(update={"text": split_words(t.text)}) for t in out.texts]
+    texts = pair_values(spaced, out.width)
+    values, _ = read_values(texts)
     metas: dict[int, list[str]] = {}
     loose: list[TextLine] = []
     for t in texts:
@@ -112,4 +119,4 @@ def associate(out: VisionOutput) -> VisionOutput:
             meta = ", ".join(([b.meta] if b.meta else []) + metas[i])
             b = b.model_copy(update={"meta": meta if len(meta) <= META_MAX_CHARS else meta[: META_MAX_CHARS - 1] + "…"})
         buttons.append(b)
-    return out.model_copy(update={"buttons": buttons, "texts": loose})
+    return out.model_copy(update={"buttons": buttons, "texts": loose, "values": values})

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import statistics
 
-from lluma_vision.models import CompactButton, CompactMenu, CompactScroll, VisionData, VisionOutput
+from lluma_vision.models import CompactButton, CompactMenu, CompactScroll, Gauge, VisionData, VisionOutput
+from lluma_vision.values import box_key, boxes_of, keyed, unique_keys
 
 TEXT_CHARS = 160  # a dialogue line longer than this is cut (the screenshot has the rest)
 
@@ -24,7 +25,9 @@ def compact(out: VisionOutput, max_buttons: int = 30, max_texts: int = 12) -> Vi
         CompactButton(name=b.name, meta=b.meta or None, region=b.region or None)
         for b in _ranked(out)[: max(0, max_buttons)]
     ]
-    kept = sorted(out.loose_texts, key=lambda t: -t.confidence)[: max(0, max_texts)]
+    facts = boxes_of(out.values)  # lines shown as values or gains are not repeated as texts
+    loose = [t for t in out.loose_texts if box_key(t.bounds) not in facts]
+    kept = sorted(loose, key=lambda t: -t.confidence)[: max(0, max_texts)]
     # reading order by rows: lines whose centres are within half a line height read left to right
     q = max(1.0, statistics.median(t.bounds.height for t in kept) / 2) if kept else 1.0
     kept.sort(key=lambda t: (round((t.bounds.y0 + t.bounds.y1) / 2 / q), t.bounds.x0))
@@ -37,7 +40,21 @@ def compact(out: VisionOutput, max_buttons: int = 30, max_texts: int = 12) -> Vi
         menu=menu,
         scroll=scroll,
         cinematic=None if out.cinematic == "none" else out.cinematic,
+        gauges=gauge_fills(out.gauges),
+        values=keyed(out.values, "value"),
+        gains=keyed(out.values, "gain"),
+        mood=out.mood,
     )
+
+
+def gauge_fills(gauges: list[Gauge]) -> dict[str, float]:
+    """label -> fill rounded to 2 places; a label seen again gets `#2`, as button names do."""
+    return unique_keys((g.label, round(g.fill, 2)) for g in gauges)
+
+
+def model_view(out: VisionOutput, max_buttons: int, max_texts: int) -> str:
+    """The `<vision>` payload the decision model receives for this reading (the turn and `lluma vision --compact`)."""
+    return compact(out, max_buttons, max_texts).to_json()
 
 
 def summarize(out: VisionOutput, max_names: int = 8, name_chars: int = 22) -> str:
@@ -45,6 +62,8 @@ def summarize(out: VisionOutput, max_names: int = 8, name_chars: int = 22) -> st
     parts: list[str] = []
     if out.cinematic != "none":
         parts.append(out.cinematic)
+    if out.gauges:  # so the history shows the trend (Energy 62% -> 48%)
+        parts.append(", ".join(f"{k} {round(v * 100)}%" for k, v in gauge_fills(out.gauges).items()))
     top = _ranked(out)[:max_names]
     top.sort(key=lambda b: (b.bounds.y0, b.bounds.x0))  # reading order is easier to recognise
     names = [b.name if len(b.name) <= name_chars else b.name[: name_chars - 1] + "…" for b in top]

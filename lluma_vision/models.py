@@ -116,6 +116,24 @@ class Scrollbar(BaseModel):
     down: bool  # content below (can scroll down)
 
 
+class Gauge(BaseModel):
+    """A horizontal bar with a filled run and an empty run in one track (energy, friendship), named by its caption."""
+
+    label: str
+    fill: float = Field(ge=0.0, le=1.0)  # filled length / track length
+    bounds: Box
+
+
+class CaptionedValue(BaseModel):
+    """A caption and the number printed under or beside it, as one fact ("Speed" "796/1200");
+    kind "gain" for a signed number printed over the caption's column ("Power" "+23")."""
+
+    caption: str
+    value: str
+    kind: Literal["value", "gain"] = "value"
+    bounds: Box
+
+
 class VisionOutput(BaseModel):
     """Full reading of one frame, in device pixels."""
 
@@ -126,6 +144,9 @@ class VisionOutput(BaseModel):
     menu: MenuState | None = None
     scrollbar: Scrollbar | None = None
     cinematic: Cinematic = "none"
+    gauges: list[Gauge] = Field(default_factory=list)
+    values: list[CaptionedValue] = Field(default_factory=list)
+    mood: str | None = None  # a short upper-case word on a badge beside the first gauge (the trainee's mood)
     screen_hash: str = ""  # perceptual hash (hex) of the frame
     backend: str = "ocr"
     errors: list[str] = Field(default_factory=list)  # e.g. VLM output rejected, OCR used instead
@@ -172,6 +193,10 @@ class VisionData(BaseModel):
     menu: CompactMenu | None = None
     scroll: CompactScroll | None = None
     cinematic: str | None = None
+    gauges: dict[str, float] = Field(default_factory=dict)  # label -> fill 0..1
+    values: dict[str, str] = Field(default_factory=dict)  # caption -> value
+    gains: dict[str, str] = Field(default_factory=dict)  # caption -> signed gain
+    mood: str | None = None
 
     def to_json(self) -> str:
         return self.model_dump_json(exclude_none=True, exclude_defaults=True)

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from lluma_vision import cinematic as cine
+from lluma_vision.disabled import mark_disabled
+from lluma_vision.gauges import GaugePx, badge_word, find_gauges
 from lluma_vision.heuristics import Rect, ScrollbarPx, scrollbar, viewport
 from lluma_vision.icons import Icon, find_icons
 from lluma_vision.layout import (
@@ -23,7 +25,7 @@ from lluma_vision.layout import (
     split_annotation,
 )
 from lluma_vision.menu import TabBarPx, TabMemory, tab_bar
-from lluma_vision.models import Button, MenuState, Region, Scrollbar, TextLine, VisionOutput
+from lluma_vision.models import Button, Gauge, MenuState, Region, Scrollbar, TextLine, VisionOutput
 from lluma_vision.ocr import Line, Work, read_lines
 
 BUTTON_FLOOR = 0.0  # buttons below this confidence are reported as read text (bench/vision.py: held-out choice)
@@ -135,9 +137,10 @@ def demote(out: VisionOutput, floor: float) -> VisionOutput:
 
 
 def build_output(work: Work, blocks: list[Block], view: Rect, tabs: TabBarPx | None,
-                 scroll: ScrollbarPx | None, kind: str, icons: list[Icon] | None = None) -> VisionOutput:
+                 scroll: ScrollbarPx | None, kind: str, icons: list[Icon] | None = None,
+                 gauges: list[GaugePx] | None = None, mood: str | None = None) -> VisionOutput:
     extra = icon_buttons(work, view, icons or [], blocks)
-    buttons = [block_button(work, view, b) for b in blocks if b.is_button] + extra
+    buttons = mark_disabled(work.rgb, work.scale, [block_button(work, view, b) for b in blocks if b.is_button] + extra)
     if tabs is not None and not tabs.usable:  # the bar is blurred/dimmed behind a pop-up: what is sharp is in it
         buttons = [b if b.region == "menu" else b.model_copy(update={"region": "dialog"}) for b in buttons]
     texts = [block_text(work, b) for b in blocks if not b.is_button]
@@ -152,7 +155,9 @@ def build_output(work: Work, blocks: list[Block], view: Rect, tabs: TabBarPx | N
                        up=scroll.up, down=scroll.down)
     out = VisionOutput(
         width=work.width, height=work.height, buttons=unique_names(buttons), texts=texts,
-        menu=menu, scrollbar=sb, cinematic=kind, backend="ocr",
+        menu=menu, scrollbar=sb, cinematic=kind, backend="ocr", mood=mood,
+        gauges=[Gauge(label=clean_name(g.label), fill=min(1.0, g.fill), bounds=work.to_device(g.x0, g.y0, g.x1, g.y1))
+                for g in gauges or []],
     )
     return demote(out, BUTTON_FLOOR)
 
@@ -174,7 +179,9 @@ def read_frame(work: Work, det_limit: int = 960, threads: int = 0, memory: TabMe
     # a scrolling list only matters when the player can act; scenery makes false tracks
     scroll = scrollbar(work.rgb) if kind == "none" else None
     icons = find_icons(work.rgb, [(ln.x0, ln.y0, ln.x1, ln.y1) for ln in lines]) if kind == "none" else []
-    out = build_output(work, blocks, view, tabs, scroll, kind, icons)
+    gauges = find_gauges(work.rgb, lines) if kind == "none" else []
+    mood = badge_word(gauges, lines, work.rgb.shape[1])
+    out = build_output(work, blocks, view, tabs, scroll, kind, icons, gauges, mood)
     return Reading(work=work, lines=lines, blocks=blocks, view=view, tabs=tabs, scroll=scroll,
                    cinematic=kind, output=out, icons=icons)
 

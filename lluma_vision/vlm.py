@@ -26,7 +26,8 @@ from lluma_facts import model_spec
 from lluma_facts.retry import Attempt, RetryPolicy, call_with_retries
 from lluma_vision.jpeg import jpeg_base64
 from lluma_vision.layout import clean_name
-from lluma_vision.models import Box, Button, Region, TextLine, VisionOutput
+from lluma_vision.models import Box, Button, Gauge, Region, TextLine, VisionOutput
+from lluma_vision.ocr import Work
 from lluma_vision.reading import Reading, block_button, block_text, unique_names
 
 SYSTEM_PROMPT = """You read screenshots of a mobile game (Uma Musume Pretty Derby) for an agent that taps buttons.
@@ -37,6 +38,9 @@ List what a player can tap:
   e.g. "NEW", "10% OFF", "disabled", "selected"; "" when none) and the region.
 - icons: tappable elements without readable text (menu, info "i", pin, close, +/-, arrows, skip). Give a short
   descriptive name, the box as fractions of the image width/height [x0, y0, x1, y1], meta and region.
+- gauges: horizontal bars with a filled part and an empty part (energy, friendship; often no digits). Give the
+  caption printed beside or over the bar as label ("Energy"; "gauge" when none), fill as the filled share 0..1,
+  and the bar's box as fractions of the image width/height.
 Do not list dialogue, stats, titles or other plain text. Use only ids from the <ocr> block.
 Regions: top, middle, bottom (thirds of the screen), dialog (inside a pop-up), menu (the tab bar),
 left, right (side panels)."""
@@ -60,6 +64,14 @@ class VlmIcon(BaseModel):
     region: Region
 
 
+class VlmGauge(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    label: str
+    fill: float
+    box: list[float]
+
+
 class VlmResponse(BaseModel):
     """The VLM's answer; VLM_SCHEMA, the structured-output schema, is derived from it."""
 
@@ -67,6 +79,7 @@ class VlmResponse(BaseModel):
 
     buttons: list[VlmButton]
     icons: list[VlmIcon]
+    gauges: list[VlmGauge] = Field(default_factory=list)
 
 
 _KEY_ORDER = {k: i for i, k in enumerate(("type", "properties", "items", "enum", "required", "additionalProperties"))}
@@ -190,6 +203,13 @@ def check_grounding(resp: VlmResponse, reading: Reading) -> None:
             raise VlmError(f"buttons[{k}] ({b.name!r}) joins OCR lines {b.ocr_ids} that are not one label")
 
 
+def _fraction_box(work: Work, box: list[float]) -> Box:
+    """A box given as fractions of the image, in device pixels (never empty)."""
+    fx0, fy0, fx1, fy1 = box
+    bx0, by0 = min(int(fx0 * work.width), work.width - 1), min(int(fy0 * work.height), work.height - 1)
+    return Box(x0=bx0, y0=by0, x1=max(bx0 + 1, round(fx1 * work.width)), y1=max(by0 + 1, round(fy1 * work.height)))
+
+
 def merge(reading: Reading, resp: VlmResponse, keep_ocr_buttons: bool) -> VisionOutput:
     """Buttons from the VLM grounded on OCR boxes, icons from its fractions; the rest from the OCR reading.
 
@@ -210,11 +230,20 @@ def merge(reading: Reading, resp: VlmResponse, keep_ocr_buttons: bool) -> Vision
                               source="hybrid", confidence=round(conf, 3)))
         used.update(ids)
     for ic in resp.icons:
-        fx0, fy0, fx1, fy1 = ic.box
-        bx0, by0 = min(int(fx0 * work.width), work.width - 1), min(int(fy0 * work.height), work.height - 1)
-        box = Box(x0=bx0, y0=by0, x1=max(bx0 + 1, round(fx1 * work.width)), y1=max(by0 + 1, round(fy1 * work.height)))
+        box = _fraction_box(work, ic.box)
         buttons.append(Button(name=clean_name(ic.name), meta=ic.meta.strip(), region=ic.region, bounds=box,
                               source="vlm", confidence=0.8))
+    # a bar measured from pixels beats the model's estimate; the model adds the bars the pixels missed
+    gauges = list(out.gauges)
+    known = {g.label.casefold() for g in gauges}
+    for vg in resp.gauges:
+        if vg.label.casefold() in known or len(vg.box) != 4 or not 0.0 <= vg.fill <= 1.0:
+            continue
+        fx0, fy0, fx1, fy1 = vg.box
+        if not 0.0 <= fx0 < fx1 <= 1.0 or not 0.0 <= fy0 < fy1 <= 1.0:
+            continue
+        box = _fraction_box(work, vg.box)
+        gauges.append(Gauge(label=clean_name(vg.label) or "gauge", fill=round(vg.fill, 3), bounds=box))
     texts: list[TextLine] = []
     for b in reading.blocks:
         if {index[id(ln)] for ln in b.lines if id(ln) in index} & used:
@@ -223,7 +252,7 @@ def merge(reading: Reading, resp: VlmResponse, keep_ocr_buttons: bool) -> Vision
             buttons.append(block_button(work, reading.view, b, weight=0.5))
         else:
             texts.append(block_text(work, b))
-    return out.model_copy(update={"buttons": unique_names(buttons), "texts": texts})
+    return out.model_copy(update={"buttons": unique_names(buttons), "texts": texts, "gauges": gauges})
 
 
 class VlmReading(BaseModel):

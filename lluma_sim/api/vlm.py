@@ -108,7 +108,7 @@ def _from_truth(lines: list[OcrLine], size: tuple[int, int], truth: GroundTruth)
         else:  # no text to ground it: an icon, boxed as fractions of the image
             box = [e.box.x0 / truth.width, e.box.y0 / truth.height, e.box.x1 / truth.width, e.box.y1 / truth.height]
             icons.append({"name": e.name, "box": [round(v, 4) for v in box], "meta": meta, "region": region})
-    return {"buttons": buttons, "icons": icons}
+    return {"buttons": buttons, "icons": icons, "gauges": []}
 
 
 def _from_cues(lines: list[OcrLine], image: Image.Image | None, size: tuple[int, int]) -> dict[str, list]:
@@ -125,7 +125,7 @@ def _from_cues(lines: list[OcrLine], image: Image.Image | None, size: tuple[int,
                 continue  # no plate, or a card holding other text: not one button
         region = _region(ln.center[1] / size[1], None, "")
         buttons.append({"ocr_ids": [ln.id], "name": ln.text, "meta": "", "region": region})
-    return {"buttons": buttons, "icons": []}
+    return {"buttons": buttons, "icons": [], "gauges": []}
 
 
 def _inside(p: tuple[float, float], box: tuple[float, float, float, float]) -> bool:

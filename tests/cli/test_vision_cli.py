@@ -100,3 +100,23 @@ def test_folder_annotate_wants_a_folder_and_an_empty_folder_is_an_error(
     assert main([str(empty), "--annotate", str(tmp_path / "x.png")]) == 2
     assert "give a folder" in capsys.readouterr().err
     assert not (tmp_path / "x.png").exists()
+
+
+def test_compact_prints_the_vision_payload_a_turn_sends(shot: Path, capsys: pytest.CaptureFixture[str],
+                                                        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from lluma_vision.compact import compact
+    from lluma_vision.config import VisionConfig
+    from lluma_vision.pipeline import Vision
+
+    monkeypatch.chdir(tmp_path)  # no config.yaml here: the defaults, as a run in this folder would use
+    monkeypatch.setenv("LLUMA_VISION__MAX_BUTTONS", "1")  # ...with the caps a run would apply
+    assert main([str(shot), "--compact"]) == 0
+    printed = capsys.readouterr().out.strip()
+    with Image.open(shot) as im:
+        want = compact(Vision(VisionConfig(backend="ocr")).analyze(im), max_buttons=1).to_json()
+    assert printed == want and json.loads(printed)["buttons"][0]["name"] == "Confirm"
+
+
+def test_compact_and_json_together_are_refused(shot: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([str(shot), "--compact", "--json"]) == 2
+    assert "choose one" in capsys.readouterr().err

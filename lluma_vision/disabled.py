@@ -1,0 +1,58 @@
+"""Disabled buttons: a plate markedly greyer or darker than its siblings (buttons on the same row, of a like
+height) is drawn disabled. White plates are pale but bright, so paleness alone is not enough: a greyed-out
+plate is pale *and* darker than its siblings, or much darker."""
+
+from __future__ import annotations
+
+import statistics
+
+import cv2
+import numpy as np
+
+from lluma_vision.models import Button
+
+PALE = 0.5  # saturation below this share of the siblings' ...
+DIMMER = 12  # ... and value this much under theirs (0..255)
+DARK = 0.7  # or value below this share of theirs
+
+
+def _siblings(i: int, buttons: list[Button]) -> list[int]:
+    a = buttons[i].bounds
+    out = []
+    for j, b in enumerate(buttons):
+        o = b.bounds
+        if j == i or b.region == "menu" or not 0.5 <= o.height / a.height <= 2.0:
+            continue
+        if min(a.y1, o.y1) - max(a.y0, o.y0) >= 0.5 * min(a.height, o.height):
+            out.append(j)
+    return out
+
+
+def mark_disabled(rgb: np.ndarray, scale: float, buttons: list[Button]) -> list[Button]:
+    """`rgb` is the working image, `scale` working px per device px; buttons in device pixels."""
+    if len(buttons) < 2:
+        return buttons
+    hsv = cv2.cvtColor(np.ascontiguousarray(rgb), cv2.COLOR_RGB2HSV)
+    hh, ww = hsv.shape[:2]
+    plate: list[tuple[float, float] | None] = []
+    for b in buttons:
+        x0, y0 = max(0, int(b.bounds.x0 * scale)), max(0, int(b.bounds.y0 * scale))
+        x1, y1 = min(ww, int(b.bounds.x1 * scale)), min(hh, int(b.bounds.y1 * scale))
+        if x1 - x0 < 2 or y1 - y0 < 2:
+            plate.append(None)
+            continue
+        px = hsv[y0:y1, x0:x1].reshape(-1, 3)
+        plate.append((float(np.median(px[:, 1])), float(np.median(px[:, 2]))))
+    out = []
+    for i, b in enumerate(buttons):
+        sibs = [p for p in (plate[j] for j in _siblings(i, buttons)) if p is not None]
+        me = plate[i]
+        if me is None or not sibs or "disabled" in b.meta:
+            out.append(b)
+            continue
+        s = statistics.median(p[0] for p in sibs)
+        v = statistics.median(p[1] for p in sibs)
+        if (me[0] < PALE * s and me[1] < v - DIMMER) or me[1] < DARK * v:
+            b = b.model_copy(update={"meta": ", ".join(m for m in (b.meta, "disabled") if m)})
+        out.append(b)
+    return out

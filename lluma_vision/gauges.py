@@ -1,0 +1,155 @@
+"""Gauges: a horizontal bar whose track holds a coloured (filled) run and a grey (empty) run, found by
+shape in working-image pixels and named by the caption printed beside it.
+
+The shape rule, not any one game's colours: a strip is a thin, wide, nearly solid run of one class of
+pixel (saturated = filled, unsaturated mid-grey = empty); a coloured strip that ends where a grey strip of
+the same height begins is a gauge, fill = coloured length / both. A lone strip (a full or an empty bar)
+counts only when a caption sits just left of it on its row: without one, a coloured plate is as likely.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from lluma_vision.ocr import Line
+
+# pixel classes (OpenCV HSV, 0..255): filled = clearly coloured and lit; empty = grey, neither white nor black
+FILLED_MIN_S, FILLED_MIN_V = 100, 90
+EMPTY_MAX_S, EMPTY_MIN_V, EMPTY_MAX_V = 30, 60, 200
+SOLID = 0.75  # share of a strip's box its pixels must cover
+MIN_ELONGATION = 4.0  # width / height of a whole gauge
+LONE_ELONGATION = 6.0  # ...and of a full or empty bar (one strip)
+
+
+@dataclass
+class GaugePx:
+    x0: int
+    y0: int
+    x1: int
+    y1: int
+    fill: float
+    label: str = ""
+
+
+@dataclass
+class _Strip:
+    x0: int
+    y0: int
+    x1: int
+    y1: int
+
+    @property
+    def h(self) -> int:
+        return self.y1 - self.y0
+
+
+def _strips(mask: np.ndarray, min_w: int, max_h: int, solid: float, min_elong: float, xs: int) -> list[_Strip]:
+    """Thin, nearly solid components not touching the frame's edge (the edge cuts scenery into strips).
+    `mask` keeps every `xs`-th column; the strips come back in full columns."""
+    fh, fw = mask.shape
+    _, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    x, y, w, h, area = (stats[1:, k].astype(np.int64) for k in range(5))
+    keep = ((x > 0) & (y > 0) & (x + w < fw) & (y + h < fh) & (w * xs >= min_w) & (h >= 3) & (h <= max_h)
+            & (area >= solid * w * h) & (w * xs >= min_elong * h))
+    return [_Strip(int(a) * xs, int(b), int(a + c) * xs, int(b + d))
+            for a, b, c, d in zip(x[keep], y[keep], w[keep], h[keep], strict=True)]
+
+
+def _same_band(a: _Strip, b: _Strip) -> bool:
+    overlap = min(a.y1, b.y1) - max(a.y0, b.y0)
+    return overlap >= 0.6 * min(a.h, b.h) and 0.6 <= a.h / b.h <= 1.6
+
+
+def _caption(box: tuple[int, int, int, int], lines: list[Line], width: int) -> Line | None:
+    """A worded line just left of the bar on its row, else just over its left part."""
+    x0, y0, x1, y1 = box
+    cy, h = (y0 + y1) / 2, y1 - y0
+    best: tuple[float, Line] | None = None
+    for ln in lines:
+        if not any(c.isalpha() for c in ln.text):
+            continue
+        lcy = (ln.y0 + ln.y1) / 2
+        # OCR boxes are loose: a caption may overlap the track's end by a few pixels
+        left = abs(lcy - cy) <= max(h, ln.h) * 0.6 and -max(4, 0.3 * h) <= x0 - ln.x1 <= max(3 * h, 0.06 * width)
+        above = 0 <= y0 - ln.y1 <= 1.5 * ln.h and ln.x0 < x1 and ln.x1 > x0 and ln.x0 <= x0 + 0.5 * (x1 - x0)
+        if left or above:
+            dist = (x0 - ln.x1) if left else (y0 - ln.y1) + 0.5 * width  # beside beats above
+            if best is None or dist < best[0]:
+                best = (dist, ln)
+    return best[1] if best else None
+
+
+def _inside_text(box: tuple[int, int, int, int], lines: list[Line]) -> bool:
+    """A text line's centre inside the bar: a coloured plate with a label, not a gauge."""
+    return any(box[0] <= (ln.x0 + ln.x1) / 2 <= box[2] and box[1] <= (ln.y0 + ln.y1) / 2 <= box[3] for ln in lines)
+
+
+def find_gauges(rgb: np.ndarray, lines: list[Line]) -> list[GaugePx]:
+    """Gauges in working pixels. Pixels are classed on every second column (half the labelling time; a bar
+    is wide, so it keeps its shape; every row is kept, a bar's thin border rows must not be skipped)."""
+    h, w = rgb.shape[:2]
+    xs = 2
+    hsv = cv2.cvtColor(np.ascontiguousarray(rgb[:, ::xs]), cv2.COLOR_RGB2HSV)
+    s, v = hsv[..., 1], hsv[..., 2]
+    filled = ((s >= FILLED_MIN_S) & (v >= FILLED_MIN_V)).astype(np.uint8)
+    empty = ((s <= EMPTY_MAX_S) & (v >= EMPTY_MIN_V) & (v <= EMPTY_MAX_V)).astype(np.uint8)
+    bridge = cv2.getStructuringElement(cv2.MORPH_RECT, (2, 1))  # thin segment marks inside a run
+    filled = np.asarray(cv2.morphologyEx(filled, cv2.MORPH_CLOSE, bridge), dtype=np.uint8)
+    max_h = max(4, round(0.05 * w))
+    # a nearly empty or nearly full bar has a short, rounded run: the whole gauge is what must be elongated
+    full, rest = _strips(filled, 3, max_h, SOLID, 0.3, xs), _strips(empty, 3, max_h, 0.6, 0.3, xs)
+    found: list[GaugePx] = []
+    used_f: set[int] = set()
+    used_e: set[int] = set()
+    for i, f in enumerate(full):
+        for j, e in enumerate(rest):
+            if j in used_e or not _same_band(f, e) or abs(e.x0 - f.x1) > max(2 * xs, f.h // 3):
+                continue
+            box = (f.x0, min(f.y0, e.y0), e.x1, max(f.y1, e.y1))
+            if (box[2] - box[0]) < MIN_ELONGATION * (box[3] - box[1]) or (box[2] - box[0]) < 0.05 * w:
+                continue
+            if _inside_text(box, lines):
+                continue
+            found.append(GaugePx(*box, fill=round((f.x1 - f.x0) / (e.x1 - f.x0), 3)))
+            used_f.add(i)
+            used_e.add(j)
+            break
+    for strips, used, fill in ((full, used_f, 1.0), (rest, used_e, 0.0)):
+        for i, st in enumerate(strips):
+            if i in used or st.x1 - st.x0 < max(LONE_ELONGATION * st.h, 0.1 * w):
+                continue
+            box = (st.x0, st.y0, st.x1, st.y1)
+            if _inside_text(box, lines) or _caption(box, lines, w) is None:
+                continue
+            # the caption must sit beside it: a lone strip under a heading is a plate
+            cap = _caption(box, lines, w)
+            if cap is not None and cap.y1 <= st.y0:
+                continue
+            found.append(GaugePx(*box, fill=fill))
+    for g in found:
+        cap = _caption((g.x0, g.y0, g.x1, g.y1), lines, w)
+        g.label = cap.text.strip() if cap is not None else "gauge"
+    found.sort(key=lambda g: (g.y0, g.x0))
+    return found
+
+
+def badge_word(gauges: list[GaugePx], lines: list[Line], width: int) -> str | None:
+    """A short upper-case word on the first gauge's row, to its right (the status a bar's owner is in, e.g. a mood
+    badge): read from layout, not from a list of words."""
+    if not gauges:
+        return None
+    g = gauges[0]
+    h = g.y1 - g.y0
+    best: tuple[float, str] | None = None
+    for ln in lines:
+        word = "".join(c for c in ln.text if c.isascii() and c.isalpha())  # a badge's arrow glyph is not the word
+        if not (3 <= len(word) <= 10 and word.isupper() and len(ln.text.split()) == 1):
+            continue
+        cy = (ln.y0 + ln.y1) / 2
+        gap = ln.x0 - g.x1
+        if g.y0 - h <= cy <= g.y1 + h and -0.5 * h <= gap <= 0.35 * width and (best is None or gap < best[0]):
+            best = (gap, word)
+    return best[1] if best else None

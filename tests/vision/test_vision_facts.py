@@ -1,0 +1,111 @@
+"""Gauges, captioned values, the badge word and disabled buttons: the facts a rest-or-train decision needs."""
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw
+
+from lluma_vision.associate import associate
+from lluma_vision.compact import compact, summarize
+from lluma_vision.disabled import mark_disabled
+from lluma_vision.gauges import badge_word, find_gauges
+from lluma_vision.models import Box, Button, Gauge, TextLine, VisionOutput
+from lluma_vision.ocr import Line
+from lluma_vision.values import read_values, split_words
+
+GREY, TRACK = (245, 245, 245), (117, 117, 117)
+
+
+def _bar_frame(scale: float, fill: float, coloured: bool = True) -> tuple[np.ndarray, Line]:
+    """A 720-wide frame with a bordered track (coloured run, grey rest) and a caption line to its left."""
+    w, h = round(720 * scale), round(1280 * scale)
+    img = Image.new("RGB", (w, h), GREY)
+    d = ImageDraw.Draw(img)
+    x0, y0, x1, y1 = (round(v * scale) for v in (230, 150, 510, 176))
+    d.rounded_rectangle((x0 - 4, y0 - 4, x1 + 4, y1 + 4), radius=round(14 * scale), fill=(255, 255, 255))
+    d.rectangle((x0, y0, x1 - 1, y1 - 1), fill=TRACK)
+    if coloured:
+        d.rectangle((x0, y0, x0 + round((x1 - x0) * fill) - 1, y1 - 1), fill=(40, 200, 255))
+    caption = Line("Energy", 0.9, 150 * scale, 150 * scale, 226 * scale, 178 * scale)
+    return np.asarray(img), caption
+
+
+@pytest.mark.parametrize("scale", [1.0, 0.4, 1.5])
+@pytest.mark.parametrize("fill", [0.12, 0.55, 0.9])
+def test_a_gauge_is_found_by_shape_at_any_scale_and_named_by_its_caption(scale, fill):
+    rgb, caption = _bar_frame(scale, fill)
+    gauges = find_gauges(rgb, [caption])
+    assert [g.label for g in gauges] == ["Energy"]
+    assert abs(gauges[0].fill - fill) < 0.05
+
+
+def test_a_full_bar_counts_only_beside_a_caption():
+    rgb, caption = _bar_frame(1.0, 1.0)
+    assert [(g.label, g.fill) for g in find_gauges(rgb, [caption])] == [("Energy", 1.0)]
+    assert find_gauges(rgb, []) == []  # a lone coloured strip with no caption may be any plate
+
+
+def test_the_badge_word_is_the_upper_case_word_on_the_gauge_row():
+    rgb, caption = _bar_frame(1.0, 0.5)
+    gauges = find_gauges(rgb, [caption])
+    lines = [caption, Line("↑GOOD", 0.9, 530, 145, 640, 182), Line("NEW", 0.9, 530, 600, 600, 630)]
+    assert badge_word(gauges, lines, 720) == "GOOD"
+    assert badge_word([], lines, 720) is None
+
+
+def test_run_together_words_get_their_spaces_back_by_case_and_digits():
+    assert split_words("SkillPts 667") == "Skill Pts 667"
+    assert split_words("turn(s)left") == "turn(s) left"
+    assert split_words("Lvl2") == "Lvl 2"
+    assert split_words("GREAT") == "GREAT"
+
+
+def _t(text, x0, y0, x1, y1):
+    return TextLine(text=text, bounds=Box(x0=x0, y0=y0, x1=x1, y1=y1))
+
+
+def test_captions_join_their_values_and_gains_join_the_caption_under_them():
+    out = VisionOutput(width=720, height=1280, texts=[
+        _t("+23", 290, 795, 350, 830), _t("Speed", 60, 830, 130, 855), _t("Power", 285, 830, 355, 855),
+        _t("434 /1200", 70, 860, 140, 905), _t("349 /1200", 290, 860, 360, 905),
+        _t("Failure 0%", 450, 905, 525, 955), _t("SkillPts", 605, 830, 690, 855), _t("667", 610, 860, 680, 895),
+    ])
+    got = associate(out)
+    values = {v.caption: v.value for v in got.values if v.kind == "value"}
+    gains = {v.caption: v.value for v in got.values if v.kind == "gain"}
+    assert values == {"Speed": "434/1200", "Power": "349/1200", "Failure": "0%", "Skill Pts": "667"}
+    assert gains == {"Power": "+23"}
+    view = compact(got, max_texts=0)  # kept whatever the cap on loose texts
+    assert view.values == values and view.gains == gains and view.texts == []
+
+
+def test_a_number_is_never_the_meta_of_an_icon_beside_it():
+    out = VisionOutput(width=720, height=1280,
+                       buttons=[Button(name="Info", source="heuristic", bounds=Box(x0=148, y0=860, x1=181, y1=898))],
+                       texts=[_t("434 /1200", 200, 860, 270, 900), _t("Settings", 200, 40, 300, 80)])
+    got = associate(out)
+    assert got.buttons[0].meta == ""
+
+
+def test_compact_and_summary_carry_gauges_and_mood():
+    out = VisionOutput(width=720, height=1280, mood="GREAT",
+                       gauges=[Gauge(label="Energy", fill=0.624, bounds=Box(x0=230, y0=150, x1=510, y1=176))])
+    assert compact(out).to_json() == '{"gauges":{"Energy":0.62},"mood":"GREAT"}'
+    assert summarize(out).startswith("Energy 62%")
+
+
+def test_a_plate_greyer_and_darker_than_its_row_is_disabled():
+    img = Image.new("RGB", (720, 1280), (250, 250, 250))
+    d = ImageDraw.Draw(img)
+    plates = {"Skip": (120, 210, 60), "Quick": (150, 150, 150), "Log": (255, 255, 255)}
+    buttons = []
+    for i, (name, colour) in enumerate(plates.items()):
+        x0 = 40 + 220 * i
+        d.rectangle((x0, 1200, x0 + 180, 1260), fill=colour, outline=(90, 90, 90))
+        buttons.append(Button(name=name, bounds=Box(x0=x0, y0=1200, x1=x0 + 181, y1=1261)))
+    got = mark_disabled(np.asarray(img), 1.0, buttons)
+    assert [b.name for b in got if "disabled" in b.meta] == ["Quick"]  # a white plate is pale but not greyed out
+
+
+def test_read_values_ignores_words_without_a_number():
+    values, used = read_values([_t("Dance Practice", 90, 230, 440, 280)])
+    assert values == [] and used == set()
