@@ -224,6 +224,47 @@ def read_sources(sources: list[Path], scales: list[float]) -> dict:
     return out
 
 
+def _facts(source: str) -> dict:
+    path = REPO / "bench" / "labels" / f"{source}.facts.json"
+    return json.loads(path.read_text()) if path.is_file() else {}
+
+
+def _same_caption(read: str, want: str) -> bool:
+    """The labelled caption is the read caption or its last words (an icon glyph read as a letter before it)."""
+    r, w = norm(read.split("#")[0]).split(), norm(want).split()
+    return bool(w) and r[-len(w):] == w
+
+
+def fact_figures(rows: list, facts: dict) -> dict:
+    """Gauges within 0.1 of the labelled fill (by label), captioned values with their caption in the compact JSON,
+    the mood word, disabled buttons (and buttons marked disabled that are not)."""
+    g_ok = g_n = v_ok = v_n = m_ok = m_n = d_ok = d_n = d_false = 0
+    for name, reading, _label, _ms, scale in rows:
+        want = facts.get(name)
+        if want is None or scale != 1.0:
+            continue
+        view = compact(reading)
+        for g in want["gauges"]:
+            if g["label"] != "Energy":  # the done-check's gauge; uncaptioned friendship bars are reported apart
+                continue
+            g_n += 1
+            g_ok += any(_same_caption(k, "Energy") and abs(f - g["fill"]) <= 0.1 for k, f in view.gauges.items())
+        for v in want["values"]:
+            v_n += 1
+            pool = view.gains if v.get("kind") == "gain" else view.values
+            v_ok += any(_same_caption(k, v["caption"]) and norm(val) == norm(v["value"]) for k, val in pool.items())
+        if want["mood"]:
+            m_n += 1
+            m_ok += view.mood == want["mood"]
+        marked = {norm(b.name.split("#")[0]) for b in reading.buttons if "disabled" in b.meta}
+        labelled = {norm(d) for d in want["disabled"]}
+        d_n += len(labelled)
+        d_ok += len(labelled & marked)
+        d_false += len(marked - labelled)
+    return {"energy_gauges": f"{g_ok}/{g_n}", "values": f"{v_ok}/{v_n}", "mood": f"{m_ok}/{m_n}",
+            "disabled": f"{d_ok}/{d_n}", "disabled_false": d_false}
+
+
 def source_figures(rows: list, floor: float = 0.0) -> dict:
     total = lab.Score()
     for name, reading, label, _ms, scale in rows:
@@ -264,6 +305,8 @@ def sources_report(scales: list[float]) -> dict:
     report: dict = {"sources": {}}
     for src, by_scale in readings.items():
         report["sources"][src] = {str(scale): source_figures(rows) for scale, rows in by_scale.items()}
+        if 1.0 in by_scale:
+            report.setdefault("facts", {})[src] = fact_figures(by_scale[1.0], _facts(src))
     if 1.0 in scales and len(readings) > 1:
         report["loso"] = {"shipped_floor": BUTTON_FLOOR, "held_out": loso(readings, FLOORS)}
     return report
@@ -406,6 +449,11 @@ def format_sources(report: dict) -> str:
         for src, f in report["loso"]["held_out"].items():
             rows.append(f"  held out {src:<10} floor {f['floor']:<5} found {f['found']:>8} ({f['recall']:.1%}), "
                         f"tappable {f['tappable']:.1%}, det/lab {f['ratio']:.2f}x")
+    if report.get("facts"):
+        rows.append("facts in the compact JSON (1x; energy gauge within 0.1, values with their caption):")
+        for src, f in report["facts"].items():
+            rows.append(f"  {src:<10} energy {f['energy_gauges']:>6}  values {f['values']:>6}  mood {f['mood']:>6}  "
+                        f"disabled {f['disabled']:>6} (+{f['disabled_false']} not labelled)")
     return "\n".join(rows)
 
 
