@@ -9,8 +9,12 @@ Model of the real cache (per the prompt-caching docs):
   (counted by the stand-in's own tokenizer, api_tokens). Below it nothing is cached, silently.
 - A READ checks each breakpoint and the 20 block boundaries before it for the longest live entry.
 - Entries live 5 minutes (1 hour when the breakpoint asks), refreshed each time they are read.
-- tool_choice, thinking settings and the number of images seed the message part of the chain, so changing
-  them invalidates cached messages but not tools/system; changing tools changes everything after them.
+- tool_choice, thinking settings and the presence of images (any at all, not how many) seed the message part
+  of the chain, so changing them invalidates cached messages but not tools/system; changing tools changes
+  everything after them. The docs list "adding or removing images anywhere in the prompt" under message
+  invalidation and their troubleshooting names "the presence/absence of images"; otherwise an image is a block
+  of the prefix like any other (its bytes are hashed into the chain): a screenshot appended in the newest turn
+  leaves earlier entries readable, and changing or removing one inside the prefix misses from there on.
 - Budget-thinking models (Haiku 4.5) with thinking enabled: when the last user message is not only tool
   results, the API strips earlier thinking blocks from the context, so nothing from the first thinking
   block on is read from or written to the cache (`thinking_stripped`): that history is billed uncached.
@@ -110,15 +114,16 @@ def _h(*parts: str) -> str:
     return d.hexdigest()
 
 
-def _count_images(request: dict[str, Any]) -> int:
-    n = 0
+def _has_images(request: dict[str, Any]) -> bool:
+    """Any image in the messages, tool results included (presence, not count, seeds the message part)."""
     for msg in request.get("messages") or []:
         for b in content_blocks(msg.get("content", "")):
             if b.get("type") == "image":
-                n += 1
-            elif b.get("type") == "tool_result" and isinstance(b.get("content"), list):
-                n += sum(1 for x in b["content"] if isinstance(x, dict) and x.get("type") == "image")
-    return n
+                return True
+            if b.get("type") == "tool_result" and isinstance(b.get("content"), list):
+                if any(isinstance(x, dict) and x.get("type") == "image" for x in b["content"]):
+                    return True
+    return False
 
 
 def stripped_from(request: dict[str, Any], kinds: list[str], thinking: str) -> int | None:
@@ -147,7 +152,7 @@ def prefix_hashes(request: dict[str, Any], model_id: str) -> list[str]:
     seed = {
         "tool_choice": request.get("tool_choice"),
         "thinking": request.get("thinking"),
-        "images": _count_images(request),
+        "images": _has_images(request),
     }
     h = _h(h, "messages-seed", _canon(seed))
     for msg in request.get("messages") or []:

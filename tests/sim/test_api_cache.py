@@ -250,3 +250,61 @@ def test_adding_an_image_or_changing_thinking_invalidates_messages_only(api: Api
         messages=[*history, {"role": "user", "content": "think"}],
     ).usage
     assert thinking.cache_read_input_tokens == system_part
+
+
+def png(colour: tuple[int, int, int]) -> dict[str, Any]:
+    buf = io.BytesIO()
+    Image.new("RGB", (56, 56), colour).save(buf, format="PNG")
+    data = base64.b64encode(buf.getvalue()).decode()
+    return {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": data}}
+
+
+def shot_turn(n: int, image: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """One kept turn as the agent sends it with thinking on: the reading, its screenshot, the reply."""
+    content: list[dict[str, Any]] = [{"type": "text", "text": f"T{n} " + long_text(150)}]
+    if image is not None:
+        content.append(image)
+    return [{"role": "user", "content": content}, {"role": "assistant", "content": f"reply {n}"}]
+
+
+def marked(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The messages with breakpoint C on the last reply, as the agent marks them."""
+    out = [dict(m) for m in messages]
+    out[-1] = {"role": "assistant", "content": [{"type": "text", "text": out[-1]["content"], "cache_control": CC}]}
+    return out
+
+
+def history_read(api: ApiServer, system: list[dict[str, Any]], history: list[dict[str, Any]],
+                 current: list[dict[str, Any]]) -> int:
+    """Send history (breakpoint on its last reply) plus a current turn; the tokens read from cache."""
+    usage = create(api, system=system, messages=[*marked(history), {"role": "user", "content": current}]).usage
+    return usage.cache_read_input_tokens
+
+
+def test_a_new_screenshot_in_the_newest_turn_leaves_earlier_entries_readable(api: ApiServer):
+    system = [{"type": "text", "text": SYSTEM_5K, "cache_control": CC}]
+    first = shot_turn(1, png((200, 0, 0)))
+    create(api, system=system, messages=[*marked(first), {"role": "user", "content": [png((0, 200, 0))]}])
+    written = api.log[-1].breakpoints[-1]
+    assert written.result == "write"
+    # The next request keeps turn 1 and its screenshot as they were and appends turn 2 with a new screenshot.
+    history = first + shot_turn(2, png((0, 200, 0)))
+    read = history_read(api, system, history, [png((0, 0, 200)), {"type": "text", "text": "now"}])
+    assert read == written.prefix_tokens  # the whole earlier prefix, its image included, read from cache
+    assert api.log[-1].breakpoints[-1].result == "write"  # and the longer prefix is written for the next turn
+
+
+@pytest.mark.parametrize("change", ["changed", "removed"])
+def test_changing_or_removing_an_image_inside_the_prefix_misses_from_there_on(api: ApiServer, change: str):
+    system = [{"type": "text", "text": SYSTEM_5K, "cache_control": CC}]
+    keep = png((10, 10, 10))  # an image before the change: the presence of images is the same either way
+    now = [{"type": "text", "text": "now"}, png((0, 0, 200))]
+    history_read(api, system, shot_turn(1, keep), now)  # an entry ends at turn 1's reply
+    turn1 = api.log[-1].breakpoints[-1].prefix_tokens
+    history = shot_turn(1, keep) + shot_turn(2, png((200, 0, 0)))
+    history_read(api, system, history, now)
+    full = api.log[-1].breakpoints[-1].prefix_tokens
+    assert history_read(api, system, history, now) == full > turn1  # unchanged: read in full
+    # Turn 2's screenshot changes (or goes): the prefix is the same up to turn 1's reply and differs after.
+    edited = shot_turn(1, keep) + shot_turn(2, png((0, 200, 0)) if change == "changed" else None)
+    assert history_read(api, system, edited, now) == turn1
