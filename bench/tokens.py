@@ -1,6 +1,7 @@
 """Token and cost benchmark: the real loop on the simulated game, per model and vision backend.
 
-For each cell of {claude-haiku-4-5, claude-haiku-5-5} x {ocr, hybrid} it plays --turns turns twice:
+For each cell of {claude-haiku-4-5, claude-haiku-5-5} x {ocr, hybrid} it plays --turns turns twice, and once more
+without the screenshot (`context.screenshots: 0`) unless --screenshots says otherwise:
 
   cached    the layout of docs/ARCHITECTURE.md (breakpoints after system and memory, rolling history,
             verbatim turns where a reply holds thinking)
@@ -10,16 +11,16 @@ For each cell of {claude-haiku-4-5, claude-haiku-5-5} x {ocr, hybrid} it plays -
 Every run plays the simulated game (same seed) through the adb stand-in against the Messages API
 stand-in, which bills each call the way the API does with its own token count (not the agent's
 estimator). Every call a turn makes is in its cost: the decision, the VLM reading (hybrid), a fold's
-summary, the count_tokens preflight. Printed per cell: $/turn at turns 10/50/100, the cache-read share
+summary, the count_tokens preflight. Printed per cell: $/turn at turns 10/20/50/100, the cache-read share
 of input tokens from turn 10 on, the median tokens a past turn adds to history (record plus kept reply),
-the cost ratio to the baseline at the last checkpoint, and the agent's input-token estimate against the
-billed count (median relative error).
+the cost ratio to the baseline at turn 100 (or at the last turn both reached, with each run's stop reason),
+and the agent's input-token estimate against the billed count (median relative error).
 
     python bench/tokens.py [--turns 100] [--models claude-haiku-4-5,claude-haiku-5-5] [--vision ocr,hybrid]
-                           [--jobs 2] [--no-baseline] [--json] [--verbose]
+                           [--screenshots 1,0] [--jobs 2] [--no-baseline] [--json] [--verbose]
 
 `--json` keeps the keys of earlier versions (`cached`, `baseline`, `cost_ratio_at_100`: the first model
-with ocr) and adds `matrix`.
+with ocr) and adds `matrix` (each cell: `cached`, `baseline`, and `cached_no_screenshot` when measured).
 """
 
 from __future__ import annotations
@@ -36,18 +37,20 @@ from typing import Any
 from lluma_agent.runlog.turnlog import read_turns
 from lluma_cli.demo import run_demo
 
-CHECKPOINTS = (10, 50, 100)
+CHECKPOINTS = (10, 20, 50, 100)
 MODELS = ("claude-haiku-4-5", "claude-haiku-5-5")
 VISION = ("ocr", "hybrid")
 
 
-def run(layout: str, turns: int, model: str, root: Path, vision: str = "ocr") -> dict[str, Any]:
-    logs_dir = root / f"{model}-{vision}-{layout}"
-    print(f"bench/tokens: playing {turns} turns, {model} / {vision} / {layout}...", file=sys.stderr, flush=True)
+def run(layout: str, turns: int, model: str, root: Path, vision: str = "ocr", screenshots: int = 1) -> dict[str, Any]:
+    logs_dir = root / f"{model}-{vision}-{layout}-{screenshots}"
+    print(f"bench/tokens: playing {turns} turns, {model} / {vision} / {layout} / screenshots {screenshots}...",
+          file=sys.stderr, flush=True)
     summary = run_demo(
         turns, logs_dir, seed=11, quiet=True,
         overrides={"LLUMA_CONTEXT__LAYOUT": layout, "LLUMA_MODEL__NAME": model,
-                   "LLUMA_VISION__BACKEND": vision, "LLUMA_VISION__VLM_MODEL": model},
+                   "LLUMA_VISION__BACKEND": vision, "LLUMA_VISION__VLM_MODEL": model,
+                   "LLUMA_CONTEXT__SCREENSHOTS": str(screenshots)},
     )
     logs = [log for log in read_turns(logs_dir) if log.response is not None]
     per_turn: list[dict[str, Any]] = []
@@ -81,7 +84,9 @@ def run(layout: str, turns: int, model: str, root: Path, vision: str = "ocr") ->
         "layout": layout,
         "model": model,
         "vision": vision,
+        "screenshots": screenshots,
         "turns": len(per_turn),
+        "stop_reason": summary.stop_reason,
         "score": summary.score,
         "cost_usd": summary.cost_usd,
         "cost_per_turn_usd": summary.cost_per_turn_usd,
@@ -114,9 +119,9 @@ def _row(t: dict[str, Any]) -> str:
     )
 
 
-def _cell(args: tuple[str, int, str, str, str]) -> dict[str, Any]:
-    layout, turns, model, vision, root = args
-    return run(layout, turns, model, Path(root), vision)
+def _cell(args: tuple[str, int, str, str, str, int]) -> dict[str, Any]:
+    layout, turns, model, vision, root, screenshots = args
+    return run(layout, turns, model, Path(root), vision, screenshots)
 
 
 def _ratio(cached: dict[str, Any], baseline: dict[str, Any] | None) -> float | None:
@@ -126,12 +131,22 @@ def _ratio(cached: dict[str, Any], baseline: dict[str, Any] | None) -> float | N
     return round(c / b, 4) if c is not None and b else None
 
 
+def _common(cached: dict[str, Any], baseline: dict[str, Any] | None) -> tuple[int | None, float | None]:
+    """The last turn both runs reached, and the cost ratio there (a run may stop early: see its stop_reason)."""
+    if baseline is None or not cached["turns"] or not baseline["turns"]:
+        return None, None
+    n = min(cached["turns"], baseline["turns"])
+    c, b = cached["per_turn"][n - 1]["cost_usd"], baseline["per_turn"][n - 1]["cost_usd"]
+    return n, (round(c / b, 4) if b else None)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--turns", type=int, default=100)
     ap.add_argument("--models", default=",".join(MODELS), help="comma-separated model ids")
     ap.add_argument("--model", default=None, help="one model only (same as --models MODEL)")
     ap.add_argument("--vision", default=",".join(VISION), help="comma-separated vision backends (ocr, hybrid)")
+    ap.add_argument("--screenshots", default="1,0", help="screenshots per decision to measure (1 = with, 0 = without)")
     ap.add_argument("--jobs", type=int, default=2, help="runs in parallel (separate processes)")
     ap.add_argument("--no-baseline", action="store_true", help="skip the baseline runs (no ratio)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
@@ -140,17 +155,24 @@ def main() -> int:
     models = [args.model] if args.model else [m for m in args.models.split(",") if m]
     visions = [v for v in args.vision.split(",") if v]
     layouts = ["cached"] if args.no_baseline else ["cached", "baseline"]
+    shots = [int(s) for s in args.screenshots.split(",") if s]
     with tempfile.TemporaryDirectory(prefix="lluma-bench-") as tmp:
-        jobs = [(layout, args.turns, m, v, tmp) for m in models for v in visions for layout in layouts]
+        # The baseline runs with the screenshot (the original harness sent one); each cached cell once per setting.
+        jobs = [(layout, args.turns, m, v, tmp, n) for m in models for v in visions for layout in layouts
+                for n in (shots if layout == "cached" else shots[:1])]
         with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
             results = list(pool.map(_cell, jobs))
-    runs = {(r["model"], r["vision"], r["layout"]): r for r in results}
+    runs = {(r["model"], r["vision"], r["layout"], r["screenshots"]): r for r in results}
     matrix: dict[str, dict[str, dict[str, Any]]] = {}
     for m in models:
         for v in visions:
-            cached, baseline = runs[(m, v, "cached")], runs.get((m, v, "baseline"))
+            cached, baseline = runs[(m, v, "cached", shots[0])], runs.get((m, v, "baseline", shots[0]))
             cached["cost_ratio_to_baseline"] = _ratio(cached, baseline)
-            matrix.setdefault(m, {})[v] = {"cached": cached, "baseline": baseline}
+            cached["compared_at_turn"], cached["cost_ratio_at_last_common_turn"] = _common(cached, baseline)
+            cell: dict[str, Any] = {"cached": cached, "baseline": baseline}
+            if 0 in shots[1:]:
+                cell["cached_no_screenshot"] = runs[(m, v, "cached", 0)]
+            matrix.setdefault(m, {})[v] = cell
     first = matrix[models[0]].get("ocr") or next(iter(matrix[models[0]].values()))
     if args.json:
         if not args.verbose:
@@ -162,12 +184,14 @@ def main() -> int:
     for m in models:
         for v in visions:
             cell = matrix[m][v]
-            for r in (cell["cached"], cell["baseline"]):
-                if r is None:
+            shown: list[dict[str, Any] | None] = [cell["cached"], cell.get("cached_no_screenshot"), cell["baseline"]]
+            for one in shown:
+                if one is None:
                     continue
-                print(f"{m} / {v} / {r['layout']}: {r['turns']} turns, ${r['cost_usd']:.4f} total "
-                      f"(${r['cost_per_turn_usd']:.5f}/turn), game score {r['score']}")
-                for t in r["per_turn"] if args.verbose else r["checkpoints"].values():
+                print(f"{m} / {v} / {one['layout']} / screenshots {one['screenshots']}: {one['turns']} turns, "
+                      f"${one['cost_usd']:.4f} total (${one['cost_per_turn_usd']:.5f}/turn), "
+                      f"game score {one['score']}; stopped: {one['stop_reason']}")
+                for t in one["per_turn"] if args.verbose else one["checkpoints"].values():
                     print(_row(t))
             c = cell["cached"]
             ratio = c["cost_ratio_to_baseline"]
@@ -175,19 +199,26 @@ def main() -> int:
             print(f"  cache reads from turn 10: {100 * c['cache_read_ratio_from_10']:.1f}%; past turn + kept reply: "
                   f"median {c['past_turn_with_reply_median']} tokens; estimate vs billed: median {err:+.1f}% "
                   f"(|error| {abs_err:.1f}%)"
-                  + (f"; cost at turn {c['turns']} = {100 * ratio:.1f}% of the baseline" if ratio is not None else ""))
-    print("\n| model | vision | $/turn at 10 / 50 / 100 | cache reads from 10 | past turn + reply | vs baseline "
-          "| estimate vs billed |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+                  + (f"; cost at turn {c['compared_at_turn']} (the last both reached) = "
+                     f"{100 * c['cost_ratio_at_last_common_turn']:.1f}% of the baseline"
+                     if c.get("cost_ratio_at_last_common_turn") is not None else ""))
+    print("\n| model | vision | screenshot | $/turn at 10 / 20 / 50 / 100 | mean $/turn | cache reads from 10 "
+          "| past turn + reply | vs baseline | estimate vs billed |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for m in models:
         for v in visions:
-            c = matrix[m][v]["cached"]
-            at = " / ".join(f"${c['cost_per_turn_usd_at'].get(str(n), 0):.5f}" if str(n) in c["cost_per_turn_usd_at"]
-                            else "-" for n in CHECKPOINTS)
-            ratio = c["cost_ratio_to_baseline"]
-            print(f"| {m} | {v} | {at} | {100 * c['cache_read_ratio_from_10']:.1f}% | "
-                  f"{c['past_turn_with_reply_median']} | {'-' if ratio is None else f'{100 * ratio:.1f}%'} | "
-                  f"{100 * (c['estimate_error_median'] or 0):+.1f}% |")
+            for key in ("cached", "cached_no_screenshot", "baseline"):
+                c = matrix[m][v].get(key)
+                if c is None:
+                    continue
+                at = " / ".join(f"${c['cost_per_turn_usd_at'][str(n)]:.5f}" if str(n) in c["cost_per_turn_usd_at"]
+                                else "-" for n in CHECKPOINTS)
+                ratio = c.get("cost_ratio_at_last_common_turn")
+                vs = "-" if ratio is None else f"{100 * ratio:.1f}% at T{c['compared_at_turn']}"
+                name = f"{v} (baseline)" if key == "baseline" else v
+                print(f"| {m} | {name} | {'yes' if c['screenshots'] else 'no'} "
+                      f"| {at} | ${c['cost_per_turn_usd']:.5f} | {100 * c['cache_read_ratio_from_10']:.1f}% | "
+                      f"{c['past_turn_with_reply_median']} | {vs} | {100 * (c['estimate_error_median'] or 0):+.1f}% |")
     return 0
 
 

@@ -109,8 +109,14 @@ class ContextConfig(_Section):
     fold_chunk_turns: int = Field(
         20, ge=1, description="Turns folded into the summary at once (keeps the prefix stable)."
     )
-    screenshots: int = Field(1, ge=0, le=5, description="Screenshots sent in the current turn (0 = vision JSON only).")
-    screenshot_max_side: int = Field(896, ge=64, le=8000, description="Long edge of the screenshot sent to the model.")
+    screenshots: int = Field(
+        1, ge=0, le=5, description="1 = the current screenshot in every decision, any model (a thinking turn keeps "
+        "it until the next fold); 0 = vision JSON only, the cheap option."
+    )
+    screenshot_max_side: int = Field(
+        896, ge=64, le=8000, description="Long edge of the screenshot sent to the model (896: stat digits legible; "
+        "zoom gives full resolution)."
+    )
     cache_ttl: Literal["5m", "1h"] = Field("5m", description="Prompt-cache TTL for the breakpoints.")
     layout: Literal["cached", "baseline"] = Field(
         "cached", description="'baseline' = the original harness's uncached layout, for bench/tokens.py only."

@@ -43,6 +43,10 @@ class BaselineLayout:
 
     def make_room(self, history: History, summarize: Summarizer) -> str | None:
         history.drop_oldest()  # a sliding window: no summary, the prefix breaks every turn
+        if history.turns:
+            # The new first turn's results answered the dropped reply: a tool_result without its tool_use is a
+            # 400, which ended the baseline at turn 44. They stay, as one text line.
+            history.turns[0] = history.turns[0].model_copy(update={"results_as_text": True})
         return None
 
     def current(self, out: VisionOutput, view: VisionData, memory_text: str, notes: list[str]) -> Current:

@@ -275,7 +275,8 @@ class Coordinator:
         self, state: LoopState, reply: ModelReply, reading: Observation, stuck: StuckState
     ) -> tuple[Acted, LoopState]:
         ctx = ToolContext(vision=reading.out, memory=self.memory, history=self.history, turn=state.turn,
-                          search=lambda query, limit: history_index.search(self.logger.db, query, limit))
+                          search=lambda query, limit: history_index.search(self.logger.db, query, limit),
+                          frame=reading.frame.image)
         last = self.stuck.actions[-1] if self.stuck.actions else ""
         acted = self.actor.run(reply, reading.frame, ctx, stuck, last, state.quiet_until)
         quiet_until = state.quiet_until

@@ -57,10 +57,9 @@ class Prompter:
     def request(self, reading: Observation, screen: Screen, notes: Notes, results: list[ToolResult]) -> Prompt:
         """This turn's request: tools | system | memory snapshot | history | the current turn (`results` owed)."""
         ctx = self.cfg.context
-        # A turn kept verbatim (its reply will hold thinking) carries no screenshot: images anywhere in the prompt
-        # are part of the message cache's key, so a screenshot per kept turn would miss the cache every turn.
-        shots = ctx.screenshots > 0 and not (self.layout.cache and self.shape.expects_thinking)
-        image = screenshot_block(reading.frame.image, ctx.screenshot_max_side) if shots else None
+        # Every decision carries the screenshot, thinking included: a turn kept verbatim keeps its image until the
+        # next fold (an image is a prefix block like any other; appending one leaves the cached prefix readable).
+        image = screenshot_block(reading.frame.image, ctx.screenshot_max_side) if ctx.screenshots > 0 else None
         # The cached layout sends the memory snapshot (refreshed at folds); the baseline sends the files as they are.
         memory = (self.history.memory or "") if self.layout.cache else self.memory.block_text()
         current = self.layout.current(reading.out, screen.view, memory, notes.lines)

@@ -148,7 +148,8 @@ def assemble(t: TurnParts, side_calls: list[SideCall], cost: CostLog) -> TurnLog
         turn=t.turn, started_at=t.started_at, model=t.model,
         errors=[*(s.errors if s else []), *t.failures, *(d.errors if d else []), *(a.errors if a else [])],
         response=response,
-        tool_results=t.request.results if t.request else [],
+        # a zoom's crop is in the request, not the log (requests/ leaves image bytes out too)
+        tool_results=[r.model_copy(update={"image": None}) for r in t.request.results] if t.request else [],
         notes=t.notes.lines if t.notes else [],
         action=a.action if a else None, person=a.person if a else "",
         memory_changes=[*(t.notes.external if t.notes else []), *(a.memory_changes if a else [])],

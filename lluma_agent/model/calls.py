@@ -24,12 +24,17 @@ class ToolResult(BaseModel):
     content: str
     is_error: bool = False
     short: str = ""  # the one line kept in history (defaults to the start of `content`)
+    image: str | None = Field(None, repr=False)  # base64 JPEG sent with the text (zoom); never in a compact record
 
     def block(self, compact: bool = False) -> dict[str, Any]:
         text = self.content
         if compact:
             text = self.short or (text if len(text) <= 80 else text[:77] + "...")
-        block: dict[str, Any] = {"type": "tool_result", "tool_use_id": self.tool_use_id, "content": text}
+        content: str | list[dict[str, Any]] = text
+        if self.image is not None and not compact:
+            content = [{"type": "text", "text": text}, {"type": "image", "source": {
+                "type": "base64", "media_type": "image/jpeg", "data": self.image}}]
+        block: dict[str, Any] = {"type": "tool_result", "tool_use_id": self.tool_use_id, "content": content}
         if self.is_error:
             block["is_error"] = True
         return block

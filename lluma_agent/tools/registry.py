@@ -14,12 +14,13 @@ from lluma_agent.tools.actions import INPUT_TOOLS as _INPUT
 from lluma_agent.tools.memory import MEMORY_TOOLS as _MEMORY
 from lluma_agent.tools.search import SearchHistoryTool
 from lluma_agent.tools.toolkit import Args, ToolInputError, ToolRegistry
+from lluma_agent.tools.zoom import ZoomTool
 
 __all__ = ["INPUT_TOOLS", "MEMORY_TOOLS", "ToolInputError", "default_tools", "parse_args", "tool_definitions"]
 
 
 def default_tools() -> ToolRegistry:
-    return ToolRegistry([*_INPUT, *_MEMORY, SearchHistoryTool()])
+    return ToolRegistry([*_INPUT, *_MEMORY, SearchHistoryTool(), ZoomTool()])
 
 
 INPUT_TOOLS = default_tools().names(acts=True)

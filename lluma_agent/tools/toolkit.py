@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from PIL import Image
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from lluma_agent.context.history import History
@@ -56,6 +57,7 @@ class ToolContext:
     history: History
     turn: int
     search: Callable[[str, int], list[Hit]] | None = None  # the run's full-text index (searchHistory)
+    frame: Image.Image | None = None  # the frame the model decided on, at full resolution (zoom)
 
 
 class Outcome(BaseModel):
@@ -64,6 +66,7 @@ class Outcome(BaseModel):
     content: str
     short: str = ""
     memory_change: MemoryChange | None = None
+    image: str | None = None  # base64 JPEG sent beside the text (zoom's crop)
 
 
 class Tool:
@@ -96,7 +99,8 @@ class Tool:
         raise NotImplementedError(f"{self.name} is an input tool" if self.acts else self.name)
 
     def result(self, call: ToolCall, outcome: Outcome) -> ToolResult:
-        return ToolResult(tool_use_id=call.id, name=call.name, content=outcome.content, short=outcome.short)
+        return ToolResult(tool_use_id=call.id, name=call.name, content=outcome.content, short=outcome.short,
+                          image=outcome.image)
 
 
 class ToolRegistry:

@@ -346,3 +346,95 @@ def test_vlm_readings_are_billed_to_the_turn(tmp_path, capsys):
     assert logs_cli.main([str(tmp_path), "--turn", "1"]) == 0
     out = capsys.readouterr().out
     assert "calls (each billed to this turn)" in out and "\n  decision claude-" in out and "\n  vlm claude-" in out
+
+
+def _images(content: Any) -> int:
+    if not isinstance(content, list):
+        return 0
+    return sum(1 for b in content if b.get("type") == "image")
+
+
+def test_every_decision_carries_the_screenshot_and_kept_thinking_turns_keep_theirs(tmp_path):
+    # The default model (Haiku 5.5, adaptive thinking): each turn is kept verbatim, image included, until a fold.
+    policy = OnePolicy([])
+    overrides = {"LLUMA_CONTEXT__HISTORY_MAX_TURNS": "6", "LLUMA_CONTEXT__FOLD_CHUNK_TURNS": "3"}
+    with sim_agent(10, tmp_path, seed=6, overrides=overrides, policy=policy) as (sim, coordinator):
+        coordinator.run()
+        entries = [e for e in sim.api.log if e.endpoint == "messages"]
+    assert all(e.status == 200 for e in entries)
+    decisions = [r for r in policy.requests if "<summarize>" not in json.dumps(r["messages"][-1])]
+    assert len(decisions) == 10 and all(r.get("thinking") for r in decisions)
+    assert all(_images(r["messages"][-1]["content"]) == 1 for r in decisions)  # the current screenshot, every turn
+    kept = folded = 0
+    for r in decisions:
+        history = r["messages"][:-1]
+        for user, reply in zip(history[::2], history[1::2], strict=True):
+            thinking = any(b.get("type") == "thinking" for b in reply["content"])
+            # A turn kept verbatim (its reply holds thinking) keeps its screenshot; a folded one keeps none.
+            assert _images(user["content"]) == (1 if thinking else 0)
+            kept, folded = kept + thinking, folded + (not thinking)
+    assert kept and folded
+    # Appending a turn with its screenshot leaves the cached prefix readable: every decision after the
+    # first reads more than the system prefix from cache, except the one right after a fold.
+    reads = [t.usage.cache_read_input_tokens for t in read_turns(tmp_path)]
+    logs = read_turns(tmp_path)
+    grown = [n for n, t in enumerate(logs[1:], 1) if not t.history_fold and reads[n] > reads[n - 1]]
+    assert len(grown) >= 6
+
+
+def test_zoom_sends_the_crop_at_full_resolution_with_the_next_request(tmp_path):
+    import base64
+    import io
+
+    from PIL import Image
+
+    policy = OnePolicy([[_tool("zoom", name="Career")], [_tool("zoom", box=[0, 0.5, 1, 0.75])],
+                        [_tool("zoom", name="Gacha")]])
+    no_thinking = {"LLUMA_MODEL__NAME": "claude-haiku-4-5"}  # past turns compact (a thinking turn stays verbatim)
+    with sim_agent(4, tmp_path, seed=2, policy=policy, overrides=no_thinking) as (sim, coordinator):
+        taps: list[tuple[float, float]] = []
+        original = sim.game.tap
+        sim.game.tap = lambda x, y: (taps.append((x, y)), original(x, y))[1]
+        frame = coordinator.device.capture().image  # the screen the first decision is made on
+        career = next(b.bounds for b in coordinator.vision.analyze(frame).buttons if b.name == "Career")
+        for _ in range(3):
+            coordinator.step()
+        assert taps == []  # zoom sends no input
+        coordinator.step()  # its request carries the third zoom's result (the script's own play follows)
+        entries = [e for e in sim.api.log if e.endpoint == "messages"]
+    assert [e.status for e in entries] == [200] * 4  # the stand-in takes image blocks inside tool results
+
+    def crop(request: dict[str, Any]) -> tuple[dict[str, Any], Image.Image | None]:
+        result = request["messages"][-1]["content"][0]
+        assert result["type"] == "tool_result"
+        if not isinstance(result["content"], list):
+            return result, None
+        image = next(b for b in result["content"] if b["type"] == "image")
+        return result, Image.open(io.BytesIO(base64.b64decode(image["source"]["data"])))
+
+    _, named = crop(policy.requests[1])
+    assert named is not None
+    # Full resolution: the crop holds the button's pixels one for one (plus a margin), not the downscaled ones.
+    assert named.width >= career.x1 - career.x0 and named.height >= career.y1 - career.y0
+    assert named.width < frame.width
+    _, boxed = crop(policy.requests[2])
+    assert boxed is not None and boxed.size == (frame.width, round(0.75 * frame.height) - round(0.5 * frame.height))
+    missing, none = crop(policy.requests[3])
+    assert none is None and missing["is_error"] and "Gacha" in missing["content"]
+    # A compact history keeps the one-line summary, never the image.
+    past = policy.requests[3]["messages"][:-1]
+    assert "zoom 'Career': ok" in json.dumps(past) and '"image"' not in json.dumps(past)
+    # The turn log says what was sent, without the bytes.
+    log = read_turns(tmp_path)[1]
+    assert log.tool_results[0].name == "zoom" and log.tool_results[0].image is None
+
+
+def test_the_baseline_window_slides_past_its_limit_without_an_orphan_tool_result(tmp_path):
+    # It used to stop at turn 44 (history_max_turns 40): the first kept turn's results answered a dropped reply.
+    overrides = {"LLUMA_CONTEXT__LAYOUT": "baseline", "LLUMA_CONTEXT__HISTORY_MAX_TURNS": "3",
+                 "LLUMA_CONTEXT__FOLD_CHUNK_TURNS": "1"}
+    with sim_agent(7, tmp_path, seed=6, overrides=overrides) as (sim, coordinator):
+        totals = coordinator.run()
+        entries = [e for e in sim.api.log if e.endpoint == "messages"]
+    assert totals.turns == 7 and [e.status for e in entries] == [200] * 7
+    assert all(not t.errors for t in read_turns(tmp_path))
