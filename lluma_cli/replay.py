@@ -36,7 +36,7 @@ from lluma_agent.loop import checkpoint
 from lluma_agent.model.calls import ToolCall
 from lluma_agent.model.claude import Model, ModelError, make_client, request_shape, stored_request
 from lluma_agent.runlog.logread import LogDirError, load_run
-from lluma_agent.runlog.requestlog import image_blocks, load_request
+from lluma_agent.runlog.requestlog import image_blocks, load_request, restore_images
 from lluma_agent.runlog.turnlog import TurnLog
 from lluma_facts import cost_usd, model_spec
 from lluma_vision.compact import compact
@@ -64,6 +64,7 @@ class ReplayResult(BaseModel):
     agreement: float = 0.0  # share of compared turns whose replayed action is the recorded one
     cost_usd: float = 0.0
     skipped: list[str] = Field(default_factory=list)  # turns that could not be replayed, and why
+    notes: list[str] = Field(default_factory=list)  # turns replayed with a difference (thinking removed), and why
     chosen: int = 0  # turns in the range asked for: replayed, failed or skipped
     not_replayed: int = 0  # of those, turns with no replayed action (skipped, or the API refused the request)
     agreement_of_chosen: float = 0.0  # share of ALL chosen turns whose replayed action is the recorded one
@@ -216,6 +217,9 @@ def replay(source: Path, *, model: str | None = None, prompt_file: Path | None =
         for log in chosen:
             request = load_request(folder, log.turn)
             shot = folder / log.frame.path if log.frame.path else None
+            missing = 0
+            if request is not None:
+                request, missing = restore_images(folder, request)
             if request is None or log.response is None:
                 result.skipped.append(f"T{log.turn}: no model call was recorded")
                 continue
@@ -227,7 +231,11 @@ def replay(source: Path, *, model: str | None = None, prompt_file: Path | None =
             with Image.open(shot) as im:
                 frame = im.convert("RGB")
             view = compact(vision.analyze(frame)).to_json()
-            req = replay_request(request, frame, view, model, prompt, max(frame.size), keep_thinking=keep)
+            # Recorded thinking is bound to its prefix, past screenshots included: without their bytes it cannot go.
+            keep_turn = keep and not missing
+            if keep and missing:
+                result.notes.append(f"T{log.turn}: {missing} past screenshot(s) no longer kept; its thinking removed")
+            req = replay_request(request, frame, view, model, prompt, max(frame.size), keep_thinking=keep_turn)
             recorded = action_of(log.response.tool_calls)
             try:
                 reply = decide(stored_request(req))
@@ -256,6 +264,7 @@ def format_result(r: ReplayResult) -> str:
         shown = t.replayed_action if not t.error else f"error: {t.error}"
         lines.append(f"{t.turn:>5}  {t.recorded_action:<{width}}  {shown:<{width}}  {'yes' if t.same else 'NO'}")
     lines += [f"skipped {s}" for s in r.skipped]
+    lines += [f"note {s}" for s in r.notes]
     if r.thinking:
         lines.append(f"recorded thinking: {r.thinking}")
     same = sum(t.same for t in r.turns if not t.error)
