@@ -23,9 +23,11 @@ from lluma_agent.loop.coordinator import Coordinator
 from lluma_agent.loop.resume import ResumeError, ResumePoint, check_settings, open_point
 from lluma_agent.loop.turn import RunTotals
 from lluma_agent.model.claude import make_client
+from lluma_agent.runlog import figures
 from lluma_agent.runlog.runs import LogDirInUse, check_fresh, new_run_dir
 from lluma_cli.confirm import Person, in_the_loop
 from lluma_cli.sim_check import taps_off_target
+from lluma_facts import Usage
 from lluma_sim.adb.server import AdbServer
 from lluma_sim.api.faults import FaultSchedule
 from lluma_sim.api.policy import ScriptedPolicy
@@ -60,6 +62,12 @@ class DemoSummary(BaseModel):
     taps_off_target: int  # taps the phone received off the element meant, or that no turn log records
     off_target: list[OffTarget] = []  # each of them: the tap received (screen, element under it) and why
     resumed_from_turn: int | None = None  # `--resume`: the run's last complete turn this sitting went on from
+
+    def usage(self) -> Usage:
+        """The run's tokens as one Usage: the text's cache hit comes from it, unrounded (cache_hit_ratio is
+        rounded to 4 places for the JSON)."""
+        return Usage(input_tokens=self.uncached_input_tokens, cache_creation_input_tokens=self.cache_write_tokens,
+                     cache_read_input_tokens=self.cache_read_tokens, output_tokens=self.output_tokens)
 
 
 class DemoState(BaseModel):
@@ -311,10 +319,10 @@ def main(argv: list[str]) -> int:
         + (f", resumed from turn {s.resumed_from_turn}" if s.resumed_from_turn is not None else "")
         + f"; model {s.model} (stand-in, real prices)\n"
         f"  tokens per turn: {s.input_tokens_per_turn:,.0f} input (uncached {s.uncached_input_tokens / n:,.0f}, "
-        f"cache read {s.cache_read_tokens / n:,.0f}, cache write {s.cache_write_tokens / n:,.0f}), "
-        f"{s.output_tokens / n:,.0f} output\n"
-        f"  cache hit: {100 * s.cache_hit_ratio:.1f}% of input tokens read from cache\n"
-        f"  cost: ${s.cost_usd:.4f} total, ${s.cost_per_turn_usd:.5f} per turn\n"
+        f"cache write {s.cache_write_tokens / n:,.0f}, cache read {s.cache_read_tokens / n:,.0f}), "
+        f"{s.output_tokens / n:,.0f} out\n"
+        f"  cache hit: {figures.percent(s.usage().cache_hit_ratio)} of input tokens read from cache\n"
+        f"  cost: {figures.usd(s.cost_usd)} total, {figures.usd(s.cost_per_turn_usd)} per turn\n"
         f"  game: score {s.score}, career turn {s.game_turn}\n"
         f"  faults injected: {s.faults_injected.total} {s.faults_injected.by_kind or ''}; "
         f"taps off target: {s.taps_off_target}\n"

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from lluma_agent.runlog import figures
 from lluma_agent.runlog.logread import (
     action_label,
     add_dir_argument,
@@ -25,6 +26,7 @@ from lluma_agent.runlog.logread import (
     turn_calls,
 )
 from lluma_agent.runlog.requestlog import load_request, request_path
+from lluma_agent.runlog.stats import RunStats, compute
 from lluma_agent.runlog.turnlog import TurnLog
 
 SCREEN_W = 38
@@ -48,28 +50,51 @@ def row(log: TurnLog) -> dict[str, Any]:
         "run_usd": log.cost.run_usd,
         "stuck": log.stuck.level,
         "errors": log.errors,
+        # Added with issue 22: the turn's tokens over every call it made (the keys above are the decision's),
+        # what its turn_usd covers; the run's cache hit so far; what a person did.
+        "turn_tokens": dict(zip(("uncached", "cache_write", "cache_read", "out"),
+                                figures.columns(figures.turn_usage(log)), strict=True)),
+        "run_cache_hit_ratio": log.cost.run_cache_hit_ratio,
+        "person": log.person,
+        "memory_edited_by_person": sorted({m.name for m in log.memory_changes if m.by == "person"}),
         "calls": [{"kind": c.kind, "model": c.model, "input_tokens": c.usage.total_input_tokens,
                    "output_tokens": c.usage.output_tokens, "cost_usd": c.cost_usd} for c in turn_calls(log)],
     }
 
 
-def format_listing(logs: list[TurnLog]) -> str:
-    head = f"{'turn':>5}  {'screen':<{SCREEN_W}}  {'action -> effect':<{ACTION_W}}  {'in':>6} {'cached':>7} " \
-           f"{'write':>6} {'out':>5}  {'$turn':>7}  notes"
+def notes(log: TurnLog) -> list[str]:
+    """The listing's notes column: stuck, errors, what a person did (an answer under --confirm, a memory edit)."""
+    out = []
+    if log.stuck.level != "ok":
+        out.append(f"stuck:{log.stuck.level}")
+    if log.person:
+        out.append(f"person: {log.person}")
+    edited = sorted({m.name for m in log.memory_changes if m.by == "person"})
+    if edited:
+        out.append(f"memory edited by a person: {', '.join(edited)}")
+    if log.errors:
+        out.append(f"{len(log.errors)} error(s): {clip(log.errors[0], 60)}")
+    return out
+
+
+def format_listing(logs: list[TurnLog], run: RunStats | None = None) -> str:
+    """One line per turn: its tokens over every call it made and its dollars ($turn), the run's dollars so far
+    ($run); `run` adds the run's total line, the same figures as `lluma stats`."""
+    cols = [f"{c:>{len(c) if len(c) > 6 else 6}}" for c in figures.COLUMNS]
+    head = f"{'turn':>5}  {'screen':<{SCREEN_W}}  {'action -> effect':<{ACTION_W}}  {' '.join(cols)}  " \
+           f"{'$turn':>9}  {'$run':>9}  notes"
     lines = [head]
     for log in logs:
         r = row(log)
         act = r["action"] + (f" -> {effect_words(r['effect'])}" if r["effect"] else "")
-        notes = []
-        if log.stuck.level != "ok":
-            notes.append(f"stuck:{log.stuck.level}")
-        if log.errors:
-            notes.append(f"{len(log.errors)} error(s): {clip(log.errors[0], 60)}")
+        nums = " ".join(f"{n:>{len(c)}}" for c, n in zip(cols, figures.columns(figures.turn_usage(log)), strict=True))
         lines.append(
             f"{log.turn:>5}  {clip(r['screen'], SCREEN_W):<{SCREEN_W}}  {clip(act or '-', ACTION_W):<{ACTION_W}}  "
-            f"{r['input_tokens']:>6} {r['cache_read']:>7} {r['cache_write']:>6} {r['output_tokens']:>5}  "
-            f"{r['turn_usd']:>7.4f}  {'; '.join(notes)}".rstrip()
+            f"{nums}  {figures.usd(r['turn_usd']):>9}  {figures.usd(r['run_usd']):>9}  {'; '.join(notes(log))}".rstrip()
         )
+    if run is not None:
+        lines.append(f"run total ({run.turns} turn(s)): {figures.tokens(run.usage())} · {figures.usd(run.cost_usd)} · "
+                     f"cache hit {figures.percent(run.cache_hit_ratio)}")
     return "\n".join(lines)
 
 
@@ -147,9 +172,11 @@ def format_turn(log: TurnLog, folder: Path) -> str:
         out.append("action: none")
     u, c = log.usage, log.cost
     out.append(
-        f"usage: uncached in {u.input_tokens}, cache read {u.cache_read_input_tokens}, cache write "
-        f"{u.cache_creation_input_tokens}, out {u.output_tokens}; ${c.turn_usd:.4f} this turn, ${c.run_usd:.4f} run; "
-        f"cache hit {100 * c.cache_hit_ratio:.0f}% (run {100 * c.run_cache_hit_ratio:.0f}%); "
+        f"usage: decision uncached {u.input_tokens}, cache write {u.cache_creation_input_tokens}, cache read "
+        f"{u.cache_read_input_tokens}, out {u.output_tokens}; this turn (every call): "
+        f"{figures.tokens(figures.turn_usage(log))}, {figures.usd(c.turn_usd)}; run so far: "
+        f"{figures.usd(c.run_usd)}, cache hit {figures.percent(c.run_cache_hit_ratio)} (this turn's decision "
+        f"{figures.percent(c.cache_hit_ratio)}); "
         f"past-turn tokens {log.past_turn_tokens}"
     )
     out += _block("calls (each billed to this turn)", "\n".join(call_line(c) for c in turn_calls(log)))
@@ -201,5 +228,5 @@ def main(argv: list[str]) -> int:
         return 0
     shown = f", last {len(logs)} shown" if len(logs) < len(run.turns) else ""
     print(f"{run.folder}: {len(run.turns)} turn(s){shown}")
-    print(format_listing(logs))
+    print(format_listing(logs, compute(run.turns, str(run.folder), run.stop_reason)))
     return 0

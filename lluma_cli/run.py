@@ -12,6 +12,7 @@ from lluma_agent.device.android import DeviceError
 from lluma_agent.loop.app import CtrlC, build, exit_status
 from lluma_agent.loop.resume import ResumeError, ResumePoint, check_settings, newest_run, open_point
 from lluma_agent.model.claude import ModelError, make_client
+from lluma_agent.runlog import figures
 from lluma_agent.runlog.runs import LogDirInUse, new_run_dir
 from lluma_cli.confirm import Person, in_the_loop
 
@@ -69,7 +70,8 @@ def main(argv: list[str]) -> int:
             close()
         resumed = f", resumed from turn {point.turn}" if point else ""
         print(
-            f"\n{totals.turns} turns{resumed}, ${totals.cost_usd:.4f}, cache hit {100 * totals.cache_hit_ratio:.0f}% "
+            f"\n{totals.turns} turns{resumed}, {figures.usd(totals.cost_usd)} total, cache hit "
+            f"{figures.percent(totals.cache_hit_ratio)} "
             f"({totals.stop_reason}); logs in {cfg.logs.dir}"
         )
     code = exit_status(totals.stop_reason)

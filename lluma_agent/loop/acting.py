@@ -111,6 +111,7 @@ class Acted(BaseModel):
     refused: str = ""  # signature of a refused input action (it counts toward stuck)
     person: str = ""  # what a person in the loop said: "approved ...", "vetoed ...", "replaced ... with ..."
     stop: bool = False  # a person asked to stop the run
+    person_s: float = 0.0  # time spent waiting for the person's answers (left out of the run's active time)
 
 
 def effect_of(p: Pending, frame: Frame, same_screen: Callable[[str, str], bool]) -> Effect:
@@ -214,7 +215,9 @@ class Actor:
         what = planned.label
         problem = ""
         while True:
+            asked_at = time.monotonic()
             verdict = self.gate(ctx.turn, planned, frame, problem)
+            acted.person_s += time.monotonic() - asked_at
             if verdict.answer == "yes":
                 acted.person = f"approved {what}"
                 return cast(InputTool, self.tools.get(planned.tool)), planned, ""

@@ -27,6 +27,7 @@ from lluma_agent.loop.resume import ResumePoint, check_settings, restore, set_as
 from lluma_agent.loop.turn import RunTotals
 from lluma_agent.memory.store import MemoryStore, write_state
 from lluma_agent.model.claude import MessagesRequest, Model, ModelReply, check_model, retry_policy
+from lluma_agent.runlog import figures
 from lluma_agent.runlog.logread import action_label
 from lluma_agent.runlog.requestlog import write_request
 from lluma_agent.runlog.runs import RunLock, check_fresh
@@ -50,9 +51,9 @@ def system_prompt(cfg: Config) -> str:
 
 
 def live_line(log: TurnLog, totals: RunTotals) -> str:
-    """One line per turn: screen, action, tokens in/cached/out, $ so far, cache hit %."""
-    u = log.usage
-    screen = (log.vision.summary if log.vision else log.waited or "?")[:48]
+    """One line per turn: screen, action, this turn's tokens (every call) and dollars, then the run's dollars and
+    cache hit so far, each labelled the way `lluma logs` and `lluma stats` label it (runlog/figures.py)."""
+    screen = (log.vision.summary if log.vision else log.waited or "?")[:40]
     if log.action:
         action = action_label(log)
     elif log.response and log.response.tool_calls:
@@ -61,10 +62,12 @@ def live_line(log: TurnLog, totals: RunTotals) -> str:
         action = "-"
     errs = f" | {len(log.errors)} error(s)" if log.errors else ""
     errs += f" | person: {log.person}" if log.person else ""
+    edited = sorted({m.name for m in log.memory_changes if m.by == "person"})
+    errs += f" | memory edited by a person: {', '.join(edited)}" if edited else ""
     return (
-        f"turn {log.turn:>4} | {screen:<48} | {action[:40]:<40} | in {u.input_tokens:>5} cached "
-        f"{u.cache_read_input_tokens:>6} write {u.cache_creation_input_tokens:>5} out {u.output_tokens:>4} | "
-        f"${totals.cost_usd:.4f} | cache {100 * totals.cache_hit_ratio:.0f}%{errs}"
+        f"turn {log.turn:>4} | {screen:<40} | {action[:32]:<32} | turn: {figures.tokens(figures.turn_usage(log))} "
+        f"· {figures.usd(log.cost.turn_usd)} | run: {figures.usd(totals.cost_usd)} · cache hit "
+        f"{figures.percent(totals.cache_hit_ratio)}{errs}"
     )
 
 

@@ -138,6 +138,8 @@ def assemble(t: TurnParts, side_calls: list[SideCall], cost: CostLog) -> TurnLog
     timings = Timings(model_s=t.model_s, action_s=t.action_s, total_s=time.monotonic() - t.started)
     if r is not None:
         timings.capture_s, timings.vision_s, timings.settle_s = r.capture_s, r.vision_s, r.settle_s
+    if a is not None:
+        timings.person_s = a.person_s
     response = ResponseLog(retries=t.retries) if t.retries is not None else None
     if d is not None:
         reply = d.reply

@@ -7,6 +7,7 @@ from collections import Counter
 
 from pydantic import BaseModel, Field
 
+from lluma_agent.runlog.figures import percent, usd
 from lluma_agent.runlog.logread import CALL_KINDS, turn_calls
 from lluma_agent.runlog.turnlog import TurnLog
 from lluma_facts import Usage
@@ -32,7 +33,9 @@ class RunStats(BaseModel):
     first_turn: int = 0
     last_turn: int = 0
     model_calls: int = 0  # every call: decisions and side calls (waiting turns make none)
-    wall_s: float = 0.0  # first turn's start to the last turn's end
+    wall_s: float = 0.0  # first turn's start to the last turn's end (a resume's break included)
+    active_s: float = 0.0  # the turns' own time: breaks between sittings and a person's answers left out
+    person_wait_s: float = 0.0  # time spent waiting for a person's answer under --confirm
     uncached_input_tokens: int = 0
     cache_write_tokens: int = 0
     cache_read_tokens: int = 0
@@ -50,6 +53,12 @@ class RunStats(BaseModel):
     stuck: dict[str, int] = Field(default_factory=dict)  # turns per level other than "ok"
     memory_changes: dict[str, int] = Field(default_factory=dict)  # by "agent" / "person"
     calls: dict[str, CallTotals] = Field(default_factory=dict)  # by kind; every call the run paid for
+
+
+    def usage(self) -> Usage:
+        """The run's tokens as one Usage (its cache_hit_ratio is this run's cache_hit_ratio)."""
+        return Usage(input_tokens=self.uncached_input_tokens, cache_creation_input_tokens=self.cache_write_tokens,
+                     cache_read_input_tokens=self.cache_read_tokens, output_tokens=self.output_tokens)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -94,6 +103,8 @@ def compute(turns: list[TurnLog], folder: str = "", stop_reason: str = "") -> Ru
         last_turn=turns[-1].turn,
         model_calls=sum(c.count for c in calls.values()),
         wall_s=max(0.0, turns[-1].started_at + turns[-1].timings.total_s - turns[0].started_at),
+        active_s=sum(max(0.0, t.timings.total_s - t.timings.person_s) for t in turns),
+        person_wait_s=sum(t.timings.person_s for t in turns),
         uncached_input_tokens=usage.input_tokens,
         cache_write_tokens=usage.cache_creation_input_tokens,
         cache_read_tokens=usage.cache_read_input_tokens,
@@ -121,21 +132,23 @@ def _counts(d: dict[str, int]) -> str:
 def format_stats(s: RunStats) -> str:
     total_in = s.uncached_input_tokens + s.cache_write_tokens + s.cache_read_tokens
     per = max(s.turns, 1)
+    person = f", {s.person_wait_s:.0f} s waiting for a person" if s.person_wait_s else ""
     return "\n".join([
         f"run: {s.folder}",
         f"stopped: {s.stop_reason}",
         f"model: {', '.join(s.models)}",
-        f"turns: {s.turns} (turn {s.first_turn}..{s.last_turn}), {s.model_calls} model call(s), "
-        f"{s.wall_s:.0f} s wall time",
+        f"turns: {s.turns} (turn {s.first_turn}..{s.last_turn}), {s.model_calls} model call(s)",
+        f"time: {s.active_s:.0f} s active (the turns themselves{person}), {s.wall_s:.0f} s wall time "
+        "(first turn's start to last turn's end, breaks included)",
         f"input tokens: {total_in:,} = uncached {s.uncached_input_tokens:,} + cache write {s.cache_write_tokens:,} "
         f"+ cache read {s.cache_read_tokens:,} ({total_in // per:,} per turn)",
         f"output tokens: {s.output_tokens:,} ({s.output_tokens // per:,} per turn)",
-        f"cost: ${s.cost_usd:.4f} total, ${s.cost_per_turn_usd:.5f} per turn",
+        f"cost: {usd(s.cost_usd)} total, {usd(s.cost_per_turn_usd)} per turn",
         "calls by kind:",
         *(f"  {kind:<9} {c.count:>4} call(s), in {c.input_tokens:,} (cache read {c.cache_read_tokens:,}, "
-          f"write {c.cache_write_tokens:,}), out {c.output_tokens:,}, ${c.cost_usd:.4f}"
+          f"write {c.cache_write_tokens:,}), out {c.output_tokens:,}, {usd(c.cost_usd)}"
           for kind, c in s.calls.items()),
-        f"cache hit: {100 * s.cache_hit_ratio:.1f}% of input tokens read from cache",
+        f"cache hit: {percent(s.cache_hit_ratio)} of input tokens read from cache",
         f"past turn in history: median {s.median_past_turn_tokens:.0f} tokens",
         f"model latency: p50 {s.model_latency_p50_s:.2f} s, p90 {s.model_latency_p90_s:.2f} s",
         f"actions: {_counts(s.actions)}" + (f" ({s.forced_actions} forced)" if s.forced_actions else ""),
@@ -143,4 +156,3 @@ def format_stats(s: RunStats) -> str:
         f"stuck: {_counts(s.stuck)}",
         f"memory changes: {_counts(s.memory_changes)}",
     ])
-

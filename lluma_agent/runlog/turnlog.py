@@ -34,8 +34,9 @@ class Timings(BaseModel):
     settle_s: float = 0.0  # extra waiting out a loading screen or cutscene
     vision_s: float = 0.0
     model_s: float = 0.0
-    action_s: float = 0.0
+    action_s: float = 0.0  # a person's answer under --confirm included (person_s)
     total_s: float = 0.0
+    person_s: float = 0.0  # waiting for a person's answer (--confirm): not the agent's time
 
 
 class FrameInfo(BaseModel):

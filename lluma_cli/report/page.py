@@ -25,6 +25,7 @@ from pathlib import Path
 from PIL import Image
 
 from lluma_agent.atomic import atomic_write_bytes, atomic_write_text
+from lluma_agent.runlog import figures
 from lluma_agent.runlog.logread import (
     Run,
     action_label,
@@ -36,7 +37,7 @@ from lluma_agent.runlog.logread import (
 )
 from lluma_agent.runlog.stats import RunStats, compute
 from lluma_agent.runlog.turnlog import TurnLog
-from lluma_cli.report import charts, timeline
+from lluma_cli.report import charts, progress, timeline
 from lluma_cli.report.marks import mark_action
 
 COLOURS = {"uncached": "#e4572e", "cache write": "#f3a712", "cache read": "#2e86ab"}
@@ -64,6 +65,7 @@ ul{margin:2px 0;padding-left:20px}code{font:12px ui-monospace,Menlo,Consolas,mon
 .calls{border-collapse:collapse;font-size:12px;margin:2px 0}.calls td,.calls th{padding:1px 8px 1px 0;text-align:right}
 .calls td:first-child,.calls th:first-child{text-align:left}
 .tag{font-size:11px;border-radius:3px;padding:0 4px;margin-left:4px;background:#e8eef7;color:#234}
+.progress{font-size:11px;color:#555;margin-left:6px}
 .tag.person{background:#f6e3f0;color:#7a1457}.tag.resume{background:#e3f4e8;color:#1d5c2e}
 .timeline{max-width:360px;border:1px solid #ccc;border-radius:4px}
 .toolbar{margin:4px 0}.toolbar button{font:inherit;padding:2px 10px;margin-right:6px;cursor:pointer}
@@ -104,16 +106,16 @@ def _pre(text: str) -> str:
 
 def _header(s: RunStats) -> str:
     total_in = s.uncached_input_tokens + s.cache_write_tokens + s.cache_read_tokens
-    calls = ", ".join(f"{k} {c.count} ${c.cost_usd:.4f}" for k, c in s.calls.items()) or "none"
+    calls = ", ".join(f"{k} {c.count} {figures.usd(c.cost_usd)}" for k, c in s.calls.items()) or "none"
     cards = [
         ("stopped", s.stop_reason, "why the run ended"),
         ("model calls", f"{s.model_calls}", calls),
-        ("turns", f"{s.turns}", f"{s.wall_s:.0f} s wall time"),
-        ("cost", f"${s.cost_usd:.4f}", f"${s.cost_per_turn_usd:.5f} per turn"),
-        ("cache hit", f"{100 * s.cache_hit_ratio:.1f}%", "of input tokens read from cache"),
-        ("input tokens", f"{total_in:,}", f"uncached {s.uncached_input_tokens:,} / write {s.cache_write_tokens:,} "
-         f"/ read {s.cache_read_tokens:,}"),
-        ("output tokens", f"{s.output_tokens:,}", f"{s.output_tokens // max(s.turns, 1):,} per turn"),
+        ("turns", f"{s.turns}", f"{s.active_s:.0f} s active, {s.wall_s:.0f} s wall time"),
+        ("cost", figures.usd(s.cost_usd), f"total; {figures.usd(s.cost_per_turn_usd)} per turn"),
+        ("cache hit", figures.percent(s.cache_hit_ratio), "of input tokens read from cache"),
+        ("input tokens", f"{total_in:,}", f"uncached {s.uncached_input_tokens:,} / cache write "
+         f"{s.cache_write_tokens:,} / cache read {s.cache_read_tokens:,}"),
+        ("out tokens", f"{s.output_tokens:,}", f"{s.output_tokens // max(s.turns, 1):,} per turn"),
         ("model latency", f"{s.model_latency_p50_s:.2f} s", f"p50; p90 {s.model_latency_p90_s:.2f} s"),
         ("past turn", f"{s.median_past_turn_tokens:.0f} tok", "median, in every later request"),
         ("actions", f"{sum(s.actions.values())}", ", ".join(f"{k} {v}" for k, v in s.actions.items()) or "none"),
@@ -148,7 +150,8 @@ def _calls_table(log: TurnLog) -> str:
     )
     if not rows:
         return ""
-    head = "<tr><th>call</th><th>model</th><th>in</th><th>cache read</th><th>write</th><th>out</th><th>$</th></tr>"
+    head = ("<tr><th>call</th><th>model</th><th>uncached</th><th>cache read</th><th>cache write</th><th>out</th>"
+            "<th>$</th></tr>")
     return f'<h4>Model calls</h4><table class="calls">{head}{rows}</table>'
 
 
@@ -163,6 +166,12 @@ def _marks(log: TurnLog, resumed: bool) -> str:
     return "".join(f' <span class="tag {cls}">{escape(text)}</span>' for cls, text in tags)
 
 
+def _progress(log: TurnLog) -> str:
+    """The game's progress as this turn read it (career turn, energy, mood, stats)."""
+    found = progress.facts(log)
+    return f' <span class="progress">{escape(" · ".join(found))}</span>' if found else ""
+
+
 def _turn(log: TurnLog, folder: Path, thumb: int, out_dir: Path, resumed: bool = False) -> str:
     action = action_label(log)
     effect = effect_words(log.action.effect) if log.action else ""
@@ -171,7 +180,8 @@ def _turn(log: TurnLog, folder: Path, thumb: int, out_dir: Path, resumed: bool =
     stuck = f' <span class="bad">stuck: {escape(log.stuck.level)}</span>' if log.stuck.level != "ok" else ""
     summary = (f'<span class="n">T{log.turn}</span> {escape(screen_label(log))} &middot; '
                f'<b>{escape(action or "no action")}</b>{escape(f" → {effect}" if effect else "")} '
-               f'<span class="cost">${log.cost.turn_usd:.4f}</span>{bad}{stuck}{_marks(log, resumed)}')
+               f'<span class="cost" title="this turn, every call">{figures.usd(log.cost.turn_usd)}</span>'
+               f'{bad}{stuck}{_marks(log, resumed)}{_progress(log)}')
     img = ""
     if thumb > 0 and log.frame.path:
         a = log.action

@@ -99,8 +99,12 @@ def test_logs_listing(run_dir: Path, capsys: pytest.CaptureFixture[str]) -> None
     out = _out(capsys, logs_cli.main([str(run_dir)]))
     assert "4 turn(s)" in out
     lines = out.splitlines()
-    row = r"^\s+1\s+buttons: OK #1\s+pressButton\(OK\) -> screen changed\s+700\s+0\s+100\s+30\s+0\.0020"
+    assert re.search(r"uncached\s+cache write\s+cache read\s+out\s+\$turn\s+\$run\s+notes$", lines[1])
+    # turn 1: 700 uncached, 100 written to the cache, 0 read, 30 out; $0.0020 this turn and so far
+    row = r"^\s+1\s+buttons: OK #1\s+pressButton\(OK\) -> screen changed\s+700\s+100\s+0\s+30\s+\$0\.0020\s+\$0\.0020"
     assert re.search(row, lines[2])
+    total = "run total (4 turn(s)): uncached 2,100 · cache write 300 · cache read 8,000 · out 90 · "
+    assert lines[-1].startswith(total)
     assert "back [forced] -> same screen" in out and "stuck:warn" in out and "button 'Nope' not found" in out
     assert "(waited: loading (2 waits))" in out
     tail = _out(capsys, logs_cli.main([str(run_dir), "--tail", "2"]))

@@ -1,0 +1,32 @@
+"""Game progress as the screen showed it: the career turn, energy, mood and stats among the texts a turn read.
+
+The report's turn list shows them beside each turn, so a run's progress reads down the page. Taken from the
+reading (what vision saw), never from the game: on a phone that is all there is."""
+
+from __future__ import annotations
+
+import re
+
+from lluma_agent.runlog.turnlog import TurnLog
+
+# Texts that say where the career is: "Turn 5/24", "Energy 80/100", "Mood: Good", "Speed 120", "Skill Pts 95",
+# "Senior Year Early Jun". A stat needs its number, so a button named "Speed" is not a fact.
+_FACT = re.compile(
+    r"^(?:turn\s*\d+(?:\s*/\s*\d+)?|energy\s*\d+(?:\s*/\s*\d+)?|mood:?\s*\w+|"
+    r"(?:speed|stamina|power|guts|wit|wisdom|int|skill\s*pts|skill\s*points)\s*:?\s*\d+|"
+    r"(?:junior|classic|senior)\s+year\b.*)$",
+    re.IGNORECASE,
+)
+
+
+def facts(log: TurnLog, limit: int = 12) -> list[str]:
+    """The progress texts of a turn's reading, in reading order, each once."""
+    if log.vision is None:
+        return []
+    texts = log.vision.seen_by_model.get("texts", [])
+    out: list[str] = []
+    for text in texts if isinstance(texts, list) else []:
+        t = " ".join(str(text).split())
+        if _FACT.match(t) and t not in out:
+            out.append(t)
+    return out[:limit]
