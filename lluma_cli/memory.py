@@ -14,7 +14,23 @@ from pathlib import Path
 from typing import Any
 
 from lluma_agent.config import ConfigError, find_config, load_config
-from lluma_agent.memory.store import MemoryStore
+from lluma_agent.memory.store import ALLOWED_SUFFIXES, RESERVED_NAMES, MemoryStore
+
+
+def _memory_files(folder: Path) -> list[Path]:
+    """The files a MemoryStore there would show (read without creating anything)."""
+    if not folder.is_dir():
+        return []
+    return [p for p in folder.iterdir() if p.is_file() and not p.name.startswith(".")
+            and p.name.lower().endswith(ALLOWED_SUFFIXES) and p.name.lower() not in RESERVED_NAMES]
+
+
+def newest_run_memory(logs: Path) -> Path | None:
+    """The memory folder of the newest run under `logs` that has memory files (`lluma demo` and the tests keep
+    theirs in the run's log folder, `logs/demo-<time>/memory/`); None when there is none."""
+    found = [(max(p.stat().st_mtime for p in files), d / "memory") for d in (logs.iterdir() if logs.is_dir() else [])
+             if d.is_dir() and (files := _memory_files(d / "memory"))]
+    return max(found)[1] if found else None
 
 
 def _summary(store: MemoryStore) -> dict[str, Any]:
@@ -78,6 +94,13 @@ def main(argv: list[str]) -> int:
         print(f"lluma memory: {exc}", file=sys.stderr)
         return 2
     folder = args.dir or cfg.memory.dir
+    if args.dir is None and not _memory_files(folder):
+        # Nothing in memory.dir yet: a demo's memory is in its log folder. Say where we looked and what we show.
+        run_memory = newest_run_memory(cfg.logs.dir)
+        if run_memory is not None:
+            print(f"lluma memory: {folder} (memory.dir) holds no memory files yet; showing the newest run's, "
+                  f"{run_memory} (looked in {cfg.logs.dir}/*/memory; --dir picks a folder)", file=sys.stderr)
+            folder = run_memory
     if not folder.is_dir():  # MemoryStore would create it; a read-only command should not
         print(f"lluma memory: no memory folder at {folder} (it is created by the first run)", file=sys.stderr)
         return 1

@@ -189,7 +189,7 @@ class Coordinator:
         t.notes = self.notes(effect, t.reading.out)
         if t.notes.stuck.level == "pause":  # stop spending money and say why (run() ends the run)
             raise Paused(f"paused: {t.notes.stuck.reason}; no model call this turn")
-        t.fold, t.fold_calls = self.prompter.make_room()
+        t.fold, t.fold_calls = self.prompter.make_room(t.turn)
         t.request = self.prompter.request(t.reading, t.screen, t.notes, list(t.state.owed))
         t.decision, t.state = self._timed(t, "model_s", self.decide, t.state, t.request)
         t.acted, t.state = self._timed(t, "action_s", self.act, t.state, t.decision.reply, t.reading, t.notes.stuck)

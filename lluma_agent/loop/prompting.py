@@ -18,6 +18,15 @@ from lluma_agent.model.protocol import DecisionModel
 from lluma_facts import Usage
 
 
+def snapshot(block: str, turn: int) -> str:
+    """The memory block as sent in the cached prefix, saying when it was taken: it is refreshed only at folds, so
+    without this "(no memory files yet)" reads as a fact after the agent made one. Set once per snapshot, never
+    per turn (the prefix stays cached)."""
+    label = (f"(a snapshot taken at turn {turn}, refreshed when old turns are folded; a file changed since is "
+             "told in the notes of the turn it changed)")
+    return block.replace("<memory>\n", f"<memory>\n{label}\n", 1) if turn > 0 else block
+
+
 class Prompter:
     def __init__(self, cfg: Config, model: DecisionModel, tools: list[Any], system_prompt: str, layout: ContextLayout,
                  history: History, memory: MemoryStore) -> None:
@@ -26,16 +35,16 @@ class Prompter:
         self.shape = request_shape(cfg.model)
         self.preflight_due = True  # count_tokens once per run and after each fold
 
-    def make_room(self) -> tuple[str | None, list[Call]]:
+    def make_room(self, turn: int = 0) -> tuple[str | None, list[Call]]:
         """History over its limit: the layout folds it (summary calls are billed to this turn) and the memory
-        snapshot is refreshed. The count_tokens preflight runs at the start and after a fold."""
+        snapshot is refreshed (taken at `turn`). The count_tokens preflight runs at the start and after a fold."""
         how, calls = None, []
         if self.history.memory is None:
-            self.history.memory = self.memory.block_text()
+            self.history.memory = snapshot(self.memory.block_text(), turn)
         if self.history.needs_fold():
             replies: list[ModelReply] = []
             how = self.layout.make_room(self.history, lambda msgs: self._summarize(msgs, replies))
-            self.history.memory = self.memory.block_text()
+            self.history.memory = snapshot(self.memory.block_text(), turn)
             self.preflight_due = self.preflight_due or how is not None
             calls = [Call("fold", self.cfg.model.name, r.usage, r.text, list(r.retries))
                      for r in replies]

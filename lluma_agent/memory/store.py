@@ -120,6 +120,9 @@ class MemoryStore:
         self._known: dict[str, str] = {}  # name -> digest as last seen or written by us
         self._files: dict[str, MemoryFile] = {}
         self.last_by: dict[str, Author] = {}  # who changed each file last
+        # Each file's lines as the agent last wrote them: a rewrite of a file a person edited drops "a person's
+        # lines" only among the lines the agent did not write itself.
+        self._agent_lines: dict[str, set[str]] = {}
         self._loaded = False
         left = self._load_state()
         self.refresh()
@@ -175,6 +178,8 @@ class MemoryStore:
         for name in sorted(set(left) | set(self._files)):
             before = left[name]["content"] if name in left else ""
             now = self._files.get(name)
+            if name in left and left[name]["by"] != "person":
+                self._agent_lines[name] = set(before.splitlines())
             if now is not None and name in left and _digest(now.content) == _digest(before):
                 self.last_by[name] = "person" if left[name]["by"] == "person" else "agent"
                 continue
@@ -313,11 +318,19 @@ class MemoryStore:
             raise MemoryError_(f"{name}: could not be written ({exc}); nothing changed") from None
         self._files[name] = MemoryFile(name=name, content=content, tokens=tokens)
         self._known[name] = _digest(content)
-        dropped = dropped_lines(old, content) if self.last_by.get(name) == "person" else []
+        dropped = self._persons_dropped(name, old, content)
         self.last_by[name] = "agent"
+        self._agent_lines[name] = set(content.splitlines())
         self._save_state()
         return MemoryChange(name=name, op=op, by="agent", diff=_diff(name, old, content), tokens_after=tokens,
                             dropped_person_lines=dropped)
+
+    def _persons_dropped(self, name: str, old: str, new: str) -> list[str]:
+        """The lines a person wrote that `new` no longer has (none unless a person changed the file last)."""
+        if self.last_by.get(name) != "person":
+            return []
+        own = self._agent_lines.get(name, set())
+        return [line for line in dropped_lines(old, new) if line not in own]
 
     def create(self, name: str, content: str) -> MemoryChange:
         path = self._path(name)
@@ -344,7 +357,9 @@ class MemoryStore:
         # Forget the file only once it is really gone, so the store never disagrees with the disk.
         old = self._files.pop(name).content
         self._known.pop(name, None)
-        dropped = dropped_lines(old, "") if self.last_by.pop(name, None) == "person" else []
+        dropped = self._persons_dropped(name, old, "")
+        self.last_by.pop(name, None)
+        self._agent_lines.pop(name, None)
         self._save_state()
         return MemoryChange(name=name, op="delete", by="agent", diff=_diff(name, old, ""), tokens_after=0,
                             dropped_person_lines=dropped)

@@ -93,6 +93,10 @@ def test_memory_tools_run_at_once_and_only_one_input_action_runs(tmp_path):
     # The memory snapshot in system waits for the next fold (append-only); the write is in the kept tool call.
     assert "plan.md" not in json.dumps(model.requests[1]["system"])
     assert "train speed" in json.dumps(model.requests[1]["messages"])
+    # ... and says so: "(no memory files yet)" is dated, and the same text in both requests (the prefix stays cached)
+    systems = [json.dumps(r["system"]) for r in model.requests[:2]]
+    assert "(a snapshot taken at turn 1, refreshed when old turns are folded" in systems[0]
+    assert "no memory files yet" in systems[0] and systems[0] == systems[1]
 
 
 def test_an_unknown_name_taps_nothing_and_repeats_lead_to_a_warning_then_a_pause(tmp_path):

@@ -35,12 +35,26 @@ def test_rewriting_a_persons_file_names_the_lines_it_drops(tmp_path: Path) -> No
     (tmp_path / "plan.md").write_text("# Plan\ntrain speed\nNEVER skip the Derby\n")
     assert [c.by for c in store.refresh()] == ["person"]
     change = store.write("plan.md", "# Plan\ntrain wit\n")
-    assert change.dropped_person_lines == ["train speed", "NEVER skip the Derby"]
+    # "train speed" is the agent's own line: only the person's one counts (issue 22: it said 2 lines)
+    assert change.dropped_person_lines == ["NEVER skip the Derby"]
     assert "NEVER skip the Derby" in change.person_note() and "a person changed plan.md" in change.person_note()
     again = store.write("plan.md", "# Plan\ntrain power\n")  # now the agent's own file: nothing to warn about
     assert again.dropped_person_lines == [] and again.person_note() == ""
+
     state = json.loads((tmp_path / STATE_FILE).read_text())
     assert state["files"]["plan.md"] == {"content": "# Plan\ntrain power\n", "by": "agent"}
+
+
+def test_a_persons_lines_between_runs_are_told_apart_from_the_agents(tmp_path: Path) -> None:
+    first = MemoryStore(tmp_path)
+    first.create("plan.md", "# Plan\ntrain speed\nrest at energy 30\n")
+    first.save_state()
+    (tmp_path / "plan.md").write_text("# Plan\ntrain speed\nrest at energy 50\nwin the Derby\n")  # between runs
+    second = MemoryStore(tmp_path)
+    assert [c.by for c in second.refresh()] == ["person"]
+    change = second.write("plan.md", "# Plan\ntrain wit\n")
+    assert change.dropped_person_lines == ["rest at energy 50", "win the Derby"]
+    assert second.delete("plan.md").dropped_person_lines == []  # the agent's own file again
 
 
 def test_a_persons_broken_yaml_is_shown_to_the_model_and_by_doctor(tmp_path: Path) -> None:

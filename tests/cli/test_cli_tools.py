@@ -285,6 +285,27 @@ def test_memory_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert not (tmp_path / "none").exists()  # a read-only command creates nothing
 
 
+def test_memory_command_points_at_the_newest_runs_memory_when_the_default_folder_is_empty(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After `make demo`, `memory/` is empty and the demo's notes are in logs/demo-<time>/memory/: shown, and said."""
+    monkeypatch.setenv("LLUMA_MEMORY__DIR", str(tmp_path / "memory"))
+    monkeypatch.setenv("LLUMA_LOGS__DIR", str(tmp_path / "logs"))
+    (tmp_path / "memory").mkdir()
+    old, new = tmp_path / "logs" / "demo-old" / "memory", tmp_path / "logs" / "demo-new" / "memory"
+    MemoryStore(old).create("old.md", "old notes\n")
+    os.utime(old / "old.md", (1, 1))
+    MemoryStore(new).create("sim_notes.md", "Training then Speed\n")
+    assert memory_cli.main([]) == 0
+    captured = capsys.readouterr()
+    assert "sim_notes.md" in captured.out and "old.md" not in captured.out
+    assert "holds no memory files yet; showing the newest run's" in captured.err and str(new) in captured.err
+    MemoryStore(tmp_path / "memory").create("mine.md", "my notes\n")  # once memory.dir has files, it is shown
+    assert memory_cli.main([]) == 0
+    captured = capsys.readouterr()
+    assert "mine.md" in captured.out and "sim_notes.md" not in captured.out and captured.err == ""
+
+
 # ---- doctor --------------------------------------------------------------------------------------
 
 
