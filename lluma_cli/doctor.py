@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
 
-from lluma_agent.config import Config, ConfigError, find_config, load_config
+from lluma_agent.config import Config, ConfigError, default_yaml, find_config, load_config
 from lluma_agent.device.adb_client import NoDaemonClient
 from lluma_agent.memory.store import yaml_problem
 from lluma_facts import ModelLookupError, usable_model
@@ -42,7 +42,7 @@ def check_config(path: Path | None) -> tuple[Config, Check]:
     except ConfigError as exc:
         missing = use is not None and not use.exists()
         fix = ("pass an existing file, or leave out --config to use config.yaml or defaults" if missing
-               else "correct the key named above; `python -m lluma_agent.config` prints every key with its default")
+               else "correct the key named above; `lluma doctor --print-config` prints every key with its default")
         return Config(), Check("config", "fail", f"{exc} (the checks below use the defaults)", fix)
     if use is None:
         return cfg, Check("config", "ok", "no config.yaml here; using defaults (+ LLUMA_* environment)")
@@ -90,8 +90,9 @@ def check_adb(cfg: Config) -> list[Check]:
         checks.append(Check("device", "ok", f"{ready[0].serial} ready (attached: {listed})"))
     elif not infos:
         checks.append(Check("device", "fail", "no device attached",
-                            "phone: USB debugging on, plug in, accept the prompt; emulator: set device.connect "
-                            "(BlueStacks/LDPlayer 127.0.0.1:5555, MuMu 127.0.0.1:16384)"))
+                            "phone: USB debugging on, plug in, accept the prompt; emulator: `lluma run --connect "
+                            "127.0.0.1:PORT` (BlueStacks/LDPlayer 5555, MuMu 16384), or device.connect in "
+                            "config.yaml"))
     elif not ready:
         checks.append(_not_ready(infos[0].serial, infos[0].state))
     else:
@@ -224,7 +225,12 @@ def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="lluma doctor", description=__doc__.splitlines()[0])
     ap.add_argument("--config", type=Path, default=None, help="config file (default: config.yaml if present)")
     ap.add_argument("--json", action="store_true", help="the checks as a JSON list")
+    ap.add_argument("--print-config", action="store_true",
+                    help="print every configuration key with its default, as commented YAML (> config.yaml), and exit")
     args = ap.parse_args(argv)
+    if args.print_config:  # works wherever `lluma` does (pipx, uv): no need to find the right python
+        print(default_yaml(), end="")
+        return 0
     checks = run_checks(args.config)
     if args.json:
         print(json.dumps([asdict(c) for c in checks], indent=2))

@@ -34,7 +34,8 @@ def version() -> str:
 
 def _usage() -> str:
     lines = ["usage: lluma COMMAND [ARGS]   (lluma --version)", "", "commands:"]
-    lines += [f"  {name:<8} {help_}" for name, (_, help_) in COMMANDS.items()]
+    width = max(map(len, COMMANDS))  # the longest name sets the column (`knowledge` once pushed its line right)
+    lines += [f"  {name:<{width}}  {help_}" for name, (_, help_) in COMMANDS.items()]
     return "\n".join(lines)
 
 

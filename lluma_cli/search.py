@@ -1,6 +1,7 @@
 """`lluma search QUERY [DIR] [--limit N] [--json]`: full-text search over a run's turns (SQLite FTS5).
 
-QUERY is FTS5 syntax: words (all must appear), "a phrase", OR, NOT, prefix*. DIR is a run folder or a
+QUERY is FTS5 syntax: words (all must appear), "a phrase", OR, NOT, prefix*; text FTS5 cannot parse (a button
+name such as Learn#2) is searched as one phrase, and stderr says so. DIR is a run folder or a
 log root (its newest run is searched). A run logged before the index existed is indexed first.
 """
 
@@ -31,12 +32,14 @@ def main(argv: list[str]) -> int:
         print(f"lluma search: {note}", file=sys.stderr)
     db = history_index.open_index(folder, lambda: [search_row(t) for t in load_run(folder).turns])
     try:
-        hits = history_index.search(db, args.query, args.limit)
+        hits, note = history_index.search_text(db, args.query, args.limit)
     except history_index.SearchError as exc:
         print(f"lluma search: {exc}", file=sys.stderr)
         return 2
     finally:
         db.close()
+    if note:
+        print(f"lluma search: {note}", file=sys.stderr)
     if args.json:
         print(json.dumps([h.model_dump() for h in hits], ensure_ascii=False))
         return 0

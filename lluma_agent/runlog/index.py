@@ -72,6 +72,22 @@ def search(db: sqlite3.Connection, query: str, limit: int = 10) -> list[Hit]:
     return [Hit(turn=t, screen=s, action=a.split("\n", 1)[0], snippet=" ".join(snip.split())) for t, s, a, snip in rows]
 
 
+def phrase(query: str) -> str:
+    """`query` as one FTS5 phrase: every character taken as text (a button name such as `Learn#2`)."""
+    return '"' + query.replace('"', '""') + '"'
+
+
+def search_text(db: sqlite3.Connection, query: str, limit: int = 10) -> tuple[list[Hit], str]:
+    """search(), and when FTS5 cannot parse `query` (`Learn#2`, `Fail 12%`), the same text as one phrase. Returns
+    the hits and a note saying it was searched as a phrase ("" when the query was used as written)."""
+    try:
+        return search(db, query, limit), ""
+    except SearchError as exc:
+        if "cannot search for" not in str(exc):
+            raise
+        return search(db, phrase(query), limit), f"{query!r} is not FTS5 syntax; searched as the phrase {phrase(query)}"
+
+
 def open_index(folder: Path, rows: Callable[[], Iterable[Row]]) -> sqlite3.Connection:
     """The run's database; an older run's (no index yet) is indexed from `rows()` (its turn logs) first."""
     db = sqlite3.connect(folder / "turns.sqlite")

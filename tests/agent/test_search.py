@@ -71,13 +71,25 @@ def test_hits_carry_turn_screen_action_and_a_snippet(run_dir: Path, capsys: pyte
     assert _search(run_dir.parent, "Training", capsys) == hits
 
 
-@pytest.mark.parametrize("query", ['"unclosed', "AND", "Fail 12%", "(", "NOT"])
-def test_bad_fts_syntax_is_one_clear_line(run_dir: Path, query: str, capsys: pytest.CaptureFixture[str]) -> None:
-    code = search_cli.main([query, str(run_dir)])
-    err = capsys.readouterr().err
-    assert code == 2
-    assert err.startswith("lluma search: cannot search for") and "Traceback" not in err
-    assert len(err.strip().splitlines()) == 1
+@pytest.mark.parametrize("query", ['"unclosed', "AND", "Fail 12%", "(", "NOT", "Learn#2"])
+def test_text_fts_cannot_parse_is_searched_as_a_phrase_and_said(run_dir: Path, query: str,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """A button name (`Learn#2`) or a caption (`Fail 12%`) is not FTS5 syntax: searched as one phrase, said once."""
+    code = search_cli.main([query, str(run_dir), "--json"])
+    captured = capsys.readouterr()
+    assert code == 0 and isinstance(json.loads(captured.out), list)
+    assert captured.err.startswith(f"lluma search: {query!r} is not FTS5 syntax; searched as the phrase")
+    assert len(captured.err.strip().splitlines()) == 1 and "Traceback" not in captured.err
+
+
+def test_a_button_name_with_a_hash_finds_its_turn(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    logger = TurnLogger(tmp_path)
+    first = _turn(1, "buttons: Learn, Learn#2", "the second Learn button")
+    first.action = ActionLog(tool="pressButton", target="Learn#2")
+    logger.write(first)
+    logger.write(_turn(2, "buttons: OK", "confirm"))
+    logger.close()
+    assert [h["turn"] for h in _search(tmp_path, "Learn#2", capsys)] == [1]
 
 
 def test_an_older_run_without_an_index_is_indexed_from_its_logs(run_dir: Path,

@@ -363,3 +363,29 @@ def test_every_command_resolves_and_answers_help(name: str, capsys: pytest.Captu
         code = exc.code
     assert code == 0
     assert f"lluma {name}" in capsys.readouterr().out
+
+
+def test_top_level_help_lines_up_every_command(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["--help"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("  ")]
+    assert {line.split()[0] for line in rows} == set(cli.COMMANDS)
+    starts = {len(line) - len(line[2:].split(" ", 1)[1].lstrip()) for line in rows}
+    assert len(starts) == 1  # every description starts in the same column (`knowledge` pushed its own right)
+
+
+def test_doctor_prints_the_default_config_and_teaches_connect(tmp_path: Path, adb_server: AdbServer,
+                                                               monkeypatch: pytest.MonkeyPatch,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """`python -m lluma_agent.config` fails under pipx or uv; `lluma doctor --print-config` works wherever lluma
+    does. With no device attached the fix names `lluma run --connect`, as the README teaches."""
+    text = _out(capsys, doctor.main(["--print-config"]))
+    assert "model:\n" in text and "  connect: null" in text
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("model:\n  max_tokenz: 5\n", encoding="utf-8")
+    checks = json.loads(_out(capsys, doctor.main(["--config", str(bad), "--json"]), 1))
+    assert "lluma doctor --print-config" in next(c for c in checks if c["name"] == "config")["fix"]
+    adb_server.remove_device("sim-0")
+    checks = json.loads(_out(capsys, doctor.main(["--config", str(_config(tmp_path, adb_server.port)), "--json"]),
+                         1))
+    device = next(c for c in checks if c["name"] == "device")
+    assert device["detail"] == "no device attached" and "lluma run --connect 127.0.0.1:PORT" in device["fix"]
