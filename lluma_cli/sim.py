@@ -62,7 +62,10 @@ def _run_phone(args: argparse.Namespace) -> int:
     print(f"  {adb} -s {serials[0]} exec-out screencap -p > screen.png")
     print(f"  {adb} -s {serials[0]} shell input tap {w // 2} {h // 2}")
     print(f"  ANDROID_ADB_SERVER_PORT={port} adb -s {serials[0]} shell wm size")
-    print(f"agent: LLUMA_DEVICE__ADB_PORT={port} LLUMA_DEVICE__SERIAL={serials[0]} lluma run")
+    print("run the agent on it, offline (with `lluma sim api` in another terminal, on its default port 18080):")
+    print(f"  LLUMA_DEVICE__ADB_PORT={port} LLUMA_DEVICE__SERIAL={serials[0]} "
+          "LLUMA_MODEL__BASE_URL=http://127.0.0.1:18080 ANTHROPIC_API_KEY=sk-ant-offline LLUMA_VISION__BACKEND=ocr "
+          "lluma run --max-turns 10")
     print(f"stop: Ctrl+C or `{adb} kill-server`", flush=True)
     try:
         while not server.wait(0.5):

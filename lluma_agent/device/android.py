@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import io
 import logging
+import os
 import random
 import re
 import shlex
 import socket
 import struct
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Literal, NoReturn
 
@@ -168,10 +169,23 @@ def _v2_parse(data: bytes) -> tuple[bytes, bytes, int]:
     raise EOFError("shell stream ended without an exit status")
 
 
+def adb_server_of(cfg: DeviceConfig, environ: Mapping[str, str] = os.environ) -> DeviceConfig:
+    """`cfg` with the adb server adb users point at: ANDROID_ADB_SERVER_HOST / ANDROID_ADB_SERVER_PORT, as the
+    `adb` client reads them, unless device.adb_host / adb_port is set (config.yaml or LLUMA_DEVICE__*): config wins."""
+    update: dict[str, object] = {}
+    host, port = environ.get("ANDROID_ADB_SERVER_HOST", "").strip(), environ.get("ANDROID_ADB_SERVER_PORT", "").strip()
+    if host and "adb_host" not in cfg.model_fields_set:
+        update["adb_host"] = host
+    if port.isdigit() and 1 <= int(port) <= 65535 and "adb_port" not in cfg.model_fields_set:
+        update["adb_port"] = int(port)
+    return cfg.model_copy(update=update) if update else cfg
+
+
 class Device:
     """A phone or emulator reached through an adb server (see DeviceConfig)."""
 
     def __init__(self, cfg: DeviceConfig, seed: int | None = None) -> None:
+        cfg = adb_server_of(cfg)
         self.cfg = cfg
         self.rng = random.Random(seed)
         self.client = NoDaemonClient(cfg.adb_host, cfg.adb_port, cfg.command_timeout_s)

@@ -138,7 +138,7 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
     device.on_wait = lambda line: print(line, file=sys.stderr, flush=True)
     if not quiet:
         status(f"connecting to the device ({cfg.device.serial or 'the only one attached'}) at "
-               f"{cfg.device.adb_host}:{cfg.device.adb_port}")
+               f"{device.cfg.adb_host}:{device.cfg.adb_port}")
     device.connect()
     vision = Vision(cfg.vision, client=vision_client, retry=retry_policy(cfg.model))
     if not quiet:

@@ -443,7 +443,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"lluma sim api: cannot listen on {HOST}:{args.port}: {exc}", file=sys.stderr)
         return 1
     print(f"Messages API stand-in on {server.base_url} (any API key is accepted; nothing leaves this machine)")
-    print(f"ANTHROPIC_BASE_URL={server.base_url}", flush=True)
+    print(f"ANTHROPIC_BASE_URL={server.base_url}")
+    print(f"for `lluma run`: LLUMA_MODEL__BASE_URL={server.base_url} ANTHROPIC_API_KEY=sk-ant-offline (any key) "
+          "LLUMA_VISION__BACKEND=ocr (the stand-in reads no screenshots; `auto` would pick hybrid once a key is set)",
+          flush=True)
     try:
         while True:
             time.sleep(3600)

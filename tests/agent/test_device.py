@@ -22,6 +22,7 @@ from lluma_agent.device.android import (
     InputUnknown,
     _decode_raw,
     _RawUnsupported,
+    adb_server_of,
 )
 from lluma_agent.device.settle import settle
 from lluma_sim.adb import shell as adb_shell
@@ -409,3 +410,16 @@ def test_waiting_for_a_dropped_device_is_reported_and_bounded_in_time(
     with pytest.raises(DeviceDisconnected, match=r"still unreachable after \d+ attempt\(s\) over") as err:
         d.back()
     assert err.value.reconnected is False and lines and "waiting for device" in lines[-1]
+
+
+def test_the_adb_server_variables_adb_users_set_are_honoured_and_config_wins(adb_server: AdbServer,
+                                                                             free_port: int) -> None:
+    """ANDROID_ADB_SERVER_HOST/PORT (set here by the fixture, as an adb user would) find the server when device.*
+    leaves them unset; a port set in the config is used instead."""
+    assert Device(DeviceConfig(serial=SERIAL)).connect() == SERIAL
+    assert adb_server_of(DeviceConfig()).adb_port == adb_server.port
+    assert adb_server_of(DeviceConfig(), {}).adb_port == 5037  # neither: adb's default
+    assert adb_server_of(DeviceConfig(), {"ANDROID_ADB_SERVER_PORT": "oops"}).adb_port == 5037
+    assert adb_server_of(DeviceConfig(), {"ANDROID_ADB_SERVER_HOST": "10.0.0.2"}).adb_host == "10.0.0.2"
+    with pytest.raises(DeviceError, match=rf"no adb server answers at 127.0.0.1:{free_port}"):
+        Device(DeviceConfig(adb_port=free_port, serial=SERIAL)).connect()  # the config wins

@@ -36,6 +36,8 @@ def test_sim_api_runs_in_the_foreground(tmp_path: Path):
         env_line = lines[1].strip()
         assert env_line.startswith("ANTHROPIC_BASE_URL=http://127.0.0.1:"), lines
         base_url = env_line.split("=", 1)[1]
+        run_line = proc.stdout.readline()  # the settings `lluma run` needs against it
+        assert f"LLUMA_MODEL__BASE_URL={base_url} ANTHROPIC_API_KEY=" in run_line and "BACKEND=ocr" in run_line
         client = anthropic.Anthropic(api_key="sk-cli-test", base_url=base_url, max_retries=0, timeout=10)
         with pytest.raises(anthropic.RateLimitError):
             client.messages.create(
