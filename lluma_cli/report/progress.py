@@ -20,13 +20,21 @@ _FACT = re.compile(
 
 
 def facts(log: TurnLog, limit: int = 12) -> list[str]:
-    """The progress texts of a turn's reading, in reading order, each once."""
+    """The progress a turn read, each once: the reading's captioned values (`Turn 1/24`, `Speed 90`) and mood
+    when vision gives them, else the texts that say the same."""
     if log.vision is None:
         return []
-    texts = log.vision.seen_by_model.get("texts", [])
+    seen = log.vision.seen_by_model
     out: list[str] = []
+    values = seen.get("values")
+    if isinstance(values, dict):
+        out += [f"{k} {v}" for k, v in values.items()]
+    if isinstance(seen.get("mood"), str):
+        out.append(f"Mood: {seen['mood']}")
+    texts = seen.get("texts", [])
     for text in texts if isinstance(texts, list) else []:
         t = " ".join(str(text).split())
-        if _FACT.match(t) and t not in out:
+        if _FACT.match(t) and t not in out and not (t.lower().startswith("mood") and any(
+                o.startswith("Mood") for o in out)):
             out.append(t)
     return out[:limit]

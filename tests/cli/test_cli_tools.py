@@ -389,3 +389,21 @@ def test_doctor_prints_the_default_config_and_teaches_connect(tmp_path: Path, ad
                          1))
     device = next(c for c in checks if c["name"] == "device")
     assert device["detail"] == "no device attached" and "lluma run --connect 127.0.0.1:PORT" in device["fix"]
+
+
+def test_report_turn_list_shows_the_games_progress_as_read(tmp_path: Path) -> None:
+    from lluma_cli.report import progress
+
+    both = TurnLog(turn=1, started_at=1.0, model="claude-haiku-4-5", vision=VisionLog(
+        summary="buttons: Training", seen_by_model={"texts": ["Career", "Mood: Good", "Speed"],
+                                                    "values": {"Turn": "3/24", "Speed": "120"}}))
+    assert progress.facts(both) == ["Turn 3/24", "Speed 120", "Mood: Good"]  # a bare "Speed" (a button) is no fact
+    texts = TurnLog(turn=2, started_at=2.0, model="claude-haiku-4-5", vision=VisionLog(
+        summary="x", seen_by_model={"texts": ["Turn 4/24", "Energy 80/100", "Senior Year Early Jun", "OK"]}))
+    assert progress.facts(texts) == ["Turn 4/24", "Energy 80/100", "Senior Year Early Jun"]
+    folder = tmp_path / "run"
+    logger = TurnLogger(folder)
+    logger.write(both)
+    logger.close()
+    assert report.main([str(folder), "-o", str(tmp_path / "r.html")]) == 0
+    assert '<span class="progress">Turn 3/24 · Speed 120 · Mood: Good</span>' in (tmp_path / "r.html").read_text()
