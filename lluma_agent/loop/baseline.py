@@ -11,8 +11,10 @@ import json
 from typing import Any
 
 from lluma_agent.context.history import History, PastTurn, Summarizer
-from lluma_agent.loop.layouts import Current
+from lluma_agent.loop.layouts import Current, Sent
+from lluma_agent.memory.store import MemoryStore
 from lluma_agent.model.calls import ToolResult
+from lluma_agent.model.claude import MessagesRequest, Shape, drop_block
 from lluma_vision.models import VisionData, VisionOutput
 
 
@@ -49,6 +51,14 @@ class BaselineLayout:
             history.turns[0] = history.turns[0].model_copy(update={"results_as_text": True})
         return None
 
+    def memory_text(self, history: History, memory: MemoryStore) -> str:
+        return memory.block_text()  # the files as they are, every turn (in the user message)
+
+    def finish(self, request: MessagesRequest, shape: Shape) -> MessagesRequest:
+        if shape.thinking is not None and shape.thinking["type"] == "adaptive":
+            return drop_block(request)  # the sliding window breaks every thinking binding, every turn
+        return request
+
     def current(self, out: VisionOutput, view: VisionData, memory_text: str, notes: list[str]) -> Current:
         """Verbose vision and the memory files in the user message, kept in history as sent."""
         screen = verbose_vision_json(out)
@@ -56,5 +66,5 @@ class BaselineLayout:
                        record=f"<vision>{screen}</vision>\n{memory_text}")
 
     def past_turn(self, history: History, turn: int, current: Current, view: VisionData, summary: str,
-                  results: list[ToolResult], reply: list[dict[str, Any]]) -> PastTurn:
+                  results: list[ToolResult], reply: list[dict[str, Any]], sent: Sent) -> PastTurn:
         return PastTurn(turn=turn, results=[r.block() for r in results], screen=current.record, reply=reply)

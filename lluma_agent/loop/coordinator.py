@@ -30,7 +30,7 @@ from lluma_agent.device.protocol import Phone
 from lluma_agent.device.settle import Settle
 from lluma_agent.loop.acting import Acted, Actor, Effect, effect_of
 from lluma_agent.loop.baseline import BaselineLayout
-from lluma_agent.loop.layouts import CachedLayout, ContextLayout
+from lluma_agent.loop.layouts import CachedLayout, ContextLayout, Sent
 from lluma_agent.loop.observe import VisionLike, observe
 from lluma_agent.loop.prompting import Prompter
 from lluma_agent.loop.state import LoopState
@@ -62,6 +62,7 @@ MAX_MODEL_ERRORS = 3  # consecutive non-retryable model errors that end the run
 MAX_INTERNAL_ERRORS = 3  # consecutive turns that hit a bug: the run stops instead of looping on it
 MAX_REFUSALS = 3  # refusals in a row that end the run
 T = TypeVar("T")
+LAYOUTS: dict[str, type[ContextLayout]] = {"cached": CachedLayout, "baseline": BaselineLayout}  # context.layout
 _log = logging.getLogger(__name__)
 
 
@@ -93,7 +94,7 @@ class Coordinator:
         self._settle = settle
         self.on_turn = on_turn
         self.knowledge = knowledge
-        self.layout: ContextLayout = BaselineLayout() if cfg.context.layout == "baseline" else CachedLayout()
+        self.layout: ContextLayout = LAYOUTS[cfg.context.layout]()
         self.history = History(cfg.context.history_max_turns, cfg.context.fold_chunk_turns)
         self.stuck = StuckDetector(
             cfg.run.stuck_after, cfg.run.stuck_force_after, cfg.run.stuck_pause_after, same=self._same_screen
@@ -292,15 +293,9 @@ class Coordinator:
 
     def remember(self, turn: int, request: Prompt, screen: Screen, decision: Decision) -> PastTurn:
         """The turn as history keeps it: compact results, the screen line, the reply."""
+        sent = Sent(blocks=request.blocks, results_as_text=request.as_text, memory_notes=request.memory_notes)
         past = self.layout.past_turn(self.history, turn, request.current, screen.view, screen.log.summary,
-                                     request.results, decision.remembered)
-        if self.layout.cache:
-            # Append-only: a reply that holds thinking is bound to the user message it answered, kept as sent.
-            thinking = any(b.get("type") in ("thinking", "redacted_thinking") for b in decision.remembered)
-            past = past.model_copy(update={
-                "sent": request.blocks if thinking else None, "results_as_text": request.as_text,
-                "notes": request.memory_notes, "epoch": self.history.folds,
-            })
+                                     request.results, decision.remembered, sent)
         self.history.append(past)
         return past
 

@@ -13,7 +13,7 @@ from lluma_agent.loop.layouts import ContextLayout
 from lluma_agent.loop.turn import Call, Notes, Observation, Prompt, Screen
 from lluma_agent.memory.store import MemoryStore
 from lluma_agent.model.calls import ToolResult
-from lluma_agent.model.claude import ModelReply, drop_block, request_shape
+from lluma_agent.model.claude import ModelReply, request_shape
 from lluma_agent.model.protocol import DecisionModel
 from lluma_facts import Usage
 
@@ -33,7 +33,8 @@ class Prompter:
         self.cfg, self.model, self.tools, self.system_prompt = cfg, model, tools, system_prompt
         self.layout, self.history, self.memory = layout, history, memory
         self.shape = request_shape(cfg.model)
-        self.preflight_due = True  # count_tokens once per run and after each fold
+        # count_tokens once per run and after each fold, where the prefix is cached at all
+        self.preflight_due = layout.cache
 
     def make_room(self, turn: int = 0) -> tuple[str | None, list[Call]]:
         """History over its limit: the layout folds it (summary calls are billed to this turn) and the memory
@@ -45,10 +46,10 @@ class Prompter:
             replies: list[ModelReply] = []
             how = self.layout.make_room(self.history, lambda msgs: self._summarize(msgs, replies))
             self.history.memory = snapshot(self.memory.block_text(), turn)
-            self.preflight_due = self.preflight_due or how is not None
+            self.preflight_due = self.preflight_due or (how is not None and self.layout.cache)
             calls = [Call("fold", self.cfg.model.name, r.usage, r.text, list(r.retries))
                      for r in replies]
-        if self.preflight_due and self.layout.cache:
+        if self.preflight_due:
             self.preflight_due = False
             calls += self._preflight()
         return how, calls
@@ -69,9 +70,8 @@ class Prompter:
         # Every decision carries the screenshot, thinking included: a turn kept verbatim keeps its image until the
         # next fold (an image is a prefix block like any other; appending one leaves the cached prefix readable).
         image = screenshot_block(reading.frame.image, ctx.screenshot_max_side) if ctx.screenshots > 0 else None
-        # The cached layout sends the memory snapshot (refreshed at folds); the baseline sends the files as they are.
-        memory = (self.history.memory or "") if self.layout.cache else self.memory.block_text()
-        current = self.layout.current(reading.out, screen.view, memory, notes.lines)
+        current = self.layout.current(reading.out, screen.view, self.layout.memory_text(self.history, self.memory),
+                                      notes.lines)
         as_text = self.history.results_as_text()
         blocks = current_turn([r.block() for r in results], current.screen, current.notes, image, as_text)
         shape = self.shape
@@ -89,9 +89,7 @@ class Prompter:
             cache=self.layout.cache,
             cache_current=shape.expects_thinking,
         )
-        request = params
-        if not self.layout.cache and shape.thinking is not None and shape.thinking["type"] == "adaptive":
-            request = drop_block(request)  # the baseline's sliding window breaks every binding, every turn
+        request = self.layout.finish(params, shape)
         return Prompt(request, layout.sections, current, results, blocks, as_text, notes.memory)
 
     def _summarize(self, messages: list[dict[str, Any]], replies: list[ModelReply]) -> str:
