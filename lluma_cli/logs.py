@@ -9,8 +9,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import textwrap
-import time
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +16,6 @@ from lluma_agent.runlog import figures
 from lluma_agent.runlog.logread import (
     action_label,
     add_dir_argument,
-    call_line,
     clip,
     effect_words,
     open_run,
@@ -28,6 +25,7 @@ from lluma_agent.runlog.logread import (
 from lluma_agent.runlog.requestlog import load_request, request_path
 from lluma_agent.runlog.stats import RunStats, compute
 from lluma_agent.runlog.turnlog import TurnLog
+from lluma_cli.turnview import TurnView, as_text
 
 SCREEN_W = 38
 ACTION_W = 42
@@ -98,96 +96,9 @@ def format_listing(logs: list[TurnLog], run: RunStats | None = None) -> str:
     return "\n".join(lines)
 
 
-def _block(title: str, body: str) -> list[str]:
-    if not body.strip():
-        return []
-    return [f"{title}:", textwrap.indent(body.rstrip(), "  ")]
-
-
-def _pretty_json(text: str) -> str:
-    """One top-level key per line and one list item per line: readable, still close to what was sent."""
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return text
-    if not isinstance(data, dict):
-        return json.dumps(data, ensure_ascii=False)
-    lines = []
-    for key, value in data.items():
-        if isinstance(value, list) and value:
-            lines.append(f"{key}:")
-            lines += [f"  {json.dumps(v, ensure_ascii=False)}" for v in value]
-        else:
-            lines.append(f"{key}: {json.dumps(value, ensure_ascii=False)}")
-    return "\n".join(lines)
-
-
 def format_turn(log: TurnLog, folder: Path) -> str:
-    """One turn in full, in the order it happened."""
-    t = log.timings
-    when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(log.started_at))
-    out = [
-        f"Turn {log.turn}  {when}  model {log.model}",
-        f"timings: capture {t.capture_s:.2f}s, settle {t.settle_s:.2f}s, vision {t.vision_s:.2f}s, "
-        f"model {t.model_s:.2f}s, action {t.action_s:.2f}s, total {t.total_s:.2f}s",
-    ]
-    f = log.frame
-    if f.path:
-        shot = folder / f.path
-        kept = "" if shot.exists() else " (no longer kept)"
-        settled = "settled" if f.settled else "NOT settled"
-        out.append(f"frame: {shot}{kept}, {f.width}x{f.height}, phash {f.phash}, {settled} after "
-                   f"{f.settle_captures} capture(s), cinematic {f.cinematic}")
-    if log.waited:
-        out.append(f"waited: {log.waited} (no model call)")
-    if log.vision:
-        v = log.vision
-        out.append(f"screen: {v.summary}  [vision {v.backend or '?'}{', cached' if v.cached else ''}]")
-        seen = json.dumps(v.seen_by_model, ensure_ascii=False)
-        out += _block("what the model saw (compact vision JSON)", _pretty_json(seen))
-    if log.tool_results:
-        res = [f"{'ERROR ' if r.is_error else ''}{r.name}: {r.content}" for r in log.tool_results]
-        out += _block("tool results sent this turn (answers to the previous turn)", "\n".join(res))
-    out += _block("notes given to the model this turn", "\n".join(log.notes))
-    if log.context:
-        secs = ", ".join(f"{s.name} {s.tokens}{' |bp' if s.breakpoint else ''}" for s in log.context)
-        out.append(f"context (estimated tokens, |bp = cache breakpoint): {secs}")
-    if log.history_fold:
-        out += _block("history fold", log.history_fold)
-    if log.response:
-        r = log.response
-        out += _block("thinking", r.thinking)
-        out += _block("text", r.text)
-        calls = [f"{c.name} {json.dumps(c.input, ensure_ascii=False)}" for c in r.tool_calls]
-        out += _block("tool calls", "\n".join(calls))
-        out.append(f"stop reason: {r.stop_reason}")
-        if r.retries:
-            out += _block("retries", "\n".join(json.dumps(x.model_dump(), ensure_ascii=False) for x in r.retries))
-    a = log.action
-    if a:
-        where = (f" at {tuple(a.point)}" if a.point else f" swipe {a.swipe}" if a.swipe
-                 else f" key {a.key}" if a.key else "")
-        out.append(f"action: {action_label(log)}{where} -> {a.effect}")
-    else:
-        out.append("action: none")
-    u, c = log.usage, log.cost
-    out.append(
-        f"usage: decision uncached {u.input_tokens}, cache write {u.cache_creation_input_tokens}, cache read "
-        f"{u.cache_read_input_tokens}, out {u.output_tokens}; this turn (every call): "
-        f"{figures.tokens(figures.turn_usage(log))}, {figures.usd(c.turn_usd)}; run so far: "
-        f"{figures.usd(c.run_usd)}, cache hit {figures.percent(c.run_cache_hit_ratio)} (this turn's decision "
-        f"{figures.percent(c.cache_hit_ratio)}); "
-        f"past-turn tokens {log.past_turn_tokens}"
-    )
-    out += _block("calls (each billed to this turn)", "\n".join(call_line(c) for c in turn_calls(log)))
-    for m in log.memory_changes:
-        flag = f", DROPS {len(m.dropped_person_lines)} line(s) a person wrote" if m.dropped_person_lines else ""
-        out += _block(f"memory {m.op} {m.name} by {m.by} ({m.tokens_after} tokens after{flag})", m.diff or "(no diff)")
-    s = log.stuck
-    if s.level != "ok":
-        out.append(f"stuck: {s.level} (unchanged {s.unchanged_streak}, loop {s.loop_streak}): {s.reason}")
-    out += _block("errors", "\n".join(f"- {e}" for e in log.errors))
-    return "\n".join(out)
+    """One turn in full, in the order it happened (the text rendering of the report's turn view)."""
+    return as_text(TurnView.of(log, folder))
 
 
 def main(argv: list[str]) -> int:

@@ -15,30 +15,27 @@ import base64
 import hashlib
 import io
 import itertools
-import json
 import os
 import sys
 import time
 from html import escape
 from pathlib import Path
 
+import jinja2
 from PIL import Image
 
 from lluma_agent.atomic import atomic_write_bytes, atomic_write_text
 from lluma_agent.runlog import figures
 from lluma_agent.runlog.logread import (
     Run,
-    action_label,
     add_dir_argument,
-    effect_words,
     open_run,
-    screen_label,
-    turn_calls,
 )
 from lluma_agent.runlog.stats import RunStats, compute
 from lluma_agent.runlog.turnlog import TurnLog
 from lluma_cli.report import charts, progress, timeline
 from lluma_cli.report.marks import mark_action
+from lluma_cli.turnview import TurnView
 
 COLOURS = {"uncached": "#e4572e", "cache write": "#f3a712", "cache read": "#2e86ab"}
 
@@ -100,10 +97,6 @@ def thumbnail(path: Path, long_side: int, point: list[int] | None = None,
     return "data:image/jpeg;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
-def _pre(text: str) -> str:
-    return f"<pre>{escape(text)}</pre>"
-
-
 def _header(s: RunStats) -> str:
     total_in = s.uncached_input_tokens + s.cache_write_tokens + s.cache_read_tokens
     calls = ", ".join(f"{k} {c.count} {figures.usd(c.cost_usd)}" for k, c in s.calls.items()) or "none"
@@ -141,91 +134,34 @@ def _charts(turns: list[TurnLog]) -> str:
             f'<div class="chart">{charts.line("Cumulative cost (USD)", xs, cumulative)}</div>')
 
 
-def _calls_table(log: TurnLog) -> str:
-    rows = "".join(
-        f"<tr><td>{escape(c.kind)}</td><td>{escape(c.model)}</td><td>{c.usage.input_tokens:,}</td>"
-        f"<td>{c.usage.cache_read_input_tokens:,}</td><td>{c.usage.cache_creation_input_tokens:,}</td>"
-        f"<td>{c.usage.output_tokens:,}</td><td>${c.cost_usd:.5f}</td></tr>"
-        for c in turn_calls(log)
-    )
-    if not rows:
-        return ""
-    head = ("<tr><th>call</th><th>model</th><th>uncached</th><th>cache read</th><th>cache write</th><th>out</th>"
-            "<th>$</th></tr>")
-    return f'<h4>Model calls</h4><table class="calls">{head}{rows}</table>'
-
-
-def _marks(log: TurnLog, resumed: bool) -> str:
-    """What the turn list flags: a resume point, a person's hand (memory edit, a veto or own action), the
-    agent's memory edits."""
+def _marks(log: TurnLog, resumed: bool) -> list[tuple[str, str]]:
+    """What the turn list flags, as (class, words): a resume point, a person's hand (memory edit, a veto or own
+    action), the agent's memory edits."""
     tags = [("resume", "resumed here")] if resumed else []
     if log.person:
         tags.append(("person", f"person: {log.person}"))
     for m in log.memory_changes:
         tags.append(("person" if m.by == "person" else "memory", f"memory {m.op} {m.name} by {m.by}"))
-    return "".join(f' <span class="tag {cls}">{escape(text)}</span>' for cls, text in tags)
+    return tags
 
 
-def _progress(log: TurnLog) -> str:
-    """The game's progress as this turn read it (career turn, energy, mood, stats)."""
-    found = progress.facts(log)
-    return f' <span class="progress">{escape(" · ".join(found))}</span>' if found else ""
+# The turn's HTML (one template, autoescaped: the model's words and the game's text are never markup).
+_TEMPLATES = jinja2.Environment(loader=jinja2.PackageLoader("lluma_cli.report", "templates"), autoescape=True,
+                                undefined=jinja2.StrictUndefined, keep_trailing_newline=False)
+_TEMPLATES.globals["usd"] = figures.usd
 
 
 def _turn(log: TurnLog, folder: Path, thumb: int, out_dir: Path, resumed: bool = False) -> str:
-    action = action_label(log)
-    effect = effect_words(log.action.effect) if log.action else ""
+    view = TurnView.of(log, folder)
     cls = "turn err" if log.errors else "turn stuck" if log.stuck.level != "ok" else "turn"
-    bad = f' <span class="bad">{len(log.errors)} error(s)</span>' if log.errors else ""
-    stuck = f' <span class="bad">stuck: {escape(log.stuck.level)}</span>' if log.stuck.level != "ok" else ""
-    summary = (f'<span class="n">T{log.turn}</span> {escape(screen_label(log))} &middot; '
-               f'<b>{escape(action or "no action")}</b>{escape(f" → {effect}" if effect else "")} '
-               f'<span class="cost" title="this turn, every call">{figures.usd(log.cost.turn_usd)}</span>'
-               f'{bad}{stuck}{_marks(log, resumed)}{_progress(log)}')
-    img = ""
+    uri = full = None
     if thumb > 0 and log.frame.path:
         a = log.action
         uri = thumbnail(folder / log.frame.path, thumb, a.point if a else None, a.swipe if a else None)
         full = Path(os.path.relpath(folder / log.frame.path, out_dir)).as_posix()
-        img = (f'<a class="full" href="{escape(full)}" target="_blank" title="open full size">'
-               f'<img class="shot" src="{uri}" alt="turn {log.turn} screenshot"></a>' if uri
-               else '<p class="muted shot">screenshot no longer kept</p>')
-    info = [f"<p><b>Screen:</b> {escape(screen_label(log))}</p>"]
-    if log.vision:
-        seen = json.dumps(log.vision.seen_by_model, indent=1, ensure_ascii=False)
-        info.append(f"<details><summary>vision JSON the model saw ({escape(log.vision.backend or '?')}"
-                    f"{', cached' if log.vision.cached else ''})</summary>{_pre(seen)}</details>")
-    r = log.response
-    if r and r.text:
-        info.append("<h4>Reasoning</h4>" + _pre(r.text))
-    if r and r.thinking:
-        info.append(f"<details><summary>thinking</summary>{_pre(r.thinking)}</details>")
-    if r and r.tool_calls:
-        items = "".join(f"<li><code>{escape(c.name)} {escape(json.dumps(c.input, ensure_ascii=False))}</code></li>"
-                        for c in r.tool_calls)
-        info.append(f"<h4>Tool calls</h4><ul>{items}</ul>")
-    if log.notes:
-        info.append("<h4>Notes given to the model</h4>" + _pre("\n".join(log.notes)))
-    if log.tool_results:
-        items = "".join(f"<li>{'<b>error</b> ' if t.is_error else ''}{escape(t.name)}: {escape(t.content)}</li>"
-                        for t in log.tool_results)
-        info.append(f"<h4>Results sent this turn (for the previous turn's calls)</h4><ul>{items}</ul>")
-    if log.action:
-        pt = f" at {tuple(log.action.point)}" if log.action.point else ""
-        info.append(f"<h4>Action</h4><p>{escape(action + pt)} → {escape(effect)}</p>")
-    info.append(_calls_table(log))
-    info.append(f'<p class="muted">${log.cost.turn_usd:.4f} this turn (run ${log.cost.run_usd:.4f}) · model '
-                f"{log.timings.model_s:.2f} s</p>")
-    for m in log.memory_changes:
-        info.append(f"<details><summary>memory {escape(m.op)} {escape(m.name)} by {escape(m.by)}</summary>"
-                    f"{_pre(m.diff)}</details>")
-    if log.stuck.level != "ok":
-        info.append(f"<p class=\"bad\">stuck ({escape(log.stuck.level)}): {escape(log.stuck.reason)}</p>")
-    if log.errors:
-        info.append('<h4>Errors</h4><ul class="errors">' + "".join(f"<li>{escape(e)}</li>" for e in log.errors)
-                    + "</ul>")
-    return (f'<details class="{cls}" id="t{log.turn}"><summary>{summary}</summary>'
-            f'<div class="body">{img}<div class="info">{"".join(info)}</div></div></details>')
+    return _TEMPLATES.get_template("turn.html").render(
+        v=view, cls=cls, marks=_marks(log, resumed), progress=" · ".join(progress.facts(log)),
+        show_shot=thumb > 0 and bool(log.frame.path), thumb=uri, full=full)
 
 
 def resume_points(folder: Path) -> set[int]:

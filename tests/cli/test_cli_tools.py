@@ -200,7 +200,7 @@ def test_report_is_one_self_contained_page(run_dir: Path, tmp_path: Path, capsys
     assert page.count("<svg") == 2 and "Input tokens per turn" in page and "Cumulative cost" in page
     assert page.count('src="data:image/jpeg;base64,') == 4
     assert page.count('<details class="turn') == 4 and 'class="turn err" id="t3"' in page
-    assert "button &#x27;Nope&#x27; not found" in page and '<a href="#t3">' in page
+    assert "button &#39;Nope&#39; not found" in page and '<a href="#t3">' in page
 
 
 def test_report_shows_stop_reason_calls_vision_json_and_the_tap(
@@ -217,7 +217,7 @@ def test_report_shows_stop_reason_calls_vision_json_and_the_tap(
     assert "stopped: max_turns (4) reached" in page
     assert "<td>vlm</td><td>claude-haiku-4-5</td><td>900</td>" in page and "<td>decision</td>" in page
     assert "$0.00200</td>" in page  # the decision's share: the turn's cost less its side call
-    assert "vision JSON the model saw" in page and "&quot;name&quot;: &quot;OK&quot;" in page
+    assert "vision JSON the model saw" in page and "&#34;name&#34;: &#34;OK&#34;" in page
     assert "<b>pressButton(OK)</b> → screen changed" in page and "→ same screen" in page
     # the tap at (540, 1210) on a 1080x1920 frame is marked where it landed on the thumbnail
     shot = logread.load_run(run_dir).folder / "screens" / "turn_000002.jpg"
