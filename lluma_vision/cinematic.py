@@ -16,8 +16,9 @@ import re
 import cv2
 import numpy as np
 
-from lluma_vision.heuristics import Rect, gray
+from lluma_vision.heuristics import gray
 from lluma_vision.layout import Block
+from lluma_vision.models import Rect
 
 _LOADING = re.compile(r"now\s*loading|^loading|connecting|downloading", re.I)
 _STORY_CTL = re.compile(r"^(auto|log)$", re.I)

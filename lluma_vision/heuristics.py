@@ -12,8 +12,7 @@ import cv2
 import numpy as np
 
 from lluma_vision.layout import channel_step
-
-Rect = tuple[int, int, int, int]
+from lluma_vision.models import Rect
 
 
 def gray(rgb: np.ndarray) -> np.ndarray:

@@ -17,8 +17,9 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw
 
+from lluma_vision.models import Rect
+
 N = 24  # glyph masks are compared at N x N
-Rect = tuple[int, int, int, int]  # x, y, width, height (OpenCV's boundingRect)
 
 
 @dataclass(frozen=True)
@@ -165,10 +166,10 @@ def find_icons(rgb: np.ndarray, text_boxes: list[tuple[float, float, float, floa
     found: list[Icon] = []
     seen: set[tuple[int, int, int, int]] = set()
     small: list[tuple[np.ndarray, Rect]] = []  # contours (and their rects) that may be the glyph on an icon's plate
-    outers: list[tuple[int, int, int, int]] = []  # squarish icon-sized outlines, which may hold such a glyph
+    outers: list[Rect] = []  # squarish icon-sized outlines, which may hold such a glyph
     for c in contours:
         x, y, cw, ch = cv2.boundingRect(c)
-        rect = (x, y, cw, ch)
+        rect = (x, y, x + cw, y + ch)
         if 0.25 * lo <= max(cw, ch) <= 0.75 * hi:
             small.append((c, rect))
         if not (lo <= max(cw, ch) <= hi and min(cw, ch) >= 0.4 * lo) or not 0.4 <= cw / ch <= 2.5:
@@ -200,14 +201,14 @@ def find_icons(rgb: np.ndarray, text_boxes: list[tuple[float, float, float, floa
 
 
 def _filled(c: np.ndarray, rect: Rect) -> np.ndarray:
-    """A contour's inside as a boolean mask over its bounding rect (x, y, w, h)."""
-    x, y, cw, ch = rect
-    shape = np.zeros((ch, cw), np.uint8)
-    cv2.drawContours(shape, [c], -1, 1, thickness=cv2.FILLED, offset=(-x, -y))
+    """A contour's inside as a boolean mask over its bounding rect."""
+    x0, y0, x1, y1 = rect
+    shape = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.drawContours(shape, [c], -1, 1, thickness=cv2.FILLED, offset=(-x0, -y0))
     return shape > 0
 
 
-def _nested_glyphs(small: list[tuple[np.ndarray, Rect]], outers: list[tuple[int, int, int, int]], need: float,
+def _nested_glyphs(small: list[tuple[np.ndarray, Rect]], outers: list[Rect], need: float,
                    margin: float) -> list[Icon]:
     """Glyphs drawn small and centred inside an icon-sized outline (a "+" in a ring, a stepper's plate with a
     bevel): the glyph's own outline names the icon, the outer one bounds it. Plates whose inside is not one
@@ -219,7 +220,7 @@ def _nested_glyphs(small: list[tuple[np.ndarray, Rect]], outers: list[tuple[int,
     ow, oh = ob[:, 2] - ob[:, 0], ob[:, 3] - ob[:, 1]
     ocx, ocy, oside = (ob[:, 0] + ob[:, 2]) / 2, (ob[:, 1] + ob[:, 3]) / 2, np.maximum(ow, oh)
     for c, rect in small:
-        x, y, cw, ch = rect
+        x, y, cw, ch = rect[0], rect[1], rect[2] - rect[0], rect[3] - rect[1]
         gx, gy, side = x + cw / 2, y + ch / 2, max(cw, ch)
         ok = ((np.abs(ocx - gx) <= 0.12 * ow) & (np.abs(ocy - gy) <= 0.12 * oh)
               & (side >= 0.3 * oside) & (side <= 0.75 * oside))

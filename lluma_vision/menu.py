@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from lluma_vision.heuristics import Rect
 from lluma_vision.layout import Block, Edges
+from lluma_vision.models import Rect
 from lluma_vision.ocr import Line, Work
 
 

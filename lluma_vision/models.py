@@ -14,6 +14,11 @@ Region = Literal["top", "middle", "bottom", "dialog", "menu", "left", "right"]
 Cinematic = Literal["none", "loading", "cutscene", "cutscene_paused", "dialogue"]
 Source = Literal["ocr", "vlm", "hybrid", "heuristic", "sim"]
 
+# A rectangle inside the reading's own arithmetic: (x0, y0, x1, y1) in pixels of the image read, x1/y1 exclusive.
+# The one tuple form (OpenCV's (x, y, w, h) is converted where it is produced); `Box` is the pydantic form that
+# leaves the package.
+Rect = tuple[int, int, int, int]
+
 
 class Box(BaseModel):
     """A rectangle in device pixels, x1/y1 exclusive. The only coordinates the input layer takes."""

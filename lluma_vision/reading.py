@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from lluma_vision import cinematic as cine
 from lluma_vision.disabled import mark_disabled
 from lluma_vision.gauges import GaugePx, badge_word, find_gauges
-from lluma_vision.heuristics import Rect, ScrollbarPx, scrollbar, viewport
+from lluma_vision.heuristics import ScrollbarPx, scrollbar, viewport
 from lluma_vision.icons import Icon, find_icons
 from lluma_vision.layout import (
     Block,
@@ -25,7 +25,7 @@ from lluma_vision.layout import (
     split_annotation,
 )
 from lluma_vision.menu import TabBarPx, TabMemory, tab_bar
-from lluma_vision.models import Button, Gauge, MenuState, Region, Scrollbar, TextLine, VisionOutput
+from lluma_vision.models import Button, Gauge, MenuState, Rect, Region, Scrollbar, TextLine, VisionOutput
 from lluma_vision.ocr import Line, Work, read_lines
 
 BUTTON_FLOOR = 0.0  # buttons below this confidence are reported as read text (bench/vision.py: held-out choice)
