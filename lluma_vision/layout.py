@@ -18,7 +18,23 @@ import numpy as np
 from lluma_vision.ocr import Line
 
 EDGE_T = 24  # max per-channel step between neighbouring pixels that counts as an edge
-SHORT_LABEL = 0.35  # score of a short label with no shape around it: text, unless it titles a card
+
+
+class Score:
+    """The one scale of "is this block tappable", 0..1: a block is a button at BUTTON or above (`is_button`).
+    Every rule that judges a block moves its score to one of these steps, never sets button-ness on its own."""
+
+    PROSE = 0.1  # numbers, annotations, prose: never a button
+    DOUBT = 0.3  # text in a shape that reads as a sentence, a banner or a stat: text
+    SHORT_LABEL = 0.35  # a short label with no shape around it: text, unless it titles a card
+    BUTTON = 0.5  # the line between text and button
+    LOOSE_PLATE = 0.55  # text in a plate that is not centred on it
+    TOGGLE = 0.55  # the bare half of a toggle pair
+    ROW_CELL = 0.6  # a short label in a row of equal cells (tiles, icon rows): weaker than a plate
+    CARD = 0.6  # the title of a list row drawn as a card, or a caption under an icon
+    PLATE = 0.9  # text centred in its own plate, or a tab of the tab bar
+
+
 _BADGE = re.compile(r"^(new!?|free!?|\d+\s*%\s*off!?|hint\s*lv?l?\s*\d*|limited\s*time|event\s*underway!?)$", re.I)
 _NUMERIC = re.compile(r"^[\s\d.,:/%+\-xX×()]+\s*(pts?|m|px|k)?$", re.I)
 _STAT = re.compile(r"[+\-]\s*\d|\d\s*/\s*\d|\w:\s*\w|\d\s*%")  # "Energy -20", "Turn 1/24", "Mood: Normal", "Fail 0%"
@@ -33,8 +49,7 @@ class Block:
     y0: float = 0.0
     x1: float = 0.0
     y1: float = 0.0
-    is_button: bool = False
-    score: float = 0.0  # 0..1 how sure we are it is tappable
+    score: float = 0.0  # 0..1 how sure we are it is tappable (Score)
     frame: tuple[float, float, float, float] | None = None  # enclosing shape, if one was found
     meta: list[str] = field(default_factory=list)
     tab: bool = False
@@ -44,6 +59,10 @@ class Block:
         self.y0 = min(ln.y0 for ln in self.lines)
         self.x1 = max(ln.x1 for ln in self.lines)
         self.y1 = max(ln.y1 for ln in self.lines)
+
+    @property
+    def is_button(self) -> bool:
+        return self.score >= Score.BUTTON
 
     @property
     def text(self) -> str:
@@ -237,7 +256,7 @@ def _banner(frame: tuple[float, float, float, float], b: Block, view: tuple[int,
 
 
 def classify(blocks: list[Block], edges: Edges, view: tuple[int, int, int, int] | None = None) -> None:
-    """Decide button vs text for each block (sets is_button, score, frame); `view` is the game's viewport."""
+    """Score each block on the Score scale (button or text) and find its frame; `view` is the game's viewport."""
     view = view or (0, 0, edges.width, edges.height)
     edges.mark(blocks)
     for i, b in enumerate(blocks):
@@ -245,7 +264,7 @@ def classify(blocks: list[Block], edges: Edges, view: tuple[int, int, int, int] 
         words = len(text.split())
         h = b.line_h
         if _NUMERIC.match(text) or _ANNOTATION.match(text) or len(re.sub(r"[^A-Za-z]", "", text)) < 2:
-            b.score = 0.1
+            b.score = Score.PROSE
             continue
         found = find_frame(edges, b.x0, b.y0, b.x1, b.y1, h, me=i + 1)
         score = 0.0
@@ -256,24 +275,23 @@ def classify(blocks: list[Block], edges: Edges, view: tuple[int, int, int, int] 
             tight = max(top, bottom) <= 1.5 * h + 2
             if tight:
                 b.frame = frame
-                score = 0.9 if symmetric else 0.55
+                score = Score.PLATE if symmetric else Score.LOOSE_PLATE
             # a sentence is a choice only when it starts the bar (choice bars are left-aligned);
             # centred sentences in a box are messages and dialog bodies
             if score and _sentence(text, words) and not left < 0.6 * right:
-                score = 0.3
+                score = Score.DOUBT
             if score and _banner(frame, b, view):
-                score = 0.3
+                score = Score.DOUBT
         if score == 0.0:
             # No enclosing shape: short labels are still often tappable; prose is not.
             short = words <= 3 and len(b.lines) <= 2 and len(text) <= 24
-            score = SHORT_LABEL if short and not _sentence(text, words) else 0.1
+            score = Score.SHORT_LABEL if short and not _sentence(text, words) else Score.PROSE
         if len(b.lines) >= 3 or (words >= 9 and b.frame is None) or _STAT.search(text):
-            score = min(score, 0.3)
+            score = min(score, Score.DOUBT)
         b.score = score
-        b.is_button = score >= 0.5
     buttons = [b for b in blocks if b.is_button]
     for i, b in enumerate(blocks):
-        if not b.is_button and b.score == SHORT_LABEL:  # a short label with no shape of its own
+        if b.score == Score.SHORT_LABEL:  # a short label with no shape of its own
             _card_title(blocks, i, edges, buttons)
 
 
@@ -294,10 +312,9 @@ def _card_title(blocks: list[Block], i: int, edges: Edges, buttons: list[Block])
         return  # the row has its own button (Learn, Attempt): that is what gets tapped
     if min(o.y0 for o in inside) < b.y0 - 2 or any(o.line_h > 1.05 * b.line_h for o in inside if o is not b):
         return  # not the title
-    b.score, b.is_button = 0.6, True
+    b.score = Score.CARD
 
 
-ROW_CELL = 0.6  # score of a short label in a row of equal cells (tiles, icon rows): weaker than a plate
 
 
 def _cell_label(b: Block) -> bool:
@@ -350,13 +367,13 @@ def promote_rows(blocks: list[Block], width: int, rgb: np.ndarray | None = None)
         graded = sum(any(_value_under(o, v) for v in values) for o in row)
         if 2 * graded >= len(row):  # a stat grid: each label heads its value ("Speed" over "92"), plate or not
             for o in row:
-                o.is_button, o.score = False, min(o.score, 0.3)
+                o.score = min(o.score, Score.DOUBT)
             continue
         if size < 1.1 * body and (rgb is None or not all(_art_above(rgb, o) for o in row)):
             continue  # body-sized labels in a row are column headings, unless each captions a picture
         for o in row:
-            if not o.is_button:
-                o.is_button, o.score = True, max(o.score, ROW_CELL)
+            if not o.is_button:  # a plated cell keeps its own (higher or looser) score
+                o.score = max(o.score, Score.ROW_CELL)
 
 
 def _value_under(label: Block, v: Block) -> bool:
@@ -365,7 +382,6 @@ def _value_under(label: Block, v: Block) -> bool:
             and abs(v.cx - label.cx) <= 0.6 * max(label.x1 - label.x0, v.x1 - v.x0))
 
 
-TOGGLE = 0.55  # score of the bare half of a toggle pair
 
 
 def promote_pairs(blocks: list[Block]) -> None:
@@ -380,7 +396,7 @@ def promote_pairs(blocks: list[Block]) -> None:
             gap = max(o.x0 - b.x1, b.x0 - o.x1)
             if (abs(o.cy - b.cy) <= 0.4 * b.line_h and 0.8 <= o.line_h / b.line_h <= 1.25 and gap <= 2.5 * b.line_h
                     and 0.4 <= (b.x1 - b.x0) / max(1.0, o.x1 - o.x0) <= 2.5):
-                b.is_button, b.score = True, max(b.score, TOGGLE)
+                b.score = max(b.score, Score.TOGGLE)
                 break
 
 
