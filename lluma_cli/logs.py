@@ -25,7 +25,7 @@ from lluma_agent.runlog.logread import (
 from lluma_agent.runlog.requestlog import load_request, request_path
 from lluma_agent.runlog.stats import RunStats, compute
 from lluma_agent.runlog.turnlog import TurnLog
-from lluma_cli.turnview import TurnView, as_text
+from lluma_cli.report.turnview import TurnView, as_text
 
 SCREEN_W = 38
 ACTION_W = 42

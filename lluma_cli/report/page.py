@@ -35,7 +35,7 @@ from lluma_agent.runlog.stats import RunStats, compute
 from lluma_agent.runlog.turnlog import TurnLog
 from lluma_cli.report import charts, progress, timeline
 from lluma_cli.report.marks import mark_action
-from lluma_cli.turnview import TurnView
+from lluma_cli.report.turnview import TurnView
 
 COLOURS = {"uncached": "#e4572e", "cache write": "#f3a712", "cache read": "#2e86ab"}
 

@@ -50,7 +50,7 @@ SUBLAYERS: dict[str, dict[str, set[str]]] = {
     },
     "lluma_cli": {
         "lluma_cli": {"lluma_cli", "lluma_cli.report"},
-        "lluma_cli.report": {"lluma_cli"},
+        "lluma_cli.report": set(),
     },
 }
 MODULE_STRING = re.compile(r"(lluma_[a-z]+(?:\.[A-Za-z_][A-Za-z0-9_]*)*)(?::[A-Za-z_][A-Za-z0-9_]*)?")
