@@ -20,7 +20,7 @@ from lluma_vision.ocr import Line
 EDGE_T = 24  # max per-channel step between neighbouring pixels that counts as an edge
 
 
-class Score:
+class ButtonScore:
     """The one scale of "is this block tappable", 0..1: a block is a button at BUTTON or above (`is_button`).
     Every rule that judges a block moves its score to one of these steps, never sets button-ness on its own."""
 
@@ -49,7 +49,7 @@ class Block:
     y0: float = 0.0
     x1: float = 0.0
     y1: float = 0.0
-    score: float = 0.0  # 0..1 how sure we are it is tappable (Score)
+    score: float = 0.0  # 0..1 how sure we are it is tappable (ButtonScore)
     frame: tuple[float, float, float, float] | None = None  # enclosing shape, if one was found
     meta: list[str] = field(default_factory=list)
     tab: bool = False
@@ -62,7 +62,7 @@ class Block:
 
     @property
     def is_button(self) -> bool:
-        return self.score >= Score.BUTTON
+        return self.score >= ButtonScore.BUTTON
 
     @property
     def text(self) -> str:
@@ -256,7 +256,7 @@ def _banner(frame: tuple[float, float, float, float], b: Block, view: tuple[int,
 
 
 def classify(blocks: list[Block], edges: Edges, view: tuple[int, int, int, int] | None = None) -> None:
-    """Score each block on the Score scale (button or text) and find its frame; `view` is the game's viewport."""
+    """Score each block on the ButtonScore scale (button or text) and find its frame; `view` is the game's viewport."""
     view = view or (0, 0, edges.width, edges.height)
     edges.mark(blocks)
     for i, b in enumerate(blocks):
@@ -264,7 +264,7 @@ def classify(blocks: list[Block], edges: Edges, view: tuple[int, int, int, int] 
         words = len(text.split())
         h = b.line_h
         if _NUMERIC.match(text) or _ANNOTATION.match(text) or len(re.sub(r"[^A-Za-z]", "", text)) < 2:
-            b.score = Score.PROSE
+            b.score = ButtonScore.PROSE
             continue
         found = find_frame(edges, b.x0, b.y0, b.x1, b.y1, h, me=i + 1)
         score = 0.0
@@ -275,23 +275,23 @@ def classify(blocks: list[Block], edges: Edges, view: tuple[int, int, int, int] 
             tight = max(top, bottom) <= 1.5 * h + 2
             if tight:
                 b.frame = frame
-                score = Score.PLATE if symmetric else Score.LOOSE_PLATE
+                score = ButtonScore.PLATE if symmetric else ButtonScore.LOOSE_PLATE
             # a sentence is a choice only when it starts the bar (choice bars are left-aligned);
             # centred sentences in a box are messages and dialog bodies
             if score and _sentence(text, words) and not left < 0.6 * right:
-                score = Score.DOUBT
+                score = ButtonScore.DOUBT
             if score and _banner(frame, b, view):
-                score = Score.DOUBT
+                score = ButtonScore.DOUBT
         if score == 0.0:
             # No enclosing shape: short labels are still often tappable; prose is not.
             short = words <= 3 and len(b.lines) <= 2 and len(text) <= 24
-            score = Score.SHORT_LABEL if short and not _sentence(text, words) else Score.PROSE
+            score = ButtonScore.SHORT_LABEL if short and not _sentence(text, words) else ButtonScore.PROSE
         if len(b.lines) >= 3 or (words >= 9 and b.frame is None) or _STAT.search(text):
-            score = min(score, Score.DOUBT)
+            score = min(score, ButtonScore.DOUBT)
         b.score = score
     buttons = [b for b in blocks if b.is_button]
     for i, b in enumerate(blocks):
-        if b.score == Score.SHORT_LABEL:  # a short label with no shape of its own
+        if b.score == ButtonScore.SHORT_LABEL:  # a short label with no shape of its own
             _card_title(blocks, i, edges, buttons)
 
 
@@ -312,7 +312,7 @@ def _card_title(blocks: list[Block], i: int, edges: Edges, buttons: list[Block])
         return  # the row has its own button (Learn, Attempt): that is what gets tapped
     if min(o.y0 for o in inside) < b.y0 - 2 or any(o.line_h > 1.05 * b.line_h for o in inside if o is not b):
         return  # not the title
-    b.score = Score.CARD
+    b.score = ButtonScore.CARD
 
 
 
@@ -367,13 +367,13 @@ def promote_rows(blocks: list[Block], width: int, rgb: np.ndarray | None = None)
         graded = sum(any(_value_under(o, v) for v in values) for o in row)
         if 2 * graded >= len(row):  # a stat grid: each label heads its value ("Speed" over "92"), plate or not
             for o in row:
-                o.score = min(o.score, Score.DOUBT)
+                o.score = min(o.score, ButtonScore.DOUBT)
             continue
         if size < 1.1 * body and (rgb is None or not all(_art_above(rgb, o) for o in row)):
             continue  # body-sized labels in a row are column headings, unless each captions a picture
         for o in row:
             if not o.is_button:  # a plated cell keeps its own (higher or looser) score
-                o.score = max(o.score, Score.ROW_CELL)
+                o.score = max(o.score, ButtonScore.ROW_CELL)
 
 
 def _value_under(label: Block, v: Block) -> bool:
@@ -396,7 +396,7 @@ def promote_pairs(blocks: list[Block]) -> None:
             gap = max(o.x0 - b.x1, b.x0 - o.x1)
             if (abs(o.cy - b.cy) <= 0.4 * b.line_h and 0.8 <= o.line_h / b.line_h <= 1.25 and gap <= 2.5 * b.line_h
                     and 0.4 <= (b.x1 - b.x0) / max(1.0, o.x1 - o.x0) <= 2.5):
-                b.score = max(b.score, Score.TOGGLE)
+                b.score = max(b.score, ButtonScore.TOGGLE)
                 break
 
 

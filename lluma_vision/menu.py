@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from lluma_vision.layout import Block, Edges, Score
+from lluma_vision.layout import Block, ButtonScore, Edges
 from lluma_vision.models import Rect
 from lluma_vision.ocr import Line, Work
 
@@ -141,13 +141,13 @@ def tab_bar(
     if found is not None:
         for b in found:
             b.tab = True
-            b.score = max(b.score, Score.PLATE)
+            b.score = max(b.score, ButtonScore.PLATE)
         usable = float(np.median([crispness(rgb, b) for b in found])) >= 0.3
         if usable and memory is not None and memory.names and memory.size == (work.width, work.height):
             usable = _brightness(rgb, found) >= 0.8 * memory.brightness  # dimmed behind a dialog
         if not usable:
             for b in found:
-                b.score = min(b.score, Score.DOUBT)  # a blurred tab bar (a dialog over it) is not tappable
+                b.score = min(b.score, ButtonScore.DOUBT)  # a blurred tab bar (a dialog over it) is not tappable
         return TabBarPx(usable=usable, tabs=found, selected=_selected(rgb, found))
     if memory is not None and memory.names and memory.size == (work.width, work.height):
         return _blurred_remembered(work, memory)

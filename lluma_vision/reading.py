@@ -15,8 +15,8 @@ from lluma_vision.heuristics import ScrollbarPx, scrollbar, viewport
 from lluma_vision.icons import Icon, find_icons
 from lluma_vision.layout import (
     Block,
+    ButtonScore,
     Edges,
-    Score,
     attach_badges,
     classify,
     clean_name,
@@ -71,7 +71,7 @@ def unique_names(buttons: list[Button]) -> list[Button]:
 
 def _button_box(b: Block) -> tuple[float, float, float, float]:
     # the enclosing shape when it is clearly the button's own; otherwise the text itself
-    if b.frame is not None and b.score >= Score.PLATE:
+    if b.frame is not None and b.score >= ButtonScore.PLATE:
         return b.frame
     return (b.x0, b.y0, b.x1, b.y1)
 
@@ -119,7 +119,7 @@ def icon_buttons(work: Work, view: Rect, icons: list[Icon], blocks: list[Block])
         if cap is not None and cap.is_button:
             continue
         if cap is not None:
-            cap.score = max(cap.score, Score.CARD)
+            cap.score = max(cap.score, ButtonScore.CARD)
             cap.frame = (min(cap.x0, ic.x0), min(cap.y0, ic.y0), max(cap.x1, ic.x1), max(cap.y1, ic.y1))
             continue
         box = work.to_device(ic.x0, ic.y0, ic.x1, ic.y1)
