@@ -9,8 +9,8 @@ Add a stand-in with a subparser and a `_run_<name>` function (`api` passes its a
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
+import time
 
 DEFAULT_PHONE_PORT = 15037  # not 5037, so a real adb server can run beside the simulator
 
@@ -77,15 +77,66 @@ def _run_phone(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_api(rest: list[str]) -> int:
+def _run_api(argv: list[str]) -> int:
+    """`lluma sim api`: the Messages API stand-in in the foreground (lluma_sim.api.server)."""
+    from lluma_sim.api.faults import FaultSchedule
+    from lluma_sim.api.log import LogEntry, print_entry
+    from lluma_sim.api.policy import ScriptedPolicy
+    from lluma_sim.api.server import HOST, ApiServer
+
+    ap = argparse.ArgumentParser(
+        prog="lluma sim api",
+        description="Run the Messages API stand-in in the foreground on 127.0.0.1 (Ctrl+C stops it).",
+    )
+    ap.add_argument("--port", type=int, default=18080, help="port on 127.0.0.1 (0 picks a free one)")
+    ap.add_argument("--seed", type=int, default=0, help="seed of the scripted policy and of reply lengths")
+    ap.add_argument(
+        "--fault",
+        action="append",
+        default=[],
+        metavar="[INDEX:]KIND",
+        help="inject a fault: rate_limit, overloaded, api_error, slow, malformed_tool_input, "
+        "max_tokens, refusal; with INDEX for that request (0-based), else queued (repeatable)",
+    )
+    ap.add_argument("--retry-after", type=float, default=1.0, help="retry-after seconds of injected 429/529")
+    ap.add_argument("--log", metavar="FILE", help="append every request's log entry to FILE as JSON lines")
+    ap.add_argument("--quiet", action="store_true", help="no line per request")
+    args = ap.parse_args(argv)
+    sink = open(args.log, "a", encoding="utf-8") if args.log else None  # noqa: SIM115 - closed below
+
+    def on_request(entry: LogEntry) -> None:
+        if not args.quiet:
+            print_entry(entry)
+        if sink:
+            sink.write(entry.model_dump_json(exclude={"request"}) + "\n")
+            sink.flush()
+
     try:
-        module = importlib.import_module("lluma_sim.api.server")
-    except ModuleNotFoundError as exc:
-        if exc.name != "lluma_sim.api.server":
-            raise
-        print("lluma sim api: not built yet", file=sys.stderr)
+        server = ApiServer(
+            port=args.port,
+            policy=ScriptedPolicy(seed=args.seed),
+            seed=args.seed,
+            faults=FaultSchedule.parse(args.fault, retry_after_s=args.retry_after),
+            on_request=on_request,
+        ).start()
+    except OSError as exc:
+        print(f"lluma sim api: cannot listen on {HOST}:{args.port}: {exc}", file=sys.stderr)
         return 1
-    return int(module.main(rest) or 0)
+    print(f"Messages API stand-in on {server.base_url} (any API key is accepted; nothing leaves this machine)")
+    print(f"ANTHROPIC_BASE_URL={server.base_url}")
+    print(f"for `lluma run`: LLUMA_MODEL__BASE_URL={server.base_url} ANTHROPIC_API_KEY=sk-ant-offline (any key) "
+          "LLUMA_VISION__BACKEND=ocr (the stand-in reads no screenshots; `auto` would pick hybrid once a key is set)",
+          flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        print("\nstopping", file=sys.stderr)
+    finally:
+        server.stop()
+        if sink:
+            sink.close()
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -11,7 +11,6 @@ slow reply (the timeout fault) does not hold up the SDK's retry on a fresh conne
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import random
@@ -29,7 +28,7 @@ from lluma_facts import ModelSpec, Usage, cost_usd
 from lluma_facts.request import Section
 from lluma_sim.api.cache import PromptCache
 from lluma_sim.api.faults import ERROR_FAULTS, REPLY_FAULTS, Fault, FaultSchedule, malform_tool_input
-from lluma_sim.api.log import LogEntry, elide_images, print_entry
+from lluma_sim.api.log import LogEntry, elide_images
 from lluma_sim.api.policy import Policy, PolicyReply, ScriptedPolicy
 from lluma_sim.api.response import error_json, fit_max_tokens, message_json, new_id, sse_body, usage_json
 from lluma_sim.api.talk import Talk
@@ -37,7 +36,7 @@ from lluma_sim.api.thinking import betas, check_bindings, prefix_digest, sign
 from lluma_sim.api.tokens import RequestCount, block_tokens, count_request
 from lluma_sim.api.validate import CURRENT_API_VERSION, ApiError, effort_of, validate_request
 
-__all__ = ["ApiServer", "LogEntry", "main", "thinking_level"]
+__all__ = ["ApiServer", "LogEntry", "thinking_level"]
 
 HOST = "127.0.0.1"  # loopback only: the stand-in accepts any key and must never face a network
 PATHS = {"/v1/messages": "messages", "/v1/messages/count_tokens": "count_tokens"}
@@ -401,66 +400,6 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 # ---- `lluma sim api` -----------------------------------------------------------------------------------
-
-
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(
-        prog="lluma sim api",
-        description="Run the Messages API stand-in in the foreground on 127.0.0.1 (Ctrl+C stops it).",
-    )
-    ap.add_argument("--port", type=int, default=18080, help="port on 127.0.0.1 (0 picks a free one)")
-    ap.add_argument("--seed", type=int, default=0, help="seed of the scripted policy and of reply lengths")
-    ap.add_argument(
-        "--fault",
-        action="append",
-        default=[],
-        metavar="[INDEX:]KIND",
-        help="inject a fault: rate_limit, overloaded, api_error, slow, malformed_tool_input, "
-        "max_tokens, refusal; with INDEX for that request (0-based), else queued (repeatable)",
-    )
-    ap.add_argument("--retry-after", type=float, default=1.0, help="retry-after seconds of injected 429/529")
-    ap.add_argument("--log", metavar="FILE", help="append every request's log entry to FILE as JSON lines")
-    ap.add_argument("--quiet", action="store_true", help="no line per request")
-    args = ap.parse_args(argv)
-    sink = open(args.log, "a", encoding="utf-8") if args.log else None  # noqa: SIM115 - closed below
-
-    def on_request(entry: LogEntry) -> None:
-        if not args.quiet:
-            print_entry(entry)
-        if sink:
-            sink.write(entry.model_dump_json(exclude={"request"}) + "\n")
-            sink.flush()
-
-    try:
-        server = ApiServer(
-            port=args.port,
-            policy=ScriptedPolicy(seed=args.seed),
-            seed=args.seed,
-            faults=FaultSchedule.parse(args.fault, retry_after_s=args.retry_after),
-            on_request=on_request,
-        ).start()
-    except OSError as exc:
-        print(f"lluma sim api: cannot listen on {HOST}:{args.port}: {exc}", file=sys.stderr)
-        return 1
-    print(f"Messages API stand-in on {server.base_url} (any API key is accepted; nothing leaves this machine)")
-    print(f"ANTHROPIC_BASE_URL={server.base_url}")
-    print(f"for `lluma run`: LLUMA_MODEL__BASE_URL={server.base_url} ANTHROPIC_API_KEY=sk-ant-offline (any key) "
-          "LLUMA_VISION__BACKEND=ocr (the stand-in reads no screenshots; `auto` would pick hybrid once a key is set)",
-          flush=True)
-    try:
-        while True:
-            time.sleep(3600)
-    except KeyboardInterrupt:
-        print("\nstopping", file=sys.stderr)
-    finally:
-        server.stop()
-        if sink:
-            sink.close()
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
 
 
 def _check_encodable(body: Any) -> None:
