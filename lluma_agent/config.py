@@ -114,7 +114,7 @@ class ContextConfig(_Section):
         "it until the next fold); 0 = vision JSON only, the cheap option."
     )
     screenshot_max_side: int = Field(
-        896, ge=64, le=8000, description="Long edge of the screenshot sent to the model (896: stat digits legible; "
+        640, ge=64, le=8000, description="Long edge of the screenshot sent to the model (640: stat digits legible; "
         "zoom gives full resolution)."
     )
     cache_ttl: Literal["5m", "1h"] = Field("5m", description="Prompt-cache TTL for the breakpoints.")

@@ -110,8 +110,8 @@ def build_request(
 
     Breakpoints: A after the system prompt, B after the memory snapshot, C on the last block of the last
     kept reply (`cache_history`), and D on the current turn when it will be kept verbatim (`cache_current`:
-    the reply is expected to hold thinking, which binds it). A fold's request sets neither C nor D: it
-    reads the system prefix and writes nothing."""
+    the reply is expected to hold thinking, which binds it). A fold's request sets C, not D: it reads the
+    chunk from the entry the decision after that reply wrote (same tools, tool_choice and thinking settings)."""
     system: list[TextBlockParam] = [{"type": "text", "text": system_prompt}]
     if memory_text:
         system.append({"type": "text", "text": memory_text})

@@ -117,15 +117,25 @@ def test_a_changed_prefix_is_recovered_with_drop_block_and_logged(tmp_path):
     assert statuses[-1] == (200, {"type": "adaptive", "block_binding": {"prefix_mismatch_behavior": "drop_block"}})
 
 
-def test_the_fold_writes_no_cache_says_tool_choice_none_and_every_call_is_billed(tmp_path):
+def _asks_summary(request: dict) -> bool:
+    last = request["messages"][-1]["content"]
+    return any(b.get("type") == "text" and b["text"].startswith("<summarize>") for b in last)
+
+
+def test_the_fold_reads_its_chunk_from_the_cache_writes_none_and_every_call_is_billed(tmp_path):
     env = {"LLUMA_CONTEXT__HISTORY_MAX_TURNS": "4", "LLUMA_CONTEXT__FOLD_CHUNK_TURNS": "2"}
     with sim_agent(7, tmp_path, seed=3, overrides=env) as (sim, coordinator):
         sim.api.keep_bodies = True
         totals = coordinator.run()
-        folds = [e for e in sim.api.log if e.request and (e.request.get("tool_choice") or {}).get("type") == "none"]
+        folds = [e for e in sim.api.log if e.endpoint == "messages" and e.request and _asks_summary(e.request)]
         counts = [e for e in sim.api.log if e.endpoint == "count_tokens"]
     logs = [json.loads(p.read_text()) for p in sorted(tmp_path.glob("turn_*.json"))]
     assert folds and all(e.usage is not None and e.usage.cache_creation_input_tokens == 0 for e in folds)
+    # The decisions' tool_choice (a different one seeds the message part anew) and a breakpoint on the chunk's last
+    # reply: the chunk is read from the cache; only the closing results and the ask are billed uncached.
+    for e in folds:
+        assert e.request is not None and "tool_choice" not in e.request
+        assert e.usage is not None and e.usage.input_tokens < 0.25 * e.usage.cache_read_input_tokens
     fold_turns = [lg for lg in logs if lg["history_fold"]]
     assert fold_turns and all(any(c["kind"] == "fold" for c in lg["side_calls"]) for lg in fold_turns)
     # The preflight ran at the start and after the fold, and says what it found.
