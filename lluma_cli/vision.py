@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("path", type=Path, help="a PNG/JPEG screenshot, or a folder of them (one entry per image)")
     ap.add_argument("--backend", choices=["auto", "ocr", "claude", "hybrid"], default="auto",
                     help="ocr works offline; claude/hybrid need ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL; "
-                    "auto = hybrid when one is set, else ocr")
+                    "auto = ocr")
     ap.add_argument("--json", action="store_true",
                     help="print the VisionOutput as JSON (bounds in image pixels); a folder gives one JSON list")
     ap.add_argument("--compact", action="store_true",

@@ -11,7 +11,8 @@ class VisionConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True, allow_inf_nan=False)
 
     backend: Literal["auto", "ocr", "claude", "hybrid"] = Field(
-        "auto", description="auto = hybrid with an API key, else ocr."
+        "auto",
+        description="auto = ocr (the decision model sees the screenshot); claude/hybrid add a VLM call per new screen.",
     )
     max_buttons: int = Field(
         30, ge=1, le=500, description="Cap on buttons in the compact JSON (highest confidence kept)."

@@ -1,9 +1,10 @@
 """`Vision.analyze(image)` -> VisionOutput: cache, OCR reading, optional VLM, in that order.
 
 Backends: `ocr` (offline), `claude` (the VLM's buttons and icons, grounded on OCR ids), `hybrid`
-(the VLM's plus OCR-heuristic buttons it did not mention, ranked lower), `auto` (hybrid when an
-anthropic client is given, else ocr). Menu, scrollbar and cinematic always come from pixel
-heuristics. Loading and cutscene frames never call the VLM: there is nothing to tap but Skip.
+(the VLM's plus OCR-heuristic buttons it did not mention, ranked lower), `auto` (ocr: the
+decision model sees the screenshot itself, so a VLM reading per new screen is opt-in; see
+docs/ARCHITECTURE.md). Menu, scrollbar and cinematic always come from pixel heuristics. Loading and
+cutscene frames never call the VLM: there is nothing to tap but Skip.
 """
 
 from __future__ import annotations
@@ -31,8 +32,8 @@ BACKENDS = ("ocr", "claude", "hybrid")
 
 
 def resolve_backend(name: str, client: Any) -> str:
-    if name == "auto":
-        return "hybrid" if client is not None else "ocr"
+    if name == "auto":  # ocr, key or no key: every decision carries the screenshot (measured: docs/ARCHITECTURE.md)
+        return "ocr"
     if name not in BACKENDS:
         raise ValueError(f"unknown vision backend {name!r} (expected auto, {', '.join(BACKENDS)})")
     if name != "ocr" and client is None:

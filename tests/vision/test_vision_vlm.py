@@ -267,6 +267,15 @@ def test_backend_needs_a_client() -> None:
     assert Vision(VisionConfig(backend="auto")).backend == "ocr"
 
 
+def test_auto_reads_with_ocr_and_calls_no_vlm_even_with_a_key(image: Image.Image) -> None:
+    """Every decision carries the screenshot, so `auto` no longer adds a VLM call per new screen (it added
+    $0.00025 a turn on the demo); claude and hybrid stay available by name."""
+    rec = Recorder([])
+    vision = Vision(VisionConfig(backend="auto"), client=client_for(rec))
+    out = vision.analyze(image)
+    assert vision.backend == "ocr" and out.backend == "ocr" and rec.requests == []
+
+
 def test_hybrid_against_the_messages_api_stand_in() -> None:
     """Over a real loopback HTTP server that validates requests like the API and answers VLM-shaped ones."""
     g = SimGame(seed=0)
