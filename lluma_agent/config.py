@@ -141,7 +141,8 @@ class MemoryConfig(_Section):
 class KnowledgeConfig(_Section):
     enabled: bool = Field(True, description="Add the knowledge entries that match the screen to the current turn.")
     dir: Path | None = Field(
-        None, description="Folder of knowledge YAML files; None = the starter set (knowledge/, installed with LLuMa)."
+        None,
+        description="Folder of knowledge YAML files; None = the starter set (lluma_knowledge/, installed with LLuMa).",
     )
     budget_tokens: int = Field(300, description="Most estimated tokens of knowledge added to one turn (by priority).")
 
@@ -269,7 +270,7 @@ _SECTION_DOCS = {
     "model": "The Messages API call made every turn.",
     "context": "What goes into each request (see docs/ARCHITECTURE.md, 'Context and caching').",
     "memory": "The agent's memory files.",
-    "knowledge": "Hints from knowledge/*.yaml matched to the screen (see knowledge/README.md).",
+    "knowledge": "Hints from lluma_knowledge/*.yaml matched to the screen (see lluma_knowledge/README.md).",
     "logs": "Per-turn logs.",
     "run": "Budgets and stuck handling.",
 }

@@ -29,7 +29,7 @@ from lluma_agent.context.tokens import estimate_text_tokens
 from lluma_vision.models import VisionOutput
 
 SUFFIXES = (".yaml", ".yml")
-PACKAGE = "lluma_knowledge"  # the starter set: the repository's knowledge/ folder, installed under this name
+PACKAGE = "lluma_knowledge"  # the starter set: the repository's top-level lluma_knowledge/ folder (YAML as data)
 
 
 class _Strict(BaseModel):
@@ -160,8 +160,8 @@ def _load_file(path: Path) -> list[Entry]:
 
 
 def default_folder() -> Path | None:
-    """The starter set: the checkout's knowledge/ folder (editable install), or the copy installed with the
-    package (pyproject maps the package `lluma_knowledge` to knowledge/). None if neither is there."""
+    """The starter set: the checkout's lluma_knowledge/ folder (editable install), or the copy installed with
+    the package (its YAML is package data). None if neither is there."""
     spec = importlib.util.find_spec(PACKAGE)
     locations = list(spec.submodule_search_locations or []) if spec else []
     return Path(locations[0]) if locations else None

@@ -18,7 +18,7 @@ from lluma_sim.game import SimGame
 from lluma_sim.game.career import Career
 
 REPO = Path(__file__).resolve().parents[2]
-STARTER = REPO / "knowledge"
+STARTER = REPO / "lluma_knowledge"
 
 
 def test_the_starter_set_is_at_the_top_and_every_entry_parses_and_compiles() -> None:
@@ -34,10 +34,12 @@ def test_the_starter_set_is_at_the_top_and_every_entry_parses_and_compiles() -> 
 
 
 def test_the_package_build_ships_the_knowledge_folder_and_every_package() -> None:
-    """An installed LLuMa finds the starter set: pyproject maps lluma_knowledge to knowledge/ and lists
-    every package explicitly (a mapped package needs the explicit list), so none may be forgotten."""
+    """An installed LLuMa finds the starter set: the top-level lluma_knowledge/ folder is a real package whose
+    YAML is package data; `package-dir` maps nothing but "" to the top (any other mapping, or none, makes
+    setuptools print its "Editable installation" warning box on every editable install); every package is
+    listed."""
     tool = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
-    assert tool["package-dir"]["lluma_knowledge"] == "knowledge"
+    assert tool["package-dir"] == {"": "."} and (STARTER / "__init__.py").is_file()
     assert "*.yaml" in tool["package-data"]["lluma_knowledge"]
     assert set(find_packages(str(REPO), include=["lluma_*"])) | {"lluma_knowledge"} == set(tool["packages"])
 
