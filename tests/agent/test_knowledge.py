@@ -9,7 +9,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from setuptools import find_packages
+from setuptools import find_namespace_packages
 
 from lluma_agent.context import knowledge
 from lluma_agent.context.knowledge import Entry, Knowledge, ScreenFacts
@@ -41,7 +41,9 @@ def test_the_package_build_ships_the_knowledge_folder_and_every_package() -> Non
     tool = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
     assert tool["package-dir"] == {"": "."} and (STARTER / "__init__.py").is_file()
     assert "*.yaml" in tool["package-data"]["lluma_knowledge"]
-    assert set(find_packages(str(REPO), include=["lluma_*"])) | {"lluma_knowledge"} == set(tool["packages"])
+    # every importable folder, data folders too (one left out makes setuptools print "Package would be ignored")
+    found = find_namespace_packages(str(REPO), include=["lluma_*"], exclude=["*__pycache__*"])
+    assert set(found) == set(tool["packages"])
 
 
 def _entry(id_: str, priority: int = 50, text: str = "hint", **match) -> Entry:
