@@ -21,8 +21,9 @@ ALLOWED: dict[str, set[str]] = {
     "lluma_facts": {"lluma_facts"},
     "lluma_vision": {"lluma_facts", "lluma_vision"},
     "lluma_sim": {"lluma_facts", "lluma_vision", "lluma_sim"},
-    "lluma_agent": {"lluma_facts", "lluma_vision", "lluma_agent"},
-    "lluma_cli": {"lluma_facts", "lluma_vision", "lluma_sim", "lluma_agent", "lluma_cli"},
+    "lluma_agent": {"lluma_facts", "lluma_vision", "lluma_agent", "lluma_knowledge"},
+    "lluma_cli": {"lluma_facts", "lluma_vision", "lluma_sim", "lluma_agent", "lluma_cli", "lluma_knowledge"},
+    "lluma_knowledge": {"lluma_knowledge"},  # data (the starter knowledge YAML); the agent finds it by name
 }
 # Inside a package, its subpackages are layers too: unit -> the units of that package it may import.
 # A unit is a subpackage (`lluma_agent.loop`) or, for a package's own top-level modules, the package
