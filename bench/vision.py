@@ -200,20 +200,30 @@ def run_backend(backend: str, sims: list, reals: list, client) -> dict:
     return res
 
 
+def _scaled_for_buttons(label: dict) -> bool:
+    """Rescaled copies are scored for buttons only on screens with labelled buttons or a scrollbar state."""
+    return bool(label.get("buttons") or "scrollbar" in label)
+
+
+def _has_facts(want: dict | None) -> bool:
+    return bool(want and (want["gauges"] or want["values"] or want["mood"] or want["disabled"]))
+
+
 def read_sources(sources: list[Path], scales: list[float]) -> dict:
     """Every labelled screen of every source at every scale, read cold by the OCR backend.
-    Returns {source: {scale: [(name, output, label, ms)]}}; rescaled copies only of screens with
-    labelled buttons or a scrollbar state (the cinematic frames have nothing to scale for)."""
+    Returns {source: {scale: [(name, output, label, ms, scale)]}}; rescaled copies only of screens with
+    labelled buttons, a scrollbar state or labelled facts (the cinematic frames have nothing to scale for)."""
     vision = Vision(VisionConfig(backend="ocr", cache_size=0))
     out: dict = {}
     for folder in sources:
         labels = lab.load(folder)
+        facts = _facts(folder.name)
         out[folder.name] = {}
         for scale in scales:
             rows = []
             for name in sorted(labels):
                 label = labels[name]
-                if scale != 1.0 and not (label.get("buttons") or "scrollbar" in label):
+                if scale != 1.0 and not (_scaled_for_buttons(label) or _has_facts(facts.get(name))):
                     continue
                 img = lab.image(folder, name, scale)
                 vision.memory = TabMemory()  # no tab bar remembered from the previous screen
@@ -231,41 +241,52 @@ def _facts(source: str) -> dict:
 
 def _same_caption(read: str, want: str) -> bool:
     """The labelled caption is the read caption or its last words (an icon glyph read as a letter before it)."""
-    r, w = norm(read.split("#")[0]).split(), norm(want).split()
+    r = [n for n in map(norm, read.split("#")[0].split()) if n]  # norm drops spaces: word by word
+    w = [n for n in map(norm, want.split()) if n]
     return bool(w) and r[-len(w):] == w
 
 
 def fact_figures(rows: list, facts: dict) -> dict:
     """Gauges within 0.1 of the labelled fill (by label), captioned values with their caption in the compact JSON,
-    the mood word, disabled buttons (and buttons marked disabled that are not)."""
+    the mood word, disabled buttons (and buttons marked disabled that are not); `misses` lists what was not met."""
     g_ok = g_n = v_ok = v_n = m_ok = m_n = d_ok = d_n = d_false = 0
-    for name, reading, _label, _ms, scale in rows:
+    misses: list[str] = []
+    for name, reading, _label, _ms, _scale in rows:
         want = facts.get(name)
-        if want is None or scale != 1.0:
+        if want is None:
             continue
         view = compact(reading)
         for g in want["gauges"]:
             if g["label"] != "Energy":  # the done-check's gauge; uncaptioned friendship bars are reported apart
                 continue
             g_n += 1
-            g_ok += any(_same_caption(k, "Energy") and abs(f - g["fill"]) <= 0.1 for k, f in view.gauges.items())
+            hit = any(_same_caption(k, "Energy") and abs(f - g["fill"]) <= 0.1 for k, f in view.gauges.items())
+            g_ok += hit
+            if not hit:
+                misses.append(f"{name}: Energy {g['fill']} read {view.gauges}")
         for v in want["values"]:
             v_n += 1
             pool = view.gains if v.get("kind") == "gain" else view.values
-            v_ok += any(_same_caption(k, v["caption"]) and norm(val) == norm(v["value"]) for k, val in pool.items())
+            hit = any(_same_caption(k, v["caption"]) and norm(val) == norm(v["value"]) for k, val in pool.items())
+            v_ok += hit
+            if not hit:
+                misses.append(f"{name}: {v.get('kind', 'value')} {v['caption']!r} {v['value']!r}")
         if want["mood"]:
             m_n += 1
             m_ok += view.mood == want["mood"]
+            if view.mood != want["mood"]:
+                misses.append(f"{name}: mood {want['mood']} read {view.mood}")
         marked = {norm(b.name.split("#")[0]) for b in reading.buttons if "disabled" in b.meta}
         labelled = {norm(d) for d in want["disabled"]}
         d_n += len(labelled)
         d_ok += len(labelled & marked)
         d_false += len(marked - labelled)
     return {"energy_gauges": f"{g_ok}/{g_n}", "values": f"{v_ok}/{v_n}", "mood": f"{m_ok}/{m_n}",
-            "disabled": f"{d_ok}/{d_n}", "disabled_false": d_false}
+            "disabled": f"{d_ok}/{d_n}", "disabled_false": d_false, "misses": misses}
 
 
 def source_figures(rows: list, floor: float = 0.0) -> dict:
+    rows = [r for r in rows if r[4] == 1.0 or _scaled_for_buttons(r[2])]
     total = lab.Score()
     for name, reading, label, _ms, scale in rows:
         total.add(lab.score(demote(reading, floor) if floor else reading, label, name, scale))
@@ -305,8 +326,10 @@ def sources_report(scales: list[float]) -> dict:
     report: dict = {"sources": {}}
     for src, by_scale in readings.items():
         report["sources"][src] = {str(scale): source_figures(rows) for scale, rows in by_scale.items()}
-        if 1.0 in by_scale:
-            report.setdefault("facts", {})[src] = fact_figures(by_scale[1.0], _facts(src))
+        by = {str(scale): fact_figures(rows, _facts(src)) for scale, rows in by_scale.items()}
+        report.setdefault("facts_by_scale", {})[src] = by
+        if "1.0" in by:  # the 1x figures under the key they always had
+            report.setdefault("facts", {})[src] = by["1.0"]
     if 1.0 in scales and len(readings) > 1:
         report["loso"] = {"shipped_floor": BUTTON_FLOOR, "held_out": loso(readings, FLOORS)}
     return report
@@ -369,13 +392,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--backends", default="ocr,claude,hybrid")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     ap.add_argument("--scales", default="1,0.4,0.75,1.5", help="rescalings of the labelled screens ('' = none)")
+    ap.add_argument("--misses", action="store_true", help="list every labelled fact not met, per source and scale")
     ap.add_argument("--sim", action=argparse.BooleanOptionalAction, default=True,
                     help="also run the simulator frames and the backends (--no-sim: labelled sources only)")
     args = ap.parse_args(argv)
     scales = [float(v) for v in args.scales.split(",") if v.strip()]
     if not args.sim:
         by_source = sources_report(scales)
-        print(json.dumps(by_source, indent=1) if args.json else format_sources(by_source))
+        print(json.dumps(by_source, indent=1) if args.json else format_sources(by_source, args.misses))
         return 0
 
     progress(f"playing the simulator for {args.frames} frames")
@@ -429,11 +453,11 @@ def main(argv: list[str] | None = None) -> int:
     c = report["cache"]
     print(f"cache hit ({c['size']}): p50 {c['hit_p50_ms']} ms, p90 {c['hit_p90_ms']} ms (target < 5 ms)")
     if scales:
-        print(format_sources(report))
+        print(format_sources(report, args.misses))
     return 0
 
 
-def format_sources(report: dict) -> str:
+def format_sources(report: dict, misses: bool = False) -> str:
     if not report.get("sources"):
         return "labelled sources: no screenshots (set LLUMA_SCREENS_DIR or LLUMA_SCREENS_DIRS)"
     rows = ["labelled screenshots, OCR backend, cold reads (found = as buttons; tappable = button or read text)",
@@ -449,11 +473,16 @@ def format_sources(report: dict) -> str:
         for src, f in report["loso"]["held_out"].items():
             rows.append(f"  held out {src:<10} floor {f['floor']:<5} found {f['found']:>8} ({f['recall']:.1%}), "
                         f"tappable {f['tappable']:.1%}, det/lab {f['ratio']:.2f}x")
-    if report.get("facts"):
-        rows.append("facts in the compact JSON (1x; energy gauge within 0.1, values with their caption):")
-        for src, f in report["facts"].items():
-            rows.append(f"  {src:<10} energy {f['energy_gauges']:>6}  values {f['values']:>6}  mood {f['mood']:>6}  "
-                        f"disabled {f['disabled']:>6} (+{f['disabled_false']} not labelled)")
+    if report.get("facts_by_scale"):
+        rows.append("facts in the compact JSON (energy gauge within 0.1, values with their caption):")
+        for src, by_scale in report["facts_by_scale"].items():
+            for scale, f in by_scale.items():
+                rows.append(f"  {src:<10} {scale:>5} energy {f['energy_gauges']:>6}  values {f['values']:>7}  "
+                            f"mood {f['mood']:>6}  disabled {f['disabled']:>6} (+{f['disabled_false']} not labelled)")
+    if misses:
+        rows.append("fact misses:")
+        rows += [f"  {src} {scale}x {m}" for src, by_scale in report.get("facts_by_scale", {}).items()
+                 for scale, f in by_scale.items() for m in f["misses"]]
     return "\n".join(rows)
 
 

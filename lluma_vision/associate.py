@@ -103,7 +103,8 @@ def associate(out: VisionOutput) -> VisionOutput:
         return out
     spaced = [t.model_copy(update={"text": split_words(t.text)}) for t in out.texts]
     texts = pair_values(spaced, out.width)
-    values, _ = read_values(texts)
+    # the reading's values come from single OCR lines; a reading without them (another backend) is read from its texts
+    values = out.values or read_values(texts, out.width)[0]
     metas: dict[int, list[str]] = {}
     loose: list[TextLine] = []
     for t in texts:

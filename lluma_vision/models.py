@@ -10,6 +10,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_serializer, model_validator
 
+from lluma_facts.retry import Attempt
+
 Region = Literal["top", "middle", "bottom", "dialog", "menu", "left", "right"]
 Cinematic = Literal["none", "loading", "cutscene", "cutscene_paused", "dialogue"]
 Source = Literal["ocr", "vlm", "hybrid", "heuristic", "sim"]
@@ -158,7 +160,7 @@ class VisionOutput(BaseModel):
     cached: bool = False
     elapsed_ms: float = 0.0  # time analyze() took for this frame (a cache hit reports the hit's time)
     vlm_usage: dict[str, int] = Field(default_factory=dict)  # Messages API usage of the VLM call(s), for cost
-    vlm_retries: list[dict[str, Any]] = Field(default_factory=list)  # failed VLM tries that were retried (logged)
+    vlm_retries: list[Attempt] = Field(default_factory=list)  # failed VLM tries that were retried (logged)
 
     @property
     def loose_texts(self) -> list[TextLine]:

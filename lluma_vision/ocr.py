@@ -168,3 +168,29 @@ def read_lines(work: Work, det_limit: int = 960, min_conf: float = 0.5, threads:
         lines.append(Line(text=text, conf=float(conf), x0=x0, y0=y0, x1=x1, y1=y1))
     lines.sort(key=lambda ln: (ln.y0, ln.x0))
     return lines
+
+
+def read_digits(crops: list[np.ndarray]) -> list[tuple[str, float]]:
+    """Recognise RGB crops with only digits and `/ % + ,` allowed: the recogniser's own scores, the other
+    characters masked before the CTC decode (a number misread as letters becomes the digits it most resembles)."""
+    engine = get_engine()
+    rec = engine.text_rec
+    chars = rec.postprocess_op.character
+    keep = np.array([i for i, c in enumerate(chars) if i == 0 or c in "0123456789/%+,"])  # 0 is CTC's blank
+    out: list[tuple[str, float]] = []
+    with _LOCK:
+        for crop in crops:
+            bgr = np.ascontiguousarray(crop[:, :, ::-1])
+            h, w = bgr.shape[:2]
+            _, rec_h, rec_w = rec.rec_image_shape
+            batch = rec.resize_norm_img(bgr, max(rec_w / rec_h, w / h))[np.newaxis].astype(np.float32)
+            preds = rec.session(batch)[0][0][:, keep]
+            idx, prob = preds.argmax(axis=1), preds.max(axis=1)
+            text, probs, last = [], [], -1
+            for i, p in zip(idx, prob, strict=True):
+                if i != last and i != 0:
+                    text.append(chars[keep[i]])
+                    probs.append(float(p))
+                last = i
+            out.append(("".join(text), float(np.mean(probs)) if probs else 0.0))
+    return out

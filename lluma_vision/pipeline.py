@@ -94,7 +94,7 @@ class Vision:
         if self.vlm is None or reading.cinematic in ("loading", "cutscene", "cutscene_paused"):
             return reading.output.model_copy(update={"backend": "ocr"}), True
         result = self.vlm.refine(image, reading, keep_ocr_buttons=self.backend == "hybrid")
-        retries = [r.model_dump() for r in result.retries]
+        retries = list(result.retries)
         if isinstance(result, OcrFallback):
             log.warning("VLM reading failed (%s); OCR reading used for this frame, not cached", result.reason)
             errors = result.output.errors + ["vlm: OCR reading used instead (not cached)"]

@@ -26,8 +26,20 @@ from lluma_vision.layout import (
     split_annotation,
 )
 from lluma_vision.menu import TabBarPx, TabMemory, tab_bar
-from lluma_vision.models import Button, Gauge, MenuState, Rect, Region, Scrollbar, TextLine, VisionOutput
+from lluma_vision.models import (
+    Button,
+    CaptionedValue,
+    Gauge,
+    MenuState,
+    Rect,
+    Region,
+    Scrollbar,
+    TextLine,
+    VisionOutput,
+)
 from lluma_vision.ocr import Line, Work, read_lines
+from lluma_vision.reread import BAND, numbers_over
+from lluma_vision.values import box_key, boxes_of, caption_stacks, read_values, split_words
 
 BUTTON_FLOOR = 0.0  # buttons below this confidence are reported as read text (bench/vision.py: held-out choice)
 
@@ -43,6 +55,7 @@ class Reading:
     cinematic: str
     output: VisionOutput  # the OCR backend's answer
     icons: list[Icon] = field(default_factory=list)
+    value_lines: set[int] = field(default_factory=set)  # id() of the lines read as captioned values (not texts)
 
 
 def region_of(view: Rect, x: float, y: float, tab: bool = False) -> Region:
@@ -89,8 +102,34 @@ def block_button(work: Work, view: Rect, b: Block, weight: float = 1.0) -> Butto
     )
 
 
-def block_text(work: Work, b: Block) -> TextLine:
-    return TextLine(text=b.text, bounds=work.to_device(b.x0, b.y0, b.x1, b.y1), confidence=round(b.conf, 3))
+def block_text(work: Work, b: Block, skip: set[int] | None = None) -> TextLine | None:
+    """The block as read text, without the lines in `skip` (id()s of lines shown as captioned values)."""
+    lines = [ln for ln in b.lines if id(ln) not in (skip or ())]
+    if not lines:
+        return None
+    part = b if len(lines) == len(b.lines) else Block(lines=lines)
+    return TextLine(text=part.text, bounds=work.to_device(part.x0, part.y0, part.x1, part.y1),
+                    confidence=round(part.conf, 3))
+
+
+def line_values(work: Work, lines: list[Line]) -> tuple[list[CaptionedValue], set[int]]:
+    """Captioned values from the single OCR lines (blocks may have stacked a caption, its number and the next
+    row's words into one text), in device pixels; and the id()s of the lines joined across lines (not read text)."""
+    texts = [TextLine(text=split_words(ln.text), bounds=work.to_device(ln.x0, ln.y0, ln.x1, ln.y1),
+                      confidence=round(ln.conf, 3)) for ln in lines]
+    values, used = read_values(texts, work.width)
+    bare = [(text, members) for text, _box, members in caption_stacks(texts) if not used & set(members)]
+    boxes = [(min(lines[i].x0 for i in m), min(lines[i].y0 for i in m), max(lines[i].x1 for i in m),
+              max(lines[i].y1 for i in m)) for _text, m in bare]
+    for (text, members), box, number in zip(bare, boxes, numbers_over(work, boxes, lines), strict=True):
+        if number is not None:
+            x0, y0, x1, y1 = box
+            values.append(CaptionedValue(caption=text, value=number,
+                                         bounds=work.to_device(x0, y0 - BAND * (y1 - y0), x1, y1)))
+            used.update(members)
+    # a line that is a fact or a gain by itself stays read text too (a training's "Fail 12%" is its button's meta)
+    whole = boxes_of(values)
+    return values, {id(lines[i]) for i in used if box_key(texts[i].bounds) not in whole}
 
 
 def _caption(icon: Icon, blocks: list[Block]) -> Block | None:
@@ -139,12 +178,13 @@ def demote(out: VisionOutput, floor: float) -> VisionOutput:
 
 def build_output(work: Work, blocks: list[Block], view: Rect, tabs: TabBarPx | None,
                  scroll: ScrollbarPx | None, kind: str, icons: list[Icon] | None = None,
-                 gauges: list[GaugePx] | None = None, mood: str | None = None) -> VisionOutput:
+                 gauges: list[GaugePx] | None = None, mood: str | None = None,
+                 values: list[CaptionedValue] | None = None, value_lines: set[int] | None = None) -> VisionOutput:
     extra = icon_buttons(work, view, icons or [], blocks)
     buttons = mark_disabled(work.rgb, work.scale, [block_button(work, view, b) for b in blocks if b.is_button] + extra)
     if tabs is not None and not tabs.usable:  # the bar is blurred/dimmed behind a pop-up: what is sharp is in it
         buttons = [b if b.region == "menu" else b.model_copy(update={"region": "dialog"}) for b in buttons]
-    texts = [block_text(work, b) for b in blocks if not b.is_button]
+    texts = [t for b in blocks if not b.is_button and (t := block_text(work, b, value_lines)) is not None]
     menu = None
     if tabs is not None:
         names = [clean_name(t.text) for t in tabs.tabs]
@@ -156,7 +196,7 @@ def build_output(work: Work, blocks: list[Block], view: Rect, tabs: TabBarPx | N
                        up=scroll.up, down=scroll.down)
     out = VisionOutput(
         width=work.width, height=work.height, buttons=unique_names(buttons), texts=texts,
-        menu=menu, scrollbar=sb, cinematic=kind, backend="ocr", mood=mood,
+        menu=menu, scrollbar=sb, cinematic=kind, backend="ocr", mood=mood, values=values or [],
         gauges=[Gauge(label=clean_name(g.label), fill=min(1.0, g.fill), bounds=work.to_device(g.x0, g.y0, g.x1, g.y1))
                 for g in gauges or []],
     )
@@ -182,7 +222,8 @@ def read_frame(work: Work, det_limit: int = 960, threads: int = 0, memory: TabMe
     icons = find_icons(work.rgb, [(ln.x0, ln.y0, ln.x1, ln.y1) for ln in lines]) if kind == "none" else []
     gauges = find_gauges(work.rgb, lines) if kind == "none" else []
     mood = badge_word(gauges, lines, work.rgb.shape[1])
-    out = build_output(work, blocks, view, tabs, scroll, kind, icons, gauges, mood)
+    values, used = line_values(work, lines) if kind == "none" else ([], set())
+    out = build_output(work, blocks, view, tabs, scroll, kind, icons, gauges, mood, values, used)
     return Reading(work=work, lines=lines, blocks=blocks, view=view, tabs=tabs, scroll=scroll,
-                   cinematic=kind, output=out, icons=icons)
+                   cinematic=kind, output=out, icons=icons, value_lines=used)
 

@@ -72,8 +72,103 @@ def caption_word(t: TextLine) -> str:
     return fact[0] if fact else t.text.strip()
 
 
-def read_values(texts: list[TextLine]) -> tuple[list[CaptionedValue], set[int]]:
-    """The captioned values and gains among read lines, and the indices of the lines they used up."""
+NUMBER_LINE = re.compile(rf"^{NUMBER}$")
+CAP_TAIL = re.compile(r"^/\s*\d[\d,]*$")  # "/1200" printed under or after its number
+CAPTION_MAX_WORDS = 5
+# costs added by where the caption sits, in the value's heights: beside it on its row first ("Da" centred on a
+# stacked "10" "/200" beats the column's heading over it), then over it, under it (a calendar's "turn(s) left"
+# under its big number), and right of it ("12 turn(s) left")
+ABOVE_COST = 0.1
+BELOW_COST = 0.25
+RIGHT_COST = 0.3
+
+
+def _is_caption(text: str) -> bool:
+    s = text.strip()
+    return (sum(c.isalpha() for c in s) >= 2 and not any(c.isdigit() for c in s)
+            and len(s) <= CAPTION_MAX_CHARS and len(s.split()) <= CAPTION_MAX_WORDS)
+
+
+def _same_row(a: Box, b: Box) -> bool:
+    return abs(a.center[1] - b.center[1]) < 0.5 * max(a.height, b.height)
+
+
+def _same_column(a: Box, b: Box) -> bool:
+    return abs(a.center[0] - b.center[0]) < 0.6 * max(a.width, b.width)
+
+
+def _stack_captions(texts: list[TextLine], caps: list[int]) -> dict[int, tuple[str, Box, list[int]]]:
+    """Caption lines stacked as one label ("turn(s)" over "left"): close, of one height, aligned left or centred."""
+    out: dict[int, tuple[str, Box, list[int]]] = {i: (texts[i].text.strip(), texts[i].bounds, [i]) for i in caps}
+    for i in sorted(caps, key=lambda k: texts[k].bounds.y0):
+        if i not in out:
+            continue
+        text, box, members = out[i]
+        last = texts[members[-1]].bounds
+        for j in caps:
+            b = texts[j].bounds
+            if j in members or j not in out or len(out[j][2]) > 1:
+                continue
+            aligned = abs(b.x0 - last.x0) <= 0.5 * last.height or abs(b.center[0] - last.center[0]) <= 0.5 * last.height
+            if aligned and -0.3 * last.height <= b.y0 - last.y1 <= 0.3 * last.height and \
+                    0.7 <= b.height / last.height <= 1.4:
+                out[i] = (f"{text} {texts[j].text.strip()}", box.union(b), [*members, j])
+                del out[j]
+                break
+    return out
+
+
+def caption_stacks(texts: list[TextLine]) -> list[tuple[str, Box, list[int]]]:
+    """Every caption among read lines (stacked lines as one): its words, box and line indices."""
+    return list(_stack_captions(texts, [i for i, t in enumerate(texts) if _is_caption(t.text)]).values())
+
+
+def _cost(cap: Box, val: Box, between: list[Box], width: int) -> float | None:
+    """How far (in the value's heights) a value sits from a caption, by layout: under it, right of it on its row with
+    nothing between, over it, or left of it; None when they do not read as one fact."""
+    h = val.height
+    if h < 0.6 * cap.height:  # a speck beside a caption, not the number it captions
+        return None
+    gap_down, gap_up = val.y0 - cap.y1, cap.y0 - val.y1
+    if _same_column(cap, val) and -0.5 * min(h, cap.height) <= gap_down <= 1.15 * max(h, cap.height):
+        return max(0.0, gap_down) / h + ABOVE_COST
+    if _same_row(cap, val):
+        lo, hi = (cap, val) if cap.x1 <= val.x0 + 0.3 * h else (val, cap)
+        gap = hi.x0 - lo.x1
+        if -0.3 * h <= gap <= 0.6 * width and not any(
+                lo.x1 <= o.center[0] <= hi.x0 and o.y0 < lo.center[1] < o.y1 for o in between):
+            return max(0.0, gap) / h / 4 + (0.0 if lo is cap else RIGHT_COST)
+    if _same_column(cap, val) and -0.5 * min(h, cap.height) <= gap_up <= 1.0 * max(h, cap.height):
+        return max(0.0, gap_up) / h + BELOW_COST
+    return None
+
+
+def _numbers(texts: list[TextLine], used: set[int]) -> dict[int, tuple[str, Box]]:
+    """Lines that are a number, each with its cap when printed just under or after it ("434" "/1200")."""
+    nums = {i: (_value(t.text), t.bounds) for i, t in enumerate(texts)
+            if NUMBER_LINE.match(t.text.strip()) and not GAIN.match(t.text.strip())
+            and not CAP_TAIL.match(t.text.strip())}
+    for j, t in enumerate(texts):
+        if not CAP_TAIL.match(t.text.strip()):
+            continue
+        tb = t.bounds
+        for i, (v, b) in sorted(nums.items(), key=lambda kv: abs(kv[1][1].center[0] - tb.center[0])):
+            under = abs(tb.y0 - b.y1) <= 0.5 * b.height and min(b.x1, tb.x1) > max(b.x0, tb.x0)
+            after = _same_row(b, tb) and -0.2 * b.height <= tb.x0 - b.x1 <= 0.5 * b.height
+            if "/" not in v and (under or after):
+                nums[i] = (v + _value(t.text), b.union(tb))
+                used.add(j)
+                break
+    return nums
+
+
+def read_values(texts: list[TextLine], width: int = 0) -> tuple[list[CaptionedValue], set[int]]:
+    """The captioned values and gains among read lines, and the indices of the lines they used up.
+
+    A line that is words then a number is a fact by itself; a number line (with its cap) joins the nearest caption
+    by layout (`_cost`), each caption and number used once, nearest pairs first; a signed number joins the caption
+    under it as its gain."""
+    width = width or max((t.bounds.x1 for t in texts), default=0)
     out: list[CaptionedValue] = []
     used: set[int] = set()
     for i, t in enumerate(texts):
@@ -83,9 +178,30 @@ def read_values(texts: list[TextLine]) -> tuple[list[CaptionedValue], set[int]]:
                 out.append(CaptionedValue(caption=caption_word(cap), value=_value(t.text), kind="gain",
                                           bounds=t.bounds))
                 used.add(i)
+    nums = _numbers(texts, used)
+    caps = dict(enumerate(caption_stacks(texts)))
+    boxes = [t.bounds for t in texts]
+    pairs = sorted(
+        (cost, i, c)
+        for i, (_v, vb) in nums.items() for c, (_text, cb, members) in caps.items()
+        if (cost := _cost(cb, vb, [b for k, b in enumerate(boxes) if k != i and k not in members], width)) is not None
+    )
+    done_v: set[int] = set()
+    done_c: set[int] = set()
+    for _, i, c in pairs:
+        if i in done_v or c in done_c:
+            continue
+        text, cb, members = caps[c]
+        value, vb = nums[i]
+        out.append(CaptionedValue(caption=text, value=value, bounds=cb.union(vb)))
+        done_v.add(i)
+        done_c.add(c)
+        used.update([i, *members])
+    for i, t in enumerate(texts):
+        if i in used or i in nums:
             continue
         fact = fact_of(t.text)
-        if fact is not None:
+        if fact is not None and not GAIN.match(t.text.strip()):
             out.append(CaptionedValue(caption=fact[0], value=fact[1], bounds=t.bounds))
             used.add(i)
     return out, used

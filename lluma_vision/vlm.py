@@ -250,8 +250,8 @@ def merge(reading: Reading, resp: VlmResponse, keep_ocr_buttons: bool) -> Vision
             continue
         if b.is_button and keep_ocr_buttons:
             buttons.append(block_button(work, reading.view, b, weight=0.5))
-        else:
-            texts.append(block_text(work, b))
+        elif (t := block_text(work, b, reading.value_lines)) is not None:
+            texts.append(t)
     return out.model_copy(update={"buttons": unique_names(buttons), "texts": texts, "gauges": gauges})
 
 

@@ -53,7 +53,6 @@ from lluma_agent.runlog import index as history_index
 from lluma_agent.runlog.turnlog import TurnLog, TurnLogger, VisionLog
 from lluma_agent.tools.toolkit import ToolContext, ToolRegistry
 from lluma_facts import Usage
-from lluma_facts.retry import Attempt
 from lluma_vision.compact import compact, summarize
 from lluma_vision.models import VisionOutput
 from lluma_vision.phash import distance
@@ -230,7 +229,7 @@ class Coordinator:
         log = VisionLog(seen_by_model=view.to_json(), summary=summarize(out), cached=out.cached,
                         backend=out.backend, full=out.model_dump(mode="json"))
         vlm = [Call("vlm", self.cfg.vision.vlm_model, Usage.from_api(out.vlm_usage),
-                     retries=[Attempt.model_validate(r) for r in out.vlm_retries])] if (
+                     retries=list(out.vlm_retries))] if (
             (out.vlm_usage or out.vlm_retries) and not out.cached) else []
         return Screen(view, log, [f"vision: {e}" for e in out.errors], vlm)
 

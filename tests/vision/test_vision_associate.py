@@ -61,9 +61,9 @@ def test_sim_hub_stats_and_training_failure_rates_are_attached(vision):
     _settle(g)
     _tap(g, "OK")
     hub = vision.analyze(_settle(g))
-    texts = [t.text for t in hub.texts]
+    values = {v.caption: v.value for v in hub.values}  # each stat as a captioned value, not a loose text
     for stat, value in g.truth().stats.items():
-        assert f"{stat} {value}" in texts, (stat, value, texts)
+        assert values.get(stat) == str(value), (stat, value, values)
     _tap(g, "Training")
     training = vision.analyze(_settle(g))
     for name in ("Speed", "Stamina", "Power", "Guts", "Wit"):

@@ -2,14 +2,15 @@
 
 import numpy as np
 import pytest
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from lluma_vision.associate import associate
 from lluma_vision.compact import compact, summarize
 from lluma_vision.disabled import mark_disabled
 from lluma_vision.gauges import badge_word, find_gauges
 from lluma_vision.models import Box, Button, Gauge, TextLine, VisionOutput
-from lluma_vision.ocr import Line
+from lluma_vision.ocr import Line, Work
+from lluma_vision.reread import numbers_over
 from lluma_vision.values import read_values, split_words
 
 GREY, TRACK = (245, 245, 245), (117, 117, 117)
@@ -109,3 +110,30 @@ def test_a_plate_greyer_and_darker_than_its_row_is_disabled():
 def test_read_values_ignores_words_without_a_number():
     values, used = read_values([_t("Dance Practice", 90, 230, 440, 280)])
     assert values == [] and used == set()
+
+
+def test_a_number_joins_the_caption_its_layout_gives_it():
+    texts = [
+        _t("Training", 20, 7, 105, 37), _t("12", 19, 71, 93, 123),  # big day count left of a two-line caption
+        _t("turn(s)", 89, 75, 151, 99), _t("left", 89, 96, 127, 120),
+        _t("Points", 44, 328, 100, 355), _t("Da", 16, 371, 47, 392),  # a heading over a column of stacked values
+        _t("10", 81, 357, 123, 388), _t("/200", 71, 385, 121, 409),
+        _t("Stamina", 168, 828, 251, 856), _t("6", 271, 835, 295, 849),  # a speck beside a caption is no value
+        _t("316", 195, 856, 252, 885), _t("/1200", 187, 879, 255, 909),
+    ]
+    values, used = read_values(texts, 720)
+    assert {v.caption: v.value for v in values} == {"turn(s) left": "12", "Da": "10/200", "Stamina": "316/1200"}
+    assert 9 not in used and 0 not in used  # the speck and the unrelated heading stay read text
+
+
+def test_a_big_number_the_detector_missed_is_re_read_digit_only_over_its_caption():
+    img = Image.new("RGB", (400, 300), (250, 250, 250))
+    d = ImageDraw.Draw(img)
+    d.text((160, 60), "7", fill=(235, 200, 30), font=ImageFont.load_default(size=72), stroke_width=2,
+           stroke_fill=(200, 150, 20))
+    work = Work(rgb=np.asarray(img), scale=1.0, width=400, height=300)
+    caption = (140.0, 150.0, 240.0, 180.0)
+    assert numbers_over(work, [caption], []) == ["7"]
+    assert numbers_over(work, [caption], [Line("Year", 0.9, 150, 90, 230, 140)]) == [None]  # read text there
+    blank = Work(rgb=np.full((300, 400, 3), 250, np.uint8), scale=1.0, width=400, height=300)
+    assert numbers_over(blank, [caption], []) == [None]

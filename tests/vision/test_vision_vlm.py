@@ -235,7 +235,7 @@ def test_api_failure_after_the_window_is_a_typed_fallback_never_cached(image: Im
     assert any("vlm call failed" in e and "InternalServerError" in e for e in first.errors)
     assert first.errors[-1] == "vlm: OCR reading used instead (not cached)"
     assert [b.name for b in first.buttons] == [b.name for b in associate(reading.output).buttons]
-    assert first.vlm_retries and all(r["status"] == 500 for r in first.vlm_retries)
+    assert first.vlm_retries and all(r.status == 500 for r in first.vlm_retries)
     assert sum(clock.waits) == pytest.approx(30.0)
     # The API is back: the same screen is read by the VLM now, not served from the cache as an OCR stand-in.
     rec.replies = [reply(good_answer(reading))]

@@ -1,0 +1,75 @@
+"""A number the detector missed, re-read digit-only from its ink (as the bots re-read a failure rate).
+
+A caption left without a value may still have one printed big over it in a colour the detector does not see
+against its plate (a calendar's day count over "turn(s) left"). When the band over the caption holds no read
+text but does hold a row of glyph-sized ink, that ink alone (black on white, at the recogniser's scale) is read
+with only digits allowed, and kept when the recogniser is sure of it.
+"""
+
+from __future__ import annotations
+
+import re
+
+import cv2
+import numpy as np
+
+from lluma_vision.ocr import Line, Work, read_digits
+
+BAND = 2.5  # how far over the caption to look, in caption heights
+INK_DISTANCE = 90  # summed RGB distance from the band's commonest colour that counts as ink
+MIN_GLYPH = 1.0  # a glyph at least this many caption heights tall: a number printed big
+MAX_GLYPHS = 4
+SURE = 0.9
+DIGITS = re.compile(r"^\d{1,4}$")
+
+
+def ink_crop(rgb: np.ndarray, min_h: float) -> np.ndarray | None:
+    """Black-on-white glyphs of a crop: pixels far from its commonest colour, in components at least `min_h` tall
+    that keep clear of the crop's sides and top (a plate's border, the line over it); None when they do not look
+    like one row of a few glyphs."""
+    a = rgb.astype(np.int32)
+    q = (a // 32).reshape(-1, 3)
+    code = q[:, 0] * 64 + q[:, 1] * 8 + q[:, 2]
+    keys, counts = np.unique(code, return_counts=True)
+    bg = a.reshape(-1, 3)[code == keys[counts.argmax()]].mean(0)
+    mask = (np.abs(a - bg).sum(2) > INK_DISTANCE).astype(np.uint8)
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    hh, ww = mask.shape
+    keep = [i for i in range(1, n)
+            if stats[i, 0] > 0 and stats[i, 1] > 0 and stats[i, 0] + stats[i, 2] < ww and stats[i, 3] >= min_h]
+    if not 1 <= len(keep) <= MAX_GLYPHS:
+        return None
+    tops = [int(stats[i, 1]) for i in keep]
+    heights = [int(stats[i, 3]) for i in keep]
+    if max(tops) - min(tops) > 0.25 * max(heights) or any(stats[i, 2] > 1.5 * stats[i, 3] for i in keep):
+        return None
+    glyphs = np.isin(lab, keep)
+    ys, xs = np.nonzero(glyphs)
+    x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
+    pad = max(2, int(y1 - y0) // 4)
+    page = np.where(glyphs[y0:y1, x0:x1], 0, 255).astype(np.uint8)
+    page = np.pad(page, pad, constant_values=255)
+    return np.ascontiguousarray(np.stack([page] * 3, axis=-1))
+
+
+def numbers_over(work: Work, captions: list[tuple[float, float, float, float]], lines: list[Line]) -> list[str | None]:
+    """For each caption box (working pixels), the number printed big over it that OCR did not read, or None."""
+    crops: list[np.ndarray] = []
+    which: list[int] = []
+    for k, (x0, y0, x1, y1) in enumerate(captions):
+        h = y1 - y0
+        over = [ln for ln in lines if ln.x0 < x1 and ln.x1 > x0 and ln.y1 <= y0 + 0.2 * h and ln.y0 < y0 - 0.2 * h]
+        top = max([y0 - BAND * h, *(ln.y1 for ln in over if ln.y1 <= y0 - MIN_GLYPH * h)])
+        band = (x0, top, x1, y0)
+        if top < 0 or any(ln.y1 > top + 0.1 * h for ln in over):  # read text in the band: nothing was missed
+            continue
+        rgb = work.rgb[int(band[1]):int(band[3]), int(band[0]):int(band[2])]
+        crop = ink_crop(rgb, MIN_GLYPH * h) if rgb.size else None
+        if crop is not None:
+            crops.append(crop)
+            which.append(k)
+    out: list[str | None] = [None] * len(captions)
+    for k, (text, conf) in zip(which, read_digits(crops) if crops else [], strict=True):
+        if conf >= SURE and DIGITS.match(text):
+            out[k] = text
+    return out
