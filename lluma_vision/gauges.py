@@ -139,11 +139,17 @@ def find_gauges(rgb: np.ndarray, lines: list[Line]) -> list[GaugePx]:
 def badge_word(gauges: list[GaugePx], lines: list[Line], width: int) -> str | None:
     """A short upper-case word on the first gauge's row, to its right (the status a bar's owner is in, e.g. a mood
     badge): read from layout, not from a list of words."""
+    found = badge(gauges, lines, width)
+    return found[0] if found else None
+
+
+def badge(gauges: list[GaugePx], lines: list[Line], width: int) -> tuple[str, Line] | None:
+    """The badge word and the line it was read from."""
     if not gauges:
         return None
     g = gauges[0]
     h = g.y1 - g.y0
-    best: tuple[float, str] | None = None
+    best: tuple[float, str, Line] | None = None
     for ln in lines:
         word = "".join(c for c in ln.text if c.isascii() and c.isalpha())  # a badge's arrow glyph is not the word
         if not (3 <= len(word) <= 10 and word.isupper() and len(ln.text.split()) == 1):
@@ -151,5 +157,5 @@ def badge_word(gauges: list[GaugePx], lines: list[Line], width: int) -> str | No
         cy = (ln.y0 + ln.y1) / 2
         gap = ln.x0 - g.x1
         if g.y0 - h <= cy <= g.y1 + h and -0.5 * h <= gap <= 0.35 * width and (best is None or gap < best[0]):
-            best = (gap, word)
-    return best[1] if best else None
+            best = (gap, word, ln)
+    return (best[1], best[2]) if best else None

@@ -170,14 +170,15 @@ def read_lines(work: Work, det_limit: int = 960, min_conf: float = 0.5, threads:
     return lines
 
 
-def read_digits(crops: list[np.ndarray]) -> list[tuple[str, float]]:
-    """Recognise RGB crops with only digits and `/ % + ,` allowed: the recogniser's own scores, the other
-    characters masked before the CTC decode (a number misread as letters becomes the digits it most resembles)."""
+def recognise(crops: list[np.ndarray], allowed: str | None = None) -> list[list[tuple[str, float]]]:
+    """Recognise RGB crops character by character with the recogniser's own score for each; with `allowed`, the
+    other characters are masked before the CTC decode (a number misread as letters becomes the digits it most
+    resembles)."""
     engine = get_engine()
     rec = engine.text_rec
     chars = rec.postprocess_op.character
-    keep = np.array([i for i, c in enumerate(chars) if i == 0 or c in "0123456789/%+,"])  # 0 is CTC's blank
-    out: list[tuple[str, float]] = []
+    keep = np.array([i for i, c in enumerate(chars) if i == 0 or allowed is None or c in allowed])  # 0: CTC blank
+    out: list[list[tuple[str, float]]] = []
     with _LOCK:
         for crop in crops:
             bgr = np.ascontiguousarray(crop[:, :, ::-1])
@@ -186,11 +187,17 @@ def read_digits(crops: list[np.ndarray]) -> list[tuple[str, float]]:
             batch = rec.resize_norm_img(bgr, max(rec_w / rec_h, w / h))[np.newaxis].astype(np.float32)
             preds = rec.session(batch)[0][0][:, keep]
             idx, prob = preds.argmax(axis=1), preds.max(axis=1)
-            text, probs, last = [], [], -1
+            read: list[tuple[str, float]] = []
+            last = -1
             for i, p in zip(idx, prob, strict=True):
                 if i != last and i != 0:
-                    text.append(chars[keep[i]])
-                    probs.append(float(p))
+                    read.append((chars[keep[i]], float(p)))
                 last = i
-            out.append(("".join(text), float(np.mean(probs)) if probs else 0.0))
+            out.append(read)
     return out
+
+
+def read_digits(crops: list[np.ndarray]) -> list[tuple[str, float]]:
+    """Each crop read with only digits and `/ % + ,` allowed: the text and its mean score."""
+    return [("".join(c for c, _ in r), float(np.mean([p for _, p in r])) if r else 0.0)
+            for r in recognise(crops, "0123456789/%+,")]

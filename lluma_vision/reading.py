@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from lluma_vision import cinematic as cine
 from lluma_vision.disabled import mark_disabled
-from lluma_vision.gauges import GaugePx, badge_word, find_gauges
+from lluma_vision.gauges import GaugePx, badge, find_gauges
 from lluma_vision.heuristics import ScrollbarPx, scrollbar, viewport
 from lluma_vision.icons import Icon, find_icons
 from lluma_vision.layout import (
@@ -38,7 +38,7 @@ from lluma_vision.models import (
     VisionOutput,
 )
 from lluma_vision.ocr import Line, Work, read_lines
-from lluma_vision.reread import BAND, numbers_over
+from lluma_vision.reread import BAND, numbers_over, without_icon_letter
 from lluma_vision.values import box_key, boxes_of, caption_stacks, read_values, split_words
 
 BUTTON_FLOOR = 0.0  # buttons below this confidence are reported as read text (bench/vision.py: held-out choice)
@@ -221,7 +221,8 @@ def read_frame(work: Work, det_limit: int = 960, threads: int = 0, memory: TabMe
     scroll = scrollbar(work.rgb) if kind == "none" else None
     icons = find_icons(work.rgb, [(ln.x0, ln.y0, ln.x1, ln.y1) for ln in lines]) if kind == "none" else []
     gauges = find_gauges(work.rgb, lines) if kind == "none" else []
-    mood = badge_word(gauges, lines, work.rgb.shape[1])
+    found = badge(gauges, lines, work.rgb.shape[1])
+    mood = without_icon_letter(work, *found) if found else None
     values, used = line_values(work, lines) if kind == "none" else ([], set())
     out = build_output(work, blocks, view, tabs, scroll, kind, icons, gauges, mood, values, used)
     return Reading(work=work, lines=lines, blocks=blocks, view=view, tabs=tabs, scroll=scroll,

@@ -13,7 +13,7 @@ import re
 import cv2
 import numpy as np
 
-from lluma_vision.ocr import Line, Work, read_digits
+from lluma_vision.ocr import Line, Work, read_digits, recognise
 
 BAND = 2.5  # how far over the caption to look, in caption heights
 INK_DISTANCE = 90  # summed RGB distance from the band's commonest colour that counts as ink
@@ -73,3 +73,26 @@ def numbers_over(work: Work, captions: list[tuple[float, float, float, float]], 
         if conf >= SURE and DIGITS.match(text):
             out[k] = text
     return out
+
+
+ICON_LETTER = 0.5  # a badge's icon read as a letter is recognised far less surely than the word's own letters
+WORD_LETTER = 0.8
+
+
+def without_icon_letter(work: Work, word: str, line: Line) -> str:
+    """The badge word without a letter at either end that the recogniser read off the badge's icon (an arrow read
+    as "Z" before "GOOD"): that letter scored under ICON_LETTER while every other scored over WORD_LETTER."""
+    crop = work.rgb[int(line.y0):int(line.y1), int(line.x0):int(line.x1)]
+    if crop.size == 0 or len(word) < 4:
+        return word
+    read = [(c, p) for c, p in recognise([np.ascontiguousarray(crop)])[0] if c.isascii() and c.isalpha()]
+    again = "".join(c for c, _ in read)
+    if again in (word[1:], word[:-1]):  # read again, the end letter was no letter at all (the icon's glyph)
+        return again
+    if again != word:
+        return word
+    for cut in (slice(1, None), slice(None, -1)):
+        end = read[0] if cut.start else read[-1]
+        if end[1] < ICON_LETTER and all(p >= WORD_LETTER for _, p in read[cut]):
+            return word[cut]
+    return word

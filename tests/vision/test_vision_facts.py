@@ -10,7 +10,7 @@ from lluma_vision.disabled import mark_disabled
 from lluma_vision.gauges import badge_word, find_gauges
 from lluma_vision.models import Box, Button, Gauge, TextLine, VisionOutput
 from lluma_vision.ocr import Line, Work
-from lluma_vision.reread import numbers_over
+from lluma_vision.reread import numbers_over, without_icon_letter
 from lluma_vision.values import read_values, split_words
 
 GREY, TRACK = (245, 245, 245), (117, 117, 117)
@@ -137,3 +137,21 @@ def test_a_big_number_the_detector_missed_is_re_read_digit_only_over_its_caption
     assert numbers_over(work, [caption], [Line("Year", 0.9, 150, 90, 230, 140)]) == [None]  # read text there
     blank = Work(rgb=np.full((300, 400, 3), 250, np.uint8), scale=1.0, width=400, height=300)
     assert numbers_over(blank, [caption], []) == [None]
+
+
+def _badge(arrow: bool) -> tuple[Work, Line]:
+    img = Image.new("RGB", (240, 60), (250, 140, 40))
+    d = ImageDraw.Draw(img)
+    if arrow:  # a badge's icon just before its word
+        d.polygon([(12, 48), (30, 30), (22, 30), (22, 12), (2, 12), (2, 30), (-6, 30)], fill=(255, 255, 255))
+        d.line((8, 46, 34, 14), fill=(255, 255, 255), width=8)
+    d.text((44, 8), "GOOD", fill=(255, 255, 255), font=ImageFont.load_default(size=40), stroke_width=2,
+           stroke_fill=(180, 80, 10))
+    return Work(rgb=np.asarray(img), scale=1.0, width=240, height=60), Line("x", 0.9, 0, 0, 240, 60)
+
+
+def test_a_badge_icon_read_as_a_letter_is_dropped_from_the_word():
+    work, line = _badge(arrow=True)
+    assert without_icon_letter(work, "ZGOOD", line) == "GOOD"
+    work, line = _badge(arrow=False)
+    assert without_icon_letter(work, "GOOD", line) == "GOOD"  # a word read surely keeps every letter
