@@ -8,6 +8,8 @@ Each file is a list of entries:
         texts: ['Energy\\s*[0-3]?\\d\\b']   # each regex finds some text read (text lines, button hints)
         buttons: ['^Rest$']           # each regex finds some button name
         screen: [dialogue, Home]      # any of: the cinematic kind or the selected tab
+        when: {gauge: Energy, below: 0.4}   # a gauge's fill (0..1), or a captioned value's number:
+                                            # {value: Failure, above: 20}; a list means all of them
       text: Energy is under 40: rest (or go to Recreation if mood is low) before training.
 
 Regexes are Python `re`, case-insensitive, compiled when the file is loaded. A file that does not
@@ -46,10 +48,51 @@ def _compile(patterns: list[str]) -> list[re.Pattern[str]]:
     return out
 
 
+class Condition(_Strict):
+    """A fact of the reading against a bound: a gauge's fill (0..1) or the number a captioned value starts with
+    ("Failure" "25%" -> 25, "Speed" "796/1200" -> 796). A fact the screen does not show never matches."""
+
+    gauge: str | None = None
+    value: str | None = None
+    below: float | None = None
+    above: float | None = None
+
+    @model_validator(mode="after")
+    def _complete(self) -> Condition:
+        if (self.gauge is None) == (self.value is None):
+            raise ValueError("a condition names exactly one of gauge, value")
+        if self.below is None and self.above is None:
+            raise ValueError("a condition needs below, above or both")
+        return self
+
+    def holds(self, screen: ScreenFacts) -> bool:
+        if self.gauge is not None:
+            found = screen.gauges.get(self.gauge.casefold())
+        else:
+            found = _number(screen.values.get(str(self.value).casefold(), ""))
+        return (found is not None and (self.below is None or found < self.below)
+                and (self.above is None or found > self.above))
+
+
+_NUMBER = re.compile(r"[+-]?\d+(?:\.\d+)?")
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")  # "11,219" fans
+
+
+def _number(text: str) -> float | None:
+    m = _NUMBER.search(_THOUSANDS.sub("", text))
+    return float(m.group()) if m else None
+
+
 class Match(_Strict):
     texts: list[re.Pattern[str]] = Field(default_factory=list)
     buttons: list[re.Pattern[str]] = Field(default_factory=list)
     screen: list[str] = Field(default_factory=list)
+    when: list[Condition] = Field(default_factory=list)
+
+    @field_validator("when", mode="before")
+    @classmethod
+    def _conditions(cls, value: Any) -> Any:
+        return [value] if isinstance(value, dict) else value
 
     @field_validator("texts", "buttons", mode="before")
     @classmethod
@@ -67,8 +110,9 @@ class Match(_Strict):
 
     @model_validator(mode="after")
     def _not_empty(self) -> Match:
-        if not (self.texts or self.buttons or self.screen):
-            raise ValueError("match needs at least one of texts, buttons, screen (an entry must not match everything)")
+        if not (self.texts or self.buttons or self.screen or self.when):
+            raise ValueError(
+                "match needs at least one of texts, buttons, screen, when (an entry must not match everything)")
         return self
 
 
@@ -84,11 +128,14 @@ class Entry(_Strict):
 
 
 class ScreenFacts(BaseModel):
-    """What knowledge rules look at: texts read (lines and button hints), button names, screen kinds."""
+    """What knowledge rules look at: texts read (lines and button hints), button names, screen kinds, gauges
+    and captioned values (keys casefolded)."""
 
     texts: list[str] = Field(default_factory=list)
     buttons: list[str] = Field(default_factory=list)
     kinds: list[str] = Field(default_factory=list)  # lowercase: the cinematic kind, the selected tab
+    gauges: dict[str, float] = Field(default_factory=dict)  # label -> fill
+    values: dict[str, str] = Field(default_factory=dict)  # caption -> value as printed (not gains)
 
     @classmethod
     def of(cls, out: VisionOutput) -> ScreenFacts:
@@ -99,6 +146,8 @@ class ScreenFacts(BaseModel):
             texts=[t.text for t in out.loose_texts] + [b.meta for b in out.buttons if b.meta],
             buttons=[b.name for b in out.buttons],
             kinds=[k.lower() for k in kinds],
+            gauges={g.label.casefold(): g.fill for g in out.gauges},
+            values={v.caption.casefold(): v.value for v in out.values if v.kind == "value"},
         )
 
 
@@ -108,6 +157,7 @@ def matches(entry: Entry, screen: ScreenFacts) -> bool:
         all(any(p.search(t) for t in screen.texts) for p in m.texts)
         and all(any(p.search(b) for b in screen.buttons) for p in m.buttons)
         and (not m.screen or any(k.lower() in screen.kinds for k in m.screen))
+        and all(c.holds(screen) for c in m.when)
     )
 
 

@@ -16,6 +16,7 @@ from lluma_agent.context.knowledge import Entry, Knowledge, ScreenFacts
 from lluma_cli import knowledge as knowledge_cli
 from lluma_sim.game import SimGame
 from lluma_sim.game.career import Career
+from lluma_vision.models import Box, CaptionedValue, Gauge, VisionOutput
 
 REPO = Path(__file__).resolve().parents[2]
 STARTER = REPO / "lluma_knowledge"
@@ -60,6 +61,31 @@ def test_every_rule_given_must_hold_and_regexes_ignore_case() -> None:
     assert not knowledge.matches(_entry("f", screen=["dialogue"], buttons=["Speed"]), screen)
 
 
+def test_when_matches_a_gauge_or_a_captioned_value_against_its_bounds() -> None:
+    """The real game prints energy as a bar only: a hint about it has to match the reading's gauge."""
+    hub = ScreenFacts(buttons=["Rest"], gauges={"energy": 0.35}, values={"failure": "24%", "fans": "11,219"})
+    assert knowledge.matches(_entry("low", buttons=["^Rest$"], when={"gauge": "Energy", "below": 0.4}), hub)
+    assert not knowledge.matches(_entry("high", when={"gauge": "Energy", "above": 0.4}), hub)
+    assert knowledge.matches(_entry("fail", when={"value": "Failure", "above": 20}), hub)
+    assert not knowledge.matches(_entry("fail30", when={"value": "failure", "above": 30}), hub)
+    assert knowledge.matches(_entry("fans", when={"value": "Fans", "above": 10000, "below": 20000}), hub)
+    both = [{"gauge": "Energy", "below": 0.4}, {"value": "Failure", "above": 30}]
+    assert not knowledge.matches(_entry("all", when=both), hub)  # a list means every condition
+    # a fact the screen does not show never matches, whichever way the bound points
+    assert not knowledge.matches(_entry("none", when={"gauge": "Friendship", "below": 2}), hub)
+    assert not knowledge.matches(_entry("nov", when={"value": "Speed", "above": -1}), hub)
+
+
+def test_screen_facts_take_gauges_and_values_from_the_reading() -> None:
+    bar = Box(x0=1, y0=1, x1=50, y1=5)
+    out = VisionOutput(width=100, height=100, gauges=[Gauge(label="Energy", fill=0.62, bounds=bar)],
+                       values=[CaptionedValue(caption="Failure", value="0%", bounds=Box(x0=1, y0=10, x1=30, y1=20)),
+                               CaptionedValue(caption="Power", value="+23", kind="gain",
+                                              bounds=Box(x0=40, y0=10, x1=60, y1=20))])
+    facts = ScreenFacts.of(out)
+    assert facts.gauges == {"energy": 0.62} and facts.values == {"failure": "0%"}  # a gain is not the stat's value
+
+
 def test_highest_priority_first_within_the_budget() -> None:
     long_text = "word " * 60
     kb = Knowledge(entries=[
@@ -84,6 +110,8 @@ def test_highest_priority_first_within_the_budget() -> None:
         ("- id: x\n  match: {texts: ['(unclosed']}\n  text: t\n", "does not compile"),
         ("- id: x\n  match: {buttons: [OK]}\n", "text"),
         ("- id: x\n  match: {}\n  text: t\n", "at least one"),
+        ("- id: x\n  match: {when: {gauge: Energy}}\n  text: t\n", "below, above"),
+        ("- id: x\n  match: {when: {gauge: Energy, value: Failure, below: 1}}\n  text: t\n", "exactly one"),
         ("- id: x\n  match: {buttons: [OK]}\n  text: t\n  colour: red\n", "colour"),
         ("- id: x\n  priority: 500\n  match: {buttons: [OK]}\n  text: t\n", "priority"),
         ("id: x\n", "list of entries"),
