@@ -88,6 +88,11 @@ class ModelConfig(_Section):
     retry_after_cap_s: float = Field(
         60.0, ge=0, le=3600, description="Cap on a server's retry-after (the SDK has none)."
     )
+    outage_wait_s: float = Field(
+        900.0, ge=0, le=86_400,
+        description="How long every model call may keep failing (retried: overloaded, unreachable) before the run "
+        "ends with exit 1.",
+    )
 
 
     @field_validator("thinking_budget")

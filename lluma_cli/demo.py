@@ -18,11 +18,14 @@ from typing import Any, TextIO
 from pydantic import BaseModel, ConfigDict
 
 from lluma_agent.config import Config, ConfigError, find_config, load_config
-from lluma_agent.loop.app import CtrlC, build, exit_status, status
+from lluma_agent.device.android import DeviceError
+from lluma_agent.loop.app import CtrlC, build, status
 from lluma_agent.loop.coordinator import Coordinator, RunTotals
 from lluma_agent.loop.resume import ResumeError, ResumePoint, check_settings, open_point
-from lluma_agent.model.claude import make_client
+from lluma_agent.loop.stop import FAILED_EXIT, START_EXIT, StopKind, disk_error, exit_status
+from lluma_agent.model.claude import ModelError, make_client
 from lluma_agent.runlog.runs import LogDirInUse, check_fresh, new_run_dir
+from lluma_cli.errors import one_line
 from lluma_cli.sim_check import taps_off_target
 from lluma_sim.adb.server import AdbServer
 from lluma_sim.api.faults import FaultSchedule
@@ -52,6 +55,7 @@ class DemoSummary(BaseModel):
     score: int
     game_turn: int
     stop_reason: str
+    stop_kind: StopKind | None = None  # what the exit status is decided from (lluma_agent.loop.stop)
     memory_files: list[str]
     logs_dir: str
     faults_injected: FaultsInjected  # by `--faults`: what actually fired, by kind
@@ -215,6 +219,7 @@ def run_demo(
         score=game.score,
         game_turn=game.turn,
         stop_reason=totals.stop_reason,
+        stop_kind=totals.stop_kind,
         memory_files=memory,
         logs_dir=str(logs_dir),
         faults_injected=injected,
@@ -274,22 +279,26 @@ def main(argv: list[str]) -> int:
                 check_fresh(args.logs)  # refused before anything starts: the first run's files stay as they are
         logs = args.resume or args.logs or new_run_dir(Path("logs"), "demo")
     except (ConfigError, LogDirInUse, ResumeError, OSError) as exc:
-        print(f"lluma demo: {exc}", file=sys.stderr)
-        return 2
+        print(f"lluma demo: {one_line(exc)}", file=sys.stderr)
+        return FAILED_EXIT if disk_error(exc) else START_EXIT
     with CtrlC() as ctrl_c:
-        s = run_demo(
-            args.turns,
-            logs,
-            seed=seed,
-            config=config,
-            runner=ctrl_c.run,
-            live=sys.stderr if args.json else None,
-            environ=os.environ,
-            fault_rate=args.faults,
-            style=args.style or DEMO_STYLE,
-            resume=point,
-        )
-    code = exit_status(s.stop_reason)
+        try:
+            s = run_demo(
+                args.turns,
+                logs,
+                seed=seed,
+                config=config,
+                runner=ctrl_c.run,
+                live=sys.stderr if args.json else None,
+                environ=os.environ,
+                fault_rate=args.faults,
+                style=args.style or DEMO_STYLE,
+                resume=point,
+            )
+        except (ConfigError, ModelError, DeviceError, LogDirInUse, ResumeError, OSError) as exc:  # as `lluma run`
+            print(f"lluma demo: {one_line(exc)}", file=sys.stderr)
+            return FAILED_EXIT if isinstance(exc, DeviceError) or disk_error(exc) else START_EXIT
+    code = exit_status(s.stop_kind)
     if code:
         print(f"lluma demo: {s.stop_reason}", file=sys.stderr)
     if args.json:

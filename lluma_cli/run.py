@@ -9,10 +9,12 @@ from pathlib import Path
 
 from lluma_agent.config import ConfigError, find_config, load_config
 from lluma_agent.device.android import DeviceError
-from lluma_agent.loop.app import CtrlC, build, exit_status
+from lluma_agent.loop.app import CtrlC, build
 from lluma_agent.loop.resume import ResumeError, ResumePoint, check_settings, newest_run, open_point
+from lluma_agent.loop.stop import FAILED_EXIT, START_EXIT, exit_status
 from lluma_agent.model.claude import ModelError, make_client
 from lluma_agent.runlog.runs import LogDirInUse, new_run_dir
+from lluma_cli.errors import one_line
 
 
 def main(argv: list[str]) -> int:
@@ -49,12 +51,12 @@ def main(argv: list[str]) -> int:
         else:  # each run gets a new folder of its own (made exclusively: runs started in the same second differ)
             made = cfg.logs.dir = new_run_dir(cfg.logs.dir, "run")
         coordinator, close = build(cfg, client, resume=point)
-    except (ConfigError, ModelError, DeviceError, LogDirInUse, ResumeError) as exc:
+    except (ConfigError, ModelError, DeviceError, LogDirInUse, ResumeError, OSError) as exc:
         if made is not None:
             with contextlib.suppress(OSError):
                 made.rmdir()  # only while still empty: a failed start leaves no empty run folder behind
-        print(f"lluma run: {exc}", file=sys.stderr)
-        return 2
+        print(f"lluma run: {one_line(exc)}", file=sys.stderr)
+        return FAILED_EXIT if isinstance(exc, DeviceError) else START_EXIT  # a device away is no config error
     with CtrlC() as ctrl_c:
         try:
             totals = ctrl_c.run(coordinator)
@@ -65,7 +67,7 @@ def main(argv: list[str]) -> int:
             f"\n{totals.turns} turns{resumed}, ${totals.cost_usd:.4f}, cache hit {100 * totals.cache_hit_ratio:.0f}% "
             f"({totals.stop_reason}); logs in {cfg.logs.dir}"
         )
-    code = exit_status(totals.stop_reason)
+    code = exit_status(totals.stop_kind)
     if code:
         print(f"lluma run: {totals.stop_reason}", file=sys.stderr)
     return code

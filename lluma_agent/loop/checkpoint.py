@@ -78,7 +78,7 @@ def capture(c: Coordinator, env: dict[str, Any] | None = None) -> Checkpoint:
                              memory=h.memory),
         pending=c.pending, owed=list(c.owed),
         stuck=StuckCounts(unchanged=s.unchanged, screens=list(s.screens), actions=list(s.actions)),
-        totals=c.totals.model_copy(update={"stop_reason": ""}),
+        totals=c.totals.model_copy(update={"stop_reason": "", "stop_kind": None}),
         memory=c.memory.state(), env=env or {},
     )
 
@@ -91,7 +91,7 @@ def apply(c: Coordinator, cp: Checkpoint) -> None:
     c.pending, c.owed = cp.pending, list(cp.owed)
     c.stuck.unchanged, c.stuck.screens, c.stuck.actions = cp.stuck.unchanged, list(cp.stuck.screens), list(
         cp.stuck.actions)
-    c.totals = cp.totals.model_copy(update={"stop_reason": ""})
+    c.totals = cp.totals.model_copy(update={"stop_reason": "", "stop_kind": None})
     c.turn = cp.turn
 
 

@@ -17,6 +17,7 @@ from lluma_agent.context.request import Section
 from lluma_agent.context.stuck import StuckState
 from lluma_agent.loop.acting import Acted, FrameLike
 from lluma_agent.loop.layouts import Current
+from lluma_agent.loop.stop import StopKind
 from lluma_agent.memory.store import MemoryChange
 from lluma_agent.model.calls import ToolResult
 from lluma_agent.model.claude import ModelReply
@@ -30,6 +31,7 @@ class RunTotals(BaseModel):
     usage: Usage = Usage()
     cost_usd: float = 0.0
     stop_reason: str = ""
+    stop_kind: StopKind | None = None  # decides the exit status (stop.EXIT_STATUS); the reason is for people
 
     @property
     def cache_hit_ratio(self) -> float:

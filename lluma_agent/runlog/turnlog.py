@@ -97,6 +97,7 @@ class RunSummary(BaseModel):
     """`run.json`, written atomically when a run ends: why it stopped, for `lluma stats` and the report."""
 
     stop_reason: str
+    stop_kind: str | None = None  # lluma_agent.loop.stop.StopKind: what the exit status was decided from
     turns: int
     cost_usd: float
     usage: Usage = Field(default_factory=Usage)

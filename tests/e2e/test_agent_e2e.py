@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from lluma_agent.loop.app import STUCK_EXIT, exit_status
+from lluma_agent.loop.stop import STUCK_EXIT, exit_status
 from lluma_agent.runlog.turnlog import read_turns
 from lluma_cli import logs as logs_cli
 from lluma_cli import stats
@@ -260,7 +260,7 @@ def test_stuck_warns_then_forces_another_action_then_pauses(tmp_path):
     assert "warn" in levels and "force" in levels and levels[-1] == "pause"
     assert levels.index("warn") < levels.index("force") < levels.index("pause")
     assert totals.stop_reason.startswith("paused: stuck")
-    assert exit_status(totals.stop_reason) == STUCK_EXIT  # `lluma run` / `demo` exit non-zero with the reason
+    assert exit_status(totals.stop_kind) == STUCK_EXIT  # `lluma run` / `demo` exit non-zero with the reason
     forced = [t.action for t in logs if t.action and t.action.forced]
     assert forced and forced[0].tool == "back" and forced[0].target != "Story"
     assert any("STUCK WARNING" in json.dumps(r["messages"][-1]) for r in policy.requests)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from lluma_agent.loop.app import STUCK_EXIT, exit_status
+from lluma_agent.loop.stop import STUCK_EXIT, exit_status
 from lluma_agent.runlog.requestlog import load_request
 from lluma_agent.runlog.runs import LogDirInUse, check_fresh, new_run_dir
 from lluma_agent.runlog.turnlog import TurnLog, TurnLogger
@@ -71,12 +71,6 @@ def test_a_second_demo_into_the_same_folder_leaves_the_first_untouched(
     err = capsys.readouterr().err
     assert "already holds a run" in err and err.count("\n") == 1
     assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
-
-
-def test_exit_status() -> None:
-    assert exit_status("max_turns (6) reached") == 0 and exit_status("stopped by user") == 0
-    assert exit_status("paused: stuck (screen unchanged 10 times)") == STUCK_EXIT
-    assert exit_status("3 model calls in a row failed") == 1
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,42 @@
+"""How a command fails in front of a person: one line, never a traceback.
+
+`one_line` turns an exception into the line a person reads. `main` catches what no command caught (a bug)
+and prints one line naming the file that keeps the traceback, so the bug can still be reported whole.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+import traceback
+from pathlib import Path
+
+INTERNAL_EXIT = 1
+INTERRUPTED_EXIT = 130  # 128 + SIGINT, as a shell reports a command stopped by Ctrl+C
+
+
+def one_line(exc: BaseException) -> str:
+    """The exception as one line: an OSError names its file; a message over several lines is joined."""
+    if isinstance(exc, OSError) and exc.strerror:
+        where = f"{exc.filename}: " if exc.filename is not None else ""
+        return f"{where}{exc.strerror}"
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+def keep_traceback(command: str, exc: BaseException) -> Path | None:
+    """The full traceback in a file of its own (for a bug report); None when even that cannot be written."""
+    text = "".join(traceback.format_exception(exc))
+    try:
+        with tempfile.NamedTemporaryFile("w", prefix=f"lluma-{command}-{time.strftime('%Y%m%d-%H%M%S')}-",
+                                         suffix=".txt", delete=False, encoding="utf-8") as fh:
+            fh.write(text)
+        return Path(fh.name)
+    except OSError:
+        return None
+
+
+def internal_error(command: str, exc: BaseException) -> str:
+    """The one line for a bug: what it was, and where its traceback is kept."""
+    kept = keep_traceback(command, exc)
+    where = f"; traceback in {kept}" if kept else ""
+    return f"lluma {command}: internal error: {type(exc).__name__}: {one_line(exc)}{where} (a bug: please report it)"
