@@ -32,6 +32,7 @@ from lluma_agent.runlog.requestlog import write_request
 from lluma_agent.runlog.runs import RunLock, check_fresh
 from lluma_agent.runlog.turnlog import RunSummary, TurnLog, TurnLogger
 from lluma_agent.tools.registry import default_tools
+from lluma_facts import model_spec
 from lluma_vision.pipeline import Vision
 
 
@@ -149,7 +150,10 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
             status(f"resume: {warning}")
         # Memory is read as it is now; whatever changed since the model last saw it is told in the first turn.
         write_state(cfg.memory.dir, resume.checkpoint.memory)
-    memory = MemoryStore(cfg.memory.dir, cfg.memory.budget_tokens)
+    memory = MemoryStore(cfg.memory.dir, cfg.memory.budget_tokens, model_spec(cfg.model.name).tokenizer_factor)
+    for warning in memory.warnings():  # files the model is shown cut or not at all: said now, and when it changes
+        status(f"memory: {warning}")
+    memory.on_warning = lambda line: status(f"memory: {line}")
     record_memory_at_start(cfg.logs.dir, memory, f"memory_at_turn_{resume.turn + 1:06d}.json" if resume else
                            "memory_at_start.json")
     model = RecordingModel(cfg.model, client, cfg.logs.dir)

@@ -276,8 +276,7 @@ class Coordinator:
         external = self.memory.refresh()
         memory = []
         if external:  # the memory block in `system` is a snapshot: the new content travels as a message
-            contents = {f.name: f.content for f in self.memory.files}
-            memory.append(memory_update_note([c.name for c in external], contents))
+            memory.append(memory_update_note([c.name for c in external], self.memory.shown()))  # within the budget
         stuck = self.stuck.state()
         if stuck.level not in ("ok", "pause"):
             lines.append(stuck.warning)

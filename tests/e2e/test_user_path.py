@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from lluma_agent.loop.stop import STUCK_EXIT, exit_status
 from lluma_agent.runlog.requestlog import load_request
 from lluma_agent.runlog.runs import LogDirInUse, check_fresh, new_run_dir
 from lluma_agent.runlog.turnlog import TurnLog, TurnLogger

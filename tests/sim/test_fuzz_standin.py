@@ -99,7 +99,7 @@ def conversations(draw: st.DrawFn) -> dict[str, Any]:
                               "content": draw(json_values | odd_text)}
     result.update(draw(blocks_extra))
     vision = f"<vision>{json.dumps(draw(vision_values))}</vision>"
-    first = {"role": "user", "content": [{"type": "text", "text": "<vision>{\"buttons\": [{\"name\": \"OK\"}]}</vision>"}]}
+    first = {"role": "user", "content": [{"type": "text", "text": "<vision>{\"buttons\": [{\"name\": \"OK\"}]}</vision>"}]}  # noqa: E501
     last_content: Any = [result, {"type": "text", "text": vision}]
     if draw(st.booleans()):
         last_content = draw(st.just(last_content) | json_values | st.lists(json_values, max_size=3))
