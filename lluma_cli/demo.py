@@ -21,11 +21,11 @@ from lluma_agent.config import Config, ConfigError, find_config, load_config
 from lluma_agent.device.android import DeviceError
 from lluma_agent.loop.app import CtrlC, build, status
 from lluma_agent.loop.coordinator import Coordinator, RunTotals
-from lluma_agent.loop.resume import ResumeError, ResumePoint, check_settings, open_point
+from lluma_agent.loop.resume import NoCompletedTurn, ResumeError, ResumePoint, check_settings, open_point
 from lluma_agent.loop.stop import FAILED_EXIT, START_EXIT, StopKind, disk_error, exit_status
 from lluma_agent.model.claude import ModelError, make_client
 from lluma_agent.runlog.runs import LogDirInUse, check_fresh, new_run_dir
-from lluma_cli.errors import one_line
+from lluma_cli.errors import at_least_one, one_line
 from lluma_cli.sim_check import taps_off_target
 from lluma_sim.adb.server import AdbServer
 from lluma_sim.api.faults import FaultSchedule
@@ -241,7 +241,8 @@ def _rate(text: str) -> float:
 
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="lluma demo", description=__doc__)
-    ap.add_argument("--turns", type=int, default=30, help="agent turns to play (default 30; with --resume: more turns)")
+    ap.add_argument("--turns", type=at_least_one, default=30,
+                    help="agent turns to play, at least 1 (default 30; with --resume: more turns)")
     ap.add_argument("--seed", type=int, default=None, help="seed of the game and of the fault schedule (default 7)")
     ap.add_argument(
         "--faults", type=_rate, default=0.0, metavar="RATE", help="inject faults at RATE per turn (0..1; default 0)"
@@ -270,7 +271,10 @@ def main(argv: list[str]) -> int:
             given = [f"--{k}" for k in ("logs", "seed", "style") if getattr(args, k) is not None]
             if given:
                 raise ResumeError(f"{', '.join(given)} cannot go with --resume: the run being resumed has its own")
-            point = open_point(args.resume)  # read only: torn turns are set aside once the agent starts
+            try:
+                point = open_point(args.resume)  # read only: torn turns are set aside once the agent starts
+            except NoCompletedTurn as exc:
+                raise ResumeError(f"{exc} with `lluma demo --logs {args.resume}`") from None
             check_settings(point, cfg)
             seed = DemoState.of(point).game.seed
         else:
@@ -298,6 +302,11 @@ def main(argv: list[str]) -> int:
         except (ConfigError, ModelError, DeviceError, LogDirInUse, ResumeError, OSError) as exc:  # as `lluma run`
             print(f"lluma demo: {one_line(exc)}", file=sys.stderr)
             return FAILED_EXIT if isinstance(exc, DeviceError) or disk_error(exc) else START_EXIT
+        except Exception as exc:  # a full disk met by SQLite at start (setting torn turns aside, the index)
+            if not disk_error(exc):
+                raise
+            print(f"lluma demo: cannot write {logs}: {one_line(exc)}", file=sys.stderr)
+            return FAILED_EXIT
     code = exit_status(s.stop_kind)
     if code:
         print(f"lluma demo: {s.stop_reason}", file=sys.stderr)

@@ -40,3 +40,30 @@ def internal_error(command: str, exc: BaseException) -> str:
     kept = keep_traceback(command, exc)
     where = f"; traceback in {kept}" if kept else ""
     return f"lluma {command}: internal error: {type(exc).__name__}: {one_line(exc)}{where} (a bug: please report it)"
+
+
+def at_least_one(text: str) -> int:
+    """An argparse type for a count of turns: a whole number of at least 1 (0 would mean no limit at all)."""
+    import argparse
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def dollars(text: str) -> float:
+    """An argparse type for a budget in dollars: a finite number, not negative."""
+    import argparse
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of dollars, got {text!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"must be a finite number of dollars, 0 or more, got {text}")
+    return value

@@ -10,11 +10,11 @@ from pathlib import Path
 from lluma_agent.config import ConfigError, find_config, load_config
 from lluma_agent.device.android import DeviceError
 from lluma_agent.loop.app import CtrlC, build
-from lluma_agent.loop.resume import ResumeError, ResumePoint, check_settings, newest_run, open_point
-from lluma_agent.loop.stop import FAILED_EXIT, START_EXIT, exit_status
+from lluma_agent.loop.resume import NoCompletedTurn, ResumeError, ResumePoint, check_settings, newest_run, open_point
+from lluma_agent.loop.stop import FAILED_EXIT, START_EXIT, disk_error, exit_status
 from lluma_agent.model.claude import ModelError, make_client
 from lluma_agent.runlog.runs import LogDirInUse, new_run_dir
-from lluma_cli.errors import one_line
+from lluma_cli.errors import at_least_one, dollars, one_line
 
 
 def main(argv: list[str]) -> int:
@@ -22,8 +22,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--config", type=Path, default=None, help="config file (default: config.yaml if present)")
     ap.add_argument("--serial", help="device serial (overrides device.serial)")
     ap.add_argument("--connect", help="host:port to `adb connect` first, e.g. 127.0.0.1:5555")
-    ap.add_argument("--max-turns", type=int, help="overrides run.max_turns (with --resume: more turns)")
-    ap.add_argument("--max-cost", type=float, help="overrides run.max_cost_usd (with --resume: more dollars)")
+    ap.add_argument("--max-turns", type=at_least_one, help="overrides run.max_turns (with --resume: more turns)")
+    ap.add_argument("--max-cost", type=dollars, help="overrides run.max_cost_usd (with --resume: more dollars)")
     ap.add_argument("--resume", nargs="?", const="", default=None, metavar="DIR",
                     help="go on with the run in DIR (default: the newest run-* folder under logs.dir) from its last "
                          "complete turn, logging into DIR")
@@ -40,14 +40,23 @@ def main(argv: list[str]) -> int:
             cfg.run.max_turns = args.max_turns
         if args.max_cost is not None:
             cfg.run.max_cost_usd = args.max_cost
+        start_in: Path | None = None
         if args.resume is not None:
-            point = open_point(Path(args.resume) if args.resume else newest_run(cfg.logs.dir))
-            if point.checkpoint.env:
+            folder = Path(args.resume) if args.resume else newest_run(cfg.logs.dir)
+            try:
+                point = open_point(folder)
+            except NoCompletedTurn as exc:  # nothing to go on with: start over in that folder
+                print(f"lluma run: {exc}; starting over", file=sys.stderr)
+                start_in = folder
+            if point is not None and point.checkpoint.env:
                 raise ResumeError(f"{point.folder} holds a demo run: resume it with `lluma demo --resume`")
-            check_settings(point, cfg)
+            if point is not None:
+                check_settings(point, cfg)
         client = make_client(cfg.model)
         if point is not None:
             cfg.logs.dir = point.folder
+        elif start_in is not None:
+            cfg.logs.dir = start_in
         else:  # each run gets a new folder of its own (made exclusively: runs started in the same second differ)
             made = cfg.logs.dir = new_run_dir(cfg.logs.dir, "run")
         coordinator, close = build(cfg, client, resume=point)
@@ -56,7 +65,12 @@ def main(argv: list[str]) -> int:
             with contextlib.suppress(OSError):
                 made.rmdir()  # only while still empty: a failed start leaves no empty run folder behind
         print(f"lluma run: {one_line(exc)}", file=sys.stderr)
-        return FAILED_EXIT if isinstance(exc, DeviceError) else START_EXIT  # a device away is no config error
+        return FAILED_EXIT if isinstance(exc, DeviceError) or disk_error(exc) else START_EXIT  # no config errors
+    except Exception as exc:  # a full disk met by SQLite at start (setting torn turns aside, the index)
+        if not disk_error(exc):
+            raise
+        print(f"lluma run: cannot write {cfg.logs.dir}: {one_line(exc)}", file=sys.stderr)
+        return FAILED_EXIT
     with CtrlC() as ctrl_c:
         try:
             totals = ctrl_c.run(coordinator)

@@ -23,7 +23,7 @@ from lluma_agent.device.android import Device
 from lluma_agent.device.settle import settle
 from lluma_agent.loop.checkpoint import Checkpointer, EnvState
 from lluma_agent.loop.coordinator import Coordinator, RunTotals
-from lluma_agent.loop.resume import ResumePoint, check_settings, restore, set_aside
+from lluma_agent.loop.resume import ResumePoint, check_settings, restore, set_aside, start_over
 from lluma_agent.loop.stop import StopKind, disk_error
 from lluma_agent.memory.store import MemoryStore, write_state
 from lluma_agent.model.claude import Model, ModelReply, check_model, retry_policy
@@ -150,6 +150,9 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
             status(f"resume: {warning}")
         # Memory is read as it is now; whatever changed since the model last saw it is told in the first turn.
         write_state(cfg.memory.dir, resume.checkpoint.memory)
+    else:  # a folder whose run completed no turn (killed in turn 1, a full disk) is started over
+        for warning in start_over(cfg.logs.dir, logger):
+            status(warning)
     memory = MemoryStore(cfg.memory.dir, cfg.memory.budget_tokens, model_spec(cfg.model.name).tokenizer_factor)
     for warning in memory.warnings():  # files the model is shown cut or not at all: said now, and when it changes
         status(f"memory: {warning}")

@@ -27,6 +27,7 @@ from lluma_agent.context.history import PastTurn
 from lluma_agent.interrupts import no_interrupt
 from lluma_agent.loop.acting import Pending
 from lluma_agent.loop.coordinator import Coordinator
+from lluma_agent.loop.stop import disk_error
 from lluma_agent.loop.turn import RunTotals
 from lluma_agent.model.calls import ToolResult
 from lluma_agent.runlog.turnlog import TurnLog, TurnLogger
@@ -116,5 +117,7 @@ class Checkpointer:
             return
         try:
             save(self.logger.folder, capture(self.coordinator, self.env() if self.env else None))
-        except (OSError, ValueError) as exc:  # a full disk must not end the run: a resume replays from the last one
+        except (OSError, ValueError) as exc:
+            if disk_error(exc):  # a full or read-only folder ends the run after this turn (the coordinator says so)
+                raise
             print(f"turn {log.turn}: the checkpoint could not be written: {exc}", file=sys.stderr, flush=True)

@@ -16,7 +16,7 @@ try:
 except ImportError:  # Windows: no flock; folders are still made exclusively
     fcntl = None  # type: ignore[assignment]
 
-RUN_MARKERS = ("turn_*.json", "turns.sqlite", "run.json")
+CHECKPOINT = "checkpoint.json"  # written after a turn is complete: a folder without one has no completed turn
 LOCK_FILE = ".lluma-run.lock"
 
 
@@ -25,7 +25,13 @@ class LogDirInUse(Exception):
 
 
 def holds_run(folder: Path) -> bool:
-    return folder.is_dir() and any(any(folder.glob(m)) for m in RUN_MARKERS)
+    """A completed turn is there (its checkpoint). A folder without one (a run killed in its first turn, or
+    started on a full disk) can be started over: its turn files are set aside (`resume.start_over`)."""
+    return folder.is_dir() and (folder / CHECKPOINT).is_file()
+
+
+def has_files_of_a_run(folder: Path) -> bool:
+    return folder.is_dir() and any(any(folder.glob(m)) for m in ("turn_*.json", "turns.sqlite", "run.json"))
 
 
 def check_fresh(folder: Path, resume: bool = False) -> None:
