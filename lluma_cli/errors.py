@@ -67,3 +67,10 @@ def dollars(text: str) -> float:
     if not math.isfinite(value) or value < 0:
         raise argparse.ArgumentTypeError(f"must be a finite number of dollars, 0 or more, got {text}")
     return value
+
+
+def disk_line(where: object, exc: BaseException) -> str:
+    """A write the folder refused, naming the file (or the folder) once: `cannot write X: Read-only file system`."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return f"cannot write {exc.filename if exc.filename is not None else where}: {exc.strerror}"
+    return f"cannot write {where}: {one_line(exc)}"

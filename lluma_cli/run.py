@@ -14,7 +14,7 @@ from lluma_agent.loop.resume import NoCompletedTurn, ResumeError, ResumePoint, c
 from lluma_agent.loop.stop import FAILED_EXIT, START_EXIT, disk_error, exit_status
 from lluma_agent.model.claude import ModelError, make_client
 from lluma_agent.runlog.runs import LogDirInUse, new_run_dir
-from lluma_cli.errors import at_least_one, dollars, one_line
+from lluma_cli.errors import at_least_one, disk_line, dollars, one_line
 
 
 def main(argv: list[str]) -> int:
@@ -29,9 +29,11 @@ def main(argv: list[str]) -> int:
                          "complete turn, logging into DIR")
     args = ap.parse_args(argv)
     made: Path | None = None
+    where = Path("the log folder")
     point: ResumePoint | None = None
     try:
         cfg = load_config(find_config(args.config))
+        where = cfg.logs.dir
         if args.serial:
             cfg.device.serial = args.serial
         if args.connect:
@@ -58,19 +60,19 @@ def main(argv: list[str]) -> int:
         elif start_in is not None:
             cfg.logs.dir = start_in
         else:  # each run gets a new folder of its own (made exclusively: runs started in the same second differ)
-            made = cfg.logs.dir = new_run_dir(cfg.logs.dir, "run")
+            made = where = cfg.logs.dir = new_run_dir(cfg.logs.dir, "run")
         coordinator, close = build(cfg, client, resume=point)
-    except (ConfigError, ModelError, DeviceError, LogDirInUse, ResumeError, OSError) as exc:
+    except Exception as exc:  # a full disk met at start (SQLite too) names the folder; a device away is no config
         if made is not None:
             with contextlib.suppress(OSError):
                 made.rmdir()  # only while still empty: a failed start leaves no empty run folder behind
-        print(f"lluma run: {one_line(exc)}", file=sys.stderr)
-        return FAILED_EXIT if isinstance(exc, DeviceError) or disk_error(exc) else START_EXIT  # no config errors
-    except Exception as exc:  # a full disk met by SQLite at start (setting torn turns aside, the index)
-        if not disk_error(exc):
+        if disk_error(exc):
+            print(f"lluma run: {disk_line(where, exc)}", file=sys.stderr)
+            return FAILED_EXIT
+        if not isinstance(exc, ConfigError | ModelError | DeviceError | LogDirInUse | ResumeError | OSError):
             raise
-        print(f"lluma run: cannot write {cfg.logs.dir}: {one_line(exc)}", file=sys.stderr)
-        return FAILED_EXIT
+        print(f"lluma run: {one_line(exc)}", file=sys.stderr)
+        return FAILED_EXIT if isinstance(exc, DeviceError) else START_EXIT
     with CtrlC() as ctrl_c:
         try:
             totals = ctrl_c.run(coordinator)
