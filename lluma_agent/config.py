@@ -226,6 +226,9 @@ def _unknown_sections(env: Mapping[str, str]) -> list[str]:
         section = key[len(ENV_PREFIX) :].split("__")[0].lower()
         if key.startswith(ENV_PREFIX) and "__" in key and section not in Config.model_fields:
             out.append(f"{section}: unknown key ({key})")
+        elif key.startswith(ENV_PREFIX) and "__" not in key and section in Config.model_fields:
+            out.append(f"{key}: a whole section from one variable is not read; set one key at a time, "
+                       f"{key}__<KEY>=value (got {_short(env[key])})")
     return out
 
 

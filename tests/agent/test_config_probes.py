@@ -39,7 +39,8 @@ FILES: list[tuple[str, bytes, str]] = [
 ]
 
 ENVIRON: list[tuple[str, dict[str, str], str]] = [
-    ("LLUMA_MODEL=foo", {"LLUMA_MODEL": "foo"}, "set one key at a time: LLUMA_<SECTION>__<KEY>=value"),
+    ("LLUMA_MODEL=foo", {"LLUMA_MODEL": "foo"}, "LLUMA_MODEL: a whole section from one variable is not read; "
+     "set one key at a time, LLUMA_MODEL__<KEY>=value (got 'foo')"),
     ("max_turns true", {"LLUMA_RUN__MAX_TURNS": "true"}, "run.max_turns: Input should be a valid integer"),
     ("base_url", {"LLUMA_MODEL__BASE_URL": "localhost:8080"}, "model.base_url: must be an http://"),
     ("misspelt section", {"LLUMA_MODLE__NAME": "x"}, "modle: unknown key"),
