@@ -102,7 +102,7 @@ def render_block(files: list[MemoryFile], skipped: list[str], budget: int) -> st
     for f in files:
         attrs = {"problem": p} if (p := yaml_problem(f.name, f.content)) else {}
         parts.append(file_element(f.name, f.visible + (cut_note(f, budget) if f.shown is not None else ""), **attrs))
-    parts += [f"[skipped {name}: {why}]" for name, why in ((n, "its name is not UTF-8; rename it") for n in skipped)]
+    parts += [f"[skipped {n}: its name is not UTF-8; rename it]" for n in skipped]
     return "<memory>\n" + "\n".join(parts) + "\n</memory>"
 
 
@@ -197,6 +197,20 @@ def write_state(folder: Path, files: dict[str, dict[str, str]]) -> None:
         pass  # a read-only folder still works; the next run just cannot tell who changed what
 
 
+def max_file_bytes(budget_tokens: int) -> int:
+    return max(4096, budget_tokens * _BYTES_PER_BUDGET_TOKEN)
+
+
+def read_capped(path: Path, limit: int) -> str:
+    """A file's text, capped at `limit` bytes; not UTF-8 is shown with replacement characters."""
+    with path.open("rb") as fh:
+        data = fh.read(limit + 1)
+    text = data[:limit].decode("utf-8", errors="replace")
+    if len(data) > limit:
+        text += f"\n[... file cut at {limit} bytes: larger than the memory budget allows]"
+    return text
+
+
 def scan(folder: Path) -> tuple[list[Path], list[str]]:
     """The memory files in `folder`, by name, and the names skipped because they are not UTF-8 (readable)."""
     paths, skipped = [], []
@@ -215,12 +229,10 @@ def scan(folder: Path) -> tuple[list[Path], list[str]]:
 def budget_warnings(folder: Path, budget: int, factor: float = 1.0) -> list[str]:
     """What a run would warn about this folder (cut files, skipped names), without changing anything in it."""
     paths, skipped = scan(folder)
-    cap = max(4096, budget * _BYTES_PER_BUDGET_TOKEN)
     files: list[MemoryFile] = []
     for path in paths:
         try:
-            with path.open("rb") as fh:
-                text = fh.read(cap).decode("utf-8", errors="replace")
+            text = read_capped(path, max_file_bytes(budget))
         except OSError:
             continue
         files.append(MemoryFile(name=path.name, content=text,
@@ -235,7 +247,7 @@ class MemoryStore:
         self.root = self.folder.resolve()
         self.budget_tokens = budget_tokens
         self.token_factor = token_factor  # the model's tokens per estimated token (fit_budget)
-        self.max_file_bytes = max(4096, budget_tokens * _BYTES_PER_BUDGET_TOKEN)
+        self.max_file_bytes = max_file_bytes(budget_tokens)
         remove_stale_temps(self.folder)
         self._known: dict[str, str] = {}  # name -> digest as last seen or written by us
         self._files: dict[str, MemoryFile] = {}
@@ -277,13 +289,7 @@ class MemoryStore:
         return path
 
     def _read(self, path: Path) -> str:
-        """A file's text, capped at `max_file_bytes`; not UTF-8 is shown with replacement characters."""
-        with path.open("rb") as fh:
-            data = fh.read(self.max_file_bytes + 1)
-        text = data[: self.max_file_bytes].decode("utf-8", errors="replace")
-        if len(data) > self.max_file_bytes:
-            text += f"\n[... file cut at {self.max_file_bytes} bytes: larger than the memory budget allows]"
-        return text
+        return read_capped(path, self.max_file_bytes)
 
     # ---- between runs --------------------------------------------------------------------------
     def _load_state(self) -> dict[str, dict[str, str]] | None:
