@@ -18,14 +18,13 @@ from typing import Any, TextIO
 from pydantic import BaseModel, ConfigDict
 
 from lluma_agent.config import Config, ConfigError, find_config, load_config
-from lluma_agent.device.android import DeviceError
 from lluma_agent.loop.app import CtrlC, build, status
 from lluma_agent.loop.coordinator import Coordinator, RunTotals
 from lluma_agent.loop.resume import NoCompletedTurn, ResumeError, ResumePoint, check_settings, open_point
-from lluma_agent.loop.stop import FAILED_EXIT, START_EXIT, StopKind, disk_error, exit_status
-from lluma_agent.model.claude import ModelError, make_client
+from lluma_agent.loop.stop import StopKind, exit_status
+from lluma_agent.model.claude import make_client
 from lluma_agent.runlog.runs import LogDirInUse, check_fresh, new_run_dir
-from lluma_cli.errors import at_least_one, disk_line, one_line
+from lluma_cli.errors import at_least_one, start_failed
 from lluma_cli.sim_check import taps_off_target
 from lluma_sim.adb.server import AdbServer
 from lluma_sim.api.faults import FaultSchedule
@@ -283,9 +282,7 @@ def main(argv: list[str]) -> int:
                 check_fresh(args.logs)  # refused before anything starts: the first run's files stay as they are
         logs = args.resume or args.logs or new_run_dir(Path("logs"), "demo")
     except (ConfigError, LogDirInUse, ResumeError, OSError) as exc:
-        print(f"lluma demo: {disk_line(args.resume or args.logs, exc) if disk_error(exc) else one_line(exc)}",
-              file=sys.stderr)
-        return FAILED_EXIT if disk_error(exc) else START_EXIT
+        return start_failed("demo", args.resume or args.logs, exc)
     with CtrlC() as ctrl_c:
         try:
             s = run_demo(
@@ -300,14 +297,8 @@ def main(argv: list[str]) -> int:
                 style=args.style or DEMO_STYLE,
                 resume=point,
             )
-        except Exception as exc:  # as `lluma run`; a full disk met at start (SQLite too) names the folder
-            if disk_error(exc):
-                print(f"lluma demo: {disk_line(logs, exc)}", file=sys.stderr)
-                return FAILED_EXIT
-            if not isinstance(exc, ConfigError | ModelError | DeviceError | LogDirInUse | ResumeError | OSError):
-                raise
-            print(f"lluma demo: {one_line(exc)}", file=sys.stderr)
-            return FAILED_EXIT if isinstance(exc, DeviceError) else START_EXIT
+        except Exception as exc:  # as `lluma run`: build() refused (the model, the device, a full disk)
+            return start_failed("demo", logs, exc)
     code = exit_status(s.stop_kind)
     if code:
         print(f"lluma demo: {s.stop_reason}", file=sys.stderr)

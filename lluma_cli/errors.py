@@ -74,3 +74,25 @@ def disk_line(where: object, exc: BaseException) -> str:
     if isinstance(exc, OSError) and exc.strerror:
         return f"cannot write {exc.filename if exc.filename is not None else where}: {exc.strerror}"
     return f"cannot write {where}: {one_line(exc)}"
+
+
+def start_failed(prog: str, where: object, exc: Exception) -> int:
+    """A run that cannot start (`lluma run`, `lluma demo`): one line and README's exit status: 2 for
+    configuration, a used or unresumable folder, a model that cannot be used; 1 for a device away or a folder
+    that refuses writes (named once). Anything else is a bug and is raised again."""
+    import sys
+
+    from lluma_agent.config import ConfigError
+    from lluma_agent.device.android import DeviceError
+    from lluma_agent.loop.resume import ResumeError
+    from lluma_agent.loop.stop import FAILED_EXIT, START_EXIT, disk_error
+    from lluma_agent.model.claude import ModelError
+    from lluma_agent.runlog.runs import LogDirInUse
+
+    if disk_error(exc):
+        print(f"lluma {prog}: {disk_line(where, exc)}", file=sys.stderr)
+        return FAILED_EXIT
+    if not isinstance(exc, ConfigError | ModelError | DeviceError | LogDirInUse | ResumeError | OSError):
+        raise exc
+    print(f"lluma {prog}: {one_line(exc)}", file=sys.stderr)
+    return FAILED_EXIT if isinstance(exc, DeviceError) else START_EXIT

@@ -7,14 +7,13 @@ import contextlib
 import sys
 from pathlib import Path
 
-from lluma_agent.config import ConfigError, find_config, load_config
-from lluma_agent.device.android import DeviceError
+from lluma_agent.config import find_config, load_config
 from lluma_agent.loop.app import CtrlC, build
 from lluma_agent.loop.resume import NoCompletedTurn, ResumeError, ResumePoint, check_settings, newest_run, open_point
-from lluma_agent.loop.stop import FAILED_EXIT, START_EXIT, disk_error, exit_status
-from lluma_agent.model.claude import ModelError, make_client
-from lluma_agent.runlog.runs import LogDirInUse, new_run_dir
-from lluma_cli.errors import at_least_one, disk_line, dollars, one_line
+from lluma_agent.loop.stop import exit_status
+from lluma_agent.model.claude import make_client
+from lluma_agent.runlog.runs import new_run_dir
+from lluma_cli.errors import at_least_one, dollars, start_failed
 
 
 def main(argv: list[str]) -> int:
@@ -62,17 +61,11 @@ def main(argv: list[str]) -> int:
         else:  # each run gets a new folder of its own (made exclusively: runs started in the same second differ)
             made = where = cfg.logs.dir = new_run_dir(cfg.logs.dir, "run")
         coordinator, close = build(cfg, client, resume=point)
-    except Exception as exc:  # a full disk met at start (SQLite too) names the folder; a device away is no config
+    except Exception as exc:  # noqa: BLE001 - start_failed raises a bug again
         if made is not None:
             with contextlib.suppress(OSError):
                 made.rmdir()  # only while still empty: a failed start leaves no empty run folder behind
-        if disk_error(exc):
-            print(f"lluma run: {disk_line(where, exc)}", file=sys.stderr)
-            return FAILED_EXIT
-        if not isinstance(exc, ConfigError | ModelError | DeviceError | LogDirInUse | ResumeError | OSError):
-            raise
-        print(f"lluma run: {one_line(exc)}", file=sys.stderr)
-        return FAILED_EXIT if isinstance(exc, DeviceError) else START_EXIT
+        return start_failed("run", where, exc)
     with CtrlC() as ctrl_c:
         try:
             totals = ctrl_c.run(coordinator)

@@ -38,3 +38,14 @@ def test_a_run_whose_api_never_answers_ends_with_exit_1_within_max_turns(tmp_pat
     assert len(list(folder.glob("turn_*.json"))) == 3
     summary = json.loads((folder / "run.json").read_text())
     assert summary["stop_kind"] == "model" and summary["turns"] == 3
+
+
+def test_an_unreachable_device_exits_1_as_the_readme_says(tmp_path: Path, monkeypatch, capsys) -> None:
+    for key, value in {"ANTHROPIC_API_KEY": "sk-ant-test", "LLUMA_DEVICE__ADB_PORT": str(_closed_port()),
+                       "LLUMA_LOGS__DIR": str(tmp_path / "logs"), "LLUMA_VISION__BACKEND": "ocr"}.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.chdir(tmp_path)
+    assert run.main([]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err[-1].startswith("lluma run: no adb server answers at 127.0.0.1:")
+    assert not list((tmp_path / "logs").glob("run-*"))  # a failed start leaves no empty run folder
