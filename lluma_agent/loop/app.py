@@ -3,6 +3,7 @@ handle Ctrl+C and SIGTERM (first: stop after this turn; a second Ctrl+C: stop no
 
 from __future__ import annotations
 
+import atexit
 import json
 import signal
 import sys
@@ -207,6 +208,11 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
     return coordinator, close
 
 
+def _ignore_late_signals() -> None:
+    for s in CtrlC.SIGNALS:  # ignored handlers are the ones the interpreter's finalisation leaves in place
+        signal.signal(s, signal.SIG_IGN)
+
+
 class CtrlC:
     """Ctrl+C (SIGINT) and SIGTERM for a whole command: the first stops the run after the current turn; a
     second Ctrl+C while a turn is running stops now (every file is written atomically, so nothing is left
@@ -231,6 +237,8 @@ class CtrlC:
         if not self.presses:  # nobody asked to stop: put things back as they were
             for s, handler in self.previous.items():
                 signal.signal(s, handler)
+        else:  # the interpreter puts the default handlers back as it ends: a late press would kill it by the signal
+            atexit.register(_ignore_late_signals)
 
     def _handle(self, signum: int, frame: Any) -> None:
         self.presses += 1

@@ -8,6 +8,7 @@ second process out of a folder while a run writes it (a run resumed twice at onc
 
 from __future__ import annotations
 
+import itertools
 import time
 from pathlib import Path
 
@@ -25,9 +26,12 @@ class LogDirInUse(Exception):
 
 
 def holds_run(folder: Path) -> bool:
-    """A completed turn is there (its checkpoint). A folder without one (a run killed in its first turn, or
-    started on a full disk) can be started over: its turn files are set aside (`resume.start_over`)."""
-    return folder.is_dir() and (folder / CHECKPOINT).is_file()
+    """A completed turn is there (its checkpoint), or turn logs of more than one turn (a run logged without
+    checkpoints). A folder with neither (a run killed in its first turn, or started on a full disk) can be
+    started over: its turn files are set aside (`resume.start_over`)."""
+    if not folder.is_dir():
+        return False
+    return (folder / CHECKPOINT).is_file() or len(list(itertools.islice(folder.glob("turn_*.json"), 2))) > 1
 
 
 def has_files_of_a_run(folder: Path) -> bool:

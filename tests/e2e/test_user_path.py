@@ -53,7 +53,10 @@ def test_run_folders_made_in_the_same_second_differ(tmp_path: Path) -> None:
 
 def test_a_folder_holding_a_run_is_refused_unless_resumed(tmp_path: Path) -> None:
     check_fresh(tmp_path)  # empty: fine
-    TurnLogger(tmp_path).write(TurnLog(turn=1, started_at=1.0, model="claude-haiku-4-5"))
+    logger = TurnLogger(tmp_path)
+    logger.write(TurnLog(turn=1, started_at=1.0, model="claude-haiku-4-5"))
+    check_fresh(tmp_path)  # one turn, never completed (no checkpoint): it can be started over
+    logger.write(TurnLog(turn=2, started_at=2.0, model="claude-haiku-4-5"))
     with pytest.raises(LogDirInUse, match="already holds a run"):
         check_fresh(tmp_path)
     check_fresh(tmp_path, resume=True)  # the hook `--resume` uses
@@ -64,6 +67,7 @@ def test_a_second_demo_into_the_same_folder_leaves_the_first_untouched(
 ) -> None:
     logger = TurnLogger(tmp_path)
     logger.write(TurnLog(turn=1, started_at=1.0, model="claude-haiku-4-5"))
+    logger.write(TurnLog(turn=2, started_at=2.0, model="claude-haiku-4-5"))
     logger.close()
     before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
     assert demo.main(["--turns", "2", "--logs", str(tmp_path)]) == 2
