@@ -30,9 +30,10 @@ from lluma_agent.loop.coordinator import Coordinator
 from lluma_agent.loop.stop import disk_error
 from lluma_agent.loop.turn import RunTotals
 from lluma_agent.model.calls import ToolResult
+from lluma_agent.runlog.runs import CHECKPOINT
 from lluma_agent.runlog.turnlog import TurnLog, TurnLogger
 
-CHECKPOINT_FILE = "checkpoint.json"
+CHECKPOINT_FILE = CHECKPOINT  # runlog.runs names it: a folder without one has no completed turn
 FORMAT = 1  # bump when the fields below change meaning; an older checkpoint is refused, not misread
 
 EnvState = Callable[[], dict[str, Any]]
