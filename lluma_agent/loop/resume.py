@@ -91,6 +91,9 @@ def open_point(folder: Path) -> ResumePoint:
             f"{folder} has no {cp_path.name}: the run stopped before finishing its first turn, so there is nothing "
             "to go on with; it can be started over there"
         )
+    if not cp_path.is_file():
+        raise ResumeError(f"{folder} has no {cp_path.name} although it holds several turns: it was logged by a "
+                          "LLuMa without --resume, or the checkpoint was deleted. Start a new run")
     try:
         cp = Checkpoint.model_validate_json(cp_path.read_bytes())
     except (OSError, ValueError, ValidationError) as exc:
