@@ -1,19 +1,30 @@
 """Typed configuration: `config.yaml`, then `LLUMA_SECTION__KEY=value` environment overrides.
 
-An unknown key or a wrong type is a `ConfigError` naming the key path (e.g. `model.max_tokens`).
+An unknown key or a wrong type is a `ConfigError` naming the key path (e.g. `model.max_tokens`), on one line,
+and fast: the file is read with limits (lluma_agent.yamlsafe: depth, aliases, duplicate keys, its encoding
+named when it is not UTF-8); `true` is not a number; fields that must be ordered are checked together.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
+from urllib.parse import urlsplit
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
-from pydantic_settings import BaseSettings, EnvSettingsSource, PydanticBaseSettingsSource, YamlConfigSettingsSource
+from pydantic_settings import (
+    BaseSettings,
+    EnvSettingsSource,
+    InitSettingsSource,
+    PydanticBaseSettingsSource,
+    SettingsError,
+)
 
+from lluma_agent import yamlsafe
 from lluma_vision.config import VisionConfig
 
 ENV_PREFIX = "LLUMA_"
@@ -22,6 +33,18 @@ DEFAULT_FILE = Path("config.yaml")
 
 class ConfigError(ValueError):
     """Configuration that cannot be used; the message names the key path."""
+
+
+# Variables every system sets, none of which holds an API key: `api_key_env: PATH` would send the PATH as a key.
+NOT_KEYS = frozenset({"PATH", "HOME", "USER", "LOGNAME", "SHELL", "PWD", "OLDPWD", "LANG", "TERM", "TMPDIR", "TZ",
+                      "HOSTNAME", "DISPLAY", "EDITOR", "PYTHONPATH", "VIRTUAL_ENV", "LD_LIBRARY_PATH", "MAIL"})
+
+
+def check_base_url(url: str) -> None:
+    """An http(s) URL with a host, or ValueError: anything else is retried for ever by the SDK as 'unreachable'."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError("must be an http:// or https:// URL with a host")
 
 
 class _Section(BaseModel):
@@ -88,7 +111,28 @@ class ModelConfig(_Section):
     retry_after_cap_s: float = Field(
         60.0, ge=0, le=3600, description="Cap on a server's retry-after (the SDK has none)."
     )
+    outage_wait_s: float = Field(
+        900.0, ge=0, le=86_400,
+        description="How long every model call may keep failing (retried: overloaded, unreachable) before the run "
+        "ends with exit 1.",
+    )
 
+
+    @field_validator("base_url")
+    @classmethod
+    def _http_url(cls, url: str | None) -> str | None:
+        if url is not None:
+            check_base_url(url)
+        return url
+
+    @field_validator("api_key_env")
+    @classmethod
+    def _key_variable(cls, name: str) -> str:
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+            raise ValueError(f"must be the name of an environment variable (letters, digits, _), got {name!r}")
+        if name.upper() in NOT_KEYS:
+            raise ValueError(f"{name} is a system variable, not one holding an API key (e.g. ANTHROPIC_API_KEY)")
+        return name
 
     @field_validator("thinking_budget")
     @classmethod
@@ -189,7 +233,15 @@ def _unknown_sections(env: Mapping[str, str]) -> list[str]:
         section = key[len(ENV_PREFIX) :].split("__")[0].lower()
         if key.startswith(ENV_PREFIX) and "__" in key and section not in Config.model_fields:
             out.append(f"{section}: unknown key ({key})")
+        elif key.startswith(ENV_PREFIX) and "__" not in key and section in Config.model_fields:
+            out.append(f"{key}: a whole section from one variable is not read; set one key at a time, "
+                       f"{key}__<KEY>=value (got {_short(env[key])})")
     return out
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _explain(err: ValidationError, origin: str) -> ConfigError:
@@ -199,7 +251,8 @@ def _explain(err: ValidationError, origin: str) -> ConfigError:
         if e["type"] == "extra_forbidden":
             lines.append(f"{path}: unknown key")
         else:
-            lines.append(f"{path}: {e['msg']} (got {e.get('input')!r})")
+            msg = e["msg"].removeprefix("Value error, ")
+            lines.append(f"{path}: {msg} (got {_short(e.get('input'))})")
     # One line, every key named: the error is what a person reads first (and all a log line holds).
     return ConfigError(f"invalid configuration in {origin}: " + "; ".join(lines))
 
@@ -222,7 +275,7 @@ def find_config(path: Path | None) -> Path | None:
 def load_config(path: Path | str | None = None, env: Mapping[str, str] | None = None) -> Config:
     """Read `path` (if given; it must exist), apply LLUMA_* overrides from `env` (default os.environ), validate.
 
-    pydantic-settings reads and merges the two sources (the environment wins)."""
+    pydantic-settings merges the two sources (the environment wins); the file is read by `read_file`."""
     env = os.environ if env is None else env
     p = Path(path) if path is not None else None
     if p is not None and not p.exists():
@@ -230,7 +283,7 @@ def load_config(path: Path | str | None = None, env: Mapping[str, str] | None = 
     if p is not None and not p.is_file():
         raise ConfigError(f"config file {p} is not a file (a folder?)")
     origin = str(p) if p is not None else "defaults"
-    if any(k.startswith(ENV_PREFIX) and "__" in k for k in env):
+    if any(k.startswith(ENV_PREFIX) and k[len(ENV_PREFIX):].split("__")[0].lower() in Config.model_fields for k in env):
         origin += " + LLUMA_* environment"
 
     sources: list[PydanticBaseSettingsSource] = []
@@ -251,17 +304,76 @@ def load_config(path: Path | str | None = None, env: Mapping[str, str] | None = 
         raise ConfigError(f"invalid configuration in {origin}: " + "; ".join(unknown))
     sources.append(_Environ(_Sourced, env))
     if p is not None:
-        try:
-            sources.append(YamlConfigSettingsSource(_Sourced, yaml_file=p))
-        except yaml.YAMLError as exc:
-            raise ConfigError(f"{p}: not valid YAML: {yaml_problem(exc)}") from exc
-        except (TypeError, ValueError) as exc:  # the source merges the file's top level into a dict
-            raise ConfigError(f"{p}: top level must be a mapping of sections") from exc
+        sources.append(InitSettingsSource(_Sourced, read_file(p)))
     try:
         sourced = _Sourced()
     except ValidationError as exc:
         raise _explain(exc, origin) from None
-    return Config(**dict(sourced))
+    except SettingsError as exc:  # LLUMA_MODEL=foo: a whole section from one variable that is not JSON
+        cause = exc.__cause__
+        raise ConfigError(f"invalid configuration in {origin}: {' '.join(str(exc).split())}"
+                          + (f" ({type(cause).__name__})" if cause else "")
+                          + "; set one key at a time: LLUMA_<SECTION>__<KEY>=value") from None
+    cfg = Config(**dict(sourced))
+    check_order(cfg, origin)
+    return cfg
+
+
+MAX_FILE_BYTES = 1_000_000
+
+
+def read_file(p: Path) -> dict[str, Any]:
+    """The file's sections, read with limits; ConfigError with one line naming the file otherwise."""
+    try:
+        data = p.read_bytes()[: MAX_FILE_BYTES + 1]
+    except OSError as exc:
+        raise ConfigError(f"{p}: cannot be read ({exc.strerror or type(exc).__name__})") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise ConfigError(f"{p}: larger than {MAX_FILE_BYTES:,} bytes; a configuration is a few kilobytes")
+    try:
+        loaded = yamlsafe.load(yamlsafe.decode(data))
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{p}: not valid YAML: {yaml_problem(exc)}") from None
+    except ValueError as exc:  # the encoding
+        raise ConfigError(f"{p}: {exc}") from None
+    if loaded is None:
+        return {}
+    if not isinstance(loaded, dict) or not all(isinstance(k, str) for k in loaded):
+        raise ConfigError(f"{p}: top level must be a mapping of sections (device:, model:, run: ...), "
+                          f"not {type(loaded).__name__}")
+    if problems := _booleans_as_numbers(loaded):
+        raise ConfigError(f"invalid configuration in {p}: " + "; ".join(problems))
+    return loaded
+
+
+def _booleans_as_numbers(data: dict[str, Any]) -> list[str]:
+    """`max_tokens: true` is not 1: pydantic would take a boolean for a number, so a person's slip passes."""
+    out = []
+    for section, values in data.items():
+        field = Config.model_fields.get(section)
+        model = field.annotation if field else None
+        if not isinstance(values, dict) or not isinstance(model, type) or not issubclass(model, BaseModel):
+            continue
+        for key, value in values.items():
+            sub = model.model_fields.get(str(key))
+            if isinstance(value, bool) and sub is not None and sub.annotation in (int, float, int | None, float | None):
+                out.append(f"{section}.{key}: must be a number, not {str(value).lower()} (got {value!r})")
+    return out
+
+
+# Fields that must not decrease from left to right: checked together, so the error names them all.
+ORDERED = (
+    ("run", ("stuck_after", "stuck_force_after", "stuck_pause_after")),
+    ("vision", ("ocr_short_side", "ocr_long_side")),
+)
+
+
+def check_order(cfg: Config, origin: str = "the configuration") -> None:
+    for section, keys in ORDERED:
+        values = [getattr(getattr(cfg, section), k) for k in keys]
+        if any(a > b for a, b in zip(values, values[1:], strict=False)):
+            named = ", ".join(f"{section}.{k} ({v})" for k, v in zip(keys, values, strict=True))
+            raise ConfigError(f"invalid configuration in {origin}: {named} must each be at most the next")
 
 
 _SECTION_DOCS = {

@@ -18,14 +18,16 @@ from typing import Any, TextIO
 from pydantic import BaseModel, ConfigDict
 
 from lluma_agent.config import Config, ConfigError, find_config, load_config
-from lluma_agent.loop.app import CtrlC, build, exit_status, status
+from lluma_agent.loop.app import CtrlC, build, status
 from lluma_agent.loop.coordinator import Coordinator
-from lluma_agent.loop.resume import ResumeError, ResumePoint, check_settings, open_point
+from lluma_agent.loop.resume import NoCompletedTurn, ResumeError, ResumePoint, check_settings, open_point
+from lluma_agent.loop.stop import StopKind, exit_status
 from lluma_agent.loop.turn import RunTotals
 from lluma_agent.model.claude import make_client
 from lluma_agent.runlog import figures
 from lluma_agent.runlog.runs import LogDirInUse, check_fresh, new_run_dir
 from lluma_cli.confirm import Person, in_the_loop
+from lluma_cli.errors import at_least_one, start_failed
 from lluma_cli.sim_check import taps_off_target
 from lluma_facts import Usage
 from lluma_sim.adb.server import AdbServer
@@ -56,6 +58,7 @@ class DemoSummary(BaseModel):
     score: int
     game_turn: int
     stop_reason: str
+    stop_kind: StopKind | None = None  # what the exit status is decided from (lluma_agent.loop.stop)
     memory_files: list[str]
     logs_dir: str
     faults_injected: FaultsInjected  # by `--faults`: what actually fired, by kind
@@ -225,6 +228,7 @@ def run_demo(
         score=game.score,
         game_turn=game.turn,
         stop_reason=totals.stop_reason,
+        stop_kind=totals.stop_kind,
         memory_files=memory,
         logs_dir=str(logs_dir),
         faults_injected=injected,
@@ -246,7 +250,8 @@ def _rate(text: str) -> float:
 
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="lluma demo", description=__doc__)
-    ap.add_argument("--turns", type=int, default=30, help="agent turns to play (default 30; with --resume: more turns)")
+    ap.add_argument("--turns", type=at_least_one, default=30,
+                    help="agent turns to play, at least 1 (default 30; with --resume: more turns)")
     ap.add_argument("--seed", type=int, default=None, help="seed of the game and of the fault schedule (default 7)")
     ap.add_argument(
         "--faults", type=_rate, default=0.0, metavar="RATE", help="inject faults at RATE per turn (0..1; default 0)"
@@ -277,7 +282,10 @@ def main(argv: list[str]) -> int:
             given = [f"--{k}" for k in ("logs", "seed", "style") if getattr(args, k) is not None]
             if given:
                 raise ResumeError(f"{', '.join(given)} cannot go with --resume: the run being resumed has its own")
-            point = open_point(args.resume)  # read only: torn turns are set aside once the agent starts
+            try:
+                point = open_point(args.resume)  # read only: torn turns are set aside once the agent starts
+            except NoCompletedTurn as exc:
+                raise ResumeError(f"{exc} with `lluma demo --logs {args.resume}`") from None
             check_settings(point, cfg)
             seed = DemoState.of(point).game.seed
         else:
@@ -286,8 +294,7 @@ def main(argv: list[str]) -> int:
                 check_fresh(args.logs)  # refused before anything starts: the first run's files stay as they are
         logs = args.resume or args.logs or new_run_dir(Path("logs"), "demo")
     except (ConfigError, LogDirInUse, ResumeError, OSError) as exc:
-        print(f"lluma demo: {exc}", file=sys.stderr)
-        return 2
+        return start_failed("demo", args.resume or args.logs, exc)
     with CtrlC() as ctrl_c:
 
         def runner(c: Coordinator) -> RunTotals:
@@ -295,19 +302,22 @@ def main(argv: list[str]) -> int:
                 in_the_loop(c, Person(logs, out=sys.stderr if args.json else None), args.confirm, args.step)
             return ctrl_c.run(c)
 
-        s = run_demo(
-            args.turns,
-            logs,
-            seed=seed,
-            config=config,
-            runner=runner,
-            live=sys.stderr if args.json else None,
-            environ=os.environ,
-            fault_rate=args.faults,
-            style=args.style or DEMO_STYLE,
-            resume=point,
-        )
-    code = exit_status(s.stop_reason)
+        try:
+            s = run_demo(
+                args.turns,
+                logs,
+                seed=seed,
+                config=config,
+                runner=runner,
+                live=sys.stderr if args.json else None,
+                environ=os.environ,
+                fault_rate=args.faults,
+                style=args.style or DEMO_STYLE,
+                resume=point,
+            )
+        except Exception as exc:  # as `lluma run`: build() refused (the model, the device, a full disk)
+            return start_failed("demo", logs, exc)
+    code = exit_status(s.stop_kind)
     if code:
         print(f"lluma demo: {s.stop_reason}", file=sys.stderr)
     if args.json:

@@ -20,8 +20,8 @@ from urllib.parse import urlsplit
 
 from lluma_agent.config import Config, ConfigError, default_yaml, find_config, load_config
 from lluma_agent.device.adb_client import NoDaemonClient
-from lluma_agent.memory.store import yaml_problem
-from lluma_facts import ModelLookupError, usable_model
+from lluma_agent.memory.store import budget_warnings, scan, yaml_problem
+from lluma_facts import ModelLookupError, model_spec, usable_model
 
 DEFAULT_BASE_URL = "https://api.anthropic.com"
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
@@ -175,23 +175,30 @@ def check_writable(label: str, key: str, folder: Path) -> Check:
     return Check(label, "ok", f"{folder} does not exist yet; the first run creates it")
 
 
-def check_memory_files(folder: Path) -> Check:
-    """Hand-written memory files that cannot be used as they are (a .yaml that does not parse). Read-only."""
+def check_memory_files(folder: Path, budget: int = 32_000, model: str = "claude-haiku-5-5") -> Check:
+    """Hand-written memory files that cannot be used as they are: a .yaml that does not parse, files past the
+    budget (the model is shown them cut), a name that is not UTF-8 (skipped). Read-only."""
     if not folder.is_dir():
         return Check("memory", "ok", f"no memory files yet in {folder}")
     bad = []
-    for path in sorted(folder.iterdir()):
-        if path.is_file() and not path.name.startswith("."):
-            try:
-                problem = yaml_problem(path.name, path.read_text(encoding="utf-8", errors="replace"))
-            except OSError as exc:
-                problem = f"unreadable ({exc})"
-            if problem:
-                bad.append(f"{path.name}: {problem}")
+    paths, _ = scan(folder)
+    for path in paths:
+        try:
+            problem = yaml_problem(path.name, path.read_text(encoding="utf-8", errors="replace"))
+        except OSError as exc:
+            problem = f"unreadable ({exc})"
+        if problem:
+            bad.append(f"{path.name}: {problem}")
+    try:
+        factor = model_spec(model).tokenizer_factor
+    except ModelLookupError:
+        factor = 1.0
+    bad += budget_warnings(folder, budget, factor)
     if bad:
         return Check("memory", "warn", "; ".join(bad),
-                     "fix the file by hand (the agent is shown it with the problem until then)")
-    return Check("memory", "ok", f"memory files in {folder} parse")
+                     "fix or shorten the files by hand, rename files whose name is not UTF-8 (the agent is shown "
+                     "them with the problem, cut or skipped until then)")
+    return Check("memory", "ok", f"memory files in {folder} parse and fit memory.budget_tokens ({budget:,})")
 
 
 def run_checks(config: Path | None) -> list[Check]:
@@ -204,7 +211,7 @@ def run_checks(config: Path | None) -> list[Check]:
         check_api_key(cfg),
         check_base_url(cfg),
         check_writable("memory dir", "memory.dir", cfg.memory.dir),
-        check_memory_files(cfg.memory.dir),
+        check_memory_files(cfg.memory.dir, cfg.memory.budget_tokens, cfg.model.name),
         check_writable("logs dir", "logs.dir", cfg.logs.dir),
     ]
 

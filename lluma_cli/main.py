@@ -7,6 +7,8 @@ import os
 import sys
 from importlib import metadata
 
+from lluma_cli.errors import INTERNAL_EXIT, INTERRUPTED_EXIT, internal_error
+
 # subcommand -> "module:function"; each function takes argv (list[str]) and returns an exit code.
 COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("lluma_cli.run:main", "run the agent on a phone or emulator"),
@@ -40,14 +42,22 @@ def _usage() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run a subcommand. A reader that goes away (`lluma logs | head`) ends it quietly, as for any tool."""
+    """Run a subcommand. A reader that goes away (`lluma logs | head`) ends it quietly, as for any tool; Ctrl+C
+    outside a run ends it with 130; a bug is one line naming the file that keeps its traceback (exit 1)."""
+    args = sys.argv[1:] if argv is None else argv
     try:
-        code = _dispatch(sys.argv[1:] if argv is None else argv)
+        code = _dispatch(args)
         sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's last flush
     except BrokenPipeError:
         # Point stdout at /dev/null so Python's final flush does not raise again (the docs' recipe).
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141  # 128 + SIGPIPE, what a shell reports for a writer whose reader left
+    except KeyboardInterrupt:
+        print(f"\nlluma {args[0] if args else ''}: stopped (Ctrl+C)", file=sys.stderr)
+        return INTERRUPTED_EXIT
+    except Exception as exc:  # noqa: BLE001 - no traceback reaches a person
+        print(internal_error(args[0] if args else "", exc), file=sys.stderr)
+        return INTERNAL_EXIT
     return code
 
 

@@ -7,14 +7,15 @@ import contextlib
 import sys
 from pathlib import Path
 
-from lluma_agent.config import ConfigError, find_config, load_config
-from lluma_agent.device.android import DeviceError
-from lluma_agent.loop.app import CtrlC, build, exit_status
-from lluma_agent.loop.resume import ResumeError, ResumePoint, check_settings, newest_run, open_point
-from lluma_agent.model.claude import ModelError, make_client
+from lluma_agent.config import find_config, load_config
+from lluma_agent.loop.app import CtrlC, build
+from lluma_agent.loop.resume import NoCompletedTurn, ResumeError, ResumePoint, check_settings, newest_run, open_point
+from lluma_agent.loop.stop import exit_status
+from lluma_agent.model.claude import make_client
 from lluma_agent.runlog import figures
-from lluma_agent.runlog.runs import LogDirInUse, new_run_dir
+from lluma_agent.runlog.runs import new_run_dir
 from lluma_cli.confirm import Person, in_the_loop
+from lluma_cli.errors import at_least_one, dollars, start_failed
 
 
 def main(argv: list[str]) -> int:
@@ -22,8 +23,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--config", type=Path, default=None, help="config file (default: config.yaml if present)")
     ap.add_argument("--serial", help="device serial (overrides device.serial)")
     ap.add_argument("--connect", help="host:port to `adb connect` first, e.g. 127.0.0.1:5555")
-    ap.add_argument("--max-turns", type=int, help="overrides run.max_turns (with --resume: more turns)")
-    ap.add_argument("--max-cost", type=float, help="overrides run.max_cost_usd (with --resume: more dollars)")
+    ap.add_argument("--max-turns", type=at_least_one, help="overrides run.max_turns (with --resume: more turns)")
+    ap.add_argument("--max-cost", type=dollars, help="overrides run.max_cost_usd (with --resume: more dollars)")
     ap.add_argument("--resume", nargs="?", const="", default=None, metavar="DIR",
                     help="go on with the run in DIR (default: the newest run-* folder under logs.dir) from its last "
                          "complete turn, logging into DIR")
@@ -33,9 +34,11 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--step", action="store_true", help="play one turn per Enter (q stops)")
     args = ap.parse_args(argv)
     made: Path | None = None
+    where = Path("the log folder")
     point: ResumePoint | None = None
     try:
         cfg = load_config(find_config(args.config))
+        where = cfg.logs.dir
         if args.serial:
             cfg.device.serial = args.serial
         if args.connect:
@@ -44,25 +47,33 @@ def main(argv: list[str]) -> int:
             cfg.run.max_turns = args.max_turns
         if args.max_cost is not None:
             cfg.run.max_cost_usd = args.max_cost
+        start_in: Path | None = None
         if args.resume is not None:
-            point = open_point(Path(args.resume) if args.resume else newest_run(cfg.logs.dir))
-            if point.checkpoint.env:
+            folder = Path(args.resume) if args.resume else newest_run(cfg.logs.dir)
+            try:
+                point = open_point(folder)
+            except NoCompletedTurn as exc:  # nothing to go on with: start over in that folder
+                print(f"lluma run: {exc}; starting over", file=sys.stderr)
+                start_in = folder
+            if point is not None and point.checkpoint.env:
                 raise ResumeError(f"{point.folder} holds a demo run: resume it with `lluma demo --resume`")
-            check_settings(point, cfg)
+            if point is not None:
+                check_settings(point, cfg)
         client = make_client(cfg.model)
         if point is not None:
             cfg.logs.dir = point.folder
+        elif start_in is not None:
+            cfg.logs.dir = start_in
         else:  # each run gets a new folder of its own (made exclusively: runs started in the same second differ)
-            made = cfg.logs.dir = new_run_dir(cfg.logs.dir, "run")
+            made = where = cfg.logs.dir = new_run_dir(cfg.logs.dir, "run")
         coordinator, close = build(cfg, client, resume=point)
         if args.confirm or args.step:
             in_the_loop(coordinator, Person(cfg.logs.dir), confirm=args.confirm, step=args.step)
-    except (ConfigError, ModelError, DeviceError, LogDirInUse, ResumeError) as exc:
+    except Exception as exc:  # noqa: BLE001 - start_failed raises a bug again
         if made is not None:
             with contextlib.suppress(OSError):
                 made.rmdir()  # only while still empty: a failed start leaves no empty run folder behind
-        print(f"lluma run: {exc}", file=sys.stderr)
-        return 2
+        return start_failed("run", where, exc)
     with CtrlC() as ctrl_c:
         try:
             totals = ctrl_c.run(coordinator)
@@ -74,7 +85,7 @@ def main(argv: list[str]) -> int:
             f"{figures.percent(totals.cache_hit_ratio)} "
             f"({totals.stop_reason}); logs in {cfg.logs.dir}"
         )
-    code = exit_status(totals.stop_reason)
+    code = exit_status(totals.stop_kind)
     if code:
         print(f"lluma run: {totals.stop_reason}", file=sys.stderr)
     return code

@@ -9,11 +9,40 @@ from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 import sys
+from pathlib import Path
 
 from lluma_agent.runlog import index as history_index
 from lluma_agent.runlog.logread import LogDirError, add_dir_argument, clip, load_run, resolve_dir
-from lluma_agent.runlog.turnlog import search_row
+from lluma_agent.runlog.turnlog import rebuild_db, search_row
+from lluma_cli.errors import one_line
+
+
+def _query(folder: Path, query: str, limit: int) -> tuple[list[history_index.Hit], str]:
+    db = history_index.open_index(folder, lambda: [search_row(t) for t in load_run(folder).turns])
+    try:
+        return history_index.search_text(db, query, limit)
+    finally:
+        db.close()
+
+
+def _search(folder: Path, query: str, limit: int) -> tuple[list[history_index.Hit], str]:
+    """The hits and search_text's note; a damaged turns.sqlite is rebuilt from the turn logs first (they are the
+    truth). Where the folder cannot be written, an error that says what to do."""
+    try:
+        return _query(folder, query, limit)
+    except sqlite3.DatabaseError as exc:
+        problem = exc
+    try:
+        rebuild_db(folder)
+    except (sqlite3.Error, OSError) as exc:
+        raise sqlite3.DatabaseError(
+            f"turns.sqlite in {folder} cannot be searched ({problem}) and cannot be rebuilt from the turn logs here "
+            f"({one_line(exc)}); copy the run folder somewhere writable and search the copy") from None
+    print(f"lluma search: turns.sqlite in {folder} was damaged ({problem}); rebuilt from the turn logs",
+          file=sys.stderr)
+    return _query(folder, query, limit)
 
 
 def main(argv: list[str]) -> int:
@@ -30,14 +59,14 @@ def main(argv: list[str]) -> int:
         return 1
     if note:
         print(f"lluma search: {note}", file=sys.stderr)
-    db = history_index.open_index(folder, lambda: [search_row(t) for t in load_run(folder).turns])
     try:
-        hits, note = history_index.search_text(db, args.query, args.limit)
+        hits, note = _search(folder, args.query, args.limit)
     except history_index.SearchError as exc:
         print(f"lluma search: {exc}", file=sys.stderr)
         return 2
-    finally:
-        db.close()
+    except (sqlite3.Error, OSError) as exc:
+        print(f"lluma search: {exc}", file=sys.stderr)
+        return 1
     if note:
         print(f"lluma search: {note}", file=sys.stderr)
     if args.json:

@@ -13,6 +13,7 @@ import anthropic
 from PIL import Image, UnidentifiedImageError
 
 from lluma_agent.config import ConfigError
+from lluma_cli.errors import one_line
 from lluma_vision.compact import model_view
 from lluma_vision.config import VisionConfig
 from lluma_vision.models import VisionOutput
@@ -77,8 +78,10 @@ def load_image(path: Path) -> Image.Image:
     try:
         with Image.open(path) as im:
             return im.convert("RGB")
-    except (UnidentifiedImageError, OSError) as exc:
-        raise InputError(f"not an image: {path} ({exc})") from None
+    except Image.DecompressionBombError as exc:  # a 30000x30000 PNG: refused before it is decoded
+        raise InputError(f"too large to read: {path} ({one_line(exc)})") from None
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError, MemoryError) as exc:
+        raise InputError(f"not an image: {path} ({one_line(exc)})") from None
 
 
 def save_png(image: Image.Image, path: Path) -> None:

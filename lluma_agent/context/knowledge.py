@@ -27,6 +27,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from lluma_agent import yamlsafe
 from lluma_agent.context.tokens import estimate_text_tokens
 from lluma_vision.models import VisionOutput
 
@@ -190,8 +191,8 @@ def note(entries: list[Entry]) -> str:
 
 def _load_file(path: Path) -> list[Entry]:
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        data = yamlsafe.load(yamlsafe.decode(path.read_bytes()))  # limits: a bomb or a duplicate id key is refused
+    except (OSError, ValueError, yaml.YAMLError) as exc:
         raise ValueError(f"not readable YAML ({' '.join(str(exc).split())})") from None
     if data is None:
         return []

@@ -9,7 +9,9 @@
 from __future__ import annotations
 
 import copy
+import re
 from typing import Any, cast
+from xml.sax.saxutils import quoteattr
 
 from anthropic.types import (
     MessageParam,
@@ -64,15 +66,29 @@ def current_turn(
     return blocks
 
 
+_TAG = re.compile(r"<(/?)(file|memory)\b", re.IGNORECASE)
+
+
+def file_element(name: str, content: str | None, **attrs: str) -> str:
+    """One memory file as the model reads it: `<file name="...">content</file>`, the name and attributes
+    escaped as XML attributes, and any `<file`/`</memory` inside the content escaped (`&lt;file`), so a file
+    can neither close its element nor open another. `content=None`: an empty element (a deleted file)."""
+    head = f"<file name={quoteattr(name)}" + "".join(f" {k}={quoteattr(v)}" for k, v in attrs.items())
+    if content is None:
+        return head + "/>"
+    body = _TAG.sub(r"&lt;\1\2", content.rstrip())
+    return f"{head}>\n{body}\n</file>"
+
+
 def memory_update_note(names: list[str], contents: dict[str, str]) -> str:
     """A person's memory edits as a message: the memory block in `system` is a snapshot refreshed only at a
     fold, so the new content travels in the current turn (and stays in the turn's record)."""
     parts = []
     for name in sorted(set(names)):
         if name in contents:
-            parts.append(f'<file name="{name}">\n{contents[name].rstrip()}\n</file>')
+            parts.append(file_element(name, contents[name]))
         else:
-            parts.append(f'<file name="{name}" deleted="true"/>')
+            parts.append(file_element(name, None, deleted="true"))
     return ("NOTE: a person changed memory file(s) outside your tools: " + ", ".join(sorted(set(names)))
             + ". Their content now (it replaces the memory snapshot above):\n" + "\n".join(parts))
 

@@ -59,27 +59,51 @@ _PIECE = re.compile(
 _WIDE = re.compile(r"[\u1100-\u11ff\u2e80-\ua4cf\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
 
 
+def _piece_tokens(m: re.Match[str]) -> int:
+    kind = m.lastgroup
+    s = m.group()
+    if kind == "word":
+        wide = len(_WIDE.findall(s))  # CJK runs match as letters: one token per character
+        rest = len(s) - wide
+        return wide + (1 + max(0, rest - 2) // 5 if rest else 0)
+    if kind == "num":
+        return math.ceil(len(s) / 3)
+    if kind == "ws":
+        return math.ceil(len(s) / 16)
+    if kind == "punct":
+        return math.ceil(len(s) / 2)
+    return 1 if kind == "other" else 0
+
+
 def estimate_text_tokens(text: str) -> int:
     """Estimated tokens of `text` (see the module docstring for the method)."""
     if not text:
         return 0
+    return sum(_piece_tokens(m) for m in _PIECE.finditer(text))
+
+
+def estimate_upto(text: str, cap: int) -> int:
+    """`estimate_text_tokens(text)` when that is at most `cap`; past it, the count so far extrapolated over the
+    rest of the text by its length (a file far over a budget is not worth counting piece by piece)."""
     n = 0
     for m in _PIECE.finditer(text):
-        kind = m.lastgroup
-        s = m.group()
-        if kind == "word":
-            wide = len(_WIDE.findall(s))  # CJK runs match as letters: one token per character
-            rest = len(s) - wide
-            n += wide + (1 + max(0, rest - 2) // 5 if rest else 0)
-        elif kind == "num":
-            n += math.ceil(len(s) / 3)
-        elif kind == "ws":
-            n += math.ceil(len(s) / 16)
-        elif kind == "punct":
-            n += math.ceil(len(s) / 2)
-        elif kind == "other":
-            n += 1
+        n += _piece_tokens(m)
+        if n > cap:
+            done = m.end()
+            return n + math.ceil((len(text) - done) * n / done)
     return n
+
+
+def cut_to_tokens(text: str, limit: int) -> tuple[str, int]:
+    """The longest start of `text`, cut between pieces, whose estimate is at most `limit` tokens, and that
+    estimate (one pass, stopping at the cut)."""
+    n = 0
+    for m in _PIECE.finditer(text):
+        t = _piece_tokens(m)
+        if n + t > limit:
+            return text[: m.start()], n
+        n += t
+    return text, n
 
 
 def estimate_json_tokens(value: Any) -> int:

@@ -195,6 +195,7 @@ class Device:
         self._raw_ok = cfg.capture == "raw"
         self._raw_failures = 0
         self._held_swipe_ok = True
+        self._sent = False  # the current command reached the device (an input then cannot be taken back)
         # Called with a one-line status while a dropped device is being waited for (the live line).
         self.on_wait: Callable[[str], None] | None = None
 
@@ -289,6 +290,7 @@ class Device:
     def _guard(self, what: str) -> Iterator[None]:
         if self.serial is None:
             raise DeviceError(f"{what}: not connected (call Device.connect() first)")
+        self._sent = False
         try:
             yield
         except DeviceError:
@@ -300,14 +302,27 @@ class Device:
                 ) from None
             self._recover(what, exc)
         except (OSError, EOFError) as exc:  # reset, refused, stream cut
+            if what in _INPUTS and self._sent:  # the device had the command: it may have run (a tap no log had)
+                self._lost_after_sending(what, exc)
             self._recover(what, exc)
         except AdbError as exc:
             text = str(exc)
             if what in _INPUTS and "timeout" in text:
                 raise InputUnknown(f"{what}: adb said {text!r}; the device may still run it") from None
             if any(s in text for s in ("not found", "offline", "no devices", "timeout", "closed", "failed")):
+                if what in _INPUTS and self._sent:
+                    self._lost_after_sending(what, exc)
                 self._recover(what, exc)
             raise DeviceError(f"{what}: adb said {text!r}") from None
+
+    def _lost_after_sending(self, what: str, exc: BaseException) -> NoReturn:
+        """An input whose connection dropped once the device had it: reconnect for the next turn, and report
+        the input as sent with an unknown outcome (never as "not done": the phone may have run it)."""
+        try:
+            self._recover(what, exc)
+        except DeviceError as gone:
+            raise InputUnknown(f"{what}: the connection dropped after sending ({type(exc).__name__}); the device "
+                               f"may have run it; {gone}") from None
 
     def _open(self, service: str) -> AdbConnection:
         c = self.client.make_connection()
@@ -317,6 +332,7 @@ class Device:
             c.send_command(f"host:transport:{self.serial}")
             c.check_okay()
             c.send_command(service)
+            self._sent = True  # from here the device may run it, whatever the answer
             c.check_okay()
         except BaseException:
             c.conn.close()

@@ -1,8 +1,9 @@
 """Wiring shared by `lluma run` and `lluma demo`: build the parts from a Config, print the live line,
-handle Ctrl+C (first: stop after this turn; second: stop now, files stay consistent)."""
+handle Ctrl+C and SIGTERM (first: stop after this turn; a second Ctrl+C: stop now, files stay consistent)."""
 
 from __future__ import annotations
 
+import atexit
 import json
 import signal
 import sys
@@ -23,7 +24,8 @@ from lluma_agent.device.android import Device
 from lluma_agent.device.settle import settle
 from lluma_agent.loop.checkpoint import Checkpointer, EnvState
 from lluma_agent.loop.coordinator import Coordinator
-from lluma_agent.loop.resume import ResumePoint, check_settings, restore, set_aside
+from lluma_agent.loop.resume import ResumePoint, check_settings, restore, set_aside, start_over
+from lluma_agent.loop.stop import StopKind, disk_error
 from lluma_agent.loop.turn import RunTotals
 from lluma_agent.memory.store import MemoryStore, write_state
 from lluma_agent.model.claude import MessagesRequest, Model, ModelReply, check_model, retry_policy
@@ -33,6 +35,7 @@ from lluma_agent.runlog.requestlog import write_request
 from lluma_agent.runlog.runs import RunLock, check_fresh
 from lluma_agent.runlog.turnlog import RunSummary, TurnLog, TurnLogger
 from lluma_agent.tools.registry import default_tools
+from lluma_facts import model_spec
 from lluma_vision.pipeline import Vision
 
 
@@ -153,7 +156,13 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
             status(f"resume: {warning}")
         # Memory is read as it is now; whatever changed since the model last saw it is told in the first turn.
         write_state(cfg.memory.dir, resume.checkpoint.memory)
-    memory = MemoryStore(cfg.memory.dir, cfg.memory.budget_tokens)
+    else:  # a folder whose run completed no turn (killed in turn 1, a full disk) is started over
+        for warning in start_over(cfg.logs.dir, logger):
+            status(warning)
+    memory = MemoryStore(cfg.memory.dir, cfg.memory.budget_tokens, model_spec(cfg.model.name).tokenizer_factor)
+    for warning in memory.warnings():  # files the model is shown cut or not at all: said now, and when it changes
+        status(f"memory: {warning}")
+    memory.on_warning = lambda line: status(f"memory: {line}")
     record_memory_at_start(cfg.logs.dir, memory, f"memory_at_turn_{resume.turn + 1:06d}.json" if resume else
                            "memory_at_start.json")
     model = RecordingModel(cfg.model, client, cfg.logs.dir)
@@ -185,58 +194,67 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
     model.turn = lambda: coordinator.turn
 
     def close() -> None:
-        if coordinator.turn:  # a run happened: say why it stopped, where `lluma stats` finds it
-            t = coordinator.totals
-            logger.write_summary(RunSummary(
-                stop_reason=t.stop_reason or "ended without a stop reason (crashed or killed)",
-                turns=t.turns, cost_usd=t.cost_usd, usage=t.usage, ended_at=time.time(),
-            ))
-        memory.save_state()
-        logger.close()
-        lock.release()
+        t = coordinator.totals
+        if not t.stop_kind:  # the loop did not end by itself: a crash on the way out
+            t.stop_kind, t.stop_reason = StopKind.CRASHED, t.stop_reason or "ended without a stop reason (crashed)"
+        try:
+            if coordinator.turn:  # a run happened: say why it stopped, where `lluma stats` finds it
+                logger.write_summary(RunSummary(stop_reason=t.stop_reason, stop_kind=t.stop_kind, turns=t.turns,
+                                                cost_usd=t.cost_usd, usage=t.usage, ended_at=time.time()))
+            memory.save_state()
+        except (OSError, ValueError) as exc:  # a full disk: the turn logs and the checkpoint are what counts
+            if not disk_error(exc):
+                raise
+            status(f"run.json / memory state not written in {cfg.logs.dir}: {type(exc).__name__}: {exc}")
+        finally:
+            logger.close()
+            lock.release()
 
     return coordinator, close
 
 
-STUCK_EXIT = 3  # `lluma run` / `demo` paused as stuck
-FAILED_EXIT = 1  # stopped by failures: model calls or the device
-
-
-def exit_status(stop_reason: str) -> int:
-    """0 for a run that stopped as asked (turns, budget, a person); non-zero when it could not go on."""
-    if stop_reason.startswith("paused: stuck"):
-        return STUCK_EXIT
-    if "in a row failed" in stop_reason or stop_reason.startswith(("the device failed", "ended without")):
-        return FAILED_EXIT
-    return 0
+def _ignore_late_signals() -> None:
+    for s in CtrlC.SIGNALS:  # ignored handlers are the ones the interpreter's finalisation leaves in place
+        signal.signal(s, signal.SIG_IGN)
 
 
 class CtrlC:
-    """Ctrl+C for a whole command: the first stops the run after the current turn; a second one
-    while a turn is running stops now (every file is written atomically, so nothing is left half
-    written); once the run is over, further presses only say that it is already stopping, so the
-    summary and the clean shutdown of servers and files still happen."""
+    """Ctrl+C (SIGINT) and SIGTERM for a whole command: the first stops the run after the current turn; a
+    second Ctrl+C while a turn is running stops now (every file is written atomically, so nothing is left
+    half written); once the run is over, further signals only say that it is already stopping, so the
+    summary and the clean shutdown of servers and files still happen. After a signal the handlers stay
+    until the process ends (a press during the last lines must not kill it by the signal)."""
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
     def __init__(self) -> None:
         self.presses = 0
         self.coordinator: Coordinator | None = None
         self.running = False
+        self.previous: dict[int, Any] = {}
 
     def __enter__(self) -> CtrlC:
-        self.previous = signal.signal(signal.SIGINT, self._handle)
+        self.previous = {s: signal.signal(s, self._handle) for s in self.SIGNALS}
         return self
 
     def __exit__(self, *exc: object) -> None:
-        signal.signal(signal.SIGINT, self.previous)
+        self.running = False
+        if not self.presses:  # nobody asked to stop: put things back as they were
+            for s, handler in self.previous.items():
+                signal.signal(s, handler)
+        else:  # the interpreter puts the default handlers back as it ends: a late press would kill it by the signal
+            atexit.register(_ignore_late_signals)
 
     def _handle(self, signum: int, frame: Any) -> None:
         self.presses += 1
+        name = "Ctrl+C" if signum == signal.SIGINT else signal.Signals(signum).name
         if self.presses == 1:
-            print("\nstopping after this turn (Ctrl+C again to stop now)", file=sys.stderr, flush=True)
+            print(f"\n{name}: stopping after this turn (Ctrl+C again to stop now)", file=sys.stderr, flush=True)
             if self.coordinator is not None:
                 self.coordinator.request_stop()
         elif self.running:
             if not interrupts.defer():  # never between a turn's JSON and its SQLite row
+                self.running = False  # one KeyboardInterrupt: later presses only say it is stopping
                 raise KeyboardInterrupt
         else:
             print("already stopping; writing the summary", file=sys.stderr, flush=True)
@@ -249,7 +267,8 @@ class CtrlC:
         try:
             return coordinator.run()
         except KeyboardInterrupt:
-            coordinator.totals.stop_reason = "stopped now by user (second Ctrl+C)"
-            return coordinator.totals
+            t = coordinator.totals
+            t.stop_reason, t.stop_kind = "stopped now by user (second Ctrl+C)", StopKind.PERSON_NOW
+            return t
         finally:
             self.running = False

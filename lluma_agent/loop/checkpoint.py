@@ -31,11 +31,13 @@ from lluma_agent.interrupts import no_interrupt
 from lluma_agent.loop.acting import Pending
 from lluma_agent.loop.coordinator import Coordinator
 from lluma_agent.loop.state import Carried, LoopState
+from lluma_agent.loop.stop import disk_error
 from lluma_agent.loop.turn import RunTotals
 from lluma_agent.model.calls import ToolResult
+from lluma_agent.runlog.runs import CHECKPOINT
 from lluma_agent.runlog.turnlog import TurnLog, TurnLogger
 
-CHECKPOINT_FILE = "checkpoint.json"
+CHECKPOINT_FILE = CHECKPOINT  # runlog.runs names it: a folder without one has no completed turn
 FORMAT = 1  # bump when the fields below change meaning; an older checkpoint is refused, not misread
 
 EnvState = Callable[[], dict[str, Any]]
@@ -63,7 +65,7 @@ def capture(c: Coordinator, env: dict[str, Any] | None = None) -> Checkpoint:
     return Checkpoint(
         turn=carried.turn, model=c.cfg.model.name, layout=c.cfg.context.layout, written_at=time.time(),
         history=c.history.saved(), pending=carried.pending, owed=list(carried.owed), stuck=c.stuck.saved(),
-        totals=c.totals.model_copy(update={"stop_reason": ""}),
+        totals=c.totals.model_copy(update={"stop_reason": "", "stop_kind": None}),
         memory=c.memory.state(), env=env or {},
     )
 
@@ -73,7 +75,7 @@ def apply(c: Coordinator, cp: Checkpoint) -> None:
     c.history.restore(cp.history)
     c.stuck.restore(cp.stuck)
     c.state = LoopState.resumed(Carried(turn=cp.turn, pending=cp.pending, owed=tuple(cp.owed)))
-    c.totals = cp.totals.model_copy(update={"stop_reason": ""})
+    c.totals = cp.totals.model_copy(update={"stop_reason": "", "stop_kind": None})
 
 
 def path(folder: Path) -> Path:
@@ -97,5 +99,7 @@ class Checkpointer:
             return
         try:
             save(self.logger.folder, capture(self.coordinator, self.env() if self.env else None))
-        except (OSError, ValueError) as exc:  # a full disk must not end the run: a resume replays from the last one
+        except (OSError, ValueError) as exc:
+            if disk_error(exc):  # a full or read-only folder ends the run after this turn (the coordinator says so)
+                raise
             print(f"turn {log.turn}: the checkpoint could not be written: {exc}", file=sys.stderr, flush=True)

@@ -3,9 +3,11 @@
 Each stage returns what it produced; `step` keeps those values in its own `TurnParts` and, in
 `finally`, assembles the turn log from whatever the turn got to and writes it. A device that fails,
 a failed model call and a stuck pause end the turn, not the run (the next turn tries again); the run
-ends with `RunEnded` (limits, a person's stop, a pause, a device away for longer than
-`device.outage_wait_s`). Anything else is a bug: it is logged as this turn's error with its place in the
-code, the turn's paid calls stay in the totals, and MAX_INTERNAL_ERRORS of them in a row end the run.
+ends with `RunEnded(kind, reason)` (stop.py: limits, a person's stop, a pause, a device away for longer than
+`device.outage_wait_s`, a model API away for longer than `model.outage_wait_s`, a folder that cannot be
+written). Every turn counts toward `run.max_turns`, a failed one too. Anything else is a bug: it is logged as
+this turn's error with its place in the code, the turn's paid calls stay in the totals, and
+MAX_INTERNAL_ERRORS of them in a row end the run.
 
 At most one input action per turn; memory tools as many as the model sends. The result of an
 input action is only known at the next capture, so its tool_result is sent with the next turn and
@@ -34,6 +36,7 @@ from lluma_agent.loop.layouts import CachedLayout, ContextLayout, Sent
 from lluma_agent.loop.observe import VisionLike, observe
 from lluma_agent.loop.prompting import Prompter
 from lluma_agent.loop.state import LoopState
+from lluma_agent.loop.stop import RunEnded, StopKind, disk_error
 from lluma_agent.loop.turn import (
     Call,
     Decision,
@@ -65,8 +68,6 @@ LAYOUTS: dict[str, type[ContextLayout]] = {"cached": CachedLayout, "baseline": B
 _log = logging.getLogger(__name__)
 
 
-class RunEnded(Exception):
-    """Terminating: the run stops, and says why."""
 
 
 class Paused(Exception):
@@ -123,32 +124,70 @@ class Coordinator:
             while True:
                 self._check_limits()
                 if self.before_turn is not None and not self.before_turn(self.turn + 1):
-                    raise RunEnded("stopped by user")
+                    raise RunEnded(StopKind.PERSON, "stopped by user")
                 log = self.step()
-                if self.on_turn:  # after the whole step: a turn cut off by a second Ctrl+C is not reported done
-                    self.on_turn(log, self.totals)
+                self._report(log)
                 if log.stuck.level == "pause":
-                    raise RunEnded(f"paused: stuck ({log.stuck.reason})")
+                    raise RunEnded(StopKind.STUCK, f"paused: stuck ({log.stuck.reason})")
         except RunEnded as end:
-            self.totals.stop_reason = str(end)
+            self.totals.stop_reason, self.totals.stop_kind = end.reason, end.kind
         return self.totals
+
+    def _report(self, log: TurnLog) -> None:
+        """on_turn (checkpoint, live line) after the whole step: a turn cut off by a second Ctrl+C is not reported
+        done. A checkpoint the disk refuses ends the run here, as a turn log the disk refuses does."""
+        if not self.on_turn:
+            return
+        try:
+            self.on_turn(log, self.totals)
+        except (OSError, ValueError) as exc:
+            if not disk_error(exc):
+                raise
+            raise RunEnded(StopKind.DISK, self._disk_reason(exc)) from None
+        self._check_disk()
+
+    def _disk_reason(self, exc: BaseException) -> str:
+        return f"cannot write the run folder {self.logger.folder} ({type(exc).__name__}: {exc})"
+
+    def _check_disk(self) -> None:
+        if self.state.disk_failed:
+            raise RunEnded(StopKind.DISK, self.state.disk_failed)
 
     def _check_limits(self) -> None:
         run, s = self.cfg.run, self.state
+        self._check_disk()
         if self.stop_requested:
-            raise RunEnded("stopped by user")
-        if run.max_turns and self.totals.turns >= run.max_turns:
-            raise RunEnded(f"max_turns ({run.max_turns}) reached")
-        if run.max_cost_usd and self.totals.cost_usd >= run.max_cost_usd:
-            raise RunEnded(f"max_cost_usd (${run.max_cost_usd:.2f}) reached")
+            raise RunEnded(StopKind.PERSON, "stopped by user")
         if s.model_errors >= MAX_MODEL_ERRORS:
-            raise RunEnded(f"{s.model_errors} model calls in a row failed with non-retryable errors")
+            raise RunEnded(StopKind.MODEL,
+                           f"{s.model_errors} model calls in a row failed with non-retryable errors "
+                           f"(last: {s.last_model_error})")
         if s.refusals >= MAX_REFUSALS:
-            raise RunEnded(f"the model refused {s.refusals} turns in a row")
+            raise RunEnded(StopKind.REFUSALS, f"the model refused {s.refusals} turns in a row")
         if s.device_gone:
-            raise RunEnded(f"the device failed: {s.device_gone}")
+            raise RunEnded(StopKind.DEVICE, f"the device failed: {s.device_gone}")
         if s.internal_errors >= MAX_INTERNAL_ERRORS:
-            raise RunEnded(f"{s.internal_errors} turns in a row hit an internal error (see their turn logs)")
+            raise RunEnded(StopKind.INTERNAL,
+                           f"{s.internal_errors} turns in a row hit an internal error (see their turn logs)")
+        down = self._model_outage()
+        if down is not None and down > self.cfg.model.outage_wait_s:
+            raise RunEnded(StopKind.MODEL, f"the model API has not answered for {down:.0f} s "
+                                           f"(model.outage_wait_s {self.cfg.model.outage_wait_s:.0f}): "
+                                           f"{s.last_model_error}")
+        limit = ""
+        if run.max_turns and self.totals.turns >= run.max_turns:
+            limit, kind = f"max_turns ({run.max_turns}) reached", StopKind.MAX_TURNS
+        elif run.max_cost_usd and self.totals.cost_usd >= run.max_cost_usd:
+            limit, kind = f"max_cost_usd (${run.max_cost_usd:.2f}) reached", StopKind.MAX_COST
+        if limit and s.last_model_error and not s.model_answered:  # the run did nothing it was asked to do
+            raise RunEnded(StopKind.MODEL, f"{limit} without one answer from the model API: {s.last_model_error}")
+        if limit:
+            raise RunEnded(kind, limit)
+
+    def _model_outage(self) -> float | None:
+        """Seconds the model API has been failing with retryable errors (overloaded, unreachable), or None."""
+        since = self.state.model_down_since
+        return None if since is None else time.monotonic() - since
 
     def step(self) -> TurnLog:
         """One turn; its log is written whatever happened. The turn works on its own copy of the loop's
@@ -161,17 +200,24 @@ class Coordinator:
             failure, t.state = self._device_failed(t.state, exc)
             t.failures.append(failure)
         except ModelError as exc:
-            if not exc.busy:  # an API that stayed overloaded for the whole retry window is waited out, not counted
+            if exc.busy:  # overloaded or unreachable for the whole retry window: waited out up to model.outage_wait_s
+                t.state = t.state.but(model_down_since=t.state.model_down_since or t.started)
+            else:
                 t.state = t.state.but(model_errors=t.state.model_errors + 1)
+            t.state = t.state.but(last_model_error=str(exc))
             t.failures.append(f"model: {exc}")
             t.retries = list(exc.retries)
         except Paused as exc:
             t.failures.append(str(exc))
         except Exception as exc:  # noqa: BLE001 - a bug must not lose the turn's paid calls or its log
-            t.state = t.state.but(internal_errors=t.state.internal_errors + 1)
-            where = traceback.extract_tb(exc.__traceback__)[-1]
-            t.failures.append(f"internal: {type(exc).__name__}: {exc} (at {where.filename}:{where.lineno})")
-            _log.exception("turn %d: internal error", t.turn)
+            if disk_error(exc):  # a screenshot or request the folder refused: no bug, and the run cannot go on
+                t.state = t.state.but(disk_failed=t.state.disk_failed or self._disk_reason(exc))
+                t.failures.append(f"disk: {type(exc).__name__}: {exc}")
+            else:
+                t.state = t.state.but(internal_errors=t.state.internal_errors + 1)
+                where = traceback.extract_tb(exc.__traceback__)[-1]
+                t.failures.append(f"internal: {type(exc).__name__}: {exc} (at {where.filename}:{where.lineno})")
+                _log.exception("turn %d: internal error", t.turn)
         else:
             t.state = t.state.but(internal_errors=0)
         finally:
@@ -194,7 +240,6 @@ class Coordinator:
         t.decision, t.state = self._timed(t, "model_s", self.decide, t.state, t.request)
         t.acted, t.state = self._timed(t, "action_s", self.act, t.state, t.decision.reply, t.reading, t.notes.stuck)
         t.past = self.remember(t.turn, t.request, t.screen, t.decision)
-        self.totals.turns += 1
 
     def _timed(self, t: TurnParts, field: str, stage: Callable[..., T], *args: Any) -> T:
         started = time.monotonic()
@@ -205,12 +250,15 @@ class Coordinator:
 
     def _finish(self, t: TurnParts) -> TurnLog:
         side_calls, cost = bill(self.totals, t.calls())  # billed first: a failed log write loses no cost
+        self.totals.turns += 1  # every turn counts toward max_turns, a failed one too (a run always ends)
         turn_log = assemble(t, side_calls, cost)
         try:
             self.logger.write(turn_log)
-        except Exception as exc:  # noqa: BLE001 - a full disk must not end the run; the person is told
+        except Exception as exc:  # noqa: BLE001 - the turn's cost is kept; a folder that refuses writes ends the run
             _log.error("turn %d: the turn log could not be written: %s", t.turn, exc)
             turn_log.errors.append(f"log: not written ({type(exc).__name__}: {exc})")
+            if disk_error(exc):
+                self.state = self.state.but(disk_failed=self.state.disk_failed or self._disk_reason(exc))
         return turn_log
 
     # ---- the stages ----------------------------------------------------------------------------------
@@ -238,8 +286,7 @@ class Coordinator:
         external = self.memory.refresh()
         memory = []
         if external:  # the memory block in `system` is a snapshot: the new content travels as a message
-            contents = {f.name: f.content for f in self.memory.files}
-            memory.append(memory_update_note([c.name for c in external], contents))
+            memory.append(memory_update_note([c.name for c in external], self.memory.shown()))  # within the budget
         stuck = self.stuck.state()
         if stuck.level not in ("ok", "pause"):
             lines.append(stuck.warning)
@@ -256,7 +303,8 @@ class Coordinator:
 
     def decide(self, state: LoopState, request: Prompt) -> tuple[Decision, LoopState]:
         reply = self.model.decide(request.params)  # ModelError ends the turn (step)
-        state = state.but(model_errors=0, owed=())  # delivered: the model has seen them
+        # delivered: the model has seen them; the API answered
+        state = state.but(model_errors=0, owed=(), model_down_since=None, model_answered=True)
         content, calls, errors = reply.content, reply.tool_calls, []
         if reply.refused:  # logged, nothing done this turn; the run goes on (several in a row end it)
             state = state.but(refusals=state.refusals + 1)

@@ -22,8 +22,8 @@ from lluma_agent.loop import checkpoint
 from lluma_agent.loop.checkpoint import Checkpoint
 from lluma_agent.loop.coordinator import Coordinator
 from lluma_agent.runlog.requestlog import REQUESTS_DIR
-from lluma_agent.runlog.runs import LogDirInUse, RunLock, holds_run
-from lluma_agent.runlog.turnlog import TURN_GLOB, TurnLogger, read_turn
+from lluma_agent.runlog.runs import LogDirInUse, RunLock, has_files_of_a_run, holds_run
+from lluma_agent.runlog.turnlog import TURN_GLOB, TurnLogger, read_turn, rebuild_db
 
 _NUMBERED = re.compile(r"^turn_(\d+)\.json(?:\.gz)?$")
 TORN = ".torn"
@@ -70,22 +70,30 @@ def _has_row(folder: Path, turn: int) -> bool:
         db.close()
 
 
+class NoCompletedTurn(ResumeError):
+    """The folder holds the files of a run that never finished a turn: it can be started over in place."""
+
+
 def open_point(folder: Path) -> ResumePoint:
-    """The run in `folder` as it can be resumed; ResumeError (nothing changed) when it cannot."""
+    """The run in `folder` as it can be resumed; ResumeError (nothing changed) when it cannot. A turns.sqlite
+    that is missing or damaged is rebuilt from the turn logs (they and the checkpoint are the truth)."""
     if not folder.is_dir():
         raise ResumeError(f"no log folder at {folder}")
-    if not holds_run(folder):
+    if not has_files_of_a_run(folder):
         raise ResumeError(f"{folder} holds no run to resume (no turn logs, turns.sqlite or run.json)")
     try:
         RunLock(folder).release()  # not while another process writes it (build() holds the lock for the run)
     except LogDirInUse as exc:
         raise ResumeError(str(exc)) from None
     cp_path = checkpoint.path(folder)
-    if not cp_path.is_file():
-        raise ResumeError(
-            f"{folder} has no {cp_path.name}: the run stopped before finishing its first turn, or was logged by a "
-            "LLuMa without --resume. Start a new run"
+    if not holds_run(folder):
+        raise NoCompletedTurn(
+            f"{folder} has no {cp_path.name}: the run stopped before finishing its first turn, so there is nothing "
+            "to go on with; it can be started over there"
         )
+    if not cp_path.is_file():
+        raise ResumeError(f"{folder} has no {cp_path.name} although it holds several turns: it was logged by a "
+                          "LLuMa without --resume, or the checkpoint was deleted. Start a new run")
     try:
         cp = Checkpoint.model_validate_json(cp_path.read_bytes())
     except (OSError, ValueError, ValidationError) as exc:
@@ -100,9 +108,15 @@ def open_point(folder: Path) -> ResumePoint:
     except (OSError, ValueError, ValidationError) as exc:
         raise ResumeError(f"the checkpoint ends at turn {cp.turn} but {last.name} cannot be read "
                           f"({str(exc).splitlines()[0]}); was the folder changed by hand?") from None
-    if not _has_row(folder, cp.turn):
-        raise ResumeError(f"the checkpoint ends at turn {cp.turn} but turns.sqlite has no row for it; "
-                          "was the folder changed by hand?")
+    if not _has_row(folder, cp.turn):  # deleted, truncated, garbage: the turn logs hold every row
+        try:
+            rebuild_db(folder)
+        except (OSError, sqlite3.Error) as exc:
+            raise ResumeError(f"turns.sqlite in {folder} is damaged and cannot be rebuilt from the turn logs "
+                              f"({type(exc).__name__}: {exc})") from None
+        if not _has_row(folder, cp.turn):
+            raise ResumeError(f"the checkpoint ends at turn {cp.turn} but the turn logs rebuilt into turns.sqlite "
+                              "have no row for it; was the folder changed by hand?")
     later = [*folder.glob("turn_*.json"), *(folder / REQUESTS_DIR).glob("turn_*.json.gz")]
     return ResumePoint(folder, cp, sorted((p for p in later if _number(p) > cp.turn), key=_number))
 
@@ -128,12 +142,34 @@ def _aside(p: Path) -> Path:
 
 def set_aside(point: ResumePoint, logger: TurnLogger) -> list[str]:
     """Rename the files of turns after the checkpoint to `*.torn` and forget their rows; one warning per turn."""
-    warnings: dict[int, list[str]] = {}
-    for p in point.torn:
-        warnings.setdefault(_number(p), []).append(_aside(p).relative_to(point.folder).as_posix())
-    logger.forget_after(point.turn)
+    moved = _set_aside(point.folder, point.torn, point.turn, logger)
     return [f"turn {n} was not finished (it is newer than the checkpoint of turn {point.turn}); set aside as "
-            f"{', '.join(names)}, and played again" for n, names in sorted(warnings.items())]
+            f"{', '.join(names)}, and played again" for n, names in moved]
+
+
+def start_over(folder: Path, logger: TurnLogger) -> list[str]:
+    """A folder whose run never completed a turn: its turn files set aside (`*.torn`), so a run starts there."""
+    files = sorted([*folder.glob("turn_*.json"), *(folder / REQUESTS_DIR).glob("turn_*.json.gz")], key=_number)
+    return [f"turn {n} of a run that completed no turn: set aside as {', '.join(names)}; starting over"
+            for n, names in _set_aside(folder, files, 0, logger)]
+
+
+def _set_aside(folder: Path, files: list[Path], after: int, logger: TurnLogger) -> list[tuple[int, list[str]]]:
+    """Whole or not at all: the rows after `after` go first (one transaction), then the renames; a rename that
+    fails (a full disk) puts back the ones done, so the folder is as it was and can be tried again."""
+    logger.forget_after(after)
+    done: list[tuple[Path, Path]] = []
+    try:
+        for p in files:
+            done.append((p, _aside(p)))
+    except OSError:
+        for original, moved in reversed(done):
+            moved.rename(original)
+        raise
+    by_turn: dict[int, list[str]] = {}
+    for p, moved in done:
+        by_turn.setdefault(_number(p), []).append(moved.relative_to(folder).as_posix())
+    return sorted(by_turn.items())
 
 
 def restore(point: ResumePoint, c: Coordinator) -> None:

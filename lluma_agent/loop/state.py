@@ -34,6 +34,10 @@ class LoopState(Carried):
     refusals: int = 0  # refused turns in a row
     device_down_since: float | None = None  # monotonic time of the current outage's first failed capture
     device_gone: str = ""  # why the device is given up on (ends the run)
+    model_down_since: float | None = None  # start of the turn whose model call first failed, retried (an outage)
+    model_answered: bool = False  # a decision came back in this sitting
+    last_model_error: str = ""
+    disk_failed: str = ""  # why the run folder cannot be written (ends the run)
     quiet_until: float = 0.0  # no input before this (monotonic): an unconfirmed input may still be running
 
     def carried(self) -> Carried:

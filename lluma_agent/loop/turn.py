@@ -19,6 +19,7 @@ from lluma_agent.device.android import Frame
 from lluma_agent.loop.acting import Acted
 from lluma_agent.loop.layouts import Current
 from lluma_agent.loop.state import LoopState
+from lluma_agent.loop.stop import StopKind
 from lluma_agent.memory.store import MemoryChange
 from lluma_agent.model.calls import ToolResult
 from lluma_agent.model.claude import MessagesRequest, ModelReply
@@ -33,6 +34,7 @@ class RunTotals(BaseModel):
     usage: Usage = Usage()
     cost_usd: float = 0.0
     stop_reason: str = ""
+    stop_kind: StopKind | None = None  # decides the exit status (stop.EXIT_STATUS); the reason is for people
 
     @property
     def cache_hit_ratio(self) -> float:

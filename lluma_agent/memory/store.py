@@ -8,22 +8,31 @@ Between runs the folder remembers how it was left (`.lluma-memory.json`: each fi
 it last), so a run starts by reporting what a person changed since (the first turn's NOTE and diffs), and
 an agent rewrite of a person's file says which of their lines it drops. A `.yaml` a person wrote that does
 not parse is shown to the model with the problem, never hidden.
+
+The block the model reads never holds more than the budget (`memory.budget_tokens`, estimated): files a
+person made too big are shown cut, in name order, with a note at the cut saying so; `warnings()` says the
+same for the live output and `lluma doctor`. A file whose name is not UTF-8 is skipped with a note.
 """
 
 from __future__ import annotations
 
 import difflib
+import functools
 import hashlib
 import json
+import math
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Literal
 
 import yaml
 from pydantic import BaseModel
 
+from lluma_agent import yamlsafe
 from lluma_agent.atomic import atomic_write_text, remove_stale_temps
-from lluma_agent.context.tokens import estimate_text_tokens
+from lluma_agent.context.request import file_element
+from lluma_agent.context.tokens import cut_to_tokens, estimate_text_tokens, estimate_upto
 from lluma_agent.interrupts import no_interrupt
 
 ALLOWED_SUFFIXES = (".md", ".yaml", ".yml", ".txt")
@@ -64,20 +73,99 @@ class MemoryFile(BaseModel):
     name: str
     content: str
     tokens: int
+    shown: str | None = None  # what the model is shown when the budget cuts it (None: all of `content`)
+    shown_tokens: int = 0  # its estimate
+
+    @property
+    def visible(self) -> str:
+        return self.content if self.shown is None else self.shown
+
+
+SKIPPED = "{}: skipped, its name is not UTF-8; rename it"
+NOTE_RESERVE = 60  # about a cut file's note, in estimated tokens
+
+
+def cut_note(f: MemoryFile, budget: int) -> str:
+    return (f"\n[memory budget: {f.name} is cut here, ~{f.shown_tokens:,} of ~{f.tokens:,} "
+            f"tokens shown; all memory files may hold {budget:,} tokens (memory.budget_tokens). Shorten or delete "
+            "files to see the rest]")
+
+
+def render_block(files: list[MemoryFile], skipped: list[str], budget: int) -> str:
+    """The memory block: every file as an escaped element (cut ones with their note), then skipped names."""
+    if not files and not skipped:
+        return "<memory>\n(no memory files yet)\n</memory>"
+    if files and all(f.shown == "" for f in files) and budget < NOTE_RESERVE * len(files):
+        return (f"<memory>\n[memory budget: {len(files)} files hold more than memory.budget_tokens ({budget:,}); "
+                "none is shown]\n</memory>")
+    parts = []
+    for f in files:
+        attrs = {"problem": p} if (p := yaml_problem(f.name, f.content)) else {}
+        parts.append(file_element(f.name, f.visible + (cut_note(f, budget) if f.shown is not None else ""), **attrs))
+    parts += [f"[skipped {n}: its name is not UTF-8; rename it]" for n in skipped]
+    return "<memory>\n" + "\n".join(parts) + "\n</memory>"
+
+
+def fit_budget(files: list[MemoryFile], skipped: list[str], budget: int, factor: float = 1.0) -> list[str]:
+    """Cut what the model is shown (`MemoryFile.shown`) so the whole block stays within `budget` estimated
+    tokens: files in name order keep all they hold while the budget lasts; the one that meets the end is cut
+    there, those after it are shown empty, each with its note. Returns one warning per cut file. `factor`: the
+    model's tokens per estimated token (a newer tokenizer counts the same text as more), so the block fits the
+    budget as the request's own estimate counts it."""
+    limit = int(budget / factor)
+    for f in files:
+        f.shown = None
+    skeleton = estimate_text_tokens(render_block([f.model_copy(update={"shown": ""}) for f in files], skipped, budget))
+    if skeleton > limit:  # too many files for the budget even empty: one line says so, nothing is shown
+        for f in files:
+            f.shown, f.shown_tokens = "", 0
+        return [f"memory.budget_tokens ({budget:,}) cannot hold even the names of {len(files)} memory files: "
+                "none is shown"]
+    if skeleton + sum(f.tokens for f in files) <= limit and estimate_text_tokens(
+            render_block(files, skipped, budget)) <= limit:  # rendered only when it may fit (a big file is slow)
+        return []
+    left = limit - skeleton  # the skeleton holds every file's note: files kept whole give theirs back
+    for f in files:
+        if 0 < f.tokens <= left:
+            left -= f.tokens
+        else:
+            f.shown, f.shown_tokens = cut_to_tokens(f.content, max(0, left))
+            left = 0
+    for _ in range(8):  # the estimate is not exactly additive over a cut: trim the last cut until it fits
+        over = estimate_text_tokens(render_block(files, skipped, budget)) - limit
+        last = next((f for f in reversed(files) if f.shown), None)
+        if over <= 0 or last is None:
+            break
+        last.shown, last.shown_tokens = cut_to_tokens(last.visible, max(0, last.shown_tokens - over - 16))
+    return [f"{f.name} is shown cut (~{f.shown_tokens:,} of ~{f.tokens:,} tokens): the memory files hold more "
+            f"than memory.budget_tokens ({budget:,})" for f in files if f.shown is not None]
+
+
+def utf8_name(name: str) -> bool:
+    """A file name the block, the logs and the state file can hold (os.listdir keeps bad bytes as surrogates)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def shown_name(name: str) -> str:
+    """A name that is not UTF-8, readable: its bad bytes as \\xff."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+@functools.lru_cache(maxsize=64)  # the block is rendered every turn a file is cut; a big file parses once
 def yaml_problem(name: str, text: str) -> str | None:
     """Why a .yaml/.yml file does not parse, on one line; None when it does (or is not YAML)."""
     if not name.lower().endswith((".yaml", ".yml")):
         return None
     try:
-        yaml.safe_load(text)
-    except RecursionError:
-        return "not valid YAML: nested too deeply"
+        yamlsafe.load(text)
     except (yaml.YAMLError, ValueError) as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
@@ -109,16 +197,65 @@ def write_state(folder: Path, files: dict[str, dict[str, str]]) -> None:
         pass  # a read-only folder still works; the next run just cannot tell who changed what
 
 
+def max_file_bytes(budget_tokens: int) -> int:
+    return max(4096, budget_tokens * _BYTES_PER_BUDGET_TOKEN)
+
+
+def read_capped(path: Path, limit: int) -> str:
+    """A file's text, capped at `limit` bytes; not UTF-8 is shown with replacement characters."""
+    with path.open("rb") as fh:
+        data = fh.read(limit + 1)
+    text = data[:limit].decode("utf-8", errors="replace")
+    if len(data) > limit:
+        text += f"\n[... file cut at {limit} bytes: larger than the memory budget allows]"
+    return text
+
+
+def scan(folder: Path) -> tuple[list[Path], list[str]]:
+    """The memory files in `folder`, by name, and the names skipped because they are not UTF-8 (readable)."""
+    paths, skipped = [], []
+    for path in sorted(folder.iterdir()):
+        if path.is_symlink() or not path.is_file() or path.name.startswith("."):
+            continue
+        if not path.name.lower().endswith(ALLOWED_SUFFIXES) or path.name.lower() in RESERVED_NAMES:
+            continue
+        if utf8_name(path.name):
+            paths.append(path)
+        else:
+            skipped.append(shown_name(path.name))
+    return paths, skipped
+
+
+def budget_warnings(folder: Path, budget: int, factor: float = 1.0) -> list[str]:
+    """What a run would warn about this folder (cut files, skipped names), without changing anything in it."""
+    paths, skipped = scan(folder)
+    files: list[MemoryFile] = []
+    for path in paths:
+        try:
+            text = read_capped(path, max_file_bytes(budget))
+        except OSError:
+            continue
+        files.append(MemoryFile(name=path.name, content=text,
+                                tokens=estimate_upto(text, budget - sum(f.tokens for f in files) + 1)))
+    return [*fit_budget(files, skipped, budget, factor), *(SKIPPED.format(n) for n in skipped)]
+
+
 class MemoryStore:
-    def __init__(self, folder: Path, budget_tokens: int = 32000) -> None:
+    def __init__(self, folder: Path, budget_tokens: int = 32000, token_factor: float = 1.0) -> None:
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.root = self.folder.resolve()
         self.budget_tokens = budget_tokens
-        self.max_file_bytes = max(4096, budget_tokens * _BYTES_PER_BUDGET_TOKEN)
+        self.token_factor = token_factor  # the model's tokens per estimated token (fit_budget)
+        self.max_file_bytes = max_file_bytes(budget_tokens)
         remove_stale_temps(self.folder)
         self._known: dict[str, str] = {}  # name -> digest as last seen or written by us
         self._files: dict[str, MemoryFile] = {}
+        self._tokens: dict[str, int] = {}  # digest -> estimate (a big file is read every turn, counted once)
+        self._fit_key: tuple[object, ...] = ()
+        self.skipped: list[str] = []  # names that are not UTF-8 (shown readable), left out with a note
+        self.cut: list[str] = []  # one warning per file the budget cuts
+        self.on_warning: Callable[[str], None] | None = None  # told when the cut or skipped files change
         self.last_by: dict[str, Author] = {}  # who changed each file last
         # Each file's lines as the agent last wrote them: a rewrite of a file a person edited drops "a person's
         # lines" only among the lines the agent did not write itself.
@@ -155,13 +292,7 @@ class MemoryStore:
         return path
 
     def _read(self, path: Path) -> str:
-        """A file's text, capped at `max_file_bytes`; not UTF-8 is shown with replacement characters."""
-        with path.open("rb") as fh:
-            data = fh.read(self.max_file_bytes + 1)
-        text = data[: self.max_file_bytes].decode("utf-8", errors="replace")
-        if len(data) > self.max_file_bytes:
-            text += f"\n[... file cut at {self.max_file_bytes} bytes: larger than the memory budget allows]"
-        return text
+        return read_capped(path, self.max_file_bytes)
 
     # ---- between runs --------------------------------------------------------------------------
     def _load_state(self) -> dict[str, dict[str, str]] | None:
@@ -221,17 +352,31 @@ class MemoryStore:
 
     def _refresh(self) -> list[MemoryChange]:
         current: dict[str, MemoryFile] = {}
-        for path in sorted(self.folder.iterdir()):
-            if path.is_symlink() or not path.is_file() or path.name.startswith("."):
-                continue
-            if not path.name.lower().endswith(ALLOWED_SUFFIXES) or path.name.lower() in RESERVED_NAMES:
-                continue
+        paths, skipped = scan(self.folder)
+        for path in paths:
             try:
                 # A file that is not UTF-8 is still shown (with replacement characters), never dropped.
                 text = self._read(path)
             except OSError:
                 continue
-            current[path.name] = MemoryFile(name=path.name, content=text, tokens=estimate_text_tokens(text))
+            # Counted exactly while the budget lasts (in name order, as the block shows them); past it, estimated.
+            spent = sum(f.tokens for f in current.values())
+            current[path.name] = MemoryFile(name=path.name, content=text,
+                                            tokens=self._estimate(text, self.budget_tokens - spent))
+        digests = {n: _digest(f.content) for n, f in current.items()}
+        self._tokens = {digests[n]: f.tokens for n, f in current.items()}
+        key = (tuple(sorted(digests.items())), tuple(skipped))
+        if key == self._fit_key:  # the same files as last time: the same cuts (fitting a big folder takes a while)
+            for f in current.values():
+                f.shown, f.shown_tokens = self._files[f.name].shown, self._files[f.name].shown_tokens
+            cut = self.cut
+        else:
+            cut = fit_budget([current[n] for n in sorted(current)], skipped, self.budget_tokens, self.token_factor)
+            self._fit_key = key
+        if self.on_warning and (cut, skipped) != (self.cut, self.skipped):
+            for line in [*cut, *(SKIPPED.format(n) for n in skipped)]:
+                self.on_warning(line)
+        self.cut, self.skipped = cut, skipped
         changes: list[MemoryChange] = []
         if self._loaded:
             for name in sorted(set(current) | set(self._known)):
@@ -250,7 +395,7 @@ class MemoryStore:
                     )
                 )
         self._files = current
-        self._known = {n: _digest(f.content) for n, f in current.items()}
+        self._known = digests
         self._loaded = True
         return changes
 
@@ -258,17 +403,25 @@ class MemoryStore:
     def files(self) -> list[MemoryFile]:
         return [self._files[n] for n in sorted(self._files)]
 
+    def _estimate(self, text: str, left: int) -> int:
+        known = self._tokens.get(_digest(text))
+        return known if known is not None else estimate_upto(text, max(0, left) + 1)
+
+    def warnings(self) -> list[str]:
+        """Files the model is not shown whole: cut by the budget, or skipped for their name."""
+        return [*self.cut, *(SKIPPED.format(n) for n in self.skipped)]
+
+    def shown(self) -> dict[str, str]:
+        """Each file as the model is shown it (cut by the budget where it must be)."""
+        return {f.name: f.visible for f in self.files}
+
     def total_tokens(self) -> int:
         return sum(f.tokens for f in self._files.values())
 
     def block_text(self) -> str:
         """All files as one deterministic block (sorted by name) for the context."""
-        if not self._files:
-            return "<memory>\n(no memory files yet)\n</memory>"
-        problems = self.problems()  # a person's broken YAML is shown as it is, with what is wrong
-        parts = [f'<file name="{f.name}"' + (f' problem="{problems[f.name]}"' if f.name in problems else "")
-                 + f">\n{f.content.rstrip()}\n</file>" for f in self.files]
-        return "<memory>\n" + "\n".join(parts) + "\n</memory>"
+        # A person's broken YAML is shown as it is, with what is wrong; never more than the budget.
+        return render_block(self.files, self.skipped, self.budget_tokens)
 
     # ---- changing ------------------------------------------------------------------------------
     def _check_content(self, name: str, content: str, replacing: int) -> int:
@@ -281,14 +434,10 @@ class MemoryStore:
                 f"{name}: content holds a character that is not valid UTF-8 (position {exc.start}); nothing was written"
             ) from None
         if name.lower().endswith((".yaml", ".yml")):
-            try:
-                yaml.safe_load(content)
-            except (yaml.YAMLError, RecursionError, ValueError) as exc:
-                # RecursionError: deeply nested brackets exhaust PyYAML's recursive composer.
-                reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
-                raise MemoryError_(f"{name}: content is not valid YAML ({reason}); nothing was written") from None
+            if problem := yaml_problem(name, content):
+                raise MemoryError_(f"{name}: content is {problem}; nothing was written")
         tokens = estimate_text_tokens(content)
-        after = self.total_tokens() - replacing + tokens
+        after = math.ceil((self.total_tokens() - replacing + tokens) * self.token_factor)
         if after > self.budget_tokens:
             raise MemoryError_(
                 f"{name}: write refused, memory would hold ~{after} tokens, over the budget of "

@@ -8,6 +8,7 @@ second process out of a folder while a run writes it (a run resumed twice at onc
 
 from __future__ import annotations
 
+import itertools
 import time
 from pathlib import Path
 
@@ -16,7 +17,7 @@ try:
 except ImportError:  # Windows: no flock; folders are still made exclusively
     fcntl = None  # type: ignore[assignment]
 
-RUN_MARKERS = ("turn_*.json", "turns.sqlite", "run.json")
+CHECKPOINT = "checkpoint.json"  # written after a turn is complete: a folder without one has no completed turn
 LOCK_FILE = ".lluma-run.lock"
 
 
@@ -25,7 +26,16 @@ class LogDirInUse(Exception):
 
 
 def holds_run(folder: Path) -> bool:
-    return folder.is_dir() and any(any(folder.glob(m)) for m in RUN_MARKERS)
+    """A completed turn is there (its checkpoint), or turn logs of more than one turn (a run logged without
+    checkpoints). A folder with neither (a run killed in its first turn, or started on a full disk) can be
+    started over: its turn files are set aside (`resume.start_over`)."""
+    if not folder.is_dir():
+        return False
+    return (folder / CHECKPOINT).is_file() or len(list(itertools.islice(folder.glob("turn_*.json"), 2))) > 1
+
+
+def has_files_of_a_run(folder: Path) -> bool:
+    return folder.is_dir() and any(any(folder.glob(m)) for m in ("turn_*.json", "turns.sqlite", "run.json"))
 
 
 def check_fresh(folder: Path, resume: bool = False) -> None:

@@ -99,6 +99,7 @@ class RunSummary(BaseModel):
     """`run.json`, written atomically when a run ends: why it stopped, for `lluma stats` and the report."""
 
     stop_reason: str
+    stop_kind: str | None = None  # lluma_agent.loop.stop.StopKind: what the exit status was decided from
     turns: int
     cost_usd: float
     usage: Usage = Field(default_factory=Usage)
@@ -210,6 +211,72 @@ def search_row(log: TurnLog) -> history_index.Row:
     )
 
 
+DB_FILE = "turns.sqlite"
+
+
+def create_tables(db: sqlite3.Connection) -> None:
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS turns (turn INTEGER PRIMARY KEY, started_at REAL, screen TEXT, action TEXT,"
+        " input_tokens INTEGER, cache_read INTEGER, cache_write INTEGER, output_tokens INTEGER,"
+        " cost_usd REAL, run_cost_usd REAL, cache_hit_ratio REAL, stuck TEXT, errors INTEGER, log TEXT)"
+    )
+    history_index.ensure(db)
+
+
+def insert_row(db: sqlite3.Connection, log: TurnLog, path: Path) -> None:
+    """A turn's row and its search-index entry (not committed)."""
+    u = log.usage
+    db.execute(
+        "INSERT OR REPLACE INTO turns VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        (
+            log.turn,
+            log.started_at,
+            log.vision.summary if log.vision else (log.waited or ""),
+            f"{log.action.tool}:{log.action.target}" if log.action else "",
+            u.input_tokens,
+            u.cache_read_input_tokens,
+            u.cache_creation_input_tokens,
+            u.output_tokens,
+            log.cost.turn_usd,
+            log.cost.run_usd,
+            log.cost.cache_hit_ratio,
+            log.stuck.level,
+            len(log.errors),
+            path.name,
+        ),
+    )
+    history_index.index(db, search_row(log))
+
+
+def rebuild_db(folder: Path) -> int:
+    """turns.sqlite (rows and search index) made again from the turn logs, which are the truth; a damaged file
+    is kept beside it as `turns.sqlite.damaged`. Returns the rows written (turn logs that do not parse are left
+    out, as `lluma logs` leaves them out)."""
+    db_path = folder / DB_FILE
+    tmp = folder / f".{DB_FILE}.rebuild.tmp"
+    tmp.unlink(missing_ok=True)
+    db = sqlite3.connect(tmp)
+    rows = 0
+    try:
+        create_tables(db)
+        for path in sorted(folder.glob(TURN_GLOB)):
+            try:
+                log = read_turn(path)
+            except (OSError, ValueError):
+                continue
+            insert_row(db, log, path)
+            rows += 1
+        db.commit()
+    finally:
+        db.close()
+    if db_path.exists():
+        db_path.replace(folder / f"{DB_FILE}.damaged")
+    for suffix in ("-wal", "-shm", "-journal"):  # what belonged to the damaged file
+        (folder / f"{DB_FILE}{suffix}").unlink(missing_ok=True)
+    tmp.replace(db_path)
+    return rows
+
+
 class TurnLogger:
     def __init__(self, folder: Path, keep_screenshots: int = 300) -> None:
         self.folder = Path(folder)
@@ -218,13 +285,8 @@ class TurnLogger:
         for folder in (self.folder, self.shots):  # half-written files of a run that was killed
             remove_stale_temps(folder)
         self.keep = keep_screenshots
-        self.db = sqlite3.connect(self.folder / "turns.sqlite")
-        self.db.execute(
-            "CREATE TABLE IF NOT EXISTS turns (turn INTEGER PRIMARY KEY, started_at REAL, screen TEXT, action TEXT,"
-            " input_tokens INTEGER, cache_read INTEGER, cache_write INTEGER, output_tokens INTEGER,"
-            " cost_usd REAL, run_cost_usd REAL, cache_hit_ratio REAL, stuck TEXT, errors INTEGER, log TEXT)"
-        )
-        history_index.ensure(self.db)
+        self.db = sqlite3.connect(self.folder / DB_FILE)
+        create_tables(self.db)
         self.db.commit()
         self.last_written = 0  # the last turn whose JSON and SQLite row are both written (checkpoints wait for it)
 
@@ -248,27 +310,7 @@ class TurnLogger:
     def _write(self, log: TurnLog) -> Path:
         path = self.path(log.turn)
         atomic_write_text(path, readable_json(log))
-        u = log.usage
-        self.db.execute(
-            "INSERT OR REPLACE INTO turns VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            (
-                log.turn,
-                log.started_at,
-                log.vision.summary if log.vision else (log.waited or ""),
-                f"{log.action.tool}:{log.action.target}" if log.action else "",
-                u.input_tokens,
-                u.cache_read_input_tokens,
-                u.cache_creation_input_tokens,
-                u.output_tokens,
-                log.cost.turn_usd,
-                log.cost.run_usd,
-                log.cost.cache_hit_ratio,
-                log.stuck.level,
-                len(log.errors),
-                path.name,
-            ),
-        )
-        history_index.index(self.db, search_row(log))
+        insert_row(self.db, log, path)
         self.db.commit()
         self.last_written = log.turn
         return path
@@ -295,9 +337,13 @@ class TurnLogger:
     def forget_after(self, turn: int) -> None:
         """Drop the rows of turns after `turn`: a resumed run plays them again (their files were set aside)."""
         with no_interrupt():
-            self.db.execute("DELETE FROM turns WHERE turn > ?", (turn,))
-            history_index.forget_after(self.db, turn)
-            self.db.commit()
+            try:
+                self.db.execute("DELETE FROM turns WHERE turn > ?", (turn,))
+                history_index.forget_after(self.db, turn)
+                self.db.commit()
+            except sqlite3.Error:
+                self.db.rollback()  # a full disk: every row stays, nothing half-forgotten
+                raise
 
     def close(self) -> None:
         self.db.close()

@@ -227,7 +227,14 @@ class AdvanceDialogue(InputTool):
     description = "Tap the dialogue text box to show the next line of a story/event dialogue."
 
     def plan(self, args: Any, vision: VisionOutput) -> PlannedAction:
-        return PlannedAction(tool=self.name, kind="tap", target="dialogue box", box=_dialogue_box(vision))
+        box = _dialogue_box(vision)
+        if vision.cinematic != "dialogue":  # no story text box: the texts down there may be choices or labels
+            cx, cy = box.center
+            hit = next((t.text for t in vision.loose_texts if t.bounds.contains(cx, cy)), None)
+            if hit is not None:  # tapping "the dialogue box" would tap that text (the soak found a choice so)
+                raise ActionError(f"no dialogue on this screen: the text box tap would land on the text "
+                                  f"{hit!r}; press it by name (pressButton) if that is what you mean")
+        return PlannedAction(tool=self.name, kind="tap", target="dialogue box", box=box)
 
 
 class Back(InputTool):

@@ -42,6 +42,7 @@ class Faults:
     delay_s: float = 0.0  # sleep this long after OKAY, before a device service answers
     drop_after_bytes: int = 0  # bytes sent before a drop; 0 = a third of the frame
     slow_input: Switch = False  # the next `input` command sleeps `slow_s` first, then runs (a client gave up)
+    drop_after_input: Switch = False  # the next `input` command runs, then the connection resets (no answer)
     slow_s: float = 11.0
 
     def __post_init__(self) -> None:

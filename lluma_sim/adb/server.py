@@ -405,6 +405,9 @@ class AdbServer:
             if cmd.lstrip().startswith("input") and dev.faults.take("slow_input"):
                 time.sleep(dev.faults.slow_s)  # the client times out; the device still runs it, late
             res = adb_shell.run(dev, cmd)
+            if cmd.lstrip().startswith("input") and dev.faults.take("drop_after_input"):
+                abort(sock)  # it ran; the answer is lost (an adb server restarted, a cable pulled)
+                return
         if res.frame and dev.faults.take("drop_mid_frame"):
             cut = dev.faults.drop_after_bytes or len(res.stdout) // 3
             sock.sendall((v2_packets(V2_STDOUT, res.stdout) if v2 else res.stdout)[:cut])

@@ -94,7 +94,7 @@ class ScriptedPolicy:
         for t in texts:
             if m := _VISION.search(t):
                 try:
-                    vision = json.loads(m.group(1))
+                    vision = _clean_vision(json.loads(m.group(1)))
                 except json.JSONDecodeError:
                     vision = None
         if vision is None:
@@ -152,7 +152,7 @@ class ScriptedPolicy:
         if not inputs:
             return None, False
         use = inputs[0]
-        action = (str(use.get("name")), tuple(sorted((use.get("input") or {}).items())))
+        action = (str(use.get("name")), _args_key(use.get("input")))
         for b in content_blocks(messages[-1].get("content", "")):
             if b.get("type") == "tool_result" and b.get("tool_use_id") == use.get("id"):
                 text = _tool_result_text(b).lower()
@@ -332,6 +332,35 @@ def _choice_score(text: str, energy: float | None) -> float:
     if re.search(r"train|run|race|win|strength|corner", t):
         score += 1
     return score
+
+
+def _clean_vision(raw: Any) -> dict[str, Any] | None:
+    """The `<vision>` reading in the shape the policy reads, whatever JSON arrived (a model may be sent
+    anything): buttons as objects with a text name, texts as strings, menu and scroll as objects."""
+    if not isinstance(raw, dict):
+        return None
+
+    def listed(value: Any) -> list[Any]:
+        return value if isinstance(value, list) else []
+
+    def obj(value: Any) -> dict[str, Any]:
+        return value if isinstance(value, dict) else {}
+
+    buttons = [{**b, "name": str(b["name"]), "meta": "" if b.get("meta") is None else str(b.get("meta"))}
+               for b in listed(raw.get("buttons")) if isinstance(b, dict) and b.get("name")]
+    cinematic = raw.get("cinematic")
+    return {**raw, "buttons": buttons, "texts": [str(t) for t in listed(raw.get("texts"))],
+            "cinematic": cinematic if isinstance(cinematic, str) else None, "menu": obj(raw.get("menu")),
+            "scroll": obj(raw.get("scroll"))}
+
+
+def _args_key(args: Any) -> tuple[tuple[str, Any], ...]:
+    """A tool call's input as a hashable key, whatever the history holds: malformed input (a list where a string
+    goes, an input that is not an object) must not break the policy on every later request."""
+    if not isinstance(args, dict):
+        return (("", json.dumps(args, sort_keys=True, default=str)),)
+    return tuple(sorted((str(k), v if isinstance(v, str | int | float | bool) or v is None
+                         else json.dumps(v, sort_keys=True, default=str)) for k, v in args.items()))
 
 
 def _describe(action: tuple[str, tuple] | None) -> str:

@@ -134,3 +134,16 @@ def test_advance_dialogue_avoids_buttons():
     p = plan("advanceDialogue", {}, SCREEN)
     cx, cy = p.box.center
     assert not any(b.bounds.contains(cx, cy) for b in SCREEN.buttons)
+
+
+def test_advance_dialogue_on_a_screen_without_dialogue_does_not_tap_a_text():
+    """The soak's tap off target (seed 11, turn 186): an event's second choice, read as a text and not a
+    button, sat where "the dialogue box" was computed; advanceDialogue tapped the choice."""
+    choice = TextLine(text="Let's take the afternoon off and go shopping.",
+                      bounds=Box(x0=120, y0=1130, x1=1000, y1=1200))
+    screen = VisionOutput(width=1080, height=1920, cinematic="none", texts=[choice],
+                          buttons=[Button(name="It looks great!", bounds=Box(x0=120, y0=980, x1=1000, y1=1060))])
+    with pytest.raises(ActionError, match="no dialogue on this screen: the text box tap would land on the text"):
+        plan("advanceDialogue", {}, screen)
+    dialogue = screen.model_copy(update={"cinematic": "dialogue"})
+    assert plan("advanceDialogue", {}, dialogue).target == "dialogue box"  # a story line: tapping it is meant

@@ -387,6 +387,17 @@ def test_settle_raises_when_the_device_does_not_come_back(adb_server: AdbServer,
     assert err.value.reconnected is False
 
 
+def test_an_input_whose_connection_drops_after_it_ran_is_logged_as_sent(adb_server: AdbServer, device: Device) -> None:
+    """Issue 23's unlogged tap: the device ran the tap, the connection reset before its answer; reported as a
+    device failure, no turn log recorded it. Now it is an input of unknown outcome, with its point."""
+    adb_server.faults(SERIAL).drop_after_input = 1
+    box = box_of(adb_server, "Career")
+    with pytest.raises(InputUnknown, match="the connection dropped after sending") as err:
+        device.tap(box)
+    assert err.value.point is not None and len(adb_server.device(SERIAL).inputs) == 1  # it ran, once
+    assert device.capture().source == "raw"  # reconnected for the next turn
+
+
 def test_an_input_that_times_out_is_unknown_and_not_resent(adb_server: AdbServer, device_cfg: DeviceConfig) -> None:
     d = Device(device_cfg.model_copy(update={"command_timeout_s": 0.3}))
     d.connect()

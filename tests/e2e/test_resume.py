@@ -235,12 +235,12 @@ def test_a_run_paused_as_stuck_resumes_with_fresh_counts_and_limits_from_the_res
     assert first.run().stop_reason.startswith("paused: stuck")
     cp = checkpoint.capture(first)
     first.logger.close()
-    assert cp.turn == 5 and cp.totals.turns == 4  # the pause turn made no call
+    assert cp.turn == 5 and cp.totals.turns == 5  # the pause turn made no call, and counts (every turn does)
 
     model = ScriptedModel([[call("pressButton", name="Rest")]] * 2)
     second = loop(tmp_path, phone(), model, max_turns=2, stuck_after=2, stuck_force_after=8, stuck_pause_after=4)
     restore(ResumePoint(tmp_path / "logs", cp), second)
     totals = second.run()
-    assert totals.stop_reason == "max_turns (6) reached" and totals.turns == 6  # two more turns, counted in the run
+    assert totals.stop_reason == "max_turns (7) reached" and totals.turns == 7  # two more turns, counted in the run
     assert len(model.requests) == 2 and sorted(p.name for p in (tmp_path / "logs").glob("turn_*.json"))[-1] == (
         "turn_000007.json")

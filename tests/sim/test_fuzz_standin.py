@@ -66,3 +66,81 @@ def test_mutated_requests_get_a_clear_answer(body: dict[str, Any]) -> None:
 def test_arbitrary_bytes_get_a_clear_answer(raw: bytes) -> None:
     with ApiServer() as server:
         _check(server, raw)
+
+
+# ---- request shapes a conversation can hold (issue 23: the stand-in never wedges) ----------------------------
+
+def _tool_defs() -> list[dict[str, Any]]:
+    from lluma_agent.tools.registry import default_tools
+
+    return [dict(d) for d in default_tools().definitions()]
+
+
+TOOLS = _tool_defs()
+TOOL_NAMES = [t["name"] for t in TOOLS]
+vision_values = st.fixed_dictionaries({}, optional={
+    "buttons": st.lists(st.fixed_dictionaries({}, optional={"name": json_values, "meta": json_values,
+                                                            "region": json_values}) | json_values, max_size=4),
+    "texts": json_values, "cinematic": json_values, "menu": json_values,
+}) | json_values
+blocks_extra = st.dictionaries(st.sampled_from(["cache_control", "is_error", "citations", "bogus", "id"]),
+                               json_values, max_size=2)
+
+
+@st.composite
+def conversations(draw: st.DrawFn) -> dict[str, Any]:
+    """A game conversation whose tool call holds input of any JSON type, with fields missing or extra."""
+    name = draw(st.sampled_from([*TOOL_NAMES, "noSuchTool"]))
+    use: dict[str, Any] = {"type": "tool_use", "id": "toolu_01fuzz", "name": name, "input": draw(json_values)}
+    for key in draw(st.lists(st.sampled_from(["id", "name", "input"]), max_size=1)):
+        del use[key]
+    use.update(draw(blocks_extra))
+    result: dict[str, Any] = {"type": "tool_result", "tool_use_id": "toolu_01fuzz",
+                              "content": draw(json_values | odd_text)}
+    result.update(draw(blocks_extra))
+    vision = f"<vision>{json.dumps(draw(vision_values))}</vision>"
+    first = {"role": "user", "content": [{"type": "text", "text": "<vision>{\"buttons\": [{\"name\": \"OK\"}]}</vision>"}]}  # noqa: E501
+    last_content: Any = [result, {"type": "text", "text": vision}]
+    if draw(st.booleans()):
+        last_content = draw(st.just(last_content) | json_values | st.lists(json_values, max_size=3))
+    return {**VALID, "model": "claude-haiku-4-5", "tools": TOOLS,
+            "messages": [first, {"role": "assistant", "content": [{"type": "text", "text": "ok"}, use]},
+                         {"role": "user", "content": last_content}]}
+
+
+def _policy_state(server: ApiServer) -> str:
+    p = server.policy
+    return repr(({k: v for k, v in vars(p).items() if k not in ("rng", "screen")}, p.rng.getstate()))  # type: ignore[attr-defined]
+
+
+@settings(max_examples=300, deadline=None)
+@given(body=conversations())
+def test_any_tool_input_in_history_gets_a_clear_answer_and_never_wedges_the_stand_in(body: dict[str, Any]) -> None:
+    with ApiServer() as server:
+        before = _policy_state(server)
+        status, _h, payload = server.handle("POST", "/v1/messages", HEADERS, json.dumps(body).encode())
+        assert status == 200 or 400 <= status < 500, (status, payload[:300])
+        if status != 200:
+            assert _policy_state(server) == before  # a refused request changes nothing
+        # the next, well-formed request is answered: nothing the last one held can wedge the policy
+        again = {**body, "messages": body["messages"][:2] + [
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_01fuzz", "content": "ok"},
+                                         {"type": "text", "text": '<vision>{"buttons": [{"name": "OK"}]}</vision>'}]}]}
+        if status == 200:
+            status2, _h, payload2 = server.handle("POST", "/v1/messages", HEADERS, json.dumps(again).encode())
+            assert status2 == 200 or 400 <= status2 < 500, (status2, payload2[:300])
+
+
+def test_malformed_input_of_a_tool_without_arguments_is_answered_every_time() -> None:
+    """The wedge of issue 23: a list inside advanceDialogue's input crashed the policy on every later request."""
+    with ApiServer() as server:
+        convo = {**VALID, "tools": TOOLS, "messages": [
+            {"role": "user", "content": [{"type": "text", "text": '<vision>{"buttons": [{"name": "OK"}]}</vision>'}]},
+            {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_01x", "name": "advanceDialogue",
+                                               "input": {"bogus": [1, 2]}}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_01x", "content": "not run",
+                                          "is_error": True},
+                                         {"type": "text", "text": '<vision>{"buttons": [{"name": "OK"}]}</vision>'}]}]}
+        for _ in range(3):
+            status, _h, payload = server.handle("POST", "/v1/messages", HEADERS, json.dumps(convo).encode())
+            assert status == 200, payload[:300]
