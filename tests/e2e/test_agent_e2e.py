@@ -198,15 +198,21 @@ def test_overwriting_a_persons_memory_file_says_which_lines_it_drops(tmp_path):
     assert "a person changed orders.md last" in result and "Always rest below 50 energy." in result
 
 
-def test_second_ctrl_c_stops_now_with_consistent_files(tmp_path):
+def _demo_playing(logs: Path, turns: int) -> subprocess.Popen[str]:
+    """`lluma demo` in a process of its own, once it has logged `turns` turns (of 200)."""
     env = {**os.environ, "ADBUTILS_ADB_PATH": "/bin/false"}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "lluma_cli", "demo", "--turns", "200", "--logs", str(tmp_path)],
+        [sys.executable, "-m", "lluma_cli", "demo", "--turns", "200", "--logs", str(logs)],
         cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     deadline = time.monotonic() + 120
-    while len(list(tmp_path.glob("turn_*.json"))) < 3 and time.monotonic() < deadline:
+    while len(list(logs.glob("turn_*.json"))) < turns and time.monotonic() < deadline:
         time.sleep(0.2)
+    return proc
+
+
+def test_second_ctrl_c_stops_now_with_consistent_files(tmp_path):
+    proc = _demo_playing(tmp_path, 3)
     proc.send_signal(signal.SIGINT)
     time.sleep(0.05)
     proc.send_signal(signal.SIGINT)
@@ -226,14 +232,7 @@ def test_second_ctrl_c_stops_now_with_consistent_files(tmp_path):
 
 
 def test_sigterm_stops_after_the_turn_like_ctrl_c_and_writes_run_json(tmp_path):
-    env = {**os.environ, "ADBUTILS_ADB_PATH": "/bin/false"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "lluma_cli", "demo", "--turns", "200", "--logs", str(tmp_path)],
-        cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )
-    deadline = time.monotonic() + 120
-    while len(list(tmp_path.glob("turn_*.json"))) < 2 and time.monotonic() < deadline:
-        time.sleep(0.2)
+    proc = _demo_playing(tmp_path, 2)
     proc.send_signal(signal.SIGTERM)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err
