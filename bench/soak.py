@@ -22,8 +22,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from lluma_agent.loop.coordinator import Coordinator, RunTotals  # noqa: E402
+from lluma_agent.loop.coordinator import Coordinator  # noqa: E402
 from lluma_agent.loop.stop import exit_status  # noqa: E402
+from lluma_agent.loop.turn import RunTotals  # noqa: E402
 from lluma_cli.demo import DemoSummary, run_demo  # noqa: E402
 
 

@@ -30,6 +30,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from PIL import Image
 
@@ -116,7 +117,7 @@ def sim_frames(n: int, seed: int = 5) -> list[tuple[Image.Image, object]]:
     return frames
 
 
-def real_frames() -> list[tuple[str, Image.Image, dict]]:
+def real_frames() -> list[tuple[str, Image.Image, dict[str, Any]]]:
     labels_file = SCREENS / "labels.json"
     if not labels_file.is_file():
         return []
@@ -131,7 +132,7 @@ def real_frames() -> list[tuple[str, Image.Image, dict]]:
 # --- scoring --------------------------------------------------------------------------------------
 
 
-def score_sim(out: VisionOutput, truth) -> tuple[int, int, int, int]:
+def score_sim(out: VisionOutput, truth: Any) -> tuple[int, int, int, int]:
     """(tappable elements found, tappable elements, buttons that are real elements, buttons reported)."""
     want = [e for e in truth.elements if e.kind in TAPPABLE and e.enabled]
     found = sum(
@@ -142,7 +143,7 @@ def score_sim(out: VisionOutput, truth) -> tuple[int, int, int, int]:
     return found, len(want), right, len(out.buttons)
 
 
-def score_real(out: VisionOutput, label: dict) -> tuple[int, int]:
+def score_real(out: VisionOutput, label: dict[str, Any]) -> tuple[int, int]:
     sc = lab.score(out, label)
     return sc.found, sc.labels
 
@@ -150,12 +151,12 @@ def score_real(out: VisionOutput, label: dict) -> tuple[int, int]:
 # --- runs -----------------------------------------------------------------------------------------
 
 
-def run_backend(backend: str, sims: list, reals: list, client) -> dict:
+def run_backend(backend: str, sims: list[Any], reals: list[Any], client: Any) -> dict[str, Any]:
     cfg = VisionConfig(backend=backend, cache_size=0)  # every frame read cold
     vision = Vision(cfg, client=client)
     progress(f"{backend}: loading OCR, then {len(sims)} simulator frames and {len(reals)} real screenshots")
     vision.analyze(sims[0][0] if sims else reals[0][1])  # load the OCR engine outside the timings
-    res: dict = {"backend": backend, "outputs": []}
+    res: dict[str, Any] = {"backend": backend, "outputs": []}
     lat, ui_lat, f = [], [], [0, 0, 0, 0]
     errors = 0
     for img, truth in sims:
@@ -200,21 +201,21 @@ def run_backend(backend: str, sims: list, reals: list, client) -> dict:
     return res
 
 
-def _scaled_for_buttons(label: dict) -> bool:
+def _scaled_for_buttons(label: dict[str, Any]) -> bool:
     """Rescaled copies are scored for buttons only on screens with labelled buttons or a scrollbar state."""
     return bool(label.get("buttons") or "scrollbar" in label)
 
 
-def _has_facts(want: dict | None) -> bool:
+def _has_facts(want: dict[str, Any] | None) -> bool:
     return bool(want and (want["gauges"] or want["values"] or want["mood"] or want["disabled"]))
 
 
-def read_sources(sources: list[Path], scales: list[float]) -> dict:
+def read_sources(sources: list[Path], scales: list[float]) -> dict[str, Any]:
     """Every labelled screen of every source at every scale, read cold by the OCR backend.
     Returns {source: {scale: [(name, output, label, ms, scale)]}}; rescaled copies only of screens with
     labelled buttons, a scrollbar state or labelled facts (the cinematic frames have nothing to scale for)."""
     vision = Vision(VisionConfig(backend="ocr", cache_size=0))
-    out: dict = {}
+    out: dict[str, Any] = {}
     for folder in sources:
         labels = lab.load(folder)
         facts = _facts(folder.name)
@@ -234,7 +235,7 @@ def read_sources(sources: list[Path], scales: list[float]) -> dict:
     return out
 
 
-def _facts(source: str) -> dict:
+def _facts(source: str) -> dict[str, Any]:
     path = REPO / "bench" / "labels" / f"{source}.facts.json"
     return json.loads(path.read_text()) if path.is_file() else {}
 
@@ -246,7 +247,7 @@ def _same_caption(read: str, want: str) -> bool:
     return bool(w) and r[-len(w):] == w
 
 
-def fact_figures(rows: list, facts: dict) -> dict:
+def fact_figures(rows: list[Any], facts: dict[str, Any]) -> dict[str, Any]:
     """Gauges within 0.1 of the labelled fill (by label), captioned values with their caption in the compact JSON,
     the mood word, disabled buttons (and buttons marked disabled that are not); `misses` lists what was not met."""
     g_ok = g_n = v_ok = v_n = m_ok = m_n = d_ok = d_n = d_false = 0
@@ -285,7 +286,7 @@ def fact_figures(rows: list, facts: dict) -> dict:
             "disabled": f"{d_ok}/{d_n}", "disabled_false": d_false, "misses": misses}
 
 
-def source_figures(rows: list, floor: float = 0.0) -> dict:
+def source_figures(rows: list[Any], floor: float = 0.0) -> dict[str, Any]:
     rows = [r for r in rows if r[4] == 1.0 or _scaled_for_buttons(r[2])]
     total = lab.Score()
     for name, reading, label, _ms, scale in rows:
@@ -298,12 +299,12 @@ def source_figures(rows: list, floor: float = 0.0) -> dict:
     return fig
 
 
-def objective(fig: dict) -> float:
+def objective(fig: dict[str, Any]) -> float:
     """What the threshold is chosen for: labels met as buttons, as long as detected stays under 1.5x labelled."""
-    return fig["recall"] + 0.5 * fig["tappable"] - (1.0 if fig["ratio"] > 1.5 else 0.0)
+    return float(fig["recall"] + 0.5 * fig["tappable"] - (1.0 if fig["ratio"] > 1.5 else 0.0))
 
 
-def loso(readings: dict, floors: list[float]) -> dict:
+def loso(readings: dict[str, Any], floors: list[float]) -> dict[str, Any]:
     """Leave one source out: the button floor chosen on the other sources, scored on the held-out one."""
     res = {}
     names = list(readings)
@@ -318,12 +319,12 @@ def loso(readings: dict, floors: list[float]) -> dict:
     return res
 
 
-def sources_report(scales: list[float]) -> dict:
+def sources_report(scales: list[float]) -> dict[str, Any]:
     sources = labelled_sources()
     if not sources:
         return {}
     readings = read_sources(sources, scales)
-    report: dict = {"sources": {}}
+    report: dict[str, Any] = {"sources": {}}
     for src, by_scale in readings.items():
         report["sources"][src] = {str(scale): source_figures(rows) for scale, rows in by_scale.items()}
         by = {str(scale): fact_figures(rows, _facts(src)) for scale, rows in by_scale.items()}
@@ -353,7 +354,7 @@ def twenty_button_screen() -> VisionOutput:
                                             thumb=Box(x0=1000, y0=500, x1=1008, y1=800), up=True, down=True))
 
 
-def tokens_report(outputs: list[VisionOutput]) -> dict:
+def tokens_report(outputs: list[VisionOutput]) -> dict[str, Any]:
     """Compact vs verbose tokens; `outputs` are the OCR backend's readings of the simulator frames."""
     from lluma_agent.loop.baseline import verbose_vision_json
 
@@ -373,7 +374,7 @@ def tokens_report(outputs: list[VisionOutput]) -> dict:
     }
 
 
-def cache_report(frame: Image.Image) -> dict:
+def cache_report(frame: Image.Image) -> dict[str, Any]:
     vision = Vision(VisionConfig(backend="ocr"))
     vision.analyze(frame)
     times = []
@@ -407,7 +408,7 @@ def main(argv: list[str] | None = None) -> int:
     reals = real_frames()
     if not reals:
         progress(f"no screenshots: {SCREENS} has no labels.json (set LLUMA_SCREENS_DIR); real-screen figures skipped")
-    report: dict = {"backends": [], "cache": cache_report(sims[0][0])}
+    report: dict[str, Any] = {"backends": [], "cache": cache_report(sims[0][0])}
     ocr_outputs: list[VisionOutput] = []
     for backend in args.backends.split(","):
         if backend == "ocr":
@@ -457,7 +458,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def format_sources(report: dict, misses: bool = False) -> str:
+def format_sources(report: dict[str, Any], misses: bool = False) -> str:
     if not report.get("sources"):
         return "labelled sources: no screenshots (set LLUMA_SCREENS_DIR or LLUMA_SCREENS_DIRS)"
     rows = ["labelled screenshots, OCR backend, cold reads (found = as buttons; tappable = button or read text)",

@@ -36,15 +36,19 @@ class _Bounded(yaml.SafeLoader):
         self._depth = 0
         self._aliases = 0
 
+    def _mark(self) -> Any:
+        event: Any = self.peek_event()  # type: ignore[no-untyped-call]  # PyYAML's parser methods are untyped
+        return event.start_mark
+
     def compose_node(self, parent: Node | None, index: Any) -> Node | None:
         if self.check_event(yaml.AliasEvent):
             self._aliases += 1
             if self._aliases > MAX_ALIASES:
-                raise YamlLimitError(f"more than {MAX_ALIASES} aliases (*name)", self.peek_event().start_mark)
+                raise YamlLimitError(f"more than {MAX_ALIASES} aliases (*name)", self._mark())
         self._depth += 1
         try:
             if self._depth > MAX_DEPTH:
-                raise YamlLimitError(f"nested more than {MAX_DEPTH} levels deep", self.peek_event().start_mark)
+                raise YamlLimitError(f"nested more than {MAX_DEPTH} levels deep", self._mark())
             return super().compose_node(parent, index)
         finally:
             self._depth -= 1

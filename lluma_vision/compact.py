@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import statistics
 
-from lluma_vision.models import CompactButton, CompactMenu, CompactScroll, Gauge, VisionData, VisionOutput
+from lluma_vision.models import Button, CompactButton, CompactMenu, CompactScroll, Gauge, VisionData, VisionOutput
 from lluma_vision.values import box_key, boxes_of, keyed, unique_keys
 
 TEXT_CHARS = 160  # a dialogue line longer than this is cut (the screenshot has the rest)
 
 
-def _ranked(out: VisionOutput):
+def _ranked(out: VisionOutput) -> list[Button]:
     # confidence first; ties in reading order so equal-confidence screens always serialise the same way
     return sorted(out.buttons, key=lambda b: (-b.confidence, b.bounds.y0, b.bounds.x0, b.name))
 

@@ -146,7 +146,7 @@ def _glyph_in_plate(patch: np.ndarray, plate: np.ndarray) -> np.ndarray | None:
     glyph = keep[comp]
     if not 0.04 <= glyph.sum() / inner.sum() <= 0.6:
         return None
-    return glyph
+    return np.asarray(glyph) if glyph is not None else None
 
 
 def find_icons(rgb: np.ndarray, text_boxes: list[tuple[float, float, float, float]],
@@ -157,7 +157,7 @@ def find_icons(rgb: np.ndarray, text_boxes: list[tuple[float, float, float, floa
     lo, hi = 0.03 * ref, 0.13 * ref  # an icon's size relative to the short side
     grey = cv2.cvtColor(np.ascontiguousarray(rgb), cv2.COLOR_RGB2GRAY)
     edges = cv2.Canny(grey, 60, 160)
-    contours: list = []
+    contours: list[np.ndarray] = []
     for k in (2, 3):  # thin outlines need a small dilation; soft (rescaled) ones a bigger one to close
         found_k, _ = cv2.findContours(cv2.dilate(edges, np.ones((k, k), np.uint8)), cv2.RETR_LIST,
                                       cv2.CHAIN_APPROX_SIMPLE)
@@ -241,7 +241,7 @@ def _overlaps(boxes: np.ndarray, a: tuple[float, float, float, float]) -> np.nda
     ix = np.clip(np.minimum(boxes[:, 2], a[2]) - np.maximum(boxes[:, 0], a[0]), 0, None)
     iy = np.clip(np.minimum(boxes[:, 3], a[3]) - np.maximum(boxes[:, 1], a[1]), 0, None)
     small = np.minimum((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]), (a[2] - a[0]) * (a[3] - a[1]))
-    return ix * iy / np.maximum(1.0, small)
+    return np.asarray(ix * iy / np.maximum(1.0, small))
 
 
 def _dedupe(icons: list[Icon]) -> list[Icon]:

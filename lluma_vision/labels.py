@@ -11,6 +11,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from PIL import Image
 
@@ -47,7 +48,7 @@ class Score:
         self.misses += other.misses
         self.not_buttons += other.not_buttons
 
-    def figures(self) -> dict:
+    def figures(self) -> dict[str, Any]:
         return {
             "labels": self.labels,
             "found": f"{self.found}/{self.labels}",
@@ -58,7 +59,7 @@ class Score:
         }
 
 
-def scrollbar_right(out: VisionOutput, want: dict | None) -> bool:
+def scrollbar_right(out: VisionOutput, want: dict[str, Any] | None) -> bool:
     got = out.scrollbar
     if want is None:
         return got is None
@@ -67,7 +68,7 @@ def scrollbar_right(out: VisionOutput, want: dict | None) -> bool:
     return "up" not in want or (got.up, got.down) == (want["up"], want["down"])
 
 
-def score(out: VisionOutput, label: dict, name: str = "", scale: float = 1.0) -> Score:
+def score(out: VisionOutput, label: dict[str, Any], name: str = "", scale: float = 1.0) -> Score:
     """Score one reading; `scale` maps the label's boxes onto a rescaled copy of the screenshot."""
     s = Score()
     buttons = [(b.name, b.bounds) for b in out.buttons]
@@ -91,7 +92,7 @@ def score(out: VisionOutput, label: dict, name: str = "", scale: float = 1.0) ->
     return s
 
 
-def load(folder: Path) -> dict[str, dict]:
+def load(folder: Path) -> dict[str, dict[str, Any]]:
     """labels.json of a folder ({} when there is none)."""
     f = folder / "labels.json"
     return json.loads(f.read_text()) if f.is_file() else {}

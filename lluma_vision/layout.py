@@ -17,6 +17,7 @@ import numpy as np
 
 from lluma_vision.ocr import Line
 
+Rect4 = tuple[float, float, float, float]  # a frame (x0, y0, x1, y1) or its pads (top, bottom, left, right)
 EDGE_T = 24  # max per-channel step between neighbouring pixels that counts as an edge
 
 
@@ -147,7 +148,7 @@ def _side(dists: list[int | None], tol: float) -> float | None:
 
 
 def find_frame(edges: Edges, x0: float, y0: float, x1: float, y1: float, line_h: float, me: int = 0,
-               reach: float = 1.8, through: bool = False):
+               reach: float = 1.8, through: bool = False) -> tuple[Rect4, Rect4] | None:
     """The shape enclosing a text box, as (fx0, fy0, fx1, fy1) plus pads, or None when nothing encloses it.
     `me` is the block's owner id in `edges.owner` (0 when unmarked); `reach` how far up/down to look, in
     line heights; `through` steps over other text (cards holding several labels)."""
@@ -206,7 +207,7 @@ def ink(rgb: np.ndarray, ln: Line) -> np.ndarray:
     if len(px) < 10:
         return np.zeros(3)
     dist = np.abs(px - np.median(px, axis=0)).sum(axis=1)
-    return np.median(px[dist >= np.percentile(dist, 90)], axis=0)
+    return np.asarray(np.median(px[dist >= np.percentile(dist, 90)], axis=0))
 
 
 def _two_line_word_label(a: Line, b: Line) -> bool:

@@ -11,6 +11,7 @@ selected colour is still where it was, the bar is reported with usable=False.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -85,7 +86,7 @@ def _selected(rgb: np.ndarray, tabs: list[Block]) -> int | None:
 
 def _groups(cands: list[Block], horizontal: bool) -> list[list[Block]]:
     groups: list[list[Block]] = []
-    key = (lambda b: b.cy) if horizontal else (lambda b: b.cx)
+    key: Callable[[Block], float] = (lambda b: b.cy) if horizontal else (lambda b: b.cx)
     for b in sorted(cands, key=key):
         for g in groups:
             ref = float(np.median([key(o) for o in g]))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import threading
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -101,7 +102,7 @@ def prepare(image: Image.Image, short_side: int = 720, long_side: int = 1280, ma
     return Work(rgb=np.asarray(img), scale=scale, width=w, height=h, original=original)
 
 
-def get_engine(threads: int = 0):
+def get_engine(threads: int = 0) -> Any:
     """The process-wide RapidOCR instance (loading takes ~0.5 s, so it is done once)."""
     global _ENGINE, _ENGINE_KEY
     key = threads
@@ -110,7 +111,7 @@ def get_engine(threads: int = 0):
             from rapidocr_onnxruntime import RapidOCR  # heavy import, only when OCR is used
 
             # limit_type "max" with a large limit: the detector never upscales what read_lines hands it
-            kwargs: dict = {"use_cls": False, "det_limit_type": "max", "det_limit_side_len": 2000}
+            kwargs: dict[str, Any] = {"use_cls": False, "det_limit_type": "max", "det_limit_side_len": 2000}
             if threads > 0:
                 kwargs["intra_op_num_threads"] = threads
             _ENGINE = RapidOCR(**kwargs)

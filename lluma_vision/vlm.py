@@ -105,7 +105,8 @@ def strict_schema(model: type[BaseModel]) -> dict[str, Any]:
         # "type" first, as a person writes it (and as the request has always been sent: same bytes, same tokens)
         return dict(sorted(out.items(), key=lambda kv: _KEY_ORDER.get(kv[0], len(_KEY_ORDER))))
 
-    return walk(schema)
+    walked: dict[str, Any] = walk(schema)
+    return walked
 
 
 VLM_SCHEMA: dict[str, Any] = strict_schema(VlmResponse)

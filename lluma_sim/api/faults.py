@@ -87,7 +87,7 @@ def _fault(f: Fault | FaultKind) -> Fault:
     return f if isinstance(f, Fault) else Fault(kind=f)
 
 
-def malform_tool_input(content: list[dict], tools: list[dict], how: str) -> str:
+def malform_tool_input(content: list[dict[str, Any]], tools: list[dict[str, Any]], how: str) -> str:
     """Break the first tool_use's input in place; returns what was done (for the request log)."""
     for block in content:
         if block.get("type") != "tool_use":
@@ -106,7 +106,7 @@ def malform_tool_input(content: list[dict], tools: list[dict], how: str) -> str:
     return "no tool_use to malform"
 
 
-def break_json(content: list[dict]) -> list[dict]:
+def break_json(content: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The text is cut off mid-JSON (unparsable); the stop reason stays as it was."""
     text = "".join(b.get("text", "") for b in content if b.get("type") == "text") or '{"buttons": []}'
     return [{"type": "text", "text": text[: max(1, len(text) // 2)] + ',"na'}]

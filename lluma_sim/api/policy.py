@@ -35,6 +35,9 @@ _FRACTION = re.compile(r"(?<!turn )(?<!\d)(\d{1,3})\s*/\s*100\b", re.IGNORECASE)
 _MOOD = re.compile(r"mood\W*(awful|bad|normal|good|great)", re.IGNORECASE)
 
 
+# A planned move: (tool name, its arguments as a hashable tuple), how the policy compares moves.
+Action = tuple[str, tuple[Any, ...]]
+
 class PolicyReply(BaseModel):
     """The assistant content a policy produced. stop_reason defaults from the content (tool_use or end_turn)."""
 
@@ -77,7 +80,7 @@ class ScriptedPolicy:
         self.skills_turns = 0
         self.presses: Counter[str] = Counter()
         self._seen = ""  # the screen the last request showed, and the actions that did nothing on it
-        self._useless: set[tuple[str, tuple]] = set()
+        self._useless: set[Action] = set()
 
     # ---- entry point ----------------------------------------------------------------------------------
 
@@ -143,7 +146,7 @@ class ScriptedPolicy:
         decision = f"{_describe(action) if action else 'no action'} ({why})" + (" +memory" if memory else "")
         return PolicyReply(content=content, decision=decision, notes=notes)
 
-    def _last_outcome(self, messages: list[dict[str, Any]]) -> tuple[tuple[str, tuple] | None, bool]:
+    def _last_outcome(self, messages: list[dict[str, Any]]) -> tuple[Action | None, bool]:
         """The previous input action (from the last assistant message) and whether it failed or did nothing."""
         if len(messages) < 2 or messages[-2].get("role") != "assistant":
             return None, False
@@ -159,7 +162,7 @@ class ScriptedPolicy:
                 return action, bool(b.get("is_error")) or "unchanged" in text or "not executed" in text
         return action, False
 
-    def _candidates(self, v: dict[str, Any]) -> tuple[list[tuple[str, tuple]], str]:
+    def _candidates(self, v: dict[str, Any]) -> tuple[list[Action], str]:
         """Ranked actions for this screen, and a short description of what was seen."""
         buttons = [b for b in v.get("buttons") or [] if isinstance(b, dict) and b.get("name")]
         enabled = [b["name"] for b in buttons if "disabled" not in str(b.get("meta") or "").lower()]
@@ -168,7 +171,7 @@ class ScriptedPolicy:
         cinematic = v.get("cinematic") or "none"
         energy = _energy(texts)
         press = [("pressButton", (("name", n),)) for n in enabled]
-        out: list[tuple[str, tuple]] = []
+        out: list[Action] = []
 
         def add(name: str) -> None:
             if name in names:
@@ -219,7 +222,7 @@ class ScriptedPolicy:
             return out + press, "the race list"
         return ([("back", ())] if "Back" in names else []) + press + [("advanceDialogue", ())], "an unknown screen"
 
-    def _hub(self, names: set[str], texts: str, energy: float | None) -> list[tuple[str, tuple]]:
+    def _hub(self, names: set[str], texts: str, energy: float | None) -> list[Action]:
         order: list[str] = []
         mood = m.group(1).lower() if (m := _MOOD.search(texts)) else "normal"
         if "condition" in texts.lower():
@@ -235,7 +238,7 @@ class ScriptedPolicy:
         order += ["Training", "Rest", "Recreation"]
         return [("pressButton", (("name", n),)) for n in order if n in names]
 
-    def _training(self, names: set[str], energy: float | None) -> list[tuple[str, tuple]]:
+    def _training(self, names: set[str], energy: float | None) -> list[Action]:
         if energy is not None and energy < 0.5:
             order = ["Wit", "Speed", "Stamina"]
         else:
@@ -244,8 +247,8 @@ class ScriptedPolicy:
             order = rot[k:] + rot[:k]
         return [("pressButton", (("name", n),)) for n in dict.fromkeys(order) if n in names]
 
-    def _skills(self, v: dict[str, Any], names: set[str]) -> list[tuple[str, tuple]]:
-        out: list[tuple[str, tuple]] = []
+    def _skills(self, v: dict[str, Any], names: set[str]) -> list[Action]:
+        out: list[Action] = []
         learn = sorted(n for n in names if n.startswith("Learn"))
         if self.skills_turns > 6:
             return [("back", ()), ("pressButton", (("name", "Back"),))]
@@ -260,7 +263,9 @@ class ScriptedPolicy:
         out.append(("back", ()))
         return out
 
-    def _memory_call(self, request: dict[str, Any], tools: set[str], vision: dict[str, Any], why: str) -> dict | None:
+    def _memory_call(
+        self, request: dict[str, Any], tools: set[str], vision: dict[str, Any], why: str
+    ) -> dict[str, Any] | None:
         if (self.turns - 1) % self.memory_every != 0:
             return None
         # As a model would know: the memory snapshot in system, or its own earlier call or a note in the conversation.
@@ -363,7 +368,7 @@ def _args_key(args: Any) -> tuple[tuple[str, Any], ...]:
                          else json.dumps(v, sort_keys=True, default=str)) for k, v in args.items()))
 
 
-def _describe(action: tuple[str, tuple] | None) -> str:
+def _describe(action: Action | None) -> str:
     if action is None:
         return "none"
     name, args = action

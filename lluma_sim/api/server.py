@@ -27,6 +27,7 @@ from typing import Any
 from lluma_facts import ModelSpec, Usage, cost_usd
 from lluma_facts.request import Section
 from lluma_sim.api.cache import PromptCache
+from lluma_sim.api.errors import ApiError
 from lluma_sim.api.faults import ERROR_FAULTS, REPLY_FAULTS, Fault, FaultSchedule, malform_tool_input
 from lluma_sim.api.log import LogEntry, elide_images
 from lluma_sim.api.policy import Policy, PolicyReply, ScriptedPolicy
@@ -34,7 +35,7 @@ from lluma_sim.api.response import error_json, fit_max_tokens, message_json, new
 from lluma_sim.api.talk import Talk
 from lluma_sim.api.thinking import betas, check_bindings, prefix_digest, sign
 from lluma_sim.api.tokens import RequestCount, block_tokens, count_request
-from lluma_sim.api.validate import CURRENT_API_VERSION, ApiError, effort_of, validate_request
+from lluma_sim.api.validate import CURRENT_API_VERSION, effort_of, validate_request
 
 __all__ = ["ApiServer", "LogEntry", "thinking_level"]
 

@@ -89,7 +89,7 @@ def drop_allowed(body: dict[str, Any], beta_headers: set[str]) -> bool:
         raise invalid(f"thinking.block_binding: requires the beta header `anthropic-beta: {BINDING_BETA}`")
     if not isinstance(binding, dict) or binding.get("prefix_mismatch_behavior") not in ("error", "drop_block"):
         raise invalid("thinking.block_binding.prefix_mismatch_behavior: Input should be 'error' or 'drop_block'")
-    return binding["prefix_mismatch_behavior"] == "drop_block"
+    return bool(binding["prefix_mismatch_behavior"] == "drop_block")
 
 
 def check_bindings(

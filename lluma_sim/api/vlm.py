@@ -94,7 +94,7 @@ def read_screen(request: dict[str, Any], texts: list[str], screen: ScreenTruth |
     return text, f"vlm ({how}): {len(answer['buttons'])} buttons, {len(answer['icons'])} icons"
 
 
-def _from_truth(lines: list[OcrLine], size: tuple[int, int], truth: GroundTruth) -> dict[str, list]:
+def _from_truth(lines: list[OcrLine], size: tuple[int, int], truth: GroundTruth) -> dict[str, list[Any]]:
     sx, sy = truth.width / size[0], truth.height / size[1]
     buttons, icons = [], []
     for e in truth.elements:
@@ -111,7 +111,7 @@ def _from_truth(lines: list[OcrLine], size: tuple[int, int], truth: GroundTruth)
     return {"buttons": buttons, "icons": icons, "gauges": []}
 
 
-def _from_cues(lines: list[OcrLine], image: Image.Image | None, size: tuple[int, int]) -> dict[str, list]:
+def _from_cues(lines: list[OcrLine], image: Image.Image | None, size: tuple[int, int]) -> dict[str, list[Any]]:
     buttons = []
     for ln in lines:
         if not re.search(r"[A-Za-z]", ln.text) or re.search(r"\d\s*/\s*\d|\d\s*%", ln.text):
