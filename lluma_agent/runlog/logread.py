@@ -38,8 +38,10 @@ def _newest_turn_mtime(folder: Path) -> float:
     return max((p.stat().st_mtime for p in folder.glob(TURN_GLOB)), default=0.0)
 
 
-def resolve_dir(folder: Path) -> tuple[Path, str | None]:
-    """`folder` itself when it holds turn logs; else its newest subfolder that does (e.g. logs/demo-2026...)."""
+def resolve_dir(folder: Path | None) -> tuple[Path, str | None]:
+    """`folder` itself when it holds turn logs; else its newest subfolder that does (e.g. logs/demo-2026...).
+    None: the configured log root (`logs.dir`)."""
+    folder = default_root() if folder is None else folder
     if not folder.is_dir():
         raise LogDirError(f"no log folder at {folder}")
     if any(folder.glob(TURN_GLOB)):
@@ -52,8 +54,8 @@ def resolve_dir(folder: Path) -> tuple[Path, str | None]:
     return newest, f"{folder} holds no turn logs; using the newest run {newest} ({len(runs)} run(s) found)"
 
 
-def load_run(folder: Path | str) -> Run:
-    path, note = resolve_dir(Path(folder))
+def load_run(folder: Path | str | None) -> Run:
+    path, note = resolve_dir(None if folder is None else Path(folder))
     run = Run(folder=path, turns=[], notes=[note] if note else [])
     for p in sorted(path.glob(TURN_GLOB)):
         try:
@@ -73,11 +75,23 @@ def load_run(folder: Path | str) -> Run:
     return run
 
 
+def default_root() -> Path:
+    """Where runs are written: `logs.dir` of ./config.yaml and LLUMA_LOGS__DIR, as `lluma run` finds them; `logs`
+    when the config cannot be read (a reader of logs must not fail on a config it does not need)."""
+    from lluma_agent.config import ConfigError, find_config, load_config
+
+    try:
+        return load_config(find_config(None)).logs.dir
+    except (ConfigError, OSError, ValueError):
+        return Path("logs")
+
+
 def add_dir_argument(ap: argparse.ArgumentParser) -> None:
-    ap.add_argument("dir", nargs="?", type=Path, default=Path("logs"), help="log folder (default logs)")
+    ap.add_argument("dir", nargs="?", type=Path, default=None,
+                    help="a run folder, or a log root (its newest run); default: logs.dir of the config (logs)")
 
 
-def open_run(folder: Path, prog: str) -> Run | None:
+def open_run(folder: Path | None, prog: str) -> Run | None:
     """load_run for a CLI: notes go to stderr (stdout stays clean for --json); None on failure."""
     try:
         run = load_run(folder)

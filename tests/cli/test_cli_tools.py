@@ -159,6 +159,23 @@ def test_logs_without_turns_fails_clearly(tmp_path: Path, capsys: pytest.Capture
 # ---- stats ---------------------------------------------------------------------------------------
 
 
+def test_readers_default_to_the_configured_log_root(run_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """`lluma logs` / `stats` / `search` with no DIR read logs.dir (config.yaml, LLUMA_LOGS__DIR), not ./logs."""
+    elsewhere = tmp_path / "cwd"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)  # no ./logs and no config.yaml here
+    monkeypatch.setenv("LLUMA_LOGS__DIR", str(run_dir))
+    assert stats.main(["--json"]) == 0
+    turns = json.loads(capsys.readouterr().out)["turns"]
+    assert turns >= 1
+    assert logs_cli.main(["--json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)) == turns
+    monkeypatch.setenv("LLUMA_LOGS__DIR", str(tmp_path / "nowhere"))
+    assert stats.main([]) == 1
+    assert "nowhere" in capsys.readouterr().err
+
+
 def test_stats(run_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     s = json.loads(_out(capsys, stats.main([str(run_dir), "--json"])))
     assert s["turns"] == 4 and s["model_calls"] == 3
