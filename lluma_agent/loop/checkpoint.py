@@ -34,7 +34,7 @@ from lluma_agent.loop.state import Carried, LoopState
 from lluma_agent.loop.stop import disk_error
 from lluma_agent.loop.turn import RunTotals
 from lluma_agent.model.calls import ToolResult
-from lluma_agent.runlog.runs import CHECKPOINT
+from lluma_agent.runlog.folder import CHECKPOINT
 from lluma_agent.runlog.turnlog import TurnLog, TurnLogger
 
 CHECKPOINT_FILE = CHECKPOINT  # runlog.runs names it: a folder without one has no completed turn

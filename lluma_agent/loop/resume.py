@@ -21,9 +21,9 @@ from lluma_agent.config import Config
 from lluma_agent.loop import checkpoint
 from lluma_agent.loop.checkpoint import Checkpoint
 from lluma_agent.loop.coordinator import Coordinator
-from lluma_agent.runlog.requestlog import REQUESTS_DIR
+from lluma_agent.runlog.folder import DB_FILE, REQUEST_GLOB, REQUESTS_DIR, TURN_GLOB, turn_log
 from lluma_agent.runlog.runs import LogDirInUse, RunLock, has_files_of_a_run, holds_run
-from lluma_agent.runlog.turnlog import TURN_GLOB, TurnLogger, read_turn, rebuild_db
+from lluma_agent.runlog.turnlog import TurnLogger, read_turn, rebuild_db
 
 _NUMBERED = re.compile(r"^turn_(\d+)\.json(?:\.gz)?$")
 TORN = ".torn"
@@ -58,7 +58,7 @@ def newest_run(root: Path, prefix: str = "run") -> Path:
 
 
 def _has_row(folder: Path, turn: int) -> bool:
-    db_path = folder / "turns.sqlite"
+    db_path = folder / DB_FILE
     if not db_path.is_file():
         return False
     db = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
@@ -101,7 +101,7 @@ def open_point(folder: Path) -> ResumePoint:
     if cp.format != checkpoint.FORMAT:
         raise ResumeError(f"{cp_path} has format {cp.format}; this LLuMa reads format {checkpoint.FORMAT}. "
                           "Resume it with the version that made it, or start a new run")
-    last = folder / f"turn_{cp.turn:06d}.json"
+    last = turn_log(folder, cp.turn)
     try:
         if read_turn(last).turn != cp.turn:
             raise ValueError(f"it holds another turn than {cp.turn}")
@@ -117,7 +117,7 @@ def open_point(folder: Path) -> ResumePoint:
         if not _has_row(folder, cp.turn):
             raise ResumeError(f"the checkpoint ends at turn {cp.turn} but the turn logs rebuilt into turns.sqlite "
                               "have no row for it; was the folder changed by hand?")
-    later = [*folder.glob("turn_*.json"), *(folder / REQUESTS_DIR).glob("turn_*.json.gz")]
+    later = [*folder.glob(TURN_GLOB), *(folder / REQUESTS_DIR).glob(REQUEST_GLOB)]
     return ResumePoint(folder, cp, sorted((p for p in later if _number(p) > cp.turn), key=_number))
 
 
@@ -149,7 +149,7 @@ def set_aside(point: ResumePoint, logger: TurnLogger) -> list[str]:
 
 def start_over(folder: Path, logger: TurnLogger) -> list[str]:
     """A folder whose run never completed a turn: its turn files set aside (`*.torn`), so a run starts there."""
-    files = sorted([*folder.glob("turn_*.json"), *(folder / REQUESTS_DIR).glob("turn_*.json.gz")], key=_number)
+    files = sorted([*folder.glob(TURN_GLOB), *(folder / REQUESTS_DIR).glob(REQUEST_GLOB)], key=_number)
     return [f"turn {n} of a run that completed no turn: set aside as {', '.join(names)}; starting over"
             for n, names in _set_aside(folder, files, 0, logger)]
 

@@ -14,6 +14,8 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from lluma_agent.runlog.folder import DB_FILE
+
 TABLE = "turns_fts"
 # A row is (turn, *COLUMNS); `turnlog.search_row` builds it from a TurnLog.
 COLUMNS = ("screen", "action", "reasoning", "read", "results", "memory")
@@ -90,7 +92,7 @@ def search_text(db: sqlite3.Connection, query: str, limit: int = 10) -> tuple[li
 
 def open_index(folder: Path, rows: Callable[[], Iterable[Row]]) -> sqlite3.Connection:
     """The run's database; an older run's (no index yet) is indexed from `rows()` (its turn logs) first."""
-    db = sqlite3.connect(folder / "turns.sqlite")
+    db = sqlite3.connect(folder / DB_FILE)
     if ensure(db):
         for r in rows():
             index(db, r)

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from lluma_agent.runlog.turnlog import SUMMARY_FILE, TURN_GLOB, RunSummary, SideCall, TurnLog, read_turn
+from lluma_agent.runlog.folder import SUMMARY_FILE, TURN_GLOB
+from lluma_agent.runlog.turnlog import RunSummary, SideCall, TurnLog, read_turn
 
 
 class LogDirError(Exception):

@@ -24,15 +24,14 @@ from typing import Any
 
 from lluma_agent.atomic import atomic_write_bytes
 from lluma_agent.interrupts import no_interrupt
+from lluma_agent.runlog.folder import IMAGES_DIR, REQUESTS_DIR, request
 
-REQUESTS_DIR = "requests"
-IMAGES_DIR = "images"  # under requests/: each image sent, once, named by its digest
 OMITTED = "omitted:"  # image data in a stored request starts with this
 _EXT = {"image/jpeg": "jpg", "image/png": "png", "image/gif": "gif", "image/webp": "webp"}
 
 
 def request_path(folder: Path, turn: int) -> Path:
-    return Path(folder) / REQUESTS_DIR / f"turn_{turn:06d}.json.gz"
+    return request(folder, turn)
 
 
 def _digest(data: str) -> str:

@@ -12,13 +12,13 @@ import itertools
 import time
 from pathlib import Path
 
+from lluma_agent.runlog.folder import CHECKPOINT, DB_FILE, LOCK_FILE, SUMMARY_FILE, TURN_GLOB
+
 try:
     import fcntl
 except ImportError:  # Windows: no flock; folders are still made exclusively
     fcntl = None  # type: ignore[assignment]
 
-CHECKPOINT = "checkpoint.json"  # written after a turn is complete: a folder without one has no completed turn
-LOCK_FILE = ".lluma-run.lock"
 
 
 class LogDirInUse(Exception):
@@ -31,18 +31,18 @@ def holds_run(folder: Path) -> bool:
     started over: its turn files are set aside (`resume.start_over`)."""
     if not folder.is_dir():
         return False
-    return (folder / CHECKPOINT).is_file() or len(list(itertools.islice(folder.glob("turn_*.json"), 2))) > 1
+    return (folder / CHECKPOINT).is_file() or len(list(itertools.islice(folder.glob(TURN_GLOB), 2))) > 1
 
 
 def has_files_of_a_run(folder: Path) -> bool:
-    return folder.is_dir() and any(any(folder.glob(m)) for m in ("turn_*.json", "turns.sqlite", "run.json"))
+    return folder.is_dir() and any(any(folder.glob(m)) for m in (TURN_GLOB, DB_FILE, SUMMARY_FILE))
 
 
 def check_fresh(folder: Path, resume: bool = False) -> None:
     """Refuse a folder that holds a run (turn logs, turns.sqlite or run.json), unless resuming it."""
     if resume or not holds_run(folder):
         return
-    turns = len(list(folder.glob("turn_*.json")))
+    turns = len(list(folder.glob(TURN_GLOB)))
     raise LogDirInUse(
         f"{folder} already holds a run ({turns} turn log(s)); a second run there would mix the two. "
         "Choose another folder, or leave the option out and a new folder is made"

@@ -25,6 +25,7 @@ from lluma_agent.interrupts import no_interrupt
 from lluma_agent.memory.store import MemoryChange
 from lluma_agent.model.calls import ToolCall, ToolResult
 from lluma_agent.runlog import index as history_index
+from lluma_agent.runlog.folder import DB_FILE, SCREENS_DIR, SUMMARY_FILE, TURN_GLOB, screenshot, turn_log
 from lluma_facts import Usage
 from lluma_facts.retry import Attempt
 
@@ -106,7 +107,6 @@ class RunSummary(BaseModel):
     ended_at: float = 0.0
 
 
-SUMMARY_FILE = "run.json"
 
 
 class CostLog(BaseModel):
@@ -165,7 +165,6 @@ def readable_json(log: TurnLog) -> str:
     return _NUMBER_LIST.sub(lambda m: "[" + ", ".join(m.group(1).split()).replace(",,", ",") + "]", text)
 
 
-TURN_GLOB = "turn_*.json"
 
 
 def read_turn(path: Path) -> TurnLog:
@@ -211,7 +210,6 @@ def search_row(log: TurnLog) -> history_index.Row:
     )
 
 
-DB_FILE = "turns.sqlite"
 
 
 def create_tables(db: sqlite3.Connection) -> None:
@@ -280,7 +278,7 @@ def rebuild_db(folder: Path) -> int:
 class TurnLogger:
     def __init__(self, folder: Path, keep_screenshots: int = 300) -> None:
         self.folder = Path(folder)
-        self.shots = self.folder / "screens"
+        self.shots = self.folder / SCREENS_DIR
         self.shots.mkdir(parents=True, exist_ok=True)
         for folder in (self.folder, self.shots):  # half-written files of a run that was killed
             remove_stale_temps(folder)
@@ -291,7 +289,7 @@ class TurnLogger:
         self.last_written = 0  # the last turn whose JSON and SQLite row are both written (checkpoints wait for it)
 
     def save_screenshot(self, turn: int, image: Image.Image) -> str:
-        path = self.shots / f"turn_{turn:06d}.jpg"
+        path = screenshot(self.folder, turn)
         buf = io.BytesIO()
         image.convert("RGB").save(buf, format="JPEG", quality=85)
         atomic_write_bytes(path, buf.getvalue())
@@ -301,7 +299,7 @@ class TurnLogger:
         return str(path.relative_to(self.folder))
 
     def path(self, turn: int) -> Path:
-        return self.folder / f"turn_{turn:06d}.json"
+        return turn_log(self.folder, turn)
 
     def write(self, log: TurnLog) -> Path:
         with no_interrupt():

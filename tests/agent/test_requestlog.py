@@ -9,7 +9,8 @@ from pathlib import Path
 
 from PIL import Image
 
-from lluma_agent.runlog.requestlog import IMAGES_DIR, OMITTED, REQUESTS_DIR, load_request, restore_images, write_request
+from lluma_agent.runlog.folder import IMAGES_DIR, REQUESTS_DIR
+from lluma_agent.runlog.requestlog import OMITTED, load_request, restore_images, write_request
 
 
 def _jpeg(colour: str) -> str:
