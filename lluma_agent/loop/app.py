@@ -135,7 +135,8 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
             raise ValueError(f"logs.dir {cfg.logs.dir} is not the folder being resumed ({resume.folder})")
         check_settings(resume, cfg)
     prompt = system_prompt(cfg)  # before anything connects: a bad prompt file is a start-up error
-    vision_client = client if cfg.vision.backend in ("claude", "hybrid", "auto") else None
+    # only the VLM backends call the API; `auto` is ocr (pipeline.resolve_backend), so its vlm_model is not checked
+    vision_client = client if cfg.vision.backend in ("claude", "hybrid") else None
     check_model(cfg.model, cfg.vision.vlm_model if vision_client is not None else None)
     device = Device(cfg.device)
     # A dropped device is waited for (device.outage_wait_s); say so, or the run looks hung.

@@ -37,7 +37,6 @@ from lluma_agent.model.calls import ToolResult
 from lluma_agent.runlog.folder import CHECKPOINT
 from lluma_agent.runlog.turnlog import TurnLog, TurnLogger
 
-CHECKPOINT_FILE = CHECKPOINT  # runlog.runs names it: a folder without one has no completed turn
 FORMAT = 1  # bump when the fields below change meaning; an older checkpoint is refused, not misread
 
 EnvState = Callable[[], dict[str, Any]]
@@ -79,7 +78,7 @@ def apply(c: Coordinator, cp: Checkpoint) -> None:
 
 
 def path(folder: Path) -> Path:
-    return Path(folder) / CHECKPOINT_FILE
+    return Path(folder) / CHECKPOINT
 
 
 def save(folder: Path, cp: Checkpoint) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from lluma_agent.config import ConfigError, find_config, load_config
 from lluma_agent.runlog.folder import SUMMARY_FILE, TURN_GLOB
 from lluma_agent.runlog.turnlog import RunSummary, SideCall, TurnLog, read_turn
 
@@ -79,8 +80,6 @@ def load_run(folder: Path | str | None) -> Run:
 def default_root() -> Path:
     """Where runs are written: `logs.dir` of ./config.yaml and LLUMA_LOGS__DIR, as `lluma run` finds them; `logs`
     when the config cannot be read (a reader of logs must not fail on a config it does not need)."""
-    from lluma_agent.config import ConfigError, find_config, load_config
-
     try:
         return load_config(find_config(None)).logs.dir
     except (ConfigError, OSError, ValueError):
