@@ -15,7 +15,8 @@ import logging
 import random
 import time
 from collections.abc import Callable
-from typing import TypeVar
+from dataclasses import dataclass
+from typing import Generic, TypeVar, cast
 
 import anthropic
 from pydantic import BaseModel, ConfigDict, Field
@@ -85,21 +86,36 @@ class RetryPolicy(BaseModel):
         return rng.uniform(0.0, min(self.max_wait_s, self.base_s * 2.0**retry))
 
 
+@dataclass(frozen=True)
+class Tried(Generic[T]):
+    """How a call went: its value, or the error it gave up on; and every try that failed and was retried (the
+    caller logs them either way). A dataclass, not a pydantic model: it carries an exception and any value."""
+
+    attempts: list[Attempt]
+    value: T | None = None
+    error: Exception | None = None
+
+    def get(self) -> T:
+        """The value, or the error raised."""
+        if self.error is not None:
+            raise self.error
+        return cast(T, self.value)
+
+
 def call_with_retries(
     fn: Callable[[int], T],
     policy: RetryPolicy,
-    attempts: list[Attempt],
     *,
     sleep: Callable[[float], None] = time.sleep,
     clock: Callable[[], float] = time.monotonic,
     rng: random.Random | None = None,
     what: str = "API call",
-) -> T:
-    """`fn(attempt_number)` until it succeeds, fails for good, or the window is spent; the last error is raised.
-
-    Every failed try that is retried is appended to `attempts` (the caller logs them even when it fails)."""
+) -> Tried[T]:
+    """`fn(attempt_number)` until it succeeds, fails for good, or the window is spent. Never raises an
+    `Exception`: the last error comes back in the result, with the tries that were retried before it."""
     rng = rng or random.Random()
     start = clock()
+    attempts: list[Attempt] = []
 
     def wait(rs: RetryCallState) -> float:
         exc = rs.outcome.exception() if rs.outcome else None
@@ -121,4 +137,7 @@ def call_with_retries(
         reraise=True,
     )
     tries = itertools.count()
-    return retrying(lambda: fn(next(tries)))
+    try:
+        return Tried(attempts=attempts, value=retrying(lambda: fn(next(tries))))
+    except Exception as exc:  # noqa: BLE001 - handed back with the attempts; the caller decides what it means
+        return Tried(attempts=attempts, error=exc)

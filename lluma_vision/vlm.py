@@ -23,7 +23,7 @@ from PIL import Image
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from lluma_facts import model_spec
-from lluma_facts.retry import Attempt, RetryPolicy, call_with_retries
+from lluma_facts.retry import Attempt, RetryPolicy, Tried, call_with_retries
 from lluma_vision.jpeg import jpeg_base64
 from lluma_vision.layout import clean_name
 from lluma_vision.models import Box, Button, Gauge, Region, TextLine, VisionOutput
@@ -294,12 +294,12 @@ class VlmBackend:
         self.retry, self.sleep, self.clock = retry or RetryPolicy(), sleep, clock
         self.calls = 0
 
-    def _create(self, request: dict[str, Any], retries: list[Attempt]) -> Any:
+    def _create(self, request: dict[str, Any]) -> Tried[Any]:
         def call(_attempt: int) -> Any:
             self.calls += 1
             return self.client.messages.create(**request)
 
-        return call_with_retries(call, self.retry, retries, sleep=self.sleep, clock=self.clock, what="VLM call")
+        return call_with_retries(call, self.retry, sleep=self.sleep, clock=self.clock, what="VLM call")
 
     def refine(self, image: Image.Image, reading: Reading, keep_ocr_buttons: bool) -> VlmResult:
         request = build_request(reading, image, self.model, self.max_tokens, self.image_max_side)
@@ -307,11 +307,12 @@ class VlmBackend:
         usage: dict[str, int] = {}
         retries: list[Attempt] = []
         for attempt in range(2):
-            try:
-                message = self._create(request, retries)
-            except Exception as exc:  # noqa: BLE001 - API failure after the retry window (or a bug): OCR this frame
+            tried = self._create(request)
+            retries += tried.attempts
+            if (exc := tried.error) is not None:  # API failure after the retry window (or a bug): OCR this frame
                 errors.append(f"vlm call failed: {type(exc).__name__}: {str(exc)[:200]}")
                 break
+            message = tried.value
             _add_usage(usage, getattr(message, "usage", None))
             try:
                 resp = parse_response(message, len(reading.lines))

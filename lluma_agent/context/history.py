@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from lluma_agent.context.tokens import estimate_message_tokens
+from lluma_agent.model.claude import ModelReply
 
 _API_FIELDS = {
     "text": ("type", "text"),
@@ -127,7 +128,14 @@ def _call_line(block: dict[str, Any]) -> str:
     return f"{block.get('name')}({args})"
 
 
-Summarizer = Callable[[list[dict[str, Any]]], str]
+Summarizer = Callable[[list[dict[str, Any]]], ModelReply]  # the summary call: the chunk as messages -> its reply
+
+
+class Folded(BaseModel):
+    """What a fold did: how the chunk was summarised, and the summary call it made (billed to the folding turn)."""
+
+    how: str  # "model", "digest", or "digest (why the call failed)"
+    reply: ModelReply | None = None
 
 SUMMARY_REQUEST = (
     "<summarize>\nFold the turns above into a short summary (at most 150 words) for your future self: "
@@ -198,12 +206,12 @@ class History:
     def needs_fold(self) -> bool:
         return len(self.turns) > self.max_turns
 
-    def fold(self, summarize: Summarizer | None, memory: str | None = None) -> str:
-        """Fold the oldest chunk into the summary and take `memory` as the new snapshot.
-        Returns "model" or "digest" (how it was summarised)."""
+    def fold(self, summarize: Summarizer | None, memory: str | None = None) -> Folded:
+        """Fold the oldest chunk into the summary and take `memory` as the new snapshot."""
         chunk, rest = self.turns[: self.chunk], self.turns[self.chunk :]
         how = "digest"
         text = ""
+        reply = None
         if summarize is not None:
             # The request: the chunk exactly as the last request rendered it (same prefix, same bindings), the
             # results answering its last reply, then the ask.
@@ -214,7 +222,8 @@ class History:
                 closing = [b for b in msgs.pop()["content"] if b.get("type") == "tool_result"]
             msgs.append({"role": "user", "content": closing + [{"type": "text", "text": SUMMARY_REQUEST}]})
             try:
-                text = summarize(msgs).strip()
+                reply = summarize(msgs)
+                text = reply.text.strip()
                 how = "model" if text else "digest"
             except Exception as exc:  # noqa: BLE001 - any failure falls back to the digest, and is reported
                 text = ""
@@ -230,7 +239,7 @@ class History:
         self.folds += 1
         if memory is not None:
             self.memory = memory
-        return how
+        return Folded(how=how, reply=reply)
 
 
 def render(turns: list[PastTurn], summary: str, folds: int) -> list[dict[str, Any]]:

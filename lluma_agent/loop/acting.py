@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
-from typing import Literal, Protocol, cast
+from typing import Literal, NamedTuple, Protocol, cast
 
 from pydantic import BaseModel, Field
 
@@ -113,6 +113,22 @@ class Acted(BaseModel):
     stop: bool = False  # a person asked to stop the run
     person_s: float = 0.0  # time spent waiting for the person's answers (left out of the run's active time)
 
+    def then(self, more: Acted) -> Acted:
+        """This step followed by `more`: lists joined in order, the later action and word kept."""
+        return Acted(
+            results=self.results + more.results, action=more.action or self.action,
+            pending=more.pending or self.pending, memory_changes=self.memory_changes + more.memory_changes,
+            errors=self.errors + more.errors, refused=more.refused or self.refused,
+            person=more.person or self.person, stop=self.stop or more.stop, person_s=self.person_s + more.person_s,
+        )
+
+
+class Heard(NamedTuple):
+    """A person's answer to a planned action: what it did to the turn, and what to send (None: nothing)."""
+
+    acted: Acted
+    send: tuple[InputTool, PlannedAction, str] | None  # (tool, action, note told to the model)
+
 
 def effect_of(p: Pending, frame: Frame, same_screen: Callable[[str, str], bool]) -> Effect:
     """Now that we see the screen, tell the model what its last input action did."""
@@ -149,84 +165,76 @@ class Actor:
             try:
                 tool, args = self.tools.parse(call)
             except (ToolInputError, ValueError, TypeError) as exc:
-                acted.results.append(error_result(call, str(exc)))
-                acted.errors.append(f"tool: {exc}")
-                if call.name in self.tools.names(acts=True) and not acting:
-                    acting, acted.refused = True, f"{call.name}(refused)"
+                refused = call.name in self.tools.names(acts=True) and not acting
+                acting = acting or refused
+                acted = acted.then(Acted(results=[error_result(call, str(exc))], errors=[f"tool: {exc}"],
+                                         refused=f"{call.name}(refused)" if refused else ""))
                 continue
             if not tool.acts:
-                self._run_now(tool, call, args, ctx, acted)
+                acted = acted.then(self._run_now(tool, call, args, ctx))
             elif acting:
-                acted.results.append(error_result(call, "not executed: only one input action per turn"))
+                acted = acted.then(Acted(results=[error_result(call, "not executed: only one input action per turn")]))
             else:
                 acting = True
-                self._input(cast(InputTool, tool), call, args, frame, ctx, stuck, last_action, acted)
+                acted = acted.then(self._input(cast(InputTool, tool), call, args, frame, ctx, stuck, last_action))
         if not acting and stuck.level == "force":
-            self._forced(None, frame, ctx, stuck, last_action, acted)
+            acted = acted.then(self._forced(None, frame, ctx, stuck, last_action))
         return acted
 
-    def _run_now(self, tool: Tool, call: ToolCall, args: Args, ctx: ToolContext, acted: Acted) -> None:
+    def _run_now(self, tool: Tool, call: ToolCall, args: Args, ctx: ToolContext) -> Acted:
         try:
             outcome = tool.run(args, ctx)
         except ToolFailed as exc:
-            acted.errors.append(f"{exc.log_prefix}: {exc}")
-            acted.results.append(error_result(call, str(exc)))
-            return
+            return Acted(errors=[f"{exc.log_prefix}: {exc}"], results=[error_result(call, str(exc))])
         except Exception as exc:  # a bug in a handler must not kill a paid turn: the model and the log hear of it
-            acted.errors.append(f"tool: internal error in {call.name}: {type(exc).__name__}: {exc}")
-            acted.results.append(error_result(call, f"{call.name} failed with an internal error; nothing changed"))
-            return
-        if outcome.memory_change is not None:
-            acted.memory_changes.append(outcome.memory_change)
-        acted.results.append(tool.result(call, outcome))
+            return Acted(errors=[f"tool: internal error in {call.name}: {type(exc).__name__}: {exc}"],
+                         results=[error_result(call, f"{call.name} failed with an internal error; nothing changed")])
+        changes = [outcome.memory_change] if outcome.memory_change is not None else []
+        return Acted(memory_changes=changes, results=[tool.result(call, outcome)])
 
     def _input(self, tool: InputTool, call: ToolCall, args: Args, frame: Frame, ctx: ToolContext,
-               stuck: StuckState, last_action: str, acted: Acted) -> None:
+               stuck: StuckState, last_action: str) -> Acted:
         if stuck.level == "force":
-            self._forced(call, frame, ctx, stuck, last_action, acted)
-            return
+            return self._forced(call, frame, ctx, stuck, last_action)
         try:
             planned = tool.plan(args, ctx.vision)
         except (ActionError, ValueError, TypeError, LookupError) as exc:
-            acted.results.append(error_result(call, str(exc)))
-            acted.errors.append(f"action: {exc}")
             # A refused input changed nothing: it counts toward stuck, so a model that keeps asking for a
             # button that is not there is stopped like one that keeps tapping in vain.
-            acted.refused = f"{call.name}(refused)"
-            return
-        self._gated(tool, call, planned, frame, ctx, acted)
+            return Acted(results=[error_result(call, str(exc))], errors=[f"action: {exc}"],
+                         refused=f"{call.name}(refused)")
+        return self._gated(tool, call, planned, frame, ctx)
 
     def _gated(self, tool: InputTool, call: ToolCall | None, planned: PlannedAction, frame: Frame,
-               ctx: ToolContext, acted: Acted, note: str = "") -> None:
+               ctx: ToolContext, note: str = "") -> Acted:
         """Send the action, once the person in the loop (if any) agreed or gave their own."""
-        if self.gate is not None:
-            asked = self._ask(call, planned, frame, ctx, acted)
-            if asked is None:
-                return
-            tool, planned, theirs = asked
-            note += theirs
-        self._act(tool, call, planned, frame, ctx.turn, acted, note=note)
+        if self.gate is None:
+            return self._act(tool, call, planned, frame, ctx.turn, note=note)
+        heard = self._ask(call, planned, frame, ctx)
+        if heard.send is None:
+            return heard.acted
+        tool, planned, theirs = heard.send
+        return heard.acted.then(self._act(tool, call, planned, frame, ctx.turn, note=note + theirs))
 
-    def _ask(self, call: ToolCall | None, planned: PlannedAction, frame: Frame, ctx: ToolContext,
-             acted: Acted) -> tuple[InputTool, PlannedAction, str] | None:
-        """The person's answer: (the tool, the action to send, the note told to the model), or None when
-        nothing is sent (vetoed or stopped; the model's call is answered, the turn log says so)."""
+    def _ask(self, call: ToolCall | None, planned: PlannedAction, frame: Frame, ctx: ToolContext) -> Heard:
+        """The person's answer: what to send, or nothing (vetoed or stopped; the model's call is answered,
+        the turn log says so)."""
         assert self.gate is not None
         what = planned.label
         problem = ""
+        waited = 0.0
         while True:
             asked_at = time.monotonic()
             verdict = self.gate(ctx.turn, planned, frame, problem)
-            acted.person_s += time.monotonic() - asked_at
+            waited += time.monotonic() - asked_at
             if verdict.answer == "yes":
-                acted.person = f"approved {what}"
-                return cast(InputTool, self.tools.get(planned.tool)), planned, ""
+                return Heard(acted=Acted(person=f"approved {what}", person_s=waited),
+                             send=(cast(InputTool, self.tools.get(planned.tool)), planned, ""))
             if verdict.answer in ("no", "quit"):
-                acted.person = f"vetoed {what}" if verdict.answer == "no" else f"stopped the run at {what}"
-                acted.stop = verdict.answer == "quit"
-                if call is not None:
-                    acted.results.append(error_result(call, VETO.format(what=what) if not acted.stop else QUIT))
-                return None
+                stop = verdict.answer == "quit"
+                results = [] if call is None else [error_result(call, QUIT if stop else VETO.format(what=what))]
+                person = f"stopped the run at {what}" if stop else f"vetoed {what}"
+                return Heard(acted=Acted(person=person, stop=stop, person_s=waited, results=results), send=None)
             try:
                 theirs = person_call(verdict.text, self.tools, call.id if call else "person")
                 tool, args = self.tools.parse(theirs)
@@ -235,11 +243,12 @@ class Actor:
                 problem = f"cannot do {verdict.text!r}: {exc}"
                 continue
             done = mine.label
-            acted.person = f"replaced {what} with {done}"
-            return cast(InputTool, tool), mine, f"a person watching the run replaced your {what} with {done}: "
+            return Heard(acted=Acted(person=f"replaced {what} with {done}", person_s=waited),
+                         send=(cast(InputTool, tool), mine,
+                               f"a person watching the run replaced your {what} with {done}: "))
 
     def _act(self, tool: InputTool, call: ToolCall | None, planned: PlannedAction, frame: Frame, turn: int,
-             acted: Acted, note: str = "") -> None:
+             note: str = "") -> Acted:
         """Send one input (call None = the coordinator's own forced action) and leave it pending."""
         # Never act on a frame older than the decision: if the screen moved meanwhile, do nothing.
         # An input the device never confirmed comes back from execute() as done with `unknown` set.
@@ -254,27 +263,25 @@ class Actor:
         except DeviceError as exc:
             msg = f"not executed: the device failed ({exc}); look again"
         if done is None:
-            if call is not None:
-                acted.results.append(error_result(call, msg))
-            acted.errors.append(f"action: {msg}")
-            return
-        acted.action = ActionLog(
+            return Acted(results=[] if call is None else [error_result(call, msg)], errors=[f"action: {msg}"])
+        action = ActionLog(
             tool=planned.tool, target=planned.target, key=planned.key, forced=bool(note),
             point=list(done.point) if done.point else None, swipe=list(done.swipe) if done.swipe else None,
             outcome="unknown" if done.unknown else "sent",
         )
-        described, brief = tool.describe(done), tool.brief(done)
+        described, brief, errors = tool.describe(done), tool.brief(done), []
         if done.unknown:  # sent and unanswered: it may have happened; the effect (next frame) is the truth
-            acted.errors.append(f"action: outcome unknown ({done.unknown})")
+            errors.append(f"action: outcome unknown ({done.unknown})")
             described = f"{described}, but the device never confirmed it (outcome unknown until this screen)"
             brief = f"{brief} (unconfirmed)"
-        acted.pending = Pending(
+        pending = Pending(
             call=call, signature=signature, description=f"{note}{described}",
             brief=brief, before_hash=frame.phash, turn=turn,
         )
+        return Acted(action=action, pending=pending, errors=errors)
 
     def _forced(self, call: ToolCall | None, frame: Frame, ctx: ToolContext, stuck: StuckState,
-                last_action: str, acted: Acted) -> None:
+                last_action: str) -> Acted:
         """Stuck for a while: take a different kind of action than the repeated one, and say so.
 
         The streak is not reset here: if the forced action changes nothing either, the next turn
@@ -284,5 +291,5 @@ class Actor:
             "scrollDown" if ctx.vision.scrollbar else "advanceDialogue")
         tool = cast(InputTool, self.tools.get(name))
         note = f"stuck ({stuck.reason}): the coordinator ran {name} instead of your action"
-        acted.errors.append(note)
-        self._gated(tool, call, tool.plan(tool.args(), ctx.vision), frame, ctx, acted, note=f"{note}; ")
+        return Acted(errors=[note]).then(self._gated(tool, call, tool.plan(tool.args(), ctx.vision), frame, ctx,
+                                                     note=f"{note}; "))

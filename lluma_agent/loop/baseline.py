@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from lluma_agent.context.history import History, PastTurn, Summarizer
+from lluma_agent.context.history import Folded, History, PastTurn, Summarizer
 from lluma_agent.loop.layouts import Current, Sent
 from lluma_agent.memory.store import MemoryStore
 from lluma_agent.model.calls import ToolResult
@@ -43,7 +43,7 @@ def verbose_vision_json(out: VisionOutput) -> str:
 class BaselineLayout:
     cache = False
 
-    def make_room(self, history: History, summarize: Summarizer) -> str | None:
+    def make_room(self, history: History, summarize: Summarizer) -> Folded | None:
         history.drop_oldest()  # a sliding window: no summary, the prefix breaks every turn
         if history.turns:
             # The new first turn's results answered the dropped reply: a tool_result without its tool_use is a

@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel
 
-from lluma_agent.context.history import History, PastTurn, Summarizer
+from lluma_agent.context.history import Folded, History, PastTurn, Summarizer
 from lluma_agent.memory.store import MemoryStore
 from lluma_agent.model.calls import ToolResult
 from lluma_agent.model.claude import MessagesRequest, Shape
@@ -43,8 +43,9 @@ class ContextLayout(Protocol):
 
     cache: bool  # the request carries cache_control breakpoints (and the cached prefix is worth a preflight)
 
-    def make_room(self, history: History, summarize: Summarizer) -> str | None:
-        """History is over its limit: shrink it. Returns how it was folded (for the log), or None."""
+    def make_room(self, history: History, summarize: Summarizer) -> Folded | None:
+        """History is over its limit: shrink it. Returns the fold (how, for the log, and its summary call), or
+        None when the layout shrinks without one."""
         ...
 
     def memory_text(self, history: History, memory: MemoryStore) -> str:
@@ -64,7 +65,7 @@ class ContextLayout(Protocol):
 class CachedLayout:
     cache = True
 
-    def make_room(self, history: History, summarize: Summarizer) -> str | None:
+    def make_room(self, history: History, summarize: Summarizer) -> Folded | None:
         return history.fold(summarize)
 
     def memory_text(self, history: History, memory: MemoryStore) -> str:

@@ -39,16 +39,17 @@ class Prompter:
     def make_room(self, turn: int = 0) -> tuple[str | None, list[Call]]:
         """History over its limit: the layout folds it (summary calls are billed to this turn) and the memory
         snapshot is refreshed (taken at `turn`). The count_tokens preflight runs at the start and after a fold."""
-        how, calls = None, []
+        how: str | None = None
+        calls: list[Call] = []
         if self.history.memory is None:
             self.history.memory = snapshot(self.memory.block_text(), turn)
         if self.history.needs_fold():
-            replies: list[ModelReply] = []
-            how = self.layout.make_room(self.history, lambda msgs: self._summarize(msgs, replies))
+            folded = self.layout.make_room(self.history, self._summarize)
             self.history.memory = snapshot(self.memory.block_text(), turn)
-            self.preflight_due = self.preflight_due or (how is not None and self.layout.cache)
-            calls = [Call("fold", self.cfg.model.name, r.usage, r.text, list(r.retries))
-                     for r in replies]
+            if folded is not None:
+                how, r = folded.how, folded.reply
+                self.preflight_due = self.preflight_due or self.layout.cache
+                calls = [] if r is None else [Call("fold", self.cfg.model.name, r.usage, r.text, list(r.retries))]
         if self.preflight_due:
             self.preflight_due = False
             calls += self._preflight()
@@ -92,7 +93,7 @@ class Prompter:
         request = self.layout.finish(params, shape)
         return Prompt(request, layout.sections, current, results, blocks, as_text, notes.memory)
 
-    def _summarize(self, messages: list[dict[str, Any]], replies: list[ModelReply]) -> str:
+    def _summarize(self, messages: list[dict[str, Any]]) -> ModelReply:
         """The fold's summary: the same prefix as the last request (bindings hold), the decisions' tool_choice and
         a breakpoint on the last kept reply, so it reads the chunk from the cache entry an earlier decision wrote
         there. (`tool_choice: none` seeded the message part differently: the whole chunk was billed uncached,
@@ -103,6 +104,4 @@ class Prompter:
             current=messages[-1]["content"], thinking=self.shape.thinking,
             output_config=self.shape.output_config,
         )
-        reply = self.model.decide(request)
-        replies.append(reply)
-        return reply.text
+        return self.model.decide(request)

@@ -24,7 +24,7 @@ from lluma_agent.config import ModelConfig
 from lluma_agent.model.calls import ToolCall
 from lluma_facts import Usage
 from lluma_facts.registry import RetiredModelError, UnknownModelError, model_spec, usable_model
-from lluma_facts.retry import Attempt, RetryPolicy, call_with_retries, describe, is_retryable
+from lluma_facts.retry import Attempt, RetryPolicy, Tried, call_with_retries, describe, is_retryable
 
 __all__ = [
     "Attempt", "Model", "ModelError", "ModelReply", "Shape", "check_model", "make_client", "parse_reply",
@@ -175,37 +175,31 @@ class Model:
         self.policy = retry_policy(cfg)
 
     def decide(self, request: MessagesRequest) -> ModelReply:
-        retries: list[Attempt] = []
-        try:
-            return self._send(request, retries)
-        except anthropic.BadRequestError as exc:
-            thinking = request.get("thinking")
-            if BINDING_ERROR not in str(exc) or thinking is None or thinking["type"] != "adaptive":
-                raise self._error(exc, retries) from None
-            retries.append(Attempt(error=describe(exc), status=exc.status_code))
-            try:
-                return self._send(drop_block(request), retries)
-            except anthropic.APIError as again:
-                raise self._error(again, retries) from None
-        except anthropic.APIError as exc:
-            raise self._error(exc, retries) from None
+        tried = self._send(request)
+        exc = tried.error
+        thinking = request.get("thinking")
+        if (isinstance(exc, anthropic.BadRequestError) and BINDING_ERROR in str(exc)
+                and thinking is not None and thinking["type"] == "adaptive"):
+            # A broken thinking binding: sent once more without the block that breaks it (drop_block).
+            broken = Attempt(error=describe(exc), status=exc.status_code)
+            again = self._send(drop_block(request))
+            tried = Tried(attempts=[*tried.attempts, broken, *again.attempts], value=again.value, error=again.error)
+        if isinstance(tried.error, anthropic.APIError):
+            raise self._error(tried.error, tried.attempts) from None
+        return tried.get().model_copy(update={"retries": tried.attempts})
 
-    def _send(self, request: MessagesRequest, retries: list[Attempt]) -> ModelReply:
+    def _send(self, request: MessagesRequest) -> Tried[ModelReply]:
         started = self.clock()
 
-        def call(attempt: int) -> Any:
+        def call(attempt: int) -> ModelReply:
             # The SDK's own retries are off, so it would send retry-count 0 every time: say which attempt this is.
             headers = {**(request.get("extra_headers") or {}), "x-stainless-retry-count": str(attempt)}
             sent: MessagesRequest = {**request, "extra_headers": headers}
-            return self.client.messages.create(**sent)
+            reply = parse_reply(self.client.messages.create(**sent))
+            reply.latency_s = self.clock() - started
+            return reply
 
-        message = call_with_retries(
-            call, self.policy, retries, sleep=self.sleep, clock=self.clock, what="model call"
-        )
-        reply = parse_reply(message)
-        reply.latency_s = self.clock() - started
-        reply.retries = retries
-        return reply
+        return call_with_retries(call, self.policy, sleep=self.sleep, clock=self.clock, what="model call")
 
     def count_tokens(self, request: MessagesRequest) -> int:
         """The exact input tokens of `request` (free; needs the network): the prefix check at start and after folds."""
@@ -215,9 +209,9 @@ class Model:
                 model=r["model"], messages=r["messages"], system=r.get("system", anthropic.omit),
                 tools=r.get("tools", anthropic.omit), tool_choice=r.get("tool_choice", anthropic.omit),
                 thinking=r.get("thinking", anthropic.omit), output_config=r.get("output_config", anthropic.omit)),
-            self.policy, [], sleep=self.sleep, clock=self.clock, what="count_tokens",
+            self.policy, sleep=self.sleep, clock=self.clock, what="count_tokens",
         )
-        return int(result.input_tokens)
+        return int(result.get().input_tokens)
 
     def preflight(self, request: MessagesRequest) -> tuple[bool, str] | None:
         """The real size of the cached prefix (tools + system + memory snapshot) against the model's minimum

@@ -2,6 +2,7 @@ import json
 
 from lluma_agent.context.history import History, PastTurn
 from lluma_agent.context.request import build_request, current_turn
+from lluma_agent.model.claude import ModelReply
 from lluma_facts.request import strip_cache_control
 
 
@@ -73,12 +74,13 @@ def test_fold_in_chunks_with_summary_and_orphan_results_become_text():
 
     def summarize(messages):
         seen.append(messages)
-        return "summary of turns 1-4"
+        return ModelReply(content=[], text="summary of turns 1-4")
 
     for n in range(1, 8):
         h.append(_turn(n))
     assert h.needs_fold()
-    assert h.fold(summarize) == "model"
+    folded = h.fold(summarize)
+    assert folded.how == "model" and folded.reply is not None and folded.reply.text == "summary of turns 1-4"
     assert [t.turn for t in h.turns] == [5, 6, 7]
     msgs = h.messages()
     first = msgs[0]["content"]
@@ -98,7 +100,9 @@ def test_fold_falls_back_to_a_deterministic_digest():
     def broken(messages):
         raise RuntimeError("529 overloaded")
 
-    how = h.fold(broken)
+    folded = h.fold(broken)
+    how = folded.how
+    assert folded.reply is None  # no call was made, none is billed
     assert how.startswith("digest") and "529" in how
     assert "T1 hub 1 -> pressButton(Rest)" in h.summary
 
@@ -152,7 +156,8 @@ def test_a_fold_turns_kept_turns_into_text_and_refreshes_the_memory_snapshot():
         h.append(_thinking_turn(n))
     before = h.messages()
     seen = []
-    assert h.fold(lambda msgs: seen.append(msgs) or "sum", memory="<memory>new</memory>") == "model"
+    summarize = lambda msgs: seen.append(msgs) or ModelReply(content=[], text="sum")  # noqa: E731
+    assert h.fold(summarize, memory="<memory>new</memory>").how == "model"
     # The summary request carries the chunk exactly as the last request did (its thinking stays bound).
     assert seen[0][:4] == before[:4]
     assert seen[0][-1]["content"][0]["type"] == "tool_result"
