@@ -148,7 +148,7 @@ class ContextConfig(_Section):
         None, description="System prompt file; None uses the packaged lluma_agent/system_prompt.md."
     )
     history_max_turns: int = Field(
-        40, ge=2, le=10_000, description="Past turns kept verbatim before the oldest chunk is folded."
+        28, ge=2, le=10_000, description="Past turns kept verbatim before the oldest chunk is folded."
     )
     fold_chunk_turns: int = Field(
         20, ge=1, description="Turns folded into the summary at once (keeps the prefix stable)."

@@ -8,6 +8,7 @@ the same loop on the simulated phone over adb and the Messages API stand-in over
 from __future__ import annotations
 
 import itertools
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -174,3 +175,22 @@ class FakeClock:
 
     def __call__(self) -> float:
         return self.now
+
+
+class IgnoresFoldAsk:
+    """The stand-in's player, as a model that never writes the <summary> a fold note asks for: the fold then
+    falls back to its summary call."""
+
+    def __init__(self, seed: int = 1) -> None:
+        from lluma_sim.api.policy import ScriptedPolicy
+
+        self.player = ScriptedPolicy(seed=seed)
+        self.requests: list[dict[str, Any]] = []
+
+    def respond(self, request: dict[str, Any]) -> Any:
+        self.requests.append(request)
+        reply = self.player.respond(request)
+        for block in reply.content:
+            if block.get("type") == "text":
+                block["text"] = re.sub(r"<summary>.*?</summary>\s*", "", block["text"], flags=re.DOTALL)
+        return reply

@@ -9,6 +9,7 @@ in: the text of a past turn never changes once written, until a fold turns it in
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -143,6 +144,14 @@ SUMMARY_REQUEST = (
 )
 
 
+FOLD_ASK = (
+    "NOTE: after this turn the oldest turns are folded into a summary. Begin this reply's text with "
+    "<summary>at most 120 words for your future self, covering {span}: where the game stands, what worked, what "
+    "failed, what to do next</summary>, then decide this turn as usual."
+)
+_OFFERED = re.compile(r"<summary>(.*?)</summary>", re.DOTALL)
+
+
 class HistoryState(BaseModel):
     """`History` as stored: rendering is a pure function of these, so the rebuilt prefix is byte-identical."""
 
@@ -151,6 +160,7 @@ class HistoryState(BaseModel):
     seen: dict[str, int]
     folds: int
     memory: str | None  # the memory snapshot in `system` (refreshed only at folds)
+    offered: str = ""  # a summary the model wrote ahead of the next fold (see fold_ask)
 
 
 class History:
@@ -169,15 +179,16 @@ class History:
         self.seen: dict[str, int] = {}  # screen hash -> first turn it was shown on (within the window)
         self.folds = 0
         self.memory: str | None = None  # the memory snapshot in system; refreshed only by a fold
+        self.offered = ""  # the summary the model wrote in the reply before a fold, folded in without a call
 
     def saved(self) -> HistoryState:
         return HistoryState(turns=list(self.turns), summary=self.summary, seen=dict(self.seen), folds=self.folds,
-                            memory=self.memory)
+                            memory=self.memory, offered=self.offered)
 
     def restore(self, state: HistoryState) -> None:
         """Back to a saved state (a resumed run): the next request renders the same bytes as before the break."""
         self.turns, self.summary, self.seen = list(state.turns), state.summary, dict(state.seen)
-        self.folds, self.memory = state.folds, state.memory
+        self.folds, self.memory, self.offered = state.folds, state.memory, state.offered
 
     def screen_line(self, turn: int, screen_hash: str, summary: str) -> str:
         """The summary, or a reference to an identical earlier screen still in the window."""
@@ -206,13 +217,31 @@ class History:
     def needs_fold(self) -> bool:
         return len(self.turns) > self.max_turns
 
+    def fold_ask(self) -> str | None:
+        """The note that asks the model, one turn ahead, for the summary the next fold needs (in the text of the
+        reply it writes anyway), or None when the turn being decided does not bring a fold. The summary then costs
+        its output tokens only, not a separate call that reads the whole chunk again."""
+        if len(self.turns) + 1 <= self.max_turns:
+            return None
+        first, last = self.turns[0].turn, self.turns[min(self.chunk, len(self.turns)) - 1].turn
+        earlier = "the summary of earlier turns and " if self.summary else ""
+        return FOLD_ASK.format(span=f"{earlier}turns T{first}-T{last}")
+
+    def offer(self, reply_text: str) -> None:
+        """Keep the <summary> a reply wrote (asked for by fold_ask) for the next fold."""
+        if m := _OFFERED.search(reply_text):
+            self.offered = m.group(1).strip()
+
     def fold(self, summarize: Summarizer | None, memory: str | None = None) -> Folded:
-        """Fold the oldest chunk into the summary and take `memory` as the new snapshot."""
+        """Fold the oldest chunk into the summary and take `memory` as the new snapshot. The summary is the one the
+        model offered in its last reply, else a summary call (`summarize`), else a digest of the chunk."""
         chunk, rest = self.turns[: self.chunk], self.turns[self.chunk :]
         how = "digest"
         text = ""
         reply = None
-        if summarize is not None:
+        if self.offered:
+            text, how, self.offered = self.offered, "reply", ""
+        elif summarize is not None:
             # The request: the chunk exactly as the last request rendered it (same prefix, same bindings), the
             # results answering its last reply, then the ask.
             msgs = render(self.turns[: self.chunk + 1], self.summary, self.folds)

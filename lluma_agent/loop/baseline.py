@@ -51,6 +51,9 @@ class BaselineLayout:
             history.turns[0] = history.turns[0].model_copy(update={"results_as_text": True})
         return None
 
+    def fold_note(self, history: History) -> str | None:
+        return None  # no fold, no summary
+
     def memory_text(self, history: History, memory: MemoryStore) -> str:
         return memory.block_text()  # the files as they are, every turn (in the user message)
 

@@ -236,6 +236,7 @@ class Coordinator:
         if t.notes.stuck.level == "pause":  # stop spending money and say why (run() ends the run)
             raise Paused(f"paused: {t.notes.stuck.reason}; no model call this turn")
         t.fold, t.fold_calls = self.prompter.make_room(t.turn)
+        t.notes = self.prompter.ahead_of_fold(t.notes)
         t.request = self.prompter.request(t.reading, t.screen, t.notes, list(t.state.owed))
         t.decision, t.state = self._timed(t, "model_s", self.decide, t.state, t.request)
         t.acted, t.state = self._timed(t, "action_s", self.act, t.state, t.decision.reply, t.reading, t.notes.stuck)
@@ -344,6 +345,7 @@ class Coordinator:
         past = self.layout.past_turn(self.history, turn, request.current, screen.view, screen.log.summary,
                                      request.results, decision.remembered, sent)
         self.history.append(past)
+        self.history.offer(decision.reply.text)  # the summary a fold_note asked for, folded in at the next turn
         return past
 
     # ---- helpers -------------------------------------------------------------------------------------

@@ -52,6 +52,10 @@ class ContextLayout(Protocol):
         """The memory block this request carries."""
         ...
 
+    def fold_note(self, history: History) -> str | None:
+        """A note for this turn ahead of a fold (the summary it needs, written in this reply), or None."""
+        ...
+
     def current(self, out: VisionOutput, view: VisionData, memory_text: str, notes: list[str]) -> Current: ...
 
     def finish(self, request: MessagesRequest, shape: Shape) -> MessagesRequest:
@@ -67,6 +71,9 @@ class CachedLayout:
 
     def make_room(self, history: History, summarize: Summarizer) -> Folded | None:
         return history.fold(summarize)
+
+    def fold_note(self, history: History) -> str | None:
+        return history.fold_ask()
 
     def memory_text(self, history: History, memory: MemoryStore) -> str:
         return history.memory or ""  # the snapshot in `system`, refreshed only at folds (the prefix stays put)

@@ -4,6 +4,7 @@ and the model's request shape (thinking, effort) are fixed for the run."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from lluma_agent.config import Config
@@ -54,6 +55,12 @@ class Prompter:
             self.preflight_due = False
             calls += self._preflight()
         return how, calls
+
+    def ahead_of_fold(self, notes: Notes) -> Notes:
+        """`notes` and, when this turn brings the next fold, the ask for the summary it needs (after make_room:
+        the history as this request carries it decides)."""
+        ask = self.layout.fold_note(self.history)
+        return notes if ask is None else replace(notes, lines=[*notes.lines, ask])
 
     def _preflight(self) -> list[Call]:
         params, _ = build_request(model=self.cfg.model.name, max_tokens=1, tools=self.tools,

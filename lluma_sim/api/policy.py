@@ -133,7 +133,10 @@ class ScriptedPolicy:
             if action
             else "no usable tool for this screen."
         )
-        content.append({"type": "text", "text": reason[0].upper() + reason[1:]})
+        text = reason[0].upper() + reason[1:]
+        if any("<summary>" in t and "folded" in t for t in _texts(messages[-1])):  # asked ahead of a fold
+            text = f"<summary>{self._summary(messages).content[0]['text']}</summary>\n{text}"
+        content.append({"type": "text", "text": text})
         if choice_type == "none":
             return PolicyReply(content=content, decision=f"tool_choice none: {why}", notes=notes)
         memory = self._memory_call(request, tools, vision, why)

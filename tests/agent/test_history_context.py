@@ -171,3 +171,40 @@ def test_a_fold_turns_kept_turns_into_text_and_refreshes_the_memory_snapshot():
     h.append(_turn(6).model_copy(update={"epoch": h.folds, "results_as_text": True}))
     assert h.messages()[:6] == msgs  # append-only again after the fold
     assert h.messages()[6]["content"][0]["text"].startswith("earlier results: tapped; changed")
+
+
+def test_the_turn_before_a_fold_asks_for_the_summary_and_the_fold_takes_it_without_a_call():
+    h = History(max_turns=4, chunk=2)
+    for n in range(1, 4):
+        h.append(_turn(n))
+    assert h.fold_ask() is None  # the turn being decided leaves 4 turns: no fold next turn
+    h.append(_turn(4))
+    ask = h.fold_ask()
+    assert ask is not None and "turns T1-T2" in ask and "<summary>" in ask
+    h.offer("<summary>hub loop; rest below 40%</summary>\nPressing Training.")
+    h.append(_turn(5))
+    assert h.needs_fold()
+    saved = h.saved()  # a resume between the ask and the fold keeps the offered summary
+    again = History(max_turns=4, chunk=2)
+    again.restore(saved)
+
+    def no_call(msgs):
+        raise AssertionError("the offered summary needs no call")
+
+    folded = again.fold(no_call)
+    assert folded.how == "reply" and folded.reply is None
+    assert again.summary == "hub loop; rest below 40%" and [t.turn for t in again.turns] == [3, 4, 5]
+    assert again.offered == ""  # used once
+    # the next ask covers the summary too
+    again.append(_turn(6))
+    ask = again.fold_ask()
+    assert ask is not None and "the summary of earlier turns and turns T3-T4" in ask
+
+
+def test_a_reply_without_a_summary_leaves_the_fold_to_its_call():
+    h = History(max_turns=2, chunk=1)
+    for n in range(1, 4):
+        h.append(_turn(n))
+    h.offer("Pressing Training.")
+    assert h.fold(lambda msgs: ModelReply(content=[], text="from the call")).how == "model"
+    assert h.summary == "from the call"

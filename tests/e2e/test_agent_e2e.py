@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fakes import IgnoresFoldAsk
 
 from lluma_agent.loop.stop import STUCK_EXIT, exit_status
 from lluma_agent.runlog.turnlog import read_turns
@@ -313,10 +314,35 @@ def test_a_dropped_device_costs_nothing_and_an_unreachable_one_ends_the_run(tmp_
     assert len(policy.requests) == 2  # no model call was made on a turn that saw no screen
 
 
-def test_history_folds_through_the_stand_in_and_the_summary_is_billed(tmp_path):
+def test_history_folds_with_the_summary_the_model_wrote_a_turn_ahead_and_no_extra_call(tmp_path):
+    overrides = {"LLUMA_CONTEXT__HISTORY_MAX_TURNS": "6", "LLUMA_CONTEXT__FOLD_CHUNK_TURNS": "3"}
+    policy = OnePolicy([])
+    with sim_agent(12, tmp_path, seed=6, overrides=overrides, policy=policy) as (sim, coordinator):
+        totals = coordinator.run()
+    logs = read_turns(tmp_path)
+    folded = [t for t in logs if t.history_fold]
+    assert len(folded) >= 2 and all(t.history_fold == "reply" for t in folded)
+    assert not any(c.kind == "fold" for t in logs for c in t.side_calls)  # no summary call was made
+    assert not any("<summarize>" in json.dumps(r["messages"][-1]) for r in policy.requests)
+    # The turn before each fold asked for the summary in its own request, and its reply wrote it...
+    by_turn = {t.turn: t for t in logs}
+    for t in folded:
+        ahead = by_turn[t.turn - 1]
+        assert any("folded into a summary" in n for n in ahead.notes)
+        written = re.search(r"<summary>(.*?)</summary>", ahead.response.text, re.DOTALL)
+        assert written is not None
+    # ...which is the summary every later request opens its history with.
+    last = by_turn[folded[-1].turn - 1]
+    written = re.search(r"<summary>(.*?)</summary>", last.response.text, re.DOTALL)
+    after = policy.requests[-1]["messages"][0]["content"][0]["text"]
+    assert written is not None and after.startswith("<summary of earlier turns>") and written.group(1).strip() in after
+    assert totals.cost_usd == pytest.approx(sum(t.cost.turn_usd for t in logs))
+
+
+def test_a_model_that_writes_no_summary_ahead_gets_a_billed_summary_call(tmp_path):
     from lluma_facts import cost_usd
 
-    policy = OnePolicy([])
+    policy = IgnoresFoldAsk()
     overrides = {"LLUMA_CONTEXT__HISTORY_MAX_TURNS": "6", "LLUMA_CONTEXT__FOLD_CHUNK_TURNS": "3"}
     with sim_agent(10, tmp_path, seed=6, overrides=overrides, policy=policy) as (sim, coordinator):
         totals = coordinator.run()

@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 import pytest
-from fakes import FakeClock
+from fakes import FakeClock, IgnoresFoldAsk
 
 from lluma_cli.demo import sim_agent
 from lluma_facts.request import strip_cache_control
@@ -124,7 +124,8 @@ def _asks_summary(request: dict) -> bool:
 
 def test_the_fold_reads_its_chunk_from_the_cache_writes_none_and_every_call_is_billed(tmp_path):
     env = {"LLUMA_CONTEXT__HISTORY_MAX_TURNS": "4", "LLUMA_CONTEXT__FOLD_CHUNK_TURNS": "2"}
-    with sim_agent(7, tmp_path, seed=3, overrides=env) as (sim, coordinator):
+    # A model that wrote no summary ahead (IgnoresFoldAsk): the fold makes its own call.
+    with sim_agent(7, tmp_path, seed=3, overrides=env, policy=IgnoresFoldAsk()) as (sim, coordinator):
         sim.api.keep_bodies = True
         totals = coordinator.run()
         folds = [e for e in sim.api.log if e.endpoint == "messages" and e.request and _asks_summary(e.request)]
