@@ -22,6 +22,7 @@ from lluma_agent.atomic import atomic_write_bytes
 from lluma_agent.device.android import Frame
 from lluma_agent.loop.acting import Verdict
 from lluma_agent.loop.coordinator import Coordinator
+from lluma_agent.runlog.folder import RunFolder
 from lluma_agent.tools.actions import PlannedAction
 from lluma_cli.report.marks import MARK, mark_action
 
@@ -59,7 +60,8 @@ class Person:
     """Answers from a person at a terminal, or one a line from a pipe (`lluma run --confirm < answers.txt`)."""
 
     def __init__(self, folder: Path, inp: TextIO | None = None, out: TextIO | None = None) -> None:
-        self.folder = Path(folder) / "confirm"
+        self.run = RunFolder.at(folder)
+        self.folder = self.run.confirm
         self.inp, self.out = inp or sys.stdin, out or sys.stdout
         self.interactive = self.inp.isatty()
 
@@ -75,7 +77,7 @@ class Person:
         return line.strip()
 
     def save(self, turn: int, frame: Image.Image, planned: PlannedAction) -> Path:
-        path = self.folder / f"turn_{turn:06d}.png"
+        path = self.run.confirm_picture(turn)
         buf = io.BytesIO()
         marked(frame, planned).save(buf, "PNG")
         self.folder.mkdir(parents=True, exist_ok=True)

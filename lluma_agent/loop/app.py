@@ -30,7 +30,7 @@ from lluma_agent.loop.turn import RunTotals
 from lluma_agent.memory.store import MemoryStore, write_state
 from lluma_agent.model.claude import MessagesRequest, Model, ModelReply, check_model, retry_policy
 from lluma_agent.runlog import figures
-from lluma_agent.runlog.folder import MEMORY_AT_START, memory_at_turn
+from lluma_agent.runlog.folder import RunFolder
 from lluma_agent.runlog.logread import action_label
 from lluma_agent.runlog.requestlog import write_request
 from lluma_agent.runlog.runs import RunLock, check_fresh
@@ -105,7 +105,7 @@ class RecordingModel(Model):
         return super().decide(request)
 
 
-def record_memory_at_start(folder: Path, memory: MemoryStore, name: str = MEMORY_AT_START) -> None:
+def record_memory_at_start(path: Path, memory: MemoryStore) -> None:
     """`memory_at_start.json`: each memory file's sha256 as the run found it, what a person changed since the
     last run (diffs), and files that do not parse. The first turn's log carries the same diffs. A resumed run
     writes `memory_at_turn_N.json` for its first turn N (the changes since the checkpoint)."""
@@ -115,7 +115,7 @@ def record_memory_at_start(folder: Path, memory: MemoryStore, name: str = MEMORY
         "changed_by_person_since_last_run": [c.model_dump() for c in memory.found],
         "problems": memory.problems(),
     }
-    atomic_write_text(folder / name, json.dumps(found, indent=2, ensure_ascii=False))
+    atomic_write_text(path, json.dumps(found, indent=2, ensure_ascii=False))
 
 
 def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume: ResumePoint | None = None,
@@ -165,7 +165,8 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
     for warning in memory.warnings():  # files the model is shown cut or not at all: said now, and when it changes
         status(f"memory: {warning}")
     memory.on_warning = lambda line: status(f"memory: {line}")
-    record_memory_at_start(cfg.logs.dir, memory, memory_at_turn(resume.turn + 1) if resume else MEMORY_AT_START)
+    run = RunFolder.at(cfg.logs.dir)
+    record_memory_at_start(run.memory_at_turn(resume.turn + 1) if resume else run.memory_at_start, memory)
     model = RecordingModel(cfg.model, client, cfg.logs.dir)
     out = live or sys.stdout
     hooks: list[Callable[[TurnLog, RunTotals], None]] = []

@@ -34,7 +34,7 @@ from lluma_agent.loop.state import Carried, LoopState
 from lluma_agent.loop.stop import disk_error
 from lluma_agent.loop.turn import RunTotals
 from lluma_agent.model.calls import ToolResult
-from lluma_agent.runlog.folder import CHECKPOINT
+from lluma_agent.runlog.folder import RunFolder
 from lluma_agent.runlog.turnlog import TurnLog, TurnLogger
 
 FORMAT = 1  # bump when the fields below change meaning; an older checkpoint is refused, not misread
@@ -77,8 +77,8 @@ def apply(c: Coordinator, cp: Checkpoint) -> None:
     c.totals = cp.totals.model_copy(update={"stop_reason": "", "stop_kind": None})
 
 
-def path(folder: Path) -> Path:
-    return Path(folder) / CHECKPOINT
+def path(folder: Path | RunFolder) -> Path:
+    return RunFolder.at(folder).checkpoint
 
 
 def save(folder: Path, cp: Checkpoint) -> None:

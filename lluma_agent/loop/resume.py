@@ -21,7 +21,7 @@ from lluma_agent.config import Config
 from lluma_agent.loop import checkpoint
 from lluma_agent.loop.checkpoint import Checkpoint
 from lluma_agent.loop.coordinator import Coordinator
-from lluma_agent.runlog.folder import DB_FILE, REQUEST_GLOB, REQUESTS_DIR, TURN_GLOB, turn_log
+from lluma_agent.runlog.folder import RunFolder
 from lluma_agent.runlog.runs import LogDirInUse, RunLock, has_files_of_a_run, holds_run
 from lluma_agent.runlog.turnlog import TurnLogger, read_turn, rebuild_db
 
@@ -51,14 +51,15 @@ def _number(p: Path) -> int:
 
 def newest_run(root: Path, prefix: str = "run") -> Path:
     """The `<prefix>-*` folder under `root` whose newest turn log is the newest (`run --resume` without DIR)."""
-    runs = [d for d in root.glob(f"{prefix}-*") if d.is_dir() and any(d.glob(TURN_GLOB))] if root.is_dir() else []
+    found = [RunFolder.at(d) for d in root.glob(f"{prefix}-*") if d.is_dir()] if root.is_dir() else []
+    runs = [r for r in found if r.has_turn_logs()]
     if not runs:
         raise ResumeError(f"no run to resume under {root} (no {prefix}-* folder with turn logs)")
-    return max(runs, key=lambda d: max(p.stat().st_mtime for p in d.glob(TURN_GLOB)))
+    return max(runs, key=lambda r: max(p.stat().st_mtime for p in r.turn_logs())).path
 
 
 def _has_row(folder: Path, turn: int) -> bool:
-    db_path = folder / DB_FILE
+    db_path = RunFolder.at(folder).db
     if not db_path.is_file():
         return False
     db = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
@@ -101,7 +102,7 @@ def open_point(folder: Path) -> ResumePoint:
     if cp.format != checkpoint.FORMAT:
         raise ResumeError(f"{cp_path} has format {cp.format}; this LLuMa reads format {checkpoint.FORMAT}. "
                           "Resume it with the version that made it, or start a new run")
-    last = turn_log(folder, cp.turn)
+    last = RunFolder.at(folder).turn_log(cp.turn)
     try:
         if read_turn(last).turn != cp.turn:
             raise ValueError(f"it holds another turn than {cp.turn}")
@@ -117,7 +118,8 @@ def open_point(folder: Path) -> ResumePoint:
         if not _has_row(folder, cp.turn):
             raise ResumeError(f"the checkpoint ends at turn {cp.turn} but the turn logs rebuilt into turns.sqlite "
                               "have no row for it; was the folder changed by hand?")
-    later = [*folder.glob(TURN_GLOB), *(folder / REQUESTS_DIR).glob(REQUEST_GLOB)]
+    run = RunFolder.at(folder)
+    later = [*run.turn_logs(), *run.stored_requests()]
     return ResumePoint(folder, cp, sorted((p for p in later if _number(p) > cp.turn), key=_number))
 
 
@@ -149,7 +151,8 @@ def set_aside(point: ResumePoint, logger: TurnLogger) -> list[str]:
 
 def start_over(folder: Path, logger: TurnLogger) -> list[str]:
     """A folder whose run never completed a turn: its turn files set aside (`*.torn`), so a run starts there."""
-    files = sorted([*folder.glob(TURN_GLOB), *(folder / REQUESTS_DIR).glob(REQUEST_GLOB)], key=_number)
+    run = RunFolder.at(folder)
+    files = sorted([*run.turn_logs(), *run.stored_requests()], key=_number)
     return [f"turn {n} of a run that completed no turn: set aside as {', '.join(names)}; starting over"
             for n, names in _set_aside(folder, files, 0, logger)]
 

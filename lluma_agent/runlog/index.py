@@ -14,7 +14,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from lluma_agent.runlog.folder import DB_FILE
+from lluma_agent.runlog.folder import RunFolder
 
 TABLE = "turns_fts"
 # A row is (turn, *COLUMNS); `turnlog.search_row` builds it from a TurnLog.
@@ -90,9 +90,9 @@ def search_text(db: sqlite3.Connection, query: str, limit: int = 10) -> tuple[li
         return search(db, phrase(query), limit), f"{query!r} is not FTS5 syntax; searched as the phrase {phrase(query)}"
 
 
-def open_index(folder: Path, rows: Callable[[], Iterable[Row]]) -> sqlite3.Connection:
+def open_index(folder: Path | RunFolder, rows: Callable[[], Iterable[Row]]) -> sqlite3.Connection:
     """The run's database; an older run's (no index yet) is indexed from `rows()` (its turn logs) first."""
-    db = sqlite3.connect(folder / DB_FILE)
+    db = sqlite3.connect(RunFolder.at(folder).db)
     if ensure(db):
         for r in rows():
             index(db, r)

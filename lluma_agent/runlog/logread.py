@@ -14,7 +14,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from lluma_agent.config import ConfigError, find_config, load_config
-from lluma_agent.runlog.folder import SUMMARY_FILE, TURN_GLOB
+from lluma_agent.runlog.folder import RunFolder
 from lluma_agent.runlog.turnlog import RunSummary, SideCall, TurnLog, read_turn
 
 
@@ -37,7 +37,7 @@ class Run:
 
 
 def _newest_turn_mtime(folder: Path) -> float:
-    return max((p.stat().st_mtime for p in folder.glob(TURN_GLOB)), default=0.0)
+    return max((p.stat().st_mtime for p in RunFolder.at(folder).turn_logs()), default=0.0)
 
 
 def resolve_dir(folder: Path | None) -> tuple[Path, str | None]:
@@ -46,9 +46,9 @@ def resolve_dir(folder: Path | None) -> tuple[Path, str | None]:
     folder = default_root() if folder is None else folder
     if not folder.is_dir():
         raise LogDirError(f"no log folder at {folder}")
-    if any(folder.glob(TURN_GLOB)):
+    if RunFolder.at(folder).has_turn_logs():
         return folder, None
-    runs = [d for d in folder.iterdir() if d.is_dir() and any(d.glob(TURN_GLOB))]
+    runs = [d for d in folder.iterdir() if d.is_dir() and RunFolder.at(d).has_turn_logs()]
     if not runs:
         raise LogDirError(f"no turn logs (turn_*.json) in {folder} or its subfolders")
     # Newest by its latest turn file, not by name: run folders are not always named by date.
@@ -59,19 +59,19 @@ def resolve_dir(folder: Path | None) -> tuple[Path, str | None]:
 def load_run(folder: Path | str | None) -> Run:
     path, note = resolve_dir(None if folder is None else Path(folder))
     run = Run(folder=path, turns=[], notes=[note] if note else [])
-    for p in sorted(path.glob(TURN_GLOB)):
+    for p in RunFolder.at(path).turn_logs():
         try:
             run.turns.append(read_turn(p))
         except (OSError, ValueError, ValidationError) as exc:
             # One bad file (another version's schema, a hand edit) should not hide the rest of the run.
             run.notes.append(f"skipped {p.name}: {str(exc).splitlines()[0]}")
     run.turns.sort(key=lambda t: t.turn)
-    summary = path / SUMMARY_FILE
+    summary = RunFolder.at(path).summary
     if summary.is_file():
         try:
             run.summary = RunSummary.model_validate_json(summary.read_text(encoding="utf-8"))
         except (OSError, ValueError, ValidationError) as exc:
-            run.notes.append(f"skipped {SUMMARY_FILE}: {str(exc).splitlines()[0]}")
+            run.notes.append(f"skipped {summary.name}: {str(exc).splitlines()[0]}")
     if not run.turns:
         raise LogDirError(f"no readable turn logs in {path}")
     return run

@@ -24,14 +24,14 @@ from typing import Any
 
 from lluma_agent.atomic import atomic_write_bytes
 from lluma_agent.interrupts import no_interrupt
-from lluma_agent.runlog.folder import IMAGES_DIR, REQUESTS_DIR, request
+from lluma_agent.runlog.folder import RunFolder
 
 OMITTED = "omitted:"  # image data in a stored request starts with this
 _EXT = {"image/jpeg": "jpg", "image/png": "png", "image/gif": "gif", "image/webp": "webp"}
 
 
-def request_path(folder: Path, turn: int) -> Path:
-    return request(folder, turn)
+def request_path(folder: Path | RunFolder, turn: int) -> Path:
+    return RunFolder.at(folder).request(turn)
 
 
 def _digest(data: str) -> str:
@@ -52,8 +52,8 @@ def _image_sources(node: Any) -> Iterator[dict[str, Any]]:
                 yield from _image_sources(v)
 
 
-def _image_path(folder: Path, digest: str, media_type: str) -> Path:
-    return Path(folder) / REQUESTS_DIR / IMAGES_DIR / f"{digest}.{_EXT.get(media_type, 'bin')}"
+def _image_path(folder: Path | RunFolder, digest: str, media_type: str) -> Path:
+    return RunFolder.at(folder).images / f"{digest}.{_EXT.get(media_type, 'bin')}"
 
 
 def _strip_images(node: Any) -> Any:

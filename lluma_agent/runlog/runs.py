@@ -8,11 +8,10 @@ second process out of a folder while a run writes it (a run resumed twice at onc
 
 from __future__ import annotations
 
-import itertools
 import time
 from pathlib import Path
 
-from lluma_agent.runlog.folder import CHECKPOINT, DB_FILE, LOCK_FILE, SUMMARY_FILE, TURN_GLOB
+from lluma_agent.runlog.folder import RunFolder
 
 try:
     import fcntl
@@ -31,18 +30,20 @@ def holds_run(folder: Path) -> bool:
     started over: its turn files are set aside (`resume.start_over`)."""
     if not folder.is_dir():
         return False
-    return (folder / CHECKPOINT).is_file() or len(list(itertools.islice(folder.glob(TURN_GLOB), 2))) > 1
+    run = RunFolder.at(folder)
+    return run.checkpoint.is_file() or len(run.turn_logs()) > 1
 
 
 def has_files_of_a_run(folder: Path) -> bool:
-    return folder.is_dir() and any(any(folder.glob(m)) for m in (TURN_GLOB, DB_FILE, SUMMARY_FILE))
+    run = RunFolder.at(folder)
+    return folder.is_dir() and (run.has_turn_logs() or run.db.exists() or run.summary.exists())
 
 
 def check_fresh(folder: Path, resume: bool = False) -> None:
     """Refuse a folder that holds a run (turn logs, turns.sqlite or run.json), unless resuming it."""
     if resume or not holds_run(folder):
         return
-    turns = len(list(folder.glob(TURN_GLOB)))
+    turns = len(RunFolder.at(folder).turn_logs())
     raise LogDirInUse(
         f"{folder} already holds a run ({turns} turn log(s)); a second run there would mix the two. "
         "Choose another folder, or leave the option out and a new folder is made"
@@ -55,7 +56,7 @@ class RunLock:
 
     def __init__(self, folder: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
-        self.handle = (folder / LOCK_FILE).open("a")
+        self.handle = RunFolder.at(folder).lock.open("a")
         if fcntl is None:
             return
         try:

@@ -25,7 +25,7 @@ from lluma_agent.interrupts import no_interrupt
 from lluma_agent.memory.store import MemoryChange
 from lluma_agent.model.calls import ToolCall, ToolResult
 from lluma_agent.runlog import index as history_index
-from lluma_agent.runlog.folder import DB_FILE, SCREENS_DIR, SUMMARY_FILE, TURN_GLOB, screenshot, turn_log
+from lluma_agent.runlog.folder import RunFolder
 from lluma_facts import Usage
 from lluma_facts.retry import Attempt
 
@@ -172,9 +172,9 @@ def read_turn(path: Path) -> TurnLog:
     return TurnLog.model_validate_json(path.read_text(encoding="utf-8"))
 
 
-def read_turns(folder: Path) -> list[TurnLog]:
+def read_turns(folder: Path | RunFolder) -> list[TurnLog]:
     """Every turn log in `folder`, in turn order; a bad file raises (`logread.load_run` skips them instead)."""
-    return sorted((read_turn(p) for p in folder.glob(TURN_GLOB)), key=lambda t: t.turn)
+    return sorted((read_turn(p) for p in RunFolder.at(folder).turn_logs()), key=lambda t: t.turn)
 
 
 def _search_action(log: TurnLog) -> str:
@@ -246,18 +246,18 @@ def insert_row(db: sqlite3.Connection, log: TurnLog, path: Path) -> None:
     history_index.index(db, search_row(log))
 
 
-def rebuild_db(folder: Path) -> int:
+def rebuild_db(folder: Path | RunFolder) -> int:
     """turns.sqlite (rows and search index) made again from the turn logs, which are the truth; a damaged file
     is kept beside it as `turns.sqlite.damaged`. Returns the rows written (turn logs that do not parse are left
     out, as `lluma logs` leaves them out)."""
-    db_path = folder / DB_FILE
-    tmp = folder / f".{DB_FILE}.rebuild.tmp"
+    run = RunFolder.at(folder)
+    db_path, tmp = run.db, run.db_rebuild
     tmp.unlink(missing_ok=True)
     db = sqlite3.connect(tmp)
     rows = 0
     try:
         create_tables(db)
-        for path in sorted(folder.glob(TURN_GLOB)):
+        for path in run.turn_logs():
             try:
                 log = read_turn(path)
             except (OSError, ValueError):
@@ -268,38 +268,39 @@ def rebuild_db(folder: Path) -> int:
     finally:
         db.close()
     if db_path.exists():
-        db_path.replace(folder / f"{DB_FILE}.damaged")
+        db_path.replace(run.db_companion(".damaged"))
     for suffix in ("-wal", "-shm", "-journal"):  # what belonged to the damaged file
-        (folder / f"{DB_FILE}{suffix}").unlink(missing_ok=True)
+        run.db_companion(suffix).unlink(missing_ok=True)
     tmp.replace(db_path)
     return rows
 
 
 class TurnLogger:
-    def __init__(self, folder: Path, keep_screenshots: int = 300) -> None:
-        self.folder = Path(folder)
-        self.shots = self.folder / SCREENS_DIR
+    def __init__(self, folder: Path | RunFolder, keep_screenshots: int = 300) -> None:
+        self.run = RunFolder.at(folder)
+        self.folder = self.run.path
+        self.shots = self.run.screens
         self.shots.mkdir(parents=True, exist_ok=True)
         for folder in (self.folder, self.shots):  # half-written files of a run that was killed
             remove_stale_temps(folder)
         self.keep = keep_screenshots
-        self.db = sqlite3.connect(self.folder / DB_FILE)
+        self.db = sqlite3.connect(self.run.db)
         create_tables(self.db)
         self.db.commit()
         self.last_written = 0  # the last turn whose JSON and SQLite row are both written (checkpoints wait for it)
 
     def save_screenshot(self, turn: int, image: Image.Image) -> str:
-        path = screenshot(self.folder, turn)
+        path = self.run.screenshot(turn)
         buf = io.BytesIO()
         image.convert("RGB").save(buf, format="JPEG", quality=85)
         atomic_write_bytes(path, buf.getvalue())
-        old = sorted(self.shots.glob("turn_*.jpg"))
+        old = self.run.screenshots()
         for stale in old[: max(0, len(old) - self.keep)]:
             stale.unlink(missing_ok=True)
         return str(path.relative_to(self.folder))
 
     def path(self, turn: int) -> Path:
-        return turn_log(self.folder, turn)
+        return self.run.turn_log(turn)
 
     def write(self, log: TurnLog) -> Path:
         with no_interrupt():
@@ -314,7 +315,7 @@ class TurnLogger:
         return path
 
     def write_summary(self, summary: RunSummary) -> Path:
-        path = self.folder / SUMMARY_FILE
+        path = self.run.summary
         with no_interrupt():
             atomic_write_text(path, summary.model_dump_json(indent=2))
         return path

@@ -26,7 +26,7 @@ from PIL import Image
 
 from lluma_agent.atomic import atomic_write_bytes, atomic_write_text
 from lluma_agent.runlog import figures
-from lluma_agent.runlog.folder import MEMORY_AT_TURN_GLOB, resumed_at
+from lluma_agent.runlog.folder import RunFolder, resumed_at
 from lluma_agent.runlog.logread import (
     Run,
     add_dir_argument,
@@ -167,7 +167,7 @@ def _turn(log: TurnLog, folder: Path, thumb: int, out_dir: Path, resumed: bool =
 
 def resume_points(folder: Path) -> set[int]:
     """The first turn of each resumed sitting (its `memory_at_turn_N.json`)."""
-    return {n for p in folder.glob(MEMORY_AT_TURN_GLOB) if (n := resumed_at(p)) is not None}
+    return {n for p in RunFolder.at(folder).memory_snapshots() if (n := resumed_at(p)) is not None}
 
 
 def render(run: Run, thumb: int = 480, out_dir: Path | None = None, gif: bytes | None = None) -> str:

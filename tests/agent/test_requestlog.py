@@ -9,7 +9,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from lluma_agent.runlog.folder import IMAGES_DIR, REQUESTS_DIR
+from lluma_agent.runlog.folder import RunFolder
 from lluma_agent.runlog.requestlog import OMITTED, load_request, restore_images, write_request
 
 
@@ -32,7 +32,7 @@ def test_images_are_kept_once_and_restored_byte_for_byte(tmp_path: Path) -> None
     red, blue = _jpeg("red"), _jpeg("blue")
     write_request(tmp_path, 1, _request(red))
     write_request(tmp_path, 2, _request(red, blue))  # turn 1's screenshot again, kept in history
-    assert len(list((tmp_path / REQUESTS_DIR / IMAGES_DIR).iterdir())) == 2
+    assert len(list(RunFolder.at(tmp_path).images.iterdir())) == 2
     stored = load_request(tmp_path, 2)
     assert stored is not None and all(
         m["content"][0]["source"]["data"].startswith(OMITTED) for m in stored["messages"])
@@ -43,7 +43,7 @@ def test_images_are_kept_once_and_restored_byte_for_byte(tmp_path: Path) -> None
 def test_a_lost_or_changed_image_is_counted_and_keeps_its_note(tmp_path: Path) -> None:
     red, blue = _jpeg("red"), _jpeg("blue")
     write_request(tmp_path, 1, _request(red, blue))
-    files = sorted((tmp_path / REQUESTS_DIR / IMAGES_DIR).iterdir())
+    files = sorted(RunFolder.at(tmp_path).images.iterdir())
     files[0].unlink()
     files[1].write_bytes(b"not the same bytes")
     stored = load_request(tmp_path, 1)
