@@ -38,7 +38,7 @@ from lluma_vision.models import (
     VisionOutput,
 )
 from lluma_vision.ocr import Line, Work, read_lines
-from lluma_vision.reread import BAND, numbers_over, without_icon_letter
+from lluma_vision.reread import numbers_over, without_icon_letter
 from lluma_vision.values import box_key, boxes_of, caption_stacks, read_values, split_words
 
 BUTTON_FLOOR = 0.0  # buttons below this confidence are reported as read text (bench/vision.py: held-out choice)
@@ -118,14 +118,17 @@ def line_values(work: Work, lines: list[Line]) -> tuple[list[CaptionedValue], se
     texts = [TextLine(text=split_words(ln.text), bounds=work.to_device(ln.x0, ln.y0, ln.x1, ln.y1),
                       confidence=round(ln.conf, 3)) for ln in lines]
     values, used = read_values(texts, work.width)
-    bare = [(text, members) for text, _box, members in caption_stacks(texts) if not used & set(members)]
+    # a caption left without a value may have one OCR missed; a stack may have taken the next plate's words too
+    # ("turn(s) left" over "Support Card Event"), so its top line is tried alone after the whole
+    tries = [(text, members) for text, _box, members in caption_stacks(texts) if not used & set(members)]
+    tries += [(texts[m[0]].text.strip(), m[:1]) for _text, m in tries if len(m) > 1]
     boxes = [(min(lines[i].x0 for i in m), min(lines[i].y0 for i in m), max(lines[i].x1 for i in m),
-              max(lines[i].y1 for i in m)) for _text, m in bare]
-    for (text, members), box, number in zip(bare, boxes, numbers_over(work, boxes, lines), strict=True):
-        if number is not None:
-            x0, y0, x1, y1 = box
-            values.append(CaptionedValue(caption=text, value=number,
-                                         bounds=work.to_device(x0, y0 - BAND * (y1 - y0), x1, y1)))
+              max(lines[i].y1 for i in m)) for _text, m in tries]
+    for (text, members), box, found in zip(tries, boxes, numbers_over(work, boxes, lines), strict=True):
+        if found is not None and not used & set(members):
+            number, band = found
+            values.append(CaptionedValue(caption=text, value=number, bounds=work.to_device(
+                min(box[0], band[0]), min(box[1], band[1]), max(box[2], band[2]), max(box[3], band[3]))))
             used.update(members)
     # a line that is a fact or a gain by itself stays read text too (a training's "Fail 12%" is its button's meta)
     whole = boxes_of(values)

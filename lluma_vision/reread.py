@@ -1,9 +1,9 @@
 """A number the detector missed, re-read digit-only from its ink (as the bots re-read a failure rate).
 
-A caption left without a value may still have one printed big over it in a colour the detector does not see
-against its plate (a calendar's day count over "turn(s) left"). When the band over the caption holds no read
-text but does hold a row of glyph-sized ink, that ink alone (black on white, at the recogniser's scale) is read
-with only digits allowed, and kept when the recogniser is sure of it.
+A caption left without a value may still have one printed big over it, or just left of it on its row, in a
+colour the detector does not see against its plate (a calendar's day count over or before "turn(s) left"). When
+such a band holds no read text but does hold a row of glyph-sized ink, that ink alone (black on white, at the
+recogniser's scale) is read with only digits allowed, and kept when the recogniser is sure of it.
 """
 
 from __future__ import annotations
@@ -18,6 +18,9 @@ from lluma_vision.ocr import Line, Work, read_digits, recognise
 BAND = 2.5  # how far over the caption to look, in caption heights
 INK_DISTANCE = 90  # summed RGB distance from the band's commonest colour that counts as ink
 MIN_GLYPH = 1.0  # a glyph at least this many caption heights tall: a number printed big
+SIDE = 1.5  # how far left of the caption to look, in caption heights
+SIDE_PAD = 0.25  # ...and how far over and under its row
+SIDE_GLYPH = 0.7  # a glyph beside the caption at least this many caption heights tall
 MAX_GLYPHS = 4
 SURE = 0.9
 DIGITS = re.compile(r"^\d{1,4}$")
@@ -52,26 +55,46 @@ def ink_crop(rgb: np.ndarray, min_h: float) -> np.ndarray | None:
     return np.ascontiguousarray(np.stack([page] * 3, axis=-1))
 
 
-def numbers_over(work: Work, captions: list[tuple[float, float, float, float]], lines: list[Line]) -> list[str | None]:
-    """For each caption box (working pixels), the number printed big over it that OCR did not read, or None."""
+Rect = tuple[float, float, float, float]
+
+
+def _bands(box: Rect, lines: list[Line]) -> list[Rect]:
+    """Where a missed number may sit: over the caption (up to the nearest read line at least a glyph above it), then
+    just left of it on its row (a calendar's big day count before "turn(s) left"). Bands holding read text are
+    dropped: nothing was missed there."""
+    x0, y0, x1, y1 = box
+    h = y1 - y0
+    over = [ln for ln in lines if ln.x0 < x1 and ln.x1 > x0 and ln.y1 <= y0 + 0.2 * h and ln.y0 < y0 - 0.2 * h]
+    top = max([y0 - BAND * h, *(ln.y1 for ln in over if ln.y1 <= y0 - MIN_GLYPH * h)])
+    out: list[Rect] = []
+    if top >= 0 and not any(ln.y1 > top + 0.1 * h for ln in over):
+        out.append((x0, top, x1, y0))
+    pad = SIDE_PAD * h
+    left = (max(0.0, x0 - SIDE * h), max(0.0, y0 - pad), x0, y1 + pad)
+    if left[2] - left[0] >= 0.5 * h and not any(
+            ln.x0 < left[2] - 0.1 * h and ln.x1 > left[0] and ln.y0 < left[3] and ln.y1 > left[1] for ln in lines):
+        out.append(left)
+    return out
+
+
+def numbers_over(work: Work, captions: list[Rect], lines: list[Line]) -> list[tuple[str, Rect] | None]:
+    """For each caption box (working pixels), the number printed big over it or just left of it that OCR did not
+    read and the band it was read in, or None."""
     crops: list[np.ndarray] = []
-    which: list[int] = []
-    for k, (x0, y0, x1, y1) in enumerate(captions):
-        h = y1 - y0
-        over = [ln for ln in lines if ln.x0 < x1 and ln.x1 > x0 and ln.y1 <= y0 + 0.2 * h and ln.y0 < y0 - 0.2 * h]
-        top = max([y0 - BAND * h, *(ln.y1 for ln in over if ln.y1 <= y0 - MIN_GLYPH * h)])
-        band = (x0, top, x1, y0)
-        if top < 0 or any(ln.y1 > top + 0.1 * h for ln in over):  # read text in the band: nothing was missed
-            continue
-        rgb = work.rgb[int(band[1]):int(band[3]), int(band[0]):int(band[2])]
-        crop = ink_crop(rgb, MIN_GLYPH * h) if rgb.size else None
-        if crop is not None:
-            crops.append(crop)
-            which.append(k)
-    out: list[str | None] = [None] * len(captions)
-    for k, (text, conf) in zip(which, read_digits(crops) if crops else [], strict=True):
+    which: list[tuple[int, Rect]] = []
+    for k, box in enumerate(captions):
+        h = box[3] - box[1]
+        for band in _bands(box, lines):
+            rgb = work.rgb[int(band[1]):int(band[3]), int(band[0]):int(band[2])]
+            crop = ink_crop(rgb, MIN_GLYPH * h if band[3] <= box[1] else SIDE_GLYPH * h) if rgb.size else None
+            if crop is not None:
+                crops.append(crop)
+                which.append((k, band))
+                break
+    out: list[tuple[str, Rect] | None] = [None] * len(captions)
+    for (k, band), (text, conf) in zip(which, read_digits(crops) if crops else [], strict=True):
         if conf >= SURE and DIGITS.match(text):
-            out[k] = text
+            out[k] = (text, band)
     return out
 
 

@@ -17,8 +17,14 @@ from lluma_vision.models import Box, CaptionedValue, TextLine
 
 NUMBER = r"[+\-]?\d[\d,.]*\s*(?:/\s*\d[\d,]*|%)?"
 FACT = re.compile(rf"^(?P<caption>[^\d+\-]*[A-Za-z][^\d+]*?)\s*(?P<value>{NUMBER})$")
+# the number first, its words after on the line ("11,219 Fans", "12 turn(s) left")
+FACT_AFTER = re.compile(rf"^(?P<value>{NUMBER})\s+(?P<caption>[A-Za-z][^\d]*)$")
 GAIN = re.compile(r"^[+\-]\s?\d[\d,]*%?$")
+BRACKETED = re.compile(r"^\(?\s*([+\-]?\s?\d[\d,]*%?)\s*\)?$")  # "(+ 5)", or "+5)" with a bracket lost
+# a value and the signed change printed right after it, read as one line ("0+17", "+0 ▶ +5")
+MERGED = re.compile(r"^(?P<a>[+\-]?\d[\d,]*%?)\s*\W?\s*(?P<b>[+\-]\d[\d,]*%?)$")
 CAPTION_MAX_CHARS = 40
+CAPTION_AFTER_MAX_WORDS = 3
 T = TypeVar("T")
 
 _SPLITS = (
@@ -41,12 +47,14 @@ def _value(raw: str) -> str:
 
 
 def fact_of(text: str) -> tuple[str, str] | None:
-    """(caption, value) when the line is words then a number; None otherwise."""
-    m = FACT.match(text.strip())
+    """(caption, value) when the line is words then a number, or a number then a few words; None otherwise."""
+    m = FACT.match(text.strip()) or FACT_AFTER.match(text.strip())
     if m is None:
         return None
     caption = m.group("caption").strip(" :.·-")
     if not caption or len(caption) > CAPTION_MAX_CHARS or not any(c.isalpha() for c in caption):
+        return None
+    if m.re is FACT_AFTER and len(caption.split()) > CAPTION_AFTER_MAX_WORDS:  # "2 options to ..." is a sentence
         return None
     return caption, _value(m.group("value"))
 
@@ -55,7 +63,7 @@ def _caption_under(gain: TextLine, texts: list[TextLine]) -> TextLine | None:
     g = gain.bounds
     best: tuple[float, TextLine] | None = None
     for t in texts:
-        if t is gain or not any(c.isalpha() for c in t.text):
+        if t is gain or not _is_caption(caption_word(t)):  # a sentence under a number is not its caption
             continue
         b = t.bounds
         gap = b.y0 - g.y1
@@ -78,7 +86,7 @@ CAPTION_MAX_WORDS = 5
 # costs added by where the caption sits, in the value's heights: beside it on its row first ("Da" centred on a
 # stacked "10" "/200" beats the column's heading over it), then over it, under it (a calendar's "turn(s) left"
 # under its big number), and right of it ("12 turn(s) left")
-ABOVE_COST = 0.1
+ABOVE_COST = 0.15
 BELOW_COST = 0.25
 RIGHT_COST = 0.3
 
@@ -123,11 +131,12 @@ def caption_stacks(texts: list[TextLine]) -> list[tuple[str, Box, list[int]]]:
     return list(_stack_captions(texts, [i for i, t in enumerate(texts) if _is_caption(t.text)]).values())
 
 
-def _cost(cap: Box, val: Box, between: list[Box], width: int) -> float | None:
+def _cost(cap: Box, val: Box, between: list[Box], width: int, line_h: float) -> float | None:
     """How far (in the value's heights) a value sits from a caption, by layout: under it, right of it on its row with
-    nothing between, over it, or left of it; None when they do not read as one fact."""
+    nothing between, over it, or left of it; None when they do not read as one fact. `line_h` is the height of the
+    caption's lines (a stacked caption is taller than any number under it)."""
     h = val.height
-    if h < 0.6 * cap.height:  # a speck beside a caption, not the number it captions
+    if h < 0.6 * line_h:  # a speck beside a caption, not the number it captions
         return None
     gap_down, gap_up = val.y0 - cap.y1, cap.y0 - val.y1
     if _same_column(cap, val) and -0.5 * min(h, cap.height) <= gap_down <= 1.15 * max(h, cap.height):
@@ -162,13 +171,77 @@ def _numbers(texts: list[TextLine], used: set[int]) -> dict[int, tuple[str, Box]
     return nums
 
 
-def read_values(texts: list[TextLine], width: int = 0) -> tuple[list[CaptionedValue], set[int]]:
-    """The captioned values and gains among read lines, and the indices of the lines they used up.
+def _pieces(texts: list[TextLine]) -> tuple[list[TextLine], list[int]]:
+    """The lines with a bracketed number unwrapped ("(+ 5)") and a value merged with its change ("0+17") cut in two
+    (the box shared by characters); and for each piece the index of the line it came from."""
+    out: list[TextLine] = []
+    origin: list[int] = []
+    for i, t in enumerate(texts):
+        s = t.text.strip()
+        if (m := MERGED.match(s)) is not None:
+            b = t.bounds
+            cut = min(b.x1 - 1, max(b.x0 + 1, b.x0 + round(b.width * m.end("a") / len(s))))
+            out += [t.model_copy(update={"text": m["a"], "bounds": Box(x0=b.x0, y0=b.y0, x1=cut, y1=b.y1)}),
+                    t.model_copy(update={"text": m["b"], "bounds": Box(x0=cut, y0=b.y0, x1=b.x1, y1=b.y1)})]
+            origin += [i, i]
+            continue
+        if (m := BRACKETED.match(s)) is not None and m.group(1) != s:
+            t = t.model_copy(update={"text": m.group(1)})
+        out.append(t)
+        origin.append(i)
+    return out, origin
 
-    A line that is words then a number is a fact by itself; a number line (with its cap) joins the nearest caption
-    by layout (`_cost`), each caption and number used once, nearest pairs first; a signed number joins the caption
-    under it as its gain."""
-    width = width or max((t.bounds.x1 for t in texts), default=0)
+
+def _pairs(nums: dict[int, tuple[str, Box]], caps: dict[int, tuple[str, Box, list[int]]], boxes: list[Box],
+           width: int) -> list[tuple[int, int]]:
+    """(number, caption) pairs by layout (`_cost`), nearest first, each number and caption used once."""
+    ranked = sorted(
+        (cost, i, c)
+        for i, (_v, vb) in nums.items() for c, (_text, cb, members) in caps.items()
+        if (cost := _cost(cb, vb, [b for k, b in enumerate(boxes) if k != i and k not in members], width,
+                          min(boxes[k].height for k in members))) is not None
+    )
+    done_v: set[int] = set()
+    done_c: set[int] = set()
+    out = []
+    for _, i, c in ranked:
+        if i not in done_v and c not in done_c:
+            out.append((i, c))
+            done_v.add(i)
+            done_c.add(c)
+    return out
+
+
+def _changed(b: Box, anchors: list[tuple[str, Box]]) -> str | None:
+    """The caption whose value a signed number sits just under (in its column) or just after (on its row)."""
+    best: tuple[float, str] | None = None
+    for caption, vb in anchors:
+        h = vb.height
+        under = b.y0 - vb.y1
+        after = b.x0 - vb.x1
+        if _same_column(vb, b) and -0.3 * h <= under <= 0.6 * h:
+            d = max(0.0, under) / h
+        elif _same_row(vb, b) and -0.3 * h <= after <= 1.0 * h:
+            d = max(0.0, after) / h
+        else:
+            continue
+        if best is None or d < best[0]:
+            best = (d, caption)
+    return best[1] if best else None
+
+
+def read_values(texts: list[TextLine], width: int = 0) -> tuple[list[CaptionedValue], set[int]]:
+    """The captioned values and gains among read lines, and the indices of the lines they used up."""
+    pieces, origin = _pieces(texts)
+    values, used = _read(pieces, width or max((t.bounds.x1 for t in texts), default=0))
+    return values, {origin[k] for k in used}
+
+
+def _read(texts: list[TextLine], width: int) -> tuple[list[CaptionedValue], set[int]]:
+    """A signed number with a caption just under it is that caption's gain; a line that is words and a number is
+    a fact by itself; a number line (with its cap) joins the nearest caption by layout (`_cost`), each caption and
+    number used once, nearest pairs first; a signed number left over just under or after a value is its caption's
+    change (a gain), else it is the value of a caption left over (a bonus "+0" under its name)."""
     out: list[CaptionedValue] = []
     used: set[int] = set()
     for i, t in enumerate(texts):
@@ -181,29 +254,34 @@ def read_values(texts: list[TextLine], width: int = 0) -> tuple[list[CaptionedVa
     nums = _numbers(texts, used)
     caps = dict(enumerate(caption_stacks(texts)))
     boxes = [t.bounds for t in texts]
-    pairs = sorted(
-        (cost, i, c)
-        for i, (_v, vb) in nums.items() for c, (_text, cb, members) in caps.items()
-        if (cost := _cost(cb, vb, [b for k, b in enumerate(boxes) if k != i and k not in members], width)) is not None
-    )
-    done_v: set[int] = set()
-    done_c: set[int] = set()
-    for _, i, c in pairs:
-        if i in done_v or c in done_c:
-            continue
-        text, cb, members = caps[c]
-        value, vb = nums[i]
-        out.append(CaptionedValue(caption=text, value=value, bounds=cb.union(vb)))
-        done_v.add(i)
-        done_c.add(c)
-        used.update([i, *members])
+    anchors: list[tuple[str, Box]] = []  # (caption, the value's own box)
+
+    def join(pairs: list[tuple[int, int]], numbers: dict[int, tuple[str, Box]]) -> None:
+        for i, c in pairs:
+            text, cb, members = caps.pop(c)
+            value, vb = numbers[i]
+            out.append(CaptionedValue(caption=text, value=value, bounds=cb.union(vb)))
+            anchors.append((text, vb))
+            used.update([i, *members])
+
+    join(_pairs(nums, caps, boxes, width), nums)
     for i, t in enumerate(texts):
-        if i in used or i in nums:
+        if i in used or i in nums or GAIN.match(t.text.strip()):
             continue
         fact = fact_of(t.text)
-        if fact is not None and not GAIN.match(t.text.strip()):
+        if fact is not None:
             out.append(CaptionedValue(caption=fact[0], value=fact[1], bounds=t.bounds))
+            anchors.append((fact[0], t.bounds))
             used.add(i)
+    signed = {i: (_value(t.text), t.bounds) for i, t in enumerate(texts)
+              if i not in used and GAIN.match(t.text.strip())}
+    for i, (value, b) in sorted(signed.items(), key=lambda kv: (kv[1][1].y0, kv[1][1].x0)):
+        caption = _changed(b, anchors)
+        if caption is not None:
+            out.append(CaptionedValue(caption=caption, value=value, kind="gain", bounds=b))
+            used.add(i)
+            del signed[i]
+    join(_pairs(signed, caps, boxes, width), signed)
     return out, used
 
 

@@ -126,17 +126,30 @@ def test_a_number_joins_the_caption_its_layout_gives_it():
     assert 9 not in used and 0 not in used  # the speck and the unrelated heading stay read text
 
 
-def test_a_big_number_the_detector_missed_is_re_read_digit_only_over_its_caption():
+def _big_yellow_digit(at: tuple[int, int], size: int) -> Work:
+    """A calendar's day count: a big yellow digit on a pale plate, which the detector misses."""
     img = Image.new("RGB", (400, 300), (250, 250, 250))
-    d = ImageDraw.Draw(img)
-    d.text((160, 60), "7", fill=(235, 200, 30), font=ImageFont.load_default(size=72), stroke_width=2,
-           stroke_fill=(200, 150, 20))
-    work = Work(rgb=np.asarray(img), scale=1.0, width=400, height=300)
+    ImageDraw.Draw(img).text(at, "7", fill=(235, 200, 30), font=ImageFont.load_default(size=size), stroke_width=2,
+                             stroke_fill=(200, 150, 20))
+    return Work(rgb=np.asarray(img), scale=1.0, width=400, height=300)
+
+
+def test_a_big_number_the_detector_missed_is_re_read_digit_only_over_its_caption():
+    work = _big_yellow_digit((160, 60), 72)
     caption = (140.0, 150.0, 240.0, 180.0)
-    assert numbers_over(work, [caption], []) == ["7"]
+    [found] = numbers_over(work, [caption], [])
+    assert found is not None and found[0] == "7" and found[1][3] <= caption[1]  # read in the band over it
     assert numbers_over(work, [caption], [Line("Year", 0.9, 150, 90, 230, 140)]) == [None]  # read text there
     blank = Work(rgb=np.full((300, 400, 3), 250, np.uint8), scale=1.0, width=400, height=300)
     assert numbers_over(blank, [caption], []) == [None]
+
+
+def test_a_big_number_missed_just_left_of_its_caption_is_re_read_there():
+    work = _big_yellow_digit((95, 100), 56)
+    caption = (150.0, 110.0, 230.0, 160.0)  # "turn(s)" over "left", right of the day count
+    [found] = numbers_over(work, [caption], [])
+    assert found is not None and found[0] == "7" and found[1][2] <= caption[0]  # read in the band left of it
+    assert numbers_over(work, [caption], [Line("Goal", 0.9, 60, 105, 140, 150)]) == [None]  # read text there
 
 
 def _badge(arrow: bool) -> tuple[Work, Line]:
@@ -155,3 +168,32 @@ def test_a_badge_icon_read_as_a_letter_is_dropped_from_the_word():
     assert without_icon_letter(work, "ZGOOD", line) == "GOOD"
     work, line = _badge(arrow=False)
     assert without_icon_letter(work, "GOOD", line) == "GOOD"  # a word read surely keeps every letter
+
+
+def _facts(texts: list[TextLine]) -> tuple[dict[str, str], dict[str, str]]:
+    values, _used = read_values(texts, 720)
+    return ({v.caption: v.value for v in values if v.kind == "value"},
+            {v.caption: v.value for v in values if v.kind == "gain"})
+
+
+def test_a_number_printed_before_its_words_is_a_fact_but_a_sentence_is_not():
+    values, _ = _facts([_t("11,219 Fans", 80, 540, 240, 576), _t("2 options you could still pick", 80, 700, 600, 730)])
+    assert values == {"Fans": "11,219"}
+
+
+def test_a_value_and_its_change_read_as_one_line_are_cut_in_two():
+    # "0+17": the value under a column heading but beside its row's caption, and its gain printed right after it
+    values, gains = _facts([_t("Points", 44, 328, 100, 355), _t("Da", 16, 371, 47, 392),
+                            _t("0+17", 95, 352, 196, 395), _t("/200", 71, 385, 121, 409)])
+    assert values == {"Da": "0/200"} and gains == {"Da": "+17"}
+
+
+def test_a_signed_number_under_a_value_is_its_captions_gain_and_under_a_bare_caption_its_value():
+    values, gains = _facts([
+        _t("Speed", 60, 415, 130, 440), _t("238", 75, 448, 140, 477), _t("(+ 5)", 65, 481, 115, 507),
+        _t("Wit", 480, 411, 570, 443), _t("193", 520, 445, 585, 483), _t("+0", 510, 480, 550, 504),
+        _t("Attribute gains over 1,200 will be halved.", 130, 519, 590, 549),  # a sentence is no caption
+        _t("Specialty Priority", 280, 600, 440, 630), _t("+0", 330, 655, 380, 685),
+    ])
+    assert values == {"Speed": "238", "Wit": "193", "Specialty Priority": "+0"}
+    assert gains == {"Speed": "+5", "Wit": "+0"}
