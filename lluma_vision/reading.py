@@ -118,18 +118,22 @@ def line_values(work: Work, lines: list[Line]) -> tuple[list[CaptionedValue], se
     texts = [TextLine(text=split_words(ln.text), bounds=work.to_device(ln.x0, ln.y0, ln.x1, ln.y1),
                       confidence=round(ln.conf, 3)) for ln in lines]
     values, used = read_values(texts, work.width)
-    # a caption left without a value may have one OCR missed; a stack may have taken the next plate's words too
-    # ("turn(s) left" over "Support Card Event"), so its top line is tried alone after the whole
-    tries = [(text, members) for text, _box, members in caption_stacks(texts) if not used & set(members)]
-    tries += [(texts[m[0]].text.strip(), m[:1]) for _text, m in tries if len(m) > 1]
-    boxes = [(min(lines[i].x0 for i in m), min(lines[i].y0 for i in m), max(lines[i].x1 for i in m),
-              max(lines[i].y1 for i in m)) for _text, m in tries]
-    for (text, members), box, found in zip(tries, boxes, numbers_over(work, boxes, lines), strict=True):
-        if found is not None and not used & set(members):
-            number, band = found
-            values.append(CaptionedValue(caption=text, value=number, bounds=work.to_device(
-                min(box[0], band[0]), min(box[1], band[1]), max(box[2], band[2]), max(box[3], band[3]))))
-            used.update(members)
+    # a caption left without a value may have one OCR missed: over it, or (a two-line caption) just left of it;
+    # a stack may have taken the next plate's words too ("turn(s) left" over "Support Card Event"), so its top line
+    # is tried alone after the whole
+    stacks = [(text, members) for text, _box, members in caption_stacks(texts) if not used & set(members)]
+    for beside in (True, False):
+        tries = [(t, m) for t, m in stacks if len(m) > 1] if beside else [
+            (t, m) for t, m in stacks if len(m) == 1] + [
+            (texts[m[0]].text.strip(), m[:1]) for _t, m in stacks if len(m) > 1 and not used & set(m)]
+        boxes = [(min(lines[i].x0 for i in m), min(lines[i].y0 for i in m), max(lines[i].x1 for i in m),
+                  max(lines[i].y1 for i in m)) for _text, m in tries]
+        for (text, members), box, found in zip(tries, boxes, numbers_over(work, boxes, lines, beside), strict=True):
+            if found is not None and not used & set(members):
+                number, band = found
+                values.append(CaptionedValue(caption=text, value=number, bounds=work.to_device(
+                    min(box[0], band[0]), min(box[1], band[1]), max(box[2], band[2]), max(box[3], band[3]))))
+                used.update(members)
     # a line that is a fact or a gain by itself stays read text too (a training's "Fail 12%" is its button's meta)
     whole = boxes_of(values)
     return values, {id(lines[i]) for i in used if box_key(texts[i].bounds) not in whole}

@@ -20,7 +20,7 @@ INK_DISTANCE = 90  # summed RGB distance from the band's commonest colour that c
 MIN_GLYPH = 1.0  # a glyph at least this many caption heights tall: a number printed big
 SIDE = 1.5  # how far left of the caption to look, in caption heights
 SIDE_PAD = 0.25  # ...and how far over and under its row
-SIDE_GLYPH = 0.7  # a glyph beside the caption at least this many caption heights tall
+SIDE_GLYPH = 0.9  # a glyph beside the caption at least this many caption heights tall
 MAX_GLYPHS = 4
 SURE = 0.9
 DIGITS = re.compile(r"^\d{1,4}$")
@@ -58,7 +58,7 @@ def ink_crop(rgb: np.ndarray, min_h: float) -> np.ndarray | None:
 Rect = tuple[float, float, float, float]
 
 
-def _bands(box: Rect, lines: list[Line]) -> list[Rect]:
+def _bands(box: Rect, lines: list[Line], beside: bool) -> list[Rect]:
     """Where a missed number may sit: over the caption (up to the nearest read line at least a glyph above it), then
     just left of it on its row (a calendar's big day count before "turn(s) left"). Bands holding read text are
     dropped: nothing was missed there."""
@@ -69,6 +69,8 @@ def _bands(box: Rect, lines: list[Line]) -> list[Rect]:
     out: list[Rect] = []
     if top >= 0 and not any(ln.y1 > top + 0.1 * h for ln in over):
         out.append((x0, top, x1, y0))
+    if not beside:
+        return out
     pad = SIDE_PAD * h
     left = (max(0.0, x0 - SIDE * h), max(0.0, y0 - pad), x0, y1 + pad)
     if left[2] - left[0] >= 0.5 * h and not any(
@@ -77,14 +79,15 @@ def _bands(box: Rect, lines: list[Line]) -> list[Rect]:
     return out
 
 
-def numbers_over(work: Work, captions: list[Rect], lines: list[Line]) -> list[tuple[str, Rect] | None]:
-    """For each caption box (working pixels), the number printed big over it or just left of it that OCR did not
-    read and the band it was read in, or None."""
+def numbers_over(work: Work, captions: list[Rect], lines: list[Line],
+                 beside: bool = True) -> list[tuple[str, Rect] | None]:
+    """For each caption box (working pixels), the number printed big over it (or, with `beside`, just left of it)
+    that OCR did not read and the band it was read in, or None."""
     crops: list[np.ndarray] = []
     which: list[tuple[int, Rect]] = []
     for k, box in enumerate(captions):
         h = box[3] - box[1]
-        for band in _bands(box, lines):
+        for band in _bands(box, lines, beside):
             rgb = work.rgb[int(band[1]):int(band[3]), int(band[0]):int(band[2])]
             crop = ink_crop(rgb, MIN_GLYPH * h if band[3] <= box[1] else SIDE_GLYPH * h) if rgb.size else None
             if crop is not None:

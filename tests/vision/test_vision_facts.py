@@ -145,7 +145,7 @@ def test_a_big_number_the_detector_missed_is_re_read_digit_only_over_its_caption
 
 
 def test_a_big_number_missed_just_left_of_its_caption_is_re_read_there():
-    work = _big_yellow_digit((95, 100), 56)
+    work = _big_yellow_digit((95, 88), 72)
     caption = (150.0, 110.0, 230.0, 160.0)  # "turn(s)" over "left", right of the day count
     [found] = numbers_over(work, [caption], [])
     assert found is not None and found[0] == "7" and found[1][2] <= caption[0]  # read in the band left of it
