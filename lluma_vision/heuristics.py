@@ -98,7 +98,9 @@ def scrollbar(rgb: np.ndarray) -> ScrollbarPx | None:
             if y1 - y0 < need:
                 continue
             found = _track_and_thumb(g[y0:y1, x], resp[y0:y1, ci])
-            bar_w = _bar_width(g, x, (y0 + y1) // 2)
+            # measured across the thumb, the bar's most contrasting part: a faint track (a light grey line
+            # on a white list) is within the width tolerance of its background
+            bar_w = _bar_width(g, x, y0 + (found[0][0] + found[0][1]) // 2 if found else (y0 + y1) // 2)
             if bar_w is None or bar_w > max(8, 0.02 * w):
                 continue
             if found is None and at_edge and bar_w >= 4 and np.ptp(np.percentile(g[y0:y1, x], [5, 95])) < 6:

@@ -32,6 +32,8 @@ class ButtonScore:
     LOOSE_PLATE = 0.55  # text in a plate that is not centred on it
     TOGGLE = 0.55  # the bare half of a toggle pair
     ROW_CELL = 0.6  # a short label in a row of equal cells (tiles, icon rows): weaker than a plate
+    SHAPE = 0.6  # a short label alone in a closed shape of its own that is not a straight-edged plate (a disc)
+    LIST_ROW = 0.6  # a sentence or title on one of a stack of alike plates (choice rows, list rows)
     CARD = 0.6  # the title of a list row drawn as a card, or a caption under an icon
     PLATE = 0.9  # text centred in its own plate, or a tab of the tab bar
 
@@ -250,10 +252,14 @@ def _banner(frame: tuple[float, float, float, float], b: Block, view: tuple[int,
     """A wide bar that titles something rather than a button: a dialog's title bar (wide, text centred)
     or a screen's header banner (wide, near the top)."""
     vx0, vy0, vx1, vy1 = view
+    wide = (frame[2] - frame[0]) / max(1, vx1 - vx0)
+    return _title_bar(frame, b, vx1 - vx0) or (wide >= 0.6 and b.cy < vy0 + 0.25 * (vy1 - vy0))
+
+
+def _title_bar(frame: Rect4, b: Block, width: float) -> bool:
+    """Text centred on a bar spanning most of the frame: a dialog's title or message, not a row."""
     fx0, _fy0, fx1, _fy1 = frame
-    wide = (fx1 - fx0) / max(1, vx1 - vx0)
-    centred = abs(b.cx - (fx0 + fx1) / 2) <= 0.1 * (fx1 - fx0)
-    return (wide >= 0.75 and centred) or (wide >= 0.6 and b.cy < vy0 + 0.25 * (vy1 - vy0))
+    return (fx1 - fx0) >= 0.75 * width and abs(b.cx - (fx0 + fx1) / 2) <= 0.1 * (fx1 - fx0)
 
 
 def classify(blocks: list[Block], edges: Edges, view: tuple[int, int, int, int] | None = None) -> None:
@@ -375,6 +381,27 @@ def promote_rows(blocks: list[Block], width: int, rgb: np.ndarray | None = None)
         for o in row:
             if not o.is_button:  # a plated cell keeps its own (higher or looser) score
                 o.score = max(o.score, ButtonScore.ROW_CELL)
+
+
+def promote_stacks(blocks: list[Block], width: int) -> None:
+    """A list: two or more plates of one width and height stacked in a column (event choice rows, shop and
+    lesson rows). A line alone on such a plate is tappable even when it reads as a sentence (a choice is a
+    quoted line) or sits high like a header banner: the repeated plate makes it a row, not a message.
+    Numbers, stats, paragraphs of three lines or more and text centred on a full-width bar (a dialog's
+    title or message over another bar) stay text."""
+    tol = 0.03 * width
+    plates = [(b, b.frame) for b in blocks if b.frame is not None and b.frame[2] - b.frame[0] >= 0.4 * width]
+    for b, (x0, y0, x1, y1) in plates:
+        if b.is_button or b.score < ButtonScore.DOUBT or len(b.lines) >= 3 or _STAT.search(b.text):
+            continue
+        if _title_bar((x0, y0, x1, y1), b, width):
+            continue
+        for o, (ox0, oy0, ox1, oy1) in plates:
+            apart = oy0 >= y1 - 2 or oy1 <= y0 + 2  # the next row, not a line on the same plate
+            if (o is not b and apart and abs(ox1 - x1) <= tol and abs(ox0 - x0) <= max(tol, 0.1 * (x1 - x0))
+                    and 0.85 <= (oy1 - oy0) / max(1.0, y1 - y0) <= 1.18):
+                b.score = ButtonScore.LIST_ROW
+                break
 
 
 def _value_under(label: Block, v: Block) -> bool:

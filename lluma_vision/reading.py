@@ -23,6 +23,7 @@ from lluma_vision.layout import (
     group_lines,
     promote_pairs,
     promote_rows,
+    promote_stacks,
     split_annotation,
 )
 from lluma_vision.menu import TabBarPx, TabMemory, tab_bar
@@ -38,6 +39,7 @@ from lluma_vision.models import (
     VisionOutput,
 )
 from lluma_vision.ocr import Line, Work, read_lines
+from lluma_vision.plates import promote_shapes
 from lluma_vision.reread import numbers_over, without_icon_letter
 from lluma_vision.values import box_key, boxes_of, caption_stacks, read_values, split_words
 
@@ -217,8 +219,10 @@ def read_frame(work: Work, det_limit: int = 960, threads: int = 0, memory: TabMe
     blocks = group_lines(lines, work.rgb)
     view = viewport(work.rgb)
     classify(blocks, edges, view)
+    promote_shapes(blocks, edges)
     tabs = tab_bar(work, blocks, view, edges, memory)
     promote_rows(blocks, view[2] - view[0], work.rgb)
+    promote_stacks(blocks, view[2] - view[0])
     promote_pairs(blocks)
     if memory is not None and tabs is not None and tabs.usable and tabs.tabs:
         memory.remember(work, tabs)
