@@ -68,3 +68,26 @@ def test_hard_disabled_button_is_its_own_look_greyed_out() -> None:
 
     (s_off, v_off), (s_on, v_on) = art("Infirmary"), art("Recreation")
     assert s_off < 0.6 * s_on and v_off < 0.85 * v_on
+
+
+@pytest.mark.parametrize(
+    ("seed", "taps"),
+    [
+        (2, ("Career", "OK")),  # 420x936 letterboxed: a tile caption OCR boxes tighter than its row's
+        (2, ("Menu",)),  # ...and a toggle's "On" the recogniser doubts, in its own plate
+        (3, ("Career", "OK")),  # 1080x1920: the trainee's eye highlight is no Menu icon
+    ],
+)
+def test_hard_screens_every_tappable_is_a_button_on_target(vision: Vision, seed: int, taps: tuple[str, ...]) -> None:
+    """pressButton(name) takes the first button of that name (then "#2"...): each must be on its element."""
+    g = SimGame(seed=seed, style="hard", max_turns=6, **HARD_VARIANTS[seed])
+    for name in taps:
+        _press(g, name)
+    out = vision.analyze(g.capture())
+    want = [e for e in g.truth().elements if e.kind in ("button", "tab", "choice", "icon") and e.enabled]
+    for e in want:
+        twins = sorted((x for x in want if x.name == e.name), key=lambda x: (x.box.y0, x.box.x0))
+        same = sorted((b for b in out.buttons if b.name.split("#")[0] == e.name),
+                      key=lambda b: (b.bounds.y0, b.bounds.x0))
+        k = twins.index(e)
+        assert k < len(same) and e.box.contains(*same[k].bounds.center), (e, [b.name for b in out.buttons])
