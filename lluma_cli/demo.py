@@ -37,6 +37,7 @@ from lluma_sim.api.server import ApiServer
 from lluma_sim.fault_plan import FaultInjector, FaultPlan, FaultsInjected
 from lluma_sim.game import SimGame
 from lluma_sim.game.state import GameState, Style
+from lluma_sim.gauge_audit import GaugeAgreement, GaugeAudit
 from lluma_sim.taps import OffTarget
 
 DEMO_SERIAL = "emulator-5554"
@@ -65,6 +66,9 @@ class DemoSummary(BaseModel):
     taps_off_target: int  # taps the phone received off the element meant, or that no turn log records
     off_target: list[OffTarget] = []  # each of them: the tap received (screen, element under it) and why
     resumed_from_turn: int | None = None  # `--resume`: the run's last complete turn this sitting went on from
+    # the stand-in's rest-or-train calls on the hub, made on the Energy gauge it read, that the game's true energy
+    # makes the same way (this sitting's; none with a custom policy)
+    gauge_decisions_agree: GaugeAgreement = GaugeAgreement()
 
     def usage(self) -> Usage:
         """The run's tokens as one Usage: the text's cache hit comes from it, unrounded (cache_hit_ratio is
@@ -95,6 +99,7 @@ class SimEnv(BaseModel):
     api: ApiServer
     cfg: Config
     injector: FaultInjector | None = None
+    audit: GaugeAudit
 
 
 @contextmanager
@@ -117,14 +122,16 @@ def sim_environment(
     `faults` goes to the API stand-in (429/529/500, slow replies, malformed tool input, max_tokens stops);
     `fault_rate` > 0 instead injects a seeded schedule over the whole device + API matrix (FaultPlan).
     `environ`: the outside LLUMA_* settings (`lluma demo` passes os.environ); the demo's wiring wins over them.
-    The default policy reads VLM requests from the game's ground truth of the current frame.
+    The default policy reads VLM requests from the game's ground truth of the current frame; its rest-or-train
+    calls go to `SimEnv.audit`, which compares them with the game's true energy.
     `style="hard"` plays the hard screens at the seed's frame size and letterboxing (SimGame.hard).
     `state` (a resumed demo) restores the game and the stand-in's signing key; `clock` is the stand-in's."""
     if state is not None:
         game = SimGame.from_snapshot(state.game)
     else:
         game = SimGame.hard(seed=seed) if style == "hard" else SimGame(seed=seed)
-    policy = policy or ScriptedPolicy(screen=game.truth)
+    audit = GaugeAudit(game.truth)
+    policy = policy or ScriptedPolicy(screen=game.truth, on_rest_or_train=audit.on_call)
     secret = bytes.fromhex(state.api_secret) if state else None
     with AdbServer() as adb, ApiServer(policy=policy, faults=faults, clock=clock, secret=secret) as api:
         adb.add_device(DEMO_SERIAL, game)
@@ -151,7 +158,7 @@ def sim_environment(
             plan = FaultPlan.make(fault_rate, seed, turns, vlm=vlm, **timeouts)
             api.faults = injector = FaultInjector(plan, adb, DEMO_SERIAL)
         try:
-            yield SimEnv(game=game, adb=adb, api=api, cfg=cfg, injector=injector)
+            yield SimEnv(game=game, adb=adb, api=api, cfg=cfg, injector=injector, audit=audit)
         finally:
             if injector is not None:
                 injector.close()  # the phone and the adb server end attached and running
@@ -211,6 +218,7 @@ def run_demo(
         cfg, game = sim.cfg, sim.game
         totals = runner(coordinator)
         injected = sim.injector.injected() if sim.injector else FaultsInjected(total=0, by_kind={})
+        agreement = sim.audit.summary()
     u = totals.usage
     n = max(1, totals.turns)
     memory = sorted(p.name for p in (logs_dir / "memory").iterdir() if p.is_file() and not p.name.startswith("."))
@@ -235,6 +243,7 @@ def run_demo(
         taps_off_target=len(off := taps_off_target(game, logs_dir, after_turn=resume.turn if resume else 0)),
         off_target=off,
         resumed_from_turn=resume.turn if resume else None,
+        gauge_decisions_agree=agreement,
     )
 
 
@@ -336,7 +345,9 @@ def main(argv: list[str]) -> int:
         f"  game: score {s.score}, career turn {s.game_turn}\n"
         f"  faults injected: {s.faults_injected.total} {s.faults_injected.by_kind or ''}; "
         f"taps off target: {s.taps_off_target}\n"
-        f"  memory files: {', '.join(s.memory_files) or '(none)'}\n"
+        + (f"  rest-or-train on the Energy gauge: {g.agree}/{g.of} as the true energy would choose\n"
+           if (g := s.gauge_decisions_agree).of else "")
+        + f"  memory files: {', '.join(s.memory_files) or '(none)'}\n"
         f"  logs: {s.logs_dir}/turn_*.json, {s.logs_dir}/turns.sqlite",
         file=sys.stdout,
     )

@@ -87,15 +87,29 @@ def _inside_text(box: tuple[int, int, int, int], lines: list[Line]) -> bool:
     return any(box[0] <= (ln.x0 + ln.x1) / 2 <= box[2] and box[1] <= (ln.y0 + ln.y1) / 2 <= box[3] for ln in lines)
 
 
+def _classes(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(filled, empty) pixel masks of an RGB array."""
+    hsv = cv2.cvtColor(np.ascontiguousarray(rgb), cv2.COLOR_RGB2HSV)
+    s, v = hsv[..., 1], hsv[..., 2]
+    return (s >= FILLED_MIN_S) & (v >= FILLED_MIN_V), (s <= EMPTY_MAX_S) & (v >= EMPTY_MIN_V) & (v <= EMPTY_MAX_V)
+
+
+def _row_fill(rgb: np.ndarray, f: _Strip, e: _Strip) -> float:
+    """The fill counted on every column of the bar's middle row (the strips were found on every second column,
+    which leaves a percent or two of play at a small frame's bar)."""
+    y = (max(f.y0, e.y0) + min(f.y1, e.y1)) // 2
+    filled, empty = _classes(rgb[y : y + 1, max(0, f.x0 - 2) : e.x1 + 2])
+    n_f, n_e = int(filled.sum()), int(empty.sum())
+    return round(n_f / (n_f + n_e), 3) if n_f + n_e else round((f.x1 - f.x0) / (e.x1 - f.x0), 3)
+
+
 def find_gauges(rgb: np.ndarray, lines: list[Line]) -> list[GaugePx]:
     """Gauges in working pixels. Pixels are classed on every second column (half the labelling time; a bar
     is wide, so it keeps its shape; every row is kept, a bar's thin border rows must not be skipped)."""
     h, w = rgb.shape[:2]
     xs = 2
-    hsv = cv2.cvtColor(np.ascontiguousarray(rgb[:, ::xs]), cv2.COLOR_RGB2HSV)
-    s, v = hsv[..., 1], hsv[..., 2]
-    filled = ((s >= FILLED_MIN_S) & (v >= FILLED_MIN_V)).astype(np.uint8)
-    empty = ((s <= EMPTY_MAX_S) & (v >= EMPTY_MIN_V) & (v <= EMPTY_MAX_V)).astype(np.uint8)
+    is_filled, is_empty = _classes(rgb[:, ::xs])
+    filled, empty = is_filled.astype(np.uint8), is_empty.astype(np.uint8)
     bridge = cv2.getStructuringElement(cv2.MORPH_RECT, (2, 1))  # thin segment marks inside a run
     filled = np.asarray(cv2.morphologyEx(filled, cv2.MORPH_CLOSE, bridge), dtype=np.uint8)
     max_h = max(4, round(0.05 * w))
@@ -113,7 +127,7 @@ def find_gauges(rgb: np.ndarray, lines: list[Line]) -> list[GaugePx]:
                 continue
             if _inside_text(box, lines):
                 continue
-            found.append(GaugePx(*box, fill=round((f.x1 - f.x0) / (e.x1 - f.x0), 3)))
+            found.append(GaugePx(*box, fill=_row_fill(rgb, f, e)))
             used_f.add(i)
             used_e.add(j)
             break

@@ -194,6 +194,8 @@ def find_icons(rgb: np.ndarray, text_boxes: list[tuple[float, float, float, floa
             name, best, second = "Menu", need, 0.0  # a hamburger drawn in other proportions than the template
         if not name or best < need or best - second < margin:
             continue
+        if name == "Menu" and glyph is not None and cv2.connectedComponents(glyph.astype(np.uint8))[0] < 3:
+            continue  # one blob (an eye's highlight) is no stack of bars, however its outline scores
         if glyph is None and name not in ("Next", "Previous", "Back", "Close"):
             continue  # a bare plus or bar over scenery is too often a drawing
         found.append(Icon(name, float(x), float(y), float(x + cw), float(y + ch), round(best, 3)))

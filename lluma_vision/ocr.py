@@ -127,14 +127,21 @@ def _shape_not_text(text: str, conf: float, w: float, h: float) -> bool:
     core = re.sub(r"[^A-Za-z0-9]", "", text)
     if len(core) > 2:
         return False
-    return conf < 0.8 or (core.isalpha() and h > 0.9 * w)
+    return conf < 0.8 or _letter_shaped(core, w, h)
 
 
-def read_lines(work: Work, det_limit: int = 960, min_conf: float = 0.5, threads: int = 0) -> list[Line]:
+def _letter_shaped(core: str, w: float, h: float) -> bool:
+    """Letters in a box taller than wide: a ring or a hook's shape, whatever the recogniser's confidence."""
+    return core.isalpha() and h > 0.9 * w
+
+
+def read_lines(work: Work, det_limit: int = 960, min_conf: float = 0.5, threads: int = 0,
+               doubtful: list[Line] | None = None) -> list[Line]:
     """OCR a frame: text boxes detected on the working image, each line recognised from the sharper
     original (same cost - the recogniser rescales every crop to 48 px high - but small text keeps its
     spaces: "Win a race in Career", not "WinaraceinCareer"). Lines without a Latin letter or digit
-    (icons misread as glyphs) and letter-like shapes are dropped.
+    (icons misread as glyphs) and letter-like shapes are dropped; a two-letter word dropped only for the
+    recogniser's doubt goes to `doubtful` when given (a plate fitted around it can still show it is a label).
 
     Uses RapidOCR's stage methods (text_det / get_crop_img_list / text_rec, rapidocr-onnxruntime 1.4).
     """
@@ -164,9 +171,14 @@ def read_lines(work: Work, det_limit: int = 960, min_conf: float = 0.5, threads:
             continue
         x0, x1 = max(0.0, float(pts[:, 0].min())), min(float(work.w), float(pts[:, 0].max()))
         y0, y1 = max(0.0, float(pts[:, 1].min())), min(float(work.h), float(pts[:, 1].max()))
-        if x1 - x0 < 2 or y1 - y0 < 2 or _shape_not_text(text, float(conf), x1 - x0, y1 - y0):
+        if x1 - x0 < 2 or y1 - y0 < 2:
             continue
-        lines.append(Line(text=text, conf=float(conf), x0=x0, y0=y0, x1=x1, y1=y1))
+        line = Line(text=text, conf=float(conf), x0=x0, y0=y0, x1=x1, y1=y1)
+        if _shape_not_text(text, float(conf), x1 - x0, y1 - y0):
+            if doubtful is not None and re.fullmatch(r"[A-Za-z]{2}", text) and not _letter_shaped(text, line.w, line.h):
+                doubtful.append(line)
+            continue
+        lines.append(line)
     lines.sort(key=lambda ln: (ln.y0, ln.x0))
     return lines
 

@@ -212,13 +212,28 @@ def build_output(work: Work, blocks: list[Block], view: Rect, tabs: TabBarPx | N
     return demote(out, BUTTON_FLOOR)
 
 
+def _plated_doubts(lines: list[Line], blocks: list[Block], doubtful: list[Line], edges: Edges,
+                   view: Rect) -> tuple[list[Line], list[Block]]:
+    """Classify the blocks, and keep a two-letter word the recogniser doubted (OCR dropped it as a drawing's mark)
+    when it sits centred in a plate of its own: a plate fitted around a word is a label ("On" on a toggle)."""
+    extra = [Block(lines=[ln]) for ln in doubtful]
+    classify(blocks + extra, edges, view)
+    kept = [b for b in extra if b.score >= ButtonScore.PLATE]
+    if len(kept) < len(extra):
+        edges.mark(blocks + kept)  # the dropped ones own no pixels for the steps after
+    if not kept:
+        return lines, blocks
+    return sorted(lines + [b.lines[0] for b in kept], key=lambda ln: (ln.y0, ln.x0)), blocks + kept
+
+
 def read_frame(work: Work, det_limit: int = 960, threads: int = 0, memory: TabMemory | None = None) -> Reading:
     """Read a frame offline. `memory` (updated here) lets a blurred tab bar be recognised from a sharp one."""
-    lines = read_lines(work, det_limit=det_limit, threads=threads)
+    doubtful: list[Line] = []
+    lines = read_lines(work, det_limit=det_limit, threads=threads, doubtful=doubtful)
     edges = Edges(work.rgb, span=2 if work.scale > 1.2 else 1)
     blocks = group_lines(lines, work.rgb)
     view = viewport(work.rgb)
-    classify(blocks, edges, view)
+    lines, blocks = _plated_doubts(lines, blocks, doubtful, edges, view)
     promote_shapes(blocks, edges)
     tabs = tab_bar(work, blocks, view, edges, memory)
     promote_rows(blocks, view[2] - view[0], work.rgb)

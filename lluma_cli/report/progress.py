@@ -20,8 +20,8 @@ _FACT = re.compile(
 
 
 def facts(log: TurnLog, limit: int = 12) -> list[str]:
-    """The progress a turn read, each once: the reading's captioned values (`Turn 1/24`, `Speed 90`) and mood
-    when vision gives them, else the texts that say the same."""
+    """The progress a turn read, each once: the reading's captioned values (`Turn 1/24`, `Speed 90`), gauges
+    (`Energy 62%`, unless a value says it) and mood when vision gives them, else the texts that say the same."""
     if log.vision is None:
         return []
     seen = log.vision.seen_by_model
@@ -29,6 +29,11 @@ def facts(log: TurnLog, limit: int = 12) -> list[str]:
     values = seen.get("values")
     if isinstance(values, dict):
         out += [f"{k} {v}" for k, v in values.items()]
+    gauges = seen.get("gauges")  # a bar's fill: the real game prints no energy digits
+    if isinstance(gauges, dict):
+        said = {o.split()[0] for o in out}
+        out += [f"{k} {round(v * 100)}%" for k, v in gauges.items()
+                if isinstance(v, int | float) and not isinstance(v, bool) and k not in said]
     if isinstance(seen.get("mood"), str):
         out.append(f"Mood: {seen['mood']}")
     texts = seen.get("texts", [])

@@ -4,7 +4,9 @@ The policy writes the decision; the server adds what a model does around it (thi
 reasoning text: api_talk), so any policy gets them.
 
 `ScriptedPolicy` reads the agent's current turn (`<vision>{...}</vision>` in the last user message, tool
-results first) and answers like a terse model: a short reasoning text, occasionally a memory-file write,
+results first) and answers like a terse model. It knows energy as a player does, from the reading's Energy gauge
+(a bar's fill; the real game prints no digits), falling back on printed digits only where a screen has them and no
+bar was read; never from the game's truth. It: a short reasoning text, occasionally a memory-file write,
 and exactly one input tool call. It also answers the agent's fold request (`<summarize>`) with plain text
 and VLM-shaped requests (json_schema output + an `<ocr>` block) with button JSON grounded on OCR ids.
 """
@@ -16,6 +18,7 @@ import random
 import re
 import string
 from collections import Counter
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
@@ -25,6 +28,7 @@ from lluma_sim.api.vlm import ScreenTruth, read_screen
 
 STATS = ("Speed", "Stamina", "Power", "Guts", "Wit")
 HUB = ("Rest", "Training", "Skills", "Infirmary", "Recreation", "Races")
+REST_BELOW = 0.4  # the hub's rule: rest below this energy, train otherwise
 TABS = ("Enhance", "Story", "Home", "Race", "Scout")
 CONFIRMING = ("OK", "Confirm", "Yes", "Close", "Next", "Finish")
 NOTES_FILE = "sim_notes.md"
@@ -33,6 +37,11 @@ _VISION = re.compile(r"<vision>(.*?)</vision>", re.DOTALL)
 _ENERGY = re.compile(r"energy\D{0,12}?(\d{1,3})\s*/\s*(\d{2,3})", re.IGNORECASE)
 _FRACTION = re.compile(r"(?<!turn )(?<!\d)(\d{1,3})\s*/\s*100\b", re.IGNORECASE)
 _MOOD = re.compile(r"mood\W*(awful|bad|normal|good|great)", re.IGNORECASE)
+_MOODS = ("awful", "bad", "normal", "good", "great")
+
+# Told of each rest-or-train call the hub rule makes: the energy it was made on (None: not read) and whether it
+# rests. The demo compares them with the game's truth (lluma_sim.gauge_audit); the policy never sees that.
+RestOrTrain = Callable[[float | None, bool], None]
 
 
 # A planned move: (tool name, its arguments as a hashable tuple), how the policy compares moves.
@@ -71,8 +80,10 @@ def _tool_result_text(block: dict[str, Any]) -> str:
 class ScriptedPolicy:
     """Plays the simulated career sensibly; deterministic for a given seed and request sequence."""
 
-    def __init__(self, seed: int = 0, memory_every: int = MEMORY_EVERY, screen: ScreenTruth | None = None) -> None:
-        self.screen = screen  # the simulated game's truth of the current frame, for VLM readings (api_vlm)
+    def __init__(self, seed: int = 0, memory_every: int = MEMORY_EVERY, screen: ScreenTruth | None = None,
+                 on_rest_or_train: RestOrTrain | None = None) -> None:
+        self.screen = screen  # the simulated game's truth of the current frame, for VLM readings (api_vlm) only
+        self.on_rest_or_train = on_rest_or_train
         self.rng = random.Random(seed)
         self.memory_every = memory_every
         self.turns = 0
@@ -172,7 +183,7 @@ class ScriptedPolicy:
         names = set(enabled)
         texts = " | ".join(str(t) for t in v.get("texts") or [])
         cinematic = v.get("cinematic") or "none"
-        energy = _energy(texts)
+        energy = _energy(v, texts)
         press = [("pressButton", (("name", n),)) for n in enabled]
         out: list[Action] = []
 
@@ -210,7 +221,7 @@ class ScriptedPolicy:
         if names & set(HUB):
             self.hub_visits += 1
             self.skills_turns = 0
-            return self._hub(names, texts, energy) + press, f"the career hub, energy {_pct(energy)}"
+            return self._hub(names, texts, energy, v.get("mood")) + press, f"the career hub, energy {_pct(energy)}"
         if sum(n in names for n in STATS) >= 3:
             return self._training(names, energy) + [("back", ())], f"training choice, energy {_pct(energy)}"
         if any(n.startswith("Learn") for n in names) or "Reset" in names:
@@ -225,12 +236,15 @@ class ScriptedPolicy:
             return out + press, "the race list"
         return ([("back", ())] if "Back" in names else []) + press + [("advanceDialogue", ())], "an unknown screen"
 
-    def _hub(self, names: set[str], texts: str, energy: float | None) -> list[Action]:
+    def _hub(self, names: set[str], texts: str, energy: float | None, badge: Any = None) -> list[Action]:
         order: list[str] = []
-        mood = m.group(1).lower() if (m := _MOOD.search(texts)) else "normal"
+        mood = _mood(badge, texts)
         if "condition" in texts.lower():
             order.append("Infirmary")
-        if energy is not None and energy < 0.4:
+        rest = energy is not None and energy < REST_BELOW
+        if self.on_rest_or_train is not None and {"Rest", "Training"} <= names:
+            self.on_rest_or_train(energy, rest)
+        if rest:
             order.append("Rest")
         if mood in ("bad", "awful"):
             order.append("Recreation")
@@ -315,12 +329,28 @@ class ScriptedPolicy:
         return PolicyReply(content=[{"type": "text", "text": text}], decision=decision)
 
 
-def _energy(texts: str) -> float | None:
+def _energy(v: dict[str, Any], texts: str) -> float | None:
+    """Energy as a share of full: the reading's Energy gauge (a bar's fill), else a printed "62/100"."""
+    gauges = v.get("gauges")
+    fill = next((f for k, f in gauges.items() if k.split("#")[0].lower() == "energy"), None) if isinstance(
+        gauges, dict) else None
+    if isinstance(fill, int | float) and not isinstance(fill, bool):
+        return max(0.0, min(1.0, float(fill)))
+    values = v.get("values")
+    if isinstance(values, dict):  # a captioned value ("Energy": "62/100") is not repeated among the texts
+        texts = " | ".join([texts, *(f"{k} {val}" for k, val in values.items())])
     if m := _ENERGY.search(texts):
         return int(m.group(1)) / max(1, int(m.group(2)))
     if m := _FRACTION.search(texts):
         return int(m.group(1)) / 100
     return None
+
+
+def _mood(badge: Any, texts: str) -> str:
+    """The mood word: the reading's mood badge, else a "Mood: Good" line; normal when neither is read."""
+    if isinstance(badge, str) and badge.lower() in _MOODS:
+        return badge.lower()
+    return m.group(1).lower() if (m := _MOOD.search(texts)) else "normal"
 
 
 def _pct(energy: float | None) -> str:

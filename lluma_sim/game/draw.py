@@ -28,6 +28,7 @@ EDGE: RGB = (196, 196, 214)
 GREY: RGB = (212, 212, 216)
 GREY_INK: RGB = (128, 128, 134)
 SHADOW: RGB = (186, 184, 204)
+TRACK: RGB = (150, 150, 158)
 CREAM: RGB = (255, 246, 206)
 LAVENDER: RGB = (238, 236, 250)
 PASTELS: tuple[RGB, ...] = ((214, 240, 196), (208, 222, 250), (255, 230, 190), (250, 214, 228))
@@ -38,6 +39,21 @@ STYLES: dict[str, tuple[RGB, RGB, RGB]] = {  # fill, edge, text
     "cream": (CREAM, (232, 196, 96), INK),
     "disabled": (GREY, (182, 182, 188), GREY_INK),
 }
+
+
+MOOD_BADGES: dict[str, RGB] = {  # the real game's mood badge colours, worst to best
+    "Awful": (150, 110, 200),
+    "Bad": (90, 150, 230),
+    "Normal": (240, 180, 40),
+    "Good": (250, 140, 60),
+    "Great": (240, 90, 140),
+}
+
+
+def greyed(c: RGB) -> RGB:
+    """A colour as the real game greys out a disabled button: a dark veil over it, most of its colour gone."""
+    lum = 0.3 * c[0] + 0.59 * c[1] + 0.11 * c[2]
+    return tuple(round(0.68 * (lum + 0.3 * (v - lum))) for v in c)  # type: ignore[return-value]
 
 
 @lru_cache(maxsize=64)
@@ -74,6 +90,7 @@ class Painter:
         self.d = ImageDraw.Draw(self.img) if self.img else None
         self.widgets: list[Widget] = []
         self.scrollbar: TruthScrollbar | None = None  # set by screens that draw one
+        self.dim_disabled = False  # hard style: a disabled button is its own look greyed out, not a grey plate
 
     # --- geometry -------------------------------------------------------------------------
 
@@ -164,7 +181,9 @@ class Painter:
         row: int | None = None,
         align: str = "center",
     ) -> Widget:
-        fill, edge, ink = STYLES[style if enabled else "disabled"]
+        fill, edge, ink = STYLES[style if enabled or self.dim_disabled else "disabled"]
+        if not enabled and self.dim_disabled:
+            fill, edge, ink = greyed(fill), greyed(edge), greyed(ink)
         self.rrect(b, fill, edge)
         if align == "left":
             self.text(b.x0 + 36 * self.s, b.center[1], label, size, ink, anchor="lm", register=False, bold=True)
@@ -183,14 +202,16 @@ class Painter:
         art = Box(x0=b.x0 + b.width // 6, y0=b.y0, x1=b.x1 - b.width // 6, y1=b.y1 - cap_h)
         if self.d:
             rng = random.Random(seed)
-            col = PASTELS[seed % len(PASTELS)] if enabled else GREY
-            dark = tuple(max(0, c - 70) for c in col) if enabled else GREY_INK
+            col: RGB = PASTELS[seed % len(PASTELS)]
+            dark: RGB = tuple(max(0, c - 70) for c in col)  # type: ignore[assignment]
+            if not enabled:
+                col, dark = (greyed(col), greyed(dark)) if self.dim_disabled else (GREY, GREY_INK)
             self.d.ellipse((art.x0, art.y0, art.x1 - 1, art.y1 - 1), fill=col)
             for _ in range(3):  # a few strokes of "illustration"
                 x, y = rng.uniform(art.x0, art.x1), rng.uniform(art.y0, art.y1)
                 r = art.width * rng.uniform(0.08, 0.16)
                 self.d.ellipse((x - r, y - r, x + r, y + r), outline=dark, width=max(2, round(5 * self.s)))
-        ink = INK if enabled else GREY_INK
+        ink = INK if enabled else greyed(GREY_INK) if self.dim_disabled else GREY_INK
         self.text(b.center[0], b.y1 - cap_h / 2, label, size, ink, register=False, bold=True)
         w = Widget(label, "button", b, enabled, action if enabled else None)
         self.widgets.append(w)
@@ -243,14 +264,26 @@ class Painter:
         self.widgets.append(Widget("hotspot", "text", b, True, action, truth=False))
 
     def bar(self, b: Box, frac: float, color: RGB) -> None:
+        """A gauge as the real game's energy bar: in a light rim, a coloured run with a square end, then the grey
+        empty part, both the track's full height."""
         if not self.d:
             return
-        self.rrect(b, (232, 232, 238), EDGE, shadow=False)
-        inner = max(0.0, min(1.0, frac))
-        if inner > 0.02:
-            pad = max(2, round(5 * self.s))
-            x1 = b.x0 + pad + (b.width - 2 * pad) * inner
-            self.d.rounded_rectangle((b.x0 + pad, b.y0 + pad, x1, b.y1 - pad), (b.height - 2 * pad) / 2, fill=color)
+        self.rrect(b, WHITE, EDGE, shadow=False)
+        pad = max(2, round(5 * self.s))
+        x0, y0, x1, y1 = b.x0 + pad, b.y0 + pad, b.x1 - 1 - pad, b.y1 - 1 - pad
+        r = (y1 - y0) / 2
+        self.d.rounded_rectangle((x0, y0, x1, y1), r, fill=TRACK)
+        end = x0 + (x1 - x0) * max(0.0, min(1.0, frac))
+        if end - x0 > 2 * r:
+            self.d.rounded_rectangle((x0, y0, end, y1), r, fill=color)
+            self.d.rectangle((end - r, y0, end, y1), fill=color)
+        elif end - x0 > 2:
+            self.d.rectangle((x0 + r / 2, y0, end, y1), fill=color)
+
+    def badge(self, b: Box, word: str, color: RGB) -> None:
+        """A status word in capitals on a coloured pill (the game's mood badge): read text, not a button."""
+        self.rrect(b, color, tuple(max(0, v - 50) for v in color), shadow=False)  # type: ignore[arg-type]
+        self.text(b.center[0], b.center[1], word.upper(), 34, WHITE, bold=True)
 
     def hamburger(self, b: Box, action: Action, name: str = "Menu") -> None:
         """Icon-only button (no text for OCR), like the game's bottom-right menu."""

@@ -284,6 +284,7 @@ class SimGame:
 
     def _draw(self, p: Painter) -> None:
         view = self.snapshot(with_rng=False)  # painters get a frozen copy: drawing cannot change the game
+        p.dim_disabled = view.style == "hard"
         DRAWERS[self.screen](p, view)
         if self.dialog:
             p.cover()

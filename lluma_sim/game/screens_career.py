@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from lluma_sim.game.content import MAX_ENERGY, PLACES, SKILLS, STATS, TRAININGS
-from lluma_sim.game.draw import CREAM, EDGE, GREEN, GREEN_EDGE, INK, INK_SOFT, WHITE, Painter, Widget
+from lluma_sim.game.draw import CREAM, EDGE, GREEN, GREEN_EDGE, INK, INK_SOFT, MOOD_BADGES, WHITE, Painter, Widget
 from lluma_sim.game.state import GameState
 from lluma_sim.game.truth import TruthScrollbar
 from lluma_vision.models import Box
@@ -18,7 +18,8 @@ def _background(p: Painter, seed: int) -> None:
 
 
 def _header(p: Painter, g: GameState, title: str) -> None:
-    """Title, turn counter and energy: the strip every career screen shares."""
+    """Title, turn counter and energy: the strip every career screen shares. The hard style draws it as the real
+    game does: energy as a bar only (no digits), the mood as a coloured badge word right of it."""
     c = g.career
     p.rect(p.box(0.0, 0.0, 1.0, 0.1), WHITE)
     p.rect(p.box(0.0, 0.1, 1.0, 0.103), EDGE)
@@ -31,7 +32,10 @@ def _header(p: Painter, g: GameState, title: str) -> None:
     frac = c.energy / MAX_ENERGY
     color = GREEN if frac > 0.5 else (250, 200, 80) if frac > 0.25 else (240, 120, 100)
     p.bar(p.box(0.22, 0.062, 0.66, 0.088), frac, color)
-    p.text(p.w * 0.69, p.h * 0.075, f"{c.energy}/{MAX_ENERGY}", 36, anchor="lm", bold=True)
+    if g.style == "hard":
+        p.badge(p.box(0.7, 0.058, 0.96, 0.092), c.mood_word, MOOD_BADGES[c.mood_word])
+    else:
+        p.text(p.w * 0.69, p.h * 0.075, f"{c.energy}/{MAX_ENERGY}", 36, anchor="lm", bold=True)
 
 
 def _back(p: Painter) -> None:
@@ -43,8 +47,9 @@ def draw_hub(p: Painter, g: GameState) -> None:
     assert c is not None
     _background(p, 3)
     _header(p, g, "Career")
-    p.rrect(p.box(0.62, 0.115, 0.96, 0.155), CREAM, (232, 196, 96), shadow=False)
-    p.text(p.w * 0.79, p.h * 0.135, f"Mood: {c.mood_word}", 38, bold=True)
+    if g.style != "hard":  # the hard style's mood is the header's badge
+        p.rrect(p.box(0.62, 0.115, 0.96, 0.155), CREAM, (232, 196, 96), shadow=False)
+        p.text(p.w * 0.79, p.h * 0.135, f"Mood: {c.mood_word}", 38, bold=True)
     if c.condition:
         p.text(p.w * 0.04, p.h * 0.135, f"Condition: {c.condition}", 36, FAIL_RED, anchor="lm")
     p.character(p.w * 0.5, p.h * 0.26, p.w * 0.1)
@@ -228,18 +233,24 @@ def draw_race_result(p: Painter, g: GameState) -> None:
 
 
 def _training_icon_row(p: Painter, g: GameState) -> None:
-    """The real training screen: a row of stat icons with a label under each, the failure rate and the
-    main gain above each icon (plain text), on a small panel; tapping an icon trains that stat."""
+    """The real training screen: the stats as caption over value, the selected training's gains signed above the
+    captions it raises; under them a row of stat icons with a label under each and the failure rate over each
+    (plain text), on a small panel; tapping an icon trains that stat."""
     c = g.career
     assert c is not None
-    p.character(p.w * 0.5, p.h * 0.26, p.w * 0.12)
-    p.rrect(p.box(0.03, 0.52, 0.97, 0.9), WHITE, EDGE)
+    p.character(p.w * 0.5, p.h * 0.24, p.w * 0.12)
+    p.rrect(p.box(0.03, 0.5, 0.97, 0.89), WHITE, EDGE)
     n = len(STATS)
+    gains = c.gains(STATS[0])  # the selected (first) training's
     for i, stat in enumerate(STATS):
         x0, x1 = 0.05 + 0.9 * i / n, 0.05 + 0.9 * (i + 1) / n
+        x = p.w * (x0 + x1) / 2
+        if gains.get(stat):
+            p.text(x, p.h * 0.53, f"+{gains[stat]}", 36, GREEN_EDGE, bold=True)
+        p.text(x, p.h * 0.565, stat, 34, INK_SOFT)
+        p.text(x, p.h * 0.6, str(c.stats[stat]), 44, bold=True)
         fail = c.fail_chance(stat)
-        p.text(p.w * (x0 + x1) / 2, p.h * 0.56, f"Fail {fail}%", 30, FAIL_RED if fail >= 20 else INK, bold=True)
-        p.text(p.w * (x0 + x1) / 2, p.h * 0.6, f"+{c.gains(stat)[stat]}", 34, GREEN_EDGE, bold=True)
-        p.icon_label(p.box(x0 + 0.01, 0.64, x1 - 0.01, 0.77), stat, ("train", stat), STAT_COLORS[i], i == 0)
-    p.text(p.w * 0.5, p.h * 0.83, "Tap a stat to train it", 34, INK_SOFT)
+        p.text(x, p.h * 0.65, f"Fail {fail}%", 30, FAIL_RED if fail >= 20 else INK, bold=True)
+        p.icon_label(p.box(x0 + 0.01, 0.67, x1 - 0.01, 0.8), stat, ("train", stat), STAT_COLORS[i], i == 0)
+    p.text(p.w * 0.5, p.h * 0.845, "Tap a stat to train it", 34, INK_SOFT)
     _back(p)

@@ -418,6 +418,9 @@ def test_report_turn_list_shows_the_games_progress_as_read(tmp_path: Path) -> No
     texts = TurnLog(turn=2, started_at=2.0, model="claude-haiku-4-5", vision=VisionLog(
         summary="x", seen_by_model={"texts": ["Turn 4/24", "Energy 80/100", "Senior Year Early Jun", "OK"]}))
     assert progress.facts(texts) == ["Turn 4/24", "Energy 80/100", "Senior Year Early Jun"]
+    bar = TurnLog(turn=3, started_at=3.0, model="claude-haiku-4-5", vision=VisionLog(
+        summary="x", seen_by_model={"values": {"Turn": "5/24"}, "gauges": {"Energy": 0.62}, "mood": "GOOD"}))
+    assert progress.facts(bar) == ["Turn 5/24", "Energy 62%", "Mood: GOOD"]  # energy drawn as a bar only
     folder = tmp_path / "run"
     logger = TurnLogger(folder)
     logger.write(both)

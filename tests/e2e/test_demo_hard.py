@@ -1,7 +1,8 @@
 """The demo on the simulator's hard screens (issue 11): plate-less hub tiles, the training screen's stat icon
-row, a 420-wide frame and a letterboxed one. The whole loop runs (adb-protocol sim, Messages API stand-in,
-offline vision); every tap must land on what the agent meant, and the tiles and stat icons must be found as
-buttons, not only reached as read text."""
+row, a 420-wide frame and a letterboxed one, energy drawn as a bar only (issue 20). The whole loop runs
+(adb-protocol sim, Messages API stand-in, offline vision); every tap must land on what the agent meant, the tiles
+and stat icons must be found as buttons, not only reached as read text, and the stand-in's rest-or-train calls
+on the gauge it read must be the truth's."""
 
 from __future__ import annotations
 
@@ -33,3 +34,7 @@ def test_hard_screens_demo_taps_tiles_and_stat_icons_as_buttons_on_target(tmp_pa
     as_buttons = {r.split("'")[1] for r in results if r.startswith("tapped '")}
     assert "Training" in as_buttons, (variant, results)  # a hub tile without a plate
     assert as_buttons & STATS, (variant, results)  # a captioned stat icon
+    # energy is a bar only on these screens: the stand-in rests or trains on the gauge it read, as the truth would
+    agree = s.gauge_decisions_agree
+    assert agree.of >= 2 and agree.unread == 0 and agree.share is not None and agree.share >= 0.9, agree
+    assert agree.largest_error is not None and agree.largest_error <= 0.1, agree

@@ -208,6 +208,26 @@ def test_policy_picks_sensible_buttons(vision, expected):
         assert _action(_ask(api, vision)) == expected
 
 
+@pytest.mark.parametrize(
+    ("gauge", "digits", "mood", "expected"),
+    [
+        (0.3, "90/100", None, "Rest"),  # the bar's fill, not printed digits (the real game prints none)
+        (0.8, "20/100", None, "Training"),
+        (0.39, None, None, "Rest"),
+        (0.41, None, None, "Training"),
+        (0.9, None, "BAD", "Recreation"),  # the mood badge word
+        (0.9, None, "GREAT", "Training"),
+    ],
+)
+def test_policy_rests_or_trains_on_the_energy_gauge_and_reads_the_mood_badge(gauge, digits, mood, expected):
+    vision = {"buttons": [{"name": n} for n in HUB], "texts": ["Energy"] + ([digits] if digits else []),
+              "gauges": {"Energy": gauge}, **({"mood": mood} if mood else {})}
+    calls: list[tuple[float | None, bool]] = []
+    with ApiServer(policy=ScriptedPolicy(on_rest_or_train=lambda e, r: calls.append((e, r)))) as api:
+        assert _action(_ask(api, vision)) == ("pressButton", {"name": expected})
+    assert calls == [(gauge, gauge < 0.4)]  # each call is told, with the energy it was made on
+
+
 def test_policy_picks_an_event_choice_and_training_stat():
     with ApiServer() as api:
         choices = ["Tell her about breathing through the pain.", "Show her how to lean into the corner."]
