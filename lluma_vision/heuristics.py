@@ -72,6 +72,9 @@ def _runs(mask: np.ndarray, max_gap: int) -> list[tuple[int, int]]:
     return runs
 
 
+FAINT = 5  # least grey-level step (both sides) that still continues a bar's faint track
+
+
 def scrollbar(rgb: np.ndarray) -> ScrollbarPx | None:
     """A thin vertical track with a thumb of a different shade, e.g. on the right of a list."""
     g = gray(rgb)
@@ -84,42 +87,67 @@ def scrollbar(rgb: np.ndarray) -> ScrollbarPx | None:
     dark = np.minimum(left, right) - c  # line darker than both sides
     light = c - np.maximum(left, right)  # ...or lighter than both
     resp = np.maximum(dark, light)
-    mask = resp >= 14
+    strong = resp >= 14
+    faint = resp >= FAINT
     # list scrollbars span a good part of the screen; shorter runs are scenery, except at the right edge,
     # where a short list (a panel under a header) keeps its bar
     min_len, edge_len = int(0.25 * h), int(0.18 * h)
-    cols = np.flatnonzero(mask.sum(axis=0) >= edge_len)
     best: tuple[float, ScrollbarPx] | None = None
-    for ci in cols:
-        x = int(ci) + d
-        at_edge = x >= 0.9 * w
-        need = edge_len if at_edge else min_len
-        for y0, y1 in _runs(mask[:, ci], max_gap=2):
-            if y1 - y0 < need:
-                continue
-            found = _track_and_thumb(g[y0:y1, x], resp[y0:y1, ci])
-            # measured across the thumb, the bar's most contrasting part: a faint track (a light grey line
-            # on a white list) is within the width tolerance of its background
-            bar_w = _bar_width(g, x, y0 + (found[0][0] + found[0][1]) // 2 if found else (y0 + y1) // 2)
-            if bar_w is None or bar_w > max(8, 0.02 * w):
-                continue
-            if found is None and at_edge and bar_w >= 4 and np.ptp(np.percentile(g[y0:y1, x], [5, 95])) < 6:
-                # one flat shade all along, at a list's right edge: the thumb fills the track (all is shown);
-                # ranked under any bar with a thumb of its own (thin borders are under 4 px wide)
-                found = (0, y1 - y0), 10.0
-            if found is None:
-                continue
-            (ty0, ty1), score = found
-            sb = ScrollbarPx(
-                track=(x - bar_w // 2, y0, x + bar_w - bar_w // 2, y1),
-                thumb=(x - bar_w // 2, y0 + ty0, x + bar_w - bar_w // 2, y0 + ty1),
-                up=ty0 > max(2, 0.02 * (y1 - y0)),
-                down=(y1 - y0) - ty1 > max(2, 0.02 * (y1 - y0)),
-            )
-            key = score * (y1 - y0)
-            if best is None or key > best[0]:
-                best = (key, sb)
+    # a bar whose track is drawn only a few grey levels off its list (a light line on white) is followed at a
+    # faint contrast, but only when its clearly contrasting part is exactly its thumb: scenery lines that fade
+    # in and out have their contrast elsewhere
+    for mask, is_faint in ((strong, False), (faint, True)):
+        cols = np.flatnonzero((mask.sum(axis=0) >= edge_len) & (strong.sum(axis=0) >= 0.04 * h))
+        for ci in cols:
+            x = int(ci) + d
+            at_edge = x >= 0.9 * w
+            need = edge_len if at_edge else min_len
+            for y0, y1 in _runs(mask[:, ci], max_gap=2):
+                if y1 - y0 < need:
+                    continue
+                sb = _bar(g, x, y0, y1, resp[y0:y1, ci], at_edge)
+                if sb is None:
+                    continue
+                key, bar = sb
+                if is_faint and not _contrast_is_thumb(strong[y0:y1, ci], bar.thumb[1] - y0, bar.thumb[3] - y0):
+                    continue
+                if best is None or key > best[0]:
+                    best = (key, bar)
     return best[1] if best else None
+
+
+def _bar(g: np.ndarray, x: int, y0: int, y1: int, resp: np.ndarray,
+         at_edge: bool) -> tuple[float, ScrollbarPx] | None:
+    """The bar along column x from y0 to y1 and its rank (contrast x length), or None when it is not one."""
+    w = g.shape[1]
+    found = _track_and_thumb(g[y0:y1, x], resp)
+    # measured across the thumb, the bar's most contrasting part: a faint track (a light grey line on a
+    # white list) is within the width tolerance of its background
+    bar_w = _bar_width(g, x, y0 + (found[0][0] + found[0][1]) // 2 if found else (y0 + y1) // 2)
+    if bar_w > max(8, 0.02 * w):
+        return None
+    if found is None and at_edge and bar_w >= 4 and np.ptp(np.percentile(g[y0:y1, x], [5, 95])) < 6:
+        # one flat shade all along, at a list's right edge: the thumb fills the track (all is shown);
+        # ranked under any bar with a thumb of its own (thin borders are under 4 px wide)
+        found = (0, y1 - y0), 10.0
+    if found is None:
+        return None
+    (ty0, ty1), score = found
+    return score * (y1 - y0), ScrollbarPx(
+        track=(x - bar_w // 2, y0, x + bar_w - bar_w // 2, y1),
+        thumb=(x - bar_w // 2, y0 + ty0, x + bar_w - bar_w // 2, y0 + ty1),
+        up=ty0 > max(2, 0.02 * (y1 - y0)),
+        down=(y1 - y0) - ty1 > max(2, 0.02 * (y1 - y0)),
+    )
+
+
+def _contrast_is_thumb(strong: np.ndarray, t0: int, t1: int) -> bool:
+    """The strongly contrasting pixels of a faint bar are its thumb: most of the thumb, little of the track."""
+    n, tn = len(strong), t1 - t0
+    if tn >= 0.95 * n:
+        return False  # no track at all: a faint line, not a bar
+    inside = int(strong[t0:t1].sum())
+    return inside >= 0.8 * tn and int(strong.sum()) - inside <= 0.1 * (n - tn)
 
 
 def _track_and_thumb(profile: np.ndarray, resp: np.ndarray) -> tuple[tuple[int, int], float] | None:
@@ -151,7 +179,7 @@ def _track_and_thumb(profile: np.ndarray, resp: np.ndarray) -> tuple[tuple[int, 
     return None
 
 
-def _bar_width(g: np.ndarray, x: int, y: int) -> int | None:
+def _bar_width(g: np.ndarray, x: int, y: int) -> int:
     """Width of the bar through (x, y): neighbours of similar shade that differ from the surroundings."""
     row = g[y].astype(np.int16)
     v = row[x]
@@ -162,4 +190,4 @@ def _bar_width(g: np.ndarray, x: int, y: int) -> int | None:
     while x1 < len(row) - 1 and abs(row[x1 + 1] - v) <= 20:
         x1 += 1
     width = x1 - x0 + 1
-    return width if width >= 2 else None
+    return width

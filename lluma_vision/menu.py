@@ -2,7 +2,9 @@
 
 Found from OCR blocks: a row of >= 4 short distinct labels across the bottom of the game
 (Enhance / Story / Home / Race / Scout), or a column of them beside the game (the PC client's
-side menu) or filling a cropped strip. The selected tab is drawn on a saturated background.
+side menu) or filling a cropped strip. A bar drawn over content (a shop's list) shares its band with the
+content's labels: up to two of them, or labels of another text size, are left out of the row.
+The selected tab is drawn on a saturated background.
 
 A dialog blurs (simulator) or dims (real game) the bar behind it. A blurred bar cannot be read,
 so `TabMemory` keeps the last readable bar: when the same label spots are now blurred and the
@@ -13,12 +15,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import combinations
 
 import numpy as np
 
 from lluma_vision.layout import Block, ButtonScore, Edges
 from lluma_vision.models import Rect
 from lluma_vision.ocr import Line, Work
+
+MAX_BAND = 10  # labels in one band beyond which it is a grid of content, not a bar with intruders
+EVEN = 1.6  # widest / narrowest gap of an evenly spaced bar (a wider Home tab: 1.4)
 
 
 @dataclass
@@ -109,6 +115,32 @@ def _regular(centres: list[float], strict: bool = True) -> bool:
     return bool(k.max() <= 3.2 and (not strict or np.all(np.abs(k - np.round(k)) <= 0.3)))
 
 
+def _bar_row(g: list[Block], vw: float) -> bool:
+    """Four or more distinct labels spread over half the width, spaced like tabs."""
+    return (len(g) >= 4 and g[-1].cx - g[0].cx >= 0.5 * vw and _regular([b.cx for b in g], strict=False)
+            and len({b.text.casefold() for b in g}) == len(g))
+
+
+def _spread(g: list[Block]) -> float:
+    """Widest over narrowest gap between neighbouring labels: about 1 for tabs (1.4 with a wider Home tab)."""
+    gaps = np.diff([b.cx for b in g])
+    return float(gaps.max() / max(gaps.min(), 1e-6))
+
+
+def _over_content(g: list[Block], vw: float) -> list[Block] | None:
+    """A bar drawn over a list or a shop shares its band with the content's own short labels, which the loose
+    spacing test lets in: the bar is the most evenly spaced row of four or more captions of one text size
+    left when up to two labels are dropped, else the whole band as before."""
+    size = float(np.median([b.line_h for b in g]))
+    same = [b for b in g if 0.75 <= b.line_h / size <= 1.33]
+    rows = [[b for i, b in enumerate(same) if i not in out]
+            for drop in range(min(2, len(same) - 4) + 1) for out in combinations(range(len(same)), drop)]
+    even = [r for r in rows if _bar_row(r, vw) and _spread(r) <= EVEN]
+    if even:
+        return max(even, key=lambda r: (len(r), -_spread(r)))
+    return g if _bar_row(g, vw) else None
+
+
 def _find(rgb: np.ndarray, blocks: list[Block], view: Rect) -> list[Block] | None:
     vx0, vy0, vx1, vy1 = view
     vw, vh = vx1 - vx0, vy1 - vy0
@@ -117,9 +149,9 @@ def _find(rgb: np.ndarray, blocks: list[Block], view: Rect) -> list[Block] | Non
     bottom = [b for b in labels if b.cy >= vy0 + 0.8 * vh and vx0 <= b.cx <= vx1]
     for g in _groups(bottom, horizontal=True):
         g.sort(key=lambda b: b.cx)
-        if len(g) >= 4 and g[-1].cx - g[0].cx >= 0.5 * vw and _regular([b.cx for b in g], strict=False):
-            if best is None or g[0].cy > best[0].cy:
-                best = g
+        row = _over_content(g, vw) if len(g) <= MAX_BAND else g if _bar_row(g, vw) else None
+        if row is not None and (best is None or row[0].cy > best[0].cy):
+            best = row
     if best is None:
         h, w = rgb.shape[:2]
         strip = w / h < 0.34

@@ -11,6 +11,7 @@ from PIL import Image
 from lluma_vision.config import VisionConfig
 from lluma_vision.heuristics import scrollbar
 from lluma_vision.models import VisionOutput
+from lluma_vision.ocr import prepare
 from lluma_vision.pipeline import Vision
 from tests.vision.test_vision_shapes import OUTLINE, canvas, label
 
@@ -74,9 +75,9 @@ def test_sentences_on_a_stack_of_alike_rows_are_buttons_and_on_a_lone_plate_are_
     assert LONE_TEXT not in names and any(t.text == LONE_TEXT for t in out.texts), (out.buttons, out.texts)
 
 
-def list_frame(width: int, track: int | None) -> np.ndarray:
-    """A white list of grey rows under a green header; with `track`, a thin bar at its right edge: a light
-    track of that shade (barely off the white) and a darker thumb at its top."""
+def list_frame(width: int, track: int | None, bar: float = 3) -> np.ndarray:
+    """A white list of grey rows under a green header; with `track`, a thin bar (`bar` px at 720 wide) at its
+    right edge: a light track of that shade (barely off the white) and a darker thumb at its top."""
     h = round(width * 16 / 9)
     u = width / 720
     rgb = np.full((h, width, 3), 245, np.uint8)
@@ -84,7 +85,7 @@ def list_frame(width: int, track: int | None) -> np.ndarray:
     for y in range(320, 1080, 120):
         rgb[round(y * u) : round((y + 100) * u), round(30 * u) : round(660 * u)] = (228, 228, 238)
     if track is not None:
-        x, bw = round(690 * u), max(2, round(3 * u))
+        x, bw = round(690 * u), max(1, round(bar * u))
         rgb[round(300 * u) : round(1100 * u), x : x + bw] = track
         rgb[round(300 * u) : round(500 * u), x : x + bw] = 150
     return rgb
@@ -96,3 +97,26 @@ def test_a_thin_scrollbar_with_a_faint_track_is_found_and_a_plain_list_has_none(
     assert sb is not None and (sb.up, sb.down) == (False, True), sb
     assert sb.track[2] - sb.track[0] <= max(8, 0.02 * width)  # the bar itself, not the white beside it
     assert scrollbar(list_frame(width, track=None)) is None
+
+
+@pytest.mark.parametrize("width", (720, 1080))
+@pytest.mark.parametrize(("track", "bar"), ((235, 3), (225, 1), (235, 1)))
+def test_a_bar_ten_grey_levels_off_its_list_or_one_pixel_wide_is_found(width: int, track: int, bar: float) -> None:
+    work = prepare(Image.fromarray(list_frame(width, track=track, bar=bar)), 720, 1280)
+    sb = scrollbar(work.rgb)
+    assert sb is not None and (sb.up, sb.down) == (False, True), sb
+    assert sb.track[3] - sb.track[1] >= 0.4 * work.rgb.shape[0]  # the whole track, not only the thumb
+
+
+def test_a_faint_line_whose_contrast_is_not_one_thumb_is_no_scrollbar() -> None:
+    """Scenery: a faint grey line down the list, darker and edged with white where it crosses a shaded area
+    (a pillar's edge). Its dark stretch stands out clearly only where it leaves that area, so it is not a
+    thumb drawn on a track. At the reference width: the white edges are a few pixels wide."""
+    rgb = list_frame(720, track=None)
+    u = 1.0
+    x, bw = round(690 * u), round(3 * u)
+    rgb[round(300 * u) : round(440 * u), round(640 * u) :] = 180  # the shaded area the line crosses
+    rgb[round(300 * u) : round(500 * u), x - 2 : x + bw + 2] = 245  # the line's light edges
+    rgb[round(300 * u) : round(1100 * u), x : x + bw] = 235
+    rgb[round(300 * u) : round(500 * u), x : x + bw] = 170
+    assert scrollbar(rgb) is None

@@ -1,0 +1,46 @@
+"""The bottom tab bar from read labels: a bar drawn over a shop's content is still the bar, with only its
+tabs, not the content's captions showing between them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from lluma_vision.layout import Block, Edges
+from lluma_vision.menu import tab_bar
+from lluma_vision.ocr import Line, Work
+
+TABS = ("Enhance", "Story", "Home", "Race", "Scout")
+
+
+def frame() -> Work:
+    rgb = np.full((1280, 720, 3), 200, np.uint8)
+    return Work(rgb=rgb, scale=1.0, width=720, height=1280)
+
+
+def label(text: str, cx: float, cy: float, h: float = 28) -> Block:
+    w = 0.55 * h * len(text)
+    return Block(lines=[Line(text=text, conf=0.9, x0=cx - w / 2, y0=cy - h / 2, x1=cx + w / 2, y1=cy + h / 2)])
+
+
+def tabs(cy: float = 1250) -> list[Block]:
+    return [label(t, 72 + 144 * i, cy) for i, t in enumerate(TABS)]
+
+
+def read(blocks: list[Block]) -> list[str] | None:
+    work = frame()
+    bar = tab_bar(work, blocks, (0, 0, 720, 1280), Edges(work.rgb))
+    return [b.text for b in bar.tabs] if bar is not None and bar.tabs else None
+
+
+def test_a_tab_bar_alone_is_read() -> None:
+    assert read(tabs()) == list(TABS)
+
+
+@pytest.mark.parametrize("intruders", (
+    [("Sale", 150, 1244)],  # a shop item's caption showing between two tabs
+    [("Carrot", 150, 1256), ("Bag", 560, 1244)],
+    [("Limited Time", 216, 1250, 18)],  # a small ribbon over a tab: another text size
+))
+def test_a_tab_bar_drawn_over_a_shop_keeps_its_tabs(intruders: list[tuple]) -> None:
+    assert read(tabs() + [label(*i) for i in intruders]) == list(TABS)
