@@ -40,7 +40,7 @@ from lluma_vision.models import (
 )
 from lluma_vision.ocr import Line, Work, read_lines
 from lluma_vision.plates import promote_shapes
-from lluma_vision.reread import numbers_over, without_icon_letter
+from lluma_vision.reread import SHORT_CAPTION, numbers_over, without_icon_letter
 from lluma_vision.values import box_key, boxes_of, caption_stacks, read_values, split_words
 
 BUTTON_FLOOR = 0.0  # buttons below this confidence are reported as read text (bench/vision.py: held-out choice)
@@ -120,7 +120,8 @@ def line_values(work: Work, lines: list[Line]) -> tuple[list[CaptionedValue], se
     texts = [TextLine(text=split_words(ln.text), bounds=work.to_device(ln.x0, ln.y0, ln.x1, ln.y1),
                       confidence=round(ln.conf, 3)) for ln in lines]
     values, used = read_values(texts, work.width)
-    # a caption left without a value may have one OCR missed: over it, or (a two-line caption) just left of it;
+    # a caption left without a value may have one OCR missed: over it, or (a two-line caption) just left of it, or
+    # (an abbreviation on one line) right of it at the other end of its cell;
     # a stack may have taken the next plate's words too ("turn(s) left" over "Support Card Event"), so its top line
     # is tried alone after the whole
     stacks = [(text, members) for text, _box, members in caption_stacks(texts) if not used & set(members)]
@@ -130,7 +131,9 @@ def line_values(work: Work, lines: list[Line]) -> tuple[list[CaptionedValue], se
             (texts[m[0]].text.strip(), m[:1]) for _t, m in stacks if len(m) > 1 and not used & set(m)]
         boxes = [(min(lines[i].x0 for i in m), min(lines[i].y0 for i in m), max(lines[i].x1 for i in m),
                   max(lines[i].y1 for i in m)) for _text, m in tries]
-        for (text, members), box, found in zip(tries, boxes, numbers_over(work, boxes, lines, beside), strict=True):
+        short = [len(members) == 1 and len(text.replace(" ", "")) <= SHORT_CAPTION for text, members in tries]
+        found_all = numbers_over(work, boxes, lines, beside, short)
+        for (text, members), box, found in zip(tries, boxes, found_all, strict=True):
             if found is not None and not used & set(members):
                 number, band = found
                 values.append(CaptionedValue(caption=text, value=number, bounds=work.to_device(

@@ -21,6 +21,11 @@ MIN_GLYPH = 1.0  # a glyph at least this many caption heights tall: a number pri
 SIDE = 1.5  # how far left of the caption to look, in caption heights
 SIDE_PAD = 0.25  # ...and how far over and under its row
 SIDE_GLYPH = 0.9  # a glyph beside the caption at least this many caption heights tall
+# an abbreviation ("Da" on a badge) with its number printed bigger at the other end of its cell, right of it
+SHORT_CAPTION = 3  # characters
+RIGHT = 4.5  # how far right of it to look, in caption heights
+RIGHT_PAD = 0.7  # ...and how far over and under its row
+RIGHT_GLYPH = 1.2  # a glyph there at least this many caption heights tall: a number printed bigger
 MAX_GLYPHS = 4
 SURE = 0.9
 DIGITS = re.compile(r"^\d{1,4}$")
@@ -58,38 +63,49 @@ def ink_crop(rgb: np.ndarray, min_h: float) -> np.ndarray | None:
 Rect = tuple[float, float, float, float]
 
 
-def _bands(box: Rect, lines: list[Line], beside: bool) -> list[Rect]:
-    """Where a missed number may sit: over the caption (up to the nearest read line at least a glyph above it), then
-    just left of it on its row (a calendar's big day count before "turn(s) left"). Bands holding read text are
-    dropped: nothing was missed there."""
+def _free(band: Rect, lines: list[Line], h: float) -> bool:
+    """The band holds no read text (nothing was missed there) and is wide enough for a glyph."""
+    return band[2] - band[0] >= 0.5 * h and not any(
+        ln.x0 < band[2] - 0.1 * h and ln.x1 > band[0] + 0.1 * h and ln.y0 < band[3] and ln.y1 > band[1]
+        for ln in lines)
+
+
+def _bands(box: Rect, lines: list[Line], beside: bool, right: bool = False) -> list[tuple[Rect, float]]:
+    """Where a missed number may sit, each band with the least glyph height (in caption heights): over the caption
+    (up to the nearest read line at least a glyph above it); with `beside`, just left of it on its row (a calendar's
+    big day count before "turn(s) left"); with `right`, right of it on its row (an abbreviation's number at the
+    other end of its cell). Bands holding read text are dropped: nothing was missed there."""
     x0, y0, x1, y1 = box
     h = y1 - y0
     over = [ln for ln in lines if ln.x0 < x1 and ln.x1 > x0 and ln.y1 <= y0 + 0.2 * h and ln.y0 < y0 - 0.2 * h]
     top = max([y0 - BAND * h, *(ln.y1 for ln in over if ln.y1 <= y0 - MIN_GLYPH * h)])
-    out: list[Rect] = []
+    out: list[tuple[Rect, float]] = []
     if top >= 0 and not any(ln.y1 > top + 0.1 * h for ln in over):
-        out.append((x0, top, x1, y0))
-    if not beside:
-        return out
-    pad = SIDE_PAD * h
-    left = (max(0.0, x0 - SIDE * h), max(0.0, y0 - pad), x0, y1 + pad)
-    if left[2] - left[0] >= 0.5 * h and not any(
-            ln.x0 < left[2] - 0.1 * h and ln.x1 > left[0] and ln.y0 < left[3] and ln.y1 > left[1] for ln in lines):
-        out.append(left)
+        out.append(((x0, top, x1, y0), MIN_GLYPH))
+    if beside:
+        pad = SIDE_PAD * h
+        left = (max(0.0, x0 - SIDE * h), max(0.0, y0 - pad), x0, y1 + pad)
+        if _free(left, lines, h):
+            out.append((left, SIDE_GLYPH))
+    if right:
+        pad = RIGHT_PAD * h
+        after = (x1 + 0.2 * h, max(0.0, y0 - pad), x1 + RIGHT * h, y1 + pad)
+        if _free(after, lines, h):
+            out.append((after, RIGHT_GLYPH))
     return out
 
 
-def numbers_over(work: Work, captions: list[Rect], lines: list[Line],
-                 beside: bool = True) -> list[tuple[str, Rect] | None]:
-    """For each caption box (working pixels), the number printed big over it (or, with `beside`, just left of it)
-    that OCR did not read and the band it was read in, or None."""
+def numbers_over(work: Work, captions: list[Rect], lines: list[Line], beside: bool = True,
+                 right: list[bool] | None = None) -> list[tuple[str, Rect] | None]:
+    """For each caption box (working pixels), the number printed big over it (or, with `beside`, just left of it;
+    with its `right` flag, right of it) that OCR did not read and the band it was read in, or None."""
     crops: list[np.ndarray] = []
     which: list[tuple[int, Rect]] = []
     for k, box in enumerate(captions):
         h = box[3] - box[1]
-        for band in _bands(box, lines, beside):
-            rgb = work.rgb[int(band[1]):int(band[3]), int(band[0]):int(band[2])]
-            crop = ink_crop(rgb, MIN_GLYPH * h if band[3] <= box[1] else SIDE_GLYPH * h) if rgb.size else None
+        for band, glyph in _bands(box, lines, beside, bool(right and right[k])):
+            rgb = work.rgb[int(band[1]):min(work.h, int(band[3])), int(band[0]):min(work.w, int(band[2]))]
+            crop = ink_crop(rgb, glyph * h) if rgb.size else None
             if crop is not None:
                 crops.append(crop)
                 which.append((k, band))

@@ -10,6 +10,7 @@ from lluma_vision.disabled import mark_disabled
 from lluma_vision.gauges import badge_word, find_gauges
 from lluma_vision.models import Box, Button, Gauge, TextLine, VisionOutput
 from lluma_vision.ocr import Line, Work
+from lluma_vision.reading import line_values
 from lluma_vision.reread import numbers_over, without_icon_letter
 from lluma_vision.values import read_values, split_words
 
@@ -197,3 +198,14 @@ def test_a_signed_number_under_a_value_is_its_captions_gain_and_under_a_bare_cap
     ])
     assert values == {"Speed": "238", "Wit": "193", "Specialty Priority": "+0"}
     assert gains == {"Speed": "+5", "Wit": "+0"}
+
+
+def test_an_abbreviation_gets_the_bigger_number_the_detector_missed_at_the_other_end_of_its_cell():
+    work = _big_yellow_digit((215, 92), 48)
+    badge = Line("Da", 0.99, 120, 110, 150, 135)  # the number sits 2-3 caption heights right of it
+    values, _used = line_values(work, [badge])
+    assert [(v.caption, v.value) for v in values] == [("Da", "7")]
+    # a caption of words is not an abbreviation: its row is not searched (a number there is OCR's to read)
+    assert line_values(work, [Line("Stats", 0.99, 65, 110, 150, 135)])[0] == []
+    # read text right of it: nothing was missed there
+    assert line_values(work, [badge, Line("Vo", 0.99, 190, 112, 215, 134)])[0] == []
