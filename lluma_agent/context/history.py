@@ -228,7 +228,10 @@ class History:
         return FOLD_ASK.format(span=f"{earlier}turns T{first}-T{last}")
 
     def offer(self, reply_text: str) -> None:
-        """Keep the <summary> a reply wrote (asked for by fold_ask) for the next fold."""
+        """Keep the <summary> a reply wrote for the next fold: only the reply fold_ask asked (its turn, just
+        appended, brings the fold), so a summary written of its own accord never stands in for a later chunk."""
+        if not self.needs_fold():
+            return
         if m := _OFFERED.search(reply_text):
             self.offered = m.group(1).strip()
 

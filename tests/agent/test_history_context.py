@@ -181,9 +181,11 @@ def test_the_turn_before_a_fold_asks_for_the_summary_and_the_fold_takes_it_witho
     h.append(_turn(4))
     ask = h.fold_ask()
     assert ask is not None and "turns T1-T2" in ask and "<summary>" in ask
-    h.offer("<summary>hub loop; rest below 40%</summary>\nPressing Training.")
+    h.offer("<summary>too early</summary>")  # not asked: no fold follows the turn just appended
+    assert h.offered == ""
     h.append(_turn(5))
     assert h.needs_fold()
+    h.offer("<summary>hub loop; rest below 40%</summary>\nPressing Training.")
     saved = h.saved()  # a resume between the ask and the fold keeps the offered summary
     again = History(max_turns=4, chunk=2)
     again.restore(saved)
