@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from lluma_agent.runlog import figures
+from lluma_agent.runlog.folder import RunFolder
 from lluma_agent.runlog.logread import (
     action_label,
     add_dir_argument,
@@ -22,7 +23,7 @@ from lluma_agent.runlog.logread import (
     screen_label,
     turn_calls,
 )
-from lluma_agent.runlog.requestlog import load_request, request_path
+from lluma_agent.runlog.requestlog import load_request
 from lluma_agent.runlog.stats import RunStats, compute
 from lluma_agent.runlog.turnlog import TurnLog
 from lluma_cli.report.turnview import TurnView, as_text
@@ -126,7 +127,7 @@ def main(argv: list[str]) -> int:
         if args.request:
             request = load_request(run.folder, args.turn)
             if request is None:
-                print(f"lluma logs: turn {args.turn} sent no request ({request_path(run.folder, args.turn)} "
+                print(f"lluma logs: turn {args.turn} sent no request ({RunFolder.at(run.folder).request(args.turn)} "
                       "is missing: no model call that turn, or the run predates request logs)", file=sys.stderr)
                 return 1
             print(json.dumps(request, indent=2, ensure_ascii=False))

@@ -35,6 +35,7 @@ from lluma_agent.context.request import screenshot_block
 from lluma_agent.loop import checkpoint
 from lluma_agent.model.calls import ToolCall
 from lluma_agent.model.claude import Model, ModelError, make_client, request_shape, stored_request
+from lluma_agent.runlog.folder import RunFolder
 from lluma_agent.runlog.logread import LogDirError, load_run
 from lluma_agent.runlog.requestlog import image_blocks, load_request, restore_images
 from lluma_agent.runlog.turnlog import TurnLog
@@ -165,7 +166,7 @@ def _turns_of(source: Path) -> tuple[Path, list[TurnLog]]:
 def stand_in_key(folder: Path) -> bytes | None:
     """The signing key of the stand-in a demo run played against (its checkpoint's `env`), or None."""
     try:
-        cp = checkpoint.Checkpoint.model_validate_json(checkpoint.path(folder).read_text(encoding="utf-8"))
+        cp = checkpoint.Checkpoint.model_validate_json(RunFolder.at(folder).checkpoint.read_text(encoding="utf-8"))
         return bytes.fromhex(str(cp.env["api_secret"]))
     except (OSError, ValueError, KeyError):
         return None

@@ -77,13 +77,9 @@ def apply(c: Coordinator, cp: Checkpoint) -> None:
     c.totals = cp.totals.model_copy(update={"stop_reason": "", "stop_kind": None})
 
 
-def path(folder: Path | RunFolder) -> Path:
-    return RunFolder.at(folder).checkpoint
-
-
 def save(folder: Path, cp: Checkpoint) -> None:
     with no_interrupt():
-        atomic_write_text(path(folder), cp.model_dump_json())
+        atomic_write_text(RunFolder.at(folder).checkpoint, cp.model_dump_json())
 
 
 class Checkpointer:

@@ -86,7 +86,7 @@ def open_point(folder: Path) -> ResumePoint:
         RunLock(folder).release()  # not while another process writes it (build() holds the lock for the run)
     except LogDirInUse as exc:
         raise ResumeError(str(exc)) from None
-    cp_path = checkpoint.path(folder)
+    cp_path = RunFolder.at(folder).checkpoint
     if not holds_run(folder):
         raise NoCompletedTurn(
             f"{folder} has no {cp_path.name}: the run stopped before finishing its first turn, so there is nothing "

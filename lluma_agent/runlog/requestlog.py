@@ -30,10 +30,6 @@ OMITTED = "omitted:"  # image data in a stored request starts with this
 _EXT = {"image/jpeg": "jpg", "image/png": "png", "image/gif": "gif", "image/webp": "webp"}
 
 
-def request_path(folder: Path | RunFolder, turn: int) -> Path:
-    return RunFolder.at(folder).request(turn)
-
-
 def _digest(data: str) -> str:
     return hashlib.sha256(data.encode("ascii", "replace")).hexdigest()[:16]
 
@@ -77,7 +73,7 @@ def stored_form(request: Mapping[str, object]) -> dict[str, Any]:
 
 
 def write_request(folder: Path, turn: int, request: Mapping[str, object]) -> Path:
-    path = request_path(folder, turn)
+    path = RunFolder.at(folder).request(turn)
     path.parent.mkdir(parents=True, exist_ok=True)
     data = json.dumps(stored_form(request), ensure_ascii=False).encode("utf-8")
     with no_interrupt():
@@ -119,7 +115,7 @@ def restore_images(folder: Path, request: dict[str, Any]) -> tuple[dict[str, Any
 
 def load_request(folder: Path, turn: int) -> dict[str, Any] | None:
     """The stored request of a turn, or None when the turn made no call (or predates request logs)."""
-    path = request_path(folder, turn)
+    path = RunFolder.at(folder).request(turn)
     if not path.is_file():
         return None
     result: dict[str, Any] = json.loads(gzip.decompress(path.read_bytes()).decode("utf-8"))

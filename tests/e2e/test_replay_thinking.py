@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from lluma_agent.loop import checkpoint
+from lluma_agent.runlog.folder import RunFolder
 from lluma_cli import demo, replay
 
 
@@ -47,7 +48,7 @@ def test_a_haiku55_demo_run_replays_with_another_model(haiku55_run: Path, capsys
 
 def test_without_the_runs_key_the_thinking_is_removed_and_said(haiku55_run: Path, tmp_path: Path) -> None:
     run = _copy(haiku55_run, tmp_path)
-    checkpoint.path(run).unlink()  # as for a run on the real API: the stand-in cannot check its signatures
+    RunFolder.at(run).checkpoint.unlink()  # as for a run on the real API: the stand-in cannot check its signatures
     r = replay.replay(run, turns="2-5")
     assert r.not_replayed == 0 and r.thinking.startswith("removed: the API signed it")
 
@@ -55,7 +56,7 @@ def test_without_the_runs_key_the_thinking_is_removed_and_said(haiku55_run: Path
 def test_a_replay_where_no_turn_replays_exits_non_zero(haiku55_run: Path, tmp_path: Path,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     run = _copy(haiku55_run, tmp_path)
-    cp = checkpoint.Checkpoint.model_validate_json(checkpoint.path(run).read_text())
+    cp = checkpoint.Checkpoint.model_validate_json(RunFolder.at(run).checkpoint.read_text())
     cp.env["api_secret"] = "00" * 16  # another account's key: every recorded thinking block is refused
     checkpoint.save(run, cp)
     assert replay.main([str(run), "--turns", "2-4"]) == 1

@@ -22,6 +22,7 @@ from fakes import FakePhone, FakeScreen, ScriptedModel, button, call, loop
 
 from lluma_agent.loop import checkpoint
 from lluma_agent.loop.resume import ResumeError, ResumePoint, newest_run, open_point, restore
+from lluma_agent.runlog.folder import RunFolder
 from lluma_agent.runlog.requestlog import load_request
 from lluma_agent.runlog.runs import RunLock
 from lluma_agent.runlog.turnlog import TurnLog, TurnLogger, read_turn, read_turns
@@ -149,7 +150,7 @@ def test_a_demo_killed_with_sigkill_resumes_to_completion(tmp_path: Path) -> Non
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 240
-        while not checkpoint.path(logs).is_file() or len(list(logs.glob("turn_*.json"))) < 3:
+        while not RunFolder.at(logs).checkpoint.is_file() or len(list(logs.glob("turn_*.json"))) < 3:
             assert proc.poll() is None, "the demo ended before it was killed"
             assert time.monotonic() < deadline, "no 3 turns within 240 s"
             time.sleep(0.05)
@@ -157,7 +158,7 @@ def test_a_demo_killed_with_sigkill_resumes_to_completion(tmp_path: Path) -> Non
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=30)
-    saved = checkpoint.Checkpoint.model_validate_json(checkpoint.path(logs).read_bytes())
+    saved = checkpoint.Checkpoint.model_validate_json(RunFolder.at(logs).checkpoint.read_bytes())
     game_before = saved.env["game"]["career"]
 
     done = _demo_cli("--resume", str(logs), "--turns", "3", "--json")
@@ -202,14 +203,14 @@ def test_resume_refuses_what_it_cannot_continue(three_turns: Path, tmp_path: Pat
     assert "played with claude-haiku-5-5; resuming it with claude-haiku-4-5" in refused("--resume", str(logs))
     monkeypatch.delenv("LLUMA_MODEL__NAME")
 
-    cp = json.loads(checkpoint.path(logs).read_text(encoding="utf-8"))
-    checkpoint.path(logs).write_text(json.dumps({**cp, "format": 99}), encoding="utf-8")
+    cp = json.loads(RunFolder.at(logs).checkpoint.read_text(encoding="utf-8"))
+    RunFolder.at(logs).checkpoint.write_text(json.dumps({**cp, "format": 99}), encoding="utf-8")
     assert "has format 99" in refused("--resume", str(logs))
-    checkpoint.path(logs).write_text(json.dumps({**cp, "env": {}}), encoding="utf-8")
+    RunFolder.at(logs).checkpoint.write_text(json.dumps({**cp, "env": {}}), encoding="utf-8")
     assert "holds a run on a phone" in refused("--resume", str(logs))
-    checkpoint.path(logs).write_text(json.dumps(cp)[:100], encoding="utf-8")
+    RunFolder.at(logs).checkpoint.write_text(json.dumps(cp)[:100], encoding="utf-8")
     assert "cannot be read" in refused("--resume", str(logs))
-    checkpoint.path(logs).unlink()
+    RunFolder.at(logs).checkpoint.unlink()
     assert "has no checkpoint.json" in refused("--resume", str(logs))
     assert sorted(p.name for p in logs.glob("turn_*")) == ["turn_000001.json", "turn_000002.json",
                                                             "turn_000003.json"]  # nothing was changed
