@@ -40,8 +40,8 @@ from lluma_vision.models import (
 )
 from lluma_vision.ocr import Line, Work, read_lines
 from lluma_vision.plates import promote_shapes
-from lluma_vision.reread import SHORT_CAPTION, numbers_over, without_icon_letter
-from lluma_vision.values import box_key, boxes_of, caption_stacks, read_values, split_words
+from lluma_vision.reread import SHORT_CAPTION, badge_words, numbers_over, without_icon_letter
+from lluma_vision.values import CAP_TAIL, box_key, boxes_of, caption_stacks, is_bare_number, read_values, split_words
 
 BUTTON_FLOOR = 0.0  # buttons below this confidence are reported as read text (bench/vision.py: held-out choice)
 
@@ -116,7 +116,10 @@ def block_text(work: Work, b: Block, skip: set[int] | None = None) -> TextLine |
 
 def line_values(work: Work, lines: list[Line]) -> tuple[list[CaptionedValue], set[int]]:
     """Captioned values from the single OCR lines (blocks may have stacked a caption, its number and the next
-    row's words into one text), in device pixels; and the id()s of the lines joined across lines (not read text)."""
+    row's words into one text), in device pixels; and the id()s of the lines joined across lines (not read text).
+    A bare number's badge word (`badge_words`) joins the lines as a caption of its own."""
+    lines = lines + badge_words(work, [ln for ln in lines if is_bare_number(ln.text)],
+                                [ln for ln in lines if not CAP_TAIL.match(ln.text.strip())])  # a cap is the number's
     texts = [TextLine(text=split_words(ln.text), bounds=work.to_device(ln.x0, ln.y0, ln.x1, ln.y1),
                       confidence=round(ln.conf, 3)) for ln in lines]
     values, used = read_values(texts, work.width)

@@ -9,6 +9,7 @@ recogniser's scale) is read with only digits allowed, and kept when the recognis
 from __future__ import annotations
 
 import re
+import string
 
 import cv2
 import numpy as np
@@ -31,16 +32,21 @@ SURE = 0.9
 DIGITS = re.compile(r"^\d{1,4}$")
 
 
-def ink_crop(rgb: np.ndarray, min_h: float) -> np.ndarray | None:
-    """Black-on-white glyphs of a crop: pixels far from its commonest colour, in components at least `min_h` tall
-    that keep clear of the crop's sides and top (a plate's border, the line over it); None when they do not look
-    like one row of a few glyphs."""
+def ink_mask(rgb: np.ndarray) -> np.ndarray:
+    """1 where a pixel is far from the crop's commonest colour (its plate), else 0."""
     a = rgb.astype(np.int32)
     q = (a // 32).reshape(-1, 3)
     code = q[:, 0] * 64 + q[:, 1] * 8 + q[:, 2]
     keys, counts = np.unique(code, return_counts=True)
     bg = a.reshape(-1, 3)[code == keys[counts.argmax()]].mean(0)
-    mask = (np.abs(a - bg).sum(2) > INK_DISTANCE).astype(np.uint8)
+    return (np.abs(a - bg).sum(2) > INK_DISTANCE).astype(np.uint8)
+
+
+def ink_crop(rgb: np.ndarray, min_h: float) -> np.ndarray | None:
+    """Black-on-white glyphs of a crop: pixels far from its commonest colour, in components at least `min_h` tall
+    that keep clear of the crop's sides and top (a plate's border, the line over it); None when they do not look
+    like one row of a few glyphs."""
+    mask = ink_mask(rgb)
     n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     hh, ww = mask.shape
     keep = [i for i in range(1, n)
@@ -138,3 +144,51 @@ def without_icon_letter(work: Work, word: str, line: Line) -> str:
         if end[1] < ICON_LETTER and all(p >= WORD_LETTER for _, p in read[cut]):
             return word[cut]
     return word
+
+
+# A bare number with a badge just left of it (a coloured hexagon holding "Pa"): the badge's word is its caption. OCR's
+# detector does not see a word that small on a plate of its own colour, so the badge is found as the blob of ink
+# nearest the number and recognised alone, letters only.
+BADGE_BAND = 2.2  # how far left of the number to look, in its heights
+BADGE_PAD = 0.3  # ...and how far over and under its row
+BADGE_MIN = 0.6  # the badge at least this many heights tall and wide
+BADGE_MAX_W = 2.5
+BADGE_LETTER = 0.4  # every letter recognised at least this surely (screens2: a badge's "Vi" reads its "i" at 0.43-0.49)
+
+
+def _badge(rgb: np.ndarray, h: float) -> tuple[int, int, int, int] | None:
+    """The box of the ink blob of a badge's size nearest the band's right end (the number), or None."""
+    mask = ink_mask(rgb)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    fits = [i for i in range(1, n)
+            if stats[i, 3] >= BADGE_MIN * h and BADGE_MIN * h <= stats[i, 2] <= BADGE_MAX_W * h]
+    if not fits:
+        return None
+    i = max(fits, key=lambda k: stats[k, 0] + stats[k, 2])
+    x, y, w, hh = (int(v) for v in stats[i, :4])
+    return x, y, x + w, y + hh
+
+
+def badge_words(work: Work, numbers: list[Line], lines: list[Line]) -> list[Line]:
+    """For each bare number with a badge just left of it and no read text there, the badge's word (2 to
+    SHORT_CAPTION letters, each recognised surely) as a line of its own, in working pixels."""
+    crops: list[np.ndarray] = []
+    boxes: list[Rect] = []
+    for ln in numbers:
+        h = ln.h
+        band = (max(0.0, ln.x0 - BADGE_BAND * h), max(0.0, ln.y0 - BADGE_PAD * h), ln.x0 - 0.05 * h,
+                min(float(work.h), ln.y1 + BADGE_PAD * h))
+        if not _free(band, lines, h):
+            continue
+        rgb = work.rgb[int(band[1]):int(band[3]), int(band[0]):int(band[2])]
+        blob = _badge(rgb, h) if rgb.size else None
+        if blob is None:
+            continue
+        crops.append(np.ascontiguousarray(rgb[blob[1]:blob[3], blob[0]:blob[2]]))
+        boxes.append((band[0] + blob[0], band[1] + blob[1], band[0] + blob[2], band[1] + blob[3]))
+    out: list[Line] = []
+    for box, read in zip(boxes, recognise(crops, string.ascii_letters, 1.0) if crops else [], strict=True):
+        if 2 <= len(read) <= SHORT_CAPTION and all(p >= BADGE_LETTER for _, p in read):
+            out.append(Line(text="".join(c for c, _ in read), conf=min(p for _, p in read), x0=box[0], y0=box[1],
+                            x1=box[2], y1=box[3]))
+    return out

@@ -17,14 +17,17 @@ from lluma_vision.models import Box, CaptionedValue, TextLine
 
 NUMBER = r"[+\-]?\d[\d,.]*\s*(?:/\s*\d[\d,]*|%)?"
 FACT = re.compile(rf"^(?P<caption>[^\d+\-]*[A-Za-z][^\d+]*?)\s*(?P<value>{NUMBER})$")
-# the number first, its words after on the line ("11,219 Fans", "12 turn(s) left")
-FACT_AFTER = re.compile(rf"^(?P<value>{NUMBER})\s+(?P<caption>[A-Za-z][^\d]*)$")
+# the number first, its words after on the line ("11,219 Fans", "12 turn(s) left"; "3turn(s)" run together, not "1st")
+FACT_AFTER = re.compile(rf"^(?P<value>{NUMBER})(?:\s+|(?=[a-z]{{2}})(?!(?:st|nd|rd|th)\b))(?P<caption>[A-Za-z][^\d]*)$")
 GAIN = re.compile(r"^[+\-]\s?\d[\d,]*%?$")
 BRACKETED = re.compile(r"^\(?\s*([+\-]?\s?\d[\d,]*%?)\s*\)?$")  # "(+ 5)", or "+5)" with a bracket lost
+# a one-letter icon before a number, read with it as one line (a stat's grade badge: "F*193", "E238")
+ICON_LETTER_NUMBER = re.compile(r"^[A-Za-z][^\w\s]?\s*(?P<b>\d[\d,]*(?:\s*/\s*\d[\d,]*)?)$")
 # a value and the signed change printed right after it, read as one line ("0+17", "+0 ▶ +5")
 MERGED = re.compile(r"^(?P<a>[+\-]?\d[\d,]*%?)\s*\W?\s*(?P<b>[+\-]\d[\d,]*%?)$")
 CAPTION_MAX_CHARS = 40
 CAPTION_AFTER_MAX_WORDS = 3
+SHORT_WORD = 3  # a word this short before a number is the value's unit or prefix ("Lvl 1"), not a caption
 T = TypeVar("T")
 
 _SPLITS = (
@@ -59,8 +62,18 @@ def fact_of(text: str) -> tuple[str, str] | None:
     return caption, _value(m.group("value"))
 
 
+def _gap_over(box: Box, texts: list[TextLine]) -> float | None:
+    """How far under a caption line of its column the box sits (up to 0.6 of its height), or None."""
+    gaps = [box.y0 - t.bounds.y1 for t in texts if _is_caption(t.text) and _same_column(t.bounds, box)
+            and -0.3 * box.height <= box.y0 - t.bounds.y1 <= 0.6 * box.height]
+    return min(gaps) if gaps else None
+
+
 def _caption_under(gain: TextLine, texts: list[TextLine]) -> TextLine | None:
+    """The caption a signed number is printed over (its gain), unless a caption is printed closer just over the
+    number (then the number is that caption's value: "+ 5%" under "Effectiveness", over the next section's heading)."""
     g = gain.bounds
+    over = _gap_over(g, texts)
     best: tuple[float, TextLine] | None = None
     for t in texts:
         if t is gain or not _is_caption(caption_word(t)):  # a sentence under a number is not its caption
@@ -71,7 +84,7 @@ def _caption_under(gain: TextLine, texts: list[TextLine]) -> TextLine | None:
         if same_column and -0.5 * g.height <= gap <= 1.5 * g.height and b.center[1] > g.center[1]:
             if best is None or gap < best[0]:
                 best = (gap, t)
-    return best[1] if best else None
+    return best[1] if best and (over is None or best[0] <= over) else None
 
 
 def caption_word(t: TextLine) -> str:
@@ -105,6 +118,17 @@ def _same_column(a: Box, b: Box) -> bool:
     return abs(a.center[0] - b.center[0]) < 0.6 * max(a.width, b.width)
 
 
+def _stacked(upper: Box, lower: Box, most: float = 1.4) -> bool:
+    """`lower` is the next line of a label `upper` begins: aligned left or centred, touching, of about one height (the
+    lower line up to `most` times as tall)."""
+    h = upper.height
+    aligned = abs(lower.x0 - upper.x0) <= 0.5 * h or abs(lower.center[0] - upper.center[0]) <= 0.5 * h
+    return aligned and -0.3 * h <= lower.y0 - upper.y1 <= 0.3 * h and 0.7 <= lower.height / h <= most
+
+
+NUMBER_FIRST_MOST = 1.6  # a label's second line led by its number printed bigger ("Concert in" over "19 turn(s)")
+
+
 def _stack_captions(texts: list[TextLine], caps: list[int]) -> dict[int, tuple[str, Box, list[int]]]:
     """Caption lines stacked as one label ("turn(s)" over "left"): close, of one height, aligned left or centred."""
     out: dict[int, tuple[str, Box, list[int]]] = {i: (texts[i].text.strip(), texts[i].bounds, [i]) for i in caps}
@@ -117,9 +141,7 @@ def _stack_captions(texts: list[TextLine], caps: list[int]) -> dict[int, tuple[s
             b = texts[j].bounds
             if j in members or j not in out or len(out[j][2]) > 1:
                 continue
-            aligned = abs(b.x0 - last.x0) <= 0.5 * last.height or abs(b.center[0] - last.center[0]) <= 0.5 * last.height
-            if aligned and -0.3 * last.height <= b.y0 - last.y1 <= 0.3 * last.height and \
-                    0.7 <= b.height / last.height <= 1.4:
+            if _stacked(last, b):
                 out[i] = (f"{text} {texts[j].text.strip()}", box.union(b), [*members, j])
                 del out[j]
                 break
@@ -152,11 +174,15 @@ def _cost(cap: Box, val: Box, between: list[Box], width: int, line_h: float) -> 
     return None
 
 
+def is_bare_number(text: str) -> bool:
+    """A number alone on its line, not a signed change and not a cap ("/1200")."""
+    s = text.strip()
+    return bool(NUMBER_LINE.match(s)) and not GAIN.match(s) and not CAP_TAIL.match(s)
+
+
 def _numbers(texts: list[TextLine], used: set[int]) -> dict[int, tuple[str, Box]]:
     """Lines that are a number, each with its cap when printed just under or after it ("434" "/1200")."""
-    nums = {i: (_value(t.text), t.bounds) for i, t in enumerate(texts)
-            if NUMBER_LINE.match(t.text.strip()) and not GAIN.match(t.text.strip())
-            and not CAP_TAIL.match(t.text.strip())}
+    nums = {i: (_value(t.text), t.bounds) for i, t in enumerate(texts) if is_bare_number(t.text)}
     for j, t in enumerate(texts):
         if not CAP_TAIL.match(t.text.strip()):
             continue
@@ -172,8 +198,9 @@ def _numbers(texts: list[TextLine], used: set[int]) -> dict[int, tuple[str, Box]
 
 
 def _pieces(texts: list[TextLine]) -> tuple[list[TextLine], list[int]]:
-    """The lines with a bracketed number unwrapped ("(+ 5)") and a value merged with its change ("0+17") cut in two
-    (the box shared by characters); and for each piece the index of the line it came from."""
+    """The lines with a bracketed number unwrapped ("(+ 5)"), a value merged with its change ("0+17") cut in two
+    (the box shared by characters) and a one-letter icon cut off its number ("F*193"); and for each piece the
+    index of the line it came from."""
     out: list[TextLine] = []
     origin: list[int] = []
     for i, t in enumerate(texts):
@@ -184,6 +211,12 @@ def _pieces(texts: list[TextLine]) -> tuple[list[TextLine], list[int]]:
             out += [t.model_copy(update={"text": m["a"], "bounds": Box(x0=b.x0, y0=b.y0, x1=cut, y1=b.y1)}),
                     t.model_copy(update={"text": m["b"], "bounds": Box(x0=cut, y0=b.y0, x1=b.x1, y1=b.y1)})]
             origin += [i, i]
+            continue
+        if (m := ICON_LETTER_NUMBER.match(s)) is not None:
+            b = t.bounds
+            cut = min(b.x1 - 1, max(b.x0 + 1, b.x0 + round(b.width * m.start("b") / len(s))))
+            out.append(t.model_copy(update={"text": m["b"], "bounds": Box(x0=cut, y0=b.y0, x1=b.x1, y1=b.y1)}))
+            origin.append(i)
             continue
         if (m := BRACKETED.match(s)) is not None and m.group(1) != s:
             t = t.model_copy(update={"text": m.group(1)})
@@ -270,15 +303,31 @@ def _read(texts: list[TextLine], width: int) -> tuple[list[CaptionedValue], set[
             continue
         fact = fact_of(t.text)
         if fact is not None:
-            out.append(CaptionedValue(caption=fact[0], value=fact[1], bounds=t.bounds))
-            anchors.append((fact[0], t.bounds))
+            caption, box = fact[0], t.bounds
+            value = fact[1]
+            if FACT_AFTER.match(t.text.strip()):  # the number leads the label's second line: its first line is over it
+                over = [c for c, (_text, cb, members) in caps.items()
+                        if len(members) == 1 and _stacked(cb, t.bounds, NUMBER_FIRST_MOST)]
+                if over:
+                    text, cb, members = caps.pop(over[0])
+                    caption, box = f"{text} {caption}", cb.union(box)
+                    used.update(members)
+            elif len(caption) <= SHORT_WORD:  # "Lvl 1" under a caption left without a value: that caption's value
+                over = [c for c, (_text, cb, _m) in caps.items() if _same_column(cb, t.bounds)
+                        and -0.3 * t.bounds.height <= t.bounds.y0 - cb.y1 <= 0.6 * t.bounds.height]
+                if over:
+                    text, cb, members = caps.pop(over[0])
+                    caption, value, box = text, " ".join(t.text.split()), cb.union(box)
+                    used.update(members)
+            out.append(CaptionedValue(caption=caption, value=value, bounds=box))
+            anchors.append((caption, t.bounds))
             used.add(i)
     signed = {i: (_value(t.text), t.bounds) for i, t in enumerate(texts)
               if i not in used and GAIN.match(t.text.strip())}
-    for i, (value, b) in sorted(signed.items(), key=lambda kv: (kv[1][1].y0, kv[1][1].x0)):
-        caption = _changed(b, anchors)
-        if caption is not None:
-            out.append(CaptionedValue(caption=caption, value=value, kind="gain", bounds=b))
+    for i, (change, b) in sorted(signed.items(), key=lambda kv: (kv[1][1].y0, kv[1][1].x0)):
+        owner = _changed(b, anchors)
+        if owner is not None:
+            out.append(CaptionedValue(caption=owner, value=change, kind="gain", bounds=b))
             used.add(i)
             del signed[i]
     join(_pairs(signed, caps, boxes, width), signed)

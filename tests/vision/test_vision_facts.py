@@ -209,3 +209,52 @@ def test_an_abbreviation_gets_the_bigger_number_the_detector_missed_at_the_other
     assert line_values(work, [Line("Stats", 0.99, 65, 110, 150, 135)])[0] == []
     # read text right of it: nothing was missed there
     assert line_values(work, [badge, Line("Vo", 0.99, 190, 112, 215, 134)])[0] == []
+
+
+def _hexagon_badge(word: str, colour: tuple[int, int, int]) -> Work:
+    """A number with a coloured badge holding a short word just left of it, which the detector misses."""
+    img = Image.new("RGB", (400, 120), (250, 250, 250))
+    d = ImageDraw.Draw(img)
+    d.regular_polygon((80, 60, 30), 6, fill=colour)
+    d.text((80, 60), word, fill=(255, 255, 255), font=ImageFont.load_default(size=28), anchor="mm")
+    d.text((130, 35), "73", fill=(120, 90, 200), font=ImageFont.load_default(size=48))
+    return Work(rgb=np.asarray(img), scale=1.0, width=400, height=120)
+
+
+def test_a_bare_number_takes_the_word_on_the_badge_just_left_of_it_as_its_caption():
+    number = Line("73", 0.99, 132, 40, 190, 82)
+    values, _used = line_values(_hexagon_badge("Pa", (230, 70, 80)), [number])
+    assert [(v.caption, v.value) for v in values] == [("Pa", "73")]
+    # a badge's single letter is an icon (a stat's grade), not a caption
+    assert line_values(_hexagon_badge("F", (150, 110, 230)), [number])[0] == []
+    # read text there: OCR read that caption itself, the badge is not read again
+    values, _used = line_values(_hexagon_badge("Pa", (230, 70, 80)), [number, Line("Xy", 0.99, 60, 45, 100, 75)])
+    assert [(v.caption, v.value) for v in values] == [("Xy", "73")]
+
+
+def test_a_number_leading_a_labels_second_line_takes_the_first_line_as_its_caption():
+    values, _ = _facts([_t("Concertin", 41, 133, 127, 156), _t("19 turn(s)", 37, 151, 140, 183),
+                        _t("Energy", 161, 147, 223, 184)])
+    assert values == {"Concertin turn(s)": "19"}
+    values, _ = _facts([_t("3turn(s)", 44, 152, 140, 180), _t("1st", 300, 152, 340, 180)])
+    assert values == {"turn(s)": "3"}  # run together after the number; an ordinal is no fact
+
+
+def test_a_prefixed_value_under_a_caption_and_a_signed_number_under_its_caption_are_its_values():
+    values, gains = _facts([
+        _t("Friendship Training", 44, 412, 228, 448), _t("Effectiveness", 72, 439, 201, 468),
+        _t("+ 5%", 96, 480, 175, 517), _t("Active Songs", 15, 552, 136, 583),  # the next section's heading
+        _t("Support Chain", 512, 416, 652, 447), _t("Event Frequency", 505, 439, 661, 471),
+        _t("Lvl 1", 545, 479, 620, 517),
+    ])
+    assert values == {"Friendship Training Effectiveness": "+5%", "Support Chain Event Frequency": "Lvl 1"}
+    assert gains == {}
+    # a gain printed over its stat's caption still is one, though a label sits a little higher over it
+    values, gains = _facts([_t("Metabolism", 36, 752, 137, 783), _t("+0", 52, 797, 112, 835),
+                            _t("Speed", 63, 831, 128, 855), _t("434", 76, 853, 137, 887)])
+    assert gains == {"Speed": "+0"} and values == {"Speed": "434"}
+
+
+def test_a_grade_letter_read_with_its_number_is_cut_off():
+    values, _ = _facts([_t("Wit", 483, 411, 569, 443), _t("F*193", 480, 439, 584, 483)])
+    assert values == {"Wit": "193"}
