@@ -186,9 +186,24 @@ def badge_words(work: Work, numbers: list[Line], lines: list[Line]) -> list[Line
             continue
         crops.append(np.ascontiguousarray(rgb[blob[1]:blob[3], blob[0]:blob[2]]))
         boxes.append((band[0] + blob[0], band[1] + blob[1], band[0] + blob[2], band[1] + blob[3]))
+    def word(read: list[tuple[str, float]]) -> bool:
+        return 2 <= len(read) <= SHORT_CAPTION and all(p >= BADGE_LETTER for _, p in read)
+
+    # white letters on a coloured badge: its darkest channel puts them dark on light, however pale the badge
+    # (a yellow "Vi" the recogniser cannot read in colour); the crop as it is when that fails (dark letters)
+    reads = recognise([_white_on_colour(c) for c in crops], string.ascii_letters, 1.0) if crops else []
+    again = [k for k, read in enumerate(reads) if not word(read)]
+    for k, read in zip(again, recognise([crops[k] for k in again], string.ascii_letters, 1.0) if again else [],
+                       strict=True):
+        reads[k] = read
     out: list[Line] = []
-    for box, read in zip(boxes, recognise(crops, string.ascii_letters, 1.0) if crops else [], strict=True):
-        if 2 <= len(read) <= SHORT_CAPTION and all(p >= BADGE_LETTER for _, p in read):
+    for box, read in zip(boxes, reads, strict=True):
+        if word(read):
             out.append(Line(text="".join(c for c, _ in read), conf=min(p for _, p in read), x0=box[0], y0=box[1],
                             x1=box[2], y1=box[3]))
     return out
+
+
+def _white_on_colour(rgb: np.ndarray) -> np.ndarray:
+    page = 255 - rgb.min(axis=2)
+    return np.ascontiguousarray(np.stack([page] * 3, axis=-1).astype(np.uint8))

@@ -221,10 +221,11 @@ def _hexagon_badge(word: str, colour: tuple[int, int, int]) -> Work:
     return Work(rgb=np.asarray(img), scale=1.0, width=400, height=120)
 
 
-def test_a_bare_number_takes_the_word_on_the_badge_just_left_of_it_as_its_caption():
+@pytest.mark.parametrize("word,colour", [("Pa", (230, 70, 80)), ("Vi", (245, 175, 40))])  # white on a pale badge too
+def test_a_bare_number_takes_the_word_on_the_badge_just_left_of_it_as_its_caption(word, colour):
     number = Line("73", 0.99, 132, 40, 190, 82)
-    values, _used = line_values(_hexagon_badge("Pa", (230, 70, 80)), [number])
-    assert [(v.caption, v.value) for v in values] == [("Pa", "73")]
+    values, _used = line_values(_hexagon_badge(word, colour), [number])
+    assert [(v.caption, v.value) for v in values] == [(word, "73")]
     # a badge's single letter is an icon (a stat's grade), not a caption
     assert line_values(_hexagon_badge("F", (150, 110, 230)), [number])[0] == []
     # read text there: OCR read that caption itself, the badge is not read again
