@@ -39,7 +39,8 @@ def ink_mask(rgb: np.ndarray) -> np.ndarray:
     code = q[:, 0] * 64 + q[:, 1] * 8 + q[:, 2]
     keys, counts = np.unique(code, return_counts=True)
     bg = a.reshape(-1, 3)[code == keys[counts.argmax()]].mean(0)
-    return (np.abs(a - bg).sum(2) > INK_DISTANCE).astype(np.uint8)
+    mask: np.ndarray = (np.abs(a - bg).sum(2) > INK_DISTANCE).astype(np.uint8)
+    return mask
 
 
 def ink_crop(rgb: np.ndarray, min_h: float) -> np.ndarray | None:
