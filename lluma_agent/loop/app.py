@@ -17,7 +17,7 @@ import anthropic
 
 from lluma_agent import interrupts
 from lluma_agent.atomic import atomic_write_text
-from lluma_agent.config import Config, ConfigError
+from lluma_agent.config import Config, ConfigError, ModelConfig
 from lluma_agent.context import knowledge
 from lluma_agent.context.knowledge import Knowledge
 from lluma_agent.device.android import Device
@@ -95,7 +95,7 @@ class RecordingModel(Model):
     `lluma replay`). A turn's fold summary is sent before its decision, so the file a turn keeps is the
     decision's request."""
 
-    def __init__(self, cfg: Any, client: anthropic.Anthropic, folder: Path) -> None:
+    def __init__(self, cfg: ModelConfig, client: anthropic.Anthropic, folder: Path) -> None:
         super().__init__(cfg, client)
         self.folder = folder
         self.turn: Callable[[], int] = lambda: 0  # set by build() once the coordinator exists
