@@ -1,6 +1,7 @@
 """Disabled buttons: a plate markedly greyer or darker than its siblings (buttons on the same row, of a like
 height) is drawn disabled. White plates are pale but bright, so paleness alone is not enough: a greyed-out
-plate is pale *and* darker than its siblings, or much darker."""
+plate is pale *and* darker than its siblings, or much darker. A gauge's row holds readouts, not buttons: its caption
+and its status badge (left and right of the bar) are never marked (their plates still stand for the row's look)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import statistics
 import cv2
 import numpy as np
 
-from lluma_vision.models import Button
+from lluma_vision.models import Box, Button
 
 PALE = 0.5  # saturation below this share of the siblings' ...
 DIMMER = 12  # ... and value this much under theirs (0..255)
@@ -21,15 +22,28 @@ def _siblings(i: int, buttons: list[Button]) -> list[int]:
     out = []
     for j, b in enumerate(buttons):
         o = b.bounds
-        if j == i or b.region == "menu" or not 0.5 <= o.height / a.height <= 2.0:
+        # a tab bar's tabs are only compared with each other (its selected tab is drawn apart)
+        if j == i or (b.region == "menu" and buttons[i].region != "menu") or not 0.5 <= o.height / a.height <= 2.0:
             continue
         if min(a.y1, o.y1) - max(a.y0, o.y0) >= 0.5 * min(a.height, o.height):
             out.append(j)
     return out
 
 
-def mark_disabled(rgb: np.ndarray, scale: float, buttons: list[Button]) -> list[Button]:
-    """`rgb` is the working image, `scale` working px per device px; buttons in device pixels."""
+READOUT_GAP = 3.0  # a gauge's caption or badge ends or starts within this many bar heights of the bar
+
+
+def _readout(b: Box, gauges: list[Box]) -> bool:
+    """On a gauge's row, just beside the bar (its caption, its badge), not over it."""
+    return any(min(b.y1, g.y1) - max(b.y0, g.y0) >= 0.5 * min(b.height, g.height)
+               and (-g.height <= g.x0 - b.x1 <= READOUT_GAP * g.height
+                    or -g.height <= b.x0 - g.x1 <= READOUT_GAP * g.height) for g in gauges)
+
+
+def mark_disabled(rgb: np.ndarray, scale: float, buttons: list[Button],
+                  gauges: list[Box] | None = None) -> list[Button]:
+    """`rgb` is the working image, `scale` working px per device px; buttons and gauges in device pixels."""
+    readouts = {i for i, b in enumerate(buttons) if _readout(b.bounds, gauges or [])}
     if len(buttons) < 2:
         return buttons
     hsv = cv2.cvtColor(np.ascontiguousarray(rgb), cv2.COLOR_RGB2HSV)
@@ -47,7 +61,7 @@ def mark_disabled(rgb: np.ndarray, scale: float, buttons: list[Button]) -> list[
     for i, b in enumerate(buttons):
         sibs = [p for p in (plate[j] for j in _siblings(i, buttons)) if p is not None]
         me = plate[i]
-        if me is None or not sibs or "disabled" in b.meta:
+        if me is None or not sibs or "disabled" in b.meta or i in readouts:
             out.append(b)
             continue
         s = statistics.median(p[0] for p in sibs)

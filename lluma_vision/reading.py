@@ -196,7 +196,8 @@ def build_output(work: Work, blocks: list[Block], view: Rect, tabs: TabBarPx | N
                  gauges: list[GaugePx] | None = None, mood: str | None = None,
                  values: list[CaptionedValue] | None = None, value_lines: set[int] | None = None) -> VisionOutput:
     extra = icon_buttons(work, view, icons or [], blocks)
-    buttons = mark_disabled(work.rgb, work.scale, [block_button(work, view, b) for b in blocks if b.is_button] + extra)
+    buttons = mark_disabled(work.rgb, work.scale, [block_button(work, view, b) for b in blocks if b.is_button] + extra,
+                            [work.to_device(g.x0, g.y0, g.x1, g.y1) for g in gauges or []])
     if tabs is not None and not tabs.usable:  # the bar is blurred/dimmed behind a pop-up: what is sharp is in it
         buttons = [b if b.region == "menu" else b.model_copy(update={"region": "dialog"}) for b in buttons]
     texts = [t for b in blocks if not b.is_button and (t := block_text(work, b, value_lines)) is not None]

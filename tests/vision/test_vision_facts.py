@@ -108,6 +108,35 @@ def test_a_plate_greyer_and_darker_than_its_row_is_disabled():
     assert [b.name for b in got if "disabled" in b.meta] == ["Quick"]  # a white plate is pale but not greyed out
 
 
+def _row(plates: dict[str, tuple[int, int, int, int]], y0: int, region: str = "middle") -> tuple[Image.Image,
+                                                                                          list[Button]]:
+    """Plates on one row, each named with (x0, r, g, b)."""
+    img = Image.new("RGB", (720, 1280), (250, 250, 250))
+    d = ImageDraw.Draw(img)
+    buttons = []
+    for name, (x0, *colour) in plates.items():
+        d.rectangle((x0, y0, x0 + 100, y0 + 50), fill=tuple(colour))
+        buttons.append(Button(name=name, region=region, bounds=Box(x0=x0, y0=y0, x1=x0 + 101, y1=y0 + 51)))
+    return img, buttons
+
+
+def test_a_greyed_tile_of_a_menu_row_is_disabled_against_its_menu_siblings():
+    img, buttons = _row({"Infirmary": (20, 120, 110, 130), "Recreation": (200, 250, 150, 40),
+                         "Lessons": (380, 230, 90, 200), "Races": (560, 125, 115, 125)}, 1100, region="menu")
+    got = mark_disabled(np.asarray(img), 1.0, buttons)
+    assert [b.name for b in got if "disabled" in b.meta] == ["Infirmary", "Races"]
+
+
+def test_a_gauges_caption_and_badge_are_readouts_never_disabled():
+    img, buttons = _row({"Energy": (10, 140, 140, 140), "GOOD": (330, 250, 150, 40), "Details": (450, 150, 150, 150),
+                         "Goal": (590, 60, 180, 60)}, 100)
+    gauge = Box(x0=120, y0=110, x1=320, y1=140)  # between the caption and the badge, on their row
+    assert [b.name for b in mark_disabled(np.asarray(img), 1.0, buttons) if "disabled" in b.meta] == [
+        "Energy", "Details"]
+    got = mark_disabled(np.asarray(img), 1.0, buttons, [gauge])
+    assert [b.name for b in got if "disabled" in b.meta] == ["Details"]
+
+
 def test_read_values_ignores_words_without_a_number():
     values, used = read_values([_t("Dance Practice", 90, 230, 440, 280)])
     assert values == [] and used == set()
