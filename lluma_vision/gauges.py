@@ -112,6 +112,9 @@ def find_gauges(rgb: np.ndarray, lines: list[Line]) -> list[GaugePx]:
     filled, empty = is_filled.astype(np.uint8), is_empty.astype(np.uint8)
     bridge = cv2.getStructuringElement(cv2.MORPH_RECT, (2, 1))  # thin segment marks inside a run
     filled = np.asarray(cv2.morphologyEx(filled, cv2.MORPH_CLOSE, bridge), dtype=np.uint8)
+    # a track's thin grey rim, blurred into the empty run by a rescale, would wrap it in a sparse ring
+    empty = np.asarray(cv2.morphologyEx(empty, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, 3))),
+                       dtype=np.uint8)
     max_h = max(4, round(0.05 * w))
     # a nearly empty or nearly full bar has a short, rounded run: the whole gauge is what must be elongated
     full, rest = _strips(filled, 3, max_h, SOLID, 0.3, xs), _strips(empty, 3, max_h, 0.6, 0.3, xs)
@@ -120,7 +123,11 @@ def find_gauges(rgb: np.ndarray, lines: list[Line]) -> list[GaugePx]:
     used_e: set[int] = set()
     for i, f in enumerate(full):
         for j, e in enumerate(rest):
-            if j in used_e or not _same_band(f, e) or abs(e.x0 - f.x1) > max(2 * xs, f.h // 3):
+            # the grey run starts where the coloured one ends; or, where the track's grey rim blurred into the
+            # empty run (a rescaled frame), the grey run holds the coloured one inside it
+            meets = abs(e.x0 - f.x1) <= max(2 * xs, f.h // 3)
+            holds = e.x0 <= f.x0 + max(2 * xs, f.h // 3) and e.x1 > f.x1 and e.y0 <= f.y0 and e.y1 >= f.y1
+            if j in used_e or not _same_band(f, e) or not (meets or holds):
                 continue
             box = (f.x0, min(f.y0, e.y0), e.x1, max(f.y1, e.y1))
             if (box[2] - box[0]) < MIN_ELONGATION * (box[3] - box[1]) or (box[2] - box[0]) < 0.05 * w:

@@ -40,6 +40,22 @@ def test_a_gauge_is_found_by_shape_at_any_scale_and_named_by_its_caption(scale, 
     assert abs(gauges[0].fill - fill) < 0.05
 
 
+@pytest.mark.parametrize("fill", [0.28, 0.6])
+def test_a_gauge_whose_grey_rim_a_rescale_blurred_into_its_empty_run_is_still_found(fill):
+    """The real track has a thin grey rim; upscaled then brought back to the working size, the rim blurs into the
+    grey run and wraps the coloured one in a sparse ring."""
+    img = Image.new("RGB", (720, 1280), (60, 50, 40))
+    d = ImageDraw.Draw(img)
+    x0, y0, x1, y1 = 230, 150, 510, 170
+    d.rounded_rectangle((x0 - 6, y0 - 6, x1 + 6, y1 + 6), radius=14, fill=(255, 255, 255))
+    d.rounded_rectangle((x0 - 3, y0 - 3, x1 + 3, y1 + 3), radius=12, outline=TRACK, width=2)
+    d.rectangle((x0, y0, x1 - 1, y1 - 1), fill=TRACK)
+    d.rectangle((x0, y0, x0 + round((x1 - x0) * fill) - 1, y1 - 1), fill=(40, 200, 255))
+    blurred = img.resize((1080, 1920), Image.BICUBIC).resize((720, 1280), Image.BILINEAR)
+    gauges = find_gauges(np.asarray(blurred), [Line("Energy", 0.9, 150, 148, 222, 172)])
+    assert [g.label for g in gauges] == ["Energy"] and abs(gauges[0].fill - fill) < 0.05
+
+
 def test_a_full_bar_counts_only_beside_a_caption():
     rgb, caption = _bar_frame(1.0, 1.0)
     assert [(g.label, g.fill) for g in find_gauges(rgb, [caption])] == [("Energy", 1.0)]
