@@ -40,7 +40,7 @@ from lluma_vision.models import (
 )
 from lluma_vision.ocr import Line, Work, read_lines
 from lluma_vision.plates import promote_shapes
-from lluma_vision.reread import SHORT_CAPTION, badge_words, numbers_over, without_icon_letter
+from lluma_vision.reread import SHORT_CAPTION, badge_words, gains_like_siblings, numbers_over, without_icon_letter
 from lluma_vision.values import CAP_TAIL, box_key, boxes_of, caption_stacks, is_bare_number, read_values, split_words
 
 BUTTON_FLOOR = 0.0  # buttons below this confidence are reported as read text (bench/vision.py: held-out choice)
@@ -142,6 +142,7 @@ def line_values(work: Work, lines: list[Line]) -> tuple[list[CaptionedValue], se
                 values.append(CaptionedValue(caption=text, value=number, bounds=work.to_device(
                     min(box[0], band[0]), min(box[1], band[1]), max(box[2], band[2]), max(box[3], band[3]))))
                 used.update(members)
+    values += gains_like_siblings(work, values, lines)
     # a line that is a fact or a gain by itself stays read text too (a training's "Fail 12%" is its button's meta)
     whole = boxes_of(values)
     return values, {id(lines[i]) for i in used if box_key(texts[i].bounds) not in whole}

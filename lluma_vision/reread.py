@@ -14,6 +14,7 @@ import string
 import cv2
 import numpy as np
 
+from lluma_vision.models import CaptionedValue
 from lluma_vision.ocr import Line, Work, read_digits, recognise
 
 BAND = 2.5  # how far over the caption to look, in caption heights
@@ -208,3 +209,48 @@ def badge_words(work: Work, numbers: list[Line], lines: list[Line]) -> list[Line
 def _white_on_colour(rgb: np.ndarray) -> np.ndarray:
     page = 255 - rgb.min(axis=2)
     return np.ascontiguousarray(np.stack([page] * 3, axis=-1).astype(np.uint8))
+
+
+# A row of captioned values where some have a gain printed at one place relative to their value (over the caption,
+# under the number): each other value of the row has its gain, if any, at that same place. OCR misses a small "+6"
+# on a busy picture; re-read there digits-only, its ink first (kept when SURE), else the band as it is (a "+0" on
+# a photo, whose ink is no clean row of glyphs), kept when it reads as a whole signed number at least this surely:
+GAIN_BAND_SURE = 0.75
+SIGNED = re.compile(r"^[+\-]\d{1,4}%?$")
+
+
+def _same_row(a: CaptionedValue, b: CaptionedValue) -> bool:
+    return abs(a.bounds.y0 - b.bounds.y0) < 0.5 * min(a.bounds.height, b.bounds.height)
+
+
+def gains_like_siblings(work: Work, values: list[CaptionedValue], lines: list[Line]) -> list[CaptionedValue]:
+    """The gains found where a row's other values have theirs (device pixels in and out; `lines` in working)."""
+    plain = [v for v in values if v.kind == "value"]
+    gains = [v for v in values if v.kind == "gain"]
+    with_gain = {g.caption for g in gains}
+    found: list[CaptionedValue] = []
+    for v in plain:
+        pairs = [(g, o) for g in gains for o in plain if o is not v and o.caption == g.caption and _same_row(o, v)]
+        if v.caption in with_gain or not pairs:
+            continue
+        dy = sorted(g.bounds.y0 - o.bounds.y0 for g, o in pairs)[len(pairs) // 2]
+        dx = sorted(g.bounds.center[0] - o.bounds.center[0] for g, o in pairs)[len(pairs) // 2]
+        gh = max(g.bounds.height for g, _ in pairs)
+        gw = max(g.bounds.width for g, _ in pairs)
+        cx, top = v.bounds.center[0] + dx, v.bounds.y0 + dy
+        s = work.scale
+        band = (max(0.0, (cx - 0.7 * gw) * s), max(0.0, (top - 0.15 * gh) * s), min(float(work.w), (cx + 0.7 * gw) * s),
+                min(float(work.h), (top + 1.15 * gh) * s))
+        inner = (band[0], band[1] + 0.4 * gh * s, band[2], band[3] - 0.4 * gh * s)  # a gain may overlap its caption
+        if band[2] - band[0] < 4 or band[3] - band[1] < 4 or not _free(inner, lines, gh * s):
+            continue
+        rgb = np.ascontiguousarray(work.rgb[int(band[1]):int(band[3]), int(band[0]):int(band[2])])
+        ink = ink_crop(rgb, 0.5 * gh * s)
+        read = read_digits([ink])[0] if ink is not None else ("", 0.0)
+        if not (SIGNED.match(read[0]) and read[1] >= SURE):
+            read = read_digits([rgb])[0]
+            if not (SIGNED.match(read[0]) and read[1] >= GAIN_BAND_SURE):
+                continue
+        found.append(CaptionedValue(caption=v.caption, value=read[0], kind="gain",
+                                    bounds=work.to_device(*band)))
+    return found

@@ -304,3 +304,17 @@ def test_a_prefixed_value_under_a_caption_and_a_signed_number_under_its_caption_
 def test_a_grade_letter_read_with_its_number_is_cut_off():
     values, _ = _facts([_t("Wit", 483, 411, 569, 443), _t("F*193", 480, 439, 584, 483)])
     assert values == {"Wit": "193"}
+
+
+def test_a_rows_missing_gain_is_re_read_where_its_siblings_have_theirs():
+    img = Image.new("RGB", (720, 400), (250, 250, 250))
+    ImageDraw.Draw(img).text((612, 162), "+6", fill=(230, 110, 20), font=ImageFont.load_default(size=34))
+    work = Work(rgb=np.asarray(img), scale=1.0, width=720, height=400)
+    row = [Line("Speed", 0.99, 60, 200, 130, 225), Line("243", 0.99, 70, 228, 130, 258),
+           Line("Power", 0.99, 270, 200, 350, 225), Line("91", 0.99, 300, 228, 350, 258),
+           Line("Guts", 0.99, 390, 200, 450, 225), Line("144", 0.99, 395, 228, 450, 258),
+           Line("Skill Pts", 0.99, 600, 200, 690, 225), Line("151", 0.99, 620, 228, 672, 258),
+           Line("+18", 0.99, 50, 162, 120, 198), Line("+6", 0.99, 285, 162, 335, 198)]
+    values, _used = line_values(work, row)
+    gains = {v.caption: v.value for v in values if v.kind == "gain"}
+    assert gains == {"Speed": "+18", "Power": "+6", "Skill Pts": "+6"}  # Guts has none printed: none read
