@@ -33,7 +33,7 @@ def _siblings(i: int, buttons: list[Button]) -> list[int]:
 READOUT_GAP = 3.0  # a gauge's caption or badge ends or starts within this many bar heights of the bar
 
 
-def _readout(b: Box, gauges: list[Box]) -> bool:
+def beside_gauge(b: Box, gauges: list[Box]) -> bool:
     """On a gauge's row, just beside the bar (its caption, its badge), not over it."""
     return any(min(b.y1, g.y1) - max(b.y0, g.y0) >= 0.5 * min(b.height, g.height)
                and (-g.height <= g.x0 - b.x1 <= READOUT_GAP * g.height
@@ -43,7 +43,7 @@ def _readout(b: Box, gauges: list[Box]) -> bool:
 def mark_disabled(rgb: np.ndarray, scale: float, buttons: list[Button],
                   gauges: list[Box] | None = None) -> list[Button]:
     """`rgb` is the working image, `scale` working px per device px; buttons and gauges in device pixels."""
-    readouts = {i for i, b in enumerate(buttons) if _readout(b.bounds, gauges or [])}
+    readouts = {i for i, b in enumerate(buttons) if beside_gauge(b.bounds, gauges or [])}
     if len(buttons) < 2:
         return buttons
     hsv = cv2.cvtColor(np.ascontiguousarray(rgb), cv2.COLOR_RGB2HSV)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from lluma_vision import cinematic as cine
-from lluma_vision.disabled import mark_disabled
+from lluma_vision.disabled import beside_gauge, mark_disabled
 from lluma_vision.gauges import GaugePx, badge, find_gauges
 from lluma_vision.heuristics import ScrollbarPx, scrollbar, viewport
 from lluma_vision.icons import Icon, find_icons
@@ -192,16 +192,26 @@ def demote(out: VisionOutput, floor: float) -> VisionOutput:
     return out.model_copy(update={"buttons": [b for b in out.buttons if b.confidence >= floor], "texts": texts})
 
 
+def _letters(name: str) -> str:
+    return "".join(c for c in name.casefold() if c.isascii() and c.isalpha())
+
+
 def build_output(work: Work, blocks: list[Block], view: Rect, tabs: TabBarPx | None,
                  scroll: ScrollbarPx | None, kind: str, icons: list[Icon] | None = None,
                  gauges: list[GaugePx] | None = None, mood: str | None = None,
                  values: list[CaptionedValue] | None = None, value_lines: set[int] | None = None) -> VisionOutput:
     extra = icon_buttons(work, view, icons or [], blocks)
+    bars = [work.to_device(g.x0, g.y0, g.x1, g.y1) for g in gauges or []]
     buttons = mark_disabled(work.rgb, work.scale, [block_button(work, view, b) for b in blocks if b.is_button] + extra,
-                            [work.to_device(g.x0, g.y0, g.x1, g.y1) for g in gauges or []])
+                            bars)
     if tabs is not None and not tabs.usable:  # the bar is blurred/dimmed behind a pop-up: what is sharp is in it
         buttons = [b if b.region == "menu" else b.model_copy(update={"region": "dialog"}) for b in buttons]
     texts = [t for b in blocks if not b.is_button and (t := block_text(work, b, value_lines)) is not None]
+    # a gauge's caption and its mood badge drawn on plates are readouts (the reading's gauges and mood), not buttons
+    readouts = {_letters(g.label) for g in gauges or []} | {_letters(mood or "")}
+    shown = [b for b in buttons if _letters(b.name) in readouts and beside_gauge(b.bounds, bars)]
+    buttons = [b for b in buttons if b not in shown]
+    texts += [TextLine(text=b.name, bounds=b.bounds, confidence=b.confidence) for b in shown]
     menu = None
     if tabs is not None:
         names = [clean_name(t.text) for t in tabs.tabs]

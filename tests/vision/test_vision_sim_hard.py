@@ -40,6 +40,8 @@ def test_hard_hub_shows_energy_as_a_bar_only_and_the_gauge_reads_the_true_energy
         assert not any(re.search(r"/\s*100\b", s) for s in printed) and "Energy" not in read.values, printed
         assert abs(read.gauges["Energy"] - t.energy / 100) <= 0.1, (t.energy, read.gauges)
         assert read.mood == t.mood.upper(), (t.mood, read.mood, printed)
+        # the badge and the bar's caption are readouts: never offered as buttons to press
+        assert not {"energy", t.mood.casefold()} & {b.name.casefold() for b in out.buttons}, out.buttons
         seen.append((t.energy, read.gauges["Energy"]))
         _press(g, "Training")
         _press(g, "Speed")
