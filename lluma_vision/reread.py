@@ -188,6 +188,7 @@ def badge_words(work: Work, numbers: list[Line], lines: list[Line]) -> list[Line
             continue
         crops.append(np.ascontiguousarray(rgb[blob[1]:blob[3], blob[0]:blob[2]]))
         boxes.append((band[0] + blob[0], band[1] + blob[1], band[0] + blob[2], band[1] + blob[3]))
+
     def word(read: list[tuple[str, float]]) -> bool:
         return 2 <= len(read) <= SHORT_CAPTION and all(p >= BADGE_LETTER for _, p in read)
 

@@ -197,6 +197,11 @@ def _numbers(texts: list[TextLine], used: set[int]) -> dict[int, tuple[str, Box]
     return nums
 
 
+def _cut(b: Box, at: int, chars: int) -> int:
+    """The x where character `at` of a line's `chars` starts, inside its box (the box shared by characters)."""
+    return min(b.x1 - 1, max(b.x0 + 1, b.x0 + round(b.width * at / chars)))
+
+
 def _pieces(texts: list[TextLine]) -> tuple[list[TextLine], list[int]]:
     """The lines with a bracketed number unwrapped ("(+ 5)"), a value merged with its change ("0+17") cut in two
     (the box shared by characters) and a one-letter icon cut off its number ("F*193"); and for each piece the
@@ -207,14 +212,14 @@ def _pieces(texts: list[TextLine]) -> tuple[list[TextLine], list[int]]:
         s = t.text.strip()
         if (m := MERGED.match(s)) is not None:
             b = t.bounds
-            cut = min(b.x1 - 1, max(b.x0 + 1, b.x0 + round(b.width * m.end("a") / len(s))))
+            cut = _cut(b, m.end("a"), len(s))
             out += [t.model_copy(update={"text": m["a"], "bounds": Box(x0=b.x0, y0=b.y0, x1=cut, y1=b.y1)}),
                     t.model_copy(update={"text": m["b"], "bounds": Box(x0=cut, y0=b.y0, x1=b.x1, y1=b.y1)})]
             origin += [i, i]
             continue
         if (m := ICON_LETTER_NUMBER.match(s)) is not None:
             b = t.bounds
-            cut = min(b.x1 - 1, max(b.x0 + 1, b.x0 + round(b.width * m.start("b") / len(s))))
+            cut = _cut(b, m.start("b"), len(s))
             out.append(t.model_copy(update={"text": m["b"], "bounds": Box(x0=cut, y0=b.y0, x1=b.x1, y1=b.y1)}))
             origin.append(i)
             continue
