@@ -125,7 +125,7 @@ def _run_api(argv: list[str]) -> int:
     print(f"Messages API stand-in on {server.base_url} (any API key is accepted; nothing leaves this machine)")
     print(f"ANTHROPIC_BASE_URL={server.base_url}")
     print(f"for `lluma run`: LLUMA_MODEL__BASE_URL={server.base_url} ANTHROPIC_API_KEY=sk-ant-offline (any key) "
-          "LLUMA_VISION__BACKEND=ocr (the stand-in reads no screenshots; `auto` would pick hybrid once a key is set)",
+          "LLUMA_VISION__BACKEND=ocr (the stand-in reads no screenshots; ocr is also what `auto` picks)",
           flush=True)
     try:
         while True:
