@@ -13,6 +13,12 @@ import anthropic
 import pytest
 
 
+def _as_at_a_terminal() -> None:
+    """Ctrl+C reaches the child as it does in a terminal: a suite started in the background by a shell without job
+    control inherits SIGINT ignored, and Python then installs no KeyboardInterrupt for it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_sim_api_runs_in_the_foreground(tmp_path: Path):
     log = tmp_path / "requests.jsonl"
     cmd = [
@@ -30,7 +36,8 @@ def test_sim_api_runs_in_the_foreground(tmp_path: Path):
         "--log",
         str(log),
     ]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_as_at_a_terminal)
     try:
         lines = [proc.stdout.readline(), proc.stdout.readline()]
         env_line = lines[1].strip()
@@ -85,6 +92,7 @@ def test_done_check_haiku_5_5_against_lluma_sim_api():
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_as_at_a_terminal,
     )
     try:
         base_url = [proc.stdout.readline(), proc.stdout.readline()][1].strip().split("=", 1)[1]
