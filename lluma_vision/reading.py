@@ -208,7 +208,7 @@ def build_output(work: Work, blocks: list[Block], view: Rect, tabs: TabBarPx | N
         buttons = [b if b.region == "menu" else b.model_copy(update={"region": "dialog"}) for b in buttons]
     texts = [t for b in blocks if not b.is_button and (t := block_text(work, b, value_lines)) is not None]
     # a gauge's caption and its mood badge drawn on plates are readouts (the reading's gauges and mood), not buttons
-    readouts = {_letters(g.label) for g in gauges or []} | {_letters(mood or "")}
+    readouts = ({_letters(g.label) for g in gauges or []} | {_letters(mood or "")}) - {""}  # "": a name of no letters
     shown = [b for b in buttons if _letters(b.name) in readouts and beside_gauge(b.bounds, bars)]
     buttons = [b for b in buttons if b not in shown]
     texts += [TextLine(text=b.name, bounds=b.bounds, confidence=b.confidence) for b in shown]
@@ -224,8 +224,8 @@ def build_output(work: Work, blocks: list[Block], view: Rect, tabs: TabBarPx | N
     out = VisionOutput(
         width=work.width, height=work.height, buttons=unique_names(buttons), texts=texts,
         menu=menu, scrollbar=sb, cinematic=kind, backend="ocr", mood=mood, values=values or [],
-        gauges=[Gauge(label=clean_name(g.label), fill=min(1.0, g.fill), bounds=work.to_device(g.x0, g.y0, g.x1, g.y1))
-                for g in gauges or []],
+        gauges=[Gauge(label=clean_name(g.label), fill=min(1.0, g.fill), bounds=bar)
+                for g, bar in zip(gauges or [], bars, strict=True)],
     )
     return demote(out, BUTTON_FLOOR)
 
