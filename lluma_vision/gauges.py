@@ -22,6 +22,8 @@ EMPTY_MAX_S, EMPTY_MIN_V, EMPTY_MAX_V = 30, 60, 200
 SOLID = 0.75  # share of a strip's box its pixels must cover
 MIN_ELONGATION = 4.0  # width / height of a whole gauge
 LONE_ELONGATION = 6.0  # ...and of a full or empty bar (one strip)
+SCANNED_MIN_H = 0.018  # a bar whose empty run is found by a row scan is at least this share of the frame's width tall
+RUN_TOLERANCE = 24  # summed RGB distance from an empty run's first pixel that is still that run
 
 
 @dataclass
@@ -103,6 +105,54 @@ def _row_fill(rgb: np.ndarray, f: _Strip, e: _Strip) -> float:
     return round(n_f / (n_f + n_e), 3) if n_f + n_e else round((f.x1 - f.x0) / (e.x1 - f.x0), 3)
 
 
+def _grey_run(rgb: np.ndarray, f: _Strip) -> _Strip | None:
+    """The empty run found by scanning the coloured run's middle row rightwards: pixels of the grey that starts
+    there, on a band about the coloured run's height. A rescale can blur the track's light rim into the grey
+    around the bar, joining the empty run to scenery as one component that is no strip."""
+    h, w = rgb.shape[:2]
+    y = (f.y0 + f.y1) // 2
+    pixels = rgb[y, f.x1 : min(w, f.x1 + w // 2)]
+    _, grey = _classes(pixels[None])
+    row = pixels.astype(np.int32)
+    blend = max(3, f.h // 3)
+    starts = np.nonzero(grey[0, : blend + 1])[0]
+    if not starts.size:
+        return None
+    start = int(starts[0])
+    ref = row[start]
+    differs = np.nonzero(np.abs(row[start:] - ref).sum(1) > RUN_TOLERANCE)[0]
+    if not differs.size:
+        return None  # runs off the scan: scenery, not a track
+    x0, x1 = f.x1 + start, f.x1 + start + int(differs[0])
+    if x1 - x0 < max(4, f.h / 2):
+        return None  # too short to tell from scenery; a bar this nearly full reads as full, within a few percent
+    # the same grey spans the coloured run's rows where it starts and midway (its far end may be a rounded cap):
+    # one track, not a pole or a plate
+    edge = max(2, f.h // 4)
+    for x in (x0 + 1, (x0 + x1) // 2):
+        same = np.abs(rgb[:, x].astype(np.int32) - ref).sum(1) <= RUN_TOLERANCE
+        top, bottom = y, y
+        while top > 0 and same[top - 1]:
+            top -= 1
+        while bottom < h - 1 and same[bottom + 1]:
+            bottom += 1
+        if abs(top - f.y0) > edge or abs(bottom + 1 - f.y1) > edge:
+            return None
+    return _Strip(x0, f.y0, x1, f.y1)
+
+
+def _rim_of(box: tuple[int, int, int, int], found: list[GaugePx]) -> bool:
+    """A lone strip along a found gauge's top or bottom edge, as wide: that gauge's rim (a track's grey border,
+    thick enough on an upscaled frame to pass for an empty bar), not a second bar."""
+    x0, y0, x1, y1 = box
+    for g in found:
+        overlap = min(x1, g.x1) - max(x0, g.x0)
+        gap = max(g.y0 - y1, y0 - g.y1)
+        if overlap >= 0.5 * (x1 - x0) and gap <= 0.5 * (g.y1 - g.y0):
+            return True
+    return False
+
+
 def find_gauges(rgb: np.ndarray, lines: list[Line]) -> list[GaugePx]:
     """Gauges in working pixels. Pixels are classed on every second column (half the labelling time; a bar
     is wide, so it keeps its shape; every row is kept, a bar's thin border rows must not be skipped)."""
@@ -138,12 +188,23 @@ def find_gauges(rgb: np.ndarray, lines: list[Line]) -> list[GaugePx]:
             used_f.add(i)
             used_e.add(j)
             break
+    for i, f in enumerate(full):
+        # only for a bar of a main gauge's height: thinner coloured strips beside grey are common scenery
+        run = None if i in used_f or f.h < SCANNED_MIN_H * w else _grey_run(rgb, f)
+        if run is None:
+            continue
+        box = (f.x0, min(f.y0, run.y0), run.x1, max(f.y1, run.y1))
+        if (box[2] - box[0]) < MIN_ELONGATION * (box[3] - box[1]) or (box[2] - box[0]) < 0.05 * w:
+            continue
+        if not _inside_text(box, lines):
+            found.append(GaugePx(*box, fill=_row_fill(rgb, f, run)))
+            used_f.add(i)
     for strips, used, fill in ((full, used_f, 1.0), (rest, used_e, 0.0)):
         for i, st in enumerate(strips):
             if i in used or st.x1 - st.x0 < max(LONE_ELONGATION * st.h, 0.1 * w):
                 continue
             box = (st.x0, st.y0, st.x1, st.y1)
-            if _inside_text(box, lines) or _caption(box, lines, w) is None:
+            if _inside_text(box, lines) or _caption(box, lines, w) is None or _rim_of(box, found):
                 continue
             # the caption must sit beside it: a lone strip under a heading is a plate
             cap = _caption(box, lines, w)

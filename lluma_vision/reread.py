@@ -29,6 +29,7 @@ RIGHT = 4.5  # how far right of it to look, in caption heights
 RIGHT_PAD = 0.7  # ...and how far over and under its row
 RIGHT_GLYPH = 1.2  # a glyph there at least this many caption heights tall: a number printed bigger
 MAX_GLYPHS = 4
+EDGE_ROW = 0.6  # a crop's row at least this much ink is a plate's edge, not glyphs
 SURE = 0.9
 DIGITS = re.compile(r"^\d{1,4}$")
 
@@ -49,8 +50,13 @@ def ink_crop(rgb: np.ndarray, min_h: float) -> np.ndarray | None:
     that keep clear of the crop's sides and top (a plate's border, the line over it); None when they do not look
     like one row of a few glyphs."""
     mask = ink_mask(rgb)
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     hh, ww = mask.shape
+    # a plate's edge along the top (a calendar's ring binding) can touch the glyphs on a resampled frame, joining
+    # them into one component that meets the sides: rows mostly ink in the upper half, and the row under, go
+    rows = np.nonzero(mask[: hh // 2].mean(1) >= EDGE_ROW)[0]
+    if rows.size:
+        mask[: int(rows[-1]) + 2] = 0
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     keep = [i for i in range(1, n)
             if stats[i, 0] > 0 and stats[i, 1] > 0 and stats[i, 0] + stats[i, 2] < ww and stats[i, 3] >= min_h]
     if not 1 <= len(keep) <= MAX_GLYPHS:

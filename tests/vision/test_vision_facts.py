@@ -56,6 +56,36 @@ def test_a_gauge_whose_grey_rim_a_rescale_blurred_into_its_empty_run_is_still_fo
     assert [g.label for g in gauges] == ["Energy"] and abs(gauges[0].fill - fill) < 0.05
 
 
+@pytest.mark.parametrize("fill", [0.3, 0.66, 0.89])
+def test_a_gauge_whose_light_rim_a_rescale_joined_to_the_grey_around_it_is_still_found(fill):
+    """On a grey screen the track's thin white rim is all that parts the empty run from its surroundings; a
+    rescale blurs it to grey too, and the empty run joins the scenery as one shapeless component. Read as a lone
+    coloured strip, the bar would be full."""
+    img = Image.new("RGB", (720, 1280), (84, 80, 78))
+    d = ImageDraw.Draw(img)
+    x0, y0, x1, y1 = 230, 150, 420, 168
+    d.rounded_rectangle((x0 - 2, y0 - 2, x1 + 2, y1 + 2), radius=10, outline=(245, 245, 245), width=1)
+    d.rounded_rectangle((x0, y0, x1 - 1, y1 - 1), radius=9, fill=TRACK)
+    d.rectangle((x0 + 4, y0, x0 + round((x1 - x0) * fill) - 1, y1 - 1), fill=(40, 200, 255))
+    blurred = img.resize((1080, 1920), Image.BICUBIC).resize((720, 1280), Image.BILINEAR)
+    gauges = find_gauges(np.asarray(blurred), [Line("Energy", 0.9, 150, 148, 222, 172)])
+    assert [g.label for g in gauges] == ["Energy"] and abs(gauges[0].fill - fill) < 0.05
+
+
+def test_a_tracks_rim_is_not_a_second_empty_bar():
+    """Upscaled from a small frame, the grey border along a track's top is thick enough to pass for an empty bar
+    beside the same caption: it is that gauge's rim, and the badge word is still read off the gauge's row."""
+    img = Image.new("RGB", (720, 1280), GREY)
+    d = ImageDraw.Draw(img)
+    d.rectangle((230, 139, 510, 143), fill=TRACK)  # the rim, one white row over the track
+    d.rectangle((230, 145, 509, 163), fill=TRACK)
+    d.rectangle((230, 145, 379, 163), fill=(40, 200, 255))
+    lines = [Line("Energy", 0.9, 150, 136, 222, 172), Line("GOOD", 0.9, 540, 140, 620, 168)]
+    gauges = find_gauges(np.asarray(img), lines)
+    assert [(g.label, round(g.fill, 2)) for g in gauges] == [("Energy", 0.54)]
+    assert badge_word(gauges, lines, 720) == "GOOD"
+
+
 def test_a_full_bar_counts_only_beside_a_caption():
     rgb, caption = _bar_frame(1.0, 1.0)
     assert [(g.label, g.fill) for g in find_gauges(rgb, [caption])] == [("Energy", 1.0)]
@@ -188,6 +218,20 @@ def test_a_big_number_the_detector_missed_is_re_read_digit_only_over_its_caption
     assert numbers_over(work, [caption], [Line("Year", 0.9, 150, 90, 230, 140)]) == [None]  # read text there
     blank = Work(rgb=np.full((300, 400, 3), 250, np.uint8), scale=1.0, width=400, height=300)
     assert numbers_over(blank, [caption], []) == [None]
+
+
+def test_a_big_number_touching_its_calendars_header_is_still_re_read():
+    """A rescale can close the gap between a calendar's coloured header and its day count: the header's
+    full-width rows are a plate's edge, not part of the glyph."""
+    img = Image.new("RGB", (400, 300), (250, 250, 250))
+    d = ImageDraw.Draw(img)
+    font = ImageFont.load_default(size=64)
+    top = d.textbbox((170, 70), "2", font=font)[1]
+    d.rectangle((110, 60, 290, top), fill=(245, 205, 20))  # the header, meeting the digit's top
+    d.text((170, 70), "2", fill=(235, 170, 20), font=font)
+    caption = (150.0, 160.0, 250.0, 190.0)
+    [found] = numbers_over(Work(rgb=np.asarray(img), scale=1.0, width=400, height=300), [caption], [])
+    assert found is not None and found[0] == "2"
 
 
 def test_a_big_number_missed_just_left_of_its_caption_is_re_read_there():
