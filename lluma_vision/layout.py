@@ -364,8 +364,9 @@ def promote_rows(blocks: list[Block], width: int, rgb: np.ndarray | None = None)
         row = [o for o in cells
                if abs(o.lines[0].cy - b.lines[0].cy) <= 1.6 * b.line_h and 0.65 <= o.line_h / b.line_h <= 1.55]
         size = float(np.median([o.line_h for o in row]))
-        # not badges; OCR boxes of one size of text differ by a quarter (a word without tall letters sits tight)
-        row = sorted((o for o in row if 0.7 <= o.line_h / size <= 1.33), key=lambda o: o.cx)
+        # not badges; OCR boxes of one size of text differ by a third (a word without tall letters sits tight, a
+        # greyed-out label's low-contrast box tighter still)
+        row = sorted((o for o in row if 0.65 <= o.line_h / size <= 1.33), key=lambda o: o.cx)
         if len(row) < 3 or row[-1].cx - row[0].cx < 0.4 * width:
             continue
         gaps = np.diff([o.cx for o in row])

@@ -11,7 +11,8 @@ from PIL import Image, ImageDraw, ImageFont
 
 from lluma_vision.config import VisionConfig
 from lluma_vision.icons import find_icons
-from lluma_vision.ocr import prepare
+from lluma_vision.layout import Block, promote_rows
+from lluma_vision.ocr import Line, prepare
 from lluma_vision.pipeline import Vision
 
 WIDTHS = (420, 720, 1440)
@@ -198,3 +199,14 @@ def test_a_word_label_broken_over_two_lines_joins_whatever_colours_its_lines_rea
     rgb[146:158, 110:290:4] = (170, 170, 170)  # ...over a grey subtitle
     prose = [Line("Race Details", 0.99, 100, 110, 300, 140), Line("Turf 1600m", 0.99, 100, 140, 300, 164)]
     assert [b.text for b in group_lines(prose, rgb)] == ["Race Details", "Turf 1600m"]
+
+
+def test_a_greyed_tiles_tighter_text_box_still_counts_in_its_row() -> None:
+    """Low-contrast (greyed-out) text gets a tighter box from the detector: the hub's "Infirmary" read 30 px high
+    beside 44 px "Recreation" and "Races". The row is still a row of three tiles, all tappable."""
+    body = [Block(lines=[Line(f"word {i}", 0.9, 40, 300 + 40 * i, 200, 320 + 40 * i)]) for i in range(6)]
+    row = [Block(lines=[Line("Infirmary", 0.9, 104, 1141, 225, 1171)]),
+           Block(lines=[Line("Recreation", 0.9, 285, 1136, 432, 1180)]),
+           Block(lines=[Line("Races", 0.9, 501, 1136, 603, 1181)])]
+    promote_rows(body + row, 720)
+    assert [b.is_button for b in row] == [True, True, True]
