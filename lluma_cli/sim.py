@@ -9,10 +9,22 @@ Add a stand-in with a subparser and a `_run_<name>` function (`api` passes its a
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 import time
+from types import FrameType
 
 DEFAULT_PHONE_PORT = 15037  # not 5037, so a real adb server can run beside the simulator
+
+
+def _stop_on_sigterm() -> None:
+    """SIGTERM (`kill`, a service manager, a container stopping) ends a stand-in as Ctrl+C does: through the same
+    clean shutdown (the port closed, the request log flushed and closed), exit 0."""
+
+    def interrupt(_signum: int, _frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -66,7 +78,8 @@ def _run_phone(args: argparse.Namespace) -> int:
     print(f"  LLUMA_DEVICE__ADB_PORT={port} LLUMA_DEVICE__SERIAL={serials[0]} "
           "LLUMA_MODEL__BASE_URL=http://127.0.0.1:18080 ANTHROPIC_API_KEY=sk-ant-offline LLUMA_VISION__BACKEND=ocr "
           "lluma run --max-turns 10")
-    print(f"stop: Ctrl+C or `{adb} kill-server`", flush=True)
+    print(f"stop: Ctrl+C, SIGTERM or `{adb} kill-server`", flush=True)
+    _stop_on_sigterm()
     try:
         while not server.wait(0.5):
             pass
@@ -86,7 +99,7 @@ def _run_api(argv: list[str]) -> int:
 
     ap = argparse.ArgumentParser(
         prog="lluma sim api",
-        description="Run the Messages API stand-in in the foreground on 127.0.0.1 (Ctrl+C stops it).",
+        description="Run the Messages API stand-in in the foreground on 127.0.0.1 (Ctrl+C or SIGTERM stops it).",
     )
     ap.add_argument("--port", type=int, default=18080, help="port on 127.0.0.1 (0 picks a free one)")
     ap.add_argument("--seed", type=int, default=0, help="seed of the scripted policy and of reply lengths")
@@ -127,6 +140,7 @@ def _run_api(argv: list[str]) -> int:
     print(f"for `lluma run`: LLUMA_MODEL__BASE_URL={server.base_url} ANTHROPIC_API_KEY=sk-ant-offline (any key) "
           "LLUMA_VISION__BACKEND=ocr (the stand-in reads no screenshots; ocr is also what `auto` picks)",
           flush=True)
+    _stop_on_sigterm()
     try:
         while True:
             time.sleep(3600)

@@ -11,34 +11,13 @@ from pathlib import Path
 
 import anthropic
 import pytest
-
-
-def _as_at_a_terminal() -> None:
-    """Ctrl+C reaches the child as it does in a terminal: a suite started in the background by a shell without job
-    control inherits SIGINT ignored, and Python then installs no KeyboardInterrupt for it."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+from foreground import foreground, stop
 
 
 def test_sim_api_runs_in_the_foreground(tmp_path: Path):
     log = tmp_path / "requests.jsonl"
-    cmd = [
-        sys.executable,
-        "-m",
-        "lluma_cli",
-        "sim",
-        "api",
-        "--port",
-        "0",
-        "--fault",
-        "0:rate_limit",
-        "--retry-after",
-        "0.01",
-        "--log",
-        str(log),
-    ]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=_as_at_a_terminal)
-    try:
+    with foreground("sim", "api", "--port", "0", "--fault", "0:rate_limit", "--retry-after", "0.01",
+                    "--log", str(log)) as proc:
         lines = [proc.stdout.readline(), proc.stdout.readline()]
         env_line = lines[1].strip()
         assert env_line.startswith("ANTHROPIC_BASE_URL=http://127.0.0.1:"), lines
@@ -54,12 +33,7 @@ def test_sim_api_runs_in_the_foreground(tmp_path: Path):
             model="claude-haiku-4-5", max_tokens=50, messages=[{"role": "user", "content": "hi"}]
         )
         assert ok.type == "message"
-        proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=10) == 0
-        out = proc.stdout.read()
-    finally:
-        if proc.poll() is None:
-            proc.kill()
+        out, _err = stop(proc, signal.SIGINT)
     assert "#0 429 rate_limit_error" in out and "#1 200 claude-haiku-4-5" in out
     entries = [json.loads(line) for line in log.read_text().splitlines()]
     assert [e["status"] for e in entries] == [429, 200]
@@ -87,14 +61,7 @@ def test_done_check_haiku_5_5_against_lluma_sim_api():
     """Issue 12's check: against `lluma sim api`, Haiku 5.5 rejects a thinking budget and temperature, returns a
     thinking block, accepts a replay with the same prefix, rejects one whose system prompt changed, and accepts
     it with drop_block and the beta header."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "lluma_cli", "sim", "api", "--port", "0", "--quiet"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=_as_at_a_terminal,
-    )
-    try:
+    with foreground("sim", "api", "--port", "0", "--quiet") as proc:
         base_url = [proc.stdout.readline(), proc.stdout.readline()][1].strip().split("=", 1)[1]
         client = anthropic.Anthropic(api_key="sk-done-check", base_url=base_url, max_retries=0, timeout=10)
         system = [{"type": "text", "text": "You play a training game. Answer briefly."}]
@@ -125,8 +92,4 @@ def test_done_check_haiku_5_5_against_lluma_sim_api():
             extra_headers={"anthropic-beta": "thinking-binding-controls-2026-08-01"},
         )
         assert (dropped.model_extra or {})["input_transformations"][0]["path"] == "messages.1.content.0"
-        proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=10) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
+        stop(proc, signal.SIGINT)
