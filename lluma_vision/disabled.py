@@ -13,7 +13,7 @@ import numpy as np
 from lluma_vision.models import Box, Button
 
 PALE = 0.5  # saturation below this share of the siblings' ...
-DIMMER = 12  # ... and value this much under theirs (0..255)
+DIMMER = 30  # ... and value this much under theirs (0..255): greyed plates sat 45-101 under, pale live ones 13-17
 DARK = 0.7  # or value below this share of theirs
 
 

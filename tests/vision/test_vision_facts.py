@@ -173,8 +173,17 @@ def test_a_greyed_tile_of_a_menu_row_is_disabled_against_its_menu_siblings():
     assert [b.name for b in got if "disabled" in b.meta] == ["Infirmary", "Races"]
 
 
+def test_a_pale_plate_a_little_dimmer_than_its_siblings_is_live_a_greyed_one_is_not():
+    """A white "Details" beside a gold "Goal" and a pure white plate is pale and 16 under their brightness: a plate
+    of another colour, not a greyed-out one (greyed plates sit 45 and more under)."""
+    img, buttons = _row({"Goal": (20, 255, 215, 20), "Details": (200, 234, 234, 234), "Run": (380, 250, 200, 30),
+                         "Quick": (560, 200, 200, 200)}, 100)
+    got = mark_disabled(np.asarray(img), 1.0, buttons)
+    assert [b.name for b in got if "disabled" in b.meta] == ["Quick"]
+
+
 def test_a_gauges_caption_and_badge_are_readouts_never_disabled():
-    img, buttons = _row({"Energy": (10, 140, 140, 140), "GOOD": (330, 250, 150, 40), "Details": (450, 150, 150, 150),
+    img, buttons = _row({"Energy": (10, 140, 140, 140), "GOOD": (330, 250, 150, 40), "Details": (450, 130, 130, 130),
                          "Goal": (590, 60, 180, 60)}, 100)
     gauge = Box(x0=120, y0=110, x1=320, y1=140)  # between the caption and the badge, on their row
     assert [b.name for b in mark_disabled(np.asarray(img), 1.0, buttons) if "disabled" in b.meta] == [
