@@ -251,7 +251,7 @@ def _same_caption(read: str, want: str) -> bool:
 def fact_figures(rows: list[Any], facts: dict[str, Any]) -> dict[str, Any]:
     """Gauges within 0.1 of the labelled fill (by label), captioned values with their caption in the compact JSON,
     the mood word, disabled buttons (and buttons marked disabled that are not); `misses` lists what was not met."""
-    g_ok = g_n = v_ok = v_n = m_ok = m_n = d_ok = d_n = d_false = 0
+    g_ok = g_n = v_ok = v_n = v_exact = m_ok = m_n = d_ok = d_n = d_false = 0
     misses: list[str] = []
     for name, reading, _label, _ms, _scale in rows:
         want = facts.get(name)
@@ -271,6 +271,9 @@ def fact_figures(rows: list[Any], facts: dict[str, Any]) -> dict[str, Any]:
             pool = view.gains if v.get("kind") == "gain" else view.values
             hit = any(_same_caption(k, v["caption"]) and norm(val) == norm(v["value"]) for k, val in pool.items())
             v_ok += hit
+            # the caption as labelled and nothing more (no icon letter before it), case, spaces and punctuation aside
+            v_exact += any(norm(k.split("#")[0]) == norm(v["caption"]) and norm(val) == norm(v["value"])
+                           for k, val in pool.items())
             if not hit:
                 misses.append(f"{name}: {v.get('kind', 'value')} {v['caption']!r} {v['value']!r}")
         if want["mood"]:
@@ -283,8 +286,8 @@ def fact_figures(rows: list[Any], facts: dict[str, Any]) -> dict[str, Any]:
         d_n += len(labelled)
         d_ok += len(labelled & marked)
         d_false += len(marked - labelled)
-    return {"energy_gauges": f"{g_ok}/{g_n}", "values": f"{v_ok}/{v_n}", "mood": f"{m_ok}/{m_n}",
-            "disabled": f"{d_ok}/{d_n}", "disabled_false": d_false, "misses": misses}
+    return {"energy_gauges": f"{g_ok}/{g_n}", "values": f"{v_ok}/{v_n}", "values_exact": f"{v_exact}/{v_n}",
+            "mood": f"{m_ok}/{m_n}", "disabled": f"{d_ok}/{d_n}", "disabled_false": d_false, "misses": misses}
 
 
 def source_figures(rows: list[Any], floor: float = 0.0) -> dict[str, Any]:
@@ -476,11 +479,13 @@ def format_sources(report: dict[str, Any], misses: bool = False) -> str:
             rows.append(f"  held out {src:<10} floor {f['floor']:<5} found {f['found']:>8} ({f['recall']:.1%}), "
                         f"tappable {f['tappable']:.1%}, det/lab {f['ratio']:.2f}x")
     if report.get("facts_by_scale"):
-        rows.append("facts in the compact JSON (energy gauge within 0.1, values with their caption):")
+        rows.append("facts in the compact JSON (energy gauge within 0.1, values with their caption; exact: the caption"
+                    " and nothing before it):")
         for src, by_scale in report["facts_by_scale"].items():
             for scale, f in by_scale.items():
-                rows.append(f"  {src:<10} {scale:>5} energy {f['energy_gauges']:>6}  values {f['values']:>7}  "
-                            f"mood {f['mood']:>6}  disabled {f['disabled']:>6} (+{f['disabled_false']} not labelled)")
+                rows.append(f"  {src:<10} {scale:>5} energy {f['energy_gauges']:>6}  values {f['values']:>7} "
+                            f"(exact {f['values_exact']:>7})  mood {f['mood']:>6}  disabled {f['disabled']:>6} "
+                            f"(+{f['disabled_false']} not labelled)")
     if misses:
         rows.append("fact misses:")
         rows += [f"  {src} {scale}x {m}" for src, by_scale in report.get("facts_by_scale", {}).items()

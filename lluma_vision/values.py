@@ -38,8 +38,15 @@ _SPLITS = (
 )
 
 
+# a lone capital run into a capitalised word at a line's start: an icon read as a letter ("MGuts" is a flame before
+# "Guts", "CGoal" a badge before "Goal"); an acronym runs on in capitals ("HTMLParser") and keeps its letters
+ICON_INITIAL = re.compile(r"^[A-Z](?=[A-Z][a-z]{2})")
+
+
 def split_words(text: str) -> str:
-    """Spaces back between words OCR ran together, where a dictionary-free rule can tell."""
+    """Spaces back between words OCR ran together, where a dictionary-free rule can tell; an icon read as a
+    capital run into the first word goes."""
+    text = ICON_INITIAL.sub("", text.lstrip(), count=1)
     for rule in _SPLITS:
         text = rule.sub(" ", text)
     return text
@@ -126,6 +133,7 @@ def _stacked(upper: Box, lower: Box, most: float = 1.4) -> bool:
     return aligned and -0.3 * h <= lower.y0 - upper.y1 <= 0.3 * h and 0.7 <= lower.height / h <= most
 
 
+SENTENCE_END = re.compile(r"(?:[A-Za-z]{4}\.|\?)\s*$")  # "rotations?", "the end." - not "Lvl." or "No."
 NUMBER_FIRST_MOST = 1.6  # a label's second line led by its number printed bigger ("Concert in" over "19 turn(s)")
 
 
@@ -136,6 +144,8 @@ def _stack_captions(texts: list[TextLine], caps: list[int]) -> dict[int, tuple[s
         if i not in out:
             continue
         text, box, members = out[i]
+        if SENTENCE_END.search(texts[members[-1]].text):
+            continue  # the last line of a sentence ("... by three rotations?") ends there; no label runs on under it
         last = texts[members[-1]].bounds
         for j in caps:
             b = texts[j].bounds

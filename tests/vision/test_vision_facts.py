@@ -107,6 +107,14 @@ def test_run_together_words_get_their_spaces_back_by_case_and_digits():
     assert split_words("GREAT") == "GREAT"
 
 
+def test_an_icon_read_as_a_capital_before_a_caption_goes_an_acronym_stays():
+    assert split_words("MGuts") == "Guts"  # the selected training's flame icon, read as "M"
+    assert split_words("CGoal") == "Goal"
+    assert split_words("HTMLParser") == "HTML Parser"
+    assert split_words("M Guts") == "M Guts"  # read apart, the letter may be a word: nothing to tell them by
+    assert split_words("Skill Pts") == "Skill Pts"
+
+
 def _t(text, x0, y0, x1, y1):
     return TextLine(text=text, bounds=Box(x0=x0, y0=y0, x1=x1, y1=y1))
 
@@ -371,3 +379,13 @@ def test_a_rows_missing_gain_is_re_read_where_its_siblings_have_theirs():
     values, _used = line_values(work, row)
     gains = {v.caption: v.value for v in values if v.kind == "gain"}
     assert gains == {"Speed": "+18", "Power": "+6", "Skill Pts": "+6"}  # Guts has none printed: none read
+
+
+def test_a_sentences_last_line_never_starts_a_caption_under_it():
+    """A speech bubble's last line ("... by three rotations?") sits right over a stat's caption: the question ends
+    there, so "Speed" is the caption of its value, alone."""
+    values, _gains = _facts([_t("rotations?", 215, 517, 285, 539), _t("Speed", 209, 544, 281, 561),
+                             _t("385", 231, 561, 274, 582), _t("/1200", 229, 578, 273, 595)])
+    assert values == {"Speed": "385/1200"}
+    values, _gains = _facts([_t("turn(s)", 89, 75, 151, 99), _t("left", 89, 96, 127, 120), _t("12", 19, 71, 80, 123)])
+    assert values == {"turn(s) left": "12"}  # a label's first line still runs on
