@@ -40,7 +40,14 @@ from lluma_vision.models import (
 )
 from lluma_vision.ocr import Line, Work, read_lines
 from lluma_vision.plates import promote_shapes
-from lluma_vision.reread import SHORT_CAPTION, badge_words, gains_like_siblings, numbers_over, without_icon_letter
+from lluma_vision.reread import (
+    SHORT_CAPTION,
+    badge_words,
+    gains_like_siblings,
+    numbers_over,
+    widened_numbers,
+    without_icon_letter,
+)
 from lluma_vision.values import CAP_TAIL, box_key, boxes_of, caption_stacks, is_bare_number, read_values, split_words
 
 BUTTON_FLOOR = 0.0  # buttons below this confidence are reported as read text (bench/vision.py: held-out choice)
@@ -117,7 +124,10 @@ def block_text(work: Work, b: Block, skip: set[int] | None = None) -> TextLine |
 def line_values(work: Work, lines: list[Line]) -> tuple[list[CaptionedValue], set[int]]:
     """Captioned values from the single OCR lines (blocks may have stacked a caption, its number and the next
     row's words into one text), in device pixels; and the id()s of the lines joined across lines (not read text).
-    A bare number's badge word (`badge_words`) joins the lines as a caption of its own."""
+    A number whose box cut off its last glyph is read again over it first (`widened_numbers`); a bare number's
+    badge word (`badge_words`) joins the lines as a caption of its own."""
+    read = lines  # the blocks hold these: what is shown as a value is skipped by their id()
+    lines = widened_numbers(work, lines)
     lines = lines + badge_words(work, [ln for ln in lines if is_bare_number(ln.text)],
                                 [ln for ln in lines if not CAP_TAIL.match(ln.text.strip())])  # a cap is the number's
     texts = [TextLine(text=split_words(ln.text), bounds=work.to_device(ln.x0, ln.y0, ln.x1, ln.y1),
@@ -145,7 +155,7 @@ def line_values(work: Work, lines: list[Line]) -> tuple[list[CaptionedValue], se
     values += gains_like_siblings(work, values, lines)
     # a line that is a fact or a gain by itself stays read text too (a training's "Fail 12%" is its button's meta)
     whole = boxes_of(values)
-    return values, {id(lines[i]) for i in used if box_key(texts[i].bounds) not in whole}
+    return values, {id(read[i] if i < len(read) else lines[i]) for i in used if box_key(texts[i].bounds) not in whole}
 
 
 def _caption(icon: Icon, blocks: list[Block]) -> Block | None:

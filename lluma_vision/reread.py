@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import re
 import string
+from dataclasses import replace
 
 import cv2
 import numpy as np
 
 from lluma_vision.models import CaptionedValue
-from lluma_vision.ocr import Line, Work, read_digits, recognise
+from lluma_vision.ocr import DIGITS_RATIO, Line, Work, read_digits, recognise
 
 BAND = 2.5  # how far over the caption to look, in caption heights
 INK_DISTANCE = 90  # summed RGB distance from the band's commonest colour that counts as ink
@@ -261,3 +262,35 @@ def gains_like_siblings(work: Work, values: list[CaptionedValue], lines: list[Li
         found.append(CaptionedValue(caption=v.caption, value=read[0], kind="gain",
                                     bounds=work.to_device(*band)))
     return found
+
+
+# A number's detected box can stop short of its last glyph (a "9" cut off "+19" by a badge that crowds it): a number
+# with a glyph-tall blob of ink just past its box's right end is read again digits-only from the box widened over it,
+# and the new reading replaces it where it only adds characters on the right, every one read surely.
+WIDEN = 0.6  # how far right of the box to look and read, in the line's heights
+NUMBER_SURE = 0.95
+NUMBER_TEXT = re.compile(r"^[+\-]?\d[\d,]*(?:/\d[\d,]*|%)?$")
+
+
+def _glyph_past(rgb: np.ndarray, ln: Line) -> bool:
+    """A blob of ink at least half the line's height that starts within a third of a height past its right end."""
+    h = ln.h
+    strip = rgb[int(ln.y0):int(ln.y1), int(ln.x1):int(min(rgb.shape[1], ln.x1 + WIDEN * h))]
+    if strip.size == 0:
+        return False
+    _, _, stats, _ = cv2.connectedComponentsWithStats(ink_mask(strip), connectivity=8)
+    return any(st[3] >= 0.5 * h and st[0] <= h / 3 for st in stats[1:])
+
+
+def widened_numbers(work: Work, lines: list[Line]) -> list[Line]:
+    """`lines` with each number whose box cut off a glyph read again over that glyph."""
+    which = [k for k, ln in enumerate(lines) if NUMBER_TEXT.match(ln.text) and _glyph_past(work.rgb, ln)]
+    crops = [np.ascontiguousarray(work.rgb[int(ln.y0):int(ln.y1), int(ln.x0):int(min(work.w, ln.x1 + WIDEN * ln.h))])
+             for ln in (lines[k] for k in which)]
+    out = list(lines)
+    for k, read in zip(which, recognise(crops, "+-0123456789%/,", DIGITS_RATIO) if crops else [], strict=True):
+        text = "".join(c for c, _ in read)
+        if len(text) > len(lines[k].text) and text.startswith(lines[k].text) and NUMBER_TEXT.match(text) and \
+                min(p for _, p in read) >= NUMBER_SURE:
+            out[k] = replace(lines[k], text=text, x1=min(work.w, lines[k].x1 + WIDEN * lines[k].h))
+    return out

@@ -11,7 +11,7 @@ from lluma_vision.gauges import badge_word, find_gauges
 from lluma_vision.models import Box, Button, Gauge, TextLine, VisionOutput
 from lluma_vision.ocr import Line, Work
 from lluma_vision.reading import line_values
-from lluma_vision.reread import numbers_over, without_icon_letter
+from lluma_vision.reread import numbers_over, widened_numbers, without_icon_letter
 from lluma_vision.values import read_values, split_words
 
 GREY, TRACK = (245, 245, 245), (117, 117, 117)
@@ -389,3 +389,17 @@ def test_a_sentences_last_line_never_starts_a_caption_under_it():
     assert values == {"Speed": "385/1200"}
     values, _gains = _facts([_t("turn(s)", 89, 75, 151, 99), _t("left", 89, 96, 127, 120), _t("12", 19, 71, 80, 123)])
     assert values == {"turn(s) left": "12"}  # a label's first line still runs on
+
+
+def test_a_number_whose_box_cut_off_its_last_glyph_is_read_again_over_it():
+    """The detector's box for "+19" stopped before the "9" (a badge crowds it): the ink just past the box is read
+    with it, digits only. A number whose box holds all of it, and one with no ink past it, are left as read."""
+    img = Image.new("RGB", (300, 80), (250, 250, 250))
+    d = ImageDraw.Draw(img)
+    d.text((20, 10), "+19", fill=(230, 120, 20), font=ImageFont.load_default(size=48), stroke_width=2,
+           stroke_fill=(120, 60, 10))
+    d.text((200, 10), "7", fill=(230, 120, 20), font=ImageFont.load_default(size=48))
+    work = Work(rgb=np.asarray(img), scale=1.0, width=300, height=80)
+    cut, whole = Line("+1", 0.97, 16, 18, 80, 62), Line("+19", 0.97, 16, 18, 108, 62)
+    assert [ln.text for ln in widened_numbers(work, [cut, whole, Line("7", 0.9, 196, 18, 232, 62)])] == [
+        "+19", "+19", "7"]
