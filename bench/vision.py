@@ -240,12 +240,13 @@ def _facts(source: str) -> dict[str, Any]:
     return json.loads(path.read_text()) if path.is_file() else {}
 
 
-def _same_caption(read: str, want: str) -> bool:
-    """The labelled caption is the read caption or its last words (an icon glyph read as a letter before it), spaces
-    aside ("Concertin turn(s)" is "Concert in turn(s)": the recogniser drops a narrow space no rule can put back)."""
+def _same_caption(read: str, want: str, exact: bool = False) -> bool:
+    """The labelled caption is the read caption or (unless `exact`) its last words (an icon glyph read as a letter
+    before it), spaces aside ("Concertin turn(s)" is "Concert in turn(s)": the recogniser drops a narrow space no
+    rule can put back)."""
     r = [n for n in map(norm, read.split("#")[0].split()) if n]  # norm drops spaces: word by word
     w = "".join(n for n in map(norm, want.split()) if n)
-    return bool(w) and any("".join(r[k:]) == w for k in range(len(r)))
+    return bool(w) and any("".join(r[k:]) == w for k in range(1 if exact else len(r)))
 
 
 def fact_figures(rows: list[Any], facts: dict[str, Any]) -> dict[str, Any]:
@@ -272,8 +273,11 @@ def fact_figures(rows: list[Any], facts: dict[str, Any]) -> dict[str, Any]:
             hit = any(_same_caption(k, v["caption"]) and norm(val) == norm(v["value"]) for k, val in pool.items())
             v_ok += hit
             # the caption as labelled and nothing more (no icon letter before it), case, spaces and punctuation aside
-            v_exact += any(norm(k.split("#")[0]) == norm(v["caption"]) and norm(val) == norm(v["value"])
-                           for k, val in pool.items())
+            exact = any(_same_caption(k, v["caption"], exact=True) and norm(val) == norm(v["value"])
+                        for k, val in pool.items())
+            v_exact += exact
+            if hit and not exact:
+                misses.append(f"{name}: {v.get('kind', 'value')} {v['caption']!r} read with words before its caption")
             if not hit:
                 misses.append(f"{name}: {v.get('kind', 'value')} {v['caption']!r} {v['value']!r}")
         if want["mood"]:

@@ -12,19 +12,15 @@ import argparse
 import signal
 import sys
 import time
-from types import FrameType
 
 DEFAULT_PHONE_PORT = 15037  # not 5037, so a real adb server can run beside the simulator
 
 
 def _stop_on_sigterm() -> None:
     """SIGTERM (`kill`, a service manager, a container stopping) ends a stand-in as Ctrl+C does: through the same
-    clean shutdown (the port closed, the request log flushed and closed), exit 0."""
-
-    def interrupt(_signum: int, _frame: FrameType | None) -> None:
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, interrupt)
+    clean shutdown (the port closed, the request log flushed and closed), exit 0. Installed as soon as the stand-in
+    listens, before it prints its settings: a SIGTERM sent on reading them is already taken this way."""
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -61,26 +57,26 @@ def _run_phone(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"lluma sim phone: cannot listen on 127.0.0.1:{args.port}: {exc}", file=sys.stderr)
         return 1
-    serials = [f"sim-{i}" for i in range(args.devices)]
-    for s in serials:
-        server.add_device(s)
-    port = server.port
-    w, h = args.size
-    adb = f"adb -H 127.0.0.1 -P {port}"
-    print(f"simulated phone(s) on a fake adb server at 127.0.0.1:{port}, screen {w}x{h}, seed {args.seed}")
-    print("serials: " + " ".join(serials))
-    print("try:")
-    print(f"  {adb} devices -l")
-    print(f"  {adb} -s {serials[0]} exec-out screencap -p > screen.png")
-    print(f"  {adb} -s {serials[0]} shell input tap {w // 2} {h // 2}")
-    print(f"  ANDROID_ADB_SERVER_PORT={port} adb -s {serials[0]} shell wm size")
-    print("run the agent on it, offline (with `lluma sim api` in another terminal, on its default port 18080):")
-    print(f"  LLUMA_DEVICE__ADB_PORT={port} LLUMA_DEVICE__SERIAL={serials[0]} "
-          "LLUMA_MODEL__BASE_URL=http://127.0.0.1:18080 ANTHROPIC_API_KEY=sk-ant-offline LLUMA_VISION__BACKEND=ocr "
-          "lluma run --max-turns 10")
-    print(f"stop: Ctrl+C, SIGTERM or `{adb} kill-server`", flush=True)
     _stop_on_sigterm()
     try:
+        serials = [f"sim-{i}" for i in range(args.devices)]
+        for s in serials:
+            server.add_device(s)
+        port = server.port
+        w, h = args.size
+        adb = f"adb -H 127.0.0.1 -P {port}"
+        print(f"simulated phone(s) on a fake adb server at 127.0.0.1:{port}, screen {w}x{h}, seed {args.seed}")
+        print("serials: " + " ".join(serials))
+        print("try:")
+        print(f"  {adb} devices -l")
+        print(f"  {adb} -s {serials[0]} exec-out screencap -p > screen.png")
+        print(f"  {adb} -s {serials[0]} shell input tap {w // 2} {h // 2}")
+        print(f"  ANDROID_ADB_SERVER_PORT={port} adb -s {serials[0]} shell wm size")
+        print("run the agent on it, offline (with `lluma sim api` in another terminal, on its default port 18080):")
+        print(f"  LLUMA_DEVICE__ADB_PORT={port} LLUMA_DEVICE__SERIAL={serials[0]} "
+              "LLUMA_MODEL__BASE_URL=http://127.0.0.1:18080 ANTHROPIC_API_KEY=sk-ant-offline LLUMA_VISION__BACKEND=ocr "
+              "lluma run --max-turns 10")
+        print(f"stop: Ctrl+C, SIGTERM or `{adb} kill-server`", flush=True)
         while not server.wait(0.5):
             pass
     except KeyboardInterrupt:
@@ -135,13 +131,13 @@ def _run_api(argv: list[str]) -> int:
     except OSError as exc:
         print(f"lluma sim api: cannot listen on {HOST}:{args.port}: {exc}", file=sys.stderr)
         return 1
-    print(f"Messages API stand-in on {server.base_url} (any API key is accepted; nothing leaves this machine)")
-    print(f"ANTHROPIC_BASE_URL={server.base_url}")
-    print(f"for `lluma run`: LLUMA_MODEL__BASE_URL={server.base_url} ANTHROPIC_API_KEY=sk-ant-offline (any key) "
-          "LLUMA_VISION__BACKEND=ocr (the stand-in reads no screenshots; ocr is also what `auto` picks)",
-          flush=True)
     _stop_on_sigterm()
     try:
+        print(f"Messages API stand-in on {server.base_url} (any API key is accepted; nothing leaves this machine)")
+        print(f"ANTHROPIC_BASE_URL={server.base_url}")
+        print(f"for `lluma run`: LLUMA_MODEL__BASE_URL={server.base_url} ANTHROPIC_API_KEY=sk-ant-offline (any key) "
+              "LLUMA_VISION__BACKEND=ocr (the stand-in reads no screenshots; ocr is also what `auto` picks)",
+              flush=True)
         while True:
             time.sleep(3600)
     except KeyboardInterrupt:

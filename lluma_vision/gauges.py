@@ -5,6 +5,9 @@ The shape rule, not any one game's colours: a strip is a thin, wide, nearly soli
 pixel (saturated = filled, unsaturated mid-grey = empty); a coloured strip that ends where a grey strip of
 the same height begins is a gauge, fill = coloured length / both. A lone strip (a full or an empty bar)
 counts only when a caption sits just left of it on its row: without one, a coloured plate is as likely.
+Where no grey strip follows a coloured run (a rescale blurred the track's light rim, joining the empty run to
+the grey around the bar), a row scan from the coloured run's end finds the empty run; a lone strip along a
+found gauge's edge is its rim, not a bar of its own.
 """
 
 from __future__ import annotations
@@ -130,25 +133,29 @@ def _grey_run(rgb: np.ndarray, f: _Strip) -> _Strip | None:
     # one track, not a pole or a plate
     edge = max(2, f.h // 4)
     for x in (x0 + 1, (x0 + x1) // 2):
-        same = np.abs(rgb[:, x].astype(np.int32) - ref).sum(1) <= RUN_TOLERANCE
-        top, bottom = y, y
-        while top > 0 and same[top - 1]:
-            top -= 1
-        while bottom < h - 1 and same[bottom + 1]:
-            bottom += 1
-        if abs(top - f.y0) > edge or abs(bottom + 1 - f.y1) > edge:
+        other = np.abs(rgb[:, x].astype(np.int32) - ref).sum(1) > RUN_TOLERANCE
+        above, below = np.nonzero(other[:y])[0], np.nonzero(other[y:])[0]
+        top = int(above[-1]) + 1 if above.size else 0
+        bottom = y + int(below[0]) if below.size else h
+        if abs(top - f.y0) > edge or abs(bottom - f.y1) > edge:
             return None
     return _Strip(x0, f.y0, x1, f.y1)
 
 
+def _gauge_shaped(box: tuple[int, int, int, int], width: int, lines: list[Line]) -> bool:
+    """A whole gauge (both runs) is elongated and at least a twentieth of the frame wide, with no text inside it."""
+    w, h = box[2] - box[0], box[3] - box[1]
+    return w >= MIN_ELONGATION * h and w >= 0.05 * width and not _inside_text(box, lines)
+
+
 def _rim_of(box: tuple[int, int, int, int], found: list[GaugePx]) -> bool:
-    """A lone strip along a found gauge's top or bottom edge, as wide: that gauge's rim (a track's grey border,
-    thick enough on an upscaled frame to pass for an empty bar), not a second bar."""
+    """A lone strip along a found gauge's top or bottom edge, as wide and at most half as tall: that gauge's rim (a
+    track's grey border, thick enough on an upscaled frame to pass for an empty bar), not a second bar."""
     x0, y0, x1, y1 = box
     for g in found:
         overlap = min(x1, g.x1) - max(x0, g.x0)
         gap = max(g.y0 - y1, y0 - g.y1)
-        if overlap >= 0.5 * (x1 - x0) and gap <= 0.5 * (g.y1 - g.y0):
+        if overlap >= 0.5 * (x1 - x0) and gap <= 0.5 * (g.y1 - g.y0) and y1 - y0 <= 0.5 * (g.y1 - g.y0):
             return True
     return False
 
@@ -180,9 +187,7 @@ def find_gauges(rgb: np.ndarray, lines: list[Line]) -> list[GaugePx]:
             if j in used_e or not _same_band(f, e) or not (meets or holds):
                 continue
             box = (f.x0, min(f.y0, e.y0), e.x1, max(f.y1, e.y1))
-            if (box[2] - box[0]) < MIN_ELONGATION * (box[3] - box[1]) or (box[2] - box[0]) < 0.05 * w:
-                continue
-            if _inside_text(box, lines):
+            if not _gauge_shaped(box, w, lines):
                 continue
             found.append(GaugePx(*box, fill=_row_fill(rgb, f, e)))
             used_f.add(i)
@@ -193,10 +198,8 @@ def find_gauges(rgb: np.ndarray, lines: list[Line]) -> list[GaugePx]:
         run = None if i in used_f or f.h < SCANNED_MIN_H * w else _grey_run(rgb, f)
         if run is None:
             continue
-        box = (f.x0, min(f.y0, run.y0), run.x1, max(f.y1, run.y1))
-        if (box[2] - box[0]) < MIN_ELONGATION * (box[3] - box[1]) or (box[2] - box[0]) < 0.05 * w:
-            continue
-        if not _inside_text(box, lines):
+        box = (f.x0, f.y0, run.x1, f.y1)  # the scanned run spans the coloured one's rows
+        if _gauge_shaped(box, w, lines):
             found.append(GaugePx(*box, fill=_row_fill(rgb, f, run)))
             used_f.add(i)
     for strips, used, fill in ((full, used_f, 1.0), (rest, used_e, 0.0)):

@@ -213,10 +213,11 @@ def recognise(crops: list[np.ndarray], allowed: str | None = None,
     return out
 
 
+NUMBER_CHARS = "0123456789/%+,"  # what a number printed in the game is written with
 DIGITS_RATIO = 3.0  # a few digits fit in 3 heights; the padding past them only cost time and made icons read as "0"
 
 
 def read_digits(crops: list[np.ndarray]) -> list[tuple[str, float]]:
     """Each crop read with only digits and `/ % + ,` allowed: the text and its mean score."""
     return [("".join(c for c, _ in r), float(np.mean([p for _, p in r])) if r else 0.0)
-            for r in recognise(crops, "0123456789/%+,", DIGITS_RATIO)]
+            for r in recognise(crops, NUMBER_CHARS, DIGITS_RATIO)]

@@ -124,10 +124,7 @@ def block_text(work: Work, b: Block, skip: set[int] | None = None) -> TextLine |
 def line_values(work: Work, lines: list[Line]) -> tuple[list[CaptionedValue], set[int]]:
     """Captioned values from the single OCR lines (blocks may have stacked a caption, its number and the next
     row's words into one text), in device pixels; and the id()s of the lines joined across lines (not read text).
-    A number whose box cut off its last glyph is read again over it first (`widened_numbers`); a bare number's
-    badge word (`badge_words`) joins the lines as a caption of its own."""
-    read = lines  # the blocks hold these: what is shown as a value is skipped by their id()
-    lines = widened_numbers(work, lines)
+    A bare number's badge word (`badge_words`) joins the lines as a caption of its own."""
     lines = lines + badge_words(work, [ln for ln in lines if is_bare_number(ln.text)],
                                 [ln for ln in lines if not CAP_TAIL.match(ln.text.strip())])  # a cap is the number's
     texts = [TextLine(text=split_words(ln.text), bounds=work.to_device(ln.x0, ln.y0, ln.x1, ln.y1),
@@ -155,7 +152,7 @@ def line_values(work: Work, lines: list[Line]) -> tuple[list[CaptionedValue], se
     values += gains_like_siblings(work, values, lines)
     # a line that is a fact or a gain by itself stays read text too (a training's "Fail 12%" is its button's meta)
     whole = boxes_of(values)
-    return values, {id(read[i] if i < len(read) else lines[i]) for i in used if box_key(texts[i].bounds) not in whole}
+    return values, {id(lines[i]) for i in used if box_key(texts[i].bounds) not in whole}
 
 
 def _caption(icon: Icon, blocks: list[Block]) -> Block | None:
@@ -257,7 +254,8 @@ def _plated_doubts(lines: list[Line], blocks: list[Block], doubtful: list[Line],
 def read_frame(work: Work, det_limit: int = 960, threads: int = 0, memory: TabMemory | None = None) -> Reading:
     """Read a frame offline. `memory` (updated here) lets a blurred tab bar be recognised from a sharp one."""
     doubtful: list[Line] = []
-    lines = read_lines(work, det_limit=det_limit, threads=threads, doubtful=doubtful)
+    # a number whose box cut off its last glyph is read again over it before anything takes its text
+    lines = widened_numbers(work, read_lines(work, det_limit=det_limit, threads=threads, doubtful=doubtful))
     edges = Edges(work.rgb, span=2 if work.scale > 1.2 else 1)
     blocks = group_lines(lines, work.rgb)
     view = viewport(work.rgb)

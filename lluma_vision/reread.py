@@ -16,7 +16,8 @@ import cv2
 import numpy as np
 
 from lluma_vision.models import CaptionedValue
-from lluma_vision.ocr import DIGITS_RATIO, Line, Work, read_digits, recognise
+from lluma_vision.ocr import DIGITS_RATIO, NUMBER_CHARS, Line, Work, read_digits, recognise
+from lluma_vision.values import NUMBER_LINE
 
 BAND = 2.5  # how far over the caption to look, in caption heights
 INK_DISTANCE = 90  # summed RGB distance from the band's commonest colour that counts as ink
@@ -30,7 +31,7 @@ RIGHT = 4.5  # how far right of it to look, in caption heights
 RIGHT_PAD = 0.7  # ...and how far over and under its row
 RIGHT_GLYPH = 1.2  # a glyph there at least this many caption heights tall: a number printed bigger
 MAX_GLYPHS = 4
-EDGE_ROW = 0.6  # a crop's row at least this much ink is a plate's edge, not glyphs
+EDGE_ROW = 0.6  # a crop's row at least this much ink, meeting both its sides, is a plate's edge, not glyphs
 SURE = 0.9
 DIGITS = re.compile(r"^\d{1,4}$")
 
@@ -53,8 +54,10 @@ def ink_crop(rgb: np.ndarray, min_h: float) -> np.ndarray | None:
     mask = ink_mask(rgb)
     hh, ww = mask.shape
     # a plate's edge along the top (a calendar's ring binding) can touch the glyphs on a resampled frame, joining
-    # them into one component that meets the sides: rows mostly ink in the upper half, and the row under, go
-    rows = np.nonzero(mask[: hh // 2].mean(1) >= EDGE_ROW)[0]
+    # them into one component that meets the sides: rows in the upper half mostly ink from side to side (a glyph's
+    # flat top, a "7" or a "T", keeps clear of the sides), and the row under, go
+    top = mask[: hh // 2]
+    rows = np.nonzero((top.mean(1) >= EDGE_ROW) & (top[:, 0] > 0) & (top[:, -1] > 0))[0]
     if rows.size:
         mask[: int(rows[-1]) + 2] = 0
     n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -269,7 +272,6 @@ def gains_like_siblings(work: Work, values: list[CaptionedValue], lines: list[Li
 # and the new reading replaces it where it only adds characters on the right, every one read surely.
 WIDEN = 0.6  # how far right of the box to look and read, in the line's heights
 NUMBER_SURE = 0.95
-NUMBER_TEXT = re.compile(r"^[+\-]?\d[\d,]*(?:/\d[\d,]*|%)?$")
 
 
 def _glyph_past(rgb: np.ndarray, ln: Line) -> bool:
@@ -284,13 +286,13 @@ def _glyph_past(rgb: np.ndarray, ln: Line) -> bool:
 
 def widened_numbers(work: Work, lines: list[Line]) -> list[Line]:
     """`lines` with each number whose box cut off a glyph read again over that glyph."""
-    which = [k for k, ln in enumerate(lines) if NUMBER_TEXT.match(ln.text) and _glyph_past(work.rgb, ln)]
+    which = [k for k, ln in enumerate(lines) if NUMBER_LINE.match(ln.text) and _glyph_past(work.rgb, ln)]
     crops = [np.ascontiguousarray(work.rgb[int(ln.y0):int(ln.y1), int(ln.x0):int(min(work.w, ln.x1 + WIDEN * ln.h))])
              for ln in (lines[k] for k in which)]
     out = list(lines)
-    for k, read in zip(which, recognise(crops, "+-0123456789%/,", DIGITS_RATIO) if crops else [], strict=True):
+    for k, read in zip(which, recognise(crops, NUMBER_CHARS + "-", DIGITS_RATIO) if crops else [], strict=True):
         text = "".join(c for c, _ in read)
-        if len(text) > len(lines[k].text) and text.startswith(lines[k].text) and NUMBER_TEXT.match(text) and \
+        if len(text) > len(lines[k].text) and text.startswith(lines[k].text) and NUMBER_LINE.match(text) and \
                 min(p for _, p in read) >= NUMBER_SURE:
             out[k] = replace(lines[k], text=text, x1=min(work.w, lines[k].x1 + WIDEN * lines[k].h))
     return out

@@ -32,15 +32,16 @@ T = TypeVar("T")
 
 _SPLITS = (
     re.compile(r"(?<=[a-z])(?=[A-Z])"),  # CupBegins
-    re.compile(r"(?<=[A-Z])(?=[A-Z][a-z])"),  # MGuts, HTMLParser
+    re.compile(r"(?<=[A-Z])(?=[A-Z][a-z])"),  # HTMLParser, IThink
     re.compile(r"(?<=[A-Za-z])(?=\d)"),  # Lvl2
     re.compile(r"(?<=\))(?=[A-Za-z])"),  # turn(s)left
 )
 
 
 # a lone capital run into a capitalised word at a line's start: an icon read as a letter ("MGuts" is a flame before
-# "Guts", "CGoal" a badge before "Goal"); an acronym runs on in capitals ("HTMLParser") and keeps its letters
-ICON_INITIAL = re.compile(r"^[A-Z](?=[A-Z][a-z]{2})")
+# "Guts", "CGoal" a badge before "Goal"); an acronym runs on in capitals ("HTMLParser") and keeps its letters, and
+# "A" and "I" are words of their own ("IThink", "ARace": a space the recogniser dropped)
+ICON_INITIAL = re.compile(r"^[B-HJ-Z](?=[A-Z][a-z]{2})")
 
 
 def split_words(text: str) -> str:
@@ -133,7 +134,7 @@ def _stacked(upper: Box, lower: Box, most: float = 1.4) -> bool:
     return aligned and -0.3 * h <= lower.y0 - upper.y1 <= 0.3 * h and 0.7 <= lower.height / h <= most
 
 
-SENTENCE_END = re.compile(r"(?:[A-Za-z]{4}\.|\?)\s*$")  # "rotations?", "the end." - not "Lvl." or "No."
+SENTENCE_END = re.compile(r"(?:[a-z]{3,}\.|\?)\s*$")  # "rotations?", "the end." - not "Lvl." or "No."
 NUMBER_FIRST_MOST = 1.6  # a label's second line led by its number printed bigger ("Concert in" over "19 turn(s)")
 
 

@@ -28,7 +28,9 @@ def foreground(*args: str) -> Iterator[subprocess.Popen[str]]:
 
 
 def stop(proc: subprocess.Popen[str], sig: int) -> tuple[str, str]:
-    """Send `sig`, require exit 0 within 10 s, and return what the command printed after (stdout, stderr)."""
+    """Send `sig`, require exit 0 within 10 s, and return what the command printed after (stdout, stderr), read
+    while it stops (a full pipe cannot hold it up)."""
     proc.send_signal(sig)
-    assert proc.wait(timeout=10) == 0
-    return proc.stdout.read() if proc.stdout else "", proc.stderr.read() if proc.stderr else ""
+    out, err = proc.communicate(timeout=10)
+    assert proc.returncode == 0, err
+    return out, err

@@ -39,8 +39,11 @@ def test_sim_phone_stops_cleanly_on_sigterm() -> None:
     with foreground("sim", "phone", "--port", "0") as proc:
         assert proc.stdout is not None
         port = int(proc.stdout.readline().split("127.0.0.1:", 1)[1].split(",", 1)[0])
-        while not proc.stdout.readline().startswith("stop:"):
-            pass
+        for line in proc.stdout:
+            if line.startswith("stop:"):
+                break
+        else:
+            pytest.fail("lluma sim phone ended before printing how to stop it")
         assert not _refused(port)
         _out, err = stop(proc, signal.SIGTERM)
     assert "Traceback" not in err

@@ -237,6 +237,14 @@ def test_a_big_number_the_detector_missed_is_re_read_digit_only_over_its_caption
     assert numbers_over(blank, [caption], []) == [None]
 
 
+def test_a_digits_flat_top_over_a_narrow_caption_is_no_plates_edge():
+    """Over a caption about as wide as the digit, the "7"'s bar fills most of the band's rows at its top; it keeps
+    clear of the band's sides, so it stays the digit's."""
+    work = _big_yellow_digit((165, 60), 72)
+    [found] = numbers_over(work, [(160.0, 150.0, 210.0, 180.0)], [])
+    assert found is not None and found[0] == "7"
+
+
 def test_a_big_number_touching_its_calendars_header_is_still_re_read():
     """A rescale can close the gap between a calendar's coloured header and its day count: the header's
     full-width rows are a plate's edge, not part of the glyph."""
@@ -393,13 +401,16 @@ def test_a_sentences_last_line_never_starts_a_caption_under_it():
 
 def test_a_number_whose_box_cut_off_its_last_glyph_is_read_again_over_it():
     """The detector's box for "+19" stopped before the "9" (a badge crowds it): the ink just past the box is read
-    with it, digits only. A number whose box holds all of it, and one with no ink past it, are left as read."""
-    img = Image.new("RGB", (300, 80), (250, 250, 250))
+    with it, digits only. A number whose box holds all of it is left as read, and so is one followed by a letter:
+    read digits-only, the letter is no digit the recogniser is sure of."""
+    img = Image.new("RGB", (420, 80), (250, 250, 250))
     d = ImageDraw.Draw(img)
-    d.text((20, 10), "+19", fill=(230, 120, 20), font=ImageFont.load_default(size=48), stroke_width=2,
-           stroke_fill=(120, 60, 10))
-    d.text((200, 10), "7", fill=(230, 120, 20), font=ImageFont.load_default(size=48))
-    work = Work(rgb=np.asarray(img), scale=1.0, width=300, height=80)
+    font = ImageFont.load_default(size=48)
+    d.text((20, 10), "+19", fill=(230, 120, 20), font=font, stroke_width=2, stroke_fill=(120, 60, 10))
+    d.text((200, 10), "12", fill=(60, 40, 20), font=font)
+    twelve = d.textbbox((200, 10), "12", font=font)
+    d.text((twelve[2] + 4, 10), "G", fill=(60, 40, 20), font=font)
+    work = Work(rgb=np.asarray(img), scale=1.0, width=420, height=80)
     cut, whole = Line("+1", 0.97, 16, 18, 80, 62), Line("+19", 0.97, 16, 18, 108, 62)
-    assert [ln.text for ln in widened_numbers(work, [cut, whole, Line("7", 0.9, 196, 18, 232, 62)])] == [
-        "+19", "+19", "7"]
+    lettered = Line("12", 0.97, twelve[0] - 2, 18, twelve[2] + 2, 62)
+    assert [ln.text for ln in widened_numbers(work, [cut, whole, lettered])] == ["+19", "+19", "12"]
