@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from lluma_vision.ocr import Line
+from lluma_vision.values import ICON_INITIAL
 
 Rect4 = tuple[float, float, float, float]  # a frame (x0, y0, x1, y1) or its pads (top, bottom, left, right)
 EDGE_T = 24  # max per-channel step between neighbouring pixels that counts as an edge
@@ -469,6 +470,7 @@ _TRAILING_JUNK = re.compile(r"[\s>»▶▷►→]+$")
 
 
 def clean_name(text: str) -> str:
-    """A label as the model should see it: single spaces, no trailing arrow glyphs."""
-    name = _TRAILING_JUNK.sub("", " ".join(text.split()))
+    """A label as the model should see it: single spaces, no trailing arrow glyphs, no icon read as a capital
+    before it ("QGoal": the flag before "Goal")."""
+    name = _TRAILING_JUNK.sub("", ICON_INITIAL.sub("", " ".join(text.split()), count=1))
     return name or text.strip()

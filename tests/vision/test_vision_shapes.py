@@ -11,7 +11,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from lluma_vision.config import VisionConfig
 from lluma_vision.icons import find_icons
-from lluma_vision.layout import Block, promote_rows
+from lluma_vision.layout import Block, clean_name, promote_rows
 from lluma_vision.ocr import Line, prepare
 from lluma_vision.pipeline import Vision
 
@@ -210,3 +210,9 @@ def test_a_greyed_tiles_tighter_text_box_still_counts_in_its_row() -> None:
            Block(lines=[Line("Races", 0.9, 501, 1136, 603, 1181)])]
     promote_rows(body + row, 720)
     assert [b.is_button for b in row] == [True, True, True]
+
+
+def test_a_buttons_name_loses_an_icon_read_as_a_capital_run_into_it() -> None:
+    """The flag before "Goal" reads as "Q" or "C" run into the word: the button is "Goal"; words stay whole."""
+    assert [clean_name(t) for t in ("QGoal", "CGoal", "IThink so", "HTMLParser", "Goal")] == [
+        "Goal", "Goal", "IThink so", "HTMLParser", "Goal"]
