@@ -274,10 +274,15 @@ WIDEN = 0.6  # how far right of the box to look and read, in the line's heights
 NUMBER_SURE = 0.95
 
 
-def _glyph_past(rgb: np.ndarray, ln: Line) -> bool:
-    """A blob of ink at least half the line's height that starts within a third of a height past its right end."""
+def _glyph_past(rgb: np.ndarray, ln: Line, lines: list[Line]) -> bool:
+    """A blob of ink at least half the line's height that starts within a third of a height past its right end,
+    where no other read line sits on its row (that ink was read: "/1200" printed after "385")."""
     h = ln.h
-    strip = rgb[int(ln.y0):int(ln.y1), int(ln.x1):int(min(rgb.shape[1], ln.x1 + WIDEN * h))]
+    x1 = min(rgb.shape[1], ln.x1 + WIDEN * h)
+    if any(o is not ln and o.x0 < x1 and o.x1 > ln.x1 and min(o.y1, ln.y1) - max(o.y0, ln.y0) > 0.25 * h
+           for o in lines):
+        return False
+    strip = rgb[int(ln.y0):int(ln.y1), int(ln.x1):int(x1)]
     if strip.size == 0:
         return False
     _, _, stats, _ = cv2.connectedComponentsWithStats(ink_mask(strip), connectivity=8)
@@ -286,7 +291,7 @@ def _glyph_past(rgb: np.ndarray, ln: Line) -> bool:
 
 def widened_numbers(work: Work, lines: list[Line]) -> list[Line]:
     """`lines` with each number whose box cut off a glyph read again over that glyph."""
-    which = [k for k, ln in enumerate(lines) if NUMBER_LINE.match(ln.text) and _glyph_past(work.rgb, ln)]
+    which = [k for k, ln in enumerate(lines) if NUMBER_LINE.match(ln.text) and _glyph_past(work.rgb, ln, lines)]
     crops = [np.ascontiguousarray(work.rgb[int(ln.y0):int(ln.y1), int(ln.x0):int(min(work.w, ln.x1 + WIDEN * ln.h))])
              for ln in (lines[k] for k in which)]
     out = list(lines)

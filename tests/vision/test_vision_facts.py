@@ -413,4 +413,21 @@ def test_a_number_whose_box_cut_off_its_last_glyph_is_read_again_over_it():
     work = Work(rgb=np.asarray(img), scale=1.0, width=420, height=80)
     cut, whole = Line("+1", 0.97, 16, 18, 80, 62), Line("+19", 0.97, 16, 18, 108, 62)
     lettered = Line("12", 0.97, twelve[0] - 2, 18, twelve[2] + 2, 62)
-    assert [ln.text for ln in widened_numbers(work, [cut, whole, lettered])] == ["+19", "+19", "12"]
+    # each read on its own: "+1" and "+19" are two readings of the same glyphs, never lines of one frame
+    assert [widened_numbers(work, [ln])[0].text for ln in (cut, whole, lettered)] == ["+19", "+19", "12"]
+
+
+def test_a_number_is_not_read_into_the_next_read_line():
+    """Ink just past a number that OCR read as a line of its own ("12" then "7", a column's next figure) was read
+    already: the number is not re-read over it, and stays "12", not "127"."""
+    img = Image.new("RGB", (400, 80), (250, 250, 250))
+    d = ImageDraw.Draw(img)
+    font = ImageFont.load_default(size=40)
+    d.text((20, 15), "12", fill=(90, 50, 20), font=font)
+    twelve = d.textbbox((20, 15), "12", font=font)
+    d.text((twelve[2] + 6, 15), "7", fill=(90, 50, 20), font=font)
+    seven = d.textbbox((twelve[2] + 6, 15), "7", font=font)
+    work = Work(rgb=np.asarray(img), scale=1.0, width=400, height=80)
+    lines = [Line("12", 0.99, twelve[0] - 1, twelve[1] - 3, twelve[2] + 1, twelve[3] + 3),
+             Line("7", 0.99, seven[0] - 1, seven[1] - 3, seven[2] + 1, seven[3] + 3)]
+    assert [ln.text for ln in widened_numbers(work, lines)] == ["12", "7"]
