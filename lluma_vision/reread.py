@@ -276,11 +276,10 @@ NUMBER_SURE = 0.95
 
 def _glyph_past(rgb: np.ndarray, ln: Line, lines: list[Line]) -> bool:
     """A blob of ink at least half the line's height that starts within a third of a height past its right end,
-    where no other read line sits on its row (that ink was read: "/1200" printed after "385")."""
+    where no other read line sits on its row (`_free`: that ink was read, a "7" printed after "12")."""
     h = ln.h
     x1 = min(rgb.shape[1], ln.x1 + WIDEN * h)
-    if any(o is not ln and o.x0 < x1 and o.x1 > ln.x1 and min(o.y1, ln.y1) - max(o.y0, ln.y0) > 0.25 * h
-           for o in lines):
+    if not _free((ln.x1, ln.y0 + 0.25 * h, x1, ln.y1 - 0.25 * h), lines, h):
         return False
     strip = rgb[int(ln.y0):int(ln.y1), int(ln.x1):int(x1)]
     if strip.size == 0:
