@@ -45,6 +45,7 @@ from lluma_vision.reread import (
     badge_words,
     gains_like_siblings,
     numbers_over,
+    stacked_gains,
     widened_numbers,
     without_icon_letter,
 )
@@ -150,6 +151,7 @@ def line_values(work: Work, lines: list[Line]) -> tuple[list[CaptionedValue], se
                     min(box[0], band[0]), min(box[1], band[1]), max(box[2], band[2]), max(box[3], band[3]))))
                 used.update(members)
     values += gains_like_siblings(work, values, lines)
+    values += stacked_gains(work, [v for v in values if v.kind == "gain"], lines)
     # a line that is a fact or a gain by itself stays read text too (a training's "Fail 12%" is its button's meta)
     whole = boxes_of(values)
     return values, {id(lines[i]) for i in used if box_key(texts[i].bounds) not in whole}

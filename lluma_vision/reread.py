@@ -267,6 +267,34 @@ def gains_like_siblings(work: Work, values: list[CaptionedValue], lines: list[Li
     return found
 
 
+# A second signed number printed right over a gain, in its column (a scenario's bonus on a coloured badge over
+# the training's "+26"), is another gain for the same caption. The detector does not see white digits on a badge
+# of their own colour; the band over each gain is read digits-only, kept when it reads as a whole signed number
+# at least GAIN_BAND_SURE.
+STACK_BAND = 1.3  # how far over the gain to look, in its heights, over the gain's own width (wider takes in the
+STACK_GAP = 0.1  # badge's edges, and the recogniser grows unsure); the band stops this far over the gain's box
+
+
+def stacked_gains(work: Work, gains: list[CaptionedValue], lines: list[Line]) -> list[CaptionedValue]:
+    """The gains printed right over `gains` that OCR did not read (device pixels in and out)."""
+    s = work.scale
+    crops: list[np.ndarray] = []
+    which: list[tuple[CaptionedValue, Rect]] = []
+    for g in gains:
+        b, gh = g.bounds, g.bounds.height * s
+        band = (b.x0 * s, max(0.0, b.y0 * s - STACK_BAND * gh), min(float(work.w), b.x1 * s),
+                b.y0 * s - STACK_GAP * gh)
+        if band[3] - band[1] < 0.5 * gh or not _free(band, lines, gh):
+            continue
+        crops.append(np.ascontiguousarray(work.rgb[int(band[1]):int(band[3]), int(band[0]):int(band[2])]))
+        which.append((g, band))
+    found: list[CaptionedValue] = []
+    for (g, band), (text, conf) in zip(which, read_digits(crops) if crops else [], strict=True):
+        if SIGNED.match(text) and conf >= GAIN_BAND_SURE:
+            found.append(CaptionedValue(caption=g.caption, value=text, kind="gain", bounds=work.to_device(*band)))
+    return found
+
+
 # A number's detected box can stop short of its last glyph (a "9" cut off "+19" by a badge that crowds it): a number
 # with a glyph-tall blob of ink just past its box's right end is read again digits-only from the box widened over it,
 # and the new reading replaces it where it only adds characters on the right, every one read surely.

@@ -363,9 +363,12 @@ def unique_keys(pairs: Iterable[tuple[str, T]]) -> dict[str, T]:
 
 
 def keyed(values: list[CaptionedValue], kind: str) -> dict[str, str]:
-    """caption -> value (or gain) in reading order."""
-    ordered = sorted((v for v in values if v.kind == kind), key=lambda v: (v.bounds.y0, v.bounds.x0))
-    return unique_keys((v.caption, v.value) for v in ordered)
+    """caption -> value (or gain) in reading order. Of a column's stacked gains the one nearest its caption (the
+    lowest) is the caption's own and a bonus printed over it is `#2`; a caption's values are numbered top down."""
+    mine = [v for v in values if v.kind == kind]
+    naming = sorted(mine, key=lambda v: (-v.bounds.y1, v.bounds.x0) if kind == "gain" else (v.bounds.y0, v.bounds.x0))
+    names = dict(zip(map(id, naming), unique_keys((v.caption, v.value) for v in naming), strict=True))
+    return {names[id(v)]: v.value for v in sorted(mine, key=lambda v: (v.bounds.y0, v.bounds.x0))}
 
 
 def boxes_of(values: list[CaptionedValue]) -> set[tuple[int, int, int, int]]:

@@ -389,6 +389,24 @@ def test_a_rows_missing_gain_is_re_read_where_its_siblings_have_theirs():
     assert gains == {"Speed": "+18", "Power": "+6", "Skill Pts": "+6"}  # Guts has none printed: none read
 
 
+def test_a_bonus_printed_on_a_badge_over_a_gain_is_a_second_gain_of_its_caption():
+    """A scenario's "+2" in white on a blue badge right over a training's "+26" (the detector sees neither white
+    digits on their own colour): it is read from the band over the gain, and named after the gain, which keeps
+    the caption's own name. A gain with nothing over it gets nothing."""
+    img = Image.new("RGB", (720, 400), (250, 250, 250))
+    d = ImageDraw.Draw(img)
+    font = ImageFont.load_default(size=30)
+    d.rounded_rectangle((262, 112, 360, 156), radius=14, fill=(60, 150, 235))
+    d.text((290, 116), "+2", fill=(255, 255, 255), font=font, stroke_width=2, stroke_fill=(20, 50, 120))
+    rows = [Line("+26", 0.99, 267, 160, 356, 198), Line("Power", 0.99, 285, 200, 350, 225),
+            Line("349", 0.99, 300, 228, 350, 258), Line("+0", 0.99, 52, 160, 112, 198),
+            Line("Speed", 0.99, 60, 200, 130, 225), Line("434", 0.99, 70, 228, 130, 258)]
+    work = Work(rgb=np.asarray(img), scale=1.0, width=720, height=400)
+    values, _used = line_values(work, rows)
+    assert compact(VisionOutput(width=720, height=400, values=values)).gains == {
+        "Speed": "+0", "Power": "+26", "Power#2": "+2"}
+
+
 def test_a_sentences_last_line_never_starts_a_caption_under_it():
     """A speech bubble's last line ("... by three rotations?") sits right over a stat's caption: the question ends
     there, so "Speed" is the caption of its value, alone."""
