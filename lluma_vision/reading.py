@@ -49,7 +49,16 @@ from lluma_vision.reread import (
     widened_numbers,
     without_icon_letter,
 )
-from lluma_vision.values import CAP_TAIL, box_key, boxes_of, caption_stacks, is_bare_number, read_values, split_words
+from lluma_vision.values import (
+    CAP_TAIL,
+    box_key,
+    boxes_of,
+    caption_stacks,
+    caption_text,
+    is_bare_number,
+    read_values,
+    split_words,
+)
 
 BUTTON_FLOOR = 0.0  # buttons below this confidence are reported as read text (bench/vision.py: held-out choice)
 
@@ -139,7 +148,7 @@ def line_values(work: Work, lines: list[Line]) -> tuple[list[CaptionedValue], se
     for beside in (True, False):
         tries = [(t, m) for t, m in stacks if len(m) > 1] if beside else [
             (t, m) for t, m in stacks if len(m) == 1] + [
-            (texts[m[0]].text.strip(), m[:1]) for _t, m in stacks if len(m) > 1 and not used & set(m)]
+            (caption_text(texts[m[0]].text), m[:1]) for _t, m in stacks if len(m) > 1 and not used & set(m)]
         boxes = [(min(lines[i].x0 for i in m), min(lines[i].y0 for i in m), max(lines[i].x1 for i in m),
                   max(lines[i].y1 for i in m)) for _text, m in tries]
         short = [len(members) == 1 and len(text.replace(" ", "")) <= SHORT_CAPTION for text, members in tries]

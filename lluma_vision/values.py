@@ -42,6 +42,14 @@ _SPLITS = (
 # "Guts", "CGoal" a badge before "Goal"); an acronym runs on in capitals ("HTMLParser") and keeps its letters, and
 # "A" and "I" are words of their own ("IThink", "ARace": a space the recogniser dropped)
 ICON_INITIAL = re.compile(r"^[B-HJ-Z](?=[A-Z][a-z]{2})")
+# ...or read apart from it, as a rescaled frame's recogniser does ("M Guts"): a lone capital then a capitalised word
+# is no caption's first word, so a caption drops it (a loose text keeps it: "C Rank" is a grade and its word)
+CAPTION_ICON = re.compile(r"^[B-HJ-Z]\s+(?=[A-Z][a-z]{2})")
+
+
+def caption_text(text: str) -> str:
+    """A caption line's words, without an icon read as a capital before them."""
+    return CAPTION_ICON.sub("", text.strip(), count=1)
 
 
 def split_words(text: str) -> str:
@@ -98,7 +106,7 @@ def _caption_under(gain: TextLine, texts: list[TextLine]) -> TextLine | None:
 def caption_word(t: TextLine) -> str:
     """The caption a line gives its column: its words, without a value printed under them."""
     fact = fact_of(t.text)
-    return fact[0] if fact else t.text.strip()
+    return fact[0] if fact else caption_text(t.text)
 
 
 NUMBER_LINE = re.compile(rf"^{NUMBER}$")
@@ -140,7 +148,7 @@ NUMBER_FIRST_MOST = 1.6  # a label's second line led by its number printed bigge
 
 def _stack_captions(texts: list[TextLine], caps: list[int]) -> dict[int, tuple[str, Box, list[int]]]:
     """Caption lines stacked as one label ("turn(s)" over "left"): close, of one height, aligned left or centred."""
-    out: dict[int, tuple[str, Box, list[int]]] = {i: (texts[i].text.strip(), texts[i].bounds, [i]) for i in caps}
+    out: dict[int, tuple[str, Box, list[int]]] = {i: (caption_text(texts[i].text), texts[i].bounds, [i]) for i in caps}
     for i in sorted(caps, key=lambda k: texts[k].bounds.y0):
         if i not in out:
             continue

@@ -291,6 +291,15 @@ def _facts(texts: list[TextLine]) -> tuple[dict[str, str], dict[str, str]]:
             {v.caption: v.value for v in values if v.kind == "gain"})
 
 
+def test_an_icon_read_apart_as_a_capital_is_no_part_of_its_caption():
+    """A rescaled frame's recogniser reads the flame before "Guts" as a letter of its own ("M Guts"): as a loose text
+    it may be a word ("C Rank"), but a caption does not start with one, for its value and for its gain."""
+    values, gains = _facts([_t("+72", 380, 797, 465, 836), _t("M Guts", 385, 828, 460, 855),
+                            _t("489", 417, 856, 472, 887), _t("A Race", 60, 828, 140, 855),
+                            _t("12", 80, 856, 120, 887)])
+    assert values == {"Guts": "489", "A Race": "12"} and gains == {"Guts": "+72"}
+
+
 def test_a_number_printed_before_its_words_is_a_fact_but_a_sentence_is_not():
     values, _ = _facts([_t("11,219 Fans", 80, 540, 240, 576), _t("2 options you could still pick", 80, 700, 600, 730)])
     assert values == {"Fans": "11,219"}
