@@ -52,13 +52,18 @@ def caption_text(text: str) -> str:
     return CAPTION_ICON.sub("", text.strip(), count=1)
 
 
+# a lone lower-case "o" ending a line after a word is no English word but a zero the recogniser read as a letter
+# ("Lvl o": a level 0); a capital "O" may be a word or a name ("Type O") and stays
+LONE_O = re.compile(r"(?<=[A-Za-z.] )o$")
+
+
 def split_words(text: str) -> str:
     """Spaces back between words OCR ran together, where a dictionary-free rule can tell; an icon read as a
     capital run into the first word goes."""
     text = ICON_INITIAL.sub("", text.lstrip(), count=1)
     for rule in _SPLITS:
         text = rule.sub(" ", text)
-    return text
+    return LONE_O.sub("0", text)
 
 
 def _value(raw: str) -> str:

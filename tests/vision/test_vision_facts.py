@@ -107,6 +107,15 @@ def test_run_together_words_get_their_spaces_back_by_case_and_digits():
     assert split_words("GREAT") == "GREAT"
 
 
+def test_a_lone_lower_case_o_ending_a_line_is_a_zero():
+    assert split_words("Lvl o") == "Lvl 0"  # the recogniser's "o" for a level 0
+    assert split_words("Type O") == "Type O" and split_words("o no") == "o no" and split_words("Polo") == "Polo"
+    read = [("Support Chain", 511, 396, 652, 431), ("EventFrequency", 505, 423, 663, 453),
+            ("Lvl o", 548, 464, 621, 497), ("+0+5", 301, 465, 419, 493)]
+    values, _gains = _facts([_t(split_words(text), *box) for text, *box in read])  # as line_values reads them
+    assert values == {"Support Chain Event Frequency": "Lvl 0"}  # not a caption "Lvl o" taking a "+5"
+
+
 def test_an_icon_read_as_a_capital_before_a_caption_goes_an_acronym_stays():
     assert split_words("MGuts") == "Guts"  # the selected training's flame icon, read as "M"
     assert split_words("CGoal") == "Goal"
