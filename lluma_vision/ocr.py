@@ -34,6 +34,7 @@ class Line:
     y0: float
     x1: float
     y1: float
+    scores: tuple[float, ...] = ()  # the recogniser's score for each character of `text`; empty when unknown
 
     @property
     def h(self) -> float:
@@ -135,6 +136,20 @@ def _letter_shaped(core: str, w: float, h: float) -> bool:
     return core.isalpha() and h > 0.9 * w
 
 
+def _one_spaced(raw: str, scores: list[float]) -> tuple[str, tuple[float, ...]]:
+    """The text with its spaces made single and trimmed, each character with its score (when one per character)."""
+    if len(scores) != len(raw):
+        return " ".join(raw.split()), ()
+    out: list[tuple[str, float]] = []
+    for c, p in zip(raw, scores, strict=True):
+        if c.isspace() and (not out or out[-1][0] == " "):
+            continue
+        out.append((" " if c.isspace() else c, p))
+    while out and out[-1][0] == " ":
+        out.pop()
+    return "".join(c for c, _ in out), tuple(p for _, p in out)
+
+
 def read_lines(work: Work, det_limit: int = 960, min_conf: float = 0.5, threads: int = 0,
                doubtful: list[Line] | None = None) -> list[Line]:
     """OCR a frame: text boxes detected on the working image, each line recognised from the sharper
@@ -163,17 +178,17 @@ def read_lines(work: Work, det_limit: int = 960, min_conf: float = 0.5, threads:
             crops = engine.get_crop_img_list(src, [(b / work.scale).astype(np.float32) for b in boxes])
         else:
             crops = engine.get_crop_img_list(small, boxes)
-        recognised, _ = engine.text_rec(crops)
+        recognised, _ = engine.text_rec(crops, return_word_box=True)  # the word box's info holds each char's score
     lines: list[Line] = []
-    for pts, (text, conf) in zip(boxes, recognised, strict=True):
-        text = " ".join(str(text).split())
+    for pts, (raw, conf, info) in zip(boxes, recognised, strict=True):
+        text, scores = _one_spaced(str(raw), [float(p) for p in info[4]])
         if float(conf) < min_conf or not _USEFUL.search(text):
             continue
         x0, x1 = max(0.0, float(pts[:, 0].min())), min(float(work.w), float(pts[:, 0].max()))
         y0, y1 = max(0.0, float(pts[:, 1].min())), min(float(work.h), float(pts[:, 1].max()))
         if x1 - x0 < 2 or y1 - y0 < 2:
             continue
-        line = Line(text=text, conf=float(conf), x0=x0, y0=y0, x1=x1, y1=y1)
+        line = Line(text=text, conf=float(conf), x0=x0, y0=y0, x1=x1, y1=y1, scores=scores)
         if _shape_not_text(text, float(conf), x1 - x0, y1 - y0):
             if doubtful is not None and re.fullmatch(r"[A-Za-z]{2}", text) and not _letter_shaped(text, line.w, line.h):
                 doubtful.append(line)

@@ -45,6 +45,7 @@ from lluma_vision.reread import (
     badge_words,
     gains_like_siblings,
     numbers_over,
+    numbers_without_icons,
     stacked_gains,
     widened_numbers,
     without_icon_letter,
@@ -266,7 +267,9 @@ def read_frame(work: Work, det_limit: int = 960, threads: int = 0, memory: TabMe
     """Read a frame offline. `memory` (updated here) lets a blurred tab bar be recognised from a sharp one."""
     doubtful: list[Line] = []
     # a number whose box cut off its last glyph is read again over it before anything takes its text
-    lines = widened_numbers(work, read_lines(work, det_limit=det_limit, threads=threads, doubtful=doubtful))
+    # (and a grade badge read as a digit beside a number goes)
+    lines = widened_numbers(work, numbers_without_icons(
+        read_lines(work, det_limit=det_limit, threads=threads, doubtful=doubtful)))
     edges = Edges(work.rgb, span=2 if work.scale > 1.2 else 1)
     blocks = group_lines(lines, work.rgb)
     view = viewport(work.rgb)

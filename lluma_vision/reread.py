@@ -295,6 +295,31 @@ def stacked_gains(work: Work, gains: list[CaptionedValue], lines: list[Line]) ->
     return found
 
 
+# A stat's grade badge beside its number can be read as a digit set apart by a space ("5 117": an "F" badge). The
+# recogniser doubts a glyph read off a picture: an end glyph scored under ICON_LETTER, set apart by a space, on a
+# line whose other characters all score at least WORD_LETTER and that is a number without it, is that icon and goes.
+
+
+def numbers_without_icons(lines: list[Line]) -> list[Line]:
+    """`lines` with an icon read as an end glyph of a number cut off (text and box)."""
+    out: list[Line] = []
+    for ln in lines:
+        t, p = ln.text, ln.scores
+        if len(t) < 3 or len(p) != len(t):
+            out.append(ln)
+            continue
+        for keep, gone in ((slice(2, None), 0), (slice(None, -2), -1)):
+            sep = 1 if gone == 0 else -2
+            sure = all(q >= WORD_LETTER for c, q in zip(t[keep], p[keep], strict=True) if c != " ")
+            if t[sep] == " " and p[gone] < ICON_LETTER and NUMBER_LINE.match(t[keep]) and sure:
+                cut = 2 / len(t) * ln.w  # the glyph and its space, by their share of the characters
+                ln = replace(ln, text=t[keep], scores=p[keep], x0=ln.x0 + cut if gone == 0 else ln.x0,
+                             x1=ln.x1 - cut if gone else ln.x1)
+                break
+        out.append(ln)
+    return out
+
+
 # A number's detected box can stop short of its last glyph (a "9" cut off "+19" by a badge that crowds it): a number
 # with a glyph-tall blob of ink just past its box's right end is read again digits-only from the box widened over it,
 # and the new reading replaces it where it only adds characters on the right, every one read surely.
@@ -326,5 +351,6 @@ def widened_numbers(work: Work, lines: list[Line]) -> list[Line]:
         text = "".join(c for c, _ in read)
         if len(text) > len(lines[k].text) and text.startswith(lines[k].text) and NUMBER_LINE.match(text) and \
                 min(p for _, p in read) >= NUMBER_SURE:
-            out[k] = replace(lines[k], text=text, x1=min(work.w, lines[k].x1 + WIDEN * lines[k].h))
+            out[k] = replace(lines[k], text=text, x1=min(work.w, lines[k].x1 + WIDEN * lines[k].h),
+                             scores=tuple(p for _, p in read))
     return out

@@ -11,7 +11,7 @@ from lluma_vision.gauges import badge_word, find_gauges
 from lluma_vision.models import Box, Button, Gauge, TextLine, VisionOutput
 from lluma_vision.ocr import Line, Work
 from lluma_vision.reading import line_values
-from lluma_vision.reread import numbers_over, widened_numbers, without_icon_letter
+from lluma_vision.reread import numbers_over, numbers_without_icons, widened_numbers, without_icon_letter
 from lluma_vision.values import read_values, split_words
 
 GREY, TRACK = (245, 245, 245), (117, 117, 117)
@@ -451,6 +451,18 @@ def test_a_number_whose_box_cut_off_its_last_glyph_is_read_again_over_it():
     lettered = Line("12", 0.97, twelve[0] - 2, 18, twelve[2] + 2, 62)
     # each read on its own: "+1" and "+19" are two readings of the same glyphs, never lines of one frame
     assert [widened_numbers(work, [ln])[0].text for ln in (cut, whole, lettered)] == ["+19", "+19", "12"]
+
+
+def test_a_grade_badge_read_as_a_doubted_digit_beside_a_number_goes():
+    """An "F" grade badge before "117" read as a "5" the recogniser doubts, set apart by a space: the number is 117,
+    and its box starts after the badge. A sure glyph stays ("+ 5%"), and so do words ("Corners O")."""
+    graded = Line("5 117", 0.79, 156, 447, 251, 479, scores=(0.29, 0.67, 1.0, 1.0, 1.0))
+    plus = Line("+ 5%", 0.9, 10, 10, 60, 30, scores=(0.98, 0.65, 1.0, 1.0))
+    words = Line("Front Runner Corners O", 0.98, 10, 50, 300, 80, scores=(1.0,) * 21 + (0.47,))
+    unknown = Line("5 117", 0.79, 156, 447, 251, 479)  # no scores: nothing to tell by
+    out = numbers_without_icons([graded, plus, words, unknown])
+    assert [ln.text for ln in out] == ["117", "+ 5%", "Front Runner Corners O", "5 117"]
+    assert out[0].x0 == pytest.approx(156 + 2 / 5 * 95) and out[0].x1 == 251
 
 
 def test_a_number_is_not_read_into_the_next_read_line():
