@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import string
+from collections.abc import Iterable
 from dataclasses import replace
 
 import cv2
@@ -139,23 +140,36 @@ ICON_LETTER = 0.5  # a badge's icon read as a letter is recognised far less sure
 WORD_LETTER = 0.8
 
 
-def without_icon_letter(work: Work, word: str, line: Line) -> str:
-    """The badge word without a letter at either end that the recogniser read off the badge's icon (an arrow read
-    as "Z" before "GOOD"): that letter scored under ICON_LETTER while every other scored over WORD_LETTER."""
-    crop = work.rgb[int(line.y0):int(line.y1), int(line.x0):int(line.x1)]
-    if crop.size == 0 or len(word) < 4:
-        return word
-    read = [(c, p) for c, p in recognise([np.ascontiguousarray(crop)])[0] if c.isascii() and c.isalpha()]
-    again = "".join(c for c, _ in read)
-    if again in (word[1:], word[:-1]):  # read again, the end letter was no letter at all (the icon's glyph)
-        return again
-    if again != word:
-        return word
+def _icon_end(word: str, read: list[tuple[str, float]]) -> str | None:
+    """`word` without an end letter scored under ICON_LETTER while every other scored over WORD_LETTER, or None."""
+    if "".join(c for c, _ in read) != word:
+        return None
     for cut in (slice(1, None), slice(None, -1)):
         end = read[0] if cut.start else read[-1]
         if end[1] < ICON_LETTER and all(p >= WORD_LETTER for _, p in read[cut]):
             return word[cut]
-    return word
+    return None
+
+
+def _letters(read: Iterable[tuple[str, float]]) -> list[tuple[str, float]]:
+    return [(c, p) for c, p in read if c.isascii() and c.isalpha()]
+
+
+def without_icon_letter(work: Work, word: str, line: Line) -> str:
+    """The badge word without a letter at either end that the recogniser read off the badge's icon (an arrow read
+    as "Z" before "GOOD"): that letter scored under ICON_LETTER while every other scored over WORD_LETTER, in the
+    OCR pass or when its line is recognised again alone."""
+    crop = work.rgb[int(line.y0):int(line.y1), int(line.x0):int(line.x1)]
+    if crop.size == 0 or len(word) < 4:
+        return word
+    if len(line.scores) == len(line.text) and (cut := _icon_end(word, _letters(zip(line.text, line.scores,
+                                                                                    strict=True)))):
+        return cut
+    read = _letters(recognise([np.ascontiguousarray(crop)])[0])
+    again = "".join(c for c, _ in read)
+    if again in (word[1:], word[:-1]):  # read again, the end letter was no letter at all (the icon's glyph)
+        return again
+    return _icon_end(word, read) or word
 
 
 # A bare number with a badge just left of it (a coloured hexagon holding "Pa"): the badge's word is its caption. OCR's

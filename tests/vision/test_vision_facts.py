@@ -294,6 +294,17 @@ def test_a_badge_icon_read_as_a_letter_is_dropped_from_the_word():
     assert without_icon_letter(work, "GOOD", line) == "GOOD"  # a word read surely keeps every letter
 
 
+def test_a_badge_letter_the_ocr_pass_doubted_is_its_icon_whatever_a_second_read_says():
+    """The OCR pass read the badge's arrow as an "A" it doubted (0.15, its word's letters 0.97 or more): that is the
+    icon, even where the line read again alone looks like a sure "AGOOD" (a rescaled frame reads differently)."""
+    img = Image.new("RGB", (260, 60), (250, 140, 40))
+    ImageDraw.Draw(img).text((8, 8), "AGOOD", fill=(255, 255, 255), font=ImageFont.load_default(size=40))
+    work = Work(rgb=np.asarray(img), scale=1.0, width=260, height=60)
+    doubted = Line("AGOOD", 0.8, 0, 0, 260, 60, scores=(0.15, 0.98, 0.97, 0.99, 0.97))
+    assert without_icon_letter(work, "AGOOD", doubted) == "GOOD"
+    assert without_icon_letter(work, "AGOOD", Line("AGOOD", 0.8, 0, 0, 260, 60)) == "AGOOD"  # read alone: sure
+
+
 def _facts(texts: list[TextLine]) -> tuple[dict[str, str], dict[str, str]]:
     values, _used = read_values(texts, 720)
     return ({v.caption: v.value for v in values if v.kind == "value"},
