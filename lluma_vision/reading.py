@@ -45,6 +45,7 @@ from lluma_vision.reread import (
     badge_words,
     gains_like_siblings,
     numbers_over,
+    numbers_over_caps,
     numbers_without_icons,
     stacked_gains,
     widened_numbers,
@@ -136,6 +137,7 @@ def line_values(work: Work, lines: list[Line]) -> tuple[list[CaptionedValue], se
     """Captioned values from the single OCR lines (blocks may have stacked a caption, its number and the next
     row's words into one text), in device pixels; and the id()s of the lines joined across lines (not read text).
     A bare number's badge word (`badge_words`) joins the lines as a caption of its own."""
+    lines = lines + numbers_over_caps(work, lines)
     lines = lines + badge_words(work, [ln for ln in lines if is_bare_number(ln.text)],
                                 [ln for ln in lines if not CAP_TAIL.match(ln.text.strip())])  # a cap is the number's
     texts = [TextLine(text=split_words(ln.text), bounds=work.to_device(ln.x0, ln.y0, ln.x1, ln.y1),

@@ -18,7 +18,7 @@ import numpy as np
 
 from lluma_vision.models import CaptionedValue
 from lluma_vision.ocr import DIGITS_RATIO, NUMBER_CHARS, Line, Work, read_digits, recognise
-from lluma_vision.values import NUMBER_LINE
+from lluma_vision.values import CAP_TAIL, NUMBER_LINE
 
 BAND = 2.5  # how far over the caption to look, in caption heights
 INK_DISTANCE = 90  # summed RGB distance from the band's commonest colour that counts as ink
@@ -134,6 +134,35 @@ def numbers_over(work: Work, captions: list[Rect], lines: list[Line], beside: bo
         if conf >= SURE and DIGITS.match(text):
             out[k] = (text, band)
     return out
+
+
+# A cap read alone ("/200" with no number over it): its number is printed right over it, bigger, and the detector
+# missed it (a lone "7" beside a badge). The band over the cap, of its width and up to CAP_BAND of its heights,
+# holding no read text but a row of glyphs at least CAP_GLYPH of its height, is read digits-only and kept when sure.
+CAP_BAND = 1.3
+CAP_PAD = 0.3  # ...and this much past its sides (the number is centred or right-aligned over it)
+CAP_GLYPH = 0.8
+
+
+def numbers_over_caps(work: Work, lines: list[Line]) -> list[Line]:
+    """A number line for each cap read without one just over it, where the detector missed it (working pixels)."""
+    caps = [ln for ln in lines if CAP_TAIL.match(ln.text.strip())]
+    crops: list[np.ndarray] = []
+    bands: list[Rect] = []
+    for cap in caps:
+        h = cap.h
+        band = (max(0.0, cap.x0 - CAP_PAD * h), max(0.0, cap.y0 - CAP_BAND * h),
+                min(float(work.w), cap.x1 + CAP_PAD * h), cap.y0 + 0.1 * h)
+        if not _free(band, [ln for ln in lines if ln is not cap], h):
+            continue  # its number was read (or something else is there)
+        rgb = work.rgb[int(band[1]):int(band[3]), int(band[0]):int(band[2])]
+        crop = ink_crop(rgb, CAP_GLYPH * h) if rgb.size else None
+        if crop is not None:
+            crops.append(crop)
+            bands.append(band)
+    return [Line(text=text, conf=conf, x0=band[0], y0=band[1], x1=band[2], y1=band[3])
+            for band, (text, conf) in zip(bands, read_digits(crops) if crops else [], strict=True)
+            if conf >= SURE and DIGITS.match(text)]
 
 
 ICON_LETTER = 0.5  # a badge's icon read as a letter is recognised far less surely than the word's own letters

@@ -11,7 +11,13 @@ from lluma_vision.gauges import badge_word, find_gauges
 from lluma_vision.models import Box, Button, Gauge, TextLine, VisionOutput
 from lluma_vision.ocr import Line, Work
 from lluma_vision.reading import line_values
-from lluma_vision.reread import numbers_over, numbers_without_icons, widened_numbers, without_icon_letter
+from lluma_vision.reread import (
+    numbers_over,
+    numbers_over_caps,
+    numbers_without_icons,
+    widened_numbers,
+    without_icon_letter,
+)
 from lluma_vision.values import read_values, split_words
 
 GREY, TRACK = (245, 245, 245), (117, 117, 117)
@@ -416,6 +422,23 @@ def test_a_rows_missing_gain_is_re_read_where_its_siblings_have_theirs():
     values, _used = line_values(work, row)
     gains = {v.caption: v.value for v in values if v.kind == "gain"}
     assert gains == {"Speed": "+18", "Power": "+6", "Skill Pts": "+6"}  # Guts has none printed: none read
+
+
+def test_a_cap_read_alone_gets_the_number_printed_over_it():
+    """"/200" read with no number over it: the detector missed the big "7" right over it (a badge's "Da" beside
+    them). The band over the cap is read digits-only, and "Da" gets 7/200. A cap whose number was read is left."""
+    img = Image.new("RGB", (300, 200), (250, 250, 250))
+    d = ImageDraw.Draw(img)
+    d.text((96, 31), "7", fill=(140, 90, 200), font=ImageFont.load_default(size=30))
+    d.text((70, 60), "/200", fill=(140, 90, 200), font=ImageFont.load_default(size=20))
+    work = Work(rgb=np.asarray(img), scale=1.0, width=300, height=200)
+    seven = d.textbbox((96, 31), "7", font=ImageFont.load_default(size=30))
+    cap = d.textbbox((70, 60), "/200", font=ImageFont.load_default(size=20))
+    lines = [Line("Da", 0.99, 17, 48, 47, 69), Line("/200", 0.99, cap[0] - 1, cap[1] - 2, cap[2] + 1, cap[3] + 2)]
+    values, _used = line_values(work, lines)
+    assert {v.caption: v.value for v in values} == {"Da": "7/200"}
+    read = Line("7", 0.99, seven[0] - 1, seven[1] - 2, seven[2] + 1, seven[3] + 2)
+    assert numbers_over_caps(work, [*lines, read]) == []
 
 
 def test_a_bonus_printed_on_a_badge_over_a_gain_is_a_second_gain_of_its_caption():
