@@ -18,7 +18,7 @@ import numpy as np
 
 from lluma_vision.models import CaptionedValue
 from lluma_vision.ocr import DIGITS_RATIO, NUMBER_CHARS, Line, Work, read_digits, recognise
-from lluma_vision.values import CAP_TAIL, NUMBER_LINE
+from lluma_vision.values import CAP_TAIL, NUMBER_LINE, capped, is_bare_number
 
 BAND = 2.5  # how far over the caption to look, in caption heights
 INK_DISTANCE = 90  # summed RGB distance from the band's commonest colour that counts as ink
@@ -147,14 +147,17 @@ CAP_GLYPH = 0.8
 def numbers_over_caps(work: Work, lines: list[Line]) -> list[Line]:
     """A number line for each cap read without one just over it, where the detector missed it (working pixels)."""
     caps = [ln for ln in lines if CAP_TAIL.match(ln.text.strip())]
+    numbers = [ln for ln in lines if is_bare_number(ln.text)]
     crops: list[np.ndarray] = []
     bands: list[Rect] = []
     for cap in caps:
+        if any(capped(n, cap) for n in numbers):
+            continue  # read with its number (over it, or before it on its row)
         h = cap.h
         band = (max(0.0, cap.x0 - CAP_PAD * h), max(0.0, cap.y0 - CAP_BAND * h),
                 min(float(work.w), cap.x1 + CAP_PAD * h), cap.y0 + 0.1 * h)
         if not _free(band, [ln for ln in lines if ln is not cap], h):
-            continue  # its number was read (or something else is there)
+            continue  # something else was read there
         rgb = work.rgb[int(band[1]):int(band[3]), int(band[0]):int(band[2])]
         crop = ink_crop(rgb, CAP_GLYPH * h) if rgb.size else None
         if crop is not None:
@@ -170,7 +173,8 @@ WORD_LETTER = 0.8
 
 
 def _icon_end(word: str, read: list[tuple[str, float]]) -> str | None:
-    """`word` without an end letter scored under ICON_LETTER while every other scored over WORD_LETTER, or None."""
+    """`word` without an end letter scored under ICON_LETTER while every other scored at least WORD_LETTER, or
+    None."""
     if "".join(c for c, _ in read) != word:
         return None
     for cut in (slice(1, None), slice(None, -1)):
@@ -339,8 +343,9 @@ def stacked_gains(work: Work, gains: list[CaptionedValue], lines: list[Line]) ->
 
 
 # A stat's grade badge beside its number can be read as a digit set apart by a space ("5 117": an "F" badge). The
-# recogniser doubts a glyph read off a picture: an end glyph scored under ICON_LETTER, set apart by a space, on a
-# line whose other characters all score at least WORD_LETTER and that is a number without it, is that icon and goes.
+# recogniser doubts a glyph read off a picture: an end letter or digit scored under ICON_LETTER, set apart by a space,
+# on a line whose other non-space characters all score at least WORD_LETTER and that is a number without it, is that
+# icon and goes.
 
 
 def numbers_without_icons(lines: list[Line]) -> list[Line]:
@@ -354,7 +359,8 @@ def numbers_without_icons(lines: list[Line]) -> list[Line]:
         for keep, gone in ((slice(2, None), 0), (slice(None, -2), -1)):
             sep = 1 if gone == 0 else -2
             sure = all(q >= WORD_LETTER for c, q in zip(t[keep], p[keep], strict=True) if c != " ")
-            if t[sep] == " " and p[gone] < ICON_LETTER and NUMBER_LINE.match(t[keep]) and sure:
+            # a sign or a percent is the number's own, however doubted
+            if t[sep] == " " and t[gone].isalnum() and p[gone] < ICON_LETTER and NUMBER_LINE.match(t[keep]) and sure:
                 cut = 2 / len(t) * ln.w  # the glyph and its space, by their share of the characters
                 ln = replace(ln, text=t[keep], scores=p[keep], x0=ln.x0 + cut if gone == 0 else ln.x0,
                              x1=ln.x1 - cut if gone else ln.x1)

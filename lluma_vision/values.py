@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from lluma_vision.models import Box, CaptionedValue, TextLine
 
@@ -54,7 +54,7 @@ def caption_text(text: str) -> str:
 
 # a lone lower-case "o" ending a line after a word is no English word but a zero the recogniser read as a letter
 # ("Lvl o": a level 0); a capital "O" may be a word or a name ("Type O") and stays
-LONE_O = re.compile(r"(?<=[A-Za-z.] )o$")
+LONE_O = re.compile(r"(?<=[A-Za-z] )o$")
 
 
 def split_words(text: str) -> str:
@@ -75,7 +75,7 @@ def fact_of(text: str) -> tuple[str, str] | None:
     m = FACT.match(text.strip()) or FACT_AFTER.match(text.strip())
     if m is None:
         return None
-    caption = m.group("caption").strip(" :.·-")
+    caption = caption_text(m.group("caption").strip(" :.·-"))
     if not caption or len(caption) > CAPTION_MAX_CHARS or not any(c.isalpha() for c in caption):
         return None
     if m.re is FACT_AFTER and len(caption.split()) > CAPTION_AFTER_MAX_WORDS:  # "2 options to ..." is a sentence
@@ -204,6 +204,25 @@ def is_bare_number(text: str) -> bool:
     return bool(NUMBER_LINE.match(s)) and not GAIN.match(s) and not CAP_TAIL.match(s)
 
 
+class Rect(Protocol):
+    @property
+    def x0(self) -> float: ...
+    @property
+    def y0(self) -> float: ...
+    @property
+    def x1(self) -> float: ...
+    @property
+    def y1(self) -> float: ...
+
+
+def capped(num: Rect, cap: Rect) -> bool:
+    """`cap` ("/1200") is the cap of the number `num`: printed just under it, or right after it on its row."""
+    h, ch = num.y1 - num.y0, cap.y1 - cap.y0
+    under = abs(cap.y0 - num.y1) <= 0.5 * h and min(num.x1, cap.x1) > max(num.x0, cap.x0)
+    row = abs((num.y0 + num.y1) / 2 - (cap.y0 + cap.y1) / 2) < 0.5 * max(h, ch)
+    return under or (row and -0.2 * h <= cap.x0 - num.x1 <= 0.5 * h)
+
+
 def _numbers(texts: list[TextLine], used: set[int]) -> dict[int, tuple[str, Box]]:
     """Lines that are a number, each with its cap when printed just under or after it ("434" "/1200")."""
     nums = {i: (_value(t.text), t.bounds) for i, t in enumerate(texts) if is_bare_number(t.text)}
@@ -212,9 +231,7 @@ def _numbers(texts: list[TextLine], used: set[int]) -> dict[int, tuple[str, Box]
             continue
         tb = t.bounds
         for i, (v, b) in sorted(nums.items(), key=lambda kv: abs(kv[1][1].center[0] - tb.center[0])):
-            under = abs(tb.y0 - b.y1) <= 0.5 * b.height and min(b.x1, tb.x1) > max(b.x0, tb.x0)
-            after = _same_row(b, tb) and -0.2 * b.height <= tb.x0 - b.x1 <= 0.5 * b.height
-            if "/" not in v and (under or after):
+            if "/" not in v and capped(b, tb):
                 nums[i] = (v + _value(t.text), b.union(tb))
                 used.add(j)
                 break
@@ -375,13 +392,20 @@ def unique_keys(pairs: Iterable[tuple[str, T]]) -> dict[str, T]:
     return out
 
 
+def _over_its_gain(g: CaptionedValue, gains: list[CaptionedValue]) -> bool:
+    """`g` is printed over another gain of its caption, in that gain's column (a bonus over the training's gain)."""
+    return any(o is not g and o.caption == g.caption and _same_column(o.bounds, g.bounds)
+               and o.bounds.y0 >= g.bounds.y1 - 0.5 * o.bounds.height for o in gains)
+
+
 def keyed(values: list[CaptionedValue], kind: str) -> dict[str, str]:
-    """caption -> value (or gain) in reading order. Of a column's stacked gains the one nearest its caption (the
-    lowest) is the caption's own and a bonus printed over it is `#2`; a caption's values are numbered top down."""
-    mine = [v for v in values if v.kind == kind]
-    naming = sorted(mine, key=lambda v: (-v.bounds.y1, v.bounds.x0) if kind == "gain" else (v.bounds.y0, v.bounds.x0))
-    names = dict(zip(map(id, naming), unique_keys((v.caption, v.value) for v in naming), strict=True))
-    return {names[id(v)]: v.value for v in sorted(mine, key=lambda v: (v.bounds.y0, v.bounds.x0))}
+    """caption -> value (or gain) in reading order, a caption seen again numbered `#2`, `#3`... top down; but a
+    gain printed over another gain of its caption is named after it (the one nearest the caption is its own)."""
+    mine = sorted((v for v in values if v.kind == kind), key=lambda v: (v.bounds.y0, v.bounds.x0))
+    naming = sorted(mine, key=lambda v: kind == "gain" and _over_its_gain(v, mine))  # stable: reading order else
+    names = unique_keys((v.caption, v) for v in naming)
+    by_value = {id(v): name for name, v in names.items()}
+    return {by_value[id(v)]: v.value for v in mine}
 
 
 def boxes_of(values: list[CaptionedValue]) -> set[tuple[int, int, int, int]]:

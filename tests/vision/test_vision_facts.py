@@ -8,8 +8,8 @@ from lluma_vision.associate import associate
 from lluma_vision.compact import compact, summarize
 from lluma_vision.disabled import mark_disabled
 from lluma_vision.gauges import badge_word, find_gauges
-from lluma_vision.models import Box, Button, Gauge, TextLine, VisionOutput
-from lluma_vision.ocr import Line, Work
+from lluma_vision.models import Box, Button, CaptionedValue, Gauge, TextLine, VisionOutput
+from lluma_vision.ocr import Line, Work, _one_spaced
 from lluma_vision.reading import line_values
 from lluma_vision.reread import (
     numbers_over,
@@ -18,7 +18,7 @@ from lluma_vision.reread import (
     widened_numbers,
     without_icon_letter,
 )
-from lluma_vision.values import read_values, split_words
+from lluma_vision.values import keyed, read_values, split_words
 
 GREY, TRACK = (245, 245, 245), (117, 117, 117)
 
@@ -324,6 +324,8 @@ def test_an_icon_read_apart_as_a_capital_is_no_part_of_its_caption():
                             _t("489", 417, 856, 472, 887), _t("A Race", 60, 828, 140, 855),
                             _t("12", 80, 856, 120, 887)])
     assert values == {"Guts": "489", "A Race": "12"} and gains == {"Guts": "+72"}
+    assert _facts([_t("M Guts 489", 385, 828, 490, 855)])[0] == {"Guts": "489"}  # a caption and its value as one line
+    assert split_words("C Rank") == "C Rank"  # a loose text keeps it
 
 
 def test_a_number_printed_before_its_words_is_a_fact_but_a_sentence_is_not():
@@ -439,6 +441,9 @@ def test_a_cap_read_alone_gets_the_number_printed_over_it():
     assert {v.caption: v.value for v in values} == {"Da": "7/200"}
     read = Line("7", 0.99, seven[0] - 1, seven[1] - 2, seven[2] + 1, seven[3] + 2)
     assert numbers_over_caps(work, [*lines, read]) == []
+    # a cap printed after its number on its row has its number, whatever ink is over it
+    before = Line("4", 0.99, cap[0] - 28, cap[1] - 6, cap[0] - 11, cap[3] + 4)
+    assert numbers_over_caps(work, [*lines, before]) == []
 
 
 def test_a_bonus_printed_on_a_badge_over_a_gain_is_a_second_gain_of_its_caption():
@@ -457,6 +462,12 @@ def test_a_bonus_printed_on_a_badge_over_a_gain_is_a_second_gain_of_its_caption(
     values, _used = line_values(work, rows)
     assert compact(VisionOutput(width=720, height=400, values=values)).gains == {
         "Speed": "+0", "Power": "+26", "Power#2": "+2"}
+
+
+def test_only_a_gain_printed_over_its_captions_gain_is_named_after_it():
+    gains = [CaptionedValue(caption="Speed", value=v, kind="gain", bounds=Box(x0=x0, y0=y0, x1=x1, y1=y1))
+             for v, x0, y0, x1, y1 in (("+26", 60, 797, 120, 836), ("+5", 140, 860, 170, 880))]
+    assert keyed(gains, "gain") == {"Speed": "+26", "Speed#2": "+5"}  # a change after its value: reading order
 
 
 def test_a_sentences_last_line_never_starts_a_caption_under_it():
@@ -494,9 +505,18 @@ def test_a_grade_badge_read_as_a_doubted_digit_beside_a_number_goes():
     plus = Line("+ 5%", 0.9, 10, 10, 60, 30, scores=(0.98, 0.65, 1.0, 1.0))
     words = Line("Front Runner Corners O", 0.98, 10, 50, 300, 80, scores=(1.0,) * 21 + (0.47,))
     unknown = Line("5 117", 0.79, 156, 447, 251, 479)  # no scores: nothing to tell by
-    out = numbers_without_icons([graded, plus, words, unknown])
-    assert [ln.text for ln in out] == ["117", "+ 5%", "Front Runner Corners O", "5 117"]
+    sign = Line("+ 5", 0.7, 10, 10, 60, 30, scores=(0.3, 0.9, 1.0))  # a sign is the number's own, however doubted
+    after = Line("12 B", 0.8, 100, 10, 180, 30, scores=(1.0, 1.0, 0.9, 0.2))  # an icon after it
+    out = numbers_without_icons([graded, plus, words, unknown, sign, after])
+    assert [ln.text for ln in out] == ["117", "+ 5%", "Front Runner Corners O", "5 117", "+ 5", "12"]
     assert out[0].x0 == pytest.approx(156 + 2 / 5 * 95) and out[0].x1 == 251
+    assert out[5].x0 == 100 and out[5].x1 == pytest.approx(180 - 2 / 4 * 80) and out[5].scores == (1.0, 1.0)
+
+
+def test_each_read_character_keeps_its_score_through_the_spaces_made_single():
+    assert _one_spaced("  Skill  Pts ", [0.1, 0.2, 1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.9, 0.05]) == (
+        "Skill Pts", (1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.3, 0.2, 0.9))
+    assert _one_spaced("117", [0.0]) == ("117", ())  # scores that are not one per character: none
 
 
 def test_a_number_is_not_read_into_the_next_read_line():
