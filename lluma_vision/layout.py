@@ -213,11 +213,16 @@ def ink(rgb: np.ndarray, ln: Line) -> np.ndarray:
     return np.asarray(np.median(px[dist >= np.percentile(dist, 90)], axis=0))
 
 
+_DECORATION = re.compile(r"^[<>\[\]«»‹›→←]+|[<>\[\]«»‹›→←]+$")  # arrows and brackets around a word, not its "!"
+
+
 def _two_line_word_label(a: Line, b: Line) -> bool:
     """Two single words stacked and centred on each other, about one size ("Scenario / Details" on a ribbon):
     one label broken over two lines, whatever their colours read as (outlined text reads as its fill over
     one background and as its outline over another)."""
-    words = all(len(t.split()) == 1 and t.isalpha() and len(t) >= 4 for t in (a.text, b.text))
+    # a word's decoration read as marks around it (">Transfer<") is not part of the word
+    words = all(len(t.split()) == 1 and t.isalpha() and len(t) >= 4
+                for t in (_DECORATION.sub("", a.text), _DECORATION.sub("", b.text)))
     return words and abs(a.cx - b.cx) <= 0.15 * max(a.w, b.w) and max(a.h, b.h) <= 1.35 * min(a.h, b.h)
 
 

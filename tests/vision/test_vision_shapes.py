@@ -192,6 +192,9 @@ def test_a_word_label_broken_over_two_lines_joins_whatever_colours_its_lines_rea
     rgb[42:54, 112:188:4] = (10, 150, 100)
     label = [Line("Scenario", 0.99, 100, 10, 200, 40), Line("Details", 0.99, 105, 36, 195, 60)]
     assert [b.text for b in group_lines(label, rgb)] == ["Scenario Details"]
+    # the arrows around a word ("> Transfer <") read as marks are no part of it
+    arrows = [Line(">Scenario<", 0.99, 100, 10, 200, 40), Line("Details", 0.99, 105, 36, 195, 60)]
+    assert [b.text for b in group_lines(arrows, rgb)] == [">Scenario< Details"]
 
     rgb[110:140, 100:300] = (250, 250, 250)
     rgb[118:132, 110:290:4] = (60, 40, 30)  # a dark title...
