@@ -17,6 +17,7 @@ from PIL import Image
 
 from lluma_facts.retry import RetryPolicy
 from lluma_vision.associate import associate
+from lluma_vision.bars import content_box, shifted
 from lluma_vision.cache import VisionCache
 from lluma_vision.config import VisionConfig
 from lluma_vision.menu import TabMemory
@@ -86,6 +87,15 @@ class Vision:
         return out
 
     def _read(self, image: Image.Image) -> tuple[VisionOutput, bool]:
+        """The reading and whether it may be cached, in the frame's pixels: a game shown between flat bars (a
+        letterboxed or pillarboxed frame) is read alone, as the same game filling its frame reads."""
+        box = content_box(image)
+        if box is None:
+            return self._read_game(image)
+        out, cacheable = self._read_game(image.crop(box))
+        return shifted(out, box[0], box[1]).model_copy(update={"width": image.width, "height": image.height}), cacheable
+
+    def _read_game(self, image: Image.Image) -> tuple[VisionOutput, bool]:
         """The reading and whether it may be cached (an OCR stand-in for a failed VLM call may not)."""
         cfg = self.cfg
         work = prepare(image, cfg.ocr_short_side, cfg.ocr_long_side)
