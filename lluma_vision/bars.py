@@ -1,5 +1,5 @@
 """Flat bars around the game: a letterboxed or pillarboxed frame (a 16:9 game on a 20:9 phone's screen, a portrait
-game in an emulator's landscape frame) shows the game between two bars of one colour. The game alone reads as the
+game in an emulator's landscape frame) shows the game between two dark bars of one colour. The game alone reads as the
 same game filling its frame: the bars' edges made plates of its headers, and its text read smaller."""
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ from lluma_vision.models import Box
 BAR_MIN = 0.02  # a bar is at least this share of the frame's side across it...
 BAR_FLAT = 12  # ...every pixel of it within this (summed RGB) of the bar's colour
 BAR_SKEW = 0.02  # and the two bars alike in size, within this share of that side
+BAR_DARK = 48  # and dark, every channel at most this: letterboxing is black (a flat light page around a dialog is
+# the game's own background, not bars)
 
 M = TypeVar("M")
 
@@ -32,8 +34,9 @@ def _bars(rgb: np.ndarray) -> tuple[int, int] | None:
     """Where the picture starts and ends along the frame's columns, between two like flat bars of one colour."""
     w = rgb.shape[1]
     first, last = rgb[:, 0].astype(np.int16), rgb[:, -1].astype(np.int16)
-    if np.abs(first - first[:1]).sum(axis=1).max() > BAR_FLAT or np.abs(first - last).sum(axis=1).max() > BAR_FLAT:
-        return None  # the outer columns are not one colour, the same on both sides: no bars (most frames stop here)
+    if np.abs(first - first[:1]).sum(axis=1).max() > BAR_FLAT or np.abs(first - last).sum(axis=1).max() > BAR_FLAT \
+            or first[0].max() > BAR_DARK:
+        return None  # outer columns not one dark colour, the same on both sides: no bars (most frames stop here)
     lines = rgb[::SAMPLE].astype(np.int16)
     start, end = _flat_run(lines), w - _flat_run(lines[:, ::-1])
     if start >= w or min(start, w - end) < BAR_MIN * w or abs(start - (w - end)) > BAR_SKEW * w:

@@ -31,6 +31,7 @@ def test_the_game_between_two_like_flat_bars_is_found() -> None:
     assert content_box(_boxed(game, 360, 800)) == (0, 80, 360, 720)  # letterbox
     assert content_box(_boxed(game, 480, 800, (24, 24, 30))) == (60, 80, 420, 720)  # both, in dark grey
     assert content_box(game) is None  # a frame the game fills
+    assert content_box(_boxed(game, 480, 640, (244, 242, 250))) is None  # a light page around a dialog is the game's
     assert content_box(Image.new("RGB", (360, 640))) is None  # a blank frame: no picture between bars
     lopsided = Image.new("RGB", (480, 640))
     lopsided.paste(game, (20, 0))
