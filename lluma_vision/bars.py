@@ -15,8 +15,10 @@ from lluma_vision.models import Box
 BAR_MIN = 0.02  # a bar is at least this share of the frame's side across it...
 BAR_FLAT = 12  # ...every pixel of it within this (summed RGB) of the bar's colour
 BAR_SKEW = 0.02  # and the two bars alike in size, within this share of that side
-BAR_DARK = 48  # and dark, every channel at most this: letterboxing is black (a flat light page around a dialog is
-# the game's own background, not bars)
+BAR_DARK = 48  # and dark, its colour's every channel at most this: letterboxing is black (a flat light page around
+# a dialog is the game's own background, not bars)
+GAME_MIN = 0.25  # the picture between the bars spans at least this share of the frame across them: a portrait game
+# pillarboxed in a 16:9 frame spans 0.32; a spinner or a caption alone on a black loading frame is no game
 
 M = TypeVar("M")
 
@@ -39,7 +41,7 @@ def _bars(rgb: np.ndarray) -> tuple[int, int] | None:
         return None  # outer columns not one dark colour, the same on both sides: no bars (most frames stop here)
     lines = rgb[::SAMPLE].astype(np.int16)
     start, end = _flat_run(lines), w - _flat_run(lines[:, ::-1])
-    if start >= w or min(start, w - end) < BAR_MIN * w or abs(start - (w - end)) > BAR_SKEW * w:
+    if end - start < GAME_MIN * w or min(start, w - end) < BAR_MIN * w or abs(start - (w - end)) > BAR_SKEW * w:
         return None
     bars = np.concatenate([rgb[:, :start], rgb[:, end:]], axis=1).astype(np.int16)
     if np.abs(bars - first[:1]).sum(axis=2).max() > BAR_FLAT:  # a line between the sampled ones crosses a bar
@@ -47,9 +49,19 @@ def _bars(rgb: np.ndarray) -> tuple[int, int] | None:
     return start, end
 
 
+def _dark_corners(image: Image.Image) -> bool:
+    """All four corners dark: the one look of a frame with bars, told before the frame is converted whole."""
+    w, h = image.size
+    corners = [image.getpixel((x, y)) for x in (0, w - 1) for y in (0, h - 1)]
+    return all(isinstance(c, tuple) and max(c[:3]) <= BAR_DARK + BAR_FLAT for c in corners)
+
+
 def content_box(image: Image.Image) -> tuple[int, int, int, int] | None:
-    """The game's box (x0, y0, x1, y1) inside a letterboxed or pillarboxed frame, or None when there are no bars."""
-    rgb = np.asarray(image if image.mode == "RGB" else image.convert("RGB"))
+    """The game's box (x0, y0, x1, y1) inside a letterboxed or pillarboxed frame (`image` in RGB), or None when
+    there are no bars."""
+    if not _dark_corners(image):
+        return None  # most frames stop here, at four pixels
+    rgb = np.asarray(image)
     cols, rows = _bars(rgb), _bars(rgb.transpose(1, 0, 2))
     if cols is None and rows is None:
         return None

@@ -59,7 +59,8 @@ class Vision:
             VlmBackend(client, self.cfg.vlm_model, self.cfg.vlm_max_tokens, self.cfg.vlm_image_max_side, retry)
             if self.backend != "ocr" else None
         )
-        self.last_reading: Reading | None = None  # working-space details of the last miss (debugging, bench)
+        # working-space details of the last miss (debugging, bench): of the game alone when it was shown between bars
+        self.last_reading: Reading | None = None
 
     def analyze(self, image: Image.Image, phash: str | None = None) -> VisionOutput:
         t0 = time.perf_counter()
@@ -78,7 +79,7 @@ class Vision:
                 "elapsed_ms": round((time.perf_counter() - t0) * 1000, 2),
             })
         read, cacheable = self._read(image)
-        out = associate(read).model_copy(update={
+        out = read.model_copy(update={
             "screen_hash": phash or key.tobytes().hex(),
             "elapsed_ms": round((time.perf_counter() - t0) * 1000, 2),
         })
@@ -87,12 +88,17 @@ class Vision:
         return out
 
     def _read(self, image: Image.Image) -> tuple[VisionOutput, bool]:
-        """The reading and whether it may be cached, in the frame's pixels: a game shown between flat bars (a
-        letterboxed or pillarboxed frame) is read alone, as the same game filling its frame reads."""
+        """The associated reading and whether it may be cached, in the frame's pixels: a game shown between flat
+        bars (a letterboxed or pillarboxed frame) is read and associated alone, as the same game filling its frame
+        is, and its boxes moved back into the frame."""
         box = content_box(image)
+        game = image.crop(box) if box is not None else image
+        if min(game.size) < MIN_READABLE_SIDE:
+            box, game = None, image
+        read, cacheable = self._read_game(game)
+        out = associate(read)
         if box is None:
-            return self._read_game(image)
-        out, cacheable = self._read_game(image.crop(box))
+            return out, cacheable
         return shifted(out, box[0], box[1]).model_copy(update={"width": image.width, "height": image.height}), cacheable
 
     def _read_game(self, image: Image.Image) -> tuple[VisionOutput, bool]:
