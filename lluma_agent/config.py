@@ -204,6 +204,29 @@ class RunConfig(_Section):
     )
     stuck_force_after: int = Field(6, ge=1, description="...after which the coordinator forces another kind of action.")
     stuck_pause_after: int = Field(10, ge=1, description="...after which the run pauses (stops) and says why.")
+    max_careers: int = Field(0, ge=0, description="Stop cleanly once this many careers have ended (0 = no limit).")
+    max_hours: float = Field(0.0, ge=0, le=8_760, description="Stop cleanly after this many hours (0 = no limit).")
+
+
+class GameConfig(_Section):
+    package: str = Field(
+        "com.cygames.umamusume",
+        pattern=r"^[A-Za-z][\w]*(\.[A-Za-z][\w]*)+$",
+        description="The game's Android package (Global com.cygames.umamusume, Japan jp.co.cygames.umamusume, "
+        "Korea com.kakaogames.umamusume, Taiwan com.komoe.kmumamusumegp).",
+    )
+    activity: str | None = Field(
+        None, description="Launch activity (e.g. jp.co.cygames.umamusume_activity.UmamusumeActivity); None starts "
+        "the package's launcher entry with `monkey`.",
+    )
+
+
+class NotifyConfig(_Section):
+    command: str | None = Field(
+        None, description="Run on each event (run stopped or paused, career ended, game restarted), the event as "
+        "one JSON object on its standard input; split like a shell line, run without a shell. None = off.",
+    )
+    timeout_s: float = Field(20.0, gt=0, le=600, description="A notify command still running after this is killed.")
 
 
 class Config(_Section):
@@ -213,6 +236,8 @@ class Config(_Section):
     context: ContextConfig = Field(default_factory=ContextConfig)
     memory: MemoryConfig = Field(default_factory=MemoryConfig)
     knowledge: KnowledgeConfig = Field(default_factory=KnowledgeConfig)
+    game: GameConfig = Field(default_factory=GameConfig)
+    notify: NotifyConfig = Field(default_factory=NotifyConfig)
     logs: LogConfig = Field(default_factory=LogConfig)
     run: RunConfig = Field(default_factory=RunConfig)
 
@@ -385,6 +410,8 @@ _SECTION_DOCS = {
     "knowledge": "Hints from lluma_knowledge/*.yaml matched to the screen (see lluma_knowledge/README.md).",
     "logs": "Per-turn logs.",
     "run": "Budgets and stuck handling.",
+    "game": "The game as an Android app: what is started again when it is not in the foreground.",
+    "notify": "Telling a person: a command run on each event of an unattended run.",
 }
 
 

@@ -23,6 +23,9 @@ class StopKind(StrEnum):
     INTERNAL = "internal"  # several turns in a row hit a bug (their turn logs say where)
     DISK = "disk"  # the log or memory folder could not be written (a full disk, a read-only folder)
     CRASHED = "crashed"  # the run ended without a stop (its run.json written on the way out)
+    MAX_CAREERS = "max_careers"  # run.max_careers careers ended (`--careers N`)
+    MAX_HOURS = "max_hours"  # run.max_hours hours played (`--hours H`)
+    SESSION = "session"  # the game said the account logged in elsewhere ("Session Error"): a person must look
 
 
 OK_EXIT = 0
@@ -42,6 +45,9 @@ EXIT_STATUS: dict[StopKind, int] = {
     StopKind.INTERNAL: FAILED_EXIT,
     StopKind.DISK: FAILED_EXIT,
     StopKind.CRASHED: FAILED_EXIT,
+    StopKind.MAX_CAREERS: OK_EXIT,
+    StopKind.MAX_HOURS: OK_EXIT,
+    StopKind.SESSION: FAILED_EXIT,
 }
 
 START_EXIT = 2  # refused at start: configuration, log folder, resume point (one line naming the key)
