@@ -25,9 +25,11 @@ from lluma_agent.loop.stop import StopKind, exit_status
 from lluma_agent.loop.turn import RunTotals
 from lluma_agent.model.claude import make_client
 from lluma_agent.runlog import figures
+from lluma_agent.runlog.careers import CareerRecord, career_line, careers_of
+from lluma_agent.runlog.logread import load_run
 from lluma_agent.runlog.runs import LogDirInUse, check_fresh, new_run_dir
 from lluma_cli.confirm import Person, in_the_loop
-from lluma_cli.errors import at_least_one, start_failed
+from lluma_cli.errors import at_least_one, hours, start_failed
 from lluma_cli.sim_check import taps_off_target
 from lluma_facts import Usage
 from lluma_sim.adb.server import AdbServer
@@ -43,6 +45,8 @@ from lluma_sim.taps import OffTarget
 DEMO_SERIAL = "emulator-5554"
 DEMO_KEY = "sk-ant-demo-not-a-real-key"  # the stand-in accepts any key; never logged
 DEMO_STYLE: Style = "hard"  # what real screens have: plate-less tiles, icon rows, toggles, small frames
+DEMO_TURNS = 30  # `--turns` when no --careers or --hours is given
+TURNS_PER_CAREER = 600  # with --careers and no --turns: a bound on the run, should careers stop ending
 
 
 class DemoSummary(BaseModel):
@@ -69,6 +73,8 @@ class DemoSummary(BaseModel):
     # the stand-in's rest-or-train calls on the hub, made on the Energy gauge it read, that the game's true energy
     # makes the same way (this sitting's; none with a custom policy)
     gauge_decisions_agree: GaugeAgreement = GaugeAgreement()
+    careers_recorded: int = 0  # careers the agent saw end and recorded (careers/career_NNN.json)
+    careers: list[CareerRecord] = []  # the agent's record of each career (the one going on last, not complete)
 
     def usage(self) -> Usage:
         """The run's tokens as one Usage: the text's cache hit comes from it, unrounded (cache_hit_ratio is
@@ -208,17 +214,22 @@ def run_demo(
     fault_rate: float = 0.0,
     style: Style = DEMO_STYLE,
     resume: ResumePoint | None = None,
+    careers: int = 0,
+    hours: float = 0.0,
 ) -> DemoSummary:
     """Play `turns` turns; `overrides` are extra LLUMA_* settings (the token benchmark uses them).
     `runner` runs the loop (the CLI passes CtrlC().run for Ctrl+C handling); `environ` as in sim_environment;
     `fault_rate` injects the seeded fault schedule (faults per turn, 0..1); `style` as in sim_environment.
     `resume` (resume.open_point of `logs_dir`): `turns` more turns of that run; the totals are the whole run's."""
+    limits = {"LLUMA_RUN__MAX_CAREERS": str(careers), "LLUMA_RUN__MAX_HOURS": str(hours)} if careers or hours else {}
+    overrides = {**limits, **(overrides or {})}
     env = {"config": config, "overrides": overrides, "environ": environ, "fault_rate": fault_rate, "style": style}
     with sim_agent(turns, logs_dir, seed, quiet=quiet, live=live, resume=resume, **env) as (sim, coordinator):
         cfg, game = sim.cfg, sim.game
         totals = runner(coordinator)
         injected = sim.injector.injected() if sim.injector else FaultsInjected(total=0, by_kind={})
         agreement = sim.audit.summary()
+        records = careers_of(load_run(logs_dir).turns) if totals.turns else []
     u = totals.usage
     n = max(1, totals.turns)
     memory = sorted(p.name for p in (logs_dir / "memory").iterdir() if p.is_file() and not p.name.startswith("."))
@@ -244,6 +255,8 @@ def run_demo(
         off_target=off,
         resumed_from_turn=resume.turn if resume else None,
         gauge_decisions_agree=agreement,
+        careers_recorded=sum(r.complete for r in records),
+        careers=records,
     )
 
 
@@ -259,8 +272,13 @@ def _rate(text: str) -> float:
 
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="lluma demo", description=__doc__)
-    ap.add_argument("--turns", type=at_least_one, default=30,
-                    help="agent turns to play, at least 1 (default 30; with --resume: more turns)")
+    ap.add_argument("--turns", type=at_least_one, default=None,
+                    help=f"agent turns to play, at least 1 (default {DEMO_TURNS}; with --careers, "
+                         f"{TURNS_PER_CAREER} per career; with --resume: more turns)")
+    ap.add_argument("--careers", type=at_least_one, default=None, metavar="N",
+                    help="stop once N careers have ended (run.max_careers; with --resume: N more)")
+    ap.add_argument("--hours", type=hours, default=None, metavar="H",
+                    help="stop after H hours (run.max_hours; with --hours alone, no turn limit)")
     ap.add_argument("--seed", type=int, default=None, help="seed of the game and of the fault schedule (default 7)")
     ap.add_argument(
         "--faults", type=_rate, default=0.0, metavar="RATE", help="inject faults at RATE per turn (0..1; default 0)"
@@ -312,8 +330,9 @@ def main(argv: list[str]) -> int:
             return ctrl_c.run(c)
 
         try:
+            turns = args.turns or (TURNS_PER_CAREER * args.careers if args.careers else 0 if args.hours else DEMO_TURNS)
             s = run_demo(
-                args.turns,
+                turns,
                 logs,
                 seed=seed,
                 config=config,
@@ -323,6 +342,8 @@ def main(argv: list[str]) -> int:
                 fault_rate=args.faults,
                 style=args.style or DEMO_STYLE,
                 resume=point,
+                careers=args.careers or 0,
+                hours=args.hours or 0.0,
             )
         except Exception as exc:  # as `lluma run`: build() refused (the model, the device, a full disk)
             return start_failed("demo", logs, exc)
@@ -347,6 +368,7 @@ def main(argv: list[str]) -> int:
         f"taps off target: {s.taps_off_target}\n"
         + (f"  rest-or-train on the Energy gauge: {g.agree}/{g.of} as the true energy would choose\n"
            if (g := s.gauge_decisions_agree).of else "")
+        + "".join(f"  {career_line(r)}\n" for r in s.careers)
         + f"  memory files: {', '.join(s.memory_files) or '(none)'}\n"
         f"  logs: {s.logs_dir}/turn_*.json, {s.logs_dir}/turns.sqlite",
         file=sys.stdout,

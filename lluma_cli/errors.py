@@ -55,6 +55,20 @@ def at_least_one(text: str) -> int:
     return value
 
 
+def hours(text: str) -> float:
+    """An argparse type for a time limit in hours: more than 0, at most a year."""
+    import argparse
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of hours, got {text!r}") from None
+    if not math.isfinite(value) or not 0 < value <= 8_760:
+        raise argparse.ArgumentTypeError(f"must be more than 0 and at most 8760 hours, got {text}")
+    return value
+
+
 def dollars(text: str) -> float:
     """An argparse type for a budget in dollars: a finite number, not negative."""
     import argparse

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from lluma_agent.runlog import figures
+from lluma_agent.runlog.careers import career_line
 from lluma_agent.runlog.folder import RunFolder
 from lluma_agent.runlog.logread import (
     action_label,
@@ -94,6 +95,7 @@ def format_listing(logs: list[TurnLog], run: RunStats | None = None) -> str:
     if run is not None:
         lines.append(f"run total ({run.turns} turn(s)): {figures.tokens(run.usage())} · {figures.usd(run.cost_usd)} · "
                      f"cache hit {figures.percent(run.cache_hit_ratio)}")
+        lines += [career_line(c) for c in run.careers]
     return "\n".join(lines)
 
 

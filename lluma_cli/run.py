@@ -15,7 +15,7 @@ from lluma_agent.model.claude import make_client
 from lluma_agent.runlog import figures
 from lluma_agent.runlog.runs import new_run_dir
 from lluma_cli.confirm import Person, in_the_loop
-from lluma_cli.errors import at_least_one, dollars, start_failed
+from lluma_cli.errors import at_least_one, dollars, hours, start_failed
 
 
 def main(argv: list[str]) -> int:
@@ -25,6 +25,9 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--connect", help="host:port to `adb connect` first, e.g. 127.0.0.1:5555")
     ap.add_argument("--max-turns", type=at_least_one, help="overrides run.max_turns (with --resume: more turns)")
     ap.add_argument("--max-cost", type=dollars, help="overrides run.max_cost_usd (with --resume: more dollars)")
+    ap.add_argument("--careers", type=at_least_one, metavar="N",
+                    help="stop once N careers have ended (overrides run.max_careers; with --resume: N more)")
+    ap.add_argument("--hours", type=hours, metavar="H", help="stop after H hours (overrides run.max_hours)")
     ap.add_argument("--resume", nargs="?", const="", default=None, metavar="DIR",
                     help="go on with the run in DIR (default: the newest run-* folder under logs.dir) from its last "
                          "complete turn, logging into DIR")
@@ -47,6 +50,10 @@ def main(argv: list[str]) -> int:
             cfg.run.max_turns = args.max_turns
         if args.max_cost is not None:
             cfg.run.max_cost_usd = args.max_cost
+        if args.careers is not None:
+            cfg.run.max_careers = args.careers
+        if args.hours is not None:
+            cfg.run.max_hours = args.hours
         start_in: Path | None = None
         if args.resume is not None:
             folder = Path(args.resume) if args.resume else newest_run(cfg.logs.dir)

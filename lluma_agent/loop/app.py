@@ -22,6 +22,7 @@ from lluma_agent.context import knowledge
 from lluma_agent.context.knowledge import Knowledge
 from lluma_agent.device.android import Device
 from lluma_agent.device.settle import settle
+from lluma_agent.loop.careers import CareerTracker
 from lluma_agent.loop.checkpoint import Checkpointer, EnvState
 from lluma_agent.loop.coordinator import Coordinator
 from lluma_agent.loop.resume import ResumePoint, check_settings, restore, set_aside, start_over
@@ -34,7 +35,7 @@ from lluma_agent.runlog.folder import RunFolder
 from lluma_agent.runlog.logread import action_label
 from lluma_agent.runlog.requestlog import write_request
 from lluma_agent.runlog.runs import RunLock, check_fresh
-from lluma_agent.runlog.turnlog import RunSummary, TurnLog, TurnLogger
+from lluma_agent.runlog.turnlog import RunSummary, TurnLog, TurnLogger, read_turn
 from lluma_agent.tools.registry import default_tools
 from lluma_facts import model_spec
 from lluma_vision.pipeline import Vision
@@ -190,7 +191,12 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
     )
     if resume is not None:
         restore(resume, coordinator)
+    careers = CareerTracker(run, notify=_notifier_of(coordinator), say=None if quiet else status)
+    if resume is not None:
+        careers.replay(_readable_turns(run))  # the turns before the checkpoint: counting goes on where it was
+    coordinator.careers = careers
     hooks.append(Checkpointer(coordinator, logger, env_state))  # first: the live line may hit a closed pipe
+    hooks.append(careers)  # after the checkpoint: a career's record is written once its last turn is saved
     if not quiet:
         hooks.append(lambda log, totals: print(live_line(log, totals), file=out, flush=True))
     model.turn = lambda: coordinator.turn
@@ -201,6 +207,7 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
             t.stop_kind, t.stop_reason = StopKind.CRASHED, t.stop_reason or "ended without a stop reason (crashed)"
         try:
             if coordinator.turn:  # a run happened: say why it stopped, where `lluma stats` finds it
+                careers.close()  # the career going on, marked not complete
                 logger.write_summary(RunSummary(stop_reason=t.stop_reason, stop_kind=t.stop_kind, turns=t.turns,
                                                 cost_usd=t.cost_usd, usage=t.usage, ended_at=time.time()))
             memory.save_state()
@@ -213,6 +220,24 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
             lock.release()
 
     return coordinator, close
+
+
+def _notifier_of(coordinator: Coordinator) -> Callable[[str, dict[str, Any]], None] | None:
+    """The coordinator's notifier's `send`, when it has one."""
+    notifier = getattr(coordinator, "notifier", None)
+    send = getattr(notifier, "send", None)
+    return send if callable(send) else None
+
+
+def _readable_turns(run: RunFolder) -> list[TurnLog]:
+    """The turn logs in the folder that still read (a resume set the later ones aside already)."""
+    turns = []
+    for p in run.turn_logs():
+        try:
+            turns.append(read_turn(p))
+        except (OSError, ValueError):
+            continue  # a torn or foreign file: resume.set_aside has said so
+    return turns
 
 
 def _ignore_late_signals() -> None:

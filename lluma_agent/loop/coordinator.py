@@ -32,6 +32,7 @@ from lluma_agent.device.protocol import Phone
 from lluma_agent.device.settle import Settle
 from lluma_agent.loop.acting import Acted, Actor, Effect, effect_of
 from lluma_agent.loop.baseline import BaselineLayout
+from lluma_agent.loop.careers import CareerTracker
 from lluma_agent.loop.layouts import CachedLayout, ContextLayout, Sent
 from lluma_agent.loop.observe import VisionLike, observe
 from lluma_agent.loop.prompting import Prompter
@@ -106,6 +107,8 @@ class Coordinator:
         # `lluma run --step`: called before each turn with its number; False stops the run (a person said so).
         self.before_turn: Callable[[int], bool] | None = None
         self.prompter = Prompter(cfg, model, tools.definitions(), system_prompt, self.layout, self.history, memory)
+        self.careers: CareerTracker | None = None  # build() sets it: careers ended count toward run.max_careers
+        self.started = time.monotonic()  # this sitting's start: run.max_hours counts from it
 
     def _same_screen(self, a: str, b: str) -> bool:
         """The one test of "nothing changed" (settle, action effects, stuck loops, the pre-tap check)."""
@@ -120,6 +123,7 @@ class Coordinator:
         self.stop_requested = True
 
     def run(self) -> RunTotals:
+        self.started = time.monotonic()
         try:
             while True:
                 self._check_limits()
@@ -179,6 +183,10 @@ class Coordinator:
             limit, kind = f"max_turns ({run.max_turns}) reached", StopKind.MAX_TURNS
         elif run.max_cost_usd and self.totals.cost_usd >= run.max_cost_usd:
             limit, kind = f"max_cost_usd (${run.max_cost_usd:.2f}) reached", StopKind.MAX_COST
+        elif run.max_careers and self.careers is not None and self.careers.ended >= run.max_careers:
+            limit, kind = f"max_careers ({run.max_careers}) ended", StopKind.MAX_CAREERS
+        elif run.max_hours and time.monotonic() - self.started >= run.max_hours * 3600:
+            limit, kind = f"max_hours ({run.max_hours:g}) played", StopKind.MAX_HOURS
         if limit and s.last_model_error and not s.model_answered:  # the run did nothing it was asked to do
             raise RunEnded(StopKind.MODEL, f"{limit} without one answer from the model API: {s.last_model_error}")
         if limit:

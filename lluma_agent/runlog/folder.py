@@ -7,6 +7,7 @@
     screens/turn_000012.jpg     the turn's screenshot (the newest logs.keep_screenshots are kept)
     requests/turn_000012.json.gz  the request as sent; requests/images/<digest>.<ext> each image sent, once
     confirm/turn_000012.png     the action a person was asked about (`lluma run --confirm`), marked
+    careers/career_001.json     each career the run played, written when it ends (runlog/careers.py)
     memory_at_start.json        the memory folder as the run found it; memory_at_turn_N.json for a resume at N
     .lluma-run.lock             held while a process writes the folder
 
@@ -77,6 +78,14 @@ class RunFolder(BaseModel):
     def memory_snapshots(self) -> list[Path]:
         """The memory_at_turn_N.json of every resumed sitting."""
         return sorted(self.path.glob(f"{_MEMORY_AT_TURN}*.json"))
+
+    # ---- one file per career ----------------------------------------------------------------------------
+    @property
+    def careers(self) -> Path:
+        return self.path / "careers"
+
+    def career(self, number: int) -> Path:
+        return self.careers / f"career_{number:03d}.json"
 
     # ---- one file per turn -------------------------------------------------------------------------------
     def turn_log(self, turn: int) -> Path:

@@ -7,6 +7,7 @@ from collections import Counter
 
 from pydantic import BaseModel, Field
 
+from lluma_agent.runlog.careers import CareerRecord, career_line, careers_of
 from lluma_agent.runlog.figures import percent, usd
 from lluma_agent.runlog.logread import CALL_KINDS, turn_calls
 from lluma_agent.runlog.turnlog import TurnLog
@@ -53,6 +54,7 @@ class RunStats(BaseModel):
     stuck: dict[str, int] = Field(default_factory=dict)  # turns per level other than "ok"
     memory_changes: dict[str, int] = Field(default_factory=dict)  # by "agent" / "person"
     calls: dict[str, CallTotals] = Field(default_factory=dict)  # by kind; every call the run paid for
+    careers: list[CareerRecord] = Field(default_factory=list)  # each career the turns saw (runlog/careers.py)
 
 
     def usage(self) -> Usage:
@@ -122,6 +124,7 @@ def compute(turns: list[TurnLog], folder: str = "", stop_reason: str = "") -> Ru
         stuck=dict(Counter(t.stuck.level for t in turns if t.stuck.level != "ok")),
         memory_changes=dict(Counter(m.by for t in turns for m in t.memory_changes)),
         calls=calls,
+        careers=careers_of(turns),
     )
 
 
@@ -155,4 +158,7 @@ def format_stats(s: RunStats) -> str:
         f"errors: {s.errors} in {s.turns_with_errors} turn(s)",
         f"stuck: {_counts(s.stuck)}",
         f"memory changes: {_counts(s.memory_changes)}",
+        f"careers: {sum(c.complete for c in s.careers)} complete" + (
+            ", 1 going on" if s.careers and not s.careers[-1].complete else ""),
+        *(f"  {career_line(c)}" for c in s.careers),
     ])

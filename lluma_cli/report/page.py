@@ -26,6 +26,7 @@ from PIL import Image
 
 from lluma_agent.atomic import atomic_write_bytes, atomic_write_text
 from lluma_agent.runlog import figures
+from lluma_agent.runlog.careers import STATS
 from lluma_agent.runlog.folder import RunFolder, resumed_at
 from lluma_agent.runlog.logread import (
     Run,
@@ -48,6 +49,8 @@ h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:24px 0 8px}h4{margin:1
 .cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(170px,1fr));gap:8px}
 .card{background:#fff;border:1px solid #ddd;border-radius:6px;padding:8px}
 .card b{display:block;font-size:17px}.card span{color:#666;font-size:12px}
+table.careers{border-collapse:collapse;font-size:13px;margin:6px 0;display:block;overflow-x:auto}
+table.careers td,table.careers th{border:1px solid #ddd;padding:3px 7px;text-align:right;white-space:nowrap}
 .chart{background:#fff;border:1px solid #ddd;border-radius:6px;padding:6px;margin:8px 0}
 svg text{font-size:11px;fill:#444}svg .ct{font-size:13px;font-weight:600;fill:#222}svg .grid{stroke:#e5e5e5}
 details.turn{background:#fff;border:1px solid #ddd;border-radius:6px;margin:4px 0}
@@ -123,6 +126,26 @@ def _header(s: RunStats) -> str:
     return f'<div class="cards">{html}</div>'
 
 
+def _careers(s: RunStats) -> str:
+    """A row per career: how it ended, what it cost, where it got (its last turn links to the turn)."""
+    if not s.careers:
+        return ""
+    stats = [k for k in STATS if any(k in c.stats for c in s.careers)]
+    head = ["career", "ended", "turns", "model calls", "cost", "wall", *stats, "skill pts", "races won",
+            "recoveries", "game starts"]
+    rows = []
+    for c in s.careers:
+        cells = [escape(str(c.number)),
+                 f'<a href="#t{c.last_turn}">turn {c.last_turn}</a>' if c.complete else "going on",
+                 f"{c.turns} ({c.first_turn}–{c.last_turn})", str(c.model_calls), escape(figures.usd(c.cost_usd)),
+                 f"{c.wall_s:.0f} s", *(str(c.stats.get(k, "")) for k in stats),
+                 "" if c.skill_points is None else str(c.skill_points), f"{c.races_won}/{c.races_entered}",
+                 escape(", ".join(f"{k} {n}" for k, n in c.recoveries.items()) or "none"), str(c.game_starts)]
+        rows.append("<tr>" + "".join(f"<td>{cell}</td>" for cell in cells) + "</tr>")
+    th = "".join(f"<th>{escape(h)}</th>" for h in head)
+    return f'<h2>Careers</h2><table class="careers"><tr>{th}</tr>{"".join(rows)}</table>'
+
+
 def _charts(turns: list[TurnLog]) -> str:
     xs = [t.turn for t in turns]
     series = [
@@ -187,6 +210,7 @@ def render(run: Run, thumb: int = 480, out_dir: Path | None = None, gif: bytes |
         f'<div class="sub">{escape(str(run.folder))} · started {escape(when)} · model {escape(", ".join(s.models))}'
         f" · turns {s.first_turn}–{s.last_turn} · stopped: {escape(s.stop_reason)}</div>",
         _header(s),
+        _careers(s),
         "<h2>Tokens and cost</h2>",
         _charts(run.turns),
         "<h2>Turns</h2>",

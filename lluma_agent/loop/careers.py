@@ -1,0 +1,65 @@
+"""The running loop's careers: each is recorded in the run folder as it ends, a person is told, and
+`run.max_careers` counts them.
+
+The fold itself (where a career ends, what it came to) is runlog/careers.py, shared with `lluma stats`. This is the
+part with effects: `careers/career_NNN.json` written atomically when a career ends, the career going on written
+(marked not complete) when the run stops, and a `career_ended` event for the notifier.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from lluma_agent.atomic import atomic_write_text
+from lluma_agent.loop.turn import RunTotals
+from lluma_agent.runlog.careers import CareerBook, CareerRecord, career_line, dump
+from lluma_agent.runlog.folder import RunFolder
+from lluma_agent.runlog.turnlog import TurnLog
+
+Notify = Callable[[str, dict[str, Any]], None]
+
+
+class CareerTracker:
+    """An `on_turn` hook (after the checkpoint): `ended` is how many careers this run has seen end."""
+
+    def __init__(self, folder: RunFolder, notify: Notify | None = None,
+                 say: Callable[[str], None] | None = None) -> None:
+        self.folder, self.notify, self.say = folder, notify, say
+        self.book = CareerBook()
+        self.before = 0  # careers that ended before a resume
+
+    @property
+    def ended(self) -> int:
+        """Careers ended in this sitting (a resumed run counts from its resume, as --max-turns does)."""
+        return len(self.book.ended) - self.before
+
+    def replay(self, turns: Iterable[TurnLog]) -> None:
+        """A resumed run: the turns before its checkpoint, so counting goes on where it was. Records of careers that
+        ended there are written again (one may have been lost to a kill between the checkpoint and its file)."""
+        for t in sorted(turns, key=lambda t: t.turn):
+            self.book.add(t)
+        for record in self.book.ended:
+            self._write(record)
+        self.before = len(self.book.ended)
+
+    def __call__(self, log: TurnLog, totals: RunTotals) -> None:
+        record = self.book.add(log)
+        if record is None:
+            return
+        self._write(record)
+        if self.say is not None:
+            self.say(career_line(record))
+        if self.notify is not None:
+            self.notify("career_ended", record.model_dump(mode="json"))
+
+    def close(self) -> CareerRecord | None:
+        """The run stops: the career going on (if it showed its stats) is written, marked not complete."""
+        going = self.book.in_progress()
+        if going is not None:
+            self._write(going)
+        return going
+
+    def _write(self, record: CareerRecord) -> None:
+        self.folder.careers.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(self.folder.career(record.number), dump(record))

@@ -1,0 +1,196 @@
+"""Careers, the unit of an unattended run: a fold over the turn logs that says where each career ended and what
+it came to.
+
+The agent knows a career only from what the screens showed, as a player does: a career ends on the screen the game
+shows after it ("Career Complete", FACTS; the simulator draws the same title), and the turns after that belong to
+the next one (starting a career is part of its cost). An end counts only after the career showed its stats (so a
+run started on, or brought back to, the end screen does not count a career it did not play). The final stats are
+the last value read under each stat caption; races are the race result screens seen ("Race Result"), won when
+they show "1st".
+
+`CareerBook.add(log)` is the same fold for the running loop (loop/careers.py writes each record as it ends) and for
+`lluma stats` (over the turn logs on disk), so both say the same.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+
+from pydantic import BaseModel, Field, ValidationError
+
+from lluma_agent.runlog.logread import turn_calls
+from lluma_agent.runlog.turnlog import TurnLog
+from lluma_vision.models import VisionData
+
+END_TITLE = "career complete"  # the game's screen after a career (Global wording)
+RACE_RESULT_TITLE = "race result"
+WIN = "1st"
+STATS = ("Speed", "Stamina", "Power", "Guts", "Wit")
+SKILL_POINTS = ("skill pts", "skill points")
+_NUMBER = re.compile(r"\d[\d,]*")
+_WORDS = re.compile(r"[^a-z0-9]+")
+
+
+class CareerRecord(BaseModel):
+    """One career as the turn logs saw it (`careers/career_001.json`; `lluma stats --json` key `careers`)."""
+
+    number: int  # 1 = the first career this run played
+    complete: bool  # its end screen was seen; False: the run stopped while it went on
+    first_turn: int
+    last_turn: int
+    turns: int
+    model_calls: int  # every call its turns made (decisions and side calls)
+    cost_usd: float
+    wall_s: float  # its first turn's start to its last turn's end
+    stats: dict[str, int] = Field(default_factory=dict)  # the last value read under each stat caption
+    skill_points: int | None = None  # the last "Skill Pts" read
+    races_entered: int = 0  # race result screens seen
+    races_won: int = 0  # ...showing 1st
+    recoveries: dict[str, int] = Field(default_factory=dict)  # recovery ladder rungs climbed, by rung
+    game_starts: int = 0  # times the game had to be started again
+    ended_at: float | None = None  # epoch seconds of the turn that saw its end
+
+
+def _words(text: str) -> str:
+    return _WORDS.sub(" ", text.lower()).strip()
+
+
+def _number(text: str) -> int | None:
+    m = _NUMBER.search(text)
+    return int(m.group().replace(",", "")) if m else None
+
+
+def view_of(log: TurnLog) -> VisionData | None:
+    """What the model was shown this turn, or None (a turn that read nothing, or a log from an older schema)."""
+    if log.vision is None or not log.vision.seen_by_model:
+        return None
+    try:
+        return VisionData.model_validate(log.vision.seen_by_model)
+    except (ValidationError, ValueError):
+        return None
+
+
+def _shows(view: VisionData, title: str) -> bool:
+    return any(_words(t) == title for t in (*view.texts, *(b.name for b in view.buttons)))
+
+
+def _recovery_rung(log: TurnLog) -> str | None:
+    """The rung of the recovery ladder this turn climbed (the turn log's `recovery`), if any."""
+    rec = getattr(log, "recovery", None)
+    rung = getattr(rec, "rung", None) if rec is not None else None
+    return str(rung) if rung else None
+
+
+class _Open(BaseModel):
+    """The career going on: what its turns added up to so far."""
+
+    first_turn: int
+    last_turn: int
+    started_at: float
+    ended_at: float
+    turns: int = 0
+    model_calls: int = 0
+    cost_usd: float = 0.0
+    stats: dict[str, int] = Field(default_factory=dict)
+    skill_points: int | None = None
+    races_entered: int = 0
+    races_won: int = 0
+    recoveries: dict[str, int] = Field(default_factory=dict)
+    game_starts: int = 0
+
+    def record(self, number: int, complete: bool, ended_at: float | None) -> CareerRecord:
+        return CareerRecord(
+            number=number, complete=complete, first_turn=self.first_turn, last_turn=self.last_turn, turns=self.turns,
+            model_calls=self.model_calls, cost_usd=round(self.cost_usd, 6),
+            wall_s=round(max(0.0, self.ended_at - self.started_at), 3), stats=dict(self.stats),
+            skill_points=self.skill_points, races_entered=self.races_entered, races_won=self.races_won,
+            recoveries=dict(self.recoveries), game_starts=self.game_starts, ended_at=ended_at,
+        )
+
+
+class CareerBook:
+    """The careers of one run, fed one turn log at a time in turn order."""
+
+    def __init__(self) -> None:
+        self.ended: list[CareerRecord] = []
+        self._open: _Open | None = None
+        self._in_race_result = False
+
+    def add(self, log: TurnLog) -> CareerRecord | None:
+        """Take one turn; returns the career this turn saw end, if it did."""
+        c = self._open
+        end_of_turn = log.started_at + log.timings.total_s
+        if c is None:
+            c = self._open = _Open(first_turn=log.turn, last_turn=log.turn, started_at=log.started_at,
+                                   ended_at=end_of_turn)
+        c.last_turn, c.ended_at = log.turn, end_of_turn
+        c.turns += 1
+        c.model_calls += len(turn_calls(log))
+        c.cost_usd += log.cost.turn_usd
+        if rung := _recovery_rung(log):
+            c.recoveries[rung] = c.recoveries.get(rung, 0) + 1
+        if getattr(log, "game_start", None) is not None:
+            c.game_starts += 1
+        view = view_of(log)
+        if view is None:
+            return None
+        self._read(c, view)
+        if not (_shows(view, END_TITLE) and c.stats):
+            return None
+        record = c.record(len(self.ended) + 1, complete=True, ended_at=end_of_turn)
+        self.ended.append(record)
+        self._open = None
+        return record
+
+    def _read(self, c: _Open, view: VisionData) -> None:
+        for key, value in view.values.items():
+            caption = key.split("#")[0].strip()
+            number = _number(value)
+            if number is None:
+                continue
+            if caption in STATS:
+                c.stats[caption] = number
+            elif caption.lower() in SKILL_POINTS:
+                c.skill_points = number
+        result = _shows(view, RACE_RESULT_TITLE)
+        if result and not self._in_race_result:
+            c.races_entered += 1
+            c.races_won += _shows(view, WIN.lower())
+        self._in_race_result = result
+
+    def in_progress(self) -> CareerRecord | None:
+        """The career going on, as a record marked not complete; None between careers (no stats read yet)."""
+        c = self._open
+        if c is None or not c.stats:
+            return None
+        return c.record(len(self.ended) + 1, complete=False, ended_at=None)
+
+    def careers(self) -> list[CareerRecord]:
+        """Every career the turns saw: those that ended, then the one going on (if it showed its stats)."""
+        going = self.in_progress()
+        return [*self.ended, *([going] if going else [])]
+
+
+def careers_of(turns: Iterable[TurnLog]) -> list[CareerRecord]:
+    book = CareerBook()
+    for t in sorted(turns, key=lambda t: t.turn):
+        book.add(t)
+    return book.careers()
+
+
+def career_line(r: CareerRecord) -> str:
+    """One line for a person: `career 2 (complete): turns 41-96, 56 turns, 57 calls, $0.0210, 412 s; Speed 310 ...`."""
+    stats = " ".join(f"{k[:3]} {v}" for k, v in r.stats.items()) or "no stats read"
+    extra = [f"skill pts {r.skill_points}" if r.skill_points is not None else "",
+             f"races {r.races_won}/{r.races_entered} won" if r.races_entered else "",
+             f"recoveries {', '.join(f'{k} {n}' for k, n in r.recoveries.items())}" if r.recoveries else "",
+             f"game starts {r.game_starts}" if r.game_starts else ""]
+    return (f"career {r.number} ({'complete' if r.complete else 'going on'}): turns {r.first_turn}-{r.last_turn}, "
+            f"{r.turns} turns, {r.model_calls} calls, ${r.cost_usd:.4f}, {r.wall_s:.0f} s; {stats}"
+            + "".join(f"; {e}" for e in extra if e))
+
+
+def dump(record: CareerRecord) -> str:
+    return json.dumps(record.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,119 @@
+"""Careers from the turn logs: where each ended, what it came to, its record on disk, and run.max_careers."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from lluma_agent.loop.careers import CareerTracker
+from lluma_agent.loop.turn import RunTotals
+from lluma_agent.runlog.careers import CareerBook, careers_of
+from lluma_agent.runlog.folder import RunFolder
+from lluma_agent.runlog.stats import compute, format_stats
+from lluma_agent.runlog.turnlog import CostLog, ResponseLog, Timings, TurnLog, VisionLog
+from lluma_facts import Usage
+
+HUB = {"buttons": [{"name": "Rest"}, {"name": "Training"}],
+       "values": {"Speed": "120 /1200", "Stamina": "98", "Power": "101", "Guts": "90", "Wit": "111 /1200",
+                  "Skill Pts": "140"}}
+END = {"texts": ["Career Complete", "Score 812"], "buttons": [{"name": "Finish"}]}
+HOME = {"buttons": [{"name": "Career"}, {"name": "Home"}]}
+
+
+def turn(n: int, view: dict[str, Any] | None, cost: float = 0.001) -> TurnLog:
+    return TurnLog(
+        turn=n, started_at=1000.0 + 10 * n, model="claude-haiku-5-5",
+        response=ResponseLog(), usage=Usage(input_tokens=100, output_tokens=10),
+        cost=CostLog(turn_usd=cost), timings=Timings(total_s=2.0),
+        vision=VisionLog(seen_by_model=view, summary="") if view is not None else None,
+    )
+
+
+def hub(speed: int) -> dict[str, Any]:
+    return {**HUB, "values": {**HUB["values"], "Speed": f"{speed} /1200"}}
+
+
+def test_a_career_ends_on_its_end_screen_with_the_last_stats_read() -> None:
+    turns = [turn(1, HOME), turn(2, hub(120)), turn(3, None), turn(4, hub(180)), turn(5, END), turn(6, END),
+             turn(7, HOME), turn(8, hub(95))]
+    careers = careers_of(turns)
+    first, second = careers
+    assert (first.number, first.complete, first.first_turn, first.last_turn, first.turns) == (1, True, 1, 5, 5)
+    assert first.stats == {"Speed": 180, "Stamina": 98, "Power": 101, "Guts": 90, "Wit": 111}
+    assert first.skill_points == 140
+    assert first.model_calls == 5 and round(first.cost_usd, 6) == 0.005
+    assert first.wall_s == 42.0  # turn 1's start (1010) to turn 5's end (1050 + 2)
+    # The end screen seen again (turn 6) does not end a second career: the next one has shown no stats yet.
+    assert (second.number, second.complete, second.first_turn, second.last_turn) == (2, False, 6, 8)
+    assert second.stats["Speed"] == 95
+
+
+def test_an_end_screen_before_any_stats_is_not_a_career_this_run_played() -> None:
+    assert careers_of([turn(1, END), turn(2, HOME)]) == []
+
+
+def test_races_entered_and_won_are_the_result_screens_seen() -> None:
+    result = {"texts": ["Race Result", "Spring Cup", "1st", "Skill Points +60"], "buttons": [{"name": "Next"}]}
+    lost = {"texts": ["Race Result", "Derby", "4th"], "buttons": [{"name": "Next"}]}
+    c = careers_of([turn(1, hub(100)), turn(2, result), turn(3, result), turn(4, hub(100)), turn(5, lost),
+                    turn(6, END)])[0]
+    assert (c.races_entered, c.races_won) == (2, 1)  # one result screen over two turns is one race
+
+
+def test_the_tracker_writes_each_record_tells_the_notifier_and_counts(tmp_path: Path) -> None:
+    events: list[tuple[str, dict[str, Any]]] = []
+    tracker = CareerTracker(RunFolder.at(tmp_path), notify=lambda e, d: events.append((e, d)))
+    for t in [turn(1, hub(100)), turn(2, END), turn(3, HOME), turn(4, hub(50))]:
+        tracker(t, RunTotals())
+    assert tracker.ended == 1
+    record = json.loads((tmp_path / "careers" / "career_001.json").read_text())
+    assert record["complete"] and record["stats"]["Speed"] == 100 and record["turns"] == 2
+    assert [e for e, _ in events] == ["career_ended"] and events[0][1]["number"] == 1
+    going = tracker.close()  # the run stops during career 2: its record says so
+    assert going is not None and not going.complete
+    assert not json.loads((tmp_path / "careers" / "career_002.json").read_text())["complete"]
+
+
+def test_a_resumed_tracker_counts_this_sitting_and_writes_lost_records_again(tmp_path: Path) -> None:
+    tracker = CareerTracker(RunFolder.at(tmp_path))
+    tracker.replay([turn(1, hub(100)), turn(2, END)])
+    assert tracker.ended == 0 and (tmp_path / "careers" / "career_001.json").is_file()
+    for t in [turn(3, hub(70)), turn(4, END)]:
+        tracker(t, RunTotals())
+    assert tracker.ended == 1 and json.loads((tmp_path / "careers" / "career_002.json").read_text())["number"] == 2
+
+
+def test_stats_list_the_careers() -> None:
+    s = compute([turn(1, hub(100)), turn(2, END), turn(3, hub(70))], folder="x")
+    assert [(c.number, c.complete) for c in s.careers] == [(1, True), (2, False)]
+    text = format_stats(s)
+    assert "careers: 1 complete, 1 going on" in text and "career 1 (complete): turns 1-2" in text
+    assert json.loads(s.model_dump_json())["careers"][0]["turns"] == 2
+
+
+def test_the_book_reads_a_view_it_cannot_parse_as_nothing() -> None:
+    book = CareerBook()
+    assert book.add(turn(1, {"values": "not a dict"})) is None
+    assert book.careers() == []
+
+
+def test_logs_and_the_report_show_the_careers(tmp_path: Path) -> None:
+    from lluma_agent.runlog import logread
+    from lluma_agent.runlog.turnlog import TurnLogger
+    from lluma_cli.logs import format_listing
+    from lluma_cli.report import page
+
+    logger = TurnLogger(tmp_path)
+    try:
+        for t in [turn(1, hub(100)), turn(2, END), turn(3, hub(70))]:
+            logger.write(t)
+    finally:
+        logger.close()
+    run = logread.load_run(tmp_path)
+    listing = format_listing(run.turns, compute(run.turns))
+    assert "career 1 (complete): turns 1-2, 2 turns" in listing and "career 2 (going on)" in listing
+    html = page.render(run, thumb=0)
+    table = html.split("<h2>Careers</h2>")[1].split("</table>")[0]
+    assert table.count("<tr>") == 3  # the head and one row per career
+    assert '<a href="#t2">turn 2</a>' in table and "going on" in table and "<td>100</td>" in table
