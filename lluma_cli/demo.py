@@ -46,6 +46,7 @@ DEMO_SERIAL = "emulator-5554"
 DEMO_KEY = "sk-ant-demo-not-a-real-key"  # the stand-in accepts any key; never logged
 DEMO_STYLE: Style = "hard"  # what real screens have: plate-less tiles, icon rows, toggles, small frames
 DEMO_TURNS = 30  # `--turns` when no --careers or --hours is given
+UNBOUNDED_PLAN_TURNS = 100_000  # the fault schedule's length for a run with no turn limit (--hours alone)
 TURNS_PER_CAREER = 600  # with --careers and no --turns: a bound on the run, should careers stop ending
 
 
@@ -161,7 +162,7 @@ def sim_environment(
         if fault_rate > 0:
             vlm = cfg.vision.backend != "ocr"
             timeouts = {"command_timeout_s": cfg.device.command_timeout_s, "api_timeout_s": cfg.model.timeout_s}
-            plan = FaultPlan.make(fault_rate, seed, turns, vlm=vlm, **timeouts)
+            plan = FaultPlan.make(fault_rate, seed, turns or UNBOUNDED_PLAN_TURNS, vlm=vlm, **timeouts)
             api.faults = injector = FaultInjector(plan, adb, DEMO_SERIAL)
         try:
             yield SimEnv(game=game, adb=adb, api=api, cfg=cfg, injector=injector, audit=audit)
