@@ -5,7 +5,9 @@ A reader (or a crash, or a second Ctrl+C) sees the old file or the new one, neve
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -26,6 +28,46 @@ def atomic_write_bytes(path: Path | str, data: bytes) -> None:
         except FileNotFoundError:
             pass
         raise
+
+
+def _umask_mode() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def write_output(path: Path | str, data: bytes) -> Path:
+    """A file made for a person to keep or share (a report, an annotated screenshot), written atomically.
+
+    A symlink is written through (its target gets the bytes, the link stays a link); a path that is something
+    other than a regular file (a folder, a FIFO, a device such as /dev/full) is refused with an OSError before
+    anything is written; a new file gets the user's umask (0644 under the usual 022), an existing one keeps its
+    mode. Returns the path written (the link's target)."""
+    target = Path(os.path.realpath(path))
+    try:
+        st = os.stat(target)
+    except FileNotFoundError:
+        mode = _umask_mode()
+    else:
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file (refused: only a regular file is replaced)", str(path))
+        mode = stat.S_IMODE(st.st_mode)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        os.fchmod(fd, mode)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    return target
 
 
 def atomic_write_text(path: Path | str, text: str) -> None:

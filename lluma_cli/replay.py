@@ -23,12 +23,13 @@ import contextlib
 import os
 import re
 import sys
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from PIL import Image
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from lluma_agent.config import ModelConfig
 from lluma_agent.context.request import screenshot_block
@@ -36,9 +37,10 @@ from lluma_agent.loop import checkpoint
 from lluma_agent.model.calls import ToolCall
 from lluma_agent.model.claude import Model, ModelError, make_client, request_shape, stored_request
 from lluma_agent.runlog.folder import RunFolder
-from lluma_agent.runlog.logread import LogDirError, load_run
-from lluma_agent.runlog.requestlog import image_blocks, load_request, restore_images
-from lluma_agent.runlog.turnlog import TurnLog
+from lluma_agent.runlog.logread import LogDirError, resolve_dir
+from lluma_agent.runlog.requestlog import OMITTED, image_blocks, load_request, restore_images
+from lluma_agent.runlog.turnlog import TurnLog, read_turn
+from lluma_cli.errors import INTERRUPTED_EXIT, one_line
 from lluma_facts import cost_usd, model_spec
 from lluma_vision.compact import compact
 from lluma_vision.config import VisionConfig
@@ -70,6 +72,9 @@ class ReplayResult(BaseModel):
     not_replayed: int = 0  # of those, turns with no replayed action (skipped, or the API refused the request)
     agreement_of_chosen: float = 0.0  # share of ALL chosen turns whose replayed action is the recorded one
     thinking: str = ""  # what became of the recorded thinking blocks, and why
+    measures: str = ""  # whose choices the agreement measures: the model's (real API) or the harness's (stand-in)
+    interrupted: bool = False  # Ctrl+C: the turns finished before it are kept, the rest listed as not replayed
+    run_turns: str = ""  # the turns the run holds (e.g. "1-19"), said when the range chose none
 
 
 def parse_range(text: str | None) -> tuple[int, int]:
@@ -156,24 +161,74 @@ def replay_request(request: dict[str, Any], frame: Image.Image, view_json: str, 
     return req
 
 
-def _turns_of(source: Path) -> tuple[Path, list[TurnLog]]:
+class _Damaged(BaseModel):
+    """A turn of the run that cannot be replayed before anything is sent, and why."""
+
+    turn: int
+    reason: str
+
+
+def _turn_number(path: Path) -> int | None:
+    digits = path.name.split(".", 1)[0].removeprefix("turn_")
+    return int(digits) if digits.isdigit() else None
+
+
+def _turns_of(source: Path) -> tuple[Path, list[TurnLog | _Damaged]]:
+    """Every turn of the run, in order: its log, or why its log cannot be read (a torn or damaged file, or no
+    log at all beside a stored request). Nothing is left out silently."""
     if source.is_file():
-        return source.parent, [TurnLog.model_validate_json(source.read_text(encoding="utf-8"))]
-    run = load_run(source)
-    return run.folder, run.turns
+        try:
+            return source.parent, [TurnLog.model_validate_json(source.read_text(encoding="utf-8"))]
+        except (UnicodeDecodeError, ValidationError) as exc:
+            raise ValueError(f"{source}: not a readable turn log ({one_line(exc)})") from None
+    folder, _ = resolve_dir(source)
+    rf = RunFolder.at(folder)
+    found: dict[int, TurnLog | _Damaged] = {}
+    for path in rf.turn_logs():
+        number = _turn_number(path)
+        if number is None:
+            continue
+        try:
+            found[number] = read_turn(path)
+        except (OSError, ValueError, ValidationError) as exc:
+            found[number] = _Damaged(turn=number, reason=f"its turn log {path.name} cannot be read (torn or "
+                                                         f"damaged: {one_line(exc)[:120]})")
+    for path in rf.stored_requests():
+        number = _turn_number(path)
+        if number is not None and number not in found:
+            found[number] = _Damaged(turn=number, reason=f"its turn log {rf.turn_log(number).name} is missing "
+                                                         "(a request was stored for it)")
+    return folder, [found[n] for n in sorted(found)]
 
 
 def stand_in_key(folder: Path) -> bytes | None:
     """The signing key of the stand-in a demo run played against (its checkpoint's `env`), or None."""
+    return _checkpoint_key(folder)[0]
+
+
+def _checkpoint_key(folder: Path) -> tuple[bytes | None, str]:
+    """(the stand-in's signing key from the run's checkpoint, or None; why there is none)."""
+    path = RunFolder.at(folder).checkpoint
+    if not path.exists():
+        return None, f"the run's {path.name} is missing, so the key that signed it is unknown"
     try:
-        cp = checkpoint.Checkpoint.model_validate_json(RunFolder.at(folder).checkpoint.read_text(encoding="utf-8"))
-        return bytes.fromhex(str(cp.env["api_secret"]))
-    except (OSError, ValueError, KeyError):
-        return None
+        cp = checkpoint.Checkpoint.model_validate_json(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        why = f"the run's {path.name} cannot be read ({one_line(exc)[:80]})"
+        return None, f"{why}, so the key that signed it is unknown"
+    secret = cp.env.get("api_secret")
+    if secret is None:
+        return None, "the API signed it, the stand-in cannot check its signatures"
+    try:
+        return bytes.fromhex(str(secret)), ""
+    except ValueError:
+        return None, f"the run's {path.name} holds no valid signing key, so the key that signed it is unknown"
 
 
-def thinking_plan(api: str, key: bytes | None, recorded_model: str, model: str | None) -> tuple[bool, str]:
-    """(send the recorded thinking back?, why): only to the model that made it, on the API that signed it."""
+def thinking_plan(api: str, key: bytes | None, recorded_model: str, model: str | None,
+                  no_key: str = "the API signed it, the stand-in cannot check its signatures") -> tuple[bool, str]:
+    """(send the recorded thinking back?, why): only to the model that made it, on the API that signed it.
+    `no_key`: why the run's key is unknown, when it is."""
     if model and model != recorded_model:
         return False, f"removed: it is {recorded_model}'s own thinking, not {model}'s"
     if api == "real":
@@ -182,7 +237,29 @@ def thinking_plan(api: str, key: bytes | None, recorded_model: str, model: str |
         return True, "sent back as recorded (the API and account that signed it)"
     if key is not None:
         return True, "sent back as recorded (the stand-in runs with the run's signing key, from its checkpoint)"
-    return False, "removed: the API signed it, the stand-in cannot check its signatures"
+    return False, f"removed: {no_key}"
+
+
+def measures(api: str, model: str) -> str:
+    """Whose choices the agreement figure measures."""
+    if api == "real":
+        return f"the model's: {model}'s answers on the real API compared with the recorded ones"
+    return ("the harness's, not the model's: the stand-in's scripted player chooses from the screen reading and "
+            "does not depend on the model named, so any model agrees alike; this checks the request, the "
+            "re-read screen and the tools (`--api real` measures a model)")
+
+
+def _placeholders(node: Any) -> Any:
+    """Image blocks whose bytes are no longer kept become a text block that says so (the API refuses the note a
+    stored request keeps in their place)."""
+    if isinstance(node, list):
+        return [_placeholders(x) for x in node]
+    if not isinstance(node, dict):
+        return node
+    src = node.get("source")
+    if node.get("type") == "image" and isinstance(src, dict) and str(src.get("data", "")).startswith(OMITTED):
+        return {"type": "text", "text": "(a screenshot sent here is no longer kept)"}
+    return {k: _placeholders(v) for k, v in node.items()}
 
 
 @contextlib.contextmanager
@@ -199,55 +276,111 @@ def _endpoint(api: str, key: bytes | None) -> Iterator[tuple[Any, str]]:
         yield server.client(timeout=60.0), "stand-in"
 
 
+def _prepare(folder: Path, log: TurnLog, vision: Any, model: str | None, prompt: str | None,
+             keep: bool) -> tuple[dict[str, Any], str]:
+    """(the request to send, a note or ""); raises _Skip with the turn's true reason when it cannot be sent."""
+    path = RunFolder.at(folder).request(log.turn)
+    if log.response is None:
+        raise _Skip("no model call was recorded (the turn log holds no reply)")
+    if not path.is_file():
+        raise _Skip(f"its request file requests/{path.name} is missing")
+    try:
+        request = load_request(folder, log.turn)
+        if not isinstance(request, dict) or not isinstance(request.get("messages"), list) or not request["messages"]:
+            raise ValueError("not a stored request (no messages)")
+    except (OSError, EOFError, ValueError, zlib.error) as exc:
+        raise _Skip(f"its request file requests/{path.name} cannot be read ({one_line(exc)[:120]})") from None
+    assert request is not None
+    request, missing = restore_images(folder, request)
+    shot = folder / log.frame.path if log.frame.path else None
+    if shot is None or not shot.is_file():
+        raise _Skip("its screenshot is no longer kept")
+    try:
+        with Image.open(shot) as im:
+            frame = im.convert("RGB")
+    except (OSError, ValueError, SyntaxError, Image.DecompressionBombError) as exc:
+        raise _Skip(f"its screenshot {shot.name} cannot be read ({one_line(exc)[:120]})") from None
+    view = compact(vision.analyze(frame)).to_json()
+    note = ""
+    # Recorded thinking is bound to its prefix, past screenshots included: without their bytes it cannot go.
+    if missing:
+        note = f"{missing} past screenshot(s) no longer kept (sent as a line that says so)"
+        if keep:
+            note += "; its thinking removed"
+    try:
+        req = replay_request(request, frame, view, model, prompt, max(frame.size), keep_thinking=keep and not missing)
+    except (KeyError, TypeError, IndexError, AttributeError, ValueError) as exc:
+        raise _Skip(f"its request file requests/{path.name} is not a request this replay can send "
+                    f"({type(exc).__name__}: {one_line(exc)[:80]})") from None
+    if missing:
+        req["messages"] = _placeholders(req["messages"])
+    return req, note
+
+
+class _Skip(Exception):
+    """A turn that cannot be replayed; the message is its reason."""
+
+
 def replay(source: Path, *, model: str | None = None, prompt_file: Path | None = None, turns: str | None = None,
            api: str = "stand-in", progress: bool = False) -> ReplayResult:
+    """Replays the chosen turns. Ctrl+C keeps what was finished: the result comes back with `interrupted` set
+    and the turns not reached listed as not replayed."""
+    if model:
+        model_spec(model)  # an unknown model is refused before any turn (UnknownModelError is a ValueError)
     folder, logs = _turns_of(source)
     first, last = parse_range(turns)
     prompt = prompt_file.read_text(encoding="utf-8") if prompt_file else None
     chosen = [t for t in logs if first <= t.turn <= last]
+    readable = [t for t in chosen if isinstance(t, TurnLog)]
+    recorded_model = readable[0].model if readable else ""
+    result = ReplayResult(source=str(source), api=api, model=model or recorded_model,
+                          prompt=str(prompt_file) if prompt_file else None, chosen=len(chosen))
+    if logs:
+        result.run_turns = f"{logs[0].turn}-{logs[-1].turn}" if len(logs) > 1 else str(logs[0].turn)
+    key, no_key = _checkpoint_key(folder)
+    keep, result.thinking = thinking_plan(api, key, recorded_model, model, no_key)
+    result.measures = measures(api, result.model)
+    if not chosen:
+        return _totals(result)
     from lluma_vision.pipeline import Vision
 
     vision = Vision(VisionConfig(backend="ocr"))
-    result = ReplayResult(source=str(source), api=api, model=model or (chosen[0].model if chosen else ""),
-                          prompt=str(prompt_file) if prompt_file else None, chosen=len(chosen))
-    key = stand_in_key(folder)
-    keep, result.thinking = thinking_plan(api, key, chosen[0].model if chosen else "", model)
     with _endpoint(api, key if keep else None) as (client, label):
         result.api = label
         decide = Model(ModelConfig(retry_window_s=30), client).decide
-        for log in chosen:
-            request = load_request(folder, log.turn)
-            shot = folder / log.frame.path if log.frame.path else None
-            missing = 0
-            if request is not None:
-                request, missing = restore_images(folder, request)
-            if request is None or log.response is None:
-                result.skipped.append(f"T{log.turn}: no model call was recorded")
-                continue
-            if shot is None or not shot.is_file():
-                result.skipped.append(f"T{log.turn}: its screenshot is no longer kept")
-                continue
-            if progress:
-                print(f"lluma replay: T{log.turn}", file=sys.stderr, flush=True)
-            with Image.open(shot) as im:
-                frame = im.convert("RGB")
-            view = compact(vision.analyze(frame)).to_json()
-            # Recorded thinking is bound to its prefix, past screenshots included: without their bytes it cannot go.
-            keep_turn = keep and not missing
-            if keep and missing:
-                result.notes.append(f"T{log.turn}: {missing} past screenshot(s) no longer kept; its thinking removed")
-            req = replay_request(request, frame, view, model, prompt, max(frame.size), keep_thinking=keep_turn)
-            recorded = action_of(log.response.tool_calls)
+        for i, log in enumerate(chosen, 1):
             try:
-                reply = decide(stored_request(req))
-            except ModelError as exc:
-                result.turns.append(ReplayTurn(turn=log.turn, recorded_action=recorded, replayed_action="",
-                                               same=False, error=str(exc)))
-                continue
-            replayed = action_of(reply.tool_calls)
-            cost = cost_usd(reply.usage, req["model"])
-            result.turns.append(ReplayTurn(turn=log.turn, recorded_action=recorded, replayed_action=replayed,
-                                           same=_norm(recorded) == _norm(replayed), cost_usd=cost))
+                if isinstance(log, _Damaged):
+                    result.skipped.append(f"T{log.turn}: {log.reason}")
+                    continue
+                if progress:
+                    print(f"lluma replay: T{log.turn} ({i}/{len(chosen)})", file=sys.stderr, flush=True)
+                try:
+                    req, note = _prepare(folder, log, vision, model, prompt, keep)
+                except _Skip as why:
+                    result.skipped.append(f"T{log.turn}: {why}")
+                    continue
+                if note:
+                    result.notes.append(f"T{log.turn}: {note}")
+                recorded = action_of(log.response.tool_calls) if log.response else "-"
+                try:
+                    reply = decide(stored_request(req))
+                except ModelError as exc:
+                    result.turns.append(ReplayTurn(turn=log.turn, recorded_action=recorded, replayed_action="",
+                                                   same=False, error=one_line(exc)))
+                    continue
+                replayed = action_of(reply.tool_calls)
+                result.turns.append(ReplayTurn(turn=log.turn, recorded_action=recorded, replayed_action=replayed,
+                                               same=_norm(recorded) == _norm(replayed),
+                                               cost_usd=cost_usd(reply.usage, req["model"])))
+            except KeyboardInterrupt:
+                result.interrupted = True
+                result.skipped += [f"T{t.turn}: not replayed: interrupted (Ctrl+C)" for t in chosen[i - 1:]]
+                break
+    return _totals(result)
+
+
+def _totals(result: ReplayResult) -> ReplayResult:
     done = [t for t in result.turns if not t.error]
     result.compared = len(done)
     result.agreement = round(sum(t.same for t in done) / len(done), 4) if done else 0.0
@@ -260,6 +393,9 @@ def replay(source: Path, *, model: str | None = None, prompt_file: Path | None =
 def format_result(r: ReplayResult) -> str:
     width = max([len(t.recorded_action) for t in r.turns] + [8])
     lines = [f"replay of {r.source} against {r.api}, model {r.model}" + (f", prompt {r.prompt}" if r.prompt else "")]
+    if not r.chosen:
+        lines.append(f"no turn chosen: the run holds turns {r.run_turns or '(none)'}")
+        return "\n".join(lines)
     lines.append(f"{'turn':>5}  {'recorded':<{width}}  {'replayed':<{width}}  same")
     for t in r.turns:
         shown = t.replayed_action if not t.error else f"error: {t.error}"
@@ -269,8 +405,13 @@ def format_result(r: ReplayResult) -> str:
     if r.thinking:
         lines.append(f"recorded thinking: {r.thinking}")
     same = sum(t.same for t in r.turns if not t.error)
-    lines.append(f"agreement: {100 * r.agreement_of_chosen:.0f}% of {r.chosen} turn(s) ({same} the same); "
-                 f"{r.not_replayed} could not be replayed; cost ${r.cost_usd:.4f}")
+    lines.append(f"agreement: {100 * r.agreement:.2f}% of the {r.compared} replayed turn(s) ({same} the same); "
+                 f"{100 * r.agreement_of_chosen:.2f}% of all {r.chosen} chosen, {r.not_replayed} of them not "
+                 f"replayed; cost ${r.cost_usd:.4f}")
+    if r.measures:
+        lines.append(f"this figure measures {r.measures}")
+    if r.interrupted:
+        lines.append(f"interrupted (Ctrl+C): {len(r.turns)} turn(s) finished before it are shown above")
     return "\n".join(lines)
 
 
@@ -281,7 +422,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--prompt", type=Path, help="a system prompt file to use instead of the recorded one")
     ap.add_argument("--turns", help="only these turns: A-B or N")
     ap.add_argument("--api", choices=["stand-in", "real"], default="stand-in",
-                    help="stand-in (default: on 127.0.0.1, no key) or real (ANTHROPIC_API_KEY, billed)")
+                    help="stand-in (default: on 127.0.0.1, no key; it measures the harness, its player ignores the "
+                         "model) or real (ANTHROPIC_API_KEY, billed; it measures the model)")
     ap.add_argument("--json", action="store_true", help="one JSON object")
     args = ap.parse_args(argv)
     try:
@@ -291,7 +433,12 @@ def main(argv: list[str]) -> int:
         result = replay(args.source, model=args.model, prompt_file=args.prompt, turns=args.turns, api=args.api,
                         progress=True)
     except (ValueError, LogDirError, ModelError, OSError) as exc:
-        print(f"lluma replay: {str(exc).splitlines()[0]}", file=sys.stderr)
+        print(f"lluma replay: {one_line(exc)}", file=sys.stderr)
         return 2
-    print(result.model_dump_json(indent=2) if args.json else format_result(result))
+    print(result.model_dump_json(indent=2) if args.json else format_result(result), flush=True)
+    if result.interrupted:
+        return INTERRUPTED_EXIT
+    if not result.chosen:
+        print(f"lluma replay: no turn in --turns {args.turns}: the run holds turns {result.run_turns or '(none)'}",
+              file=sys.stderr)
     return 0 if result.compared else 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import sys
@@ -12,8 +13,9 @@ from typing import Any
 import anthropic
 from PIL import Image, UnidentifiedImageError
 
+from lluma_agent.atomic import write_output
 from lluma_agent.config import ConfigError
-from lluma_cli.errors import one_line
+from lluma_cli.errors import disk_line, one_line
 from lluma_vision.compact import model_view
 from lluma_vision.config import VisionConfig
 from lluma_vision.models import VisionOutput
@@ -85,14 +87,11 @@ def load_image(path: Path) -> Image.Image:
 
 
 def save_png(image: Image.Image, path: Path) -> None:
-    """Atomically: a reader never sees half a PNG, and a failed save leaves no stray file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    try:
-        image.save(tmp, format="PNG")
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
+    """Atomically (a reader never sees half a PNG, a failed save leaves no stray file), through a symlink, with
+    the user's umask; a path that is not a regular file (a FIFO, a device) is refused (atomic.write_output)."""
+    buf = io.BytesIO()
+    image.save(buf, format="PNG")
+    write_output(path, buf.getvalue())
 
 
 def annotation_path(target: Path, image: Path, folder: bool) -> Path:
@@ -161,7 +160,11 @@ def main(argv: list[str] | None = None) -> int:
             target = annotation_path(args.annotate, path, folder)
             from lluma_vision.annotate import annotate
 
-            save_png(annotate(image, out), target)
+            try:
+                save_png(annotate(image, out), target)
+            except OSError as exc:
+                print(f"lluma vision: {disk_line(target, exc)}", file=sys.stderr)
+                return 1
             print(f"lluma vision: wrote {target}", file=sys.stderr)
         entries.append({"image": str(path), **out.model_dump(mode="json")})
         if args.compact:

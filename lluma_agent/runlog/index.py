@@ -9,6 +9,7 @@ memory changes. People search with `lluma search`, the agent with its `searchHis
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -21,6 +22,12 @@ TABLE = "turns_fts"
 COLUMNS = ("screen", "action", "reasoning", "read", "results", "memory")
 Row = tuple[int, str, str, str, str, str, str]
 SNIPPET_TOKENS = 12
+# A query's cost grows with the square of its prefix terms (measured on a 200-turn run: 50 `a*` terms 0.5 s,
+# 100 1.5 s, 200 7.3 s; 2,000 ran for minutes). A person's or the model's look-up needs a few words.
+MAX_QUERY_CHARS = 300
+MAX_PREFIX_TERMS = 16
+SEARCH_TIMEOUT_S = 3.0  # whatever the query, SQLite is stopped after this long
+_PROGRESS_STEPS = 10_000  # SQLite virtual-machine steps between two looks at the clock
 
 
 class SearchError(ValueError):
@@ -58,19 +65,35 @@ def search(db: sqlite3.Connection, query: str, limit: int = 10) -> list[Hit]:
     """Best matches first (bm25). A query FTS5 cannot parse raises SearchError with a hint."""
     if not query.strip():
         raise SearchError("empty search query")
+    try:
+        query.encode("utf-8")
+    except UnicodeEncodeError:
+        raise SearchError("the search query is not valid UTF-8 text") from None
+    if len(query) > MAX_QUERY_CHARS:
+        raise SearchError(f"the search query is {len(query):,} characters; at most {MAX_QUERY_CHARS} are searched")
+    if query.count("*") > MAX_PREFIX_TERMS:
+        raise SearchError(f"the search query has {query.count('*')} prefix* terms; at most {MAX_PREFIX_TERMS} "
+                          "(each one multiplies the work)")
     sql = (
         f"SELECT rowid, screen, action, snippet({TABLE}, -1, '[', ']', '…', {SNIPPET_TOKENS}) FROM {TABLE}"
         f" WHERE {TABLE} MATCH ? ORDER BY rank, rowid LIMIT ?"
     )
+    deadline = time.monotonic() + SEARCH_TIMEOUT_S
+    db.set_progress_handler(lambda: int(time.monotonic() > deadline), _PROGRESS_STEPS)
     try:
         rows = db.execute(sql, (query, max(1, limit))).fetchall()
     except sqlite3.OperationalError as exc:
+        if time.monotonic() > deadline and "interrupt" in str(exc):
+            raise SearchError(f"the search ran over {SEARCH_TIMEOUT_S:.0f} s and was stopped; use fewer or longer "
+                              "words (a prefix* of one or two letters matches almost everything)") from None
         if "no such table" in str(exc):
             raise SearchError("this run's database has no search index") from None
         raise SearchError(
             f"cannot search for {query!r}: {exc}. Words are matched as they are; put text with "
             'punctuation in double quotes ("Fail 12%"), combine with AND / OR / NOT, prefix* matches a start'
         ) from None
+    finally:
+        db.set_progress_handler(None, 0)
     return [Hit(turn=t, screen=s, action=a.split("\n", 1)[0], snippet=" ".join(snip.split())) for t, s, a, snip in rows]
 
 

@@ -24,7 +24,7 @@ from pathlib import Path
 import jinja2
 from PIL import Image
 
-from lluma_agent.atomic import atomic_write_bytes, atomic_write_text
+from lluma_agent.atomic import atomic_write_bytes, write_output
 from lluma_agent.runlog import figures
 from lluma_agent.runlog.careers import STATS
 from lluma_agent.runlog.folder import RunFolder, resumed_at
@@ -35,6 +35,7 @@ from lluma_agent.runlog.logread import (
 )
 from lluma_agent.runlog.stats import RunStats, compute
 from lluma_agent.runlog.turnlog import TurnLog
+from lluma_cli.errors import disk_line
 from lluma_cli.report import charts, progress, timeline
 from lluma_cli.report.marks import mark_action
 from lluma_cli.report.turnview import TurnView
@@ -243,9 +244,9 @@ def main(argv: list[str]) -> int:
         gif = timeline.make(run) if args.gif else None
         if gif is not None:
             atomic_write_bytes(run.folder / timeline.FILE, gif)
-        atomic_write_text(out, render(run, args.thumb, out.parent, gif))
+        write_output(out, render(run, args.thumb, out.parent, gif).encode("utf-8", "replace"))
     except OSError as exc:
-        print(f"lluma report: cannot write {out}: {exc}", file=sys.stderr)
+        print(f"lluma report: {disk_line(out, exc)}", file=sys.stderr)
         return 1
     print(f"wrote {out} ({out.stat().st_size / 1024:.0f} KB, {len(run.turns)} turns)")
     if args.gif:

@@ -40,7 +40,7 @@ def test_a_haiku55_demo_run_replays_with_another_model(haiku55_run: Path, capsys
     assert replay.main([str(haiku55_run), "--model", "claude-sonnet-5-5"]) == 0
     text = capsys.readouterr().out
     assert "removed: it is claude-haiku-5-5's own thinking, not claude-sonnet-5-5's" in text
-    assert "0 could not be replayed" in text and "error:" not in text
+    assert "of all 10 chosen, 0 of them not replayed" in text and "error:" not in text
     # A budget-thinking model: the adaptive settings of the recording are reshaped, not sent as they were.
     r = replay.replay(haiku55_run, model="claude-haiku-4-5", turns="2-4")
     assert r.not_replayed == 0 and r.compared == 3 and r.agreement_of_chosen >= 0.6
@@ -48,9 +48,16 @@ def test_a_haiku55_demo_run_replays_with_another_model(haiku55_run: Path, capsys
 
 def test_without_the_runs_key_the_thinking_is_removed_and_said(haiku55_run: Path, tmp_path: Path) -> None:
     run = _copy(haiku55_run, tmp_path)
-    RunFolder.at(run).checkpoint.unlink()  # as for a run on the real API: the stand-in cannot check its signatures
+    RunFolder.at(run).checkpoint.unlink()  # its key is unknown: the stand-in cannot check its signatures
     r = replay.replay(run, turns="2-5")
-    assert r.not_replayed == 0 and r.thinking.startswith("removed: the API signed it")
+    assert r.not_replayed == 0
+    assert r.thinking == "removed: the run's checkpoint.json is missing, so the key that signed it is unknown"
+    cp = run / "checkpoint.json"
+    shutil.copy(haiku55_run / "checkpoint.json", cp)  # a run on the real API: a checkpoint with no stand-in key
+    data = json.loads(cp.read_text())
+    del data["env"]["api_secret"]
+    cp.write_text(json.dumps(data))
+    assert replay.replay(run, turns="2").thinking.startswith("removed: the API signed it")
 
 
 def test_a_replay_where_no_turn_replays_exits_non_zero(haiku55_run: Path, tmp_path: Path,
@@ -62,7 +69,8 @@ def test_a_replay_where_no_turn_replays_exits_non_zero(haiku55_run: Path, tmp_pa
     assert replay.main([str(run), "--turns", "2-4"]) == 1
     text = capsys.readouterr().out
     assert text.count("Invalid `signature`") == 3  # each turn says why
-    assert "agreement: 0% of 3 turn(s) (0 the same); 3 could not be replayed" in text
+    assert "agreement: 0.00% of the 0 replayed turn(s) (0 the same); 0.00% of all 3 chosen, 3 of them not replayed" \
+        in text
     shutil.rmtree(run / "screens")
     assert replay.main([str(run), "--json"]) == 1
     out = json.loads(capsys.readouterr().out)

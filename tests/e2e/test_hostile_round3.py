@@ -1,0 +1,217 @@
+"""Issue 32's hostile round, each probe a test: outputs written through a symlink or refused, with the user's
+umask; a damaged or interrupted replay accounts for every turn and keeps what it finished; replay says what its
+figure measures."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+from pathlib import Path
+
+import pytest
+
+from lluma_agent.model.claude import Model
+from lluma_agent.runlog.folder import RunFolder
+from lluma_cli import demo, replay
+from lluma_cli.report import page
+
+
+@pytest.fixture(scope="module")
+def run6(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    logs = tmp_path_factory.mktemp("hostile3") / "run"
+    demo.run_demo(6, logs, seed=7, quiet=True)
+    return logs
+
+
+def _copy(run: Path, tmp_path: Path) -> Path:
+    dest = tmp_path / "copy"
+    shutil.copytree(run, dest)
+    return dest
+
+
+# ---- data loss: outputs -------------------------------------------------------------------------------------
+def test_report_onto_a_symlink_writes_through_it_and_keeps_the_link(run6: Path, tmp_path: Path) -> None:
+    target = tmp_path / "shared" / "report.html"
+    target.parent.mkdir()
+    target.write_text("old")
+    os.chmod(target, 0o640)
+    link = tmp_path / "link.html"
+    link.symlink_to(target)
+    assert page.main([str(run6), "-o", str(link)]) == 0
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert target.read_text(encoding="utf-8").startswith("<!doctype html>") or "<html" in target.read_text()
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640  # an existing file keeps its mode
+
+
+def test_a_new_report_gets_the_users_umask_not_0600(run6: Path, tmp_path: Path) -> None:
+    old = os.umask(0o022)
+    try:
+        assert page.main([str(run6), "-o", str(tmp_path / "r.html")]) == 0
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "r.html").stat().st_mode) == 0o644  # made to be shared
+
+
+def test_report_onto_a_fifo_or_a_folder_is_refused_in_one_line(run6: Path, tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    assert page.main([str(run6), "-o", str(fifo)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err == f"lluma report: cannot write {fifo}: not a regular file (refused: only a regular file is replaced)"
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert page.main([str(run6), "-o", "/dev/null"]) == 1  # a device is never replaced (as root: /dev/full)
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+    assert "not a regular file" in capsys.readouterr().err
+
+
+def test_vision_annotate_onto_a_symlink_writes_through_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from PIL import Image
+
+    from lluma_cli import vision
+
+    shot = tmp_path / "shot.png"
+    Image.new("RGB", (360, 640), (240, 240, 240)).save(shot)
+    target = tmp_path / "out.png"
+    link = tmp_path / "link.png"
+    link.symlink_to(target)
+    assert vision.main([str(shot), "--annotate", str(link)]) == 0
+    assert link.is_symlink() and target.is_file() and Image.open(target).size == (360, 640)
+    fifo = tmp_path / "fifo.png"
+    os.mkfifo(fifo)
+    assert vision.main([str(shot), "--annotate", str(fifo)]) == 1
+    assert "not a regular file" in capsys.readouterr().err and stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+# ---- replay: damage, interruption, what it measures ---------------------------------------------------------
+def _damage(run: Path) -> None:
+    rf = RunFolder.at(run)
+    rf.request(2).write_bytes(b"garbage, not gzip")  # a garbage request file
+    text = rf.turn_log(3).read_text(encoding="utf-8")
+    rf.turn_log(3).write_text(text[: len(text) // 2], encoding="utf-8")  # a turn log cut in half
+    rf.screenshot(4).unlink()  # a deleted screenshot
+
+
+def test_a_damaged_run_replays_every_other_turn_and_accounts_for_each(run6: Path, tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    run = _copy(run6, tmp_path)
+    _damage(run)
+    assert replay.main([str(run)]) == 0
+    text = capsys.readouterr().out
+    assert "skipped T2: its request file requests/turn_000002.json.gz cannot be read" in text
+    assert "skipped T3: its turn log turn_000003.json cannot be read (torn or damaged" in text
+    assert "skipped T4: its screenshot is no longer kept" in text
+    assert replay.main([str(run), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["chosen"] == 6 and len(out["turns"]) + len(out["skipped"]) == 6  # every turn accounted for
+    assert sorted([t["turn"] for t in out["turns"]] + [int(s[1:s.index(":")]) for s in out["skipped"]]) == \
+        [1, 2, 3, 4, 5, 6]
+    # The same figures in text and JSON, over the same turns.
+    assert f"agreement: {100 * out['agreement']:.2f}% of the {out['compared']} replayed turn(s)" in text
+    assert f"{100 * out['agreement_of_chosen']:.2f}% of all 6 chosen, {out['not_replayed']} of them" in text
+
+
+def test_request_files_deleted_empty_or_not_json_are_each_named(run6: Path, tmp_path: Path) -> None:
+    import gzip
+
+    run = _copy(run6, tmp_path)
+    rf = RunFolder.at(run)
+    rf.request(1).unlink()
+    rf.request(2).write_bytes(b"")
+    rf.request(3).write_bytes(gzip.compress(b"{not json"))
+    whole = rf.request(4).read_bytes()
+    rf.request(4).write_bytes(whole[: len(whole) // 2])
+    r = replay.replay(run, turns="1-5")
+    reasons = dict(s.split(": ", 1) for s in r.skipped)
+    assert reasons["T1"] == "its request file requests/turn_000001.json.gz is missing"
+    assert all(reasons[f"T{n}"].startswith(f"its request file requests/turn_00000{n}.json.gz cannot be read")
+               for n in (2, 3, 4))
+    assert [t.turn for t in r.turns] == [5] and r.chosen == 5
+
+
+def test_a_missing_checkpoint_is_named_not_blamed_on_the_api(run6: Path, tmp_path: Path) -> None:
+    run = _copy(run6, tmp_path)
+    RunFolder.at(run).checkpoint.unlink()
+    r = replay.replay(run, turns="2-3")
+    assert r.thinking == "removed: the run's checkpoint.json is missing, so the key that signed it is unknown"
+    assert r.not_replayed == 0
+
+
+def test_stored_images_gone_are_sent_as_a_line_not_as_a_turn_error(run6: Path, tmp_path: Path) -> None:
+    run = _copy(run6, tmp_path)
+    shutil.rmtree(RunFolder.at(run).images)
+    r = replay.replay(run, turns="3-6")
+    assert not any(t.error for t in r.turns) and r.compared == 4
+
+
+def test_replay_interrupted_by_ctrl_c_prints_the_turns_it_finished(run6: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    real = Model.decide
+    calls = {"n": 0}
+
+    def decide(self: Model, request: object) -> object:
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise KeyboardInterrupt
+        return real(self, request)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Model, "decide", decide)
+    assert replay.main([str(run6)]) == 130
+    text = capsys.readouterr().out
+    assert "interrupted (Ctrl+C): 2 turn(s) finished before it are shown above" in text
+    assert "skipped T3: not replayed: interrupted (Ctrl+C)" in text and "skipped T6: not replayed" in text
+    assert "    1  " in text and "    2  " in text
+
+
+def test_an_empty_selection_says_why(run6: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert replay.main([str(run6), "--turns", "40-50"]) == 1
+    captured = capsys.readouterr()
+    assert "no turn chosen: the run holds turns 1-6" in captured.out
+    assert "lluma replay: no turn in --turns 40-50: the run holds turns 1-6" in captured.err
+
+
+def test_replay_says_the_stand_in_measures_the_harness_and_refuses_an_unknown_model_first(
+        run6: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert replay.main([str(run6), "--turns", "1-2"]) == 0
+    assert "this figure measures the harness's, not the model's" in capsys.readouterr().out
+    assert "the model's" in replay.measures("real", "claude-haiku-5-5")
+    assert replay.main([str(run6), "--model", "claude-nonesuch"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "unknown model 'claude-nonesuch'" in captured.err
+
+
+# ---- hangs: full-text queries --------------------------------------------------------------------------------
+def test_a_query_of_2000_prefix_terms_ends_within_seconds_in_one_line(run6: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    import time
+
+    from lluma_cli import search
+
+    start = time.monotonic()
+    assert search.main([" OR ".join(["a*"] * 2000), str(run6)]) == 2
+    assert time.monotonic() - start < 5
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "at most 300 are searched" in err[0]
+    assert search.main([" OR ".join(["a*"] * 40), str(run6)]) == 2
+    assert "prefix* terms; at most 16" in capsys.readouterr().err
+    assert search.main(["Rest\udcff", str(run6)]) == 2  # invalid UTF-8 from the command line
+    assert capsys.readouterr().err.strip() == "lluma search: the search query is not valid UTF-8 text"
+
+
+def test_the_models_search_tool_is_bounded_and_timed(run6: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sqlite3
+
+    from lluma_agent.runlog import index
+    from lluma_agent.tools.search import SearchArgs, SearchHistoryTool
+    from lluma_agent.tools.toolkit import ToolFailed
+
+    db = sqlite3.connect(RunFolder.at(run6).db)
+    ctx = type("Ctx", (), {"search": staticmethod(lambda q, n: index.search(db, q, n))})()
+    with pytest.raises(ToolFailed, match="at most 300"):
+        SearchHistoryTool().run(SearchArgs(query=" OR ".join(["a*"] * 2000)), ctx)  # type: ignore[arg-type]
+    monkeypatch.setattr(index, "SEARCH_TIMEOUT_S", 0.0)  # whatever slips through the bounds is stopped in time
+    monkeypatch.setattr(index, "_PROGRESS_STEPS", 1)
+    with pytest.raises(ToolFailed, match="was stopped"):
+        SearchHistoryTool().run(SearchArgs(query="a* OR b*"), ctx)  # type: ignore[arg-type]
