@@ -42,6 +42,9 @@ NOT_KEYS = frozenset({"PATH", "HOME", "USER", "LOGNAME", "SHELL", "PWD", "OLDPWD
 
 def check_base_url(url: str) -> None:
     """An http(s) URL with a host, or ValueError: anything else is retried for ever by the SDK as 'unreachable'."""
+    if bad := [c for c in url if ord(c) <= 0x20 or ord(c) == 0x7F]:
+        # urlsplit drops tabs and newlines without a word; the HTTP client then fails on every request.
+        raise ValueError(f"must be a URL without spaces or control characters (it holds {bad[0]!r})")
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise ValueError("must be an http:// or https:// URL with a host")
@@ -203,7 +206,10 @@ class RunConfig(_Section):
         3, ge=1, description="Unchanged screens in a row (or an A-B-A-B loop) that raise a warning."
     )
     stuck_force_after: int = Field(6, ge=1, description="...after which the coordinator forces another kind of action.")
-    stuck_pause_after: int = Field(10, ge=1, description="...after which the run pauses (stops) and says why.")
+    stuck_pause_after: int = Field(
+        10, ge=1, description="...after which the coordinator climbs the rest of the recovery ladder itself (back, "
+        "safe tap, restart the game, wait; see recovery.*); with recovery.max_cycles 0 the run pauses here instead.",
+    )
     max_careers: int = Field(0, ge=0, description="Stop cleanly once this many careers have ended (0 = no limit).")
     max_hours: float = Field(0.0, ge=0, le=8_760, description="Stop cleanly after this many hours (0 = no limit).")
 
@@ -218,6 +224,31 @@ class GameConfig(_Section):
     activity: str | None = Field(
         None, description="Launch activity (e.g. jp.co.cygames.umamusume_activity.UmamusumeActivity); None starts "
         "the package's launcher entry with `monkey`.",
+    )
+
+
+class RecoveryConfig(_Section):
+    max_cycles: int = Field(
+        3, ge=0, le=1000, description="The run pauses (exit 3) once the whole recovery ladder (warn, force, back, "
+        "safe tap, restart, wait) was climbed in vain this many times within window_s; 0 = no ladder: pause at "
+        "run.stuck_pause_after.",
+    )
+    window_s: float = Field(3600.0, gt=0, le=604_800, description="The window in which failed ladders are counted.")
+    wait_s: float = Field(60.0, ge=0, le=3600, description="The ladder's last rung: wait this long, no model call.")
+
+
+class GuardConfig(_Section):
+    never_press: list[str] = Field(
+        default_factory=lambda: ["Purchase Carats", "Age Confirmation", "Account Link"],
+        description="Buttons never pressed while unattended (money and the account): a press that would hit one is "
+        "refused and the model told; matched ignoring case, spaces and punctuation.",
+    )
+    tp_recovery: Literal["wait", "items"] = Field(
+        "wait", description="On the 'Recover TP' dialog (a career start with too little TP): wait = cancel it and "
+        "wait tp_wait_s for TP to come back; items = let the model use recovery items (never carats).",
+    )
+    tp_wait_s: float = Field(
+        1800.0, ge=0, le=86_400, description="How long to wait for TP after cancelling 'Recover TP' (1 TP per 10 min)."
     )
 
 
@@ -238,6 +269,8 @@ class Config(_Section):
     knowledge: KnowledgeConfig = Field(default_factory=KnowledgeConfig)
     game: GameConfig = Field(default_factory=GameConfig)
     notify: NotifyConfig = Field(default_factory=NotifyConfig)
+    recovery: RecoveryConfig = Field(default_factory=RecoveryConfig)
+    guard: GuardConfig = Field(default_factory=GuardConfig)
     logs: LogConfig = Field(default_factory=LogConfig)
     run: RunConfig = Field(default_factory=RunConfig)
 
@@ -412,6 +445,8 @@ _SECTION_DOCS = {
     "run": "Budgets and stuck handling.",
     "game": "The game as an Android app: what is started again when it is not in the foreground.",
     "notify": "Telling a person: a command run on each event of an unattended run.",
+    "recovery": "The recovery ladder climbed when the screen does not change or loops (after run.stuck_*).",
+    "guard": "What the agent never does while unattended, whatever the model says.",
 }
 
 

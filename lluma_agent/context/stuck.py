@@ -1,7 +1,14 @@
-"""Stuck detection: actions that leave the screen unchanged, or an A-B-A-B loop between two screens.
+"""Stuck detection and the recovery ladder: actions that leave the screen unchanged, or an A-B-A-B loop between
+two screens, and what is done about them.
 
-Levels rise with the streak: "warn" puts a warning into the current turn, "force" makes the
-coordinator take a different kind of action itself, "pause" stops the run and says why.
+Levels rise with the streak: "warn" puts a warning into the current turn, "force" makes the coordinator take a
+different kind of action instead of the model's; at "pause" the model's rungs are spent and the coordinator climbs
+the rest of the ladder itself, one rung a turn and no model call: `back`, `safe_tap`, `restart` (the game stopped
+and started again; only where the device can), `wait` (recovery.wait_s). A rung whose effect breaks the streak
+ends the episode. A ladder climbed to its top in vain starts over from "warn" (the detector forgets the streak),
+and counts as failed; the run pauses only once `recovery.max_cycles` ladders failed within `recovery.window_s`
+(max_cycles 0: no ladder, the run pauses at "pause" as it always did). A turn on one of the coordinator's rungs
+is logged with level "recover"; only the turn that pauses has "pause".
 """
 
 from __future__ import annotations
@@ -9,9 +16,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
-Level = Literal["ok", "warn", "force", "pause"]
+Level = Literal["ok", "warn", "force", "recover", "pause"]
+RUNGS = ("warn", "force", "back", "safe_tap", "restart", "wait")  # the ladder, bottom to top
+OWN_RUNGS = RUNGS[2:]  # the coordinator's own, one a turn, no model call
+
+
+class Climb(BaseModel):
+    """What the ladder does this turn, once the model's rungs are spent."""
+
+    rung: Literal["back", "safe_tap", "restart", "wait", "over", "pause"]  # over: failed, starting again from warn
+    failed: int = 0  # ladders climbed in vain within the window, this one included (over, pause)
 
 
 class StuckState(BaseModel):
@@ -28,6 +44,8 @@ class StuckCounts(BaseModel):
     unchanged: int
     screens: list[str]
     actions: list[str]
+    climbed: int = 0  # the coordinator's rungs taken in the current episode
+    failed: list[float] = Field(default_factory=list)  # epoch times of ladders climbed in vain (within the window)
 
 
 def _equal(a: str, b: str) -> bool:
@@ -46,6 +64,8 @@ class StuckDetector:
         self.unchanged = 0
         self.screens: list[str] = []  # screen hash before each action
         self.actions: list[str] = []  # action signature per turn
+        self.climbed = 0  # the coordinator's rungs taken in this episode (OWN_RUNGS, restart left out where it cannot)
+        self.failed: list[float] = []  # epoch times of ladders climbed in vain (a resumed run keeps them)
 
     def record(self, screen_hash: str, action: str, changed: bool | None) -> None:
         """One finished action: the screen it was taken on, what it was, whether the screen changed."""
@@ -56,10 +76,31 @@ class StuckDetector:
         self.actions = (self.actions + [action])[-12:]
 
     def saved(self) -> StuckCounts:
-        return StuckCounts(unchanged=self.unchanged, screens=list(self.screens), actions=list(self.actions))
+        return StuckCounts(unchanged=self.unchanged, screens=list(self.screens), actions=list(self.actions),
+                           climbed=self.climbed, failed=list(self.failed))
 
     def restore(self, counts: StuckCounts) -> None:
         self.unchanged, self.screens, self.actions = counts.unchanged, list(counts.screens), list(counts.actions)
+        self.climbed, self.failed = counts.climbed, list(counts.failed)
+
+    def climb(self, can_restart: bool, max_cycles: int, window_s: float, now: float) -> Climb:
+        """The coordinator's rung for a turn whose level is "pause" (see the module's docstring). `now` is epoch
+        time, so failed ladders in a checkpoint still count in a resumed run's window."""
+        if max_cycles == 0:
+            return Climb(rung="pause")
+        rungs = [r for r in OWN_RUNGS if r != "restart" or can_restart]
+        if self.climbed < len(rungs):
+            self.climbed += 1
+            return Climb.model_validate({"rung": rungs[self.climbed - 1]})
+        self.failed = [t for t in self.failed if now - t < window_s] + [now]
+        if len(self.failed) >= max_cycles:
+            return Climb(rung="pause", failed=len(self.failed))
+        self.unchanged, self.screens, self.actions, self.climbed = 0, [], [], 0  # from the bottom again
+        return Climb(rung="over", failed=len(self.failed))
+
+    def settled(self) -> None:
+        """The streak broke (the level is "ok"): the episode is over and the next one climbs from the bottom."""
+        self.climbed = 0
 
     def _loop_len(self) -> int:
         """Length of the trailing run where screens alternate between exactly two (A-B-A-B)."""

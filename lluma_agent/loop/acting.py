@@ -7,7 +7,10 @@ pending); `effect_of` turns a pending action and the next frame into its `Effect
 between turns: the loop holds the pending action.
 
 When the stuck detector says "force", the action taken is a different kind from the repeated one,
-and the model is told so.
+and the model is told so. The ladder's higher rungs (`back`, `safe_tap`) are the coordinator's own inputs
+(`Actor.rung`, no model call); restarting the game and waiting are pending like an input (`Actor.own`), so the
+next capture tells whether they changed the screen. The guard (tools/guard.py) sees every planned tap first: a
+press of a `guard.never_press` button is refused, nothing is sent, and the model is told.
 
 A person in the loop (`lluma run --confirm`) is a `Gate`: before an input is sent it is shown the planned
 action and answers yes, no (a veto, told to the model as a person's), edit (the person's own action instead,
@@ -31,7 +34,8 @@ from lluma_agent.memory.store import MemoryChange
 from lluma_agent.model.calls import ToolCall, ToolResult
 from lluma_agent.model.claude import ModelReply
 from lluma_agent.runlog.turnlog import ActionLog
-from lluma_agent.tools.actions import ActionError, InputTool, PlannedAction, execute
+from lluma_agent.tools.actions import ActionDone, ActionError, InputTool, PlannedAction, execute
+from lluma_agent.tools.guard import Guard
 from lluma_agent.tools.toolkit import (
     Args,
     Tool,
@@ -41,7 +45,10 @@ from lluma_agent.tools.toolkit import (
     ToolRegistry,
     error_result,
 )
+from lluma_vision.models import Box, VisionOutput
 from lluma_vision.phash import distance
+
+SAFE_SIDE = 24  # pixels: the safe tap's box (the device jitters inside it)
 
 
 class Pending(BaseModel):
@@ -112,6 +119,7 @@ class Acted(BaseModel):
     person: str = ""  # what a person in the loop said: "approved ...", "vetoed ...", "replaced ... with ..."
     stop: bool = False  # a person asked to stop the run
     person_s: float = 0.0  # time spent waiting for the person's answers (left out of the run's active time)
+    guarded: list[str] = Field(default_factory=list)  # what the guard refused
 
     def then(self, more: Acted) -> Acted:
         """This step followed by `more`: lists joined in order, the later action and word kept."""
@@ -120,6 +128,7 @@ class Acted(BaseModel):
             pending=more.pending or self.pending, memory_changes=self.memory_changes + more.memory_changes,
             errors=self.errors + more.errors, refused=more.refused or self.refused,
             person=more.person or self.person, stop=self.stop or more.stop, person_s=self.person_s + more.person_s,
+            guarded=self.guarded + more.guarded,
         )
 
 
@@ -146,11 +155,36 @@ def effect_of(p: Pending, frame: Frame, same_screen: Callable[[str, str], bool])
     return effect
 
 
+class SafeTap(InputTool):
+    """The ladder's safe tap: a point on no button and no read text (the top band first, where a tap closes a
+    popup or passes a "tap to continue" screen), never a guarded one. Not offered to the model."""
+
+    name = "safeTap"
+    description = "Tap a spot where no button or text is."
+
+    def plan(self, args: object, vision: VisionOutput) -> PlannedAction:
+        w, h = vision.width, vision.height
+        taken = [b.bounds for b in vision.buttons] + [t.bounds for t in vision.texts]
+        for fy in (0.08, 0.15, 0.5, 0.3, 0.7, 0.92):
+            for fx in (0.5, 0.25, 0.75):
+                x, y = int(w * fx), int(h * fy)
+                box = Box(x0=max(0, x - SAFE_SIDE // 2), y0=max(0, y - SAFE_SIDE // 2),
+                          x1=min(w, x + SAFE_SIDE // 2), y1=min(h, y + SAFE_SIDE // 2))
+                if not any(b.x0 - SAFE_SIDE <= x <= b.x1 + SAFE_SIDE and b.y0 - SAFE_SIDE <= y <= b.y1 + SAFE_SIDE
+                           for b in taken):
+                    return PlannedAction(tool=self.name, kind="tap", target="a safe area", box=box)
+        raise ActionError("no safe area: buttons or text everywhere")
+
+    def describe(self, done: ActionDone) -> str:
+        return f"tapped a safe area at ({done.point[0]},{done.point[1]})" if done.point else "tapped a safe area"
+
+
 class Actor:
     def __init__(self, device: Phone, tools: ToolRegistry, same_screen: Callable[[str, str], bool],
-                 gate: Gate | None = None) -> None:
+                 gate: Gate | None = None, guard: Guard | None = None) -> None:
         self.device, self.tools, self._same_screen = device, tools, same_screen
         self.gate = gate  # a person in the loop, asked before every input
+        self.guard = guard  # guard.never_press: taps refused whatever planned them
         self._not_before = 0.0
 
     def run(self, reply: ModelReply, frame: Frame, ctx: ToolContext, stuck: StuckState, last_action: str,
@@ -203,20 +237,66 @@ class Actor:
             # button that is not there is stopped like one that keeps tapping in vain.
             return Acted(results=[error_result(call, str(exc))], errors=[f"action: {exc}"],
                          refused=f"{call.name}(refused)")
+        if refused := self._refused(call, planned, ctx.vision):
+            return refused
         return self._gated(tool, call, planned, frame, ctx)
+
+    def _refused(self, call: ToolCall | None, planned: PlannedAction, vision: VisionOutput) -> Acted | None:
+        """The guard's refusal of `planned` (nothing sent; the model told, the log says so), or None."""
+        hit = self.guard.refuses(planned, vision) if self.guard is not None else ""
+        if not hit:
+            return None
+        msg = Guard.refusal(planned, hit)
+        return Acted(results=[] if call is None else [error_result(call, msg)], errors=[f"guard: {msg}"],
+                     refused=f"{planned.tool}(refused)", guarded=[f"refused {planned.label}: {hit!r} is guarded"])
+
+    def rung(self, name: str, frame: Frame, ctx: ToolContext, reason: str) -> Acted:
+        """The ladder's `back` or `safe_tap`: the coordinator's own input, no model call (call None)."""
+        tool = SafeTap() if name == "safe_tap" else cast(InputTool, self.tools.get("back"))
+        note = f"stuck ({reason}): recovery rung {name}: the coordinator ran {tool.name} itself"
+        try:
+            planned = tool.plan(tool.args(), ctx.vision)
+        except ActionError as exc:
+            return Acted(errors=[f"{note}; nothing sent ({exc}); no model call this turn"])
+        if refused := self._refused(None, planned, ctx.vision):
+            return refused
+        return Acted(errors=[f"{note}; no model call this turn"]).then(
+            self._gated(tool, None, planned, frame, ctx, note=f"{note}; "))
+
+    def press_own(self, name: str | None, frame: Frame, ctx: ToolContext, note: str) -> Acted:
+        """Press the button `name` for the coordinator (call None, no model call), through the guard and the gate."""
+        if name is None:
+            return Acted(errors=[f"{note}: no button to press; nothing sent"])
+        tool = cast(InputTool, self.tools.get("pressButton"))
+        try:
+            planned = tool.plan(tool.args.model_validate({"name": name}), ctx.vision)
+        except ActionError as exc:
+            return Acted(errors=[f"{note}: {exc}; nothing sent"])
+        if refused := self._refused(None, planned, ctx.vision):
+            return refused
+        return Acted(errors=[f"{note}; no model call this turn"]).then(
+            self._gated(tool, None, planned, frame, ctx, note=f"{note}; "))
+
+    @staticmethod
+    def own(signature: str, description: str, brief: str, frame: Frame, turn: int) -> Acted:
+        """Something the coordinator did that is not a tap (restart the game, wait): pending like an input, so
+        the next capture says whether the screen changed and the stuck detector counts it."""
+        return Acted(pending=Pending(call=None, signature=signature, description=description, brief=brief,
+                                     before_hash=frame.phash, turn=turn))
 
     def _gated(self, tool: InputTool, call: ToolCall | None, planned: PlannedAction, frame: Frame,
                ctx: ToolContext, note: str = "") -> Acted:
         """Send the action, once the person in the loop (if any) agreed or gave their own."""
         if self.gate is None:
             return self._act(tool, call, planned, frame, ctx.turn, note=note)
-        heard = self._ask(call, planned, frame, ctx)
+        heard = self._ask(tool, call, planned, frame, ctx)
         if heard.send is None:
             return heard.acted
         tool, planned, theirs = heard.send
         return heard.acted.then(self._act(tool, call, planned, frame, ctx.turn, note=note + theirs))
 
-    def _ask(self, call: ToolCall | None, planned: PlannedAction, frame: Frame, ctx: ToolContext) -> Heard:
+    def _ask(self, tool: InputTool, call: ToolCall | None, planned: PlannedAction, frame: Frame,
+             ctx: ToolContext) -> Heard:
         """The person's answer: what to send, or nothing (vetoed or stopped; the model's call is answered,
         the turn log says so)."""
         assert self.gate is not None
@@ -228,8 +308,7 @@ class Actor:
             verdict = self.gate(ctx.turn, planned, frame, problem)
             waited += time.monotonic() - asked_at
             if verdict.answer == "yes":
-                return Heard(acted=Acted(person=f"approved {what}", person_s=waited),
-                             send=(cast(InputTool, self.tools.get(planned.tool)), planned, ""))
+                return Heard(acted=Acted(person=f"approved {what}", person_s=waited), send=(tool, planned, ""))
             if verdict.answer in ("no", "quit"):
                 stop = verdict.answer == "quit"
                 results = [] if call is None else [error_result(call, QUIT if stop else VETO.format(what=what))]
@@ -237,14 +316,14 @@ class Actor:
                 return Heard(acted=Acted(person=person, stop=stop, person_s=waited, results=results), send=None)
             try:
                 theirs = person_call(verdict.text, self.tools, call.id if call else "person")
-                tool, args = self.tools.parse(theirs)
-                mine = cast(InputTool, tool).plan(args, ctx.vision)
+                chosen, args = self.tools.parse(theirs)
+                mine = cast(InputTool, chosen).plan(args, ctx.vision)
             except (ActionError, ToolInputError, ValueError, TypeError, LookupError) as exc:
                 problem = f"cannot do {verdict.text!r}: {exc}"
                 continue
             done = mine.label
             return Heard(acted=Acted(person=f"replaced {what} with {done}", person_s=waited),
-                         send=(cast(InputTool, tool), mine,
+                         send=(cast(InputTool, chosen), mine,
                                f"a person watching the run replaced your {what} with {done}: "))
 
     def _act(self, tool: InputTool, call: ToolCall | None, planned: PlannedAction, frame: Frame, turn: int,
@@ -285,11 +364,13 @@ class Actor:
         """Stuck for a while: take a different kind of action than the repeated one, and say so.
 
         The streak is not reset here: if the forced action changes nothing either, the next turn
-        forces another kind, and at `stuck_pause_after` the run pauses.
+        forces another kind, and at `stuck_pause_after` the coordinator climbs the rest of the ladder.
         """
         name = "back" if not last_action.startswith("back") else (
             "scrollDown" if ctx.vision.scrollbar else "advanceDialogue")
         tool = cast(InputTool, self.tools.get(name))
         note = f"stuck ({stuck.reason}): the coordinator ran {name} instead of your action"
-        return Acted(errors=[note]).then(self._gated(tool, call, tool.plan(tool.args(), ctx.vision), frame, ctx,
-                                                     note=f"{note}; "))
+        planned = tool.plan(tool.args(), ctx.vision)
+        if refused := self._refused(call, planned, ctx.vision):
+            return refused
+        return Acted(errors=[note]).then(self._gated(tool, call, planned, frame, ctx, note=f"{note}; "))

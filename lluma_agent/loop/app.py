@@ -21,12 +21,13 @@ from lluma_agent.config import Config, ConfigError, ModelConfig
 from lluma_agent.context import knowledge
 from lluma_agent.context.knowledge import Knowledge
 from lluma_agent.device.android import Device
+from lluma_agent.device.app import GameApp
 from lluma_agent.device.settle import settle
 from lluma_agent.loop.careers import CareerTracker
 from lluma_agent.loop.checkpoint import Checkpointer, EnvState
 from lluma_agent.loop.coordinator import Coordinator
 from lluma_agent.loop.resume import ResumePoint, check_settings, restore, set_aside, start_over
-from lluma_agent.loop.stop import StopKind, disk_error
+from lluma_agent.loop.stop import StopKind, disk_error, exit_status
 from lluma_agent.loop.turn import RunTotals
 from lluma_agent.memory.store import MemoryStore, write_state
 from lluma_agent.model.claude import MessagesRequest, Model, ModelReply, check_model, retry_policy
@@ -66,6 +67,12 @@ def live_line(log: TurnLog, totals: RunTotals) -> str:
     else:
         action = "-"
     errs = f" | {len(log.errors)} error(s)" if log.errors else ""
+    if log.game_start is not None:
+        errs += f" | game started ({log.game_start.reason})" if log.game_start.ok else (
+            f" | game start FAILED: {log.game_start.output[:60] or 'no output'}")
+    if log.recovery is not None:
+        errs += f" | recovery: {log.recovery.rung}"
+    errs += f" | guard: {'; '.join(log.guard)}" if log.guard else ""
     errs += f" | person: {log.person}" if log.person else ""
     edited = sorted({m.name for m in log.memory_changes if m.by == "person"})
     errs += f" | memory edited by a person: {', '.join(edited)}" if edited else ""
@@ -188,6 +195,7 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
         settle=settle,
         on_turn=on_turn,
         knowledge=load_knowledge(cfg),
+        app=GameApp(device, cfg.game),
     )
     if resume is not None:
         restore(resume, coordinator)
@@ -218,8 +226,23 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
         finally:
             logger.close()
             lock.release()
+            tell_the_end(coordinator)
 
     return coordinator, close
+
+
+def tell_the_end(coordinator: Coordinator) -> None:
+    """`run_paused` (a stuck pause) or `run_stopped` to notify.command, waited for up to notify.timeout_s so the
+    process does not end before the command has it."""
+    t, notifier = coordinator.totals, coordinator.notifier
+    if not notifier.enabled:
+        return
+    event = "run_paused" if t.stop_kind == StopKind.STUCK else "run_stopped"
+    notifier.send(event, {"stop_kind": str(t.stop_kind or ""), "stop_reason": t.stop_reason,
+                          "exit_status": exit_status(t.stop_kind), "turns": t.turns, "cost_usd": round(t.cost_usd, 4),
+                          "game_starts": t.game_starts, "recoveries": t.recoveries})
+    if not notifier.wait():
+        status(f"notify: {event} still running after {notifier.cfg.timeout_s:g} s; the run ends without waiting")
 
 
 def _notifier_of(coordinator: Coordinator) -> Callable[[str, dict[str, Any]], None] | None:
@@ -279,6 +302,8 @@ class CtrlC:
             print(f"\n{name}: stopping after this turn (Ctrl+C again to stop now)", file=sys.stderr, flush=True)
             if self.coordinator is not None:
                 self.coordinator.request_stop()
+            if interrupts.waiting_for_person():  # a --confirm/--step prompt: stop waiting (its answer is `q`)
+                raise KeyboardInterrupt
         elif self.running:
             if not interrupts.defer():  # never between a turn's JSON and its SQLite row
                 self.running = False  # one KeyboardInterrupt: later presses only say it is stopping

@@ -26,8 +26,9 @@ from lluma_agent.config import Config
 from lluma_agent.context import knowledge
 from lluma_agent.context.history import History, PastTurn, compact_reply
 from lluma_agent.context.request import memory_update_note
-from lluma_agent.context.stuck import StuckDetector, StuckState
+from lluma_agent.context.stuck import RUNGS, StuckDetector, StuckState
 from lluma_agent.device.android import DeviceDisconnected, DeviceError
+from lluma_agent.device.app import GameApp, Started
 from lluma_agent.device.protocol import Phone
 from lluma_agent.device.settle import Settle
 from lluma_agent.loop.acting import Acted, Actor, Effect, effect_of
@@ -53,8 +54,10 @@ from lluma_agent.loop.turn import (
 from lluma_agent.memory.store import MemoryStore
 from lluma_agent.model.claude import ModelError, ModelReply
 from lluma_agent.model.protocol import DecisionModel
+from lluma_agent.notify import Notifier
 from lluma_agent.runlog import index as history_index
-from lluma_agent.runlog.turnlog import TurnLog, TurnLogger, VisionLog
+from lluma_agent.runlog.turnlog import GameStartLog, RecoveryLog, TurnLog, TurnLogger, VisionLog
+from lluma_agent.tools.guard import RECOVER_TP, SESSION_ERROR, Guard, shows
 from lluma_agent.tools.toolkit import ToolContext, ToolRegistry
 from lluma_facts import Usage
 from lluma_vision.compact import compact, summarize
@@ -72,7 +75,7 @@ _log = logging.getLogger(__name__)
 
 
 class Paused(Exception):
-    """Still stuck after forced actions: this turn makes no model call and the run ends after it."""
+    """The recovery ladder failed recovery.max_cycles times: this turn makes no model call and the run ends after it."""
 
 
 class Coordinator:
@@ -89,6 +92,7 @@ class Coordinator:
         settle: Settle,
         on_turn: Callable[[TurnLog, RunTotals], None] | None = None,
         knowledge: knowledge.Knowledge | None = None,
+        app: GameApp | None = None,
     ) -> None:
         self.cfg, self.device, self.vision, self.model = cfg, device, vision, model
         self.memory, self.logger = memory, logger
@@ -100,7 +104,10 @@ class Coordinator:
         self.stuck = StuckDetector(
             cfg.run.stuck_after, cfg.run.stuck_force_after, cfg.run.stuck_pause_after, same=self._same_screen
         )
-        self.actor = Actor(device, tools, self._same_screen)
+        self.app = app  # the game as an app (None: a device that cannot start it; no foreground check, no restart)
+        self.guard = Guard(cfg.guard)
+        self.notifier = Notifier(cfg.notify, run=logger.folder.name)  # does nothing when notify.command is None
+        self.actor = Actor(device, tools, self._same_screen, guard=self.guard)
         self.totals = RunTotals()
         self.state = LoopState()  # what each turn hands to the next (loop/state.py)
         self.stop_requested = False
@@ -170,6 +177,8 @@ class Coordinator:
             raise RunEnded(StopKind.REFUSALS, f"the model refused {s.refusals} turns in a row")
         if s.device_gone:
             raise RunEnded(StopKind.DEVICE, f"the device failed: {s.device_gone}")
+        if s.session_error:
+            raise RunEnded(StopKind.SESSION, s.session_error)
         if s.internal_errors >= MAX_INTERNAL_ERRORS:
             raise RunEnded(StopKind.INTERNAL,
                            f"{s.internal_errors} turns in a row hit an internal error (see their turn logs)")
@@ -235,19 +244,23 @@ class Coordinator:
 
     def _play(self, t: TurnParts) -> None:
         """The stages, in the order of ARCHITECTURE.md's "One turn"."""
+        self.keep_game_up(t)
         t.reading = observe(self.device, self.vision, self._settle, self.cfg.device)
         t.state = t.state.but(device_down_since=None)
         t.screenshot = self.logger.save_screenshot(t.turn, t.reading.frame.image)
         effect, t.state = self.effect_of_pending(t.state, t.reading)
         t.screen = self.read(t.reading.out)
+        if self.guarded_screen(t):  # Session Error, Recover TP: the coordinator's own, no model call
+            return
         t.notes = self.notes(effect, t.reading.out)
-        if t.notes.stuck.level == "pause":  # stop spending money and say why (run() ends the run)
-            raise Paused(f"paused: {t.notes.stuck.reason}; no model call this turn")
+        if self.recover(t):  # a rung of the ladder the coordinator takes itself: no model call this turn
+            return
         t.fold, t.fold_calls = self.prompter.make_room(t.turn)
         t.notes = self.prompter.ahead_of_fold(t.notes)
         t.request = self.prompter.request(t.reading, t.screen, t.notes, list(t.state.owed))
         t.decision, t.state = self._timed(t, "model_s", self.decide, t.state, t.request)
         t.acted, t.state = self._timed(t, "action_s", self.act, t.state, t.decision.reply, t.reading, t.notes.stuck)
+        t.guard += t.acted.guarded
         t.past = self.remember(t.turn, t.request, t.screen, t.decision)
 
     def _timed(self, t: TurnParts, field: str, stage: Callable[..., T], *args: Any) -> T:
@@ -261,6 +274,13 @@ class Coordinator:
         side_calls, cost = bill(self.totals, t.calls())  # billed first: a failed log write loses no cost
         self.totals.turns += 1  # every turn counts toward max_turns, a failed one too (a run always ends)
         turn_log = assemble(t, side_calls, cost)
+        if t.recovery is not None and t.recovery.rung in RUNGS:
+            self.totals.recoveries[t.recovery.rung] = self.totals.recoveries.get(t.recovery.rung, 0) + 1
+        if t.game_start is not None:
+            if t.game_start.ok:
+                self.totals.game_starts += 1
+            else:
+                self.totals.game_start_failures += 1
         try:
             self.logger.write(turn_log)
         except Exception as exc:  # noqa: BLE001 - the turn's cost is kept; a folder that refuses writes ends the run
@@ -328,12 +348,15 @@ class Coordinator:
             errors.append("model: reply cut at max_tokens; only complete tool calls were used")
         return Decision(reply.model_copy(update={"tool_calls": calls}), remembered, errors), state
 
+    def _ctx(self, state: LoopState, reading: Observation) -> ToolContext:
+        return ToolContext(vision=reading.out, memory=self.memory, history=self.history, turn=state.turn,
+                           search=lambda query, limit: history_index.search(self.logger.db, query, limit),
+                           frame=reading.frame.image)
+
     def act(
         self, state: LoopState, reply: ModelReply, reading: Observation, stuck: StuckState
     ) -> tuple[Acted, LoopState]:
-        ctx = ToolContext(vision=reading.out, memory=self.memory, history=self.history, turn=state.turn,
-                          search=lambda query, limit: history_index.search(self.logger.db, query, limit),
-                          frame=reading.frame.image)
+        ctx = self._ctx(state, reading)
         last = self.stuck.actions[-1] if self.stuck.actions else ""
         acted = self.actor.run(reply, reading.frame, ctx, stuck, last, state.quiet_until)
         quiet_until = state.quiet_until
@@ -355,6 +378,108 @@ class Coordinator:
         self.history.append(past)
         self.history.offer(decision.reply.text)  # the summary a fold_note asked for, folded in at the next turn
         return past
+
+    # ---- left alone with the game: the app, the guard's screens, the recovery ladder --------------------
+    def keep_game_up(self, t: TurnParts) -> None:
+        """The game is started again whenever it is not in the foreground, whatever the ladder says (one
+        `dumpsys window` a turn; an "isn't responding" dialog over the game counts as the game)."""
+        if self.app is None:
+            return
+        focus = self.app.focus()
+        if not focus.shows(self.app.package):
+            self._start_game(t, f"not in the foreground ({focus.window or focus.app or 'nothing has the focus'})")
+
+    def _start_game(self, t: TurnParts, reason: str, stop_first: bool = False) -> Started:
+        assert self.app is not None
+        if stop_first:
+            self.app.stop()
+        started = self.app.start()
+        t.game_start = GameStartLog(reason=reason, ok=started.ok, command=started.command, output=started.output)
+        if not started.ok:  # said once, plainly; the next turn checks again and the ladder goes on
+            t.failures.append(f"game: could not start {self.app.package} (`{started.command}`): "
+                              f"{started.output or 'no output'}")
+        self.notifier.send("game_restarted", {"turn": t.turn, "reason": reason, "ok": started.ok,
+                                              "output": started.output})
+        return started
+
+    def guarded_screen(self, t: TurnParts) -> bool:
+        """Screens the coordinator handles below the model: "Session Error" ends the run (a person must look);
+        "Recover TP" is cancelled and waited out (guard.tp_recovery wait). True: the turn is over."""
+        assert t.reading is not None
+        out = t.reading.out
+        if shows(out, SESSION_ERROR):
+            reason = "the game shows 'Session Error' (the account was logged in elsewhere): a person must look"
+            t.state = t.state.but(session_error=reason)
+            t.failures.append(f"session: {reason}; no model call this turn")
+            self.notifier.send("session_error", {"turn": t.turn, "reason": reason})
+            return True
+        if self.cfg.guard.tp_recovery != "wait" or not shows(out, RECOVER_TP):
+            return False
+        acted = self.actor.press_own(Guard.cancel_name(out), t.reading.frame, self._ctx(t.state, t.reading),
+                                     "the coordinator cancelled 'Recover TP' (guard.tp_recovery: wait): no items used")
+        waited = self._sleep(self.cfg.guard.tp_wait_s) if acted.pending is not None else 0.0
+        t.guard.append(f"cancelled '{RECOVER_TP}' and waited {waited:.0f} s for TP to come back"
+                       if acted.pending is not None else f"'{RECOVER_TP}' shown and no way to cancel it")
+        self._own(t, acted)
+        return True
+
+    def recover(self, t: TurnParts) -> bool:
+        """The recovery ladder's rung for this turn (context/stuck.py). True when the coordinator took one of its
+        own rungs (no model call this turn); a ladder that failed recovery.max_cycles times raises Paused."""
+        assert t.notes is not None and t.reading is not None
+        stuck, rc = t.notes.stuck, self.cfg.recovery
+        if stuck.level == "ok":
+            self.stuck.settled()
+            return False
+        if stuck.level in ("warn", "force"):
+            t.recovery = RecoveryLog(rung=stuck.level, reason=stuck.reason)
+            return False
+        climb = self.stuck.climb(self.app is not None, rc.max_cycles, rc.window_s, time.time())
+        if climb.rung == "pause":  # stop spending money and say why (run() ends the run)
+            why = stuck.reason + (f"; the recovery ladder was climbed in vain {climb.failed} time(s) within "
+                                  f"{rc.window_s:g} s (recovery.max_cycles {rc.max_cycles})" if climb.failed else "")
+            t.notes.stuck = stuck.model_copy(update={"reason": why})
+            t.recovery = RecoveryLog(rung="pause", reason=why, failed=climb.failed)
+            raise Paused(f"paused: {why}; no model call this turn")
+        if climb.rung == "over":  # from the bottom again: the model plays this turn, told what happened
+            t.recovery = RecoveryLog(rung="over", reason=stuck.reason, failed=climb.failed)
+            t.notes.stuck = self.stuck.state()
+            t.notes.lines.append(
+                f"NOTE: stuck ({stuck.reason}); the whole recovery ladder (warning, forced action, back, a safe tap, "
+                f"restarting the game, waiting) did not get the game moving ({climb.failed} of "
+                f"{rc.max_cycles} failed ladders allowed within {rc.window_s:g} s). Look at the screen afresh.")
+            return False
+        t.notes.stuck = stuck.model_copy(update={"level": "recover"})
+        t.recovery = RecoveryLog(rung=climb.rung, reason=stuck.reason)
+        frame, note = t.reading.frame, f"stuck ({stuck.reason}): recovery rung {climb.rung}"
+        if climb.rung in ("back", "safe_tap"):
+            acted = self.actor.rung(climb.rung, frame, self._ctx(t.state, t.reading), stuck.reason)
+        elif climb.rung == "restart":
+            started = self._start_game(t, f"recovery rung restart ({stuck.reason})", stop_first=True)
+            did = "the coordinator stopped the game and started it again" + (
+                "" if started.ok else f" (the start failed: {started.output or 'no output'})")
+            acted = Acted(errors=[f"{note}: {did}; no model call this turn"]).then(
+                Actor.own("restart(game)", f"{note}: {did}", "restarted the game", frame, t.turn))
+        else:
+            waited = self._sleep(self.cfg.recovery.wait_s)
+            did = f"the coordinator waited {waited:.0f} s"
+            acted = Acted(errors=[f"{note}: {did}; no model call this turn"]).then(
+                Actor.own("wait", f"{note}: {did} without a model call", "waited", frame, t.turn))
+        self._own(t, acted)
+        return True
+
+    def _own(self, t: TurnParts, acted: Acted) -> None:
+        """What the coordinator did itself this turn, pending like the model's input (its effect comes next turn)."""
+        t.acted = acted
+        t.guard += acted.guarded
+        t.state = t.state.but(pending=acted.pending or t.state.pending, owed=(*t.state.owed, *acted.results))
+
+    def _sleep(self, seconds: float) -> float:
+        """Sleep up to `seconds`, cut short by a person's stop (Ctrl+C); returns the seconds slept."""
+        started = time.monotonic()
+        while not self.stop_requested and (left := seconds - (time.monotonic() - started)) > 0:
+            time.sleep(min(left, 0.5))
+        return time.monotonic() - started
 
     # ---- helpers -------------------------------------------------------------------------------------
     def _device_failed(self, state: LoopState, exc: DeviceError) -> tuple[str, LoopState]:

@@ -39,6 +39,7 @@ class LoopState(Carried):
     last_model_error: str = ""
     disk_failed: str = ""  # why the run folder cannot be written (ends the run)
     quiet_until: float = 0.0  # no input before this (monotonic): an unconfirmed input may still be running
+    session_error: str = ""  # the game said the account is in use elsewhere (ends the run: StopKind.SESSION)
 
     def carried(self) -> Carried:
         return Carried(turn=self.turn, pending=self.pending, owed=self.owed)

@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from lluma_agent.context.history import PastTurn
 from lluma_agent.context.request import Section
@@ -23,7 +23,17 @@ from lluma_agent.loop.stop import StopKind
 from lluma_agent.memory.store import MemoryChange
 from lluma_agent.model.calls import ToolResult
 from lluma_agent.model.claude import MessagesRequest, ModelReply
-from lluma_agent.runlog.turnlog import CostLog, FrameInfo, ResponseLog, SideCall, Timings, TurnLog, VisionLog
+from lluma_agent.runlog.turnlog import (
+    CostLog,
+    FrameInfo,
+    GameStartLog,
+    RecoveryLog,
+    ResponseLog,
+    SideCall,
+    Timings,
+    TurnLog,
+    VisionLog,
+)
 from lluma_facts import Usage, cost_usd
 from lluma_facts.retry import Attempt
 from lluma_vision.models import VisionData, VisionOutput
@@ -35,6 +45,9 @@ class RunTotals(BaseModel):
     cost_usd: float = 0.0
     stop_reason: str = ""
     stop_kind: StopKind | None = None  # decides the exit status (stop.EXIT_STATUS); the reason is for people
+    recoveries: dict[str, int] = Field(default_factory=dict)  # turns on each rung of the recovery ladder
+    game_starts: int = 0  # the game started by the agent (not in the foreground, or the ladder's restart)
+    game_start_failures: int = 0  # starts the device refused (`monkey aborted`, no such activity)
 
     @property
     def cache_hit_ratio(self) -> float:
@@ -127,6 +140,9 @@ class TurnParts:
     state: LoopState = field(default_factory=LoopState)  # the loop's state as this turn changes it
     model_s: float = 0.0
     action_s: float = 0.0
+    recovery: RecoveryLog | None = None  # the recovery ladder's rung this turn
+    game_start: GameStartLog | None = None  # the game started this turn
+    guard: list[str] = field(default_factory=list)  # what the guard refused or did
 
     def calls(self) -> list[Call]:
         """Every model call this turn made, in the order they were made."""
@@ -159,6 +175,7 @@ def assemble(t: TurnParts, side_calls: list[SideCall], cost: CostLog) -> TurnLog
         memory_changes=[*(t.notes.external if t.notes else []), *(a.memory_changes if a else [])],
         knowledge=t.notes.knowledge if t.notes else [],
         stuck=t.notes.stuck if t.notes else StuckState(),
+        recovery=t.recovery, game_start=t.game_start, guard=list(t.guard),
         usage=d.reply.usage if d else Usage(),
         estimated_input_tokens=sum(x.tokens for x in t.request.sections) if t.request else 0,
         side_calls=side_calls, cost=cost,

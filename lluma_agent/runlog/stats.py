@@ -7,6 +7,7 @@ from collections import Counter
 
 from pydantic import BaseModel, Field
 
+from lluma_agent.context.stuck import RUNGS
 from lluma_agent.runlog.careers import CareerRecord, career_line, careers_of
 from lluma_agent.runlog.figures import percent, usd
 from lluma_agent.runlog.logread import CALL_KINDS, turn_calls
@@ -52,6 +53,10 @@ class RunStats(BaseModel):
     errors: int = 0
     turns_with_errors: int = 0
     stuck: dict[str, int] = Field(default_factory=dict)  # turns per level other than "ok"
+    recoveries: dict[str, int] = Field(default_factory=dict)  # turns on each rung of the recovery ladder (RUNGS)
+    game_starts: int = 0  # the game started by the agent (not in the foreground, or the ladder's restart)
+    game_start_failures: int = 0  # starts the device refused
+    guard: int = 0  # what the guard refused or did (guard.*)
     memory_changes: dict[str, int] = Field(default_factory=dict)  # by "agent" / "person"
     calls: dict[str, CallTotals] = Field(default_factory=dict)  # by kind; every call the run paid for
     careers: list[CareerRecord] = Field(default_factory=list)  # each career the turns saw (runlog/careers.py)
@@ -122,6 +127,10 @@ def compute(turns: list[TurnLog], folder: str = "", stop_reason: str = "") -> Ru
         errors=sum(len(t.errors) for t in turns),
         turns_with_errors=sum(1 for t in turns if t.errors),
         stuck=dict(Counter(t.stuck.level for t in turns if t.stuck.level != "ok")),
+        recoveries=dict(Counter(t.recovery.rung for t in turns if t.recovery and t.recovery.rung in RUNGS)),
+        game_starts=sum(1 for t in turns if t.game_start and t.game_start.ok),
+        game_start_failures=sum(1 for t in turns if t.game_start and not t.game_start.ok),
+        guard=sum(len(t.guard) for t in turns),
         memory_changes=dict(Counter(m.by for t in turns for m in t.memory_changes)),
         calls=calls,
         careers=careers_of(turns),
@@ -157,6 +166,9 @@ def format_stats(s: RunStats) -> str:
         f"actions: {_counts(s.actions)}" + (f" ({s.forced_actions} forced)" if s.forced_actions else ""),
         f"errors: {s.errors} in {s.turns_with_errors} turn(s)",
         f"stuck: {_counts(s.stuck)}",
+        f"recoveries: {_counts({r: s.recoveries[r] for r in RUNGS if r in s.recoveries})}",
+        f"game starts: {s.game_starts}" + (f" ({s.game_start_failures} failed)" if s.game_start_failures else "")
+        + (f"; guard: {s.guard} refusal(s) or wait(s)" if s.guard else ""),
         f"memory changes: {_counts(s.memory_changes)}",
         f"careers: {sum(c.complete for c in s.careers)} complete" + (
             ", 1 going on" if s.careers and not s.careers[-1].complete else ""),

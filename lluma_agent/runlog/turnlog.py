@@ -84,6 +84,24 @@ class ActionLog(BaseModel):
     effect: str = "pending"  # filled in by the next turn: "changed (distance 21)" / "unchanged"
 
 
+class RecoveryLog(BaseModel):
+    """A rung of the recovery ladder this turn (context/stuck.py): warn, force, back, safe_tap, restart, wait;
+    `over` when a ladder climbed in vain starts again, `pause` when the run gives up."""
+
+    rung: str
+    reason: str = ""
+    failed: int = 0  # ladders climbed in vain within recovery.window_s (over, pause)
+
+
+class GameStartLog(BaseModel):
+    """The game started by the agent this turn: it was not in the foreground, or the ladder restarted it."""
+
+    reason: str
+    ok: bool
+    command: str = ""
+    output: str = ""  # what the device printed (a failed start says why)
+
+
 class SideCall(BaseModel):
     """A model call the turn made besides its decision: the VLM reading, a history fold's summary, the
     count_tokens preflight (free, but listed: it is a call)."""
@@ -133,6 +151,9 @@ class TurnLog(BaseModel):
     memory_changes: list[MemoryChange] = Field(default_factory=list)
     knowledge: list[str] = Field(default_factory=list)  # ids of the knowledge entries sent with this turn
     stuck: StuckState = Field(default_factory=StuckState)
+    recovery: RecoveryLog | None = None  # a rung of the recovery ladder taken this turn
+    game_start: GameStartLog | None = None  # the game started (again) this turn
+    guard: list[str] = Field(default_factory=list)  # what the guard refused or did (guard.*): "refused ...", "..."
     usage: Usage = Field(default_factory=Usage)  # the decision call, as billed
     # The agent's own estimate of the decision's input tokens (lluma_agent.context.tokens), beside the billed
     # usage.total_input_tokens: the API (or the stand-in) counts with its own tokenizer.

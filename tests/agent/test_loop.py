@@ -102,8 +102,9 @@ def test_memory_tools_run_at_once_and_only_one_input_action_runs(tmp_path):
 def test_an_unknown_name_taps_nothing_and_repeats_lead_to_a_warning_then_a_pause(tmp_path):
     phone = _phone()
     model = ScriptedModel([[call("pressButton", name="Gacha")]] * 4)
-    totals = loop(tmp_path, phone, model, max_turns=10, stuck_after=2, stuck_force_after=8,
-                  stuck_pause_after=4).run()
+    coordinator = loop(tmp_path, phone, model, max_turns=10, stuck_after=2, stuck_force_after=8, stuck_pause_after=4)
+    coordinator.cfg.recovery.max_cycles = 0  # no ladder: the pause comes at stuck_pause_after (test_recovery.py)
+    totals = coordinator.run()
     assert phone.calls == []
     [refused] = _results(model.requests[1])
     assert refused["is_error"] and "no button or text named 'Gacha'" in refused["content"]

@@ -87,7 +87,10 @@ def test_a_second_ctrl_c_stops_now_and_exits_130(tmp_path: Path) -> None:
 
 def test_stuck(tmp_path: Path) -> None:
     model = ScriptedModel([[call("pressButton", name="Gacha")]] * 4)
-    kind, reason, _ = _run(tmp_path, model, max_turns=10, stuck_after=2, stuck_force_after=8, stuck_pause_after=4)
+    c = loop(tmp_path, _phone(), model, max_turns=10, stuck_after=2, stuck_force_after=8, stuck_pause_after=4)
+    c.cfg.recovery.max_cycles, c.cfg.recovery.wait_s = 1, 0  # the run pauses once one recovery ladder failed
+    totals = c.run()
+    kind, reason = totals.stop_kind, totals.stop_reason
     assert kind == StopKind.STUCK and reason.startswith("paused: stuck") and exit_status(kind) == 3
 
 

@@ -233,6 +233,7 @@ def test_a_run_paused_as_stuck_resumes_with_fresh_counts_and_limits_from_the_res
 
     first = loop(tmp_path, phone(), ScriptedModel([[call("pressButton", name="Gacha")]] * 4), max_turns=10,
                  stuck_after=2, stuck_force_after=8, stuck_pause_after=4)
+    first.cfg.recovery.max_cycles = 0  # no recovery ladder: the run pauses at stuck_pause_after
     assert first.run().stop_reason.startswith("paused: stuck")
     cp = checkpoint.capture(first)
     first.logger.close()

@@ -1,0 +1,71 @@
+"""The guard below the model: what is never done while unattended, whatever the model (or the ladder) plans.
+
+- `guard.never_press`: a tap that would hit a listed button is refused, nothing is sent, and the model is told
+  why (an error result). A tap hits what it names (pressButton's target) and every button or read text whose box
+  holds the tap's box centre; names match ignoring case, spaces and punctuation, and a longer label that holds the
+  listed words ("Purchase Carats >") matches too. The defaults are the money and account buttons the bots people
+  run refuse to press (FACTS): "Purchase Carats", "Age Confirmation", "Account Link".
+- Screens the coordinator handles itself: "Session Error" (the account logged in elsewhere: the run ends, a person
+  must look) and "Recover TP" (a career start with too little TP: cancelled and waited out unless
+  `guard.tp_recovery` is `items`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from lluma_agent.config import GuardConfig
+from lluma_agent.tools.actions import PlannedAction
+from lluma_vision.models import Box, VisionOutput
+
+SESSION_ERROR = "Session Error"
+RECOVER_TP = "Recover TP"
+CANCEL_NAMES = ("cancel", "close", "no", "back")  # what leaves the Recover TP dialog without spending anything
+
+
+def norm(s: str) -> str:
+    return re.sub(r"[^0-9a-z]+", "", s.casefold())
+
+
+def _labels(vision: VisionOutput) -> list[tuple[str, Box]]:
+    return [(b.name, b.bounds) for b in vision.buttons] + [(t.text, t.bounds) for t in vision.texts]
+
+
+def shows(vision: VisionOutput, words: str) -> bool:
+    """A button or read text line on the screen is `words` (a title such as "Session Error")."""
+    want = norm(words)
+    return any(norm(label) == want for label, _ in _labels(vision))
+
+
+class Guard:
+    def __init__(self, cfg: GuardConfig) -> None:
+        self.cfg = cfg
+        self.never = [(name, norm(name)) for name in cfg.never_press if norm(name)]
+
+    def _listed(self, label: str) -> str:
+        n = norm(label)
+        return next((name for name, want in self.never if n and want in n), "")
+
+    def refuses(self, planned: PlannedAction, vision: VisionOutput) -> str:
+        """The listed name this action would press, or "" (only taps press anything)."""
+        if planned.kind != "tap" or planned.box is None:
+            return ""
+        if hit := self._listed(planned.target):
+            return hit
+        cx, cy = planned.box.center
+        return next((hit for label, box in _labels(vision) if box.contains(cx, cy) and (hit := self._listed(label))),
+                    "")
+
+    @staticmethod
+    def refusal(planned: PlannedAction, hit: str) -> str:
+        return (f"not executed: {planned.label} would press {hit!r}, which LLuMa never presses while unattended "
+                f"(guard.never_press: money or the account); choose another way")
+
+    @staticmethod
+    def cancel_name(vision: VisionOutput) -> str | None:
+        """The button that leaves a dialog without spending (Cancel, Close, No or Back), or None."""
+        for wanted in CANCEL_NAMES:
+            for b in vision.buttons:
+                if norm(b.name) == wanted:
+                    return b.name
+        return None

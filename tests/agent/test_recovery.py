@@ -1,0 +1,236 @@
+"""Left alone with the game: the recovery ladder, the game as an app, the guard and the notify command, on the real
+Coordinator with a fake phone whose shell answers `dumpsys window`, `monkey` and `am force-stop` as Android does."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+
+from fakes import FakePhone, FakeScreen, ScriptedModel, button, call, loop, text
+
+from lluma_agent.context.stuck import StuckDetector
+from lluma_agent.device.app import GameApp
+from lluma_agent.loop import checkpoint
+from lluma_agent.loop.app import tell_the_end
+from lluma_agent.loop.coordinator import Coordinator
+from lluma_agent.loop.stop import StopKind, exit_status
+from lluma_agent.notify import Notifier
+from lluma_agent.runlog.stats import compute
+from lluma_agent.runlog.turnlog import read_turns
+
+PKG = "com.cygames.umamusume"
+ACT = "jp.co.cygames.umamusume_activity.UmamusumeActivity"
+
+
+class AppPhone(FakePhone):
+    """A FakePhone whose game is an app: stopped, it shows the launcher; started, its title screen."""
+
+    def __init__(self, screens: dict[str, FakeScreen], start: str, installed: bool = True) -> None:
+        title = FakeScreen(texts=[text("TAP TO START", 350, 1500, 730, 1560)], goes_to={"TAP TO START": start})
+        screens = {**screens, "launcher": FakeScreen(texts=[text("Uma Musume", 400, 900, 680, 960)]), "title": title}
+        super().__init__(screens, start)
+        self.running, self.installed, self.shell_calls = True, installed, []
+
+    def shell(self, command: str, what: str = "shell") -> tuple[str, str, int | None]:
+        self.shell_calls.append(command)
+        words = command.split()
+        if words[:2] == ["dumpsys", "window"]:
+            who = f"{PKG}/{ACT}" if self.running else "com.google.android.apps.nexuslauncher/.NexusLauncherActivity"
+            return f"  mCurrentFocus=Window{{2785a60 u0 {who}}}\n  mCurrentFocus=null\n", "", 0
+        if words[0] == "monkey":
+            if not self.installed:
+                return "", "** No activities found to run, monkey aborted.\n", 0
+            self.running, self.screen = True, "title"
+            return "Events injected: 1\n", "", 0
+        if words[:2] == ["am", "force-stop"]:
+            self.running, self.screen = False, "launcher"
+        return "", "", 0
+
+
+def _phone(installed: bool = True, **more: FakeScreen) -> AppPhone:
+    return AppPhone({**more,
+        "home": FakeScreen(buttons=[button("Training", 100, 1300, 500, 1400), button("Shop", 600, 1300, 1000, 1400)],
+                           goes_to={"Shop": "shop"}),
+        "shop": FakeScreen(buttons=[button("Purchase Carats", 100, 800, 980, 900), button("Back", 40, 1750, 240, 1840)],
+                           goes_to={"Back": "home", "back": "home"}),
+    }, start="home", installed=installed)
+
+
+def _loop(tmp_path: Path, phone: AppPhone, model: ScriptedModel, **run: object) -> Coordinator:
+    c = loop(tmp_path, phone, model, **run)
+    c.app = GameApp(phone, c.cfg.game)
+    c.cfg.recovery.wait_s = 0
+    return c
+
+
+def _hook(tmp_path: Path) -> tuple[str, Path]:
+    out = tmp_path / "events.jsonl"
+    script = tmp_path / "hook.py"
+    script.write_text("import sys\nopen(sys.argv[1], 'a').write(sys.stdin.read())\n", encoding="utf-8")
+    return f"{shlex.quote(sys.executable)} {shlex.quote(str(script))} {shlex.quote(str(out))}", out
+
+
+def _events(out: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in out.read_text().splitlines()] if out.exists() else []
+
+
+def test_the_ladder_climbs_every_rung_then_starts_over_and_pauses_only_after_max_cycles(tmp_path: Path) -> None:
+    phone = _phone()
+    model = ScriptedModel([[call("pressButton", name="Training")]] * 40)  # Training leads nowhere: stuck
+    c = _loop(tmp_path, phone, model, max_turns=60, stuck_after=2, stuck_force_after=3, stuck_pause_after=4)
+    c.cfg.recovery.max_cycles = 2
+    phone.screens["title"].goes_to["TAP TO START"] = "home"
+    totals = c.run()
+    logs = read_turns(tmp_path / "logs")
+    rungs = [t.recovery.rung if t.recovery else "-" for t in logs]
+    own = [r for r in rungs if r in ("back", "safe_tap", "restart", "wait", "over", "pause")]
+    # restart shows the title screen: a change that ends the episode, so the ladder climbs from there again
+    assert own[:3] == ["back", "safe_tap", "restart"], rungs
+    assert "warn" in rungs and "force" in rungs and rungs.index("warn") < rungs.index("force") < rungs.index("back")
+    assert totals.recoveries["restart"] >= 1 and totals.game_starts == totals.recoveries["restart"]
+    restart = next(t for t in logs if t.recovery and t.recovery.rung == "restart")
+    assert restart.game_start is not None and restart.game_start.ok and restart.response is None  # no model call
+    assert restart.game_start.reason.startswith("recovery rung restart (")
+    assert f"am force-stop {PKG}" in phone.shell_calls and f"monkey -p {PKG} -c android.intent.category.LAUNCHER 1" in (
+        phone.shell_calls)
+    # every rung turn is the coordinator's own: no model call, said in the log
+    for t in logs:
+        if t.recovery and t.recovery.rung in ("back", "safe_tap", "restart", "wait"):
+            assert t.response is None and t.stuck.level == "recover"
+            assert any(e.endswith("no model call this turn") for e in t.errors)
+    assert totals.stop_kind == StopKind.STUCK and exit_status(totals.stop_kind) == 3
+    assert rungs[-1] == "pause" and logs[-1].stuck.level == "pause"
+    assert "the recovery ladder was climbed in vain 2 time(s)" in totals.stop_reason
+    assert rungs.count("over") == 1  # the first failed ladder started over; the second paused the run
+    # the counts in RunTotals are the turn logs' counts, as `lluma stats` reads them
+    stats = compute(logs)
+    assert stats.recoveries == totals.recoveries and stats.game_starts == totals.game_starts
+
+
+def test_a_rung_that_changes_the_screen_ends_the_episode(tmp_path: Path) -> None:
+    phone = _phone()
+    phone.screens["home"].goes_to["back"] = "shop"  # the back key gets the game moving
+    model = ScriptedModel([[call("pressButton", name="Training")]] * 4 + [[call("pressButton", name="Back")]] * 2)
+    c = _loop(tmp_path, phone, model, max_turns=7, stuck_after=2, stuck_force_after=9, stuck_pause_after=4)
+    c.cfg.recovery.max_cycles = 1
+    totals = c.run()
+    assert totals.stop_kind == StopKind.MAX_TURNS and totals.recoveries.get("back") == 1
+    assert "safe_tap" not in totals.recoveries and c.stuck.climbed == 0 and c.stuck.failed == []
+    after = read_turns(tmp_path / "logs")[5]  # the turn after the back rung: the model is told what happened
+    assert any("recovery rung back" in n and "screen changed" in n for n in after.notes)
+
+
+def test_a_game_not_in_the_foreground_is_started_and_the_start_is_logged_and_told(tmp_path: Path) -> None:
+    phone = _phone()
+    command, out = _hook(tmp_path)
+    model = ScriptedModel([[call("pressButton", name="Training")], [call("pressButton", name="TAP TO START")],
+                           [call("pressButton", name="Training")]])
+    c = _loop(tmp_path, phone, model, max_turns=3)
+    c.cfg.notify.command = command
+    c.notifier = Notifier(c.cfg.notify, run="run-x")
+    c.step()
+    phone.running, phone.screen = False, "launcher"  # the game crashed to the launcher
+    second = c.step()
+    assert second.game_start is not None and second.game_start.ok
+    assert second.game_start.reason == ("not in the foreground (com.google.android.apps.nexuslauncher/"
+                                        ".NexusLauncherActivity)")
+    assert second.vision is not None and second.vision.seen_by_model["texts"] == ["TAP TO START"]  # the started game
+    third = c.step()
+    assert third.game_start is None and c.totals.game_starts == 1
+    assert c.notifier.wait(10)
+    [event] = _events(out)
+    assert event["event"] == "game_restarted" and event["ok"] is True and event["turn"] == 2 and event["run"] == "run-x"
+
+
+def test_a_start_that_fails_is_a_clear_line_and_the_run_goes_on(tmp_path: Path) -> None:
+    phone = _phone(installed=False)
+    phone.running, phone.screen = False, "launcher"
+    model = ScriptedModel([[call("pressButton", name="Uma Musume")]] * 2)
+    totals = _loop(tmp_path, phone, model, max_turns=2).run()
+    first = read_turns(tmp_path / "logs")[0]
+    assert first.game_start is not None and not first.game_start.ok
+    assert f"game: could not start {PKG} (`monkey -p {PKG} -c android.intent.category.LAUNCHER 1`): ** No activities " \
+           "found to run, monkey aborted." in first.errors
+    assert first.response is not None  # the turn went on: the model saw the launcher
+    assert totals.stop_kind == StopKind.MAX_TURNS and totals.game_starts == 0 and totals.game_start_failures == 2
+
+
+def test_a_guarded_button_is_never_pressed_and_the_model_is_told(tmp_path: Path) -> None:
+    phone = _phone()
+    phone.screen = "shop"
+    model = ScriptedModel([[call("pressButton", name="purchase carats")], [call("back")]])
+    c = _loop(tmp_path, phone, model, max_turns=2)
+    c.run()
+    assert phone.calls == [("tap", 140, 1795)]  # only Back: the carats were never tapped
+    refused = [b for b in model.requests[1]["messages"][-1]["content"] if b["type"] == "tool_result"][0]
+    assert refused["is_error"] and "would press 'Purchase Carats'" in refused["content"]
+    first = read_turns(tmp_path / "logs")[0]
+    assert first.action is None
+    assert first.guard == ["refused pressButton(Purchase Carats): 'Purchase Carats' is guarded"]
+
+
+def test_a_tap_that_lands_on_a_guarded_button_is_refused_whatever_names_it(tmp_path: Path) -> None:
+    phone = _phone()
+    phone.screen = "shop"
+    phone.screens["shop"].texts.append(text("Carats", 300, 820, 500, 880))  # a text line on the guarded button
+    model = ScriptedModel([[call("pressButton", name="Carats")]])
+    log = _loop(tmp_path, phone, model, max_turns=1).step()
+    assert phone.calls == [] and log.guard and "'Purchase Carats' is guarded" in log.guard[0]
+
+
+def test_session_error_ends_the_run_with_exit_1_and_tells_a_person(tmp_path: Path) -> None:
+    phone = _phone(session=FakeScreen(texts=[text("Session Error", 350, 700, 730, 760)],
+                                      buttons=[button("Title Screen", 340, 1100, 740, 1200)]))
+    command, out = _hook(tmp_path)
+    model = ScriptedModel([[call("pressButton", name="Training")]])
+    c = _loop(tmp_path, phone, model, max_turns=5)
+    c.cfg.notify.command = command
+    c.notifier = Notifier(c.cfg.notify)
+    phone.on_capture = ["home", "home", "home", "session"]  # after the first turn the game shows Session Error
+    totals = c.run()
+    tell_the_end(c)
+    assert totals.stop_kind == StopKind.SESSION and exit_status(totals.stop_kind) == 1 and totals.turns == 2
+    assert len(model.requests) == 1 and phone.calls == [("tap", 300, 1350)]  # Title Screen never pressed
+    assert [e["event"] for e in _events(out)] == ["session_error", "run_stopped"]
+    assert _events(out)[1]["stop_kind"] == "session" and _events(out)[1]["exit_status"] == 1
+
+
+def test_recover_tp_is_cancelled_and_waited_out_without_a_model_call(tmp_path: Path) -> None:
+    phone = _phone(tp=FakeScreen(texts=[text("Recover TP", 380, 500, 700, 560)],
+                                 buttons=[button("Use", 600, 1100, 900, 1200), button("Cancel", 180, 1100, 480, 1200)],
+                                 goes_to={"Cancel": "home"}))
+    phone.screen = "tp"
+    model = ScriptedModel([[call("pressButton", name="Training")]])
+    c = _loop(tmp_path, phone, model, max_turns=2)
+    c.cfg.guard.tp_wait_s = 0.2
+    first = c.step()
+    assert phone.calls == [("tap", 330, 1150)] and first.response is None and len(model.requests) == 0
+    assert first.guard and first.guard[0].startswith("cancelled 'Recover TP' and waited 0 s")
+    assert first.timings.total_s >= 0.2
+    c.step()
+    assert len(model.requests) == 1  # the model plays on from home, told what the coordinator did
+    assert "cancelled 'Recover TP'" in json.dumps(model.requests[0]["messages"][-1])
+
+
+def test_the_checkpoint_keeps_the_ladder_where_it_was(tmp_path: Path) -> None:
+    phone = _phone()
+    c = _loop(tmp_path, phone, ScriptedModel([]), max_turns=1)
+    c.stuck.climbed, c.stuck.failed = 2, [1_700_000_000.0]
+    cp = checkpoint.Checkpoint.model_validate_json(checkpoint.capture(c).model_dump_json())
+    fresh = _loop(tmp_path / "again", _phone(), ScriptedModel([]), max_turns=1)
+    checkpoint.apply(fresh, cp)
+    assert (fresh.stuck.climbed, fresh.stuck.failed) == (2, [1_700_000_000.0])
+
+
+def test_failed_ladders_older_than_the_window_do_not_count() -> None:
+    s = StuckDetector(1, 2, 3)
+    s.climbed = 4
+    assert s.climb(True, 2, 3600, now=10_000).rung == "over"
+    s.climbed = 4
+    assert s.climb(True, 2, 3600, now=10_000 + 3601).rung == "over"  # the first one fell out of the window
+    s.climbed = 4
+    climb = s.climb(True, 2, 3600, now=10_000 + 3602)
+    assert climb.rung == "pause" and climb.failed == 2
+    assert s.climb(False, 0, 3600, now=0).rung == "pause"  # max_cycles 0: no ladder
