@@ -11,6 +11,7 @@ from contextlib import contextmanager
 
 _depth = 0
 _pending = False
+_asking = 0
 
 
 @contextmanager
@@ -33,3 +34,19 @@ def defer() -> bool:
         _pending = True
         return True
     return False
+
+
+@contextmanager
+def asking() -> Iterator[None]:
+    """A prompt waiting for a person's answer (`--confirm`, `--step`): the first Ctrl+C ends the wait."""
+    global _asking
+    _asking += 1
+    try:
+        yield
+    finally:
+        _asking -= 1
+
+
+def waiting_for_person() -> bool:
+    """Called by the signal handler: True while a prompt waits (it raises KeyboardInterrupt into the wait)."""
+    return _asking > 0

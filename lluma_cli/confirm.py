@@ -18,6 +18,7 @@ from typing import TextIO
 
 from PIL import Image, ImageDraw
 
+from lluma_agent import interrupts
 from lluma_agent.atomic import atomic_write_bytes
 from lluma_agent.device.android import Frame
 from lluma_agent.loop.acting import Verdict
@@ -64,11 +65,20 @@ class Person:
         self.folder = self.run.confirm
         self.inp, self.out = inp or sys.stdin, out or sys.stdout
         self.interactive = self.inp.isatty()
+        if isinstance(self.inp, io.TextIOWrapper):
+            # Bytes that are not text in the locale's encoding become U+FFFD (an answer asked again), never an
+            # error that loses the answers read ahead with them.
+            self.inp.reconfigure(errors="replace")
 
     def _read(self, prompt: str) -> str | None:
-        """One answer; None at the end of input."""
+        """One answer; None at the end of input or at Ctrl+C (the first press ends the wait: `q`)."""
         print(prompt, end="" if self.interactive else "\n", file=self.out, flush=True)
-        line = self.inp.readline()
+        try:
+            with interrupts.asking():
+                line = self.inp.readline()
+        except KeyboardInterrupt:
+            print("\n(Ctrl+C: stopping)", file=self.out, flush=True)
+            return None
         if not line:
             print("(no more answers: stopping)", file=self.out, flush=True)
             return None

@@ -14,7 +14,8 @@ import anthropic
 from PIL import Image, UnidentifiedImageError
 
 from lluma_agent.atomic import write_output
-from lluma_agent.config import ConfigError
+from lluma_agent.config import ConfigError, check_base_url
+from lluma_agent.model.claude import ModelError, check_key
 from lluma_cli.errors import disk_line, one_line
 from lluma_vision.compact import model_view
 from lluma_vision.config import VisionConfig
@@ -35,6 +36,13 @@ def _client(base_url: str | None) -> anthropic.Anthropic | None:
     base_url = base_url or os.environ.get("ANTHROPIC_BASE_URL")
     if not key and not base_url:
         return None
+    if key:
+        check_key("ANTHROPIC_API_KEY", key)
+    if base_url:
+        try:
+            check_base_url(base_url)
+        except ValueError as exc:
+            raise ModelError(f"the base URL {base_url!r} {exc}") from None
     return anthropic.Anthropic(api_key=key or "stand-in", base_url=base_url)
 
 
@@ -130,12 +138,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.json and args.compact:
         print("lluma vision: --json and --compact are two outputs; choose one", file=sys.stderr)
         return 2
-    client = _client(args.base_url) if args.backend != "ocr" else None
     try:
+        client = _client(args.base_url) if args.backend != "ocr" else None
         from lluma_vision.pipeline import Vision
 
         vision = Vision(_vision_config(args.backend), client=client)
-    except (ValueError, ConfigError) as exc:
+    except (ValueError, ConfigError, ModelError) as exc:
         print(f"lluma vision: {exc}", file=sys.stderr)
         return 2
     print(f"lluma vision: loading OCR, reading {len(paths)} image(s) with the {vision.backend} backend",

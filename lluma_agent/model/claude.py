@@ -20,14 +20,14 @@ from anthropic.types.message_create_params import MessageCreateParamsNonStreamin
 from anthropic.types.thinking_config_param import ThinkingConfigParam
 from pydantic import BaseModel, Field
 
-from lluma_agent.config import ModelConfig
+from lluma_agent.config import ModelConfig, check_base_url
 from lluma_agent.model.calls import ToolCall
 from lluma_facts import Usage
 from lluma_facts.registry import RetiredModelError, UnknownModelError, model_spec, usable_model
 from lluma_facts.retry import Attempt, RetryPolicy, Tried, call_with_retries, describe, is_retryable
 
 __all__ = [
-    "Attempt", "Model", "ModelError", "ModelReply", "Shape", "check_model", "make_client", "parse_reply",
+    "Attempt", "Model", "ModelError", "ModelReply", "Shape", "check_key", "check_model", "make_client", "parse_reply",
     "request_shape", "retry_policy",
 ]
 
@@ -119,10 +119,26 @@ def retry_policy(cfg: ModelConfig) -> RetryPolicy:
     )
 
 
+def check_key(variable: str, key: str) -> None:
+    """ModelError naming `variable` when the key holds whitespace or a control character: a key file saved with
+    Windows line endings ends in a carriage return, which every request then fails on as if the API were down
+    (retried for the whole outage window)."""
+    if bad := [c for c in key if ord(c) <= 0x20 or ord(c) == 0x7F]:
+        what = {"\r": "a carriage return (a key file with Windows line endings?)", "\n": "a newline",
+                " ": "a space"}.get(bad[0], f"the control character {bad[0]!r}")
+        raise ModelError(f"{variable} holds {what}; set it to the key alone")
+
+
 def make_client(cfg: ModelConfig, api_key: str | None = None) -> anthropic.Anthropic:
     key = api_key if api_key is not None else os.environ.get(cfg.api_key_env)
     if not key:
         raise ModelError(f"no API key: set {cfg.api_key_env} (or run `lluma demo`, which needs none)")
+    check_key(cfg.api_key_env, key)
+    if not cfg.base_url and (env_url := os.environ.get("ANTHROPIC_BASE_URL")):
+        try:
+            check_base_url(env_url)
+        except ValueError as exc:
+            raise ModelError(f"ANTHROPIC_BASE_URL {exc}") from None
     kwargs: dict[str, Any] = {"api_key": key, "max_retries": 0, "timeout": cfg.timeout_s}
     if cfg.base_url:
         kwargs["base_url"] = cfg.base_url

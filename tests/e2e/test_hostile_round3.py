@@ -215,3 +215,59 @@ def test_the_models_search_tool_is_bounded_and_timed(run6: Path, monkeypatch: py
     monkeypatch.setattr(index, "_PROGRESS_STEPS", 1)
     with pytest.raises(ToolFailed, match="was stopped"):
         SearchHistoryTool().run(SearchArgs(query="a* OR b*"), ctx)  # type: ignore[arg-type]
+
+
+# ---- hangs and tracebacks at start: keys, URLs, prompts ----------------------------------------------------------
+def test_a_key_with_a_carriage_return_is_refused_at_start_naming_its_variable(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from lluma_agent.config import ModelConfig
+    from lluma_agent.model.claude import ModelError, make_client
+    from lluma_cli import run
+
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test\r")  # a key file with Windows line endings
+    with pytest.raises(ModelError, match=r"ANTHROPIC_API_KEY holds a carriage return"):
+        make_client(ModelConfig())
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("LLUMA_LOGS__DIR", str(tmp_path / "logs"))
+    assert run.main([]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "ANTHROPIC_API_KEY holds a carriage return" in err[0]
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:1/\n")
+    with pytest.raises(ModelError, match="ANTHROPIC_BASE_URL must be a URL without spaces or control characters"):
+        make_client(ModelConfig())
+    with pytest.raises(ValueError, match="without spaces or control characters"):
+        ModelConfig(base_url="http://127.0.0.1:1/\nx")
+
+
+def test_invalid_utf8_on_standard_input_is_asked_again_and_keeps_the_answer_before_it(tmp_path: Path) -> None:
+    import io
+
+    from lluma_cli.confirm import Person
+
+    raw = io.BytesIO(b"y\n\xff\xfe\nq\n")
+    inp = io.TextIOWrapper(raw, encoding="ascii", errors="strict")  # a strict locale
+    out = io.StringIO()
+    person = Person(tmp_path, inp=inp, out=out)
+    assert person._read("?") == "y"  # the valid answer read ahead with the bad bytes is kept
+    assert person.before_turn(2) is True  # the undecodable line is an answer, not a traceback
+    assert person.before_turn(3) is False
+
+
+def test_the_first_ctrl_c_ends_a_waiting_prompt(tmp_path: Path) -> None:
+    import io
+    import signal
+
+    from lluma_agent import interrupts
+    from lluma_agent.loop.app import CtrlC
+    from lluma_cli.confirm import Person
+
+    class Pressed(io.StringIO):
+        def readline(self, *a: object) -> str:  # type: ignore[override]
+            assert interrupts.waiting_for_person()
+            CtrlC()._handle(signal.SIGINT, None)  # what the first press does while the prompt waits
+            return "y\n"
+
+    out = io.StringIO()
+    assert Person(tmp_path, inp=Pressed(), out=out).before_turn(1) is False
+    assert "(Ctrl+C: stopping)" in out.getvalue() and not interrupts.waiting_for_person()
