@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 
 from lluma_agent.config import Config, ConfigError, default_yaml, find_config, load_config
 from lluma_agent.device.adb_client import NoDaemonClient
+from lluma_agent.device.app import KNOWN_PACKAGES
 from lluma_agent.memory.store import budget_warnings, scan, yaml_problem
 from lluma_facts import ModelLookupError, model_spec, usable_model
 
@@ -86,8 +87,10 @@ def check_adb(cfg: Config) -> list[Check]:
             checks.append(_not_ready(info.serial, info.state))
         else:
             checks.append(Check("device", "ok", f"{info.serial} ready (attached: {listed})"))
+            checks.append(check_game(cfg, client, info.serial))
     elif len(ready) == 1:
         checks.append(Check("device", "ok", f"{ready[0].serial} ready (attached: {listed})"))
+        checks.append(check_game(cfg, client, ready[0].serial))
     elif not infos:
         checks.append(Check("device", "fail", "no device attached",
                             "phone: USB debugging on, plug in, accept the prompt; emulator: `lluma run --connect "
@@ -99,6 +102,26 @@ def check_adb(cfg: Config) -> list[Check]:
         checks.append(Check("device", "fail", f"{len(ready)} devices ready ({listed}); which one?",
                             "set device.serial (or `lluma run --serial SERIAL`)"))
     return checks
+
+
+def check_game(cfg: Config, client: NoDaemonClient, serial: str) -> Check:
+    """game.package is installed on the device (`pm path`, read-only); if not, which known client is."""
+    pkg = cfg.game.package
+    known = ", ".join(f"{name} {p}" for name, p in KNOWN_PACKAGES.items())
+    try:
+        device = client.device(serial)
+        path = str(device.shell(f"pm path {pkg}", timeout=client.timeout)).strip()
+        listed = "" if path.startswith("package:") else str(device.shell("pm list packages umamusume",
+                                                                           timeout=client.timeout))
+    except Exception as exc:  # adbutils raises AdbError, OSError, ValueError depending on where it broke
+        return Check("game", "warn", f"could not ask {serial} whether {pkg} is installed ({exc})",
+                     "check the device with `adb shell pm path " + pkg + "`")
+    if path.startswith("package:"):
+        return Check("game", "ok", f"{pkg} (game.package) is installed on {serial}")
+    found = [line.removeprefix("package:").strip() for line in listed.splitlines() if line.startswith("package:")]
+    also = f"; installed: {', '.join(found)}" if found else ""
+    return Check("game", "fail", f"{pkg} (game.package) is not installed on {serial}{also}",
+                 f"set game.package to the client you play ({known}), or install the game")
 
 
 def _not_ready(serial: str, state: str) -> Check:

@@ -25,6 +25,13 @@ from pydantic import BaseModel
 
 from lluma_agent.config import GameConfig
 
+# The clients' packages (FACTS); game.package names the one played.
+KNOWN_PACKAGES = {
+    "Global": "com.cygames.umamusume",
+    "Japan": "jp.co.cygames.umamusume",
+    "Korea": "com.kakaogames.umamusume",
+    "Taiwan": "com.komoe.kmumamusumegp",
+}
 # `mCurrentFocus=Window{2785a60 u0 com.pkg/.Act}`, `mCurrentFocus=null`, `mFocusedApp=ActivityRecord{d7 u0 pkg/act t9}`
 _FOCUS = re.compile(r"\b(mCurrentFocus|mFocusedApp)=(null|\w+\{[^}]*\})")
 _WINDOW = re.compile(r"^\w+\{\S+ u\d+ (?P<what>.+?)(?: t\d+)?\}$")
