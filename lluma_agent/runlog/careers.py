@@ -20,6 +20,7 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel, Field, ValidationError
 
+from lluma_agent.context.stuck import RUNGS
 from lluma_agent.runlog.logread import turn_calls
 from lluma_agent.runlog.turnlog import TurnLog
 from lluma_vision.models import VisionData
@@ -77,10 +78,8 @@ def _shows(view: VisionData, title: str) -> bool:
 
 
 def _recovery_rung(log: TurnLog) -> str | None:
-    """The rung of the recovery ladder this turn climbed (the turn log's `recovery`), if any."""
-    rec = getattr(log, "recovery", None)
-    rung = getattr(rec, "rung", None) if rec is not None else None
-    return str(rung) if rung else None
+    """The rung of the recovery ladder this turn climbed, if any (counted as `lluma stats` counts them)."""
+    return log.recovery.rung if log.recovery is not None and log.recovery.rung in RUNGS else None
 
 
 class _Open(BaseModel):
@@ -131,7 +130,7 @@ class CareerBook:
         c.cost_usd += log.cost.turn_usd
         if rung := _recovery_rung(log):
             c.recoveries[rung] = c.recoveries.get(rung, 0) + 1
-        if getattr(log, "game_start", None) is not None:
+        if log.game_start is not None and log.game_start.ok:
             c.game_starts += 1
         view = view_of(log)
         if view is None:
