@@ -119,6 +119,10 @@ def _header(s: RunStats) -> str:
         ("actions", f"{sum(s.actions.values())}", ", ".join(f"{k} {v}" for k, v in s.actions.items()) or "none"),
         ("errors", f"{s.errors}", f"in {s.turns_with_errors} turns"),
         ("stuck", f"{sum(s.stuck.values())}", ", ".join(f"{k} {v}" for k, v in s.stuck.items()) or "never"),
+        ("recoveries", f"{sum(s.recoveries.values())}",
+         ", ".join(f"{k} {v}" for k, v in s.recoveries.items()) or "no rung of the ladder taken"),
+        ("game starts", f"{s.game_starts}", f"{s.game_start_failures} failed" if s.game_start_failures
+         else "the game started again by the agent"),
         ("memory changes", f"{sum(s.memory_changes.values())}",
          ", ".join(f"by {k} {v}" for k, v in s.memory_changes.items()) or "none"),
     ]
@@ -167,6 +171,11 @@ def _marks(log: TurnLog, resumed: bool) -> list[tuple[str, str]]:
         tags.append(("person", f"person: {log.person}"))
     for m in log.memory_changes:
         tags.append(("person" if m.by == "person" else "memory", f"memory {m.op} {m.name} by {m.by}"))
+    if log.recovery is not None:
+        tags.append(("recovery", f"recovery: {log.recovery.rung}"))
+    if log.game_start is not None:
+        tags.append(("game", "game started" if log.game_start.ok else "game start failed"))
+    tags += [("guard", f"guard: {g}") for g in log.guard]
     return tags
 
 

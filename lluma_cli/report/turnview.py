@@ -78,6 +78,7 @@ class TurnView(BaseModel):
     stuck_level: str
     stuck_line: str
     stuck_reason: str
+    unattended: list[str]  # the recovery ladder's rung, the game started, what the guard did
     errors: list[str]
 
     @classmethod
@@ -133,8 +134,22 @@ class TurnView(BaseModel):
             stuck_level=s.level, stuck_reason=s.reason,
             stuck_line=(f"stuck: {s.level} (unchanged {s.unchanged_streak}, loop {s.loop_streak}): {s.reason}"
                         if s.level != "ok" else ""),
+            unattended=unattended_lines(log),
             errors=list(log.errors),
         )
+
+
+def unattended_lines(log: TurnLog) -> list[str]:
+    """What the agent did on its own this turn: a rung of the recovery ladder, a start of the game, the guard."""
+    lines = []
+    if (r := log.recovery) is not None:
+        failed = f"; {r.failed} failed ladder(s) within the window" if r.failed else ""
+        lines.append(f"recovery rung {r.rung}: {r.reason}{failed}")
+    if (g := log.game_start) is not None:
+        lines.append(f"game {'started' if g.ok else 'start FAILED'} ({g.reason}): `{g.command}`"
+                     + (f" -> {g.output}" if g.output else ""))
+    lines += [f"guard: {x}" for x in log.guard]
+    return lines
 
 
 def _pretty_json(text: str) -> str:
@@ -190,5 +205,6 @@ def as_text(v: TurnView) -> str:
         out += _block(m.title, m.diff or "(no diff)")
     if v.stuck_line:
         out.append(v.stuck_line)
+    out += v.unattended
     out += _block("errors", "\n".join(f"- {e}" for e in v.errors))
     return "\n".join(out)
