@@ -38,6 +38,7 @@ from lluma_agent.runlog.turnlog import TurnLog
 from lluma_cli.errors import disk_line
 from lluma_cli.report import charts, progress, timeline
 from lluma_cli.report.marks import mark_action
+from lluma_cli.report.progress_charts import progress_charts
 from lluma_cli.report.turnview import TurnView
 
 COLOURS = {"uncached": "#e4572e", "cache write": "#f3a712", "cache read": "#2e86ab"}
@@ -67,7 +68,7 @@ ul{margin:2px 0;padding-left:20px}code{font:12px ui-monospace,Menlo,Consolas,mon
 .calls{border-collapse:collapse;font-size:12px;margin:2px 0}.calls td,.calls th{padding:1px 8px 1px 0;text-align:right}
 .calls td:first-child,.calls th:first-child{text-align:left}
 .tag{font-size:11px;border-radius:3px;padding:0 4px;margin-left:4px;background:#e8eef7;color:#234}
-.progress{font-size:11px;color:#555;margin-left:6px}
+.progress{display:block;white-space:normal;font-size:11px;color:#555;margin:2px 0 0 48px}
 .tag.person{background:#f6e3f0;color:#7a1457}.tag.resume{background:#e3f4e8;color:#1d5c2e}
 .timeline{max-width:360px;border:1px solid #ccc;border-radius:4px}
 .toolbar{margin:4px 0}.toolbar button{font:inherit;padding:2px 10px;margin-right:6px;cursor:pointer}
@@ -223,6 +224,7 @@ def render(run: Run, thumb: int = 480, out_dir: Path | None = None, gif: bytes |
         _careers(s),
         "<h2>Tokens and cost</h2>",
         _charts(run.turns),
+        *(["<h2>Game progress</h2>", shown] if (shown := progress_charts(progress.readings(run.turns))) else []),
         "<h2>Turns</h2>",
         '<div class="toolbar"><button id="expand" type="button">expand all</button>'
         '<button id="collapse" type="button">collapse all</button></div>',

@@ -6,7 +6,10 @@ reading (what vision saw), never from the game: on a phone that is all there is.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
+from typing import Any
 
+from lluma_agent.runlog.careers import STATS
 from lluma_agent.runlog.turnlog import TurnLog
 
 # Texts that say where the career is: "Turn 5/24", "Energy 80/100", "Mood: Good", "Speed 120", "Skill Pts 95",
@@ -19,23 +22,38 @@ _FACT = re.compile(
 )
 
 
+_ORDER = ("Turn", "Energy", "Mood", *STATS, "Skill Pts", "Skill Points")
+
+
+def _number(value: object) -> float | None:
+    """A captioned value as an absolute number (`"120"`), None for a gain (`"+12"`), a share or words."""
+    text = str(value).strip().replace(",", "")
+    return float(text) if re.fullmatch(r"\d+(?:\.\d+)?", text) else None
+
+
 def facts(log: TurnLog, limit: int = 12) -> list[str]:
-    """The progress a turn read, each once: the reading's captioned values (`Turn 1/24`, `Speed 90`), gauges
-    (`Energy 62%`, unless a value says it) and mood when vision gives them, else the texts that say the same."""
+    """The progress a turn read, each once and by its caption: the career turn, energy (a gauge's fill: the real
+    game prints no digits), mood, the stats and skill points first, then the other captioned values (a caption
+    repeated on the screen, `Fail#2`, is the same caption again and not listed), the gains as one fact; when
+    vision gives none of them, the texts that say the same."""
     if log.vision is None:
         return []
     seen = log.vision.seen_by_model
-    out: list[str] = []
+    found: dict[str, str] = {}
     values = seen.get("values")
     if isinstance(values, dict):
-        out += [f"{k} {v}" for k, v in values.items()]
-    gauges = seen.get("gauges")  # a bar's fill: the real game prints no energy digits
+        found.update({str(k): f"{k} {v}" for k, v in values.items() if "#" not in str(k)})
+    gauges = seen.get("gauges")
     if isinstance(gauges, dict):
-        said = {o.split()[0] for o in out}
-        out += [f"{k} {round(v * 100)}%" for k, v in gauges.items()
-                if isinstance(v, int | float) and not isinstance(v, bool) and k not in said]
+        found.update({str(k): f"{k} {round(v * 100)}%" for k, v in gauges.items()
+                      if isinstance(v, int | float) and not isinstance(v, bool) and "#" not in str(k)
+                      and str(k) not in found})
     if isinstance(seen.get("mood"), str):
-        out.append(f"Mood: {seen['mood']}")
+        found["Mood"] = f"Mood: {seen['mood']}"
+    out = [found.pop(k) for k in _ORDER if k in found] + list(found.values())
+    gains = seen.get("gains")
+    if isinstance(gains, dict) and gains:
+        out.append("gains: " + ", ".join(f"{k} {v}" for k, v in gains.items() if "#" not in str(k)))
     texts = seen.get("texts", [])
     for text in texts if isinstance(texts, list) else []:
         t = " ".join(str(text).split())
@@ -43,3 +61,42 @@ def facts(log: TurnLog, limit: int = 12) -> list[str]:
                 o.startswith("Mood") for o in out)):
             out.append(t)
     return out[:limit]
+
+
+@dataclass
+class Reading:
+    """What one turn's screen said of the career, as numbers (None where it said nothing)."""
+
+    turn: int
+    career: int  # 1 for the first career of the run; +1 where the career turn counter starts again
+    stats: dict[str, float] = field(default_factory=dict)
+    energy: float | None = None  # percent (the gauge's fill)
+    skill_points: float | None = None
+
+
+def readings(turns: list[TurnLog]) -> list[Reading]:
+    """The turns whose screen showed the career's state (a stat, energy or skill points as a number), in order.
+    A new career begins where the `Turn n/N` counter goes down."""
+    out: list[Reading] = []
+    career, last_turn = 1, 0
+    for log in turns:
+        seen = log.vision.seen_by_model if log.vision is not None else {}
+        raw_values, raw_gauges = seen.get("values"), seen.get("gauges")
+        values: dict[str, Any] = raw_values if isinstance(raw_values, dict) else {}
+        gauges: dict[str, Any] = raw_gauges if isinstance(raw_gauges, dict) else {}
+        counter = re.match(r"\s*(\d+)", str(values.get("Turn", "")))
+        if counter:
+            n = int(counter.group(1))
+            if n < last_turn:
+                career += 1
+            last_turn = n
+        r = Reading(turn=log.turn, career=career)
+        r.stats = {k: v for k in STATS if (v := _number(values.get(k, ""))) is not None}
+        energy = gauges.get("Energy")
+        if isinstance(energy, int | float) and not isinstance(energy, bool):
+            r.energy = round(100 * float(energy), 1)
+        pts = values.get("Skill Pts", values.get("Skill Points"))
+        r.skill_points = _number(pts) if pts is not None else None
+        if r.stats or r.energy is not None or r.skill_points is not None:
+            out.append(r)
+    return out

@@ -271,3 +271,67 @@ def test_the_first_ctrl_c_ends_a_waiting_prompt(tmp_path: Path) -> None:
     out = io.StringIO()
     assert Person(tmp_path, inp=Pressed(), out=out).before_turn(1) is False
     assert "(Ctrl+C: stopping)" in out.getvalue() and not interrupts.waiting_for_person()
+
+
+# ---- progress you can see ------------------------------------------------------------------------------------
+def test_the_report_charts_progress_from_the_readings_and_the_timeline_reads(run6: Path, tmp_path: Path) -> None:
+    from PIL import Image
+
+    from lluma_agent.runlog.logread import load_run
+    from lluma_agent.runlog.turnlog import read_turn
+    from lluma_cli.report import progress
+
+    run = _copy(run6, tmp_path)
+    for n, (speed, energy) in {5: ("90", 1.0), 6: ("105", 0.8)}.items():  # two home screens, as the game shows
+        path = RunFolder.at(run).turn_log(n)
+        log = read_turn(path)
+        assert log.vision is not None
+        log.vision.seen_by_model = {**log.vision.seen_by_model, "gauges": {"Energy": energy}, "mood": "GOOD",
+                                    "values": {"Turn": f"{n}/24", "Speed": speed, "Stamina": "85", "Fail#2": "0%",
+                                               "Skill Pts": "120"}}
+        path.write_text(log.model_dump_json(), encoding="utf-8")
+    assert page.main([str(run), "--gif", "-o", str(tmp_path / "r.html")]) == 0
+    html = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert "<h2>Game progress</h2>" in html and "Stats (as the screens read them)" in html
+    assert "Energy (% of the gauge)" in html
+    assert "Skill points" in html
+    with Image.open(run / "timeline.gif") as gif:
+        assert gif.width >= 360  # the game's text reads at this size
+    facts = [f for t in load_run(run).turns for f in progress.facts(t)]
+    assert not any("#" in f.split()[0] for f in facts)  # by caption, never a raw key such as Fail#2
+    assert progress.facts(load_run(run).turns[5])[:5] == ["Turn 6/24", "Energy 80%", "Mood: GOOD", "Speed 105",
+                                                          "Stamina 85"]
+    assert "turn 6: Speed 105" in html  # each point's figure, as a tooltip
+
+
+def test_captions_wrap_by_words_and_a_huge_caption_is_not_quadratic() -> None:
+    import time
+
+    from PIL import Image, ImageDraw, ImageFont
+
+    from lluma_cli.report.timeline import wrap
+
+    draw = ImageDraw.Draw(Image.new("RGB", (8, 8)))
+    font = ImageFont.load_default(size=15)
+    lines = wrap(draw, "-> screen changed  person: replaced pressButton(OK) with pressButton(Cancel) because "
+                       "the career should not start yet", font, 348, 2)
+    assert len(lines) == 2 and lines[-1].endswith(" …") and all(draw.textlength(x, font=font) <= 348 for x in lines)
+    assert all(not x.rstrip(" …").endswith(("Canc", "pressBut")) for x in lines)  # never cut mid-word
+    start = time.monotonic()
+    wrap(draw, "x" * 8000, font, 348, 2)
+    wrap(draw, "word " * 8000, font, 348, 2)
+    assert time.monotonic() - start < 1  # an 8,000-character caption took 30 s
+
+
+def test_progress_readings_count_careers_where_the_turn_counter_starts_again() -> None:
+    from lluma_agent.runlog.turnlog import TurnLog
+    from lluma_cli.report import progress
+
+    def log(turn: int, counter: str, speed: str) -> TurnLog:
+        t = TurnLog.model_construct(turn=turn)
+        t.vision = type("V", (), {"seen_by_model": {"values": {"Turn": counter, "Speed": speed},
+                                                    "gauges": {"Energy": 0.5}}})()  # type: ignore[assignment]
+        return t
+
+    rs = progress.readings([log(1, "23/24", "300"), log(2, "24/24", "310"), log(3, "1/24", "90")])
+    assert [r.career for r in rs] == [1, 1, 2] and rs[2].stats == {"Speed": 90.0} and rs[0].energy == 50.0

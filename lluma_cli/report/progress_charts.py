@@ -1,0 +1,73 @@
+"""The report's game-progress charts: stats, energy and skill points over the turns, as the screens read them.
+
+From `progress.readings` (what vision saw, never the game's truth: on a phone that is all there is). Each chart
+is a line per series through the turns that showed it; where a run played several careers, a dashed line marks
+where each began. Inline SVG like `charts.py`, every point with a `<title>` tooltip.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from html import escape
+
+from lluma_cli.report.charts import BOTTOM, LEFT, TOP, H, _axes, _svg
+from lluma_cli.report.progress import Reading
+
+STAT_COLOURS = {"Speed": "#2e86ab", "Stamina": "#e07a1f", "Power": "#c0392b", "Guts": "#8e44ad", "Wit": "#27ae60"}
+
+
+def _number(v: float) -> str:
+    return f"{v:.0f}"
+
+
+def multi_line(title: str, xs: list[int], series: list[tuple[str, str, list[float | None]]],
+               fmt: Callable[[float], str] = _number, starts: list[tuple[int, str]] | None = None) -> str:
+    """A line per series through its known values (None: the turn did not show it), a legend, and a dashed
+    vertical line with a label at each (index, label) of `starts`."""
+    top = max((v for _, _, vals in series for v in vals if v is not None), default=0.0)
+    parts, scale, slot = _axes(title, xs, top, fmt)
+    for index, label in starts or []:
+        x = LEFT + index * slot
+        parts.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{TOP}" y2="{H - BOTTOM}" stroke="#999" '
+                     f'stroke-dasharray="4 3"/>')
+        parts.append(f'<text x="{x + 3:.1f}" y="{TOP + 10}">{escape(label)}</text>')
+    for name, colour, vals in series:
+        pts = [(LEFT + (i + 0.5) * slot, H - BOTTOM - v * scale, xs[i], v) for i, v in enumerate(vals)
+               if v is not None]
+        if not pts:
+            continue
+        path = " ".join(f"{x:.1f},{y:.1f}" for x, y, _, _ in pts)
+        parts.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2"/>')
+        parts += [f'<circle cx="{x:.1f}" cy="{y:.1f}" r="2.5" fill="{colour}"><title>turn {turn}: {escape(name)} '
+                  f"{escape(fmt(v))}</title></circle>" for x, y, turn, v in pts]
+    lx = LEFT + 260
+    for name, colour, vals in series:
+        if any(v is not None for v in vals):
+            parts.append(f'<rect x="{lx}" y="7" width="10" height="10" fill="{colour}"/>')
+            parts.append(f'<text x="{lx + 14}" y="16">{escape(name)}</text>')
+            lx += 30 + 7 * len(name)
+    return _svg(title, parts)
+
+
+def progress_charts(readings: list[Reading]) -> str:
+    """The charts' HTML (stats; energy; skill points), or "" when no turn read the career's state."""
+    if not readings:
+        return ""
+    xs = [r.turn for r in readings]
+    starts = [(i, f"career {r.career}") for i, r in enumerate(readings)
+              if i > 0 and r.career != readings[i - 1].career]
+    if starts:
+        starts.insert(0, (0, f"career {readings[0].career}"))
+    stats = [(name, colour, [r.stats.get(name) for r in readings]) for name, colour in STAT_COLOURS.items()]
+    out = []
+    if any(v is not None for _, _, vals in stats for v in vals):
+        out.append(multi_line("Stats (as the screens read them)", xs, stats, starts=starts))
+    energy: list[float | None] = [r.energy for r in readings]
+    if any(v is not None for v in energy):
+        out.append(multi_line("Energy (% of the gauge)", xs, [("Energy", "#f1c40f", energy)],
+                              fmt=lambda v: f"{v:.0f}%", starts=starts))
+    points: list[float | None] = [r.skill_points for r in readings]
+    if any(v is not None for v in points):
+        out.append(multi_line("Skill points", xs, [("Skill points", "#16a085", points)], starts=starts))
+    return "".join(f'<div class="chart">{svg}</div>' for svg in out)
+
