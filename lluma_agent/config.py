@@ -235,6 +235,10 @@ class RecoveryConfig(_Section):
     )
     window_s: float = Field(3600.0, gt=0, le=604_800, description="The window in which failed ladders are counted.")
     wait_s: float = Field(60.0, ge=0, le=3600, description="The ladder's last rung: wait this long, no model call.")
+    calm_turns: int = Field(
+        20, ge=1, le=10_000, description="Turns in a row without being stuck after which the ladder starts again "
+        "from its first rung (stuck again sooner, after a restart say: the ladder goes on up).",
+    )
 
 
 class GuardConfig(_Section):

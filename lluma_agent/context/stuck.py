@@ -4,11 +4,13 @@ two screens, and what is done about them.
 Levels rise with the streak: "warn" puts a warning into the current turn, "force" makes the coordinator take a
 different kind of action instead of the model's; at "pause" the model's rungs are spent and the coordinator climbs
 the rest of the ladder itself, one rung a turn and no model call: `back`, `safe_tap`, `restart` (the game stopped
-and started again; only where the device can), `wait` (recovery.wait_s). A rung whose effect breaks the streak
-ends the episode. A ladder climbed to its top in vain starts over from "warn" (the detector forgets the streak),
-and counts as failed; the run pauses only once `recovery.max_cycles` ladders failed within `recovery.window_s`
-(max_cycles 0: no ladder, the run pauses at "pause" as it always did). A turn on one of the coordinator's rungs
-is logged with level "recover"; only the turn that pauses has "pause".
+and started again; only where the device can), `wait` (recovery.wait_s). The ladder goes back to its first rung
+only after `recovery.calm_turns` turns in a row without being stuck: a game that is stuck again soon after a
+rung (a restart that leads back to the same screen) goes on up the same ladder. A ladder climbed to its top in
+vain starts over from "warn" (the detector forgets the streak), and counts as failed; the run pauses only once
+`recovery.max_cycles` ladders failed within `recovery.window_s` (max_cycles 0: no ladder, the run pauses at
+"pause" as it always did). A turn on one of the coordinator's rungs is logged with level "recover"; only the turn
+that pauses has "pause".
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ class StuckCounts(BaseModel):
     screens: list[str]
     actions: list[str]
     climbed: int = 0  # the coordinator's rungs taken in the current episode
+    calm: int = 0  # turns in a row without being stuck since
     failed: list[float] = Field(default_factory=list)  # epoch times of ladders climbed in vain (within the window)
 
 
@@ -65,6 +68,7 @@ class StuckDetector:
         self.screens: list[str] = []  # screen hash before each action
         self.actions: list[str] = []  # action signature per turn
         self.climbed = 0  # the coordinator's rungs taken in this episode (OWN_RUNGS, restart left out where it cannot)
+        self.calm = 0  # turns in a row without being stuck (recovery.calm_turns of them end the episode)
         self.failed: list[float] = []  # epoch times of ladders climbed in vain (a resumed run keeps them)
 
     def record(self, screen_hash: str, action: str, changed: bool | None) -> None:
@@ -77,11 +81,11 @@ class StuckDetector:
 
     def saved(self) -> StuckCounts:
         return StuckCounts(unchanged=self.unchanged, screens=list(self.screens), actions=list(self.actions),
-                           climbed=self.climbed, failed=list(self.failed))
+                           climbed=self.climbed, calm=self.calm, failed=list(self.failed))
 
     def restore(self, counts: StuckCounts) -> None:
         self.unchanged, self.screens, self.actions = counts.unchanged, list(counts.screens), list(counts.actions)
-        self.climbed, self.failed = counts.climbed, list(counts.failed)
+        self.climbed, self.calm, self.failed = counts.climbed, counts.calm, list(counts.failed)
 
     def climb(self, can_restart: bool, max_cycles: int, window_s: float, now: float) -> Climb:
         """The coordinator's rung for a turn whose level is "pause" (see the module's docstring). `now` is epoch
@@ -89,6 +93,7 @@ class StuckDetector:
         if max_cycles == 0:
             return Climb(rung="pause")
         rungs = [r for r in OWN_RUNGS if r != "restart" or can_restart]
+        self.calm = 0
         if self.climbed < len(rungs):
             self.climbed += 1
             return Climb.model_validate({"rung": rungs[self.climbed - 1]})
@@ -98,9 +103,16 @@ class StuckDetector:
         self.unchanged, self.screens, self.actions, self.climbed = 0, [], [], 0  # from the bottom again
         return Climb(rung="over", failed=len(self.failed))
 
-    def settled(self) -> None:
-        """The streak broke (the level is "ok"): the episode is over and the next one climbs from the bottom."""
-        self.climbed = 0
+    def settled(self, calm_turns: int) -> None:
+        """A turn that is not stuck: after `calm_turns` of them in a row the episode is over, and the next one
+        climbs from the bottom."""
+        self.calm += 1
+        if self.calm >= calm_turns:
+            self.climbed = 0
+
+    def unsettled(self) -> None:
+        """A turn on the model's rungs (warn, force): not calm."""
+        self.calm = 0
 
     def _loop_len(self) -> int:
         """Length of the trailing run where screens alternate between exactly two (A-B-A-B)."""

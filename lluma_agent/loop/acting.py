@@ -366,11 +366,20 @@ class Actor:
         The streak is not reset here: if the forced action changes nothing either, the next turn
         forces another kind, and at `stuck_pause_after` the coordinator climbs the rest of the ladder.
         """
-        name = "back" if not last_action.startswith("back") else (
-            "scrollDown" if ctx.vision.scrollbar else "advanceDialogue")
-        tool = cast(InputTool, self.tools.get(name))
-        note = f"stuck ({stuck.reason}): the coordinator ran {name} instead of your action"
-        planned = tool.plan(tool.args(), ctx.vision)
-        if refused := self._refused(call, planned, ctx.vision):
-            return refused
-        return Acted(errors=[note]).then(self._gated(tool, call, planned, frame, ctx, note=f"{note}; "))
+        names = ["back"] if not last_action.startswith("back") else (
+            ["scrollDown"] if ctx.vision.scrollbar else []) + ["advanceDialogue", "back"]
+        problems = []
+        for name in names:  # the first that can be done here (no dialogue on a title screen: the next kind)
+            tool = cast(InputTool, self.tools.get(name))
+            try:
+                planned = tool.plan(tool.args(), ctx.vision)
+            except ActionError as exc:
+                problems.append(f"{name}: {exc}")
+                continue
+            if self.guard is not None and self.guard.refuses(planned, ctx.vision):
+                problems.append(f"{name}: guarded")
+                continue
+            note = f"stuck ({stuck.reason}): the coordinator ran {name} instead of your action"
+            return Acted(errors=[note]).then(self._gated(tool, call, planned, frame, ctx, note=f"{note}; "))
+        msg = f"stuck ({stuck.reason}): no other kind of action could be taken ({'; '.join(problems)}); nothing sent"
+        return Acted(results=[] if call is None else [error_result(call, msg)], errors=[msg])

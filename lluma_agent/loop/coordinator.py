@@ -429,9 +429,10 @@ class Coordinator:
         assert t.notes is not None and t.reading is not None
         stuck, rc = t.notes.stuck, self.cfg.recovery
         if stuck.level == "ok":
-            self.stuck.settled()
+            self.stuck.settled(rc.calm_turns)
             return False
         if stuck.level in ("warn", "force"):
+            self.stuck.unsettled()
             t.recovery = RecoveryLog(rung=stuck.level, reason=stuck.reason)
             return False
         climb = self.stuck.climb(self.app is not None, rc.max_cycles, rc.window_s, time.time())

@@ -114,9 +114,10 @@ def test_a_rung_that_changes_the_screen_ends_the_episode(tmp_path: Path) -> None
     phone.screens["home"].goes_to["back"] = "shop"  # the back key gets the game moving
     model = ScriptedModel([[call("pressButton", name="Training")]] * 4 + [[call("pressButton", name="Back")]] * 2)
     c = _loop(tmp_path, phone, model, max_turns=7, stuck_after=2, stuck_force_after=9, stuck_pause_after=4)
-    c.cfg.recovery.max_cycles = 1
+    c.cfg.recovery.max_cycles, c.cfg.recovery.calm_turns = 1, 2
     totals = c.run()
     assert totals.stop_kind == StopKind.MAX_TURNS and totals.recoveries.get("back") == 1
+    # two calm turns after the rung: the next episode climbs from the first rung
     assert "safe_tap" not in totals.recoveries and c.stuck.climbed == 0 and c.stuck.failed == []
     after = read_turns(tmp_path / "logs")[5]  # the turn after the back rung: the model is told what happened
     assert any("recovery rung back" in n and "screen changed" in n for n in after.notes)
@@ -234,3 +235,15 @@ def test_failed_ladders_older_than_the_window_do_not_count() -> None:
     climb = s.climb(True, 2, 3600, now=10_000 + 3602)
     assert climb.rung == "pause" and climb.failed == 2
     assert s.climb(False, 0, 3600, now=0).rung == "pause"  # max_cycles 0: no ladder
+
+
+def test_stuck_again_soon_after_a_rung_goes_on_up_the_same_ladder() -> None:
+    s = StuckDetector(1, 2, 3)
+    assert s.climb(True, 3, 3600, now=0).rung == "back"
+    s.settled(calm_turns=5)  # two calm turns, then stuck again
+    s.settled(calm_turns=5)
+    s.unsettled()
+    assert s.climb(True, 3, 3600, now=0).rung == "safe_tap"
+    for _ in range(5):
+        s.settled(calm_turns=5)
+    assert s.climb(True, 3, 3600, now=0).rung == "back"  # five calm turns: a new episode

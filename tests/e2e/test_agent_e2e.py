@@ -274,7 +274,7 @@ def test_stuck_warns_then_forces_another_action_then_pauses(tmp_path):
     policy = PressForever()
     overrides = {
         "LLUMA_RUN__STUCK_AFTER": "2", "LLUMA_RUN__STUCK_FORCE_AFTER": "3", "LLUMA_RUN__STUCK_PAUSE_AFTER": "5",
-        "LLUMA_RECOVERY__MAX_CYCLES": "1", "LLUMA_RECOVERY__WAIT_S": "0",  # one whole ladder, then the pause
+        "LLUMA_RECOVERY__MAX_CYCLES": "0",  # no ladder: the pause at stuck_pause_after (test_game_restart.py climbs it)
     }
     with sim_agent(20, tmp_path, seed=2, policy=policy, overrides=overrides) as (sim, coordinator):
         totals = coordinator.run()

@@ -8,8 +8,12 @@ import shlex
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
+from lluma_agent.loop.stop import StopKind, exit_status
+from lluma_agent.runlog.turnlog import read_turns
 from lluma_cli.demo import sim_agent
+from lluma_sim.api.policy import PolicyReply
 
 PKG = "com.cygames.umamusume"
 
@@ -35,3 +39,37 @@ def test_a_game_stopped_with_adb_is_started_again_by_the_agent(tmp_path: Path, a
     # the run's end is told on the way out too (stepped by hand here, it ended without a stop of its own)
     assert [e["event"] for e in told] == ["game_restarted", "run_stopped"] and told[0]["ok"] is True
     assert told[1]["game_starts"] == 1 and told[1]["turns"] == 5
+
+
+class PressForever:
+    """A model that keeps pressing the Story tab: the screen stops changing after the first press."""
+
+    def __init__(self) -> None:
+        self.requests: list[dict[str, Any]] = []
+
+    def respond(self, request: dict[str, Any]) -> PolicyReply:
+        self.requests.append(request)
+        call = {"type": "tool_use", "id": f"toolu_story_{len(self.requests)}", "name": "pressButton",
+                "input": {"name": "Story"}}
+        return PolicyReply(content=[{"type": "text", "text": "Story again."}, call], stop_reason="tool_use")
+
+
+def test_the_ladder_on_the_simulated_phone_restarts_the_game_and_pauses_when_nothing_helps(tmp_path: Path) -> None:
+    policy = PressForever()
+    overrides = {"LLUMA_RUN__STUCK_AFTER": "2", "LLUMA_RUN__STUCK_FORCE_AFTER": "3",
+                 "LLUMA_RUN__STUCK_PAUSE_AFTER": "5", "LLUMA_RECOVERY__MAX_CYCLES": "1", "LLUMA_RECOVERY__WAIT_S": "0"}
+    with sim_agent(40, tmp_path, seed=2, policy=policy, overrides=overrides) as (sim, coordinator):
+        totals = coordinator.run()
+    logs = read_turns(tmp_path)
+    rungs = [t.recovery.rung for t in logs if t.recovery is not None]
+    # the restart brought the title screen; stuck there again soon after, the ladder went on up (wait), then paused
+    assert [r for r in rungs if r not in ("warn", "force")] == ["back", "safe_tap", "restart", "wait", "pause"]
+    restart = next(t for t in logs if t.recovery and t.recovery.rung == "restart")
+    assert restart.game_start is not None and restart.game_start.ok and totals.game_starts == 1
+    after = logs[logs.index(restart) + 1]
+    assert after.vision is not None and "Tap to Start" in after.vision.seen_by_model.get("texts", [])
+    assert totals.stop_kind == StopKind.STUCK and exit_status(totals.stop_kind) == 3
+    assert "the recovery ladder was climbed in vain 1 time(s)" in totals.stop_reason
+    own = [t for t in logs if t.recovery and t.recovery.rung in ("back", "safe_tap", "restart", "wait", "pause")]
+    assert len(policy.requests) == len(logs) - len(own)  # the coordinator's own rungs make no model call
+    assert totals.recoveries == {r: rungs.count(r) for r in set(rungs) if r not in ("pause",)}
