@@ -182,6 +182,7 @@ def restore(point: ResumePoint, c: Coordinator) -> None:
     checkpoint.apply(c, cp)
     if c.stuck.state().level == "pause":  # a person resuming a run paused as stuck has looked at it
         c.stuck.unchanged, c.stuck.screens, c.stuck.actions = 0, [], []
+        c.stuck.climbed, c.stuck.failed = 0, []  # and the recovery ladder starts afresh (any other resume goes on)
     run = c.cfg.run
     if run.max_turns:
         run.max_turns += cp.totals.turns

@@ -247,3 +247,21 @@ def test_stuck_again_soon_after_a_rung_goes_on_up_the_same_ladder() -> None:
     for _ in range(5):
         s.settled(calm_turns=5)
     assert s.climb(True, 3, 3600, now=0).rung == "back"  # five calm turns: a new episode
+
+
+def test_a_run_paused_by_the_ladder_resumes_with_a_fresh_ladder(tmp_path: Path) -> None:
+    from lluma_agent.loop.resume import ResumePoint, restore
+
+    phone = _phone()
+    first = _loop(tmp_path, phone, ScriptedModel([[call("pressButton", name="Training")]] * 10), max_turns=30,
+                  stuck_after=2, stuck_force_after=3, stuck_pause_after=4)
+    first.cfg.recovery.max_cycles = 1
+    assert first.run().stop_kind == StopKind.STUCK and len(first.stuck.failed) == 1
+    cp = checkpoint.capture(first)
+    first.logger.close()
+    second = _loop(tmp_path, _phone(), ScriptedModel([[call("pressButton", name="Shop")]]), max_turns=1,
+                   stuck_after=2, stuck_force_after=3, stuck_pause_after=4)
+    second.cfg.recovery.max_cycles = 1
+    restore(ResumePoint(tmp_path / "logs", cp), second)
+    assert (second.stuck.climbed, second.stuck.failed, second.stuck.unchanged) == (0, [], 0)
+    assert second.run().stop_kind == StopKind.MAX_TURNS  # played, not paused again at once
