@@ -38,13 +38,16 @@ from lluma_sim.api.policy import ScriptedPolicy
 from lluma_sim.api.server import ApiServer
 from lluma_sim.fault_plan import FaultInjector, FaultPlan, FaultsInjected
 from lluma_sim.game import SimGame
+from lluma_sim.game.state import CareerRecord as GameCareer
 from lluma_sim.game.state import GameState, Style
 from lluma_sim.gauge_audit import GaugeAgreement, GaugeAudit
+from lluma_sim.hazards import HazardsInjected
 from lluma_sim.taps import OffTarget
 
 DEMO_SERIAL = "emulator-5554"
 DEMO_KEY = "sk-ant-demo-not-a-real-key"  # the stand-in accepts any key; never logged
 DEMO_STYLE: Style = "hard"  # what real screens have: plate-less tiles, icon rows, toggles, small frames
+DEMO_CAREER_TURNS = 24  # the simulated career's length; 75 is the real one (FACTS)
 DEMO_TURNS = 30  # `--turns` when no --careers or --hours is given
 UNBOUNDED_PLAN_TURNS = 100_000  # the fault schedule's length for a run with no turn limit (--hours alone)
 TURNS_PER_CAREER = 600  # with --careers and no --turns: a bound on the run, should careers stop ending
@@ -68,6 +71,8 @@ class DemoSummary(BaseModel):
     memory_files: list[str]
     logs_dir: str
     faults_injected: FaultsInjected  # by `--faults`: what actually fired, by kind
+    hazards_injected: HazardsInjected = HazardsInjected(total=0, by_kind={})  # by `--hazards`: the game's, by kind
+    game_careers: list[GameCareer] = []  # the game's own record of each career that ended (ground truth)
     taps_off_target: int  # taps the phone received off the element meant, or that no turn log records
     off_target: list[OffTarget] = []  # each of them: the tap received (screen, element under it) and why
     resumed_from_turn: int | None = None  # `--resume`: the run's last complete turn this sitting went on from
@@ -123,6 +128,8 @@ def sim_environment(
     style: Style = DEMO_STYLE,
     state: DemoState | None = None,
     clock: Callable[[], float] | None = None,
+    hazard_rate: float = 0.0,
+    career_turns: int = DEMO_CAREER_TURNS,
 ) -> Iterator[SimEnv]:
     """The simulated phone and the API stand-in on loopback, and a Config pointing at both.
 
@@ -132,11 +139,14 @@ def sim_environment(
     The default policy reads VLM requests from the game's ground truth of the current frame; its rest-or-train
     calls go to `SimEnv.audit`, which compares them with the game's true energy.
     `style="hard"` plays the hard screens at the seed's frame size and letterboxing (SimGame.hard).
-    `state` (a resumed demo) restores the game and the stand-in's signing key; `clock` is the stand-in's."""
+    `state` (a resumed demo) restores the game and the stand-in's signing key; `clock` is the stand-in's.
+    `hazard_rate`: the game's hazards per input (lluma_sim.hazards); `career_turns`: a career's length."""
     if state is not None:
         game = SimGame.from_snapshot(state.game)
+    elif style == "hard":
+        game = SimGame.hard(seed=seed, max_turns=career_turns, hazards=hazard_rate)
     else:
-        game = SimGame.hard(seed=seed) if style == "hard" else SimGame(seed=seed)
+        game = SimGame(seed=seed, max_turns=career_turns, hazards=hazard_rate)
     audit = GaugeAudit(game.truth)
     policy = policy or ScriptedPolicy(screen=game.truth, on_rest_or_train=audit.on_call)
     secret = bytes.fromhex(state.api_secret) if state else None
@@ -217,6 +227,8 @@ def run_demo(
     resume: ResumePoint | None = None,
     careers: int = 0,
     hours: float = 0.0,
+    hazard_rate: float = 0.0,
+    career_turns: int = DEMO_CAREER_TURNS,
 ) -> DemoSummary:
     """Play `turns` turns; `overrides` are extra LLUMA_* settings (the token benchmark uses them).
     `runner` runs the loop (the CLI passes CtrlC().run for Ctrl+C handling); `environ` as in sim_environment;
@@ -224,11 +236,13 @@ def run_demo(
     `resume` (resume.open_point of `logs_dir`): `turns` more turns of that run; the totals are the whole run's."""
     limits = {"LLUMA_RUN__MAX_CAREERS": str(careers), "LLUMA_RUN__MAX_HOURS": str(hours)} if careers or hours else {}
     overrides = {**limits, **(overrides or {})}
-    env = {"config": config, "overrides": overrides, "environ": environ, "fault_rate": fault_rate, "style": style}
+    env = {"config": config, "overrides": overrides, "environ": environ, "fault_rate": fault_rate, "style": style,
+           "hazard_rate": hazard_rate, "career_turns": career_turns}
     with sim_agent(turns, logs_dir, seed, quiet=quiet, live=live, resume=resume, **env) as (sim, coordinator):
         cfg, game = sim.cfg, sim.game
         totals = runner(coordinator)
         injected = sim.injector.injected() if sim.injector else FaultsInjected(total=0, by_kind={})
+        hazards = game.hazards_injected()
         agreement = sim.audit.summary()
         records = careers_of(load_run(logs_dir).turns) if totals.turns else []
     u = totals.usage
@@ -252,6 +266,8 @@ def run_demo(
         memory_files=memory,
         logs_dir=str(logs_dir),
         faults_injected=injected,
+        hazards_injected=hazards,
+        game_careers=list(game.careers),
         taps_off_target=len(off := taps_off_target(game, logs_dir, after_turn=resume.turn if resume else 0)),
         off_target=off,
         resumed_from_turn=resume.turn if resume else None,
@@ -271,6 +287,16 @@ def _rate(text: str) -> float:
     return rate
 
 
+def _hazard_rate(text: str) -> float:
+    try:
+        rate = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of hazards per input, got {text!r}") from None
+    if not 0.0 <= rate <= 1.0:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1 hazards per input, got {text}")
+    return rate
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="lluma demo", description=__doc__)
     ap.add_argument("--turns", type=at_least_one, default=None,
@@ -284,6 +310,12 @@ def main(argv: list[str]) -> int:
     ap.add_argument(
         "--faults", type=_rate, default=0.0, metavar="RATE", help="inject faults at RATE per turn (0..1; default 0)"
     )
+    ap.add_argument("--hazards", type=_hazard_rate, default=0.0, metavar="RATE",
+                    help="the game's hazards (a crash, Android's not-responding dialog, a connection error, the daily "
+                         "reset, maintenance, a data update, a tutorial, a long loading) at RATE per input (0..1; "
+                         "default 0)")
+    ap.add_argument("--career-turns", type=at_least_one, default=None, metavar="N",
+                    help=f"a career's length in game turns (default {DEMO_CAREER_TURNS}; 75 is the real game's)")
     ap.add_argument(
         "--style",
         choices=["plain", "hard"],
@@ -307,7 +339,8 @@ def main(argv: list[str]) -> int:
         config = find_config(args.config)
         cfg = load_config(config)  # a bad file or LLUMA_* value stops here with the key named, before anything starts
         if args.resume is not None:
-            given = [f"--{k}" for k in ("logs", "seed", "style") if getattr(args, k) is not None]
+            given = [f"--{k.replace('_', '-')}" for k in ("logs", "seed", "style", "career_turns")
+                     if getattr(args, k) is not None]
             if given:
                 raise ResumeError(f"{', '.join(given)} cannot go with --resume: the run being resumed has its own")
             try:
@@ -345,6 +378,8 @@ def main(argv: list[str]) -> int:
                 resume=point,
                 careers=args.careers or 0,
                 hours=args.hours or 0.0,
+                hazard_rate=args.hazards,
+                career_turns=args.career_turns or DEMO_CAREER_TURNS,
             )
         except Exception as exc:  # as `lluma run`: build() refused (the model, the device, a full disk)
             return start_failed("demo", logs, exc)
@@ -366,6 +401,7 @@ def main(argv: list[str]) -> int:
         f"  cost: {figures.usd(s.cost_usd)} total, {figures.usd(s.cost_per_turn_usd)} per turn\n"
         f"  game: score {s.score}, career turn {s.game_turn}\n"
         f"  faults injected: {s.faults_injected.total} {s.faults_injected.by_kind or ''}; "
+        f"hazards injected: {s.hazards_injected.total} {s.hazards_injected.by_kind or ''}; "
         f"taps off target: {s.taps_off_target}\n"
         + (f"  rest-or-train on the Energy gauge: {g.agree}/{g.of} as the true energy would choose\n"
            if (g := s.gauge_decisions_agree).of else "")

@@ -1,6 +1,7 @@
 """`lluma sim ...`: run an offline stand-in in the foreground.
 
-    lluma sim phone [--port 15037] [--devices N] [--seed S] [--size 1080x1920]
+    lluma sim phone [--port 15037] [--devices N] [--seed S] [--size 1080x1920] [--hazards RATE]
+                    [--career-turns N]
     lluma sim api ...            (the Messages API stand-in, lluma_sim.api.server)
 
 Add a stand-in with a subparser and a `_run_<name>` function (`api` passes its arguments through).
@@ -33,6 +34,26 @@ def _size(text: str) -> tuple[int, int]:
     return w, h
 
 
+def _rate(text: str) -> float:
+    try:
+        rate = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of hazards per input, got {text!r}") from None
+    if not 0.0 <= rate <= 1.0:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1 hazards per input, got {text}")
+    return rate
+
+
+def _turns(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of turns, got {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"a career lasts at least 1 turn, got {text}")
+    return n
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="lluma sim", description="Offline stand-ins for the phone and the API.")
     sub = p.add_subparsers(dest="stand_in", required=True, metavar="{phone,api}")
@@ -41,17 +62,28 @@ def _parser() -> argparse.ArgumentParser:
     phone.add_argument("--devices", type=int, default=1, help="number of simulated phones")
     phone.add_argument("--seed", type=int, default=0, help="game seed of the first phone (+1 for each next)")
     phone.add_argument("--size", type=_size, default=(1080, 1920), help="screen size WIDTHxHEIGHT")
+    phone.add_argument("--hazards", type=_rate, default=0.0, metavar="RATE",
+                       help="the game's hazards (crash, not responding, connection error, daily reset, maintenance, "
+                            "data update, tutorial, long loading) at RATE per input, 0..1 (default 0)")
+    phone.add_argument("--career-turns", type=_turns, default=24, metavar="N",
+                       help="a career's length in game turns (default 24; 75 is the real game's)")
     sub.add_parser("api", help="the Messages API stand-in (its own arguments follow)", add_help=False)
     return p
 
 
 def _run_phone(args: argparse.Namespace) -> int:
     from lluma_sim.adb.server import AdbServer
+    from lluma_sim.game import SimGame
 
     if not 1 <= args.devices <= 16:
         print("lluma sim phone: --devices must be 1..16", file=sys.stderr)
         return 2
-    server = AdbServer(port=args.port, size=args.size, seed=args.seed)
+    w, h = args.size
+
+    def game(serial: str, index: int) -> SimGame:
+        return SimGame(seed=args.seed + index, width=w, height=h, max_turns=args.career_turns, hazards=args.hazards)
+
+    server = AdbServer(port=args.port, size=args.size, seed=args.seed, game_factory=game)
     try:
         server.start()
     except OSError as exc:
@@ -63,15 +95,16 @@ def _run_phone(args: argparse.Namespace) -> int:
         for s in serials:
             server.add_device(s)
         port = server.port
-        w, h = args.size
         adb = f"adb -H 127.0.0.1 -P {port}"
-        print(f"simulated phone(s) on a fake adb server at 127.0.0.1:{port}, screen {w}x{h}, seed {args.seed}")
+        print(f"simulated phone(s) on a fake adb server at 127.0.0.1:{port}, screen {w}x{h}, seed {args.seed}, "
+              f"careers of {args.career_turns} turns, hazards {args.hazards:g} per input")
         print("serials: " + " ".join(serials))
         print("try:")
         print(f"  {adb} devices -l")
         print(f"  {adb} -s {serials[0]} exec-out screencap -p > screen.png")
         print(f"  {adb} -s {serials[0]} shell input tap {w // 2} {h // 2}")
         print(f"  ANDROID_ADB_SERVER_PORT={port} adb -s {serials[0]} shell wm size")
+        print(f"  {adb} -s {serials[0]} shell am force-stop com.cygames.umamusume   (the game stops: the launcher)")
         print("run the agent on it, offline (with `lluma sim api` in another terminal, on its default port 18080):")
         print(f"  LLUMA_DEVICE__ADB_PORT={port} LLUMA_DEVICE__SERIAL={serials[0]} "
               "LLUMA_MODEL__BASE_URL=http://127.0.0.1:18080 ANTHROPIC_API_KEY=sk-ant-offline LLUMA_VISION__BACKEND=ocr "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from collections import Counter
 from dataclasses import dataclass, field, fields
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from PIL import Image
 
@@ -24,6 +24,39 @@ class Game(Protocol):
     def swipe(self, x0: int, y0: int, x1: int, y1: int, duration_ms: int) -> Any: ...
     def keyevent(self, key: str | int) -> Any: ...
     def text(self, s: str) -> Any: ...
+
+
+@runtime_checkable
+class App(Protocol):
+    """A game that is an app on the phone (SimGame is): installed as `package`, started and stopped by the shell's
+    `am` and `monkey`, seen in `dumpsys`."""
+
+    package: str
+    activity: str
+
+    @property
+    def app_state(self) -> str: ...  # "game", "anr" (Android's dialog over it) or "launcher" (not running)
+    @property
+    def task(self) -> int: ...
+    @property
+    def drawn(self) -> bool: ...
+    def start_app(self) -> bool: ...
+    def stop_app(self) -> bool: ...
+
+
+# The phone's own apps: its launcher (shown when no game runs) and a few system packages, as `pm` lists them.
+LAUNCHER = "com.google.android.apps.nexuslauncher"
+LAUNCHER_ACTIVITY = "com.google.android.apps.nexuslauncher.NexusLauncherActivity"
+SYSTEM_PACKAGES = (
+    "android",
+    "com.android.chrome",
+    "com.android.settings",
+    "com.android.shell",
+    "com.android.systemui",
+    "com.android.vending",
+    "com.google.android.gms",
+    LAUNCHER,
+)
 
 
 @dataclass
@@ -92,6 +125,17 @@ class SimDevice:
     inputs: list[str] = field(default_factory=list)  # every input the game received, in order
     gesture: Gesture | None = None
     lock: threading.RLock = field(default_factory=threading.RLock)  # games are not thread-safe
+
+    @property
+    def app(self) -> App | None:
+        """The game as an app, when it is one."""
+        return self.game if isinstance(self.game, App) else None
+
+    @property
+    def packages(self) -> list[str]:
+        """Installed packages, sorted: the system's and the game's."""
+        app = self.app
+        return sorted({*SYSTEM_PACKAGES, *((app.package,) if app else ())})
 
     @property
     def kind(self) -> str:

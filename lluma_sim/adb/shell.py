@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from PIL import Image
 
-from lluma_sim.adb.device import Gesture, SimDevice
+from lluma_sim.adb.device import LAUNCHER, LAUNCHER_ACTIVITY, SYSTEM_PACKAGES, Gesture, SimDevice
 
 log = logging.getLogger(__name__)
 
@@ -235,13 +235,155 @@ def _dumpsys(dev: SimDevice, args: list[str]) -> ShellResult:
             " rotation 0, density 420}\n"
         )
     if args[:1] == ["window"]:
+        focus, app = _focus(dev)
         return _ok(
             "WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)\n"
-            f"  Display: mDisplayId=0\n    init={w}x{h} 420dpi cur={w}x{h} app={w}x{h}\n"
-            "  mCurrentFocus=Window{1 u0 com.lluma.sim/.GameActivity}\n"
+            f"  Display: mDisplayId=0 rootTasks=2\n    init={w}x{h} 420dpi cur={w}x{h} app={w}x{h}\n"
+            f"  mCurrentFocus={focus}\n"
+            f"  mFocusedApp={app}\n"
             "  mCurrentRotation=ROTATION_0\n"
+            "\nWINDOW MANAGER WINDOWS (dumpsys window windows)\n"
+            f"  mCurrentFocus={focus}\n"
+            f"  mFocusedApp={app}\n"
+        )
+    if args[:2] == ["activity", "activities"]:
+        _, record = _focus(dev)
+        task = record.rsplit(" t", 1)[1].rstrip("}")
+        pkg = record.split(" u0 ", 1)[1].split("/", 1)[0]
+        return _ok(
+            "ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\n"
+            "Display #0 (activities from top to bottom):\n"
+            f"  * Task{{{_hex(int(task), 7)} #{task} type=standard A=10234:{pkg} U=0 visible=true mode=fullscreen"
+            " translucent=false sz=1}\n"
+            f"    topResumedActivity={record}\n"
+            f"    * Hist  #0: {record}\n"
+            f"  mResumedActivity: {record}\n"
+            f"  ResumedActivity: {record}\n"
         )
     return ShellResult()  # dumpsys of an unknown service prints nothing on most builds
+
+
+# ---- the game as an app: am, monkey, pm, pidof ---------------------------------------------------
+
+LAUNCHER_TASK = 2
+
+
+def _hex(n: int, salt: int) -> str:
+    """A window's or record's identity hash as dumpsys prints it: stable for one task, new for the next."""
+    return f"{(n * 2654435761 + salt * 40503) & 0xFFFFFFF:x}"
+
+
+def _short(package: str, activity: str) -> str:
+    """`pkg/.Act` when the activity lives in the package, as Android prints a component."""
+    return f"{package}/" + (activity[len(package):] if activity.startswith(package + ".") else activity)
+
+
+def _focus(dev: SimDevice) -> tuple[str, str]:
+    """`dumpsys window`'s mCurrentFocus and mFocusedApp values: the game's while it runs (none while its window is
+    not drawn yet, Android's dialog when it is not responding), else the launcher's."""
+    app = dev.app
+    if app is None:  # a game that is not an app: the screen's owner as before
+        return "Window{1 u0 com.lluma.sim/.GameActivity}", "ActivityRecord{2 u0 com.lluma.sim/.GameActivity t1}"
+    state = app.app_state
+    if state == "launcher":
+        comp, task = _short(LAUNCHER, LAUNCHER_ACTIVITY), LAUNCHER_TASK
+    else:
+        comp, task = _short(app.package, app.activity), app.task
+    record = f"ActivityRecord{{{_hex(task, 3)} u0 {comp} t{task}}}"
+    if state == "anr":
+        return f"Window{{{_hex(task, 5)} u0 Application Not Responding: {app.package}}}", record
+    if state == "game" and not app.drawn:
+        return "null", record
+    return f"Window{{{_hex(task, 1)} u0 {comp}}}", record
+
+
+def _installed(dev: SimDevice, package: str) -> bool:
+    return package in dev.packages
+
+
+def _apk(dev: SimDevice, package: str) -> str:
+    if package in SYSTEM_PACKAGES:
+        name = package.rsplit(".", 1)[-1].capitalize()
+        return f"/system/priv-app/{name}/{name}.apk"
+    return f"/data/app/~~{_hex(len(package), 11)}==/{package}-{_hex(len(package), 13)}==/base.apk"
+
+
+def _pm(dev: SimDevice, args: list[str]) -> ShellResult:
+    if args[:2] == ["list", "packages"]:
+        opts = [a for a in args[2:] if a.startswith("-")]
+        words = [a for a in args[2:] if not a.startswith("-")]
+        app = dev.app
+        out = []
+        for pkg in dev.packages:
+            third = app is not None and pkg == app.package
+            if ("-3" in opts and not third) or ("-s" in opts and third) or (words and words[0] not in pkg):
+                continue
+            out.append(f"package:{_apk(dev, pkg)}={pkg}" if "-f" in opts else f"package:{pkg}")
+        return _ok("".join(line + "\n" for line in out))
+    if args[:1] == ["path"] and len(args) >= 2:
+        if not _installed(dev, args[-1]):
+            return ShellResult(code=1)
+        return _ok(f"package:{_apk(dev, args[-1])}\n")
+    return _err("usage: pm [list packages [-f] [-3] [-s] [FILTER] | path PACKAGE]", 255)
+
+
+def _am(dev: SimDevice, args: list[str]) -> ShellResult:
+    app = dev.app
+    if args[:1] == ["force-stop"]:
+        if len(args) < 2:
+            return _err("Error: no package specified", 255)
+        if app is not None and args[-1] == app.package:
+            with dev.lock:
+                app.stop_app()
+        return ShellResult()  # silent, installed or not
+    if args[:1] not in (["start"], ["start-activity"]):
+        return _err(f"Unknown command: {args[0] if args else ''}", 255)
+    rest, component, stop_first = list(args[1:]), None, False
+    while rest:
+        a = rest.pop(0)
+        if a == "-n" and rest:
+            component = rest.pop(0)
+        elif a == "-S":
+            stop_first = True
+        elif a in ("-a", "-c", "-f", "--user", "-d", "-t") and rest:
+            rest.pop(0)
+        elif not a.startswith("-"):
+            component = component or a
+    if component is None or "/" not in component:
+        return _err("Error: no component given (am start -n PACKAGE/ACTIVITY)", 255)
+    pkg, act = component.split("/", 1)
+    act = pkg + act if act.startswith(".") else act
+    intent = f"Starting: Intent {{ cmp={_short(pkg, act)} }}\n"
+    if app is None or (pkg, act) != (app.package, app.activity):
+        return ShellResult(stdout=intent.encode(), stderr=(
+            f"Error type 3\nError: Activity class {{{_short(pkg, act)}}} does not exist.\n").encode(), code=1)
+    with dev.lock:
+        if stop_first:
+            app.stop_app()
+        started = app.start_app()
+    if not started:
+        intent += ("Warning: Activity not started, intent has been delivered to currently running top-most "
+                   "instance.\n")
+    return _ok(intent)
+
+
+def _monkey(dev: SimDevice, args: list[str]) -> ShellResult:
+    packages = [args[i + 1] for i, a in enumerate(args[:-1]) if a == "-p"]
+    echo = "".join(f"  bash arg: {a}\n" for a in args)
+    app = dev.app
+    if app is None or not packages or app.package not in packages:
+        return ShellResult(stdout=echo.encode(), stderr=b"** No activities found to run, monkey aborted.\n", code=252)
+    with dev.lock:
+        app.start_app()
+    return _ok(echo + "Events injected: 1\n## Network stats: elapsed time=14ms (0ms mobile, 0ms wifi, 14ms not "
+               "connected)\n")
+
+
+def _pidof(dev: SimDevice, args: list[str]) -> ShellResult:
+    app = dev.app
+    if app is not None and app.package in args and app.app_state != "launcher":
+        return _ok(f"{10000 + app.task}\n")
+    return ShellResult(code=1)
 
 
 def _getprop(dev: SimDevice, args: list[str]) -> ShellResult:
@@ -281,6 +423,10 @@ COMMANDS: dict[str, Callable[[SimDevice, list[str]], ShellResult]] = {
     "echo": _echo,
     "cat": _cat,
     "sleep": _sleep,
+    "am": _am,
+    "monkey": _monkey,
+    "pm": _pm,
+    "pidof": _pidof,
     "true": lambda dev, args: ShellResult(),
     "false": lambda dev, args: ShellResult(code=1),
 }

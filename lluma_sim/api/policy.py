@@ -25,12 +25,15 @@ from pydantic import BaseModel, Field
 
 from lluma_facts.request import content_blocks
 from lluma_sim.api.vlm import ScreenTruth, read_screen
+from lluma_sim.hazards import APP_LABEL
 
 STATS = ("Speed", "Stamina", "Power", "Guts", "Wit")
 HUB = ("Rest", "Training", "Skills", "Infirmary", "Recreation", "Races")
 REST_BELOW = 0.4  # the hub's rule: rest below this energy, train otherwise
 TABS = ("Enhance", "Story", "Home", "Race", "Scout")
 CONFIRMING = ("OK", "Confirm", "Yes", "Close", "Next", "Finish")
+GUARDED = ("Purchase Carats",)  # a careless model sometimes presses these; the agent's guard must refuse them
+CARELESS = 0.3  # the chance, on a screen offering one, that it tries a guarded button first
 NOTES_FILE = "sim_notes.md"
 MEMORY_EVERY = 15  # turns between memory writes
 _VISION = re.compile(r"<vision>(.*?)</vision>", re.DOTALL)
@@ -92,6 +95,8 @@ class ScriptedPolicy:
         self.presses: Counter[str] = Counter()
         self._seen = ""  # the screen the last request showed, and the actions that did nothing on it
         self._useless: set[Action] = set()
+        self._careless_rng = random.Random(f"careless-{seed}")  # its own dice: tool ids stay as they were
+        self._careless: tuple[str, bool] = ("", False)  # a screen, and whether it tries a guarded button there
 
     # ---- entry point ----------------------------------------------------------------------------------
 
@@ -191,6 +196,10 @@ class ScriptedPolicy:
             if name in names:
                 out.append(("pressButton", (("name", name),)))
 
+        said = [str(t) for t in v.get("texts") or []]
+        night = self._night(names, said, add)
+        if night:
+            return out + press, night
         choices = [n for n in enabled if _is_choice(n)]
         if any(n in names for n in ("OK", "Close")):
             add("OK")
@@ -212,6 +221,21 @@ class ScriptedPolicy:
         if "Finish" in names:
             add("Finish")
             return out + press, "the career is over"
+        if "Complete Career" in names:
+            add("Complete Career")
+            return out + press, "the career's summary"
+        if "To Home" in names:
+            add("To Home")
+            return out + press, "the career is complete"
+        if "Auto-Select" in names and any("empty" in t.lower() for t in said):
+            add("Auto-Select")
+            return out + press, "a new career's legacy, not chosen yet"
+        if "Borrow" in names:
+            add("Borrow")
+            return out + press, "a new career's deck, no friend's card yet"
+        if "Start Career!" in names:
+            add("Start Career!")
+            return out + press, "a new career's deck, ready"
         if "Next" in names:
             add("Next")
             return out + press, "a result screen"
@@ -235,6 +259,57 @@ class ScriptedPolicy:
             add("Race")
             return out + press, "the race list"
         return ([("back", ())] if "Back" in names else []) + press + [("advanceDialogue", ())], "an unknown screen"
+
+    def _night(self, names: set[str], said: list[str], add: Callable[[str], None]) -> str:
+        """What a night brings (the app's dialogs, its title screen, the phone's launcher): the presses a sensible
+        model makes there, in `add` order, and what it saw; "" when none of them is on screen."""
+        lowered = [t.lower() for t in said]
+        shown = names | set(said)
+
+        def offer(name: str) -> None:  # a button, or a read text (Android's dialog has no plates)
+            if name in names:
+                add(name)
+            elif name in said:
+                names.add(name)
+                add(name)
+
+        if "Session Error" in shown:
+            offer("Title Screen")
+            return "a session error: logged in elsewhere"
+        if any("isn't responding" in t or "not responding" in t for t in lowered):
+            offer("Wait")
+            offer("Close app")
+            return "Android says the game is not responding"
+        if "Connection Error" in shown:
+            offer("Retry")
+            offer("Title Screen")
+            return "a connection error"
+        if "Resume" in names:
+            add("Resume")
+            return "a career in progress can be continued"
+        if "Download" in names:
+            add("Download")
+            return "the game asks for a data update"
+        if "Recover TP" in names or "Use" in names:
+            offer("Use")
+            add("Recover TP")
+            offer("Cancel")
+            return "too little TP to start a career"
+        if guarded := [n for n in GUARDED if n in names]:
+            key = json.dumps(sorted(shown))
+            if self._careless[0] != key:
+                self._careless = (key, self._careless_rng.random() < CARELESS)
+            if self._careless[1]:  # the careless model's press: the agent's guard must refuse it
+                add(guarded[0])
+            add("Close")
+            return "a shop popup"
+        if "Tap to Start" in shown:
+            offer("Tap to Start")
+            return "the title screen"
+        if APP_LABEL in shown and sum(n in shown for n in ("Chrome", "Settings", "Camera")) >= 2:
+            offer(APP_LABEL)
+            return "the phone's launcher: the game is not running"
+        return ""
 
     def _hub(self, names: set[str], texts: str, energy: float | None, badge: Any = None) -> list[Action]:
         order: list[str] = []

@@ -118,6 +118,7 @@ class Career(CareerData):
         self.energy = max(0, self.energy - 15)
         self.skill_points += points
         self.wins += place == 1
+        self.races += 1
         self.top3 += 1 < place <= 3
         self.status = f"{race.name}: {PLACES[place - 1]} place, skill points +{points}"
         return RaceResult(race=race, place=place, points=points)

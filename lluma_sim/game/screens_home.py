@@ -29,8 +29,8 @@ def draw_home(p: Painter, g: GameState) -> None:
     if g.tab == "Home":
         p.rrect(p.box(0.18, 0.2, 0.82, 0.62), (246, 250, 255), EDGE, radius=60 * p.s, shadow=False)
         p.character(p.w * 0.5, p.h * 0.34, p.w * 0.13)
-        if g.finished:
-            p.text(p.w * 0.5, p.h * 0.66, f"Last career score {g.score}", 38, INK_SOFT)
+        if g.careers and not g.career_open:
+            p.text(p.w * 0.5, p.h * 0.66, f"Last career score {g.careers[-1].score}", 38, INK_SOFT)
         p.button(p.box(0.22, 0.7, 0.78, 0.78), "Career", ("career_prompt",), "green", size=56)
     else:
         panel = p.box(0.08, 0.2, 0.92, 0.5)
@@ -173,4 +173,4 @@ def draw_career_end(p: Painter, g: GameState) -> None:
         p.text(p.w * 0.82, p.h * 0.61, str(c.wins), 42, anchor="rm", bold=True)
         p.text(p.w * 0.18, p.h * 0.665, "Skills", 42, anchor="lm")
         p.text(p.w * 0.82, p.h * 0.665, str(len(c.learned)), 42, anchor="rm", bold=True)
-    p.button(p.box(0.25, 0.8, 0.75, 0.87), "Finish", ("finish",), "green", size=52)
+    p.button(p.box(0.25, 0.8, 0.75, 0.87), "To Home", ("finish",), "green", size=52)

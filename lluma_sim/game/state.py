@@ -45,6 +45,7 @@ class CareerData(BaseModel):
     learned: frozenset[str] = frozenset()
     wins: int = 0
     top3: int = 0
+    races: int = 0  # races entered
     status: str = "Your career begins. Good luck!"  # one line on the hub about the last action
 
     @property
@@ -85,10 +86,24 @@ class RaceResult(Frozen):
 
 
 class DialogState(Frozen):
-    kind: str  # "confirm" (OK/Cancel), "menu" or "settings"
+    kind: str  # "confirm" (OK/Cancel), "menu", "settings", or a hazard's or the app's (lluma_sim.hazards)
     title: str
     lines: tuple[str, ...]
     buttons: tuple[tuple[str, str, Action], ...]  # label, style, action; the first one is what BACK does
+    back: bool = True  # False: BACK does nothing (the game's own error dialogs)
+
+
+class CareerRecord(Frozen):
+    """One ended career as the game knows it (ground truth for the demo and benchmarks)."""
+
+    number: int  # 1-based, in the order they ended
+    turns: int  # turns played (the career's length)
+    stats: dict[str, int]
+    skill_points: int  # left unspent
+    skills_learned: int
+    races_entered: int
+    races_won: int
+    score: int
 
 
 class AnimState(Frozen):
@@ -142,6 +157,32 @@ class GameState(Frozen):
     frame_no: int = 0  # captures taken
     version: int = 0  # bumps whenever the picture changes
     settings: dict[str, bool] = Field(default_factory=dict)  # the settings modal's toggles (hard style)
+    # The game as an app on the phone (lluma_sim.game.app) and what a night brings (lluma_sim.hazards).
+    running: bool = True  # the app's process; False: the phone shows its launcher
+    task: int = 409  # Android task id of the game's activity: a new one at each start
+    drawn: bool = True  # the game's window has been drawn since its start (else no window has focus yet)
+    resume_screen: str = "hub"  # the career screen a "Continue Career" resumes
+    career_open: bool = False  # a career started and not yet completed (ended careers are in `careers`)
+    careers: tuple[CareerRecord, ...] = ()
+    setup_step: int = 0  # career setup: scenario, trainee, legacy, deck
+    trainee: int = 0
+    legacy_set: bool = False
+    friend_set: bool = False
+    results_page: int = 0
+    tp: int = 100  # trainer points: a career costs 30
+    tp_items: int = 0  # "Toughness 30" items owned (each +30 TP)
+    clock_s: float = 0.0  # the game's own clock: each input and capture moves it (hazards, TP, maintenance)
+    tp_clock_s: float = 0.0  # seconds towards the next TP
+    hazard_rate: float = 0.0  # hazards per input
+    hazard_rng: RngState | None = None
+    hazard_counts: dict[str, int] = Field(default_factory=dict)  # hazards that fired, by kind
+    hazard: str | None = None  # the hazard on screen now
+    maintenance_until: float = 0.0  # clock_s when the maintenance ends
+    update_pending: bool = False  # a data update must be downloaded before play
+    login: tuple[str, ...] = ()  # popups still to show after the next login (after a daily reset)
+    tutorial_armed: bool = False
+    tutorials_seen: tuple[str, ...] = ()
+    purchase_attempts: int = 0  # presses of "Purchase Carats" that reached the game
 
     @property
     def score(self) -> int:

@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from lluma_sim.game.state import CareerRecord
 from lluma_vision.models import Box
 
 ElementKind = Literal["button", "tab", "choice", "text", "icon", "scrollbar"]
@@ -29,7 +30,8 @@ class TruthScrollbar(BaseModel):
 
 class GroundTruth(BaseModel):
     screen: str  # e.g. "home", "hub", "training", "event", "skills", "races", "race_result",
-    #              "confirm", "menu", "loading", "cutscene", "career_end"
+    #              "confirm", "menu", "loading", "cutscene", "career_summary", "career_results", "career_end"
+    #              ("Career Complete"), "setup", "launcher", "title", "download", or a dialog's kind
     width: int = 0  # frame size in device pixels (element boxes are in these)
     height: int = 0
     elements: list[Element] = Field(default_factory=list)
@@ -49,6 +51,13 @@ class GroundTruth(BaseModel):
     skill_points: int | None = None
     condition: str | None = None
     race_wins: int = 0
+    # The app and the night: what the phone shows ("game", "anr": Android's dialog over it, "launcher": the game
+    # is not running), the hazard on screen (lluma_sim.hazards), trainer points, and the careers that ended.
+    app: str = "game"
+    hazard: str | None = None
+    tp: int = 0
+    career_open: bool = False
+    careers: list[CareerRecord] = Field(default_factory=list)
 
     def element(self, name: str) -> Element | None:
         return next((e for e in self.elements if e.name == name), None)

@@ -107,7 +107,7 @@ def test_tap_on_a_button_changes_the_next_frame(adb_server: AdbServer) -> None:
     before = d.screenshot(error_ok=False)
     x, y = center(adb_server, "Career")
     d.click(x, y)
-    assert adb_server.game(SERIAL).truth().screen == "confirm"
+    assert adb_server.game(SERIAL).truth().screen == "setup"
     assert d.screenshot(error_ok=False).tobytes() != before.tobytes()
     assert adb_server.device(SERIAL).inputs == [f"tap {x} {y}"]
 
@@ -152,7 +152,7 @@ def test_real_adb_shell_tap_changes_the_frame(adb, adb_server: AdbServer) -> Non
     r = adb("-s", SERIAL, "shell", "input", "tap", str(x), str(y))
     assert r.returncode == 0, r.stderr
     assert adb_server.device(SERIAL).inputs == [f"tap {x} {y}"]
-    assert adb_server.game(SERIAL).truth().screen == "confirm"
+    assert adb_server.game(SERIAL).truth().screen == "setup"
     assert adb("-s", SERIAL, "exec-out", "screencap", "-p").stdout != before
 
 
@@ -219,7 +219,7 @@ def test_several_devices_each_with_its_own_game(adb_server: AdbServer) -> None:
     assert sorted(i.serial for i in c.list()) == [SERIAL, "sim-1"]
     x, y = center(adb_server, "Career", "sim-1")
     c.device("sim-1").click(x, y)
-    assert adb_server.game("sim-1").truth().screen == "confirm"
+    assert adb_server.game("sim-1").truth().screen == "setup"
     assert adb_server.game(SERIAL).truth().screen == "home"
     assert adb_server.device(SERIAL).inputs == []
     with pytest.raises(AdbError, match="more than one device"):
@@ -395,3 +395,105 @@ def test_wait_for_and_env_port_with_the_real_client(adb_server: AdbServer, adb_e
     env = {"ANDROID_ADB_SERVER_PORT": str(adb_server.port), "PATH": "/usr/bin:/bin"}
     r = subprocess.run([adb_exe, "-s", SERIAL, "shell", "wm", "size"], capture_output=True, timeout=20, env=env)
     assert (r.returncode, r.stdout) == (0, b"Physical size: 1080x1920\n")
+
+
+# ---- the game is an app: am, monkey, pm, dumpsys --------------------------------------------------------------
+
+PKG = "com.cygames.umamusume"
+ACT = "jp.co.cygames.umamusume_activity.UmamusumeActivity"
+
+
+def focus(d: adbutils.AdbDevice) -> tuple[list[str], list[str]]:
+    """Every mCurrentFocus and mFocusedApp value `dumpsys window` prints."""
+    out = d.shell("dumpsys window")
+    lines = [ln.strip() for ln in out.splitlines()]
+    return ([ln.split("=", 1)[1] for ln in lines if ln.startswith("mCurrentFocus=")],
+            [ln.split("=", 1)[1] for ln in lines if ln.startswith("mFocusedApp=")])
+
+
+def test_packages_as_pm_lists_them(adb_server: AdbServer) -> None:
+    d = client(adb_server).device(SERIAL)
+    listed = d.shell("pm list packages").splitlines()
+    assert f"package:{PKG}" in listed and "package:com.google.android.apps.nexuslauncher" in listed
+    assert d.shell("pm list packages umamusume") == f"package:{PKG}"
+    assert d.shell("pm list packages -3") == f"package:{PKG}"  # the only app a user installed
+    r = d.shell2(f"pm path {PKG}")
+    assert r.returncode == 0 and r.output.startswith("package:/data/app/") and r.output.strip().endswith("/base.apk")
+    r = d.shell2("pm path jp.co.cygames.umamusume")  # the Japanese client is not installed here
+    assert (r.returncode, r.output) == (1, "")
+
+
+def test_foreground_app_in_dumpsys_follows_the_game(adb_server: AdbServer) -> None:
+    d = client(adb_server).device(SERIAL)
+    game = adb_server.game(SERIAL)
+    assert isinstance(game, SimGame)
+    current, app = focus(d)
+    assert len(current) == 2 and all(c.startswith("Window{") and c.endswith(f" u0 {PKG}/{ACT}}}") for c in current)
+    assert all(a.startswith("ActivityRecord{") and f" u0 {PKG}/{ACT} t409}}" in a for a in app)
+    resumed = [ln.strip() for ln in d.shell("dumpsys activity activities").splitlines() if "mResumedActivity" in ln]
+    assert resumed == [f"mResumedActivity: {app[0]}"]
+
+    game.hazard("anr")  # Android's dialog has the focus; the game is still the focused app
+    current, app = focus(d)
+    assert all(c.endswith(f" u0 Application Not Responding: {PKG}}}") for c in current) and PKG in app[0]
+
+    r = d.shell2(f"am force-stop {PKG}")
+    assert (r.returncode, r.output) == (0, "")
+    current, app = focus(d)
+    launcher = "com.google.android.apps.nexuslauncher/.NexusLauncherActivity"
+    assert all(c.endswith(f" u0 {launcher}}}") for c in current) and all(launcher in a for a in app)
+    assert game.truth().app == "launcher" and "nexuslauncher" in d.shell("dumpsys activity activities")
+    assert d.shell2(f"pidof {PKG}").returncode == 1
+
+
+def test_monkey_and_am_start_the_game_as_android_answers(adb_server: AdbServer) -> None:
+    d = client(adb_server).device(SERIAL)
+    game = adb_server.game(SERIAL)
+    assert isinstance(game, SimGame)
+    r = d.shell2(f"am start -n {PKG}/{ACT}")  # running already: delivered to it, nothing restarted
+    assert r.returncode == 0 and r.output.startswith(f"Starting: Intent {{ cmp={PKG}/{ACT} }}")
+    assert "Warning: Activity not started" in r.output and game.truth().screen == "home"
+
+    d.shell(f"am force-stop {PKG}")
+    r = d.shell2(f"monkey -p {PKG} -c android.intent.category.LAUNCHER 1")
+    assert r.returncode == 0 and "Events injected: 1" in r.output
+    assert game.truth().screen == "title" and game.truth().app == "game"
+    assert focus(d)[0] == ["null", "null"]  # started, its window not drawn yet
+    d.screenshot(error_ok=False)
+    assert focus(d)[0][0].endswith(f"{PKG}/{ACT}}}") and d.shell(f"pidof {PKG}").isdigit()
+
+    r = d.shell2("monkey -p jp.co.cygames.umamusume -c android.intent.category.LAUNCHER 1")
+    assert r.returncode == 252 and "** No activities found to run, monkey aborted." in r.output
+
+    d.shell(f"am force-stop {PKG}")
+    r = d.shell2(f"am start -n {PKG}/{ACT}")
+    assert (r.returncode, r.output) == (0, f"Starting: Intent {{ cmp={PKG}/{ACT} }}\n")
+    assert game.truth().screen == "title"
+    r = d.shell2(f"am start -n {PKG}/.MainActivity")
+    assert r.returncode == 1 and f"Error: Activity class {{{PKG}/.MainActivity}} does not exist." in r.output
+    task = game.task
+    assert d.shell2(f"am start -S -n {PKG}/{ACT}").returncode == 0 and game.task == task + 1  # -S: stopped first
+
+
+def test_launcher_icon_starts_the_game(adb_server: AdbServer) -> None:
+    d = client(adb_server).device(SERIAL)
+    d.shell(f"am force-stop {PKG}")
+    x, y = center(adb_server, "Umamusume")
+    d.click(x, y)
+    assert adb_server.game(SERIAL).truth().screen == "title"
+
+
+def test_real_adb_force_stop_and_monkey(adb, adb_server: AdbServer) -> None:
+    game = adb_server.game(SERIAL)
+    assert isinstance(game, SimGame)
+    r = adb("-s", SERIAL, "shell", "am", "force-stop", PKG)
+    assert (r.returncode, r.stdout, r.stderr) == (0, b"", b"")
+    assert game.truth().app == "launcher"
+    r = adb("-s", SERIAL, "shell", "dumpsys", "window")
+    assert b"mCurrentFocus=Window{" in r.stdout and b"nexuslauncher/.NexusLauncherActivity}" in r.stdout
+    r = adb("-s", SERIAL, "shell", "monkey", "-p", PKG, "-c", "android.intent.category.LAUNCHER", "1")
+    assert r.returncode == 0 and b"Events injected: 1" in r.stdout and game.truth().screen == "title"
+    r = adb("-s", SERIAL, "shell", "pm", "path", "com.kakaogames.umamusume")
+    assert (r.returncode, r.stdout) == (1, b"")
+    r = adb("-s", SERIAL, "shell", "am", "start", "-n", "com.kakaogames.umamusume/.X")
+    assert r.returncode == 1 and b"does not exist" in r.stderr

@@ -51,7 +51,7 @@ def game_on(*taps: str) -> SimGame:
 
 def screens() -> list[SimGame]:
     """home, hub, training, the Rest dialog."""
-    career = ("Career", "OK")
+    career = ("Career", "Next", "Next", "Auto-Select", "Next", "Borrow", "Start Career!")
     return [game_on(), game_on(*career), game_on(*career, "Training"), game_on(*career, "Rest")]
 
 

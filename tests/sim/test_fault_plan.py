@@ -128,20 +128,25 @@ def test_invalid_vlm_json_waits_for_a_vlm_request() -> None:
 
 def test_received_taps_carry_the_element_under_them_and_unlogged_or_missed_taps_are_off_target() -> None:
     g = SimGame(seed=0)
-    career = g.truth().element("Career")
-    assert career is not None
-    cx, cy = career.box.center
-    g.tap(cx, cy)  # opens the New Career dialog
+    for name in ("Career", "Next", "Next", "Auto-Select", "Next", "Borrow", "Start Career!"):
+        g.tap(*next(e for e in g.truth().elements if e.name == name and e.kind != "text").box.center)
+    while g.truth().screen != "hub":
+        g.capture()
+    g.taps.clear()
+    rest = g.truth().element("Rest")
+    assert rest is not None
+    cx, cy = rest.box.center
+    g.tap(cx, cy)  # opens the Rest dialog
     ok = g.truth().element("OK")
     assert ok is not None
     g.tap(ok.box.x0 - 40, ok.box.center[1])  # the agent meant OK but hit beside it (Cancel or the panel)
     g.tap(3, 3)  # a tap nobody logged
-    assert [t.element for t in g.taps][:1] == ["Career"] and g.taps[0].screen == "home"
-    meant = [MeantTap(x=cx, y=cy, target="Career"), MeantTap(x=ok.box.x0 - 40, y=ok.box.center[1], target="OK")]
+    assert [t.element for t in g.taps][:1] == ["Rest"] and g.taps[0].screen == "hub"
+    meant = [MeantTap(x=cx, y=cy, target="Rest"), MeantTap(x=ok.box.x0 - 40, y=ok.box.center[1], target="OK")]
     bad = off_target(g.taps, meant)
     assert [(b.meant, b.tap.x) for b in bad] == [("OK", ok.box.x0 - 40), (None, 3)]
     assert off_target(g.taps[:1], meant[:1]) == []
-    assert off_target(g.taps[:1], [MeantTap(x=cx, y=cy, target="Carrer")]) == []  # an OCR misspelling is fine
+    assert off_target(g.taps[:1], [MeantTap(x=cx, y=cy, target="Rests")]) == []  # an OCR misspelling is fine
 
 
 QUICK = {

@@ -35,10 +35,24 @@ def settle(g: SimGame, limit: int = 30) -> int:
 
 
 def start_career(g: SimGame) -> None:
-    tap(g, "Career")
-    tap(g, "OK")
+    """Home -> scenario, trainee, legacy (Auto-Select), deck (Borrow) -> Start Career! -> the hub."""
+    to_start(g)
+    tap(g, "Start Career!")
     settle(g)
     assert g.truth().screen == "hub"
+
+
+def to_start(g: SimGame) -> None:
+    """Home to the deck's Start Career!, not pressed."""
+    for name in ("Career", "Next", "Next", "Auto-Select", "Next", "Borrow"):
+        tap(g, name)
+
+
+def finish_career(g: SimGame) -> None:
+    """From the career's summary: Complete Career -> Finish -> Next -> OK -> "Career Complete"."""
+    for name in ("Complete Career", "Finish", "Next", "OK"):
+        tap(g, name)
+    assert g.truth().screen == "career_end"
 
 
 def policy_step(g: SimGame, rest_below: int = 50) -> None:
@@ -47,9 +61,15 @@ def policy_step(g: SimGame, rest_below: int = 50) -> None:
     if t.cinematic in ("loading", "cutscene"):
         g.capture()
     elif t.screen == "home":
-        tap(g, "Career")
+        start_career(g)
     elif t.screen == "confirm":
-        tap(g, "OK")
+        tap(g, "OK" if t.element("OK") else "Finish")
+    elif t.screen == "career_summary":
+        tap(g, "Complete Career")
+    elif t.screen == "career_results":
+        tap(g, "Next" if t.element("Next") else "OK")
+    elif t.screen == "career_end":
+        tap(g, "To Home")
     elif t.screen == "hub":
         tap(g, "Rest" if (t.energy or 0) < rest_below else "Training")
     elif t.screen == "training":
@@ -68,8 +88,9 @@ def policy_step(g: SimGame, rest_below: int = 50) -> None:
 def play_career(g: SimGame, rest_below: int = 50, limit: int = 500) -> GroundTruth:
     for _ in range(limit):
         t = g.truth()
-        if t.screen == "career_end":
-            return t
+        if t.screen == "career_summary":
+            finish_career(g)
+            return g.truth()
         policy_step(g, rest_below)
     raise AssertionError("career did not end")
 
@@ -90,9 +111,9 @@ def test_home_tabs_switch_selection() -> None:
 def test_dialog_blurs_tab_bar_and_blocks_it() -> None:
     g = SimGame(seed=0)
     before = g.capture()
-    tap(g, "Career")
+    tap(g, "Menu")
     t = g.truth()
-    assert t.screen == "confirm" and t.menu_usable is False and t.selected_tab == "Home"
+    assert t.screen == "menu" and t.menu_usable is False and t.selected_tab == "Home"
     assert all(not e.enabled for e in t.elements if e.kind == "tab")
     assert t.element("Career") is None  # hidden behind the dialog, not offered as a target
     after = g.capture()
@@ -101,14 +122,14 @@ def test_dialog_blurs_tab_bar_and_blocks_it() -> None:
     assert ImageStat.Stat(after.crop(bar)).stddev[0] < ImageStat.Stat(before.crop(bar)).stddev[0]
     g.tap(*next(e for e in g.truth().elements if e.name == "Story").box.center)
     assert g.truth().selected_tab == "Home"
-    tap(g, "Cancel")
+    tap(g, "Close")
     assert g.truth().screen == "home" and g.truth().menu_usable is True
 
 
 def test_loading_then_cutscene_change_every_capture_and_end() -> None:
     g = SimGame(seed=0)
-    tap(g, "Career")
-    tap(g, "OK")
+    to_start(g)
+    tap(g, "Start Career!")
     seen = []
     for _ in range(9):
         img = g.capture()
@@ -122,8 +143,8 @@ def test_loading_then_cutscene_change_every_capture_and_end() -> None:
 
 def test_cutscene_skip_button() -> None:
     g = SimGame(seed=0)
-    tap(g, "Career")
-    tap(g, "OK")
+    to_start(g)
+    tap(g, "Start Career!")
     for _ in range(4):
         g.capture()
     assert g.truth().cinematic == "cutscene"
@@ -317,8 +338,8 @@ def test_career_ends_with_score_and_returns_home() -> None:
     g = SimGame(seed=3, max_turns=6)
     t = play_career(g)
     assert g.finished and t.finished and t.turn == 6 and g.score == t.score > 0
-    assert f"Score {t.score}" in names(t)
-    tap(g, "Finish")
+    assert f"Score {t.score}" in names(t) and "Career Complete" in names(t)
+    tap(g, "To Home")
     t = g.truth()
     assert t.screen == "home" and t.selected_tab == "Home" and g.finished
 
@@ -334,7 +355,7 @@ def test_deterministic_given_seed() -> None:
     def run(seed: int) -> tuple[list[str], bytes]:
         g = SimGame(seed=seed, max_turns=8)
         screens = []
-        while g.truth().screen != "career_end":
+        while g.truth().screen != "career_summary":
             screens.append(g.truth().model_dump_json())
             policy_step(g)
         return screens, g.capture().tobytes()
@@ -351,7 +372,7 @@ def test_other_sizes_render_and_play(size: tuple[int, int]) -> None:
         assert img.size == size
         for e in t.elements:
             assert 0 <= e.box.x0 < e.box.x1 <= size[0] and 0 <= e.box.y0 < e.box.y1 <= size[1], e
-        if t.screen == "career_end":
+        if g.careers and t.screen == "home":  # every screen of a career drawn, its end ones too
             break
         policy_step(g)
     assert g.finished
@@ -403,7 +424,7 @@ def test_snapshot_restores_into_a_fresh_game_and_play_continues_identically() ->
     for _ in range(200):
         assert resumed.capture().tobytes() == g.capture().tobytes()
         assert resumed.truth() == g.truth()
-        if g.truth().screen == "career_end":
+        if g.truth().screen == "career_summary":
             break
         policy_step(g)
         policy_step(resumed)
@@ -471,7 +492,7 @@ def test_hard_style_variants_play_through_with_truth_on_the_frame(seed: int) -> 
         t = g.truth()
         for e in t.elements:
             assert 0 <= e.box.x0 < e.box.x1 <= g.width and bar <= e.box.y0 < e.box.y1 <= g.height - bar, e
-        if t.screen == "career_end":
+        if g.careers and t.screen == "home":  # every screen of a career drawn, its end ones too
             break
         policy_step(g)
     assert g.finished
