@@ -42,12 +42,12 @@ NOT_KEYS = frozenset({"PATH", "HOME", "USER", "LOGNAME", "SHELL", "PWD", "OLDPWD
 
 def check_base_url(url: str) -> None:
     """An http(s) URL with a host, or ValueError: anything else is retried for ever by the SDK as 'unreachable'."""
-    if bad := [c for c in url if ord(c) <= 0x20 or ord(c) == 0x7F]:
-        # urlsplit drops tabs and newlines without a word; the HTTP client then fails on every request.
-        raise ValueError(f"must be a URL without spaces or control characters (it holds {bad[0]!r})")
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise ValueError("must be an http:// or https:// URL with a host")
+    if bad := [c for c in url if ord(c) <= 0x20 or ord(c) == 0x7F]:
+        # urlsplit drops tabs and newlines without a word; the HTTP client then fails on every request.
+        raise ValueError(f"must be a URL without spaces or control characters (it holds {bad[0]!r})")
 
 
 class _Section(BaseModel):
@@ -61,8 +61,14 @@ class DeviceConfig(_Section):
     connect: str | None = Field(
         None, description="host:port to `adb connect` first (emulators: BlueStacks/LDPlayer 5555, MuMu 16384)."
     )
-    adb_host: str = Field("127.0.0.1", description="adb server host.")
-    adb_port: int = Field(5037, ge=1, le=65535, description="adb server port.")
+    adb_host: str = Field(
+        "127.0.0.1", description="adb server host. Unset: ANDROID_ADB_SERVER_HOST, else 127.0.0.1 (set here, it "
+        "overrides the variable).",
+    )
+    adb_port: int = Field(
+        5037, ge=1, le=65535, description="adb server port. Unset: ANDROID_ADB_SERVER_PORT, else 5037 (set here, it "
+        "overrides the variable).",
+    )
     capture: Literal["raw", "png"] = Field("raw", description="raw screencap (fast) or PNG (fallback).")
     command_timeout_s: float = Field(10.0, gt=0, le=600, description="Timeout for one adb command.")
     tap_inner_fraction: float = Field(0.6, gt=0, le=1, description="Taps land in this central fraction of a box.")
@@ -454,6 +460,11 @@ _SECTION_DOCS = {
 }
 
 
+# Keys the generated file leaves commented out: set, they would override what the environment says (the adb
+# server of ANDROID_ADB_SERVER_HOST/PORT, which adb users set and expect every tool to honour).
+UNSET_IN_FILE = frozenset({("device", "adb_host"), ("device", "adb_port")})
+
+
 def default_yaml() -> str:
     """The default configuration as commented YAML (this is how config.yaml is generated)."""
     lines = [
@@ -472,7 +483,8 @@ def default_yaml() -> str:
             value = getattr(sub, key)
             value = value.as_posix() if isinstance(value, Path) else value
             dumped = yaml.safe_dump(value, default_flow_style=True).strip().removesuffix("...").strip()
-            lines += [f"  # {field.description}", f"  {key}: {dumped}"]
+            unset = "# " if (section, key) in UNSET_IN_FILE else ""
+            lines += [f"  # {field.description}", f"  {unset}{key}: {dumped}"]
         lines.append("")
     return "\n".join(lines)
 

@@ -20,6 +20,9 @@ from urllib.parse import urlsplit
 
 from lluma_agent.config import Config, ConfigError, default_yaml, find_config, load_config
 from lluma_agent.device.adb_client import NoDaemonClient
+from lluma_agent.device.address import AdbAddressError
+from lluma_agent.device.address import resolve as resolve_adb
+from lluma_agent.device.android import adb_server_of
 from lluma_agent.device.app import KNOWN_PACKAGES
 from lluma_agent.memory.store import budget_warnings, scan, yaml_problem
 from lluma_facts import ModelLookupError, model_spec, usable_model
@@ -60,8 +63,12 @@ def check_model(cfg: Config) -> Check:
 
 
 def check_adb(cfg: Config) -> list[Check]:
-    d = cfg.device
-    where = f"{d.adb_host}:{d.adb_port}"
+    try:  # the same address `lluma run` uses: ANDROID_ADB_SERVER_HOST/PORT unless the configuration sets one
+        address = resolve_adb(cfg.device)
+    except AdbAddressError as exc:
+        return [Check("adb server", "fail", str(exc), "unset it, or set it to the port `adb -P` uses")]
+    d = adb_server_of(cfg.device)
+    where = address.described
     # NoDaemonClient never spawns a daemon: doctor reports a missing server instead of quietly starting one.
     client = NoDaemonClient(d.adb_host, d.adb_port, min(d.command_timeout_s, 5.0))
     try:
@@ -70,7 +77,7 @@ def check_adb(cfg: Config) -> list[Check]:
     except Exception as exc:  # adbutils raises AdbError, OSError, ValueError depending on where it broke
         return [Check("adb server", "fail", f"nothing answers at {where} ({exc})",
                       "start it with `adb start-server` (or `lluma sim phone` for the simulator), "
-                      "or set device.adb_host / device.adb_port")]
+                      "or point ANDROID_ADB_SERVER_PORT (or device.adb_port) at the one running")]
     checks = [Check("adb server", "ok", f"adb server (protocol {version}) at {where}")]
     listed = ", ".join(f"{i.serial} ({i.state})" for i in infos) or "none"
     want = d.serial or d.connect

@@ -27,6 +27,27 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+# Commands that reach an adb server (or start the simulated one): a bad ANDROID_ADB_SERVER_* is their error.
+ADB_COMMANDS = frozenset({"run", "demo", "doctor", "sim"})
+
+
+def _adb_environment() -> str:
+    """ANDROID_ADB_SERVER_HOST/PORT checked before anything imports adbutils (which raises on `abc` at import):
+    the problem in one line, or "". An empty variable is dropped (adb reads it as unset); for a command that does
+    not use adb, a bad one is dropped too, so it cannot break an unrelated command."""
+    from lluma_agent.device.address import ENV_HOST, ENV_PORT, AdbAddressError, check_environment
+
+    problems = []
+    for _ in (ENV_PORT, ENV_HOST):
+        try:
+            check_environment()
+            break
+        except AdbAddressError as exc:
+            problems.append(str(exc))
+            os.environ.pop(ENV_PORT if str(exc).startswith(ENV_PORT) else ENV_HOST, None)
+    return problems[0] if problems else ""
+
+
 def version() -> str:
     try:
         return metadata.version("lluma")
@@ -74,6 +95,10 @@ def _dispatch(argv: list[str]) -> int:
         return 2
     target, _ = COMMANDS[name]
     module_name, func_name = target.split(":")
+    problem = _adb_environment()
+    if problem and name in ADB_COMMANDS:
+        print(f"lluma {name}: {problem}", file=sys.stderr)
+        return 2
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:

@@ -36,6 +36,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from lluma_agent.config import DeviceConfig
 from lluma_agent.device.adb_client import NoDaemonClient
+from lluma_agent.device.address import resolve
 from lluma_vision.models import Box
 from lluma_vision.phash import phash
 
@@ -172,19 +173,17 @@ def _v2_parse(data: bytes) -> tuple[bytes, bytes, int]:
 def adb_server_of(cfg: DeviceConfig, environ: Mapping[str, str] = os.environ) -> DeviceConfig:
     """`cfg` with the adb server adb users point at: ANDROID_ADB_SERVER_HOST / ANDROID_ADB_SERVER_PORT, as the
     `adb` client reads them, unless device.adb_host / adb_port is set (config.yaml or LLUMA_DEVICE__*): config wins."""
-    update: dict[str, object] = {}
-    host, port = environ.get("ANDROID_ADB_SERVER_HOST", "").strip(), environ.get("ANDROID_ADB_SERVER_PORT", "").strip()
-    if host and "adb_host" not in cfg.model_fields_set:
-        update["adb_host"] = host
-    if port.isdigit() and 1 <= int(port) <= 65535 and "adb_port" not in cfg.model_fields_set:
-        update["adb_port"] = int(port)
-    return cfg.model_copy(update=update) if update else cfg
+    address = resolve(cfg, environ)  # one answer for run, demo and doctor (device/address.py)
+    if (address.host, address.port) == (cfg.adb_host, cfg.adb_port):
+        return cfg
+    return cfg.model_copy(update={"adb_host": address.host, "adb_port": address.port})
 
 
 class Device:
     """A phone or emulator reached through an adb server (see DeviceConfig)."""
 
     def __init__(self, cfg: DeviceConfig, seed: int | None = None) -> None:
+        self.address = resolve(cfg)
         cfg = adb_server_of(cfg)
         self.cfg = cfg
         self.rng = random.Random(seed)
@@ -214,7 +213,7 @@ class Device:
         A device in a passing state (offline right after `adb connect`, authorizing) is
         polled for up to `wait_s` before that is an error.
         """
-        where = f"{self.cfg.adb_host}:{self.cfg.adb_port}"
+        where = self.address.described
         try:
             self.client.server_version()
         except (AdbError, OSError, ValueError) as exc:

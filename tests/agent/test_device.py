@@ -11,6 +11,7 @@ import pytest
 from PIL import Image
 
 from lluma_agent.config import DeviceConfig
+from lluma_agent.device.address import AdbAddressError
 from lluma_agent.device.android import (
     BlackFrame,
     Device,
@@ -430,7 +431,10 @@ def test_the_adb_server_variables_adb_users_set_are_honoured_and_config_wins(adb
     assert Device(DeviceConfig(serial=SERIAL)).connect() == SERIAL
     assert adb_server_of(DeviceConfig()).adb_port == adb_server.port
     assert adb_server_of(DeviceConfig(), {}).adb_port == 5037  # neither: adb's default
-    assert adb_server_of(DeviceConfig(), {"ANDROID_ADB_SERVER_PORT": "oops"}).adb_port == 5037
+    with pytest.raises(AdbAddressError, match="ANDROID_ADB_SERVER_PORT='oops' is not an adb server port"):
+        adb_server_of(DeviceConfig(), {"ANDROID_ADB_SERVER_PORT": "oops"})  # one line and exit 2, never ignored
     assert adb_server_of(DeviceConfig(), {"ANDROID_ADB_SERVER_HOST": "10.0.0.2"}).adb_host == "10.0.0.2"
-    with pytest.raises(DeviceError, match=rf"no adb server answers at 127.0.0.1:{free_port}"):
-        Device(DeviceConfig(adb_port=free_port, serial=SERIAL)).connect()  # the config wins
+    with pytest.raises(DeviceError, match=rf"no adb server answers at 127.0.0.1:{free_port} \(host from "
+                       rf"ANDROID_ADB_SERVER_HOST; device.adb_port from the configuration, over "
+                       rf"ANDROID_ADB_SERVER_PORT={adb_server.port}\)"):
+        Device(DeviceConfig(adb_port=free_port, serial=SERIAL)).connect()  # the config wins, and says so

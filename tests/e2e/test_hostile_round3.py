@@ -335,3 +335,56 @@ def test_progress_readings_count_careers_where_the_turn_counter_starts_again() -
 
     rs = progress.readings([log(1, "23/24", "300"), log(2, "24/24", "310"), log(3, "1/24", "90")])
     assert [r.career for r in rs] == [1, 1, 2] and rs[2].stats == {"Speed": 90.0} and rs[0].energy == 50.0
+
+
+# ---- one adb address everywhere ------------------------------------------------------------------------------
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_doctor_from_the_repository_honours_android_adb_server_port(monkeypatch: pytest.MonkeyPatch,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    from lluma_cli.main import main
+    from lluma_sim.adb.server import AdbServer
+
+    monkeypatch.chdir(REPO)  # the shipped config.yaml leaves the address unset, so the variable applies
+    with AdbServer() as server:
+        server.add_device("emulator-5554")
+        monkeypatch.setenv("ANDROID_ADB_SERVER_PORT", str(server.port))
+        monkeypatch.delenv("ANDROID_ADB_SERVER_HOST", raising=False)
+        main(["doctor", "--json"])
+    checks = {c["name"]: c for c in json.loads(capsys.readouterr().out)}
+    assert checks["adb server"]["status"] == "ok"
+    assert f"127.0.0.1:{server.port} (port from ANDROID_ADB_SERVER_PORT)" in checks["adb server"]["detail"]
+    assert checks["device"]["status"] == "ok" and "emulator-5554 ready" in checks["device"]["detail"]
+
+
+@pytest.mark.parametrize("value", ["abc", "1e3", "99999999", "0", "-1"])
+@pytest.mark.parametrize("command", [["doctor"], ["run"], ["demo", "--turns", "1"]])
+def test_a_bad_adb_port_is_one_line_and_exit_2(value: str, command: list[str], monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from lluma_cli.main import main
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("ANDROID_ADB_SERVER_PORT", value)
+    assert main(command) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"lluma {command[0]}: ANDROID_ADB_SERVER_PORT={value!r} is not an adb server port: a whole number "
+                   "from 1 to 65535 (unset it for adb's default 5037)"]
+
+
+def test_the_address_says_where_it_came_from_and_an_empty_variable_is_unset(monkeypatch: pytest.MonkeyPatch) -> None:
+    from lluma_agent.config import DeviceConfig, load_config
+    from lluma_agent.device.address import check_environment, resolve
+
+    env = {"ANDROID_ADB_SERVER_PORT": "15037", "ANDROID_ADB_SERVER_HOST": "10.0.0.2"}
+    assert resolve(DeviceConfig(), env).described == \
+        "10.0.0.2:15037 (host from ANDROID_ADB_SERVER_HOST; port from ANDROID_ADB_SERVER_PORT)"
+    said = resolve(DeviceConfig(adb_port=5037), env).described  # set in the configuration: it wins, and says so
+    assert said.startswith("10.0.0.2:5037") and "device.adb_port from the configuration, over " \
+        "ANDROID_ADB_SERVER_PORT=15037" in said
+    assert resolve(DeviceConfig(), {}).described.startswith("127.0.0.1:5037 (adb's default")
+    empty = {"ANDROID_ADB_SERVER_PORT": " "}
+    check_environment(empty)  # adb reads an empty variable as unset; adbutils would raise on it at import
+    assert empty == {}
+    shipped = load_config(REPO / "config.yaml").device
+    assert not {"adb_host", "adb_port"} & shipped.model_fields_set  # left for the variables
