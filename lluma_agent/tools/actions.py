@@ -17,7 +17,7 @@ from rapidfuzz import fuzz, process
 from lluma_agent.device.android import InputUnknown
 from lluma_agent.device.protocol import Phone
 from lluma_agent.tools.toolkit import Args, Tool
-from lluma_vision.models import Box, VisionOutput
+from lluma_vision.models import Box, TextLine, VisionOutput
 
 CONFIRM_NAMES = ("ok", "confirm", "yes", "next", "close", "done", "finish", "start", "race", "continue")
 BACK_NAMES = ("back", "return")
@@ -132,13 +132,27 @@ def resolve(name: str, vision: VisionOutput) -> Target:
 
 
 # ---- where to tap or swipe --------------------------------------------------------------------------
+def _story_lines(vision: VisionOutput) -> list[TextLine]:
+    """The lowest block of text lines in the lower part of the screen: the story's text box. A line joins the
+    block above it when the gap is at most a line's height (a paragraph); an event's choices, read as texts,
+    stand further apart and are left out (their plates are larger than their text: a tap near one chooses it)."""
+    lines = sorted((t for t in vision.loose_texts if t.bounds.center[1] > vision.height * 0.45),
+                   key=lambda t: t.bounds.y1)
+    block: list[TextLine] = []
+    for t in reversed(lines):
+        top = min((b.bounds.y0 for b in block), default=None)
+        if top is not None and top - t.bounds.y1 > max(t.bounds.height, block[-1].bounds.height):
+            break
+        block.append(t)
+    return block
+
+
 def _dialogue_box(vision: VisionOutput) -> Box:
-    """Where to tap to advance dialogue: the text lines in the lower part, away from any button."""
+    """Where to tap to advance dialogue: the story's lines in the lower part, away from any button."""
     w, h = vision.width, vision.height
-    lines = [t.bounds for t in vision.loose_texts if t.bounds.center[1] > h * 0.45]
     box = None
-    for b in lines:
-        box = b if box is None else box.union(b)
+    for t in _story_lines(vision):
+        box = t.bounds if box is None else box.union(t.bounds)
     if box is None:
         box = Box(x0=int(w * 0.2), y0=int(h * 0.68), x1=int(w * 0.8), y1=int(h * 0.78))
     cx, cy = box.center
@@ -228,12 +242,14 @@ class AdvanceDialogue(InputTool):
 
     def plan(self, args: Any, vision: VisionOutput) -> PlannedAction:
         box = _dialogue_box(vision)
-        if vision.cinematic != "dialogue":  # no story text box: the texts down there may be choices or labels
+        lines = _story_lines(vision)
+        if vision.cinematic != "dialogue" and lines:
+            # No story text box: the texts down there may be choices or labels whose plates reach past their read
+            # text, so "the dialogue box" would tap one of them (the soak tapped an event's choice so, twice).
             cx, cy = box.center
-            hit = next((t.text for t in vision.loose_texts if t.bounds.contains(cx, cy)), None)
-            if hit is not None:  # tapping "the dialogue box" would tap that text (the soak found a choice so)
-                raise ActionError(f"no dialogue on this screen: the text box tap would land on the text "
-                                  f"{hit!r}; press it by name (pressButton) if that is what you mean")
+            hit = min(lines, key=lambda t: abs(t.bounds.center[1] - cy) + abs(t.bounds.center[0] - cx)).text
+            raise ActionError(f"no dialogue on this screen: the text box tap would land on the text "
+                              f"{hit!r}; press it by name (pressButton) if that is what you mean")
         return PlannedAction(tool=self.name, kind="tap", target="dialogue box", box=box)
 
 

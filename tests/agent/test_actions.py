@@ -147,3 +147,56 @@ def test_advance_dialogue_on_a_screen_without_dialogue_does_not_tap_a_text():
         plan("advanceDialogue", {}, screen)
     dialogue = screen.model_copy(update={"cinematic": "dialogue"})
     assert plan("advanceDialogue", {}, dialogue).target == "dialogue box"  # a story line: tapping it is meant
+
+
+def _t(text, x0, y0, x1, y1):
+    return TextLine(text=text, bounds=Box(x0=x0, y0=y0, x1=x1, y1=y1))
+
+
+# The reading of the event screen at turn 131 of the faulted 200-turn demo on seed 11 (hard style, 1080x1920): the
+# first choice read as a button, the other two as texts, the story's question below them in its panel.
+EVENT_CHOICES = VisionOutput(
+    width=1080, height=1920, cinematic="none",
+    buttons=[_b("It looks great, let's go for a run in it!", 45, 770, 1034, 898), _b("Skip", 240, 1730, 514, 1840),
+             _b("Quick", 564, 1730, 838, 1840)],
+    texts=[_t("Event", 36, 30, 168, 90), _t("Turn 9/24", 784, 32, 972, 86), _t("NORMAL", 758, 112, 1034, 174),
+           _t("Energy", 32, 120, 168, 174), _t("Fashion Advice", 38, 242, 352, 300),
+           _t("Maybe something more comfortable for training.", 74, 974, 910, 1028),
+           _t("Let's take the afternoon off and go shopping.", 74, 1132, 852, 1192),
+           _t("What do you think, Trainer? Does it look", 186, 1316, 898, 1356),
+           _t("grown-up enough?", 360, 1396, 716, 1452)],
+)
+# The game's choice plates there (lluma_sim draw_event: x 0.04-0.96, y 0.40 + 0.085 i, 0.07 high): a plate is
+# larger than its text, so a tap a few pixels below "Let's take the afternoon off..." still chooses it.
+CHOICE_PLATES = [Box(x0=43, y0=round((0.4 + 0.085 * i) * 1920), x1=1037, y1=round((0.47 + 0.085 * i) * 1920))
+                 for i in range(3)]
+
+
+def _overlaps(a: Box, b: Box) -> bool:
+    return a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
+
+
+def test_advance_dialogue_beside_choices_read_as_texts_never_taps_a_choice():
+    """The faulted 200-turn demo on seed 11, under load (turn 131): a device dropped under the choice's
+    pressButton, the model then tried advanceDialogue; "the dialogue box" was every text line in the lower part,
+    the two choices read as texts included, and the tap (638,1227) landed on the third choice's plate."""
+    try:
+        box = plan("advanceDialogue", {}, EVENT_CHOICES).box
+    except ActionError:
+        return  # refused: nothing tapped
+    assert box is not None
+    assert not any(_overlaps(box, plate) for plate in CHOICE_PLATES), box
+
+
+def test_advance_dialogue_taps_the_story_lines_not_the_texts_above_them():
+    dialogue = EVENT_CHOICES.model_copy(update={"cinematic": "dialogue"})
+    assert plan("advanceDialogue", {}, dialogue).box == Box(x0=186, y0=1316, x1=898, y1=1452)  # the question
+
+
+def test_advance_dialogue_refuses_when_a_text_it_did_not_mean_lies_next_to_the_tap():
+    """A choice read as a text a few pixels above the story line: its plate may reach into the tap."""
+    screen = VisionOutput(width=1080, height=1920, cinematic="none", texts=[
+        _t("Let's take the afternoon off and go shopping.", 74, 1230, 852, 1290),
+        _t("What do you think, Trainer?", 186, 1316, 898, 1356)])
+    with pytest.raises(ActionError, match="no dialogue on this screen: the text box tap would land on the text"):
+        plan("advanceDialogue", {}, screen)
