@@ -337,7 +337,9 @@ def find_config(path: Path | None) -> Path | None:
     else none (defaults). `lluma run`, `demo`, `doctor` and `memory` all find it this way."""
     if path is not None:
         return path
-    return DEFAULT_FILE if DEFAULT_FILE.is_file() else None
+    # Anything named config.yaml is the user's file: a folder, a FIFO or a dangling link is refused by
+    # load_config (one line, exit 2), never silently replaced by the defaults.
+    return DEFAULT_FILE if DEFAULT_FILE.exists() or DEFAULT_FILE.is_symlink() else None
 
 
 def load_config(path: Path | str | None = None, env: Mapping[str, str] | None = None) -> Config:
@@ -349,7 +351,8 @@ def load_config(path: Path | str | None = None, env: Mapping[str, str] | None = 
     if p is not None and not p.exists():
         raise ConfigError(f"config file not found: {p}")
     if p is not None and not p.is_file():
-        raise ConfigError(f"config file {p} is not a file (a folder?)")
+        kind = "a folder" if p.is_dir() else "a FIFO" if p.is_fifo() else "not a regular file"
+        raise ConfigError(f"config file {p} is not a file ({kind}): give a YAML file, or remove it for the defaults")
     origin = str(p) if p is not None else "defaults"
     if any(k.startswith(ENV_PREFIX) and k[len(ENV_PREFIX):].split("__")[0].lower() in Config.model_fields for k in env):
         origin += " + LLUMA_* environment"

@@ -18,6 +18,7 @@ from PIL import Image, UnidentifiedImageError
 
 from lluma_agent.config import ConfigError, load_config
 from lluma_agent.context import knowledge
+from lluma_cli.errors import one_line
 
 
 def _row(e: knowledge.Entry, kb: knowledge.Knowledge) -> dict[str, Any]:
@@ -61,8 +62,8 @@ def main(argv: list[str]) -> int:
         return status
     try:
         screen = _read(args.match)
-    except (OSError, UnidentifiedImageError) as exc:
-        print(f"lluma knowledge: cannot read {args.match}: {exc}", file=sys.stderr)
+    except (OSError, UnidentifiedImageError, ValueError, Image.DecompressionBombError) as exc:
+        print(f"lluma knowledge: cannot read {args.match}: {one_line(exc)}", file=sys.stderr)
         return 2
     sent = {e.id for e in kb.select(screen, cfg.knowledge.budget_tokens)}
     rows = [_row(e, kb) | {"sent": e.id in sent} for e in kb.matching(screen)]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from lluma_agent.runlog.logread import (
 from lluma_agent.runlog.requestlog import load_request
 from lluma_agent.runlog.stats import RunStats, compute
 from lluma_agent.runlog.turnlog import TurnLog
+from lluma_cli.errors import one_line
 from lluma_cli.report.turnview import TurnView, as_text
 
 SCREEN_W = 38
@@ -127,7 +129,12 @@ def main(argv: list[str]) -> int:
             print(f"lluma logs: no turn {args.turn} in {run.folder} (turns {first}..{last})", file=sys.stderr)
             return 1
         if args.request:
-            request = load_request(run.folder, args.turn)
+            try:
+                request = load_request(run.folder, args.turn)
+            except (OSError, EOFError, ValueError, zlib.error) as exc:  # cut short, empty, not gzip, not JSON
+                print(f"lluma logs: cannot read {RunFolder.at(run.folder).request(args.turn)}: {one_line(exc)} "
+                      "(the file is damaged)", file=sys.stderr)
+                return 1
             if request is None:
                 print(f"lluma logs: turn {args.turn} sent no request ({RunFolder.at(run.folder).request(args.turn)} "
                       "is missing: no model call that turn, or the run predates request logs)", file=sys.stderr)

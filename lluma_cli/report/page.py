@@ -98,7 +98,7 @@ def thumbnail(path: Path, long_side: int, point: list[int] | None = None,
             img.thumbnail((long_side, long_side))
             buf = io.BytesIO()
             img.save(buf, format="JPEG", quality=70)
-    except (OSError, ValueError):
+    except (OSError, ValueError, Image.DecompressionBombError):  # gone, damaged, or too large to decode
         return None
     return "data:image/jpeg;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 

@@ -388,3 +388,52 @@ def test_the_address_says_where_it_came_from_and_an_empty_variable_is_unset(monk
     assert empty == {}
     shipped = load_config(REPO / "config.yaml").device
     assert not {"adb_host", "adb_port"} & shipped.model_fields_set  # left for the variables
+
+
+# ---- one line where a traceback was ------------------------------------------------------------------------------
+def test_an_oversized_screenshot_is_one_line_or_left_out_never_a_traceback(
+        run6: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from PIL import Image
+
+    from lluma_cli import knowledge
+
+    run = _copy(run6, tmp_path)
+    monkeypatch.setattr(Image, "MAX_IMAGE_PIXELS", 1000)  # every screenshot is now "too large to decode"
+    assert page.main([str(run), "--gif", "-o", str(tmp_path / "r.html")]) == 0  # the page, without the pictures
+    r = replay.replay(run, turns="1-2")
+    assert [s.split(" (")[0] for s in r.skipped] == [f"T{n}: its screenshot turn_00000{n}.jpg cannot be read"
+                                                     for n in (1, 2)]
+    capsys.readouterr()
+    assert knowledge.main(["--match", str(RunFolder.at(run).screenshot(1))]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("lluma knowledge: cannot read ")
+
+
+@pytest.mark.parametrize("damage", [b"", b"garbage", b"cut"])
+def test_logs_request_of_a_damaged_request_file_is_one_line(run6: Path, tmp_path: Path, damage: bytes,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    import gzip
+
+    from lluma_cli import logs
+
+    run = _copy(run6, tmp_path)
+    path = RunFolder.at(run).request(2)
+    whole = path.read_bytes()
+    path.write_bytes(whole[: len(whole) // 2] if damage == b"cut" else gzip.compress(b"{no") if damage == b"garbage"
+                     else damage)
+    assert logs.main([str(run), "--turn", "2", "--request"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"lluma logs: cannot read {path}: ") and "damaged" in err[0]
+
+
+@pytest.mark.parametrize("kind", ["folder", "fifo"])
+def test_a_config_yaml_that_is_a_folder_or_a_fifo_is_refused_not_ignored(
+        kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from lluma_cli import run
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "config.yaml").mkdir() if kind == "folder" else os.mkfifo(tmp_path / "config.yaml")
+    assert run.main([]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"lluma run: config file config.yaml is not a file (a {'folder' if kind == 'folder' else 'FIFO'}): "
+                   "give a YAML file, or remove it for the defaults"]
