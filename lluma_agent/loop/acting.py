@@ -91,6 +91,7 @@ class Gate(Protocol):
 
 VETO = "not executed: a person watching the run vetoed {what}; choose another action (or wait)"
 QUIT = "not executed: a person stopped the run"
+VETO_ALL = "not executed: a person watching the run refused this turn ({what}), so none of its tool calls ran"
 
 
 def person_call(text: str, tools: ToolRegistry, call_id: str) -> ToolCall:
@@ -195,6 +196,9 @@ class Actor:
         self._not_before = not_before
         acted = Acted()
         acting = False  # an input call was taken (run, refused or forced): later ones are refused
+        # With a person in the loop, the other calls (memory writes, search, zoom) wait for their answer: a veto
+        # is whole, so a refused turn runs none of the model's calls.
+        held: list[tuple[Tool, ToolCall, Args]] = []
         for call in reply.tool_calls:
             try:
                 tool, args = self.tools.parse(call)
@@ -204,7 +208,9 @@ class Actor:
                 acted = acted.then(Acted(results=[error_result(call, str(exc))], errors=[f"tool: {exc}"],
                                          refused=f"{call.name}(refused)" if refused else ""))
                 continue
-            if not tool.acts:
+            if not tool.acts and self.gate is not None:
+                held.append((tool, call, args))
+            elif not tool.acts:
                 acted = acted.then(self._run_now(tool, call, args, ctx))
             elif acting:
                 acted = acted.then(Acted(results=[error_result(call, "not executed: only one input action per turn")]))
@@ -213,6 +219,20 @@ class Actor:
                 acted = acted.then(self._input(cast(InputTool, tool), call, args, frame, ctx, stuck, last_action))
         if not acting and stuck.level == "force":
             acted = acted.then(self._forced(None, frame, ctx, stuck, last_action))
+        if held:
+            acted = self._held(acted, held, ctx, [c.id for c in reply.tool_calls])
+        return acted
+
+    def _held(self, acted: Acted, held: list[tuple[Tool, ToolCall, Args]], ctx: ToolContext,
+              order: list[str]) -> Acted:
+        """The calls held for the person's answer: run when the turn was not refused, else each answered that it
+        did not run. The results keep the order of the model's calls."""
+        refused = acted.person.startswith(("vetoed", "stopped"))
+        for tool, call, args in held:
+            acted = acted.then(Acted(results=[error_result(call, VETO_ALL.format(what=acted.person))]) if refused
+                               else self._run_now(tool, call, args, ctx))
+        rank = {call_id: i for i, call_id in enumerate(order)}
+        acted.results.sort(key=lambda r: rank.get(r.tool_use_id, len(order)))
         return acted
 
     def _run_now(self, tool: Tool, call: ToolCall, args: Args, ctx: ToolContext) -> Acted:
@@ -293,7 +313,9 @@ class Actor:
         if heard.send is None:
             return heard.acted
         tool, planned, theirs = heard.send
-        return heard.acted.then(self._act(tool, call, planned, frame, ctx.turn, note=note + theirs))
+        # A person's own action is theirs, not the coordinator's: it is never logged or counted as [forced].
+        return heard.acted.then(self._act(tool, call, planned, frame, ctx.turn, note=note + theirs,
+                                          forced=bool(note) and not theirs))
 
     def _ask(self, tool: InputTool, call: ToolCall | None, planned: PlannedAction, frame: Frame,
              ctx: ToolContext) -> Heard:
@@ -327,7 +349,7 @@ class Actor:
                                f"a person watching the run replaced your {what} with {done}: "))
 
     def _act(self, tool: InputTool, call: ToolCall | None, planned: PlannedAction, frame: Frame, turn: int,
-             note: str = "") -> Acted:
+             note: str = "", forced: bool | None = None) -> Acted:
         """Send one input (call None = the coordinator's own forced action) and leave it pending."""
         # Never act on a frame older than the decision: if the screen moved meanwhile, do nothing.
         # An input the device never confirmed comes back from execute() as done with `unknown` set.
@@ -344,7 +366,8 @@ class Actor:
         if done is None:
             return Acted(results=[] if call is None else [error_result(call, msg)], errors=[f"action: {msg}"])
         action = ActionLog(
-            tool=planned.tool, target=planned.target, key=planned.key, forced=bool(note),
+            tool=planned.tool, target=planned.target, key=planned.key,
+            forced=bool(note) if forced is None else forced,
             point=list(done.point) if done.point else None, swipe=list(done.swipe) if done.swipe else None,
             outcome="unknown" if done.unknown else "sent",
         )

@@ -64,6 +64,8 @@ def live_line(log: TurnLog, totals: RunTotals) -> str:
         action = action_label(log)
     elif log.response and log.response.tool_calls:
         action = ",".join(c.name for c in log.response.tool_calls)
+        if log.person.startswith(("vetoed", "stopped")):  # nothing ran: the column says so, not the calls alone
+            action = f"refused: {action}"
     else:
         action = "-"
     errs = f" | {len(log.errors)} error(s)" if log.errors else ""

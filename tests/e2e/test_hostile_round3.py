@@ -437,3 +437,81 @@ def test_a_config_yaml_that_is_a_folder_or_a_fifo_is_refused_not_ignored(
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [f"lluma run: config file config.yaml is not a file (a {'folder' if kind == 'folder' else 'FIFO'}): "
                    "give a YAML file, or remove it for the defaults"]
+
+
+# ---- a veto is whole ---------------------------------------------------------------------------------------------
+def _actor_turn(tmp_path: Path, answer: str, text: str = "", device: object = None) -> tuple[object, Path]:
+    import time
+
+    from PIL import Image
+
+    from lluma_agent.context.history import History
+    from lluma_agent.context.stuck import StuckState
+    from lluma_agent.device.android import Frame
+    from lluma_agent.loop.acting import Actor, Verdict
+    from lluma_agent.memory.store import MemoryStore
+    from lluma_agent.model.calls import ToolCall
+    from lluma_agent.model.claude import ModelReply
+    from lluma_agent.tools.registry import default_tools
+    from lluma_agent.tools.toolkit import ToolContext
+    from lluma_vision.models import Box, Button, VisionOutput
+
+    class Untouchable:
+        def __getattr__(self, name: str) -> object:
+            raise AssertionError(f"the device was used ({name}) on a refused turn")
+
+    vision = VisionOutput(width=720, height=1280, buttons=[Button(name="OK", bounds=Box(x0=300, y0=900, x1=420,
+                                                                                          y1=980))])
+    frame = Frame(image=Image.new("RGB", (720, 1280)), taken_at=time.time(), phash="0" * 16)
+    memory = MemoryStore(tmp_path / "memory")
+    ctx = ToolContext(vision=vision, memory=memory, history=History(), turn=4)
+    reply = ModelReply(content=[], tool_calls=[
+        ToolCall(id="a", name="writeMemoryFile", input={"name": "plan.md", "content": "train speed"}),
+        ToolCall(id="b", name="pressButton", input={"name": "OK"}),
+        ToolCall(id="c", name="createMemoryFile", input={"name": "notes.md", "content": "x"}),
+    ])
+    actor = Actor(device or Untouchable(), default_tools(), lambda a, b: True,  # type: ignore[arg-type]
+                  gate=lambda turn, planned, frame, problem: Verdict(answer=answer, text=text))  # type: ignore
+    acted = actor.run(reply, frame, ctx, StuckState(), "")
+    return acted, tmp_path / "memory"
+
+
+@pytest.mark.parametrize("answer", ["no", "quit"])
+def test_a_refused_turn_runs_none_of_the_models_calls_memory_writes_included(tmp_path: Path, answer: str) -> None:
+    acted, memory = _actor_turn(tmp_path, answer)
+    assert not memory.exists() or not any(memory.iterdir())  # no memory file written
+    assert acted.memory_changes == [] and acted.action is None  # type: ignore[attr-defined]
+    results = acted.results  # type: ignore[attr-defined]
+    assert [r.tool_use_id for r in results] == ["a", "b", "c"]  # every call answered, in the model's order
+    assert all(r.is_error and r.content.startswith("not executed") for r in results)
+    assert "none of its tool calls ran" in results[0].content
+
+
+def test_the_live_line_shows_a_vetoed_turns_calls_as_refused() -> None:
+    from lluma_agent.loop.app import live_line
+    from lluma_agent.loop.turn import RunTotals
+    from lluma_agent.model.calls import ToolCall
+    from lluma_agent.runlog.turnlog import ResponseLog, TurnLog
+
+    calls = [ToolCall(id="a", name="writeMemoryFile", input={}), ToolCall(id="b", name="pressButton", input={})]
+    log = TurnLog(turn=3, started_at=0.0, model="claude-haiku-5-5", person="vetoed pressButton(OK)",
+                  response=ResponseLog(tool_calls=calls))
+    assert "| refused: writeMemoryFile,pressBu" in live_line(log, RunTotals())  # the column is 32 wide
+
+
+def test_a_persons_replacement_runs_the_models_other_calls_and_is_not_logged_as_forced(tmp_path: Path) -> None:
+    class Phone:
+        taps: list[object] = []
+
+        def capture(self) -> object:
+            return type("F", (), {"phash": "0" * 16})()
+
+        def tap(self, box: object) -> tuple[int, int]:
+            self.taps.append(box)
+            return (360, 940)
+
+    acted, memory = _actor_turn(tmp_path, "edit", "OK", device=Phone())
+    assert acted.action is not None and acted.action.forced is False  # type: ignore[attr-defined]
+    assert acted.person == "replaced pressButton(OK) with pressButton(OK)"  # type: ignore[attr-defined]
+    assert (memory / "plan.md").is_file() and (memory / "notes.md").is_file()  # not refused: the calls ran
+    assert [r.tool_use_id for r in acted.results] == ["a", "c"]  # type: ignore[attr-defined]
