@@ -265,3 +265,17 @@ def test_a_run_paused_by_the_ladder_resumes_with_a_fresh_ladder(tmp_path: Path) 
     restore(ResumePoint(tmp_path / "logs", cp), second)
     assert (second.stuck.climbed, second.stuck.failed, second.stuck.unchanged) == (0, [], 0)
     assert second.run().stop_kind == StopKind.MAX_TURNS  # played, not paused again at once
+
+
+def test_the_live_line_shows_starts_rungs_and_the_guard(tmp_path: Path) -> None:
+    from lluma_agent.loop.app import live_line
+    from lluma_agent.loop.turn import RunTotals
+    from lluma_agent.runlog.turnlog import GameStartLog, RecoveryLog, TurnLog
+
+    log = TurnLog(turn=7, started_at=0.0, model="claude-haiku-5-5", recovery=RecoveryLog(rung="restart", reason="x"),
+                  game_start=GameStartLog(reason="recovery rung restart (x)", ok=False,
+                                          output="** No activities found to run, monkey aborted."),
+                  guard=["refused pressButton(Purchase Carats): 'Purchase Carats' is guarded"])
+    line = live_line(log, RunTotals())
+    assert "| game start FAILED: ** No activities found to run, monkey aborted." in line
+    assert "| recovery: restart" in line and "| guard: refused pressButton(Purchase Carats)" in line
