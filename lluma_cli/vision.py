@@ -47,7 +47,8 @@ def _client(base_url: str | None) -> anthropic.Anthropic | None:
 
 
 def table(out: VisionOutput) -> str:
-    """A readable listing: buttons with bounds, then texts, menu, scrollbar, cinematic."""
+    """A readable listing: buttons with bounds, then texts, menu, scrollbar, cinematic, and the facts the model is
+    given (gauges, captioned values, gains, mood, disabled buttons)."""
     rows = [f"{out.width}x{out.height}  backend={out.backend}  cinematic={out.cinematic}  {out.elapsed_ms:.0f} ms"]
     rows.append(f"{'button':<34} {'bounds':<22} {'region':<7} {'conf':>5}  meta")
     for b in out.buttons:
@@ -61,8 +62,30 @@ def table(out: VisionOutput) -> str:
         rows.append(f"menu: {state}, selected={out.menu.selected}, tabs={', '.join(out.menu.tabs) or '-'}")
     if out.scrollbar is not None:
         rows.append(f"scrollbar: up={out.scrollbar.up} down={out.scrollbar.down} track={out.scrollbar.track.as_list()}")
+    rows += _facts(out)
     rows += [f"error: {e}" for e in out.errors]
     return "\n".join(rows)
+
+
+def _facts(out: VisionOutput) -> list[str]:
+    """What the model is given besides buttons and texts: gauges, captioned values, gains, mood, disabled."""
+    rows = []
+    if out.gauges:
+        rows.append("gauges:")
+        rows += [f"  {g.label[:34]:<34} {round(100 * g.fill):>3}%   {','.join(map(str, g.bounds.as_list()))}"
+                 for g in out.gauges]
+    for kind, title in (("value", "values"), ("gain", "gains")):
+        shown = [v for v in out.values if v.kind == kind]
+        if shown:
+            rows.append(f"{title}:")
+            rows += [f"  {v.caption[:34]:<34} {v.value[:20]:<8} {','.join(map(str, v.bounds.as_list()))}"
+                     for v in shown]
+    if out.mood:
+        rows.append(f"mood: {out.mood}")
+    disabled = [b.name for b in out.buttons if "disabled" in b.meta]
+    if disabled:
+        rows.append(f"disabled: {', '.join(disabled)}")
+    return rows
 
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".bmp")

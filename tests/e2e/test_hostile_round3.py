@@ -515,3 +515,38 @@ def test_a_persons_replacement_runs_the_models_other_calls_and_is_not_logged_as_
     assert acted.person == "replaced pressButton(OK) with pressButton(OK)"  # type: ignore[attr-defined]
     assert (memory / "plan.md").is_file() and (memory / "notes.md").is_file()  # not refused: the calls ran
     assert [r.tool_use_id for r in acted.results] == ["a", "c"]  # type: ignore[attr-defined]
+
+
+# ---- lluma vision shows what the model sees ----------------------------------------------------------------------
+def test_plain_vision_on_a_career_screen_prints_its_energy_gauge_and_skill_points(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from lluma_cli import vision
+    from lluma_sim.game import SimGame
+
+    g = SimGame(seed=3, style="hard")  # what real screens have: an energy bar with no digits, a mood badge
+    way = ["Borrow", "Auto-Select", "Start Career!", "Next", "OK", "Career", "Resume", "Close"]
+    once = {"Borrow", "Auto-Select"}  # a choice made once per screen, then Next
+    done: set[str] = set()
+    for _ in range(40):  # through the career's set-up screens to the career's own screen
+        if g.truth().screen == "hub":
+            break
+        names = {e.name: e for e in g.truth().elements if e.kind != "text"}
+        if not names:  # a loading screen: the next capture moves it on
+            g.capture()
+            continue
+        pick = next((n for n in way if n in names and not (n in once and n in done)), None)
+        target = names[pick] if pick else next(iter(names.values()))
+        done.add(pick or "")
+        if pick == "Next":
+            done -= once
+        g.tap(*target.box.center)
+        g.capture()
+    assert g.truth().screen == "hub"
+    shot = tmp_path / "career.png"
+    g.capture().save(shot)
+    assert vision.main([str(shot)]) == 0
+    out = capsys.readouterr().out
+    gauges = out.split("gauges:\n", 1)[1].splitlines()
+    assert gauges[0].split()[:2] == ["Energy", "100%"]
+    assert any(line.split()[:3] == ["Skill", "Pts", "120"] for line in out.split("values:\n", 1)[1].splitlines())
+    assert "\nmood: " in out
