@@ -50,6 +50,7 @@ DEMO_STYLE: Style = "hard"  # what real screens have: plate-less tiles, icon row
 DEMO_CAREER_TURNS = 24  # the simulated career's length; 75 is the real one (FACTS)
 DEMO_TURNS = 30  # `--turns` when no --careers or --hours is given
 UNBOUNDED_PLAN_TURNS = 100_000  # the fault schedule's length for a run with no turn limit (--hours alone)
+SITTING_ONLY = ("faults_injected", "taps_off_target", "off_target", "gauge_decisions_agree")
 TURNS_PER_CAREER = 600  # with --careers and no --turns: a bound on the run, should careers stop ending
 
 
@@ -76,6 +77,8 @@ class DemoSummary(BaseModel):
     taps_off_target: int  # taps the phone received off the element meant, or that no turn log records
     off_target: list[OffTarget] = []  # each of them: the tap received (screen, element under it) and why
     resumed_from_turn: int | None = None  # `--resume`: the run's last complete turn this sitting went on from
+    # `--resume`: the keys above that count this sitting only (the simulator's injector and audit start afresh)
+    sitting_only: list[str] = []
     # the stand-in's rest-or-train calls on the hub, made on the Energy gauge it read, that the game's true energy
     # makes the same way (this sitting's; none with a custom policy)
     gauge_decisions_agree: GaugeAgreement = GaugeAgreement()
@@ -271,6 +274,7 @@ def run_demo(
         taps_off_target=len(off := taps_off_target(game, logs_dir, after_turn=resume.turn if resume else 0)),
         off_target=off,
         resumed_from_turn=resume.turn if resume else None,
+        sitting_only=list(SITTING_ONLY) if resume else [],
         gauge_decisions_agree=agreement,
         careers_recorded=sum(r.complete for r in records),
         careers=records,
@@ -349,6 +353,8 @@ def main(argv: list[str]) -> int:
                 raise ResumeError(f"{exc} with `lluma demo --logs {args.resume}`") from None
             check_settings(point, cfg)
             seed = DemoState.of(point).game.seed
+            print(f"lluma demo: resuming {args.resume} after turn {point.turn}, its last complete turn",
+                  file=sys.stderr)
         else:
             seed = 7 if args.seed is None else args.seed
             if args.logs is not None:
@@ -391,8 +397,9 @@ def main(argv: list[str]) -> int:
         return code
     n = max(1, s.turns)
     print(
-        f"\n{s.turns} turns on the simulator ({s.stop_reason})"
-        + (f", resumed from turn {s.resumed_from_turn}" if s.resumed_from_turn is not None else "")
+        f"\n{s.turns} turn{'' if s.turns == 1 else 's'} on the simulator ({s.stop_reason})"
+        + (f", resumed after turn {s.resumed_from_turn} (faults, taps off target and the gauge agreement below "
+           "count this sitting only)" if s.resumed_from_turn is not None else "")
         + f"; model {s.model} (stand-in, real prices)\n"
         f"  tokens per turn: {s.input_tokens_per_turn:,.0f} input (uncached {s.uncached_input_tokens / n:,.0f}, "
         f"cache write {s.cache_write_tokens / n:,.0f}, cache read {s.cache_read_tokens / n:,.0f}), "

@@ -66,6 +66,8 @@ def main(argv: list[str]) -> int:
                 raise ResumeError(f"{point.folder} holds a demo run: resume it with `lluma demo --resume`")
             if point is not None:
                 check_settings(point, cfg)
+                print(f"lluma run: resuming {point.folder} after turn {point.turn}, its last complete turn",
+                      file=sys.stderr)
         client = make_client(cfg.model)
         if point is not None:
             cfg.logs.dir = point.folder
@@ -88,7 +90,8 @@ def main(argv: list[str]) -> int:
             close()
         resumed = f", resumed from turn {point.turn}" if point else ""
         print(
-            f"\n{totals.turns} turns{resumed}, {figures.usd(totals.cost_usd)} total, cache hit "
+            f"\n{totals.turns} turn{'' if totals.turns == 1 else 's'}{resumed}, {figures.usd(totals.cost_usd)} total, "
+            f"cache hit "
             f"{figures.percent(totals.cache_hit_ratio)} "
             f"({totals.stop_reason}); logs in {cfg.logs.dir}"
         )

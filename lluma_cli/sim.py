@@ -67,6 +67,8 @@ def _parser() -> argparse.ArgumentParser:
                             "data update, tutorial, long loading) at RATE per input, 0..1 (default 0)")
     phone.add_argument("--career-turns", type=_turns, default=24, metavar="N",
                        help="a career's length in game turns (default 24; 75 is the real game's)")
+    phone.add_argument("--style", choices=["plain", "hard"], default="hard",
+                       help="screens to play: hard (the default, as `lluma demo`: what real screens have) or plain")
     sub.add_parser("api", help="the Messages API stand-in (its own arguments follow)", add_help=False)
     return p
 
@@ -81,7 +83,8 @@ def _run_phone(args: argparse.Namespace) -> int:
     w, h = args.size
 
     def game(serial: str, index: int) -> SimGame:
-        return SimGame(seed=args.seed + index, width=w, height=h, max_turns=args.career_turns, hazards=args.hazards)
+        return SimGame(seed=args.seed + index, width=w, height=h, max_turns=args.career_turns, hazards=args.hazards,
+                       style=args.style)
 
     server = AdbServer(port=args.port, size=args.size, seed=args.seed, game_factory=game)
     try:
@@ -97,7 +100,7 @@ def _run_phone(args: argparse.Namespace) -> int:
         port = server.port
         adb = f"adb -H 127.0.0.1 -P {port}"
         print(f"simulated phone(s) on a fake adb server at 127.0.0.1:{port}, screen {w}x{h}, seed {args.seed}, "
-              f"careers of {args.career_turns} turns, hazards {args.hazards:g} per input")
+              f"careers of {args.career_turns} turns, hazards {args.hazards:g} per input, {args.style} screens")
         print("serials: " + " ".join(serials))
         print("try:")
         print(f"  {adb} devices -l")

@@ -550,3 +550,24 @@ def test_plain_vision_on_a_career_screen_prints_its_energy_gauge_and_skill_point
     assert gauges[0].split()[:2] == ["Energy", "100%"]
     assert any(line.split()[:3] == ["Skill", "Pts", "120"] for line in out.split("values:\n", 1)[1].splitlines())
     assert "\nmood: " in out
+
+
+# ---- the smaller points ------------------------------------------------------------------------------------------
+def test_a_resumed_demo_says_where_it_resumes_and_labels_what_counts_this_sitting(
+        run6: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run = _copy(run6, tmp_path)
+    assert demo.main(["--resume", str(run), "--turns", "1"]) == 0
+    captured = capsys.readouterr()
+    assert f"lluma demo: resuming {run} after turn 6, its last complete turn" in captured.err
+    assert "\n7 turns on the simulator (" in captured.out  # the whole run's totals
+    assert "resumed after turn 6 (faults, taps off target and the gauge agreement below count this sitting only)" \
+        in captured.out
+    assert demo.main(["--turns", "1", "--logs", str(tmp_path / "one")]) == 0
+    assert "\n1 turn on the simulator (" in capsys.readouterr().out  # not "1 turns"
+
+
+def test_sim_phone_plays_the_demos_hard_screens_by_default() -> None:
+    from lluma_cli import sim
+
+    args = sim._parser().parse_args(["phone"])
+    assert args.style == "hard" and sim._parser().parse_args(["phone", "--style", "plain"]).style == "plain"
