@@ -57,6 +57,7 @@ def _is_loopback(host: str) -> bool:
 
 
 class _TCPServer(socketserver.ThreadingMixIn, socketserver.TCPServer):
+    request_queue_size = 1024  # listen backlog (socketserver's 5 dropped connections in a burst of 500)
     daemon_threads = True
     allow_reuse_address = True
     block_on_close = False
@@ -384,6 +385,17 @@ class AdbServer:
 
     # ---- services on a device transport ------------------------------------------------------
 
+    @staticmethod
+    def _stream(sock: socket.socket, dev: SimDevice, cmd: str, v2: bool) -> None:
+        code = 0
+        for res in adb_shell.steps(dev, cmd):
+            for kind, data in res.stream:
+                sock.sendall(v2_packets(V2_STDOUT if kind == 1 else V2_STDERR, data) if v2 else data)
+            code = res.code
+        if v2:
+            sock.sendall(v2_exit(code))
+        close_gracefully(sock)
+
     def _device_service(self, sock: socket.socket, dev: SimDevice, req: str) -> None:
         head, _, cmd = req.partition(":")
         name, *opts = head.split(",")
@@ -404,6 +416,9 @@ class AdbServer:
         else:
             if cmd.lstrip().startswith("input") and dev.faults.take("slow_input"):
                 time.sleep(dev.faults.slow_s)  # the client times out; the device still runs it, late
+            if adb_shell.chained(cmd):  # streamed, a command at a time: a chain of screencaps holds one frame
+                self._stream(sock, dev, cmd, v2)
+                return
             res = adb_shell.run(dev, cmd)
             if cmd.lstrip().startswith("input") and dev.faults.take("drop_after_input"):
                 abort(sock)  # it ran; the answer is lost (an adb server restarted, a cable pulled)

@@ -13,7 +13,7 @@ import struct
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from PIL import Image
@@ -500,14 +500,16 @@ def _split(cmdline: str) -> list[list[str] | str]:
     return parts
 
 
-def run(dev: SimDevice, cmdline: str) -> ShellResult:
-    """Run one shell command line on `dev`."""
+def steps(dev: SimDevice, cmdline: str) -> Iterator[ShellResult]:
+    """Run one shell command line on `dev`, one command at a time: each command's result as it finishes (the
+    last one's code is the line's). The server sends each before running the next, so a chain of screencaps
+    holds one frame at a time, not all of them."""
     try:
         parts = _split(cmdline)
     except ValueError as exc:
-        return _err(f"/system/bin/sh: {exc}", 2)
-    stream: list[tuple[int, bytes]] = []
-    code, frame = 0, False
+        yield _err(f"/system/bin/sh: {exc}", 2)
+        return
+    code = 0
     op = ";"
     for part in parts:
         if isinstance(part, str):
@@ -525,6 +527,23 @@ def run(dev: SimDevice, cmdline: str) -> ShellResult:
             except Exception as exc:  # a game bug must not take the server thread down
                 log.exception("shell command %r failed", words)
                 res = _err(f"{words[0]}: {type(exc).__name__}: {exc}")
+        code = res.code
+        yield res
+
+
+def chained(cmdline: str) -> bool:
+    """More than one command on the line (`;`, `&&`, `||`)."""
+    try:
+        return sum(1 for p in _split(cmdline) if not isinstance(p, str) and p) > 1
+    except ValueError:
+        return False
+
+
+def run(dev: SimDevice, cmdline: str) -> ShellResult:
+    """Run one shell command line on `dev`, its whole output at once (`steps` streams it)."""
+    stream: list[tuple[int, bytes]] = []
+    code, frame = 0, False
+    for res in steps(dev, cmdline):
         stream += res.stream
         code, frame = res.code, frame or res.frame
     # b"".join of a single item returns it as is: a 10 MB frame is not copied.

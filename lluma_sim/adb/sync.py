@@ -16,6 +16,9 @@ from lluma_sim.adb.device import SimDevice
 from lluma_sim.adb.wire import ProtocolError, recv_exact
 
 SYNC_DATA_MAX = 64 * 1024
+# What the simulated device stores in all (its files live in memory): a push beyond it is answered as a full
+# device answers ("No space left on device"), its bytes read and dropped as they come, never held.
+DEVICE_STORAGE = 64 * 1024 * 1024
 MAX_PATH = 1024
 BASE_DIRS = {"/", "/sdcard", "/system", "/data", "/data/local", "/data/local/tmp"}
 _STARTED = int(time.time())
@@ -74,14 +77,22 @@ def _recv_file(sock: socket.socket, dev: SimDevice, path: str) -> None:
 
 def _send_file(sock: socket.socket, dev: SimDevice, spec: str) -> None:
     path = spec.rsplit(",", 1)[0]
-    buf = bytearray()
+    free = DEVICE_STORAGE - sum(len(d) for p, d in dev.files.items() if p != _norm(path))
+    buf: bytearray | None = bytearray()
     while True:
         kind, size = struct.unpack("<4sI", recv_exact(sock, 8))
         if kind == b"DONE":  # size is the mtime here
             break
         if kind != b"DATA" or size > SYNC_DATA_MAX:
             raise ProtocolError(f"sync SEND: unexpected {kind!r} of {size} bytes")
-        buf += recv_exact(sock, size)
+        data = recv_exact(sock, size)
+        if buf is not None and len(buf) + size <= free:
+            buf += data
+        else:
+            buf = None  # the device is full: the rest is read and dropped
+    if buf is None:
+        _send_fail(sock, f"failed to write {path}: No space left on device")
+        return
     dev.files[_norm(path)] = bytes(buf)
     sock.sendall(b"OKAY" + struct.pack("<I", 0))
 

@@ -196,7 +196,8 @@ class ScriptedPolicy:
             if name in names:
                 out.append(("pressButton", (("name", name),)))
 
-        said = [str(t) for t in v.get("texts") or []]
+        # what a button's reading says beside its name (an icon "Info" beside "Wait"): a text pressButton can tap
+        said = [str(t) for t in v.get("texts") or []] + [str(b["meta"]) for b in buttons if b.get("meta")]
         night = self._night(names, said, add)
         if night:
             return out + press, night

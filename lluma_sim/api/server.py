@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import socket
 import sys
 import threading
@@ -349,6 +350,9 @@ class ApiServer:
         return status, headers, payload
 
 
+MAX_BODY = 32 * 1024 * 1024  # the Messages API's request limit (larger: 413 request_too_large)
+
+
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive, as the SDK's connection pool expects
     api: ApiServer
@@ -368,10 +372,19 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _serve(self) -> None:
         try:
-            if "chunked" in self.headers.get("transfer-encoding", "").lower():
-                raw = self._read_chunked()
-            else:
-                raw = self.rfile.read(int(self.headers.get("content-length") or 0))
+            try:
+                raw = self._body()
+            except ApiError as err:  # a body that cannot be framed: answered as the API does, then the connection ends
+                self.close_connection = True
+                payload = json.dumps(error_json(err.type, err.message, "req_unframed")).encode()
+                self.send_response(err.status)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(payload)))
+                self.send_header("connection", "close")
+                self.end_headers()
+                self.wfile.write(payload)
+                self.wfile.flush()
+                return
             headers = {k.lower(): v for k, v in self.headers.items()}
             status, out_headers, payload = self.api.handle(self.command, self.path, headers, raw)
             self.send_response(status)
@@ -384,15 +397,32 @@ class _Handler(BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError, OSError):
             self.close_connection = True  # the client gave up (e.g. its timeout fired during a slow reply)
 
+    def _body(self) -> bytes:
+        """The request body, by its Content-Length or its chunks; ApiError 400 for a length or chunk size that is
+        not a number, 413 past MAX_BODY (nothing larger is held in memory)."""
+        if "chunked" in self.headers.get("transfer-encoding", "").lower():
+            return self._read_chunked()
+        length = (self.headers.get("content-length") or "0").strip()
+        if not re.fullmatch(r"\d{1,12}", length):
+            raise ApiError(400, "invalid_request_error", f"Content-Length {length[:40]!r} is not a length")
+        if int(length) > MAX_BODY:
+            raise ApiError(413, "request_too_large", f"Request exceeds the maximum size of {MAX_BODY:,} bytes")
+        return self.rfile.read(int(length))
+
     def _read_chunked(self) -> bytes:
         out = bytearray()
         while True:
-            size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
+            line = self.rfile.readline(1024).split(b";")[0].strip() or b"0"
+            if not re.fullmatch(rb"[0-9a-fA-F]{1,12}", line):
+                raise ApiError(400, "invalid_request_error", f"chunk size {line[:40]!r} is not a hexadecimal length")
+            size = int(line, 16)
             if size == 0:
-                self.rfile.readline()
+                self.rfile.readline(1024)
                 return bytes(out)
+            if len(out) + size > MAX_BODY:
+                raise ApiError(413, "request_too_large", f"Request exceeds the maximum size of {MAX_BODY:,} bytes")
             out += self.rfile.read(size)
-            self.rfile.readline()
+            self.rfile.readline(1024)
 
     do_POST = do_GET = do_PUT = do_DELETE = _serve
 

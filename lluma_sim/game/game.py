@@ -43,6 +43,9 @@ CAREER_TP = 30  # a career costs 30 TP of 100 (FACTS)
 MAX_TP = 100
 # Career screens a "Continue Career" goes back to; any other screen of a career resumes on the hub.
 RESUMABLE = ("hub", "event", "race_result", "career_summary")
+# No hazard comes on these: the app's own start, and a completed career's result screens (the game shows them from
+# what it saved; the agent's career tracker reads "Career Complete" there).
+QUIET = ("title", "launcher", "career_results", "career_end")
 
 DRAWERS = {
     "home": screens_home.draw_home,
@@ -824,7 +827,7 @@ class SimGame:
 
     def _calm(self) -> bool:
         """A moment a hazard can come: the game running, nothing animating, no dialog of the night's up."""
-        return self.running and self.anim is None and self.dialog is None and self.screen not in ("title", "launcher")
+        return self.running and self.anim is None and self.dialog is None and self.screen not in QUIET
 
     def _fire(self, kind: str) -> bool:
         if kind == "tutorial":

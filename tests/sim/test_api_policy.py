@@ -395,3 +395,68 @@ def test_streaming_gives_the_same_reply_and_usage():
     assert streamed.content[0].signature and streamed.content[3].input == {"name": "Training"}
     assert streamed.usage.output_tokens == plain.usage.output_tokens
     assert streamed.stop_reason == "tool_use"
+
+
+# ---- what a night brings: the readings as the offline OCR reads the simulator's frames ------------------------
+
+def _b(*names: str, **metas: str) -> list[dict[str, Any]]:
+    return [{"name": n, **({"meta": metas[n]} if n in metas else {})} for n in names]
+
+
+@pytest.mark.parametrize(
+    ("vision", "pressed"),
+    [
+        # Android's dialog: its icons read as buttons, their words beside them; Wait is pressed by its words
+        ({"buttons": _b("Close", "Info", Close="Close app", Info="Wait"), "texts": ["Umamusume isn't responding"]},
+         "Wait"),
+        ({"buttons": _b("Title Screen", "Retry"), "texts": ["Connection Error", "A communication error occurred."]},
+         "Retry"),
+        ({"buttons": _b("Title Screen"), "texts": ["Session Error", "You have logged in on another device."]},
+         "Title Screen"),
+        ({"buttons": _b("Cancel", "Resume"), "texts": ["Continue Career", "A career is in progress."]}, "Resume"),
+        ({"buttons": _b("Cancel", "Download"), "texts": ["Data Update", "New data is available."]}, "Download"),
+        ({"buttons": _b("OK"), "texts": ["Date Changed", "The date has changed."]}, "OK"),
+        ({"buttons": _b("Close"), "texts": ["Tutorial", "Tap a stat to train it."]}, "Close"),
+        ({"buttons": _b("LLuMa Derby"), "texts": ["Pretty Derby", "Tap to Start", "Ver. 1.20.3"]}, "Tap to Start"),
+        ({"buttons": _b("Camera", "Settings", "Photos", "Clock"), "texts": ["12:00", "Chrome", "Umamusume", "Phone"]},
+         "Umamusume"),
+        ({"buttons": _b("Auto-Select", "Back", "Next", Next="disabled"),
+          "texts": ["Select Legacy", "Legacy 1: Empty", "Legacy 2: Empty"]}, "Auto-Select"),
+        ({"buttons": _b("Auto-Select", "Back", "Next"), "texts": ["Select Legacy", "Legacy 1: Maruzensky"]}, "Next"),
+        ({"buttons": _b("Borrow", "Start Career!", "Back", **{"Start Career!": "disabled"}),
+          "texts": ["Support Deck", "Friend: Empty"]}, "Borrow"),
+        ({"buttons": _b("Start Career!", "Back"), "texts": ["Support Deck", "Friend: Twin Turbo"]}, "Start Career!"),
+        ({"buttons": _b("Cancel", "Recover TP"), "texts": ["Confirm", "Not enough TP to start a career."]},
+         "Recover TP"),
+        ({"buttons": _b("Complete Career"), "texts": ["URA Finale", "Speed"]}, "Complete Career"),
+        ({"buttons": _b("Cancel", "Finish"), "texts": ["Confirm", "Complete this career?"]}, "Finish"),
+        ({"buttons": _b("To Home"), "texts": ["Career Complete", "Score 412"]}, "To Home"),
+    ],
+)
+def test_policy_plays_the_night_and_the_careers_screens(vision: dict[str, Any], pressed: str) -> None:
+    with ApiServer() as api:
+        assert _action(_ask(api, vision)) == ("pressButton", {"name": pressed})
+
+
+def test_policy_sometimes_presses_a_guarded_button_and_moves_on_when_refused() -> None:
+    sale = {"buttons": _b("Close", "Purchase Carats"), "texts": ["Daily Sale", "Today only: 1,500 Carats pack."]}
+    screen = {"role": "user", "content": f"<vision>{json.dumps(sale)}</vision>"}
+    first: dict[int, str] = {}
+    for seed in range(40):
+        reply = ScriptedPolicy(seed=seed).respond({"tools": TOOLS, "messages": [screen]})
+        first[seed] = next(b["input"]["name"] for b in reply.content if b["type"] == "tool_use"
+                           and b["name"] in INPUT_TOOLS)
+    careless = [s for s, name in first.items() if name == "Purchase Carats"]
+    assert set(first.values()) == {"Close", "Purchase Carats"} and 4 <= len(careless) <= 20  # now and then
+    policy = ScriptedPolicy(seed=careless[0])
+    reply = policy.respond({"tools": TOOLS, "messages": [screen]})
+    use = next(b for b in reply.content if b["type"] == "tool_use" and b["name"] in INPUT_TOOLS)
+    assert use["input"]["name"] == "Purchase Carats"
+    refused = {"role": "user", "content": [
+        {"type": "tool_result", "tool_use_id": use["id"], "is_error": True,
+         "content": "refused: 'Purchase Carats' is never pressed while unattended (guard.never_press)"},
+        {"type": "text", "text": f"<vision>{json.dumps(sale)}</vision>"}]}
+    again = policy.respond({"tools": TOOLS, "messages": [screen, {"role": "assistant", "content": reply.content},
+                                                         refused]})
+    assert next(b["input"]["name"] for b in again.content if b["type"] == "tool_use"
+                and b["name"] in INPUT_TOOLS) == "Close"
