@@ -3,8 +3,11 @@
 - `guard.never_press`: a tap that would hit a listed button is refused, nothing is sent, and the model is told
   why (an error result). A tap hits what it names (pressButton's target) and every button or read text whose box
   holds the tap's box centre; names match ignoring case, spaces and punctuation, and a longer label that holds the
-  listed words ("Purchase Carats >") matches too. The defaults are the money and account buttons the bots people
-  run refuse to press (FACTS): "Purchase Carats", "Age Confirmation", "Account Link".
+  listed words ("Purchase Carats >") matches too. A listed name read as a line of text (a dialog's title, such as
+  "Age Confirmation") makes that screen's agreeing buttons (OK, Yes, Confirm, Next, Purchase, Buy, ...) refused
+  too; Cancel, Close and Back stay allowed, so the way out is always open. The defaults are the money and
+  account buttons the bots people run refuse to press (FACTS): "Purchase Carats", "Age Confirmation",
+  "Account Link".
 - Screens the coordinator handles itself: "Session Error" (the account logged in elsewhere: the run ends, a person
   must look) and "Recover TP" (a career start with too little TP: cancelled and waited out unless
   `guard.tp_recovery` is `items`).
@@ -21,6 +24,7 @@ from lluma_vision.models import Box, VisionOutput
 SESSION_ERROR = "Session Error"
 RECOVER_TP = "Recover TP"
 CANCEL_NAMES = ("cancel", "close", "no", "back")  # what leaves the Recover TP dialog without spending anything
+AGREE_NAMES = ("ok", "yes", "confirm", "next", "done", "continue", "agree", "purchase", "buy", "link", "accept")
 
 
 def norm(s: str) -> str:
@@ -53,8 +57,12 @@ class Guard:
         if hit := self._listed(planned.target):
             return hit
         cx, cy = planned.box.center
-        return next((hit for label, box in _labels(vision) if box.contains(cx, cy) and (hit := self._listed(label))),
-                    "")
+        under = [label for label, box in _labels(vision) if box.contains(cx, cy)]
+        if hit := next((hit for label in under if (hit := self._listed(label))), ""):
+            return hit
+        if any(norm(label) in AGREE_NAMES for label in [planned.target, *under]):
+            return next((hit for t in vision.texts if (hit := self._listed(t.text))), "")  # a guarded dialog's OK
+        return ""
 
     @staticmethod
     def refusal(planned: PlannedAction, hit: str) -> str:

@@ -279,3 +279,16 @@ def test_the_live_line_shows_starts_rungs_and_the_guard(tmp_path: Path) -> None:
     line = live_line(log, RunTotals())
     assert "| game start FAILED: ** No activities found to run, monkey aborted." in line
     assert "| recovery: restart" in line and "| guard: refused pressButton(Purchase Carats)" in line
+
+
+def test_agreeing_on_a_guarded_dialog_is_refused_and_the_way_out_is_not(tmp_path: Path) -> None:
+    age = FakeScreen(texts=[text("Age Confirmation", 300, 500, 780, 560)],
+                     buttons=[button("OK", 600, 1100, 900, 1200), button("Cancel", 180, 1100, 480, 1200)],
+                     goes_to={"Cancel": "home"})
+    phone = _phone(age=age)
+    phone.screen = "age"
+    model = ScriptedModel([[call("confirm")], [call("pressButton", name="Cancel")], [call("pressButton", name="Shop")]])
+    c = _loop(tmp_path, phone, model, max_turns=3)
+    first, second = c.step(), c.step()
+    assert first.action is None and first.guard == ["refused confirm(OK): 'Age Confirmation' is guarded"]
+    assert second.action is not None and second.action.target == "Cancel" and phone.calls == [("tap", 330, 1150)]
