@@ -476,9 +476,11 @@ class Coordinator:
         t.state = t.state.but(pending=acted.pending or t.state.pending, owed=(*t.state.owed, *acted.results))
 
     def _sleep(self, seconds: float) -> float:
-        """Sleep up to `seconds`, cut short by a person's stop (Ctrl+C); returns the seconds slept."""
+        """Sleep up to `seconds`, cut short by a person's stop (Ctrl+C) or run.max_hours; returns the seconds slept."""
         started = time.monotonic()
-        while not self.stop_requested and (left := seconds - (time.monotonic() - started)) > 0:
+        hours = self.cfg.run.max_hours
+        end = min(started + seconds, self.started + hours * 3600 if hours else float("inf"))
+        while not self.stop_requested and (left := end - time.monotonic()) > 0:
             time.sleep(min(left, 0.5))
         return time.monotonic() - started
 

@@ -292,3 +292,23 @@ def test_agreeing_on_a_guarded_dialog_is_refused_and_the_way_out_is_not(tmp_path
     first, second = c.step(), c.step()
     assert first.action is None and first.guard == ["refused confirm(OK): 'Age Confirmation' is guarded"]
     assert second.action is not None and second.action.target == "Cancel" and phone.calls == [("tap", 330, 1150)]
+
+
+def test_a_long_wait_ends_at_a_persons_stop_and_at_max_hours(tmp_path: Path) -> None:
+    import threading
+    import time
+
+    tp = FakeScreen(texts=[text("Recover TP", 380, 500, 700, 560)], buttons=[button("Cancel", 180, 1100, 480, 1200)])
+    c = _loop(tmp_path, _phone(tp=tp), ScriptedModel([]), max_turns=5)
+    c.app.device.screen = "tp"  # type: ignore[union-attr]
+    c.cfg.guard.tp_wait_s = 600
+    threading.Timer(0.3, c.request_stop).start()  # Ctrl+C during the wait
+    started = time.monotonic()
+    log = c.step()
+    assert time.monotonic() - started < 5 and log.guard[0].startswith("cancelled 'Recover TP' and waited ")
+    c2 = _loop(tmp_path / "hours", _phone(tp=tp), ScriptedModel([]), max_turns=5, max_hours=0.0002)  # 0.72 s
+    c2.app.device.screen = "tp"  # type: ignore[union-attr]
+    c2.cfg.guard.tp_wait_s = 600
+    started = time.monotonic()
+    totals = c2.run()
+    assert time.monotonic() - started < 10 and totals.stop_kind == StopKind.MAX_HOURS
