@@ -74,6 +74,11 @@ class DemoSummary(BaseModel):
     faults_injected: FaultsInjected  # by `--faults`: what actually fired, by kind
     hazards_injected: HazardsInjected = HazardsInjected(total=0, by_kind={})  # by `--hazards`: the game's, by kind
     game_careers: list[GameCareer] = []  # the game's own record of each career that ended (ground truth)
+    careers_completed: int = 0  # careers the game completed (its own count, ground truth)
+    career_scores: list[int] = []  # each completed career's score, then the one going on (if any)
+    score_total: int = 0  # the sum of career_scores
+    game_starts: int = 0  # times the agent started the game (not in the foreground, or the ladder's restart)
+    recoveries: dict[str, int] = {}  # turns on each rung of the recovery ladder (warn, force, back, ...)
     taps_off_target: int  # taps the phone received off the element meant, or that no turn log records
     off_target: list[OffTarget] = []  # each of them: the tap received (screen, element under it) and why
     resumed_from_turn: int | None = None  # `--resume`: the run's last complete turn this sitting went on from
@@ -246,6 +251,7 @@ def run_demo(
         totals = runner(coordinator)
         injected = sim.injector.injected() if sim.injector else FaultsInjected(total=0, by_kind={})
         hazards = game.hazards_injected()
+        scores = [c.score for c in game.careers] + ([game.score] if game.career_open else [])
         agreement = sim.audit.summary()
         records = careers_of(load_run(logs_dir).turns) if totals.turns else []
     u = totals.usage
@@ -271,6 +277,11 @@ def run_demo(
         faults_injected=injected,
         hazards_injected=hazards,
         game_careers=list(game.careers),
+        careers_completed=len(game.careers),
+        career_scores=scores,
+        score_total=sum(scores),
+        game_starts=totals.game_starts,
+        recoveries=dict(totals.recoveries),
         taps_off_target=len(off := taps_off_target(game, logs_dir, after_turn=resume.turn if resume else 0)),
         off_target=off,
         resumed_from_turn=resume.turn if resume else None,
@@ -406,8 +417,13 @@ def main(argv: list[str]) -> int:
         f"{s.output_tokens / n:,.0f} out\n"
         f"  cache hit: {figures.percent(s.usage().cache_hit_ratio)} of input tokens read from cache\n"
         f"  cost: {figures.usd(s.cost_usd)} total, {figures.usd(s.cost_per_turn_usd)} per turn\n"
-        f"  game: score {s.score}, career turn {s.game_turn}\n"
-        f"  faults injected: {s.faults_injected.total} {s.faults_injected.by_kind or ''}; "
+        f"  game: score {s.score}, career turn {s.game_turn}"
+        + (f"; careers completed {s.careers_completed}, scores {' + '.join(map(str, s.career_scores))} = "
+           f"{s.score_total}" if s.careers_completed else "") + "\n"
+        + (f"  game starts: {s.game_starts}; recoveries: "
+           f"{', '.join(f'{k} {n}' for k, n in s.recoveries.items()) or 'none'}\n"
+           if s.game_starts or s.recoveries else "")
+        + f"  faults injected: {s.faults_injected.total} {s.faults_injected.by_kind or ''}; "
         f"hazards injected: {s.hazards_injected.total} {s.hazards_injected.by_kind or ''}; "
         f"taps off target: {s.taps_off_target}\n"
         + (f"  rest-or-train on the Energy gauge: {g.agree}/{g.of} as the true energy would choose\n"

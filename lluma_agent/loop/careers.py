@@ -54,7 +54,7 @@ class CareerTracker:
             self.notify("career_ended", record.model_dump(mode="json"))
 
     def close(self) -> CareerRecord | None:
-        """The run stops: the career going on (if it showed its stats) is written, marked not complete."""
+        """The run stops: the career going on (if its hub showed) is written, marked not complete."""
         going = self.book.in_progress()
         if going is not None:
             self._write(going)

@@ -1,12 +1,15 @@
 """Careers, the unit of an unattended run: a fold over the turn logs that says where each career ended and what
 it came to.
 
-The agent knows a career only from what the screens showed, as a player does: a career ends on the screen the game
-shows after it ("Career Complete", FACTS; the simulator draws the same title), and the turns after that belong to
-the next one (starting a career is part of its cost). An end counts only after the career showed its stats (so a
-run started on, or brought back to, the end screen does not count a career it did not play). The final stats are
-the last value read under each stat caption; races are the race result screens seen ("Race Result"), won when
-they show "1st".
+The agent knows a career only from what the screens showed, as a player does (FACTS, "Careers"). A career is
+being played once the career hub shows (its Training and Rest buttons); it ends when its "Complete Career" confirm
+is answered "Finish" (the press on a Cancel / Finish dialog), or, if that press went unseen, on the screen the game
+shows after a career ("Career Complete"). The turns after an end belong to the next career (starting one is part
+of its cost), and what the result screens print is not read into it: a new career begins at the next hub. So a run
+started on, or brought back to, the end screens does not count a career it did not play, and a daily reset or a
+crash between the Finish and the "Career Complete" screen does not lose one. The final stats are the last value
+read under each stat caption while it was played; races are the race result screens seen ("Race Result"), won
+when they show "1st".
 
 `CareerBook.add(log)` is the same fold for the running loop (loop/careers.py writes each record as it ends) and for
 `lluma stats` (over the turn logs on disk), so both say the same.
@@ -26,6 +29,8 @@ from lluma_agent.runlog.turnlog import TurnLog
 from lluma_vision.models import VisionData
 
 END_TITLE = "career complete"  # the game's screen after a career (Global wording)
+FINISH, CANCEL = "Finish", "Cancel"  # the "Complete Career" confirm's buttons (FACTS)
+HUB = frozenset({"Training", "Rest"})  # the career hub's buttons (FACTS): a career is being played
 RACE_RESULT_TITLE = "race result"
 WIN = "1st"
 STATS = ("Speed", "Stamina", "Power", "Guts", "Wit")
@@ -77,6 +82,16 @@ def _shows(view: VisionData, title: str) -> bool:
     return any(_words(t) == title for t in (*view.texts, *(b.name for b in view.buttons)))
 
 
+def _names(view: VisionData) -> set[str]:
+    return {b.name for b in view.buttons}
+
+
+def _finished(log: TurnLog, view: VisionData) -> bool:
+    """This turn answered the "Complete Career" confirm: Finish pressed on a Cancel / Finish dialog."""
+    a = log.action
+    return a is not None and a.tool == "pressButton" and a.target == FINISH and {FINISH, CANCEL} <= _names(view)
+
+
 def _recovery_rung(log: TurnLog) -> str | None:
     """The rung of the recovery ladder this turn climbed, if any (counted as `lluma stats` counts them)."""
     return log.recovery.rung if log.recovery is not None and log.recovery.rung in RUNGS else None
@@ -98,6 +113,7 @@ class _Open(BaseModel):
     races_won: int = 0
     recoveries: dict[str, int] = Field(default_factory=dict)
     game_starts: int = 0
+    playing: bool = False  # its hub has shown: what the screens print is its own
 
     def record(self, number: int, complete: bool, ended_at: float | None) -> CareerRecord:
         return CareerRecord(
@@ -135,8 +151,11 @@ class CareerBook:
         view = view_of(log)
         if view is None:
             return None
+        c.playing = c.playing or HUB <= _names(view)
+        if not c.playing:
+            return None
         self._read(c, view)
-        if not (_shows(view, END_TITLE) and c.stats):
+        if not (_finished(log, view) or _shows(view, END_TITLE)):
             return None
         record = c.record(len(self.ended) + 1, complete=True, ended_at=end_of_turn)
         self.ended.append(record)
@@ -160,14 +179,14 @@ class CareerBook:
         self._in_race_result = result
 
     def in_progress(self) -> CareerRecord | None:
-        """The career going on, as a record marked not complete; None between careers (no stats read yet)."""
+        """The career going on, as a record marked not complete; None between careers (no hub seen yet)."""
         c = self._open
-        if c is None or not c.stats:
+        if c is None or not c.playing:
             return None
         return c.record(len(self.ended) + 1, complete=False, ended_at=None)
 
     def careers(self) -> list[CareerRecord]:
-        """Every career the turns saw: those that ended, then the one going on (if it showed its stats)."""
+        """Every career the turns saw: those that ended, then the one going on (if its hub showed)."""
         going = self.in_progress()
         return [*self.ended, *([going] if going else [])]
 

@@ -11,7 +11,7 @@ from lluma_agent.loop.turn import RunTotals
 from lluma_agent.runlog.careers import CareerBook, careers_of
 from lluma_agent.runlog.folder import RunFolder
 from lluma_agent.runlog.stats import compute, format_stats
-from lluma_agent.runlog.turnlog import CostLog, ResponseLog, Timings, TurnLog, VisionLog
+from lluma_agent.runlog.turnlog import ActionLog, CostLog, ResponseLog, Timings, TurnLog, VisionLog
 from lluma_facts import Usage
 
 HUB = {"buttons": [{"name": "Rest"}, {"name": "Training"}],
@@ -21,9 +21,9 @@ END = {"texts": ["Career Complete", "Score 812"], "buttons": [{"name": "Finish"}
 HOME = {"buttons": [{"name": "Career"}, {"name": "Home"}]}
 
 
-def turn(n: int, view: dict[str, Any] | None, cost: float = 0.001) -> TurnLog:
+def turn(n: int, view: dict[str, Any] | None, cost: float = 0.001, press: str | None = None) -> TurnLog:
     return TurnLog(
-        turn=n, started_at=1000.0 + 10 * n, model="claude-haiku-5-5",
+        turn=n, action=ActionLog(tool="pressButton", target=press) if press else None, started_at=1000.0 + 10 * n, model="claude-haiku-5-5",
         response=ResponseLog(), usage=Usage(input_tokens=100, output_tokens=10),
         cost=CostLog(turn_usd=cost), timings=Timings(total_s=2.0),
         vision=VisionLog(seen_by_model=view, summary="") if view is not None else None,
@@ -117,3 +117,29 @@ def test_logs_and_the_report_show_the_careers(tmp_path: Path) -> None:
     table = html.split("<h2>Careers</h2>")[1].split("</table>")[0]
     assert table.count("<tr>") == 3  # the head and one row per career
     assert '<a href="#t2">turn 2</a>' in table and "going on" in table and "<td>100</td>" in table
+
+
+CONFIRM = {"texts": ["Complete this career?"], "buttons": [{"name": "Cancel"}, {"name": "Finish"}]}
+SUMMARY = {"buttons": [{"name": "Complete Career"}], "values": {"Speed": "300", "Wit": "250"}}
+RESULTS = {"texts": ["Career Results"], "buttons": [{"name": "OK"}], "values": {"Speed": "300", "Wit": "250"}}
+
+
+def test_finish_on_the_complete_career_confirm_ends_it_though_a_reset_hides_the_end_screen() -> None:
+    reset = {"texts": ["Date Changed"], "buttons": [{"name": "OK"}]}
+    turns = [turn(1, hub(100)), turn(2, SUMMARY, press="Complete Career"), turn(3, CONFIRM, press="Finish"),
+             turn(4, reset), turn(5, HOME), turn(6, hub(80))]
+    first, second = careers_of(turns)
+    assert first.complete and first.last_turn == 3 and first.stats["Speed"] == 300
+    assert not second.complete and second.first_turn == 4
+
+
+def test_the_result_screens_after_an_end_are_not_a_new_career() -> None:
+    """Stats printed on the result screens and the end screen after a Finish do not start (or end) a career."""
+    turns = [turn(1, hub(100)), turn(2, CONFIRM, press="Finish"), turn(3, RESULTS), turn(4, END), turn(5, HOME)]
+    careers = careers_of(turns)
+    assert [(c.number, c.complete, c.last_turn) for c in careers] == [(1, True, 2)]
+
+
+def test_cancel_on_the_confirm_does_not_end_the_career() -> None:
+    careers = careers_of([turn(1, hub(100)), turn(2, CONFIRM, press="Cancel"), turn(3, hub(101))])
+    assert [(c.complete, c.stats["Speed"]) for c in careers] == [(False, 101)]
