@@ -45,8 +45,8 @@ def _tap(g: SimGame, name: str) -> None:
 
 SCREENS: dict[str, tuple[str, ...]] = {  # the taps that lead there from home
     "home": (),
-    "hub": ("Career", "OK"),
-    "training": ("Career", "OK", "Training"),
+    "hub": ("Career", "Next", "Next", "Auto-Select", "Next", "Borrow", "Start Career!"),
+    "training": ("Career", "Next", "Next", "Auto-Select", "Next", "Borrow", "Start Career!", "Training"),
     "settings": ("Menu",),
 }
 

@@ -110,7 +110,8 @@ def sim_frames(n: int, seed: int = 5) -> list[tuple[Image.Image, object]]:
             choices = [e.name for e in t.elements if e.kind == "choice"]
             target = choices[0] if choices else "Next"
         else:
-            order = ["Career", "OK", "Training", "Speed", "Next", "Finish", "Rest"]
+            order = ["Career", "OK", "Borrow", "Start Career!", "Training", "Speed", "Next", "Auto-Select",
+                     "Complete Career", "Finish", "To Home", "Rest"]
             target = next((name for name in order if name in taps), None)
         if target and target in taps:
             g.tap(*taps[target].box.center)

@@ -25,7 +25,7 @@ from pydantic import BaseModel, Field
 
 from lluma_facts.request import content_blocks
 from lluma_sim.api.vlm import ScreenTruth, read_screen
-from lluma_sim.hazards import APP_LABEL
+from lluma_sim.game.hazards import APP_LABEL
 
 STATS = ("Speed", "Stamina", "Power", "Guts", "Wit")
 HUB = ("Rest", "Training", "Skills", "Infirmary", "Recreation", "Races")

@@ -7,11 +7,12 @@ import threading
 
 from PIL import Image
 
-from lluma_sim import hazards as hz
+from lluma_sim.game import hazards as hz
 from lluma_sim.game import screens_app, screens_career, screens_home
 from lluma_sim.game.career import Career
 from lluma_sim.game.content import SKILLS, Event, Race
 from lluma_sim.game.draw import Painter, Widget
+from lluma_sim.game.hazards import HazardsInjected
 from lluma_sim.game.state import (
     Action,
     AnimState,
@@ -23,7 +24,6 @@ from lluma_sim.game.state import (
     Style,
 )
 from lluma_sim.game.truth import Cinematic, Element, GroundTruth, ReceivedTap
-from lluma_sim.hazards import HazardsInjected
 from lluma_vision.models import Box
 
 LOADING_FRAMES = 3  # captures a loading screen stays up
@@ -84,7 +84,7 @@ class SimGame:
     The game is an app: `stop_app()` (a crash, `am force-stop`) shows the phone's launcher and loses what was on
     screen, not the career; `start_app()` (the launcher icon, `am start`, `monkey`) shows the title screen
     (tap) -> loading -> home, and a career in progress asks "Continue Career" (Cancel / Resume).
-    `hazards` > 0 brings what a night brings (lluma_sim.hazards) after inputs, on the game's own clock.
+    `hazards` > 0 brings what a night brings (lluma_sim.game.hazards) after inputs, on the game's own clock.
     Animations advance one step per capture(); truth() describes what the next capture shows, except that
     capture() first advances a running animation.
     """
@@ -106,7 +106,7 @@ class SimGame:
         """`style="hard"` draws the kinds real screens have and simple detectors miss (plate-less hub tiles,
         a stat icon row, a tab bar over content, settings toggles); `letterbox` adds black bars of that many
         pixels above and below the game, inside the `width` x `height` frame. `hazards`: per input, the chance
-        of one of a night's hazards (lluma_sim.hazards); `tp`: trainer points to begin with."""
+        of one of a night's hazards (lluma_sim.game.hazards); `tp`: trainer points to begin with."""
         if not 0 <= letterbox < height // 4:
             raise ValueError(f"letterbox bars of {letterbox} px do not fit a {height} px tall frame")
         if max_turns < 1:
@@ -802,7 +802,7 @@ class SimGame:
         self.dialog = None
         self.screen = self.resume_screen if self.resume_screen != "event" or self.event else "hub"
 
-    # --- the night's hazards (lluma_sim.hazards) ------------------------------------------------
+    # --- the night's hazards (lluma_sim.game.hazards) ------------------------------------------------
 
     def _dialog_of(self, kind: str, words: tuple[str, tuple[str, ...]], buttons: tuple[tuple[str, str, Action], ...],
                    back: bool = False) -> None:

@@ -86,7 +86,7 @@ class RaceResult(Frozen):
 
 
 class DialogState(Frozen):
-    kind: str  # "confirm" (OK/Cancel), "menu", "settings", or a hazard's or the app's (lluma_sim.hazards)
+    kind: str  # "confirm" (OK/Cancel), "menu", "settings", or a hazard's or the app's (lluma_sim.game.hazards)
     title: str
     lines: tuple[str, ...]
     buttons: tuple[tuple[str, str, Action], ...]  # label, style, action; the first one is what BACK does
@@ -157,7 +157,7 @@ class GameState(Frozen):
     frame_no: int = 0  # captures taken
     version: int = 0  # bumps whenever the picture changes
     settings: dict[str, bool] = Field(default_factory=dict)  # the settings modal's toggles (hard style)
-    # The game as an app on the phone (lluma_sim.game.app) and what a night brings (lluma_sim.hazards).
+    # The game as an app on the phone and what a night brings (lluma_sim.game.hazards).
     running: bool = True  # the app's process; False: the phone shows its launcher
     task: int = 409  # Android task id of the game's activity: a new one at each start
     drawn: bool = True  # the game's window has been drawn since its start (else no window has focus yet)

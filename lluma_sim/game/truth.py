@@ -52,7 +52,7 @@ class GroundTruth(BaseModel):
     condition: str | None = None
     race_wins: int = 0
     # The app and the night: what the phone shows ("game", "anr": Android's dialog over it, "launcher": the game
-    # is not running), the hazard on screen (lluma_sim.hazards), trainer points, and the careers that ended.
+    # is not running), the hazard on screen (lluma_sim.game.hazards), trainer points, and the careers that ended.
     app: str = "game"
     hazard: str | None = None
     tp: int = 0
