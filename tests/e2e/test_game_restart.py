@@ -73,3 +73,20 @@ def test_the_ladder_on_the_simulated_phone_restarts_the_game_and_pauses_when_not
     own = [t for t in logs if t.recovery and t.recovery.rung in ("back", "safe_tap", "restart", "wait", "pause")]
     assert len(policy.requests) == len(logs) - len(own)  # the coordinator's own rungs make no model call
     assert totals.recoveries == {r: rungs.count(r) for r in set(rungs) if r not in ("pause",)}
+
+
+def test_a_session_error_on_the_simulated_phone_ends_the_run_and_tells_a_person(tmp_path: Path) -> None:
+    events = tmp_path / "events.jsonl"
+    hook = tmp_path / "hook.py"
+    hook.write_text("import sys\nopen(sys.argv[1], 'a').write(sys.stdin.read())\n", encoding="utf-8")
+    command = f"{shlex.quote(sys.executable)} {shlex.quote(str(hook))} {shlex.quote(str(events))}"
+    with sim_agent(10, tmp_path / "logs", seed=4, overrides={"LLUMA_NOTIFY__COMMAND": command}) as (sim, coordinator):
+        coordinator.step()
+        assert sim.game.hazard("session_error")
+        totals = coordinator.run()
+    assert totals.stop_kind == StopKind.SESSION and exit_status(totals.stop_kind) == 1
+    assert totals.turns == 2 and "Session Error" in totals.stop_reason
+    last = read_turns(tmp_path / "logs")[-1]
+    assert last.response is None and last.action is None  # Title Screen never pressed, no model call
+    told = [json.loads(line) for line in events.read_text().splitlines()]
+    assert [e["event"] for e in told] == ["session_error", "run_stopped"] and told[1]["stop_kind"] == "session"
