@@ -571,3 +571,83 @@ def test_sim_phone_plays_the_demos_hard_screens_by_default() -> None:
 
     args = sim._parser().parse_args(["phone"])
     assert args.style == "hard" and sim._parser().parse_args(["phone", "--style", "plain"]).style == "plain"
+
+
+# ---- the stand-ins under a hostile client ------------------------------------------------------------------------
+def test_the_api_stand_in_answers_a_bad_content_length_or_chunk_size_with_an_http_error() -> None:
+    import socket
+
+    from lluma_sim.api.server import ApiServer
+
+    probes = {b"Content-Length: abc\r\n\r\n": b"400", b"Content-Length: -5\r\n\r\n": b"400",
+              b"Transfer-Encoding: chunked\r\n\r\nzz\r\n": b"400",
+              b"Content-Length: 99999999999\r\n\r\n": b"413"}
+    with ApiServer() as api:
+        for head, status in probes.items():
+            with socket.create_connection(("127.0.0.1", api.port), timeout=5) as c:
+                c.sendall(b"POST /v1/messages HTTP/1.1\r\nHost: x\r\n" + head)
+                answer = b""
+                while chunk := c.recv(65536):  # the stand-in closes the connection after the answer
+                    answer += chunk
+            assert answer.split(b"\r\n")[0].split(b" ")[1] == status, head
+            assert b'"type":"error"' in answer.replace(b" ", b"")  # the API's error shape, not a dropped connection
+
+
+def test_the_simulated_adb_server_streams_a_chain_and_bounds_a_push(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    import adbutils
+
+    from lluma_sim.adb import shell as adb_shell
+    from lluma_sim.adb import sync as adb_sync
+    from lluma_sim.adb.server import AdbServer
+
+    with AdbServer() as server:
+        server.add_device("sim-0")
+        dev = adbutils.AdbClient("127.0.0.1", server.port, socket_timeout=20).device("sim-0")
+
+        def shell(cmd: str) -> bytes:  # the protocol by hand: adbutils joins what it reads quadratically
+            import socket
+
+            def request(c: socket.socket, text: str) -> None:
+                c.sendall(f"{len(text):04x}{text}".encode())
+                assert c.recv(4, socket.MSG_WAITALL) == b"OKAY"
+
+            out = bytearray()
+            with socket.create_connection(("127.0.0.1", server.port), timeout=20) as c:
+                request(c, "host:transport:sim-0")
+                request(c, f"shell:{cmd}")
+                while chunk := c.recv(1 << 20):
+                    out += chunk
+            return bytes(out)
+
+        one = shell("screencap")
+        monkeypatch.setattr(adb_shell, "run", lambda *a: pytest.fail("a chain was collected whole"))
+        three = shell("screencap; screencap; screencap")
+        assert len(three) == 3 * len(one)  # each frame sent as it was made
+        monkeypatch.setattr(adb_sync, "DEVICE_STORAGE", 1 << 20)
+        with pytest.raises(adbutils.AdbError):  # adbd's FAIL "failed to write ...: No space left on device"
+            dev.sync.push(io.BytesIO(b"x" * (2 << 20)), "/sdcard/big.bin")
+        assert "/sdcard/big.bin" not in server.device("sim-0").files
+        dev.sync.push(io.BytesIO(b"small"), "/sdcard/small.bin")  # the device still works
+        assert server.device("sim-0").files["/sdcard/small.bin"] == b"small"
+
+
+def test_a_burst_of_500_connections_is_all_served() -> None:
+    import socket
+    import time
+
+    from lluma_sim.adb.server import AdbServer
+
+    with AdbServer() as server:
+        start = time.monotonic()
+        conns = [socket.create_connection(("127.0.0.1", server.port), timeout=10) for _ in range(500)]
+        try:
+            for c in conns:
+                c.sendall(b"000chost:version")
+            answers = [c.recv(12) for c in conns]
+        finally:
+            for c in conns:
+                c.close()
+    assert all(a.startswith(b"OKAY") for a in answers)
+    assert time.monotonic() - start < 15  # a backlog of 5 dropped SYNs: the burst took 77 s of retransmits
