@@ -25,6 +25,7 @@ from lluma_agent.device.address import resolve as resolve_adb
 from lluma_agent.device.android import adb_server_of
 from lluma_agent.device.app import KNOWN_PACKAGES
 from lluma_agent.memory.store import budget_warnings, scan, yaml_problem
+from lluma_agent.model.claude import ModelError, check_key
 from lluma_facts import ModelLookupError, model_spec, usable_model
 
 DEFAULT_BASE_URL = "https://api.anthropic.com"
@@ -159,9 +160,10 @@ def check_api_key(cfg: Config) -> Check:
         return Check("api key", "fail", f"{name} is not set", fix)
     if not key.strip():
         return Check("api key", "fail", f"{name} is set but empty", fix)
-    if key != key.strip():  # a pasted newline is a common cause of 401s
-        return Check("api key", "warn", f"{name} is set ({len(key)} characters) with surrounding whitespace",
-                     "re-export it without spaces or newlines")
+    try:  # as `lluma run` refuses it: a key file with Windows line endings ends in a carriage return
+        check_key(name, key)
+    except ModelError as exc:
+        return Check("api key", "fail", f"{exc} ({len(key)} characters)", "re-export it without spaces or newlines")
     return Check("api key", "ok", f"{name} is set ({len(key)} characters)")
 
 

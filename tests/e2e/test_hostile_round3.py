@@ -232,6 +232,11 @@ def test_a_key_with_a_carriage_return_is_refused_at_start_naming_its_variable(
     assert run.main([]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "ANTHROPIC_API_KEY holds a carriage return" in err[0]
+    from lluma_agent.config import Config
+    from lluma_cli.doctor import check_api_key
+
+    said = check_api_key(Config())  # doctor agrees with run
+    assert said.status == "fail" and said.detail.startswith("ANTHROPIC_API_KEY holds a carriage return")
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
     monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:1/\n")
     with pytest.raises(ModelError, match="ANTHROPIC_BASE_URL must be a URL without spaces or control characters"):
