@@ -353,3 +353,57 @@ def test_snapshot_restores_the_app_the_night_and_the_careers() -> None:
         way_out(resumed)
         assert resumed.truth() == g.truth()
     assert resumed.careers == g.careers and resumed.hazard_counts == g.hazard_counts and resumed.tp == g.tp
+
+
+def test_demo_hazards_flag_counts_what_fired_in_its_json(tmp_path, capsys) -> None:
+    import json
+
+    from lluma_cli.demo import main
+
+    logs = tmp_path / "demo"
+    code = main(["--turns", "4", "--hazards", "1", "--career-turns", "75", "--seed", "2", "--style", "plain",
+                 "--logs", str(logs), "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["turns"] == 4
+    fired = out["hazards_injected"]
+    assert fired["total"] == sum(fired["by_kind"].values()) >= 1 and set(fired["by_kind"]) <= set(RANDOM_KINDS)
+    assert out["game_careers"] == []
+    checkpoint = json.loads((logs / "checkpoint.json").read_text())
+    assert checkpoint["env"]["game"]["max_turns"] == 75 and checkpoint["env"]["game"]["hazard_rate"] == 1.0
+    for bad in (["--hazards", "2"], ["--hazards", "x"], ["--career-turns", "0"]):
+        with pytest.raises(SystemExit) as stop:
+            main([*bad, "--turns", "1"])  # argparse: one line naming the problem, nothing run
+        assert stop.value.code == 2
+
+
+def test_sim_phone_refuses_a_bad_hazard_rate_or_career_length() -> None:
+    from lluma_cli.sim import main
+
+    assert main(["phone", "--hazards", "1.5"]) == 2
+    assert main(["phone", "--career-turns", "0"]) == 2
+
+
+def test_the_offline_vision_reads_the_way_out_of_each_night_screen() -> None:
+    """What the player must press is read: as a button, or as the words beside an icon (Android's dialog)."""
+    from lluma_vision.config import VisionConfig
+    from lluma_vision.pipeline import Vision
+
+    vision = Vision(VisionConfig(backend="ocr"))
+    wanted = {"anr": {"Wait", "Close app"}, "connection_error": {"Retry", "Title Screen"}, "daily_reset": {"OK"},
+              "update_prompt": {"Download"}, "session_error": {"Title Screen"}, "continue": {"Resume", "Cancel"},
+              "title": {"Tap to Start"}, "launcher": {"Umamusume"}}
+    for kind, words in wanted.items():
+        g = SimGame.hard(seed=0)  # 420x936: the smallest frame
+        start_career(g)
+        if kind == "continue":
+            g.stop_app()
+            restart_to_home(g)
+        elif kind in ("title", "launcher"):
+            g.stop_app()
+            if kind == "title":
+                g.start_app()
+        else:
+            g.hazard(kind)
+        out = vision.analyze(g.capture())
+        read = {b.name for b in out.buttons} | {t.text for t in out.texts}
+        assert words <= read, (kind, sorted(read))
