@@ -262,7 +262,7 @@ def test_tap_on_a_button_lands_inside_it_and_acts(adb_server: AdbServer, device:
     x, y = device.tap(box)
     assert box.contains(x, y)
     assert adb_server.device(SERIAL).inputs == [f"tap {x} {y}"]
-    assert adb_server.game(SERIAL).truth().screen == "confirm"
+    assert adb_server.game(SERIAL).truth().screen == "setup"  # a new career's first page
 
 
 def test_tap_off_screen_sends_nothing(adb_server: AdbServer, device: Device) -> None:
@@ -299,9 +299,17 @@ def test_held_swipe_falls_back_without_motionevent(
     assert adb_server.device(SERIAL).inputs == ["swipe 540 1500 540 700 150"] * 2
 
 
+CAREER_START = ("Career", "Next", "Next", "Auto-Select", "Next", "Borrow", "Start Career!")  # the game's setup pages
+
+
+def _start_career(server: AdbServer, device: Device) -> None:
+    """Home to a new career: the last tap starts its loading (3 frames) and intro cutscene (6), then the hub."""
+    for name in CAREER_START:
+        device.tap(box_of(server, name))
+
+
 def _open_skills(server: AdbServer, device: Device) -> None:
-    device.tap(box_of(server, "Career"))
-    device.tap(box_of(server, "OK"))
+    _start_career(server, device)
     assert settle(device).settled
     device.tap(box_of(server, "Skills"))
     settle(device)
@@ -341,8 +349,7 @@ def test_back_and_text(adb_server: AdbServer, device: Device) -> None:
 
 
 def test_settle_waits_out_loading_and_cutscene(adb_server: AdbServer, device: Device) -> None:
-    device.tap(box_of(adb_server, "Career"))
-    device.tap(box_of(adb_server, "OK"))  # loading (3 frames), intro cutscene (6), then the hub
+    _start_career(adb_server, device)  # loading (3 frames), intro cutscene (6), then the hub
     result = settle(device)
     assert result.settled and result.captures >= 10
     assert adb_server.game(SERIAL).truth().screen == "hub"
@@ -350,8 +357,7 @@ def test_settle_waits_out_loading_and_cutscene(adb_server: AdbServer, device: De
 
 
 def test_settle_times_out_while_the_screen_keeps_moving(adb_server: AdbServer, device: Device) -> None:
-    device.tap(box_of(adb_server, "Career"))
-    device.tap(box_of(adb_server, "OK"))
+    _start_career(adb_server, device)
     result = settle(device, timeout_s=0.0)
     assert not result.settled and result.captures == 1
     assert adb_server.game(SERIAL).truth().cinematic == "loading"
