@@ -49,10 +49,12 @@ class Focus(BaseModel):
     app: str = ""  # the package of the focused window, or of mFocusedApp when the window names no app
     activity: str = ""
     dialog_over: str = ""  # a system "isn't responding" / "keeps stopping" dialog over this package
+    known: bool = True  # False: the output held no focus line at all (an odd build): nobody can tell
 
     def shows(self, package: str) -> bool:
-        """The game, or Android's dialog about the game, is what the screen shows."""
-        return package in (self.app, self.dialog_over)
+        """The game, or Android's dialog about the game, is what the screen shows (or the focus is not known:
+        then nothing is started on a guess)."""
+        return not self.known or package in (self.app, self.dialog_over)
 
 
 def _app_of(what: str) -> tuple[str, str]:
@@ -64,7 +66,10 @@ def parse_focus(text: str) -> Focus:
     """The focus in `dumpsys window` output (several mCurrentFocus / mFocusedApp lines possible)."""
     windows: list[str] = []
     apps: list[tuple[str, str]] = []
-    for key, value in _FOCUS.findall(text):
+    found = _FOCUS.findall(text)
+    if not found:
+        return Focus(known=False)
+    for key, value in found:
         if value == "null":
             continue
         m = _WINDOW.match(value)

@@ -56,7 +56,12 @@ def test_the_launcher_in_front_is_not_the_game() -> None:
 
 def test_nothing_focused_is_not_the_game() -> None:
     assert not parse_focus("  mCurrentFocus=null\n  mFocusedApp=null\n").shows(PKG)
-    assert not parse_focus("").shows(PKG)
+
+
+def test_output_without_any_focus_line_starts_nothing_on_a_guess() -> None:
+    for text in ("", "Can't find service: window\n", "WINDOW MANAGER DISPLAY CONTENTS\n  Display: mDisplayId=0\n"):
+        focus = parse_focus(text)
+        assert not focus.known and focus.shows(PKG)
 
 
 def test_an_isnt_responding_dialog_over_the_game_counts_as_the_game() -> None:
