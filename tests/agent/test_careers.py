@@ -23,7 +23,8 @@ HOME = {"buttons": [{"name": "Career"}, {"name": "Home"}]}
 
 def turn(n: int, view: dict[str, Any] | None, cost: float = 0.001, press: str | None = None) -> TurnLog:
     return TurnLog(
-        turn=n, action=ActionLog(tool="pressButton", target=press) if press else None, started_at=1000.0 + 10 * n, model="claude-haiku-5-5",
+        turn=n, action=ActionLog(tool="pressButton", target=press) if press else None,
+        started_at=1000.0 + 10 * n, model="claude-haiku-5-5",
         response=ResponseLog(), usage=Usage(input_tokens=100, output_tokens=10),
         cost=CostLog(turn_usd=cost), timings=Timings(total_s=2.0),
         vision=VisionLog(seen_by_model=view, summary="") if view is not None else None,
