@@ -35,7 +35,6 @@ from lluma_agent.runlog.logread import (
 )
 from lluma_agent.runlog.stats import RunStats, compute
 from lluma_agent.runlog.turnlog import TurnLog
-from lluma_cli.errors import disk_line
 from lluma_cli.report import charts, progress, timeline
 from lluma_cli.report.marks import mark_action
 from lluma_cli.report.progress_charts import progress_charts
@@ -257,7 +256,8 @@ def main(argv: list[str]) -> int:
             atomic_write_bytes(run.folder / timeline.FILE, gif)
         write_output(out, render(run, args.thumb, out.parent, gif).encode("utf-8", "replace"))
     except OSError as exc:
-        print(f"lluma report: {disk_line(out, exc)}", file=sys.stderr)
+        where = exc.filename if exc.filename is not None else out  # the file named once (cli/errors.disk_line's form)
+        print(f"lluma report: cannot write {where}: {exc.strerror or exc}", file=sys.stderr)
         return 1
     print(f"wrote {out} ({out.stat().st_size / 1024:.0f} KB, {len(run.turns)} turns)")
     if args.gif:

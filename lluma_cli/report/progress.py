@@ -64,7 +64,7 @@ def facts(log: TurnLog, limit: int = 12) -> list[str]:
 
 
 @dataclass
-class Reading:
+class ProgressReading:
     """What one turn's screen said of the career, as numbers (None where it said nothing)."""
 
     turn: int
@@ -74,10 +74,10 @@ class Reading:
     skill_points: float | None = None
 
 
-def readings(turns: list[TurnLog]) -> list[Reading]:
+def readings(turns: list[TurnLog]) -> list[ProgressReading]:
     """The turns whose screen showed the career's state (a stat, energy or skill points as a number), in order.
     A new career begins where the `Turn n/N` counter goes down."""
-    out: list[Reading] = []
+    out: list[ProgressReading] = []
     career, last_turn = 1, 0
     for log in turns:
         seen = log.vision.seen_by_model if log.vision is not None else {}
@@ -90,7 +90,7 @@ def readings(turns: list[TurnLog]) -> list[Reading]:
             if n < last_turn:
                 career += 1
             last_turn = n
-        r = Reading(turn=log.turn, career=career)
+        r = ProgressReading(turn=log.turn, career=career)
         r.stats = {k: v for k in STATS if (v := _number(values.get(k, ""))) is not None}
         energy = gauges.get("Energy")
         if isinstance(energy, int | float) and not isinstance(energy, bool):

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from html import escape
 
 from lluma_cli.report.charts import BOTTOM, LEFT, TOP, H, _axes, _svg
-from lluma_cli.report.progress import Reading
+from lluma_cli.report.progress import ProgressReading
 
 STAT_COLOURS = {"Speed": "#2e86ab", "Stamina": "#e07a1f", "Power": "#c0392b", "Guts": "#8e44ad", "Wit": "#27ae60"}
 
@@ -49,7 +49,7 @@ def multi_line(title: str, xs: list[int], series: list[tuple[str, str, list[floa
     return _svg(title, parts)
 
 
-def progress_charts(readings: list[Reading]) -> str:
+def progress_charts(readings: list[ProgressReading]) -> str:
     """The charts' HTML (stats; energy; skill points), or "" when no turn read the career's state."""
     if not readings:
         return ""
