@@ -65,10 +65,16 @@ def row(log: TurnLog) -> dict[str, Any]:
 
 
 def notes(log: TurnLog) -> list[str]:
-    """The listing's notes column: stuck, errors, what a person did (an answer under --confirm, a memory edit)."""
+    """The listing's notes column: stuck and the recovery rung, a start of the game, what the guard refused, errors,
+    what a person did (an answer under --confirm, a memory edit)."""
     out = []
     if log.stuck.level != "ok":
         out.append(f"stuck:{log.stuck.level}")
+    if log.recovery is not None:
+        out.append(f"recovery: {log.recovery.rung}")
+    if log.game_start is not None:
+        out.append("game started" if log.game_start.ok else "game start failed")
+    out += [f"guard: {clip(g, 40)}" for g in log.guard]
     if log.person:
         out.append(f"person: {log.person}")
     edited = sorted({m.name for m in log.memory_changes if m.by == "person"})

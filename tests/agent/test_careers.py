@@ -144,3 +144,14 @@ def test_the_result_screens_after_an_end_are_not_a_new_career() -> None:
 def test_cancel_on_the_confirm_does_not_end_the_career() -> None:
     careers = careers_of([turn(1, hub(100)), turn(2, CONFIRM, press="Cancel"), turn(3, hub(101))])
     assert [(c.complete, c.stats["Speed"]) for c in careers] == [(False, 101)]
+
+
+def test_the_listing_names_the_rung_the_start_and_the_guard() -> None:
+    from lluma_agent.runlog.turnlog import GameStartLog, RecoveryLog
+    from lluma_cli.logs import notes
+
+    log = turn(1, HOME).model_copy(update={
+        "recovery": RecoveryLog(rung="restart", reason="stuck"),
+        "game_start": GameStartLog(reason="recovery rung restart", ok=True),
+        "guard": ["refused pressButton(Purchase Carats)"]})
+    assert notes(log)[:3] == ["recovery: restart", "game started", "guard: refused pressButton(Purchase Carats)"]
