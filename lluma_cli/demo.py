@@ -25,7 +25,7 @@ from lluma_agent.loop.stop import StopKind, exit_status
 from lluma_agent.loop.turn import RunTotals
 from lluma_agent.model.claude import make_client
 from lluma_agent.runlog import figures
-from lluma_agent.runlog.careers import CareerRecord, career_line, careers_of
+from lluma_agent.runlog.careers import CareerSummary, career_line, careers_of
 from lluma_agent.runlog.logread import load_run
 from lluma_agent.runlog.runs import LogDirInUse, check_fresh, new_run_dir
 from lluma_cli.confirm import Person, in_the_loop
@@ -88,7 +88,7 @@ class DemoSummary(BaseModel):
     # makes the same way (this sitting's; none with a custom policy)
     gauge_decisions_agree: GaugeAgreement = GaugeAgreement()
     careers_recorded: int = 0  # careers the agent saw end and recorded (careers/career_NNN.json)
-    careers: list[CareerRecord] = []  # the agent's record of each career (the one going on last, not complete)
+    careers: list[CareerSummary] = []  # the agent's record of each career (the one going on last, not complete)
 
     def usage(self) -> Usage:
         """The run's tokens as one Usage: the text's cache hit comes from it, unrounded (cache_hit_ratio is

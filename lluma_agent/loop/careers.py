@@ -13,7 +13,7 @@ from typing import Any
 
 from lluma_agent.atomic import atomic_write_text
 from lluma_agent.loop.turn import RunTotals
-from lluma_agent.runlog.careers import CareerBook, CareerRecord, career_line, dump
+from lluma_agent.runlog.careers import CareerBook, CareerSummary, career_line, dump
 from lluma_agent.runlog.folder import RunFolder
 from lluma_agent.runlog.turnlog import TurnLog
 
@@ -53,13 +53,13 @@ class CareerTracker:
         if self.notify is not None:
             self.notify("career_ended", record.model_dump(mode="json"))
 
-    def close(self) -> CareerRecord | None:
+    def close(self) -> CareerSummary | None:
         """The run stops: the career going on (if its hub showed) is written, marked not complete."""
         going = self.book.in_progress()
         if going is not None:
             self._write(going)
         return going
 
-    def _write(self, record: CareerRecord) -> None:
+    def _write(self, record: CareerSummary) -> None:
         self.folder.careers.mkdir(parents=True, exist_ok=True)
         atomic_write_text(self.folder.career(record.number), dump(record))

@@ -39,7 +39,7 @@ _NUMBER = re.compile(r"\d[\d,]*")
 _WORDS = re.compile(r"[^a-z0-9]+")
 
 
-class CareerRecord(BaseModel):
+class CareerSummary(BaseModel):
     """One career as the turn logs saw it (`careers/career_001.json`; `lluma stats --json` key `careers`)."""
 
     number: int  # 1 = the first career this run played
@@ -115,8 +115,8 @@ class _Open(BaseModel):
     game_starts: int = 0
     playing: bool = False  # its hub has shown: what the screens print is its own
 
-    def record(self, number: int, complete: bool, ended_at: float | None) -> CareerRecord:
-        return CareerRecord(
+    def record(self, number: int, complete: bool, ended_at: float | None) -> CareerSummary:
+        return CareerSummary(
             number=number, complete=complete, first_turn=self.first_turn, last_turn=self.last_turn, turns=self.turns,
             model_calls=self.model_calls, cost_usd=round(self.cost_usd, 6),
             wall_s=round(max(0.0, self.ended_at - self.started_at), 3), stats=dict(self.stats),
@@ -129,11 +129,11 @@ class CareerBook:
     """The careers of one run, fed one turn log at a time in turn order."""
 
     def __init__(self) -> None:
-        self.ended: list[CareerRecord] = []
+        self.ended: list[CareerSummary] = []
         self._open: _Open | None = None
         self._in_race_result = False
 
-    def add(self, log: TurnLog) -> CareerRecord | None:
+    def add(self, log: TurnLog) -> CareerSummary | None:
         """Take one turn; returns the career this turn saw end, if it did."""
         c = self._open
         end_of_turn = log.started_at + log.timings.total_s
@@ -178,27 +178,27 @@ class CareerBook:
             c.races_won += _shows(view, WIN.lower())
         self._in_race_result = result
 
-    def in_progress(self) -> CareerRecord | None:
+    def in_progress(self) -> CareerSummary | None:
         """The career going on, as a record marked not complete; None between careers (no hub seen yet)."""
         c = self._open
         if c is None or not c.playing:
             return None
         return c.record(len(self.ended) + 1, complete=False, ended_at=None)
 
-    def careers(self) -> list[CareerRecord]:
+    def careers(self) -> list[CareerSummary]:
         """Every career the turns saw: those that ended, then the one going on (if its hub showed)."""
         going = self.in_progress()
         return [*self.ended, *([going] if going else [])]
 
 
-def careers_of(turns: Iterable[TurnLog]) -> list[CareerRecord]:
+def careers_of(turns: Iterable[TurnLog]) -> list[CareerSummary]:
     book = CareerBook()
     for t in sorted(turns, key=lambda t: t.turn):
         book.add(t)
     return book.careers()
 
 
-def career_line(r: CareerRecord) -> str:
+def career_line(r: CareerSummary) -> str:
     """One line for a person: `career 2 (complete): turns 41-96, 56 turns, 57 calls, $0.0210, 412 s; Speed 310 ...`."""
     stats = " ".join(f"{k[:3]} {v}" for k, v in r.stats.items()) or "no stats read"
     extra = [f"skill pts {r.skill_points}" if r.skill_points is not None else "",
@@ -210,5 +210,5 @@ def career_line(r: CareerRecord) -> str:
             + "".join(f"; {e}" for e in extra if e))
 
 
-def dump(record: CareerRecord) -> str:
+def dump(record: CareerSummary) -> str:
     return json.dumps(record.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"

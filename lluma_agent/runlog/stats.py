@@ -8,7 +8,7 @@ from collections import Counter
 from pydantic import BaseModel, Field
 
 from lluma_agent.context.stuck import RUNGS
-from lluma_agent.runlog.careers import CareerRecord, career_line, careers_of
+from lluma_agent.runlog.careers import CareerSummary, career_line, careers_of
 from lluma_agent.runlog.figures import percent, usd
 from lluma_agent.runlog.logread import CALL_KINDS, turn_calls
 from lluma_agent.runlog.turnlog import TurnLog
@@ -59,7 +59,7 @@ class RunStats(BaseModel):
     guard: int = 0  # what the guard refused or did (guard.*)
     memory_changes: dict[str, int] = Field(default_factory=dict)  # by "agent" / "person"
     calls: dict[str, CallTotals] = Field(default_factory=dict)  # by kind; every call the run paid for
-    careers: list[CareerRecord] = Field(default_factory=list)  # each career the turns saw (runlog/careers.py)
+    careers: list[CareerSummary] = Field(default_factory=list)  # each career the turns saw (runlog/careers.py)
 
 
     def usage(self) -> Usage:
