@@ -18,9 +18,9 @@ def _tap(game, name):
 
 def _to_hub(game):
     _still(game)
-    _tap(game, "Career")
-    _still(game)
-    _tap(game, "OK")
+    for name in ("Career", "Next", "Next", "Auto-Select", "Next", "Borrow", "Start Career!"):  # the career setup
+        _tap(game, name)
+        _still(game)
     return _still(game)
 
 

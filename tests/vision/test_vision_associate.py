@@ -57,9 +57,9 @@ def _tap(game, name):
 def test_sim_hub_stats_and_training_failure_rates_are_attached(vision):
     g = SimGame(seed=4)
     _settle(g)
-    _tap(g, "Career")
-    _settle(g)
-    _tap(g, "OK")
+    for name in ("Career", "Next", "Next", "Auto-Select", "Next", "Borrow", "Start Career!"):  # the career setup
+        _tap(g, name)
+        _settle(g)
     hub = vision.analyze(_settle(g))
     values = {v.caption: v.value for v in hub.values}  # each stat as a captioned value, not a loose text
     for stat, value in g.truth().stats.items():

@@ -64,7 +64,8 @@ def _reading(out: VisionOutput) -> dict[str, object]:
 @pytest.mark.parametrize("width, height", [(1440, 1920), (1080, 2400)])
 def test_a_boxed_frame_reads_as_its_game_does_in_the_whole_frames_pixels(width: int, height: int) -> None:
     g = SimGame(seed=3, style="hard", **HARD_VARIANTS[3])  # 1080x1920
-    for name in ("Career", "OK"):  # to the career hub: an energy gauge, the mood, stats with their values
+    # to the career hub through the career setup: an energy gauge, the mood, stats with their values
+    for name in ("Career", "Next", "Next", "Auto-Select", "Next", "Borrow", "Start Career!"):
         g.tap(*next(e for e in g.truth().elements if e.name == name and e.kind != "text").box.center)
         while g.truth().cinematic in ("loading", "cutscene"):
             g.capture()

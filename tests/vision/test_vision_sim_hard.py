@@ -19,6 +19,9 @@ def vision() -> Vision:
     return Vision(VisionConfig(backend="ocr"))
 
 
+CAREER_START = ("Career", "Next", "Next", "Auto-Select", "Next", "Borrow", "Start Career!")  # home to the hub
+
+
 def _press(g: SimGame, name: str) -> None:
     g.tap(*next(e for e in g.truth().elements if e.name == name and e.kind != "text").box.center)
     while g.truth().cinematic in ("loading", "cutscene"):
@@ -28,8 +31,8 @@ def _press(g: SimGame, name: str) -> None:
 @pytest.mark.parametrize("seed", [0, 2])  # 420x936, and 420x936 letterboxed (the smallest text)
 def test_hard_hub_shows_energy_as_a_bar_only_and_the_gauge_reads_the_true_energy(vision: Vision, seed: int) -> None:
     g = SimGame(seed=seed, style="hard", max_turns=12, **HARD_VARIANTS[seed])
-    _press(g, "Career")
-    _press(g, "OK")
+    for name in CAREER_START:
+        _press(g, name)
     seen: list[tuple[int, float]] = []
     while len(seen) < 3:  # full, then lower after each training
         t = g.truth()
@@ -56,8 +59,8 @@ def test_hard_disabled_button_is_its_own_look_greyed_out() -> None:
     """Infirmary (no condition) is drawn as its tile darkened and drained of colour, as the real game greys a
     button; the plain style's disabled plate is a flat grey."""
     g = SimGame(seed=0, style="hard", **HARD_VARIANTS[0])
-    _press(g, "Career")
-    _press(g, "OK")
+    for name in CAREER_START:
+        _press(g, name)
     img = g.capture().convert("HSV")
     tiles = {e.name: e for e in g.truth().elements if e.kind == "button"}
     assert not tiles["Infirmary"].enabled and tiles["Recreation"].enabled
@@ -75,9 +78,9 @@ def test_hard_disabled_button_is_its_own_look_greyed_out() -> None:
 @pytest.mark.parametrize(
     ("seed", "taps"),
     [
-        (2, ("Career", "OK")),  # 420x936 letterboxed: a tile caption OCR boxes tighter than its row's
+        (2, CAREER_START),  # 420x936 letterboxed: a tile caption OCR boxes tighter than its row's
         (2, ("Menu",)),  # ...and a toggle's "On" the recogniser doubts, in its own plate
-        (3, ("Career", "OK")),  # 1080x1920: the trainee's eye highlight is no Menu icon
+        (3, CAREER_START),  # 1080x1920: the trainee's eye highlight is no Menu icon
     ],
 )
 def test_hard_screens_every_tappable_is_a_button_on_target(vision: Vision, seed: int, taps: tuple[str, ...]) -> None:
