@@ -79,13 +79,13 @@ def test_every_answer_yes_plays(sim: SimGame, tmp_path: Path, monkeypatch: pytes
 
 def test_an_edit_sends_the_persons_action_and_the_end_of_answers_stops(
         sim: SimGame, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # Turn 2 asks "Start a new career?": the person answers Cancel where the model chose OK; a name that is
-    # not on the screen is asked again. Then the answers run out: nothing more is tapped, the run stops.
-    assert _run(monkeypatch, "y\ne Nowhere\ne Cancel\n", "--confirm") == 0
+    # Turn 2 is the career's first setup page (the scenario): the person answers Back where the model chose Next; a
+    # name that is not on the screen is asked again. Then the answers run out: nothing more is tapped, the run stops.
+    assert _run(monkeypatch, "y\ne Nowhere\ne Back\n", "--confirm") == 0
     turns = _turns(tmp_path)
-    assert [tap.element for tap in sim.taps] == ["Career", "Cancel"]
-    assert turns[1]["person"] == "replaced pressButton(OK) with pressButton(Cancel)"
-    assert "replaced your pressButton(OK) with pressButton(Cancel)" in json.dumps(turns[2]["tool_results"])
+    assert [tap.element for tap in sim.taps] == ["Career", "Back"]
+    assert turns[1]["person"] == "replaced pressButton(Next) with pressButton(Back)"
+    assert "replaced your pressButton(Next) with pressButton(Back)" in json.dumps(turns[2]["tool_results"])
     assert str(turns[2]["person"]).startswith("stopped the run") and len(turns) == 3
 
 
