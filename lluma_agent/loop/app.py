@@ -15,7 +15,7 @@ from typing import Any, TextIO
 
 import anthropic
 
-from lluma_agent import interrupts
+from lluma_agent import heap, interrupts
 from lluma_agent.atomic import atomic_write_text
 from lluma_agent.config import Config, ConfigError, ModelConfig
 from lluma_agent.context import knowledge
@@ -136,6 +136,7 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
     with (resume.open_point): then the turns after its checkpoint are set aside and the coordinator starts
     from the checkpoint. After every turn the checkpoint is saved, with `env_state()` (the demo's game). The
     live line goes to `live` (default stdout; `lluma demo --json` sends it to stderr); `quiet` prints nothing."""
+    heap.return_freed_frames()  # resident memory stays flat over a night (heap.py)
     for key, folder in (("memory.dir", cfg.memory.dir), ("logs.dir", cfg.logs.dir)):
         if folder.exists() and not folder.is_dir():  # found now, not as a traceback after the device connected
             raise ConfigError(f"{key}: {folder} is a file, not a folder")
