@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 import threading
+import time
+from collections.abc import Callable
 
 from PIL import Image
 
@@ -139,6 +141,8 @@ class SimGame:
         self.setup_step, self.trainee, self.legacy_set, self.friend_set, self.results_page = 0, 0, False, False, 0
         self.tp, self.tp_items = tp, 0
         self.clock_s = self.tp_clock_s = 0.0
+        self.wall: Callable[[], float] = time.monotonic  # real time, for a phone left idle (hz.IDLE_S)
+        self._last_wall: float | None = None
         self.hazard_rate = hz.check_rate(hazards)
         self.hazard_rng = hz.hazard_rng(seed)
         self.hazard_counts: dict[str, int] = {}
@@ -810,7 +814,12 @@ class SimGame:
         self.dialog = DialogState(kind=kind, title=title, lines=lines, buttons=buttons, back=back)
 
     def _clock(self, seconds: float) -> None:
-        """The game's own clock: TP comes back on it, a maintenance ends on it."""
+        """The game's own clock: TP comes back on it, a maintenance ends on it. Each input and capture moves it by
+        `seconds`; a phone left idle longer than hz.IDLE_S also lives the rest of that time (waiting for TP works)."""
+        now = self.wall()
+        if self._last_wall is not None:
+            seconds += max(0.0, now - self._last_wall - hz.IDLE_S)
+        self._last_wall = now
         self.clock_s += seconds
         self.tp_clock_s += seconds
         while self.tp_clock_s >= hz.TP_EVERY_S:

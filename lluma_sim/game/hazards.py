@@ -36,6 +36,10 @@ APP_LABEL = "Umamusume"  # the game's name under its launcher icon and in Androi
 INPUT_S = 30.0  # the game's clock: seconds an input stands for (a turn of a real agent)
 CAPTURE_S = 1.0  # ...and a capture
 TP_EVERY_S = 600.0  # 1 TP comes back every 10 minutes (FACTS)
+# A phone left alone longer than this (real seconds between two inputs or captures: an agent waiting for TP, a run
+# paused by hand) lives that time on the game's clock too, beyond it. Play is faster than this (a turn is seconds;
+# the longest API fault is 30 s), so a seeded run's clock is the same at any machine's speed.
+IDLE_S = 60.0
 MAINTENANCE_S = 360.0  # how long a maintenance lasts on the game's clock
 LONG_LOADING_FRAMES = 40  # captures a long loading screen stays up
 DOWNLOAD_FRAMES = 6  # captures the data download takes

@@ -167,6 +167,23 @@ def test_too_little_tp_shows_confirm_and_recover_tp_and_tp_comes_back_on_the_gam
     assert g.truth().screen == "hub" and g.tp == 21
 
 
+def test_a_phone_left_idle_lives_that_time_on_the_game_clock() -> None:
+    """An agent waiting for TP sends nothing for half an hour: the game's clock (and its TP) goes on meanwhile;
+    the seconds between inputs of ordinary play add nothing, so a seeded run is the same on any machine."""
+    g = SimGame(seed=0, tp=20)
+    now = [1000.0]
+    g.wall = lambda: now[0]
+    g.capture()
+    for _ in range(5):  # play: a few seconds between inputs count nothing beyond the inputs themselves
+        now[0] += 5
+        g.capture()
+    clock = g.snapshot().clock_s
+    assert clock == 6 * 1.0  # six captures of a second each
+    now[0] += 1800 + 60  # half an hour left alone (beyond the idle allowance)
+    g.capture()
+    assert g.snapshot().clock_s == clock + 1 + 1800 and g.tp == 23  # 30 game minutes: 3 TP back
+
+
 # ---- hazards ------------------------------------------------------------------------------------------------
 
 
