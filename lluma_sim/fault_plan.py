@@ -234,7 +234,7 @@ class FaultInjector(FaultSchedule):
     def _later(self, seconds: float, fn: Callable[[], object]) -> None:
         t = threading.Timer(seconds, fn)
         t.daemon = True
-        self._timers.append(t)
+        self._timers = [*(p for p in self._timers if p.is_alive()), t]  # done ones go: a night arms thousands
         t.start()
 
     def close(self) -> None:

@@ -20,6 +20,7 @@ import sys
 import threading
 import time
 import traceback
+from collections import deque
 from collections.abc import Callable
 from datetime import date
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -41,6 +42,7 @@ from lluma_sim.api.validate import CURRENT_API_VERSION, effort_of, validate_requ
 __all__ = ["ApiServer", "LogEntry", "thinking_level"]
 
 HOST = "127.0.0.1"  # loopback only: the stand-in accepts any key and must never face a network
+LOG_KEPT = 5_000  # requests `log` keeps, newest last (a thousand-turn night makes about 2,000)
 PATHS = {"/v1/messages": "messages", "/v1/messages/count_tokens": "count_tokens"}
 
 
@@ -79,7 +81,8 @@ class ApiServer:
         self.cache = PromptCache(clock=self.clock)
         self.keep_bodies = keep_bodies
         self.on_request = on_request
-        self._log: list[LogEntry] = []
+        # The newest requests (a night's stand-in would otherwise hold one entry per request for ever).
+        self._log: deque[LogEntry] = deque(maxlen=LOG_KEPT)
         self._lock = threading.Lock()  # policy and log: one request at a time
         self._count = 0
         self._messages_count = 0

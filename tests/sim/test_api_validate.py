@@ -264,3 +264,14 @@ def test_the_api_key_is_never_logged(api):
     dumped = json.dumps([e.model_dump() for e in api.log])
     assert secret not in dumped and f"bearer {secret}".lower() not in dumped.lower()
     assert api.log[-1].request is not None  # bodies were kept (keep_bodies=True), headers never are
+
+
+def test_the_request_log_keeps_the_newest_requests_only(monkeypatch):
+    """A night's stand-in answers thousands of requests: its log is bounded, the newest kept."""
+    import lluma_sim.api.server as server
+
+    monkeypatch.setattr(server, "LOG_KEPT", 3)
+    with ApiServer() as api:
+        for n in range(5):
+            _raw(api, {"model": HAIKU, "max_tokens": n + 1, "messages": [{"role": "user", "content": "hi"}]})
+        assert [e.index for e in api.log] == [2, 3, 4]
