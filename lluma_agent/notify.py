@@ -1,6 +1,7 @@
 """Telling a person: `notify.command` run once per event, the event as one JSON object on its standard input.
 
-The command line is split like a shell line (shlex) and run without a shell, in a thread of its own: a command
+The command line is split like a shell line (shlex) and run without a shell, one event after another in a thread
+of their own, so a person hears them in the order they happened (a career's end before the run's): a command
 that is missing, fails or hangs is logged on stderr (one line) and never stops or slows the run; one still
 running after `notify.timeout_s` is killed. Events: `run_stopped`, `run_paused` (a stuck pause), `game_restarted`,
 `session_error`, `career_ended`. The object is `{"event", "time" (UTC, ISO 8601), "run" (the run folder), **data}`.
@@ -11,6 +12,7 @@ process exits (loop/app.py's close()).
 from __future__ import annotations
 
 import json
+import queue
 import shlex
 import subprocess
 import sys
@@ -32,7 +34,10 @@ class Notifier:
     def __init__(self, cfg: NotifyConfig, run: str = "") -> None:
         self.cfg, self.run = cfg, run
         self.argv = shlex.split(cfg.command) if cfg.command else []
-        self._threads: list[threading.Thread] = []
+        self._events: queue.Queue[tuple[str, bytes]] = queue.Queue()
+        self._worker: threading.Thread | None = None  # started at the first event, lives as long as the process
+        self._idle = threading.Condition()
+        self._pending = 0  # events handed over and not yet done
         self.sent: list[str] = []  # events handed to the command, in order (what a test or the summary can list)
 
     @property
@@ -47,9 +52,24 @@ class Notifier:
                    **(data or {})}
         body = (json.dumps(payload, ensure_ascii=False, default=str) + "\n").encode("utf-8")
         self.sent.append(event)
-        thread = threading.Thread(target=self._run, args=(event, body), name=f"notify-{event}", daemon=True)
-        self._threads = [t for t in self._threads if t.is_alive()] + [thread]
-        thread.start()
+        with self._idle:
+            self._pending += 1
+            if self._worker is None:
+                self._worker = threading.Thread(target=self._drain, name="notify", daemon=True)
+                self._worker.start()
+        self._events.put((event, body))
+
+    def _drain(self) -> None:
+        while True:
+            event, body = self._events.get()
+            try:
+                self._run(event, body)
+            except Exception as exc:  # noqa: BLE001 - a notify bug must not end the thread and silence the rest
+                _say(f"{event}: {type(exc).__name__}: {exc}")
+            finally:
+                with self._idle:
+                    self._pending -= 1
+                    self._idle.notify_all()
 
     def _run(self, event: str, body: bytes) -> None:
         try:
@@ -74,8 +94,9 @@ class Notifier:
             _say(f"{event}: {self.argv[0]!r} failed (exit {proc.returncode})" + (f": {tail[0][:200]}" if tail else ""))
 
     def wait(self, timeout_s: float | None = None) -> bool:
-        """Wait up to `timeout_s` (default notify.timeout_s) for the sends in flight; False if some still run."""
+        """Wait up to `timeout_s` (default notify.timeout_s) for the events handed over; False if some are not done."""
         deadline = time.monotonic() + (self.cfg.timeout_s if timeout_s is None else timeout_s)
-        for thread in self._threads:
-            thread.join(max(0.0, deadline - time.monotonic()))
-        return not any(t.is_alive() for t in self._threads)
+        with self._idle:
+            while self._pending and (left := deadline - time.monotonic()) > 0:
+                self._idle.wait(left)
+            return self._pending == 0

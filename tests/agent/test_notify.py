@@ -70,3 +70,16 @@ def test_no_command_sends_nothing_and_the_environment_sets_one() -> None:
     assert not n.enabled and n.sent == [] and n.wait(0)
     cfg = load_config(None, env={"LLUMA_NOTIFY__COMMAND": "curl -s --data-binary @- https://example.invalid/hook"})
     assert Notifier(cfg.notify).argv == ["curl", "-s", "--data-binary", "@-", "https://example.invalid/hook"]
+
+
+def test_events_reach_the_command_in_the_order_they_happened(tmp_path: Path) -> None:
+    """A slow first command does not let the run's end overtake the career's end."""
+    out = tmp_path / "got.jsonl"
+    hook = _script(tmp_path, "import json, sys, time\nevent = json.loads(sys.stdin.read())\n"
+                             "time.sleep(0.5 if event['event'] == 'career_ended' else 0)\n"
+                             "open(sys.argv[1], 'a').write(event['event'] + '\\n')\n") + " " + shlex.quote(str(out))
+    n = Notifier(NotifyConfig(command=hook, timeout_s=10))
+    for event in ("career_ended", "run_stopped"):
+        n.send(event, {})
+    assert n.wait(10)
+    assert out.read_text().split() == ["career_ended", "run_stopped"]
