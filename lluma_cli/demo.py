@@ -29,7 +29,7 @@ from lluma_agent.runlog.careers import CareerSummary, career_line, careers_of
 from lluma_agent.runlog.logread import load_run
 from lluma_agent.runlog.runs import LogDirInUse, check_fresh, new_run_dir
 from lluma_cli.confirm import Person, in_the_loop
-from lluma_cli.errors import at_least_one, hours, start_failed
+from lluma_cli.errors import at_least_one, hours, rate, start_failed
 from lluma_cli.sim_check import taps_off_target
 from lluma_facts import Usage
 from lluma_sim.adb.server import AdbServer
@@ -292,24 +292,8 @@ def run_demo(
     )
 
 
-def _rate(text: str) -> float:
-    try:
-        rate = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of faults per turn, got {text!r}") from None
-    if not 0.0 <= rate <= 1.0:
-        raise argparse.ArgumentTypeError(f"must be between 0 and 1 faults per turn, got {text}")
-    return rate
-
-
-def _hazard_rate(text: str) -> float:
-    try:
-        rate = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of hazards per input, got {text!r}") from None
-    if not 0.0 <= rate <= 1.0:
-        raise argparse.ArgumentTypeError(f"must be between 0 and 1 hazards per input, got {text}")
-    return rate
+FAULTS_PER_TURN = rate("faults per turn")
+HAZARDS_PER_INPUT = rate("hazards per input")
 
 
 def main(argv: list[str]) -> int:
@@ -323,9 +307,10 @@ def main(argv: list[str]) -> int:
                     help="stop after H hours (run.max_hours; with --hours alone, no turn limit)")
     ap.add_argument("--seed", type=int, default=None, help="seed of the game and of the fault schedule (default 7)")
     ap.add_argument(
-        "--faults", type=_rate, default=0.0, metavar="RATE", help="inject faults at RATE per turn (0..1; default 0)"
+        "--faults", type=FAULTS_PER_TURN, default=0.0, metavar="RATE",
+        help="inject faults at RATE per turn (0..1; default 0)"
     )
-    ap.add_argument("--hazards", type=_hazard_rate, default=0.0, metavar="RATE",
+    ap.add_argument("--hazards", type=HAZARDS_PER_INPUT, default=0.0, metavar="RATE",
                     help="the game's hazards (a crash, Android's not-responding dialog, a connection error, the daily "
                          "reset, maintenance, a data update, a tutorial, a long loading) at RATE per input (0..1; "
                          "default 0)")

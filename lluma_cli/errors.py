@@ -9,6 +9,7 @@ from __future__ import annotations
 import tempfile
 import time
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 
 INTERNAL_EXIT = 1
@@ -53,6 +54,22 @@ def at_least_one(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
     return value
+
+
+def rate(per: str) -> Callable[[str], float]:
+    """An argparse type for a rate between 0 and 1, `per` naming its unit ("faults per turn")."""
+    import argparse
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number of {per}, got {text!r}") from None
+        if not 0.0 <= value <= 1.0:
+            raise argparse.ArgumentTypeError(f"must be between 0 and 1 {per}, got {text}")
+        return value
+
+    return parse
 
 
 def hours(text: str) -> float:

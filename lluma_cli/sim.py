@@ -14,6 +14,8 @@ import signal
 import sys
 import time
 
+from lluma_cli.errors import rate
+
 DEFAULT_PHONE_PORT = 15037  # not 5037, so a real adb server can run beside the simulator
 
 
@@ -34,14 +36,7 @@ def _size(text: str) -> tuple[int, int]:
     return w, h
 
 
-def _rate(text: str) -> float:
-    try:
-        rate = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of hazards per input, got {text!r}") from None
-    if not 0.0 <= rate <= 1.0:
-        raise argparse.ArgumentTypeError(f"must be between 0 and 1 hazards per input, got {text}")
-    return rate
+HAZARDS_PER_INPUT = rate("hazards per input")
 
 
 def _turns(text: str) -> int:
@@ -62,7 +57,7 @@ def _parser() -> argparse.ArgumentParser:
     phone.add_argument("--devices", type=int, default=1, help="number of simulated phones")
     phone.add_argument("--seed", type=int, default=0, help="game seed of the first phone (+1 for each next)")
     phone.add_argument("--size", type=_size, default=(1080, 1920), help="screen size WIDTHxHEIGHT")
-    phone.add_argument("--hazards", type=_rate, default=0.0, metavar="RATE",
+    phone.add_argument("--hazards", type=HAZARDS_PER_INPUT, default=0.0, metavar="RATE",
                        help="the game's hazards (crash, not responding, connection error, daily reset, maintenance, "
                             "data update, tutorial, long loading) at RATE per input, 0..1 (default 0)")
     phone.add_argument("--career-turns", type=_turns, default=24, metavar="N",
