@@ -1,0 +1,177 @@
+"""The screen map: the screens a run has seen and the actions that led from one to another.
+
+Nodes are screen identities (lluma_vision.screen.identify: a short id and a readable name); edges are
+`Transition`s, one per (screen, action, screen reached), counting how often the action led there, how long it
+took and how often it was expected to lead there (a `goTo` step, a routine pass) and did not. An action that
+left the screen where it was is kept (a self-loop: a scroll, a tap that did nothing) but never walked.
+
+Which edges are trusted is decided here, from the counts, with thresholds the caller passes (config `map.*`):
+- a *reliable* edge (goTo walks it): taken at least `min_uses` times, and at least `min_rate` of the times its
+  action was taken on its screen it led to its screen;
+- a *routine* way out (passed without a model call): the only action ever taken on a screen, and its last
+  `streak` takings all led to the same other screen.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from pydantic import BaseModel, Field
+
+MAP_VERSION = 1
+MIN_USES = 2  # an edge seen once may have been a fluke (a popup that came over the screen)
+MIN_RATE = 0.8  # of the times its action was taken on its screen, the share that led to its screen
+WAYS_SHOWN = 6  # ways out named in the "where you are" line
+
+
+class ScreenInfo(BaseModel):
+    name: str
+    seen: int = 0  # turns (and goTo steps) that read this screen
+    last_seen: float = 0.0  # epoch seconds
+
+
+class Transition(BaseModel):
+    src: str  # screen id
+    action: str  # canonical: "pressButton:Next", "tap:Tap to Start", "back", "advanceDialogue", "scrollDown", "wait"
+    dst: str  # screen id reached
+    count: int = 0  # times the action on `src` led to `dst`
+    fails: int = 0  # times this edge was expected (a goTo step, a routine pass) and another screen came
+    seconds_total: float = 0.0  # from the input sent to the next still reading, summed over `count`
+    last_seen: float = 0.0  # epoch seconds
+    streak: int = 0  # the last takings of (src, action) in a row that led here (0 once one led elsewhere)
+    tool: str = ""  # to replay the action: the tool, and its input
+    args: dict[str, str] = Field(default_factory=dict)
+
+    @property
+    def loop(self) -> bool:
+        """The action left the screen where it was: kept, never walked."""
+        return self.src == self.dst
+
+    @property
+    def mean_seconds(self) -> float:
+        return self.seconds_total / self.count if self.count else 0.0
+
+
+class PendingStep(BaseModel):
+    """An action sent on `src`: the next still reading says where it led."""
+
+    src: str
+    action: str
+    tool: str = ""
+    args: dict[str, str] = Field(default_factory=dict)
+    sent_at: float = 0.0  # epoch seconds
+    run: str = ""  # the run folder that sent it: another run's first reading is no outcome of it
+    expected: str | None = None  # the screen the map said it would reach (a goTo step, a routine pass)
+    routine: bool = False  # a routine pass (its note is the navigator's, not the effect's)
+
+
+class ScreenMap(BaseModel):
+    version: int = MAP_VERSION
+    screens: dict[str, ScreenInfo] = Field(default_factory=dict)
+    transitions: list[Transition] = Field(default_factory=list)
+    # The action whose screen reached the next reading tells (saved with the map, so a resumed run completes it).
+    pending: PendingStep | None = None
+
+    # ---- recording ------------------------------------------------------------------------------------
+    def see(self, screen_id: str, name: str, now: float) -> None:
+        info = self.screens.setdefault(screen_id, ScreenInfo(name=name))
+        info.name, info.seen, info.last_seen = name or info.name, info.seen + 1, now
+
+    def edge(self, src: str, action: str, dst: str) -> Transition | None:
+        return next((t for t in self.transitions if (t.src, t.action, t.dst) == (src, action, dst)), None)
+
+    def record(self, src: str, action: str, dst: str, seconds: float, now: float, tool: str = "",
+               args: dict[str, str] | None = None, expected: str | None = None) -> Transition:
+        """`action` taken on `src` led to `dst` after `seconds`; `expected` the screen the map said it would reach
+        (a goTo step, a routine pass): an edge expected and missed counts a failure."""
+        edge = self.edge(src, action, dst)
+        if edge is None:
+            edge = Transition(src=src, action=action, dst=dst, tool=tool, args=dict(args or {}))
+            self.transitions.append(edge)
+        for sibling in self.taken(src, action):
+            if sibling is not edge:
+                sibling.streak = 0
+        edge.count += 1
+        edge.streak += 1
+        edge.seconds_total += max(0.0, seconds)
+        edge.last_seen = now
+        if tool:
+            edge.tool, edge.args = tool, dict(args or {})
+        if expected is not None and expected != dst and (missed := self.edge(src, action, expected)) is not None:
+            missed.fails += 1
+        return edge
+
+    # ---- reading ----------------------------------------------------------------------------------------
+    def taken(self, src: str, action: str) -> list[Transition]:
+        """Every outcome of `action` on `src`."""
+        return [t for t in self.transitions if t.src == src and t.action == action]
+
+    def rate(self, edge: Transition) -> float:
+        """Of the times its action was taken on its screen, the share that led where this edge goes."""
+        total = sum(t.count for t in self.taken(edge.src, edge.action))
+        return edge.count / total if total else 0.0
+
+    def reliable(self, edge: Transition, min_uses: int = MIN_USES, min_rate: float = MIN_RATE) -> bool:
+        return not edge.loop and edge.count >= min_uses and self.rate(edge) >= min_rate
+
+    def ways_out(self, src: str) -> list[Transition]:
+        """The actions seen to leave `src` for another screen, the most used first."""
+        return sorted((t for t in self.transitions if t.src == src and not t.loop), key=lambda t: (-t.count, t.action))
+
+    def routine(self, src: str, streak: int) -> Transition | None:
+        """`src`'s one way out when it is routine: the only action ever taken on it, and its last `streak` takings
+        all led to the same other screen; else None."""
+        from_src = [t for t in self.transitions if t.src == src]
+        if not from_src or len({t.action for t in from_src}) != 1:
+            return None
+        best = max(from_src, key=lambda t: t.streak)
+        return best if not best.loop and best.streak >= streak else None
+
+    def path(self, src: str, dst: str, min_uses: int = MIN_USES, min_rate: float = MIN_RATE) -> list[Transition] | None:
+        """The fewest reliable steps from `src` to `dst` ([] when already there), or None when no known way.
+        Among paths of one length, the most used edges are tried first."""
+        if src == dst:
+            return []
+        came: dict[str, Transition] = {}
+        queue = deque([src])
+        while queue:
+            here = queue.popleft()
+            for edge in self.ways_out(here):
+                if edge.dst in came or edge.dst == src or not self.reliable(edge, min_uses, min_rate):
+                    continue
+                came[edge.dst] = edge
+                if edge.dst == dst:
+                    steps = [edge]
+                    while steps[0].src != src:
+                        steps.insert(0, came[steps[0].src])
+                    return steps
+                queue.append(edge.dst)
+        return None
+
+    def find(self, name_or_id: str) -> str | None:
+        """A screen's id from its id or its name (case and spacing aside; the most seen of screens sharing a
+        name), or None."""
+        wanted = name_or_id.strip()
+        if wanted in self.screens:
+            return wanted
+        key = _norm(wanted)
+        if not key:
+            return None
+        named = [(sid, s) for sid, s in self.screens.items() if _norm(s.name) == key]
+        if not named:
+            named = [(sid, s) for sid, s in self.screens.items() if key in _norm(s.name)]
+        return max(named, key=lambda p: p[1].seen)[0] if named else None
+
+    def name(self, screen_id: str) -> str:
+        info = self.screens.get(screen_id)
+        return info.name if info else screen_id
+
+    def label(self, screen_id: str) -> str:
+        """The screen's name, with its id when another screen shares the name (goTo takes either)."""
+        name = self.name(screen_id)
+        shared = any(sid != screen_id and s.name == name for sid, s in self.screens.items())
+        return f"{name} [{screen_id}]" if shared else name
+
+
+def _norm(text: str) -> str:
+    return "".join(c for c in text.casefold() if c.isalnum())

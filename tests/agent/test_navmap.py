@@ -1,0 +1,177 @@
+"""The screen map: recording, trusted edges, shortest paths, finding a screen, and its file."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from lluma_agent.navmap import MapError, ScreenMap, load_map, map_path_for, open_map, save_map
+from lluma_agent.navmap.actions import key_of, readable
+from lluma_agent.runlog.turnlog import ActionLog
+from lluma_vision.models import Box, Button, VisionOutput
+
+
+def _walked(*edges: tuple[str, str, str], times: int = 2) -> ScreenMap:
+    m = ScreenMap()
+    for sid in {s for e in edges for s in (e[0], e[2])}:
+        m.see(sid, sid.capitalize(), 0.0)
+    for _ in range(times):
+        for src, action, dst in edges:
+            m.record(src, action, dst, 1.0, 0.0)
+    return m
+
+
+def test_record_counts_time_and_streaks() -> None:
+    m = ScreenMap()
+    m.record("hub", "pressButton:Training", "training", 1.5, 10.0, tool="pressButton", args={"name": "Training"})
+    m.record("hub", "pressButton:Training", "training", 2.5, 20.0)
+    edge = m.edge("hub", "pressButton:Training", "training")
+    assert edge is not None
+    assert (edge.count, edge.streak, edge.seconds_total, edge.mean_seconds, edge.last_seen) == (2, 2, 4.0, 2.0, 20.0)
+    assert (edge.tool, edge.args) == ("pressButton", {"name": "Training"})
+    # the same action led elsewhere once: the streak starts over, and the expected edge counts a failure
+    m.record("hub", "pressButton:Training", "popup", 1.0, 30.0, expected="training")
+    assert (edge.streak, edge.fails) == (0, 1)
+    assert m.rate(edge) == pytest.approx(2 / 3)
+
+
+def test_self_loops_are_kept_but_never_walked() -> None:
+    m = _walked(("list", "scrollDown", "list"), ("list", "back", "hub"))
+    assert m.edge("list", "scrollDown", "list") is not None
+    assert [t.action for t in m.ways_out("list")] == ["back"]
+    assert m.path("list", "list") == []
+
+
+def test_path_is_the_fewest_reliable_steps() -> None:
+    m = _walked(
+        ("result", "pressButton:Next", "hub"),
+        ("hub", "pressButton:Races", "races"),
+        ("hub", "pressButton:Training", "training"),
+        ("training", "back", "hub"),
+        ("races", "back", "hub"),
+        ("training", "pressButton:Speed", "result"),
+    )
+    path = m.path("training", "races")
+    assert path is not None and [(t.src, t.action, t.dst) for t in path] == [
+        ("training", "back", "hub"), ("hub", "pressButton:Races", "races")]
+    assert m.path("races", "nowhere") is None
+
+
+def test_path_skips_edges_seen_too_rarely_or_unreliable() -> None:
+    m = _walked(("a", "pressButton:Go", "b"), times=1)
+    assert m.path("a", "b") is None  # one use: not yet trusted
+    assert m.path("a", "b", min_uses=1) is not None
+    m = _walked(("a", "pressButton:Go", "b"), times=3)
+    for _ in range(3):
+        m.record("a", "pressButton:Go", "c", 1.0, 0.0)  # half the time it leads elsewhere
+    assert m.path("a", "b") is None
+    assert m.path("a", "b", min_rate=0.5) is not None
+
+
+def test_routine_needs_one_action_and_a_streak() -> None:
+    m = _walked(("result", "pressButton:Next", "hub"), times=3)
+    edge = m.routine("result", streak=3)
+    assert edge is not None and edge.dst == "hub"
+    assert m.routine("result", streak=4) is None
+    m.record("result", "pressButton:Next", "popup", 1.0, 0.0)  # a surprise: the streak starts over
+    assert m.routine("result", streak=2) is None
+    m = _walked(("hub", "pressButton:Rest", "hub2"), ("hub", "pressButton:Training", "training"), times=5)
+    assert m.routine("hub", streak=1) is None  # two actions taken here: a choice, never routine
+    m = _walked(("list", "scrollDown", "list"), times=5)
+    assert m.routine("list", streak=1) is None  # a self-loop is no way out
+
+
+def test_find_by_id_or_name() -> None:
+    m = ScreenMap()
+    m.see("a1", "Career", 0.0)
+    m.see("b2", "Career event", 0.0)
+    m.see("b2", "Career event", 0.0)
+    m.see("c3", "Race List", 0.0)
+    assert m.find("a1") == "a1"
+    assert m.find("career") == "a1"
+    assert m.find("race list") == "c3"
+    assert m.find("RaceList") == "c3"
+    assert m.find("event") == "b2"
+    assert m.find("nothing like it") is None
+    assert m.find("  ") is None
+
+
+def test_label_names_a_screen_and_tells_apart_shared_names() -> None:
+    m = ScreenMap()
+    m.see("a1", "screen", 0.0)
+    m.see("b2", "screen", 0.0)
+    m.see("c3", "Career", 0.0)
+    assert m.label("c3") == "Career"
+    assert m.label("a1") == "screen [a1]"
+
+
+def test_action_keys() -> None:
+    out = VisionOutput(width=100, height=100, buttons=[
+        Button(name="Next", bounds=Box(x0=0, y0=0, x1=10, y1=10), confidence=0.9)])
+    assert key_of(ActionLog(tool="pressButton", target="Next"), out) == ("pressButton:Next", "pressButton",
+                                                                          {"name": "Next"})
+    assert key_of(ActionLog(tool="confirm", target="Next"), out).key == "pressButton:Next"  # type: ignore[union-attr]
+    assert key_of(ActionLog(tool="pressButton", target="Tap to Start"), out).key == "tap:Tap to Start"  # type: ignore[union-attr]
+    assert key_of(ActionLog(tool="back", target="back key"), out) == ("back", "back", {})
+    assert key_of(ActionLog(tool="safeTap", target="a safe area"), out) is None
+    assert [readable(k) for k in ("pressButton:Next", "tap:Tap to Start", "back")] == ["Next", "'Tap to Start'", "back"]
+
+
+# ---- the file -----------------------------------------------------------------------------------------------
+def test_map_path_is_beside_the_memory_folder(tmp_path: Path) -> None:
+    assert map_path_for(tmp_path / "memory") == tmp_path / "memory.map.json"
+    assert map_path_for(tmp_path / "memory/") == tmp_path / "memory.map.json"
+    assert map_path_for(Path("memory")) == Path("memory.map.json")
+    assert map_path_for(tmp_path / "memory").parent != tmp_path / "memory"
+
+
+def test_save_and_load_round_trip(tmp_path: Path) -> None:
+    m = _walked(("a", "pressButton:Go", "b"))
+    path = tmp_path / "memory.map.json"
+    save_map(path, m)
+    assert load_map(path) == m
+    assert load_map(tmp_path / "none.map.json") == ScreenMap()
+    assert [p.name for p in tmp_path.iterdir()] == ["memory.map.json"]  # no temp file left
+
+
+def test_a_crash_mid_write_leaves_the_old_map(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "memory.map.json"
+    old = _walked(("a", "pressButton:Go", "b"))
+    save_map(path, old)
+
+    def crash(fd: int) -> None:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(os, "fsync", crash)
+    with pytest.raises(OSError):
+        save_map(path, _walked(("a", "back", "c")))
+    monkeypatch.undo()
+    assert load_map(path) == old
+    assert [p.name for p in tmp_path.iterdir()] == ["memory.map.json"]
+
+
+@pytest.mark.parametrize("content", [b"{not json", b"[1, 2]", b'{"screens": 3}', b'{"version": 99}', b"\xff\xfe"])
+def test_a_damaged_map_is_a_clear_error_and_is_set_aside(tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / "memory.map.json"
+    path.write_bytes(content)
+    with pytest.raises(MapError, match="memory.map.json"):
+        load_map(path)
+    fresh, note = open_map(path)
+    assert fresh == ScreenMap()
+    assert "set aside as memory.map.damaged-" in note
+    kept = [p for p in tmp_path.iterdir() if p.name.startswith("memory.map.damaged-")]
+    assert len(kept) == 1 and kept[0].read_bytes() == content  # nothing lost
+    assert not path.exists()
+
+
+def test_the_file_is_readable_json(tmp_path: Path) -> None:
+    path = tmp_path / "memory.map.json"
+    save_map(path, _walked(("a", "pressButton:Go", "b")))
+    raw = json.loads(path.read_text())
+    assert set(raw) >= {"screens", "transitions"}
+    first = raw["transitions"][0]
+    assert {k: first[k] for k in ("src", "action", "dst", "count")} == {"src": "a", "action": "pressButton:Go",
+                                                                        "dst": "b", "count": 2}
