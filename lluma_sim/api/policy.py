@@ -7,8 +7,11 @@ reasoning text: api_talk), so any policy gets them.
 results first) and answers like a terse model. It knows energy as a player does, from the reading's Energy gauge
 (a bar's fill; the real game prints no digits), falling back on printed digits only where a screen has them and no
 bar was read; never from the game's truth. It: a short reasoning text, occasionally a memory-file write,
-and exactly one input tool call. It also answers the agent's fold request (`<summarize>`) with plain text
-and VLM-shaped requests (json_schema output + an `<ocr>` block) with button JSON grounded on OCR ids.
+and exactly one input tool call. Where a model would, it walks with `goTo` (to the race list, back to the career
+hub) when the request offers the tool and the current turn's map hint names the place as known; a goTo that stopped
+on a surprise is not asked for again at once (it goes on by hand). It also answers the agent's fold request
+(`<summarize>`) with plain text and VLM-shaped requests (json_schema output + an `<ocr>` block) with button JSON
+grounded on OCR ids.
 """
 
 from __future__ import annotations
@@ -41,6 +44,13 @@ _ENERGY = re.compile(r"energy\D{0,12}?(\d{1,3})\s*/\s*(\d{2,3})", re.IGNORECASE)
 _FRACTION = re.compile(r"(?<!turn )(?<!\d)(\d{1,3})\s*/\s*100\b", re.IGNORECASE)
 _MOOD = re.compile(r"mood\W*(awful|bad|normal|good|great)", re.IGNORECASE)
 _MOODS = ("awful", "bad", "normal", "good", "great")
+GOTO = "goTo"
+# The places the player walks to with goTo, by the names the map may know them by (a screen's title).
+RACE_LIST = ("Races", "Race List")
+CAREER_HUB = ("Career",)
+GOTO_PAUSE = 3  # turns a goTo target is left alone after it stopped on a surprise (then it may be tried again)
+_MAP_HINT = re.compile(r"<map>(.*?)</map>", re.DOTALL)
+_SURPRISE = re.compile(r"surprise|unexpected|stopped", re.IGNORECASE)
 
 # Told of each rest-or-train call the hub rule makes: the energy it was made on (None: not read) and whether it
 # rests. The demo compares them with the game's truth (lluma_sim.gauge_audit); the policy never sees that.
@@ -97,6 +107,9 @@ class ScriptedPolicy:
         self._useless: set[Action] = set()
         self._careless_rng = random.Random(f"careless-{seed}")  # its own dice: tool ids stay as they were
         self._careless: tuple[str, bool] = ("", False)  # a screen, and whether it tries a guarded button there
+        self._map = ""  # the current turn's map hint (lowercased), "" when none was sent
+        self._goto_key = ""  # goTo's argument name, from the request's tool schema; "" when not offered
+        self._goto_paused: dict[str, int] = {}  # target -> the policy turn its goTo stopped on a surprise
 
     # ---- entry point ----------------------------------------------------------------------------------
 
@@ -129,6 +142,10 @@ class ScriptedPolicy:
         tools = {t.get("name") for t in request.get("tools") or []}
         choice_type = (request.get("tool_choice") or {}).get("type")
         last_action, failed = self._last_outcome(messages)
+        self._map, self._goto_key = _map_hint(_texts(messages[-1])), _goto_key(request)
+        surprise = last_action is not None and last_action[0] == GOTO and failed
+        if surprise and last_action is not None:
+            self._goto_paused[str(dict(last_action[1]).get(self._goto_key, ""))] = self.turns
         candidates, why = self._candidates(vision)
         # Like a player: an action that changed nothing on this screen is not tried again while others remain
         # (alternating two useless actions is how a scripted player gets stuck).
@@ -144,8 +161,10 @@ class ScriptedPolicy:
         self.turns += 1
         content: list[dict[str, Any]] = []
         notes = [f"Screen: {why}.", f"Candidates: {', '.join(_describe(c) for c in candidates[:3]) or 'none'}."]
+        went = ("the walk stopped on a surprise, so going on by hand; " if surprise
+                else "the last action changed nothing, so not repeating it; " if failed else "")
         reason = f"{why}; " + (
-            f"{'the last action changed nothing, so not repeating it; ' if failed else ''}next: {_describe(action)}."
+            f"{went}next: {_describe(action)}."
             if action
             else "no usable tool for this screen."
         )
@@ -178,7 +197,8 @@ class ScriptedPolicy:
         for b in content_blocks(messages[-1].get("content", "")):
             if b.get("type") == "tool_result" and b.get("tool_use_id") == use.get("id"):
                 text = _tool_result_text(b).lower()
-                return action, bool(b.get("is_error")) or "unchanged" in text or "not executed" in text
+                surprise = action[0] == GOTO and bool(_SURPRISE.search(text))
+                return action, bool(b.get("is_error")) or surprise or "unchanged" in text or "not executed" in text
         return action, False
 
     def _candidates(self, v: dict[str, Any]) -> tuple[list[Action], str]:
@@ -329,7 +349,13 @@ class ScriptedPolicy:
         if self.hub_visits % 5 == 0 and (energy is None or energy >= 0.6):
             order.append("Races")
         order += ["Training", "Rest", "Recreation"]
-        return [("pressButton", (("name", n),)) for n in order if n in names]
+        out: list[Action] = []
+        for n in order:
+            if n == "Races" and (walk := self._goto(RACE_LIST)):
+                out.append(walk)  # the way to the race list, walked by the map (one press today)
+            if n in names:
+                out.append(("pressButton", (("name", n),)))
+        return out
 
     def _training(self, names: set[str], energy: float | None) -> list[Action]:
         if energy is not None and energy < 0.5:
@@ -343,8 +369,9 @@ class ScriptedPolicy:
     def _skills(self, v: dict[str, Any], names: set[str]) -> list[Action]:
         out: list[Action] = []
         learn = sorted(n for n in names if n.startswith("Learn"))
+        home = [walk] if (walk := self._goto(CAREER_HUB)) else []  # back to the hub by the map, else by hand
         if self.skills_turns > 6:
-            return [("back", ()), ("pressButton", (("name", "Back"),))]
+            return [*home, ("back", ()), ("pressButton", (("name", "Back"),))]
         if "Added" in names or ("Confirm" in names and not learn):
             out.append(("pressButton", (("name", "Confirm"),)))
         if learn and "Added" not in names:
@@ -353,8 +380,20 @@ class ScriptedPolicy:
             out.append(("pressButton", (("name", "Confirm"),)))
         if (v.get("scroll") or {}).get("down") and not learn:
             out.append(("scrollDown", ()))
-        out.append(("back", ()))
-        return out
+        return [*out, *home, ("back", ())]
+
+    def _goto(self, places: tuple[str, ...]) -> Action | None:
+        """goTo the first of `places` the map hint names, when the request offers goTo and its last walk there did
+        not stop on a surprise within GOTO_PAUSE turns; None otherwise (the player goes by hand)."""
+        if not self._goto_key or not self._map:
+            return None
+        for place in places:
+            paused = self._goto_paused.get(place)
+            if paused is not None and self.turns - paused < GOTO_PAUSE:
+                continue
+            if re.search(rf"(?<![\w-]){re.escape(place.lower())}(?![\w-])", self._map):
+                return GOTO, ((self._goto_key, place),)
+        return None
 
     def _memory_call(
         self, request: dict[str, Any], tools: set[str], vision: dict[str, Any], why: str
@@ -403,6 +442,22 @@ class ScriptedPolicy:
     def _vlm(self, request: dict[str, Any], texts: list[str]) -> PolicyReply:
         text, decision = read_screen(request, texts, self.screen)  # lluma_sim.api.vlm
         return PolicyReply(content=[{"type": "text", "text": text}], decision=decision)
+
+
+def _map_hint(texts: list[str]) -> str:
+    """The current turn's map hint (`<map>...</map>`: where the agent is, its known ways out and screens),
+    lowercased; "" when the turn has none (map disabled)."""
+    return " ".join(m.group(1) for t in texts for m in _MAP_HINT.finditer(t)).lower()
+
+
+def _goto_key(request: dict[str, Any]) -> str:
+    """goTo's argument (the first required property of its input schema), or "" when the tool is not offered."""
+    for tool in request.get("tools") or []:
+        if isinstance(tool, dict) and tool.get("name") == GOTO:
+            schema = tool.get("input_schema") or {}
+            required = schema.get("required") or list(schema.get("properties") or {})
+            return str(required[0]) if required else ""
+    return ""
 
 
 def _energy(v: dict[str, Any], texts: str) -> float | None:

@@ -1,0 +1,86 @@
+"""The stand-in player walks with goTo where a model would (to the race list, back to the career hub), only when the
+request offers the tool and the current turn's map hint names the place; a walk that stopped on a surprise is not
+asked for again at once; without goTo (map disabled) it plays as it always did."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from lluma_agent.tools.registry import tool_definitions
+from lluma_sim.api.policy import GOTO_PAUSE, ScriptedPolicy
+
+TOOLS = tool_definitions()
+GOTO_TOOL = {"name": "goTo", "description": "Walk the shortest known path to a screen.",
+             "input_schema": {"type": "object", "properties": {"screen": {"type": "string"}}, "required": ["screen"]}}
+HUB = {"buttons": [{"name": n} for n in ("Rest", "Training", "Skills", "Infirmary", "Recreation", "Races")],
+       "texts": ["Energy"], "gauges": {"Energy": 0.9}}
+SKILLS = {"buttons": [{"name": "Owned", "meta": "disabled"}, {"name": "Reset"}, {"name": "Back"}],
+          "texts": ["Skill List", "Skill Pts 120"]}
+MAP_HINT = "<map>Screen: Career. Ways out: pressButton:Races -> Races; pressButton:Training -> Training. " \
+           "Known screens: Career, Training, Races, Skill List.</map>"
+
+
+def turn(vision: dict[str, Any], hint: str = MAP_HINT, results: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    text = f"<vision>{json.dumps(vision)}</vision>" + (f"\n{hint}" if hint else "")
+    return {"role": "user", "content": [*(results or []), {"type": "text", "text": text}]}
+
+
+def action(reply_content: list[dict[str, Any]]) -> tuple[str, dict[str, Any]]:
+    use = next(b for b in reply_content if b["type"] == "tool_use" and b["name"] not in
+               ("createMemoryFile", "writeMemoryFile", "deleteMemoryFile"))
+    return use["name"], use["input"]
+
+
+def races_due() -> ScriptedPolicy:
+    """A player whose next hub visit goes racing (every fifth, energy permitting)."""
+    policy = ScriptedPolicy(memory_every=1000)
+    policy.hub_visits = 4
+    return policy
+
+
+def test_goes_to_the_race_list_with_goto_when_offered_and_known() -> None:
+    reply = races_due().respond({"tools": [*TOOLS, GOTO_TOOL], "messages": [turn(HUB)]})
+    assert action(reply.content) == ("goTo", {"screen": "Races"})
+
+
+def test_presses_by_hand_without_goto_or_when_the_map_does_not_know_the_place() -> None:
+    unknown = "<map>Screen: Career. Known screens: Career.</map>"
+    offered_unknown = races_due().respond({"tools": [*TOOLS, GOTO_TOOL], "messages": [turn(HUB, unknown)]})
+    assert action(offered_unknown.content) == ("pressButton", {"name": "Races"})
+    not_offered = races_due().respond({"tools": TOOLS, "messages": [turn(HUB)]})  # map disabled: no tool
+    assert action(not_offered.content) == ("pressButton", {"name": "Races"})
+
+
+def test_without_goto_the_requests_and_replies_are_as_before() -> None:
+    """Map disabled: the same seed and requests give the same replies as a player that never heard of goTo."""
+    a, b = races_due(), races_due()
+    for vision in (HUB, SKILLS, HUB):
+        ra = a.respond({"tools": TOOLS, "messages": [turn(vision, hint="")]})
+        rb = b.respond({"tools": TOOLS, "messages": [turn(vision, hint=MAP_HINT)]})  # a hint, but no tool offered
+        assert ra.content == rb.content
+
+
+def test_leaves_the_skill_list_for_the_hub_with_goto() -> None:
+    policy = ScriptedPolicy(memory_every=1000)
+    policy.skills_turns = 7  # long enough on the list: back to the hub
+    reply = policy.respond({"tools": [*TOOLS, GOTO_TOOL], "messages": [turn(SKILLS)]})
+    assert action(reply.content) == ("goTo", {"screen": "Career"})
+
+
+def test_a_goto_that_stopped_on_a_surprise_is_not_asked_again_at_once() -> None:
+    policy = ScriptedPolicy(memory_every=1000)
+    policy.skills_turns = 7
+    first = policy.respond({"tools": [*TOOLS, GOTO_TOOL], "messages": [turn(SKILLS)]})
+    use = next(b for b in first.content if b["type"] == "tool_use" and b["name"] == "goTo")
+    surprise = [{"type": "tool_result", "tool_use_id": use["id"], "is_error": True,
+                 "content": "goTo Career stopped at step 1 of 1: expected Career, reached Skill List (a surprise)"}]
+    elsewhere = {**SKILLS, "texts": ["Skill List", "Skill Pts 125"]}  # not the screen goTo was asked on
+    history = [turn(SKILLS), {"role": "assistant", "content": first.content}, turn(elsewhere, results=surprise)]
+    second = policy.respond({"tools": [*TOOLS, GOTO_TOOL], "messages": history})
+    assert action(second.content)[0] != "goTo"  # goes on by hand
+    assert "surprise" in second.content[0]["text"]
+    for k in range(GOTO_PAUSE):  # after a pause the map is trusted again (the list read afresh each turn)
+        shown = {**SKILLS, "texts": ["Skill List", f"Skill Pts {130 + k}"]}
+        later = policy.respond({"tools": [*TOOLS, GOTO_TOOL], "messages": [turn(shown)]})
+    assert action(later.content) == ("goTo", {"screen": "Career"})
