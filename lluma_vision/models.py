@@ -141,6 +141,14 @@ class CaptionedValue(BaseModel):
     bounds: Box
 
 
+class ScreenIdentity(BaseModel):
+    """Which screen a reading shows (lluma_vision.screen.identify): the same id for what a player calls the same
+    screen, whatever its numbers or list position; `name` is readable (its title where it has one)."""
+
+    id: str  # short hex hash of the screen's canonical signature, stable across runs and processes
+    name: str
+
+
 class VisionOutput(BaseModel):
     """Full reading of one frame, in device pixels."""
 
@@ -161,6 +169,7 @@ class VisionOutput(BaseModel):
     elapsed_ms: float = 0.0  # time analyze() took for this frame (a cache hit reports the hit's time)
     vlm_usage: dict[str, int] = Field(default_factory=dict)  # Messages API usage of the VLM call(s), for cost
     vlm_retries: list[Attempt] = Field(default_factory=list)  # failed VLM tries that were retried (logged)
+    screen: ScreenIdentity | None = None  # which screen this is (lluma_vision.screen.identify)
 
     @property
     def loose_texts(self) -> list[TextLine]:

@@ -25,6 +25,7 @@ from lluma_vision.models import VisionOutput
 from lluma_vision.ocr import prepare
 from lluma_vision.phash import from_hex, region_hash
 from lluma_vision.reading import Reading, read_frame
+from lluma_vision.screen import identify
 from lluma_vision.vlm import OcrFallback, VlmBackend
 
 log = logging.getLogger("lluma.vision")
@@ -97,6 +98,7 @@ class Vision:
             box, game = None, image
         read, cacheable = self._read_game(game)
         out = associate(read)
+        out = out.model_copy(update={"screen": identify(out)})  # in the game's own frame: bars aside
         if box is None:
             return out, cacheable
         return shifted(out, box[0], box[1]).model_copy(update={"width": image.width, "height": image.height}), cacheable

@@ -1,0 +1,182 @@
+"""Screen identity: which screen a reading shows, from its structure, not its pixels.
+
+The same for what a player calls the same screen (the training screen at another turn, with other numbers, another
+stat selected; a list scrolled elsewhere; an event with other text), different for screens a player calls different.
+The id is a short hash of a canonical signature string, so it is the same across runs and processes; `identify` is a
+pure function of a `VisionOutput`, so old run logs can be identified again.
+
+The signature keys on the most reliable parts of a reading, in this order:
+1. a cinematic (loading, cutscene, dialogue) with nothing to press: its kind;
+2. a panel chosen in a side tab bar (the PC layout's menu): that tab;
+3. a dialog: its title, a short text centred over the dialog's closing button(s);
+4. the screen's header: the title in the frame's top-left band (or centred at the top), with the body's
+   structure where one header names several screens (the career hub and a career event are both "Career":
+   an event shows a stack of choice plates);
+5. else the tab selected in a bottom tab bar, else the fixed words of its buttons.
+Numbers and the variable words of a date ("Junior Year Late Dec") are never part of it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+
+from lluma_vision.models import Box, ScreenIdentity, VisionOutput
+
+# Measured on the hand-grouped real screens (bench/labels/screen_groups.json) and the simulator's screens:
+HEADER_BAND = 0.06  # a header's top edge lies in this top fraction of the frame (real: 0.00-0.03, sim: 0.02)
+HEADER_LEFT = 0.35  # ...and its left edge in this left fraction (real titles start at 0.02-0.17: PC margins)
+TOP_TITLE_BAND = 0.12  # a title centred at the top (the sim's result screens: its centre at 0.07-0.08)
+CENTRED = 0.05  # a centred text's centre is this fraction of the width from the reference centre
+MIN_CONFIDENCE = 0.5  # items read below this are OCR noise more often than not: not keyed on
+MAX_TITLE_WORDS = 4  # titles are short ("Active Concert Bonuses"); a longer line is body text
+MIN_CHOICES = 2  # an event offers at least two choice plates
+CHOICE_WIDTH = 0.4  # a choice plate spans at least this fraction of the width
+ALIGNED = 0.03  # plates of one stack share their left edge within this fraction of the width
+ALONE_REACH = 1.0  # a title has no other text within its own width left or right on its row
+EDGE = 0.15  # a dialog's title is centred at least this fraction of the width in from the frame's edges
+LONGEST_WORD = 14  # letters; a longer "word" is words OCR ran together (a goal line), not a title
+ID_CHARS = 10  # hex digits of the signature's hash kept as the id
+
+# words of the in-game date and counters: the same screen shows them with other values
+VARIABLE_WORDS = frozenset(
+    "junior classic senior year early late pre debut predebut jan feb mar apr may jun jul aug sep oct nov dec "
+    "turn turns left".split()
+)
+
+
+@dataclass(frozen=True)
+class _Item:
+    """A read text or button, reduced to what identity needs."""
+
+    text: str
+    box: Box
+    button: bool
+
+
+def _words(text: str) -> list[str]:
+    """The fixed words of a text: lower case letters only, without numbers and date/counter words."""
+    out = []
+    for raw in re.split(r"[\s/·:,()\[\]!?.]+", text.casefold()):
+        if not raw or any(c.isdigit() for c in raw):
+            continue
+        word = "".join(c for c in raw if c.isalpha() and c.isascii())
+        if len(word) >= 2 and word not in VARIABLE_WORDS:
+            out.append(word)
+    return out
+
+
+def _items(out: VisionOutput) -> list[_Item]:
+    # an icon's name is the reader's word for its glyph ("Info", "Plus"), not a text of the screen
+    items = [_Item(b.name.split("#")[0], b.bounds, True) for b in out.buttons
+             if b.confidence >= MIN_CONFIDENCE and b.source != "heuristic"]
+    items += [_Item(t.text, t.bounds, False) for t in out.texts if t.confidence >= MIN_CONFIDENCE]
+    return sorted(items, key=lambda i: (i.box.y0, i.box.x0))
+
+
+def _title_like(item: _Item) -> bool:
+    words = _words(item.text)
+    return (bool(words) and len(item.text.split()) <= MAX_TITLE_WORDS and len(words) == len(item.text.split())
+            and max(map(len, words)) <= LONGEST_WORD)
+
+
+def _in_header(out: VisionOutput, item: _Item) -> bool:
+    return item.box.y0 <= HEADER_BAND * out.height and item.box.x0 <= HEADER_LEFT * out.width
+
+
+def header(out: VisionOutput) -> str | None:
+    """The screen's title: a short text in the top-left band, or centred at the top."""
+    for item in _items(out):
+        if item.box.y0 > HEADER_BAND * out.height:
+            break
+        if _in_header(out, item) and _title_like(item):
+            return item.text
+    for item in _items(out):
+        if item.box.center[1] > TOP_TITLE_BAND * out.height:
+            break
+        if abs(item.box.center[0] - out.width / 2) <= CENTRED * out.width and _title_like(item):
+            return item.text
+    return None
+
+
+def _alone(item: _Item, items: list[_Item]) -> bool:
+    """Nothing else on the item's row near it: a title stands by itself (a goal line sits between "Goal" and
+    "Details")."""
+    reach = ALONE_REACH * item.box.width
+    cy = item.box.center[1]
+    return not any(o is not item and o.box.y0 <= cy <= o.box.y1 and o.box.x0 < item.box.x1 + reach
+                   and o.box.x1 > item.box.x0 - reach for o in items)
+
+
+def dialog_title(out: VisionOutput) -> str | None:
+    """A dialog's title: the top-most short text standing alone with the dialog's closing button(s) centred under
+    it (one button under its centre, or a pair of buttons on one row whose middle is its centre), away from the
+    frame's edges (a header over a Back button at the left edge is not a dialog)."""
+    items = _items(out)
+    buttons = [i for i in items if i.button]
+    for item in items:
+        cx = item.box.center[0]
+        if not _title_like(item) or min(cx, out.width - cx) < EDGE * out.width or not _alone(item, items):
+            continue
+        below = [b for b in buttons if b.box.y0 > item.box.y1]
+        if not below:
+            continue
+        last = max(b.box.y0 for b in below)
+        row = [b for b in below if abs(b.box.center[1] - (last + b.box.height / 2)) <= b.box.height]
+        mid = (min(b.box.x0 for b in row) + max(b.box.x1 for b in row)) / 2
+        if len(row) <= 2 and abs(mid - cx) <= CENTRED * out.width:
+            return item.text
+    return None
+
+
+def choice_stack(out: VisionOutput) -> bool:
+    """At least two wide plates of one size stacked in one column, on a screen that does not scroll: an event's
+    choices (a list's rows scroll, and their names' boxes vary in width)."""
+    if out.scrollbar is not None:
+        return False
+    wide = [b.bounds for b in out.buttons if b.bounds.width >= CHOICE_WIDTH * out.width
+            and b.confidence >= MIN_CONFIDENCE]
+    reach = ALIGNED * out.width
+    return any(sum(abs(o.x0 - b.x0) <= reach and abs(o.x1 - b.x1) <= reach for o in wide) >= MIN_CHOICES
+               for b in wide)
+
+
+def _side_panel(out: VisionOutput) -> str | None:
+    """The tab chosen in a vertical tab bar (a side menu opens a panel over whatever is beside it)."""
+    if out.menu is None or not out.menu.usable or out.menu.selected is None:
+        return None
+    tabs = [b for b in out.buttons if b.region == "menu"]
+    if len(tabs) < MIN_CHOICES:
+        return None
+    xs = [b.bounds.center[0] for b in tabs]
+    ys = [b.bounds.center[1] for b in tabs]
+    return out.menu.selected if max(ys) - min(ys) > max(xs) - min(xs) else None
+
+
+def signature(out: VisionOutput) -> tuple[str, str]:
+    """(canonical signature, readable name) of the screen a reading shows."""
+    panel = _side_panel(out)
+    if out.cinematic != "none" and panel is None:
+        return f"cinematic:{out.cinematic}", out.cinematic.replace("_", " ")
+    if panel is not None:
+        return f"panel:{'-'.join(_words(panel))}", panel
+    if (title := dialog_title(out)) is not None:
+        return f"dialog:{'-'.join(_words(title))}", title
+    if (title := header(out)) is not None:
+        body = "|choices" if choice_stack(out) else ""
+        name = title if not body else f"{title} (choices)"
+        return f"title:{'-'.join(_words(title))}{body}", name
+    if out.menu is not None and out.menu.selected is not None:
+        # a screen reached from a tab and left by Back is not the tab's own screen (Scenario Select under Home)
+        sub = "|back" if any(_words(b.name) == ["back"] for b in out.buttons if b.region != "menu") else ""
+        return f"tab:{'-'.join(_words(out.menu.selected))}{sub}", out.menu.selected
+    fixed = sorted({w for b in out.buttons if b.confidence >= MIN_CONFIDENCE for w in _words(b.name)})
+    return f"buttons:{'-'.join(fixed)}", "screen"
+
+
+def identify(out: VisionOutput) -> ScreenIdentity:
+    """The identity of the screen a reading shows (a pure function of the reading)."""
+    sig, name = signature(out)
+    digest = hashlib.sha1(sig.encode("utf-8"), usedforsecurity=False).hexdigest()[:ID_CHARS]
+    return ScreenIdentity(id=digest, name=name)
