@@ -34,6 +34,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from baseline_layout import BaselineLayout  # bench/ is this script's own folder
+
 from lluma_agent.runlog.turnlog import read_turns
 from lluma_cli.demo import run_demo
 
@@ -48,7 +50,8 @@ def run(layout: str, turns: int, model: str, root: Path, vision: str = "ocr", sc
           file=sys.stderr, flush=True)
     summary = run_demo(
         turns, logs_dir, seed=11, quiet=True,
-        overrides={"LLUMA_CONTEXT__LAYOUT": layout, "LLUMA_MODEL__NAME": model,
+        layout=BaselineLayout() if layout == "baseline" else None,
+        overrides={"LLUMA_MODEL__NAME": model,
                    "LLUMA_VISION__BACKEND": vision, "LLUMA_VISION__VLM_MODEL": model,
                    "LLUMA_CONTEXT__SCREENSHOTS": str(screenshots)},
     )

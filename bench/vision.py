@@ -365,7 +365,7 @@ def twenty_button_screen() -> VisionOutput:
 
 def tokens_report(outputs: list[VisionOutput]) -> dict[str, Any]:
     """Compact vs verbose tokens; `outputs` are the OCR backend's readings of the simulator frames."""
-    from lluma_agent.loop.baseline import verbose_vision_json
+    from baseline_layout import verbose_vision_json  # bench/ is this script's own folder
 
     out = twenty_button_screen()
     comp, verb = compact(out).to_json(), verbose_vision_json(out)

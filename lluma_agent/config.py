@@ -171,9 +171,6 @@ class ContextConfig(_Section):
         "zoom gives full resolution)."
     )
     cache_ttl: Literal["5m", "1h"] = Field("5m", description="Prompt-cache TTL for the breakpoints.")
-    layout: Literal["cached", "baseline"] = Field(
-        "cached", description="'baseline' = the original harness's uncached layout, for bench/tokens.py only."
-    )
 
     @model_validator(mode="after")
     def _chunk_below_window(self) -> ContextConfig:

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict
 from lluma_agent.config import Config, ConfigError, find_config, load_config
 from lluma_agent.loop.app import CtrlC, build, status
 from lluma_agent.loop.coordinator import Coordinator
+from lluma_agent.loop.layouts import ContextLayout
 from lluma_agent.loop.resume import NoCompletedTurn, ResumeError, ResumePoint, check_settings, open_point
 from lluma_agent.loop.stop import StopKind, exit_status
 from lluma_agent.loop.turn import RunTotals
@@ -191,14 +192,16 @@ def sim_environment(
 
 @contextmanager
 def agent_on(sim: SimEnv, quiet: bool = True, live: TextIO | None = None,
-             resume: ResumePoint | None = None) -> Iterator[Coordinator]:
-    """The agent wired to a running simulator; its checkpoints carry the game and the stand-in's key."""
+             resume: ResumePoint | None = None, layout: ContextLayout | None = None) -> Iterator[Coordinator]:
+    """The agent wired to a running simulator; its checkpoints carry the game and the stand-in's key. `layout`:
+    the context layout (default the cached one; bench/tokens.py passes its baseline)."""
     client = make_client(sim.cfg.model, api_key=DEMO_KEY)
 
     def state() -> dict[str, Any]:
         return DemoState(game=sim.game.snapshot(), api_secret=sim.api.secret.hex()).model_dump(mode="json")
 
-    coordinator, close = build(sim.cfg, client, quiet=quiet, resume=resume, live=live, env_state=state)
+    coordinator, close = build(sim.cfg, client, quiet=quiet, resume=resume, live=live, env_state=state,
+                               layout=layout)
     try:
         yield coordinator
     finally:
@@ -208,7 +211,7 @@ def agent_on(sim: SimEnv, quiet: bool = True, live: TextIO | None = None,
 @contextmanager
 def sim_agent(
     turns: int, logs_dir: Path, seed: int = 7, quiet: bool = True, live: TextIO | None = None,
-    resume: ResumePoint | None = None, **env: Any
+    resume: ResumePoint | None = None, layout: ContextLayout | None = None, **env: Any
 ) -> Iterator[tuple[SimEnv, Coordinator]]:
     """The agent wired to the simulated phone and the API stand-in (`env`: sim_environment's options).
     `resume`: go on with that demo run (its game and history) in its folder."""
@@ -216,7 +219,7 @@ def sim_agent(
         status("starting the simulated phone (adb server) and the Messages API stand-in on 127.0.0.1")
     state = DemoState.of(resume) if resume is not None else None
     with sim_environment(turns, logs_dir, seed, state=state, **env) as sim:
-        with agent_on(sim, quiet, live, resume) as coordinator:
+        with agent_on(sim, quiet, live, resume, layout) as coordinator:
             yield sim, coordinator
 
 
@@ -237,16 +240,19 @@ def run_demo(
     hours: float = 0.0,
     hazard_rate: float = 0.0,
     career_turns: int = DEMO_CAREER_TURNS,
+    layout: ContextLayout | None = None,
 ) -> DemoSummary:
     """Play `turns` turns; `overrides` are extra LLUMA_* settings (the token benchmark uses them).
     `runner` runs the loop (the CLI passes CtrlC().run for Ctrl+C handling); `environ` as in sim_environment;
     `fault_rate` injects the seeded fault schedule (faults per turn, 0..1); `style` as in sim_environment.
-    `resume` (resume.open_point of `logs_dir`): `turns` more turns of that run; the totals are the whole run's."""
+    `resume` (resume.open_point of `logs_dir`): `turns` more turns of that run; the totals are the whole run's.
+    `layout`: the context layout (default the cached one; bench/tokens.py passes its baseline)."""
     limits = {"LLUMA_RUN__MAX_CAREERS": str(careers), "LLUMA_RUN__MAX_HOURS": str(hours)} if careers or hours else {}
     overrides = {**limits, **(overrides or {})}
     env = {"config": config, "overrides": overrides, "environ": environ, "fault_rate": fault_rate, "style": style,
            "hazard_rate": hazard_rate, "career_turns": career_turns}
-    with sim_agent(turns, logs_dir, seed, quiet=quiet, live=live, resume=resume, **env) as (sim, coordinator):
+    with sim_agent(turns, logs_dir, seed, quiet=quiet, live=live, resume=resume, layout=layout,
+                   **env) as (sim, coordinator):
         cfg, game = sim.cfg, sim.game
         totals = runner(coordinator)
         injected = sim.injector.injected() if sim.injector else FaultsInjected(total=0, by_kind={})

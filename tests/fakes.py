@@ -7,11 +7,14 @@ the same loop on the simulated phone over adb and the Messages API stand-in over
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import re
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -21,6 +24,7 @@ from lluma_agent.config import Config
 from lluma_agent.device.android import Frame, FrameError, InputUnknown
 from lluma_agent.device.settle import settle
 from lluma_agent.loop.coordinator import Coordinator
+from lluma_agent.loop.layouts import ContextLayout
 from lluma_agent.memory.store import MemoryStore
 from lluma_agent.model.calls import ToolCall
 from lluma_agent.model.claude import ModelError, ModelReply
@@ -147,11 +151,19 @@ def model_error(message: str = "API error 529: overloaded") -> ModelError:
     return ModelError(message)
 
 
+def bench_module(name: str) -> ModuleType:
+    """A module of bench/, a folder of scripts that import each other by bare name (not a package)."""
+    bench = str(Path(__file__).resolve().parents[1] / "bench")
+    if bench not in sys.path:
+        sys.path.append(bench)  # last: a script's name never hides a package's
+    return importlib.import_module(name)
+
+
 def loop(tmp: Path, phone: FakePhone, model: ScriptedModel, tools: ToolRegistry | None = None,
-         layout: str = "cached", **run: Any) -> Coordinator:
-    """The real Coordinator on fakes; `run` overrides cfg.run keys (max_turns, stuck_after...)."""
+         layout: ContextLayout | None = None, **run: Any) -> Coordinator:
+    """The real Coordinator on fakes; `run` overrides cfg.run keys (max_turns, stuck_after...); `layout` the
+    context layout (default the cached one)."""
     cfg = Config()
-    cfg.context.layout = layout  # type: ignore[assignment]
     cfg.device.settle_interval_s, cfg.device.settle_timeout_s = 0.0, 0.2
     cfg.run.max_cost_usd = 0
     for key, value in run.items():
@@ -159,7 +171,7 @@ def loop(tmp: Path, phone: FakePhone, model: ScriptedModel, tools: ToolRegistry 
     return Coordinator(
         cfg, device=phone, vision=FakeVision(phone), model=model,
         memory=MemoryStore(tmp / "memory", cfg.memory.budget_tokens), logger=TurnLogger(tmp / "logs"),
-        system_prompt="You play the game.", tools=tools or default_tools(), settle=settle,
+        system_prompt="You play the game.", tools=tools or default_tools(), settle=settle, layout=layout,
     )
 
 

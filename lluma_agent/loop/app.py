@@ -26,6 +26,7 @@ from lluma_agent.device.settle import settle
 from lluma_agent.loop.careers import CareerTracker
 from lluma_agent.loop.checkpoint import Checkpointer, EnvState
 from lluma_agent.loop.coordinator import Coordinator
+from lluma_agent.loop.layouts import ContextLayout
 from lluma_agent.loop.resume import ResumePoint, check_settings, restore, set_aside, start_over
 from lluma_agent.loop.stop import StopKind, disk_error, exit_status
 from lluma_agent.loop.turn import RunTotals
@@ -129,13 +130,15 @@ def record_memory_at_start(path: Path, memory: MemoryStore) -> None:
 
 
 def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume: ResumePoint | None = None,
-          live: TextIO | None = None, env_state: EnvState | None = None) -> tuple[Coordinator, Any]:
+          live: TextIO | None = None, env_state: EnvState | None = None,
+          layout: ContextLayout | None = None) -> tuple[Coordinator, Any]:
     """Everything the loop needs. Returns the coordinator and a close() for the resources it holds.
 
     A log folder that already holds a run is refused (LogDirInUse) unless it is the one `resume` goes on
     with (resume.open_point): then the turns after its checkpoint are set aside and the coordinator starts
     from the checkpoint. After every turn the checkpoint is saved, with `env_state()` (the demo's game). The
-    live line goes to `live` (default stdout; `lluma demo --json` sends it to stderr); `quiet` prints nothing."""
+    live line goes to `live` (default stdout; `lluma demo --json` sends it to stderr); `quiet` prints nothing.
+    `layout`: the context layout (default the cached one; a benchmark passes its baseline)."""
     heap.return_freed_frames()  # resident memory stays flat over a night (heap.py)
     for key, folder in (("memory.dir", cfg.memory.dir), ("logs.dir", cfg.logs.dir)):
         if folder.exists() and not folder.is_dir():  # found now, not as a traceback after the device connected
@@ -199,6 +202,7 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
         on_turn=on_turn,
         knowledge=load_knowledge(cfg),
         app=GameApp(device, cfg.game),
+        layout=layout,
     )
     if resume is not None:
         restore(resume, coordinator)

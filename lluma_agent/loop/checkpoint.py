@@ -62,7 +62,7 @@ class Checkpoint(BaseModel):
 def capture(c: Coordinator, env: dict[str, Any] | None = None) -> Checkpoint:
     carried = c.state.carried()
     return Checkpoint(
-        turn=carried.turn, model=c.cfg.model.name, layout=c.cfg.context.layout, written_at=time.time(),
+        turn=carried.turn, model=c.cfg.model.name, layout=c.layout.name, written_at=time.time(),
         history=c.history.saved(), pending=carried.pending, owed=list(carried.owed), stuck=c.stuck.saved(),
         totals=c.totals.model_copy(update={"stop_reason": "", "stop_kind": None}),
         memory=c.memory.state(), env=env or {},

@@ -32,7 +32,6 @@ from lluma_agent.device.app import GameApp, Started
 from lluma_agent.device.protocol import Phone
 from lluma_agent.device.settle import Settle
 from lluma_agent.loop.acting import Acted, Actor, Effect, effect_of
-from lluma_agent.loop.baseline import BaselineLayout
 from lluma_agent.loop.careers import CareerTracker
 from lluma_agent.loop.layouts import CachedLayout, ContextLayout, Sent
 from lluma_agent.loop.observe import VisionLike, observe
@@ -68,7 +67,6 @@ MAX_MODEL_ERRORS = 3  # consecutive non-retryable model errors that end the run
 MAX_INTERNAL_ERRORS = 3  # consecutive turns that hit a bug: the run stops instead of looping on it
 MAX_REFUSALS = 3  # refusals in a row that end the run
 T = TypeVar("T")
-LAYOUTS: dict[str, type[ContextLayout]] = {"cached": CachedLayout, "baseline": BaselineLayout}  # context.layout
 _log = logging.getLogger(__name__)
 
 
@@ -93,13 +91,14 @@ class Coordinator:
         on_turn: Callable[[TurnLog, RunTotals], None] | None = None,
         knowledge: knowledge.Knowledge | None = None,
         app: GameApp | None = None,
+        layout: ContextLayout | None = None,
     ) -> None:
         self.cfg, self.device, self.vision, self.model = cfg, device, vision, model
         self.memory, self.logger = memory, logger
         self._settle = settle
         self.on_turn = on_turn
         self.knowledge = knowledge
-        self.layout: ContextLayout = LAYOUTS[cfg.context.layout]()
+        self.layout: ContextLayout = layout or CachedLayout()  # another: a benchmark's (bench/baseline_layout.py)
         self.history = History(cfg.context.history_max_turns, cfg.context.fold_chunk_turns)
         self.stuck = StuckDetector(
             cfg.run.stuck_after, cfg.run.stuck_force_after, cfg.run.stuck_pause_after, same=self._same_screen

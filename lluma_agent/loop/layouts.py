@@ -1,9 +1,10 @@
-"""How the context is laid out, chosen once per run (`context.layout`): what the current turn shows,
-how a past turn is remembered, and how history makes room.
+"""How the context is laid out, fixed for a run: what the current turn shows, how a past turn is remembered,
+and how history makes room.
 
 `CachedLayout` is the design of docs/ARCHITECTURE.md (compact vision, memory in `system`, breakpoints,
-folds with a summary); `BaselineLayout` (baseline.py) is the original harness, kept for bench/tokens.py.
-The coordinator picks one at start; the loop has no branch on the layout.
+folds with a summary) and the only one a run uses; the original harness's layout is the token benchmark's
+baseline (bench/baseline_layout.py), handed to the coordinator by the benchmark. The loop has no branch on
+the layout.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ class Sent(BaseModel):
 class ContextLayout(Protocol):
     """A strategy: every place the layouts differ is one of these, so the loop never asks which it has."""
 
+    name: str  # in the checkpoint: a run goes on only with the layout it started with
     cache: bool  # the request carries cache_control breakpoints (and the cached prefix is worth a preflight)
 
     def make_room(self, history: History, summarize: Summarizer) -> Folded | None:
@@ -67,6 +69,7 @@ class ContextLayout(Protocol):
 
 
 class CachedLayout:
+    name = "cached"
     cache = True
 
     def make_room(self, history: History, summarize: Summarizer) -> Folded | None:

@@ -21,6 +21,7 @@ from lluma_agent.config import Config
 from lluma_agent.loop import checkpoint
 from lluma_agent.loop.checkpoint import Checkpoint
 from lluma_agent.loop.coordinator import Coordinator
+from lluma_agent.loop.layouts import CachedLayout
 from lluma_agent.runlog.folder import RunFolder
 from lluma_agent.runlog.runs import LogDirInUse, RunLock, has_files_of_a_run, holds_run
 from lluma_agent.runlog.turnlog import TurnLogger, read_turn, rebuild_db
@@ -129,8 +130,9 @@ def check_settings(point: ResumePoint, cfg: Config) -> None:
     if cp.model != cfg.model.name:
         raise ResumeError(f"the run in {point.folder} was played with {cp.model}; resuming it with "
                           f"{cfg.model.name} is not possible (set model.name: {cp.model}, or start a new run)")
-    if cp.layout != cfg.context.layout:
-        raise ResumeError(f"the run in {point.folder} used context.layout {cp.layout}, not {cfg.context.layout}")
+    if cp.layout != CachedLayout.name:  # a benchmark's run (bench/baseline_layout.py): its layout is not the agent's
+        raise ResumeError(f"the run in {point.folder} used a benchmark's context layout ({cp.layout}); it cannot be "
+                          "resumed")
 
 
 def _aside(p: Path) -> Path:

@@ -7,7 +7,7 @@ import json
 import threading
 from typing import Any
 
-from fakes import FakePhone, FakeScreen, ScriptedModel, button, call, loop, model_error, text
+from fakes import FakePhone, FakeScreen, ScriptedModel, bench_module, button, call, loop, model_error, text
 
 from lluma_agent.runlog.turnlog import TurnLog
 from lluma_agent.tools.registry import default_tools
@@ -243,7 +243,7 @@ def test_a_device_without_frames_ends_the_run_only_after_the_outage_window(tmp_p
 
 def test_the_baseline_layout_sends_no_cache_control_and_the_verbose_reading(tmp_path):
     model = ScriptedModel([[call("pressButton", name="Training")], [call("back")]])
-    loop(tmp_path, _phone(), model, layout="baseline", max_turns=2).run()
+    loop(tmp_path, _phone(), model, layout=bench_module("baseline_layout").BaselineLayout(), max_turns=2).run()
     sent = json.dumps(model.requests)
     assert "cache_control" not in sent and '\\"full_label\\": \\"Training\\"' in sent
     cached = ScriptedModel([[call("pressButton", name="Training")], [call("back")]])

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fakes import IgnoresFoldAsk
+from fakes import IgnoresFoldAsk, bench_module
 
 from lluma_agent.loop.stop import STUCK_EXIT, exit_status
 from lluma_agent.runlog.turnlog import read_turns
@@ -479,9 +479,9 @@ def test_zoom_sends_the_crop_at_full_resolution_with_the_next_request(tmp_path):
 
 def test_the_baseline_window_slides_past_its_limit_without_an_orphan_tool_result(tmp_path):
     # It used to stop at turn 44 (history_max_turns 40): the first kept turn's results answered a dropped reply.
-    overrides = {"LLUMA_CONTEXT__LAYOUT": "baseline", "LLUMA_CONTEXT__HISTORY_MAX_TURNS": "3",
-                 "LLUMA_CONTEXT__FOLD_CHUNK_TURNS": "1"}
-    with sim_agent(7, tmp_path, seed=6, overrides=overrides) as (sim, coordinator):
+    overrides = {"LLUMA_CONTEXT__HISTORY_MAX_TURNS": "3", "LLUMA_CONTEXT__FOLD_CHUNK_TURNS": "1"}
+    baseline = bench_module("baseline_layout").BaselineLayout()
+    with sim_agent(7, tmp_path, seed=6, overrides=overrides, layout=baseline) as (sim, coordinator):
         totals = coordinator.run()
         entries = [e for e in sim.api.log if e.endpoint == "messages"]
     assert totals.turns == 7 and [e.status for e in entries] == [200] * 7

@@ -6,10 +6,10 @@ import json
 import random
 
 import pytest
+from fakes import bench_module
 from PIL import Image, ImageDraw, ImageFont
 
 from lluma_agent.context.tokens import estimate_text_tokens
-from lluma_agent.loop.baseline import verbose_vision_json
 from lluma_vision import reading as reading_mod
 from lluma_vision.cache import VisionCache
 from lluma_vision.compact import compact, summarize
@@ -74,7 +74,7 @@ def test_compact_cinematic_and_empty_screen() -> None:
 
 def test_compact_is_at_most_30_percent_of_the_verbose_form() -> None:
     out = screen(20)
-    verbose = verbose_vision_json(out)
+    verbose = bench_module("baseline_layout").verbose_vision_json(out)  # the original harness's form
     ratio = estimate_text_tokens(compact(out).to_json()) / estimate_text_tokens(verbose)
     assert ratio <= 0.30, ratio
 

@@ -1,8 +1,9 @@
-"""The layout the original harness started from, kept only as the baseline for `bench/tokens.py`.
+"""The layout the original harness started from, kept only as the baseline of `bench/tokens.py`.
 
 Every user message carries the full per-button vision JSON (name, full_label, bounds, metadata dict,
 region) and the memory files; no cache_control anywhere; history is a sliding window that drops the
-oldest turn every turn. Selected with `context.layout: baseline`; never the right choice for a run.
+oldest turn every turn. A benchmark hands it to the coordinator (`run_demo(..., layout=BaselineLayout())`);
+the agent itself has only the cached layout. It lives here, not in lluma_agent: nothing a run does needs it.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ def verbose_vision_json(out: VisionOutput) -> str:
 
 
 class BaselineLayout:
+    name = "baseline"
     cache = False
 
     def make_room(self, history: History, summarize: Summarizer) -> Folded | None:
