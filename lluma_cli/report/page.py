@@ -25,6 +25,7 @@ import jinja2
 from PIL import Image
 
 from lluma_agent.atomic import atomic_write_bytes, write_output
+from lluma_agent.navmap import MapError
 from lluma_agent.runlog import figures
 from lluma_agent.runlog.careers import STATS
 from lluma_agent.runlog.folder import RunFolder, resumed_at
@@ -35,7 +36,9 @@ from lluma_agent.runlog.logread import (
 )
 from lluma_agent.runlog.stats import RunStats, compute
 from lluma_agent.runlog.turnlog import TurnLog
+from lluma_cli.map import find_map, read_map
 from lluma_cli.report import charts, progress, timeline
+from lluma_cli.report.mapchart import map_svg
 from lluma_cli.report.marks import mark_action
 from lluma_cli.report.progress_charts import progress_charts
 from lluma_cli.report.turnview import TurnView
@@ -54,6 +57,7 @@ table.careers{border-collapse:collapse;font-size:13px;margin:6px 0;display:block
 table.careers td,table.careers th{border:1px solid #ddd;padding:3px 7px;text-align:right;white-space:nowrap}
 .chart{background:#fff;border:1px solid #ddd;border-radius:6px;padding:6px;margin:8px 0}
 svg text{font-size:11px;fill:#444}svg .ct{font-size:13px;font-weight:600;fill:#222}svg .grid{stroke:#e5e5e5}
+svg .edge{font-size:10px;fill:#555}
 details.turn{background:#fff;border:1px solid #ddd;border-radius:6px;margin:4px 0}
 details.turn>summary{cursor:pointer;padding:6px 8px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 details.turn.err>summary{background:#fdecea}details.turn.stuck>summary{background:#fff7e0}
@@ -163,6 +167,20 @@ def _charts(turns: list[TurnLog]) -> str:
             f'<div class="chart">{charts.line("Cumulative cost (USD)", xs, cumulative)}</div>')
 
 
+def _screen_map(folder: Path) -> str:
+    """The screen map the run played with, drawn (a demo keeps its own beside its memory; a run on a phone shares
+    the one beside memory.dir, as it is now); "" when there is none."""
+    try:
+        path = find_map(folder)
+        if not path.is_file():
+            return ""
+        svg = map_svg(read_map(path))
+    except MapError as exc:
+        return f'<h2>Screen map</h2><p class="muted">{escape(str(exc))}</p>'
+    return (f'<h2>Screen map</h2><p class="muted">{escape(str(path))}: what every run with this memory folder has '
+            f'learned so far (<code>lluma map</code> lists it)</p><div class="chart">{svg}</div>') if svg else ""
+
+
 def _marks(log: TurnLog, resumed: bool) -> list[tuple[str, str]]:
     """What the turn list flags, as (class, words): a resume point, a person's hand (memory edit, a veto or own
     action), the agent's memory edits."""
@@ -224,6 +242,7 @@ def render(run: Run, thumb: int = 480, out_dir: Path | None = None, gif: bytes |
         "<h2>Tokens and cost</h2>",
         _charts(run.turns),
         *(["<h2>Game progress</h2>", shown] if (shown := progress_charts(progress.readings(run.turns))) else []),
+        *([drawn] if (drawn := _screen_map(run.folder)) else []),
         "<h2>Turns</h2>",
         '<div class="toolbar"><button id="expand" type="button">expand all</button>'
         '<button id="collapse" type="button">collapse all</button></div>',

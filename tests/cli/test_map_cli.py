@@ -1,0 +1,110 @@
+"""`lluma map`: the screen map as a person reads it (text) and as a script reads it (--json), found from a run
+folder, a memory folder or the file; a missing or damaged map is one line and exit 1, and the damaged file is left
+where it is. `lluma report` draws the same map as a picture."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from lluma_agent.navmap import ScreenMap, map_path_for, save_map
+from lluma_agent.runlog import logread
+from lluma_agent.runlog.turnlog import TurnLog, TurnLogger
+from lluma_cli.main import main
+from lluma_cli.report import page as report
+
+# A career's main screens as a run walks them: (screen id, name), and the action that left each.
+WALK = [("hub", "Career"), ("trn", "Training"), ("hub", "Career"), ("trn", "Training"), ("evt", "Event"),
+        ("evt", "Event"), ("hub", "Career"), ("rcs", "Races"), ("res", "Race Result"), ("hub", "Career")]
+ACTIONS = ["pressButton:Training", "pressButton:Speed", "pressButton:Training", "pressButton:Wit", "advanceDialogue",
+           "pressButton:It looks great", "pressButton:Races", "pressButton:Race", "pressButton:Next"]
+
+
+def walked() -> ScreenMap:
+    m = ScreenMap()
+    for i, (screen, name) in enumerate(WALK):
+        m.see(screen, name, float(i))
+        if i < len(ACTIONS):
+            m.record(screen, ACTIONS[i], WALK[i + 1][0], seconds=2.0 + i, now=float(i))
+    m.record("rcs", "pressButton:Race", "hub", seconds=1.0, now=21.0)
+    m.record("rcs", "pressButton:Race", "res", seconds=4.0, now=22.0, expected="hub")  # expected the hub: a failure
+    return m
+
+
+@pytest.fixture
+def demo_run(tmp_path: Path) -> Path:
+    """A demo's run folder: its memory inside, the map beside the memory (as `lluma demo` keeps them)."""
+    run = tmp_path / "demo-run"
+    (run / "memory").mkdir(parents=True)
+    (run / "run.json").write_text("{}", encoding="utf-8")
+    save_map(map_path_for(run / "memory"), walked())
+    return run
+
+
+def test_text_lists_each_screen_with_its_ways_out(demo_run: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["map", str(demo_run)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{map_path_for(demo_run / 'memory')}: 5 screen(s), 9 way(s) out")
+    # the most seen first, each with how often it was seen
+    order = [m.group(1) for m in re.finditer(r"^(\w[\w ]*?) \[\w+\]  seen", out, re.MULTILINE)]
+    assert order == ["Career", "Event", "Training", "Race Result", "Races"]
+    assert "Career [hub]  seen 4" in out
+    assert re.search(r"pressButton:Training\s+-> Training  2 use\(s\), 3\.0 s on average", out)  # (2 + 4) / 2
+    assert re.search(r"advanceDialogue\s+\(stays\)  1 use\(s\)", out)  # a page turned: the screen stayed
+    assert re.search(r"pressButton:Race\s+-> Career  1 use\(s\), 1 failed", out)  # expected once and missed
+
+
+def test_json_has_screens_and_transitions(demo_run: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["map", str(demo_run), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["map"] == str(map_path_for(demo_run / "memory"))
+    assert data["screens"]["hub"] == {"name": "Career", "seen": 4, "ways_out": 2}
+    assert set(data["screens"]) == {"hub", "trn", "evt", "rcs", "res"}
+    race = [t for t in data["transitions"] if t["src"] == "rcs"]
+    assert [(t["dst_name"], t["count"], t["fails"]) for t in race] == [("Race Result", 2, 0), ("Career", 1, 1)]
+    first = data["transitions"][0]
+    assert set(first) >= {"src", "src_name", "action", "dst", "dst_name", "count", "fails", "seconds_mean", "stays"}
+
+
+def test_found_from_a_memory_folder_or_the_file(demo_run: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    file = map_path_for(demo_run / "memory")
+    for where in (demo_run / "memory", file):
+        assert main(["map", str(where), "--json"]) == 0
+        assert json.loads(capsys.readouterr().out)["map"] == str(file)
+
+
+def test_a_damaged_map_is_one_line_and_stays_where_it_is(demo_run: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    file = map_path_for(demo_run / "memory")
+    file.write_text('{"screens": [1, 2', encoding="utf-8")  # a write cut off by a crash (not atomic elsewhere)
+    assert main(["map", str(demo_run)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(file) in err and "not a screen map" in err and "Traceback" not in err
+    assert file.read_text(encoding="utf-8") == '{"screens": [1, 2'  # reading never moves or rewrites it
+
+
+def test_no_map_says_where_it_looked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "memory").mkdir()
+    assert main(["map", str(tmp_path / "memory")]) == 1
+    assert f"no screen map at {map_path_for(tmp_path / 'memory')}" in capsys.readouterr().err
+    assert main(["map", str(tmp_path / "nowhere")]) == 1
+    assert "no such folder" in capsys.readouterr().err
+
+
+def test_report_draws_the_map_as_a_picture(demo_run: Path) -> None:
+    logger = TurnLogger(demo_run)
+    logger.write(TurnLog(turn=1, started_at=1_760_000_000.0, model="claude-haiku-4-5"))
+    logger.close()
+    html = report.render(logread.load_run(demo_run))
+    start = html.rindex("<svg", 0, html.index('aria-label="the screen map"'))
+    svg = html[start: html.index("</svg>", start)]
+    assert svg.count('<g class="screen">') == 5  # a box per screen
+    assert "Career [hub]: seen 4" in svg  # its tooltip
+    # an arrow per way out between two screens, weighted by use, its figures in its tooltip
+    assert "Races --pressButton:Race--&gt; Career: 1 use(s), 1 failed" in svg
+    widths = {float(w) for w in re.findall(r'stroke-width="([\d.]+)" stroke-opacity', svg)}
+    assert len(widths) > 1
+    assert "http" not in svg and "url(" not in svg  # nothing to fetch: it draws under the page's CSP
