@@ -20,7 +20,7 @@ from PIL import Image, ImageDraw
 
 from lluma_agent import interrupts
 from lluma_agent.atomic import atomic_write_bytes
-from lluma_agent.device.android import Frame
+from lluma_agent.device.protocol import Frame
 from lluma_agent.loop.acting import Verdict
 from lluma_agent.loop.coordinator import Coordinator
 from lluma_agent.runlog.folder import RunFolder

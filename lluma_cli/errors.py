@@ -114,7 +114,7 @@ def start_failed(prog: str, where: object, exc: Exception) -> int:
     import sys
 
     from lluma_agent.config import ConfigError
-    from lluma_agent.device.android import DeviceError
+    from lluma_agent.device.protocol import DeviceError
     from lluma_agent.loop.resume import ResumeError
     from lluma_agent.loop.stop import FAILED_EXIT, START_EXIT, disk_error
     from lluma_agent.model.claude import ModelError

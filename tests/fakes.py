@@ -21,7 +21,7 @@ import numpy as np
 from PIL import Image
 
 from lluma_agent.config import Config
-from lluma_agent.device.android import Frame, FrameError, InputUnknown
+from lluma_agent.device.protocol import Frame, FrameError, InputUnknown
 from lluma_agent.device.settle import settle
 from lluma_agent.loop.coordinator import Coordinator
 from lluma_agent.loop.layouts import ContextLayout

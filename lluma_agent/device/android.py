@@ -1,7 +1,7 @@
 """The phone, over adbutils: capture frames, tap boxes, swipe, scroll, back, type.
 
 Every command opens its own adb connection (`host:transport:SERIAL` then the service), reads
-until the device closes it, and maps failures to four errors:
+until the device closes it, and maps failures to the seam's errors (device/protocol.py):
 
 - `DeviceNotFound`: no such serial / nothing attached (at connect time);
 - `DeviceDisconnected`: the device or server dropped mid-command. Reconnection has already been
@@ -32,13 +32,20 @@ from typing import Literal, NoReturn
 
 from adbutils import AdbConnection, AdbError
 from PIL import Image
-from pydantic import BaseModel, ConfigDict, Field
 
 from lluma_agent.config import DeviceConfig
 from lluma_agent.device.adb_client import NoDaemonClient
 from lluma_agent.device.address import resolve
+from lluma_agent.device.protocol import (
+    BlackFrame,
+    DeviceDisconnected,
+    DeviceError,
+    DeviceNotFound,
+    Frame,
+    FrameError,
+    InputUnknown,
+)
 from lluma_vision.models import Box
-from lluma_vision.phash import phash
 
 log = logging.getLogger(__name__)
 
@@ -51,64 +58,8 @@ _INPUTS = ("tap", "swipe", "back", "text")  # what a command that timed out may 
 SWIPE_STEPS = 4  # MOVE events of a held swipe
 
 
-class DeviceError(Exception):
-    """Base of every device failure; the message says what to do."""
-
-
-class DeviceNotFound(DeviceError):
-    """The serial is not attached (the message lists what is)."""
-
-
-class DeviceDisconnected(DeviceError):
-    """The device dropped during a command. Reconnection was already attempted; retry or give up."""
-
-    def __init__(self, message: str, reconnected: bool) -> None:
-        super().__init__(message)
-        self.reconnected = reconnected
-
-
-class InputUnknown(DeviceError):
-    """An input command was sent and its answer never came: it may have run, late. Never resend blindly.
-
-    `point` / `swipe` say what was sent, so the log records it and the next frame can tell if it happened."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.point: tuple[int, int] | None = None
-        self.swipe: tuple[int, int, int, int] | None = None
-
-
-class FrameError(DeviceError):
-    """A capture that cannot be used: cut short, size mismatch, undecodable or all black."""
-
-
-class BlackFrame(FrameError):
-    """An all-black picture: the screen is off or mid-transition. The capture path worked; do not blame it."""
-
-
 class _RawUnsupported(Exception):
     """The device's raw screencap output is not a format we read: use PNG from now on."""
-
-
-class Frame(BaseModel):
-    """One screen capture in device pixels."""
-
-    model_config = ConfigDict(arbitrary_types_allowed=True, frozen=True)
-
-    image: Image.Image = Field(description="RGB picture, device pixels.")
-    taken_at: float = Field(description="time.time() when the capture was complete.")
-    phash: str = Field(description="Perceptual hash (lluma_vision.phash) for change detection.")
-    source: Literal["raw", "png"] = Field("raw", description="Which screencap path produced it.")
-
-    @classmethod
-    def of(cls, image: Image.Image, source: Literal["raw", "png"]) -> Frame:
-        if image.getbbox() is None:  # every pixel 0: a secure screen, a dead display, a bad read
-            raise BlackFrame(f"{source} screencap returned an all-black {image.width}x{image.height} frame")
-        return cls(image=image, taken_at=time.time(), phash=phash(image), source=source)
-
-    @property
-    def size(self) -> tuple[int, int]:
-        return self.image.size
 
 
 def _read_all(sock: socket.socket) -> bytes:

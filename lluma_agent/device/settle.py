@@ -7,8 +7,7 @@ from collections.abc import Callable
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from lluma_agent.device.android import DeviceDisconnected, Frame, FrameError
-from lluma_agent.device.protocol import Phone
+from lluma_agent.device.protocol import DeviceDisconnected, Frame, FrameError, Phone
 from lluma_vision.phash import distance
 
 RECAPTURES_AFTER_RECONNECT = 3  # more drops than this within one settle: the link is too flaky to trust

@@ -28,8 +28,7 @@ from typing import Literal, NamedTuple, Protocol, cast
 from pydantic import BaseModel, Field
 
 from lluma_agent.context.stuck import StuckState
-from lluma_agent.device.android import DeviceError, Frame
-from lluma_agent.device.protocol import Phone
+from lluma_agent.device.protocol import DeviceError, Frame, Phone
 from lluma_agent.memory.store import MemoryChange
 from lluma_agent.model.calls import ToolCall, ToolResult
 from lluma_agent.model.claude import ModelReply

@@ -27,9 +27,8 @@ from lluma_agent.context import knowledge
 from lluma_agent.context.history import History, PastTurn, compact_reply
 from lluma_agent.context.request import memory_update_note
 from lluma_agent.context.stuck import RUNGS, StuckDetector, StuckState
-from lluma_agent.device.android import DeviceDisconnected, DeviceError
 from lluma_agent.device.app import GameApp, Started
-from lluma_agent.device.protocol import Phone
+from lluma_agent.device.protocol import DeviceDisconnected, DeviceError, Phone
 from lluma_agent.device.settle import Settle
 from lluma_agent.loop.acting import Acted, Actor, Effect, effect_of
 from lluma_agent.loop.careers import CareerTracker

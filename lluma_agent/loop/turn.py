@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 from lluma_agent.context.history import PastTurn
 from lluma_agent.context.request import Section
 from lluma_agent.context.stuck import StuckState
-from lluma_agent.device.android import Frame
+from lluma_agent.device.protocol import Frame
 from lluma_agent.loop.acting import Acted
 from lluma_agent.loop.layouts import Current
 from lluma_agent.loop.state import LoopState

@@ -14,8 +14,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, Field
 from rapidfuzz import fuzz, process
 
-from lluma_agent.device.android import InputUnknown
-from lluma_agent.device.protocol import Phone
+from lluma_agent.device.protocol import InputUnknown, Phone
 from lluma_agent.tools.toolkit import Args, Tool
 from lluma_vision.models import Box, TextLine, VisionOutput
 

@@ -452,7 +452,7 @@ def _actor_turn(tmp_path: Path, answer: str, text: str = "", device: object = No
 
     from lluma_agent.context.history import History
     from lluma_agent.context.stuck import StuckState
-    from lluma_agent.device.android import Frame
+    from lluma_agent.device.protocol import Frame
     from lluma_agent.loop.acting import Actor, Verdict
     from lluma_agent.memory.store import MemoryStore
     from lluma_agent.model.calls import ToolCall
