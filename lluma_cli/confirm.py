@@ -21,8 +21,8 @@ from PIL import Image, ImageDraw
 from lluma_agent import interrupts
 from lluma_agent.atomic import atomic_write_bytes
 from lluma_agent.device.protocol import Frame
-from lluma_agent.loop.acting import Verdict
 from lluma_agent.loop.coordinator import Coordinator
+from lluma_agent.loop.gated import PersonGate, Verdict
 from lluma_agent.runlog.folder import RunFolder
 from lluma_agent.tools.actions import PlannedAction
 from lluma_cli.report.marks import MARK, mark_action
@@ -95,7 +95,7 @@ class Person:
         return path
 
     def __call__(self, turn: int, planned: PlannedAction, frame: Frame, problem: str) -> Verdict:
-        """The gate of `--confirm` (lluma_agent.loop.acting.Gate)."""
+        """The gate of `--confirm` (lluma_agent.loop.gated.Gate)."""
         if problem:
             print(f"turn {turn}: {problem}", file=self.out, flush=True)
         else:
@@ -127,6 +127,6 @@ class Person:
 def in_the_loop(coordinator: Coordinator, person: Person, confirm: bool, step: bool) -> None:
     """Put a person in the run: asked before each input (`confirm`), and before each turn (`step`)."""
     if confirm:
-        coordinator.actor.gate = person
+        coordinator.actor = PersonGate(coordinator.actor, person)
     if step:
         coordinator.before_turn = person.before_turn

@@ -12,18 +12,15 @@ and the model is told so. The ladder's higher rungs (`back`, `safe_tap`) are the
 next capture tells whether they changed the screen. The guard (tools/guard.py) sees every planned tap first: a
 press of a `guard.never_press` button is refused, nothing is sent, and the model is told.
 
-A person in the loop (`lluma run --confirm`) is a `Gate`: before an input is sent it is shown the planned
-action and answers yes, no (a veto, told to the model as a person's), edit (the person's own action instead,
-`pressButton(name=Rest)`, `back`, or a plain name meaning pressButton) or quit (nothing sent; the run stops
-after this turn).
+Every input goes out through one step, `_send`. A person in the loop (`lluma run --confirm`) is `PersonGate`
+(gated.py), an Actor that overrides it to ask first; the Actor itself knows nothing of people.
 """
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable
-from typing import Literal, NamedTuple, Protocol, cast
+from typing import cast
 
 from pydantic import BaseModel, Field
 
@@ -73,40 +70,6 @@ class Effect(BaseModel):
     note: str = ""  # an action the coordinator took on its own: told as a NOTE
 
 
-class Verdict(BaseModel):
-    """A person's answer to a planned input action."""
-
-    answer: Literal["yes", "no", "edit", "quit"]
-    text: str = ""  # edit: the person's action, e.g. "pressButton(name=Rest)", "back", "Rest"
-
-
-class Gate(Protocol):
-    """Asks a person about `planned` (the model's call, or the coordinator's own when `call` is None) on the
-    frame it was decided on; `problem` says why the last answer could not be followed (an edit that does
-    not plan), or is empty."""
-
-    def __call__(self, turn: int, planned: PlannedAction, frame: Frame, problem: str) -> Verdict: ...
-
-
-VETO = "not executed: a person watching the run vetoed {what}; choose another action (or wait)"
-QUIT = "not executed: a person stopped the run"
-VETO_ALL = "not executed: a person watching the run refused this turn ({what}), so none of its tool calls ran"
-
-
-def person_call(text: str, tools: ToolRegistry, call_id: str) -> ToolCall:
-    """A person's action as a tool call: `tool(key=value, ...)`, a bare input tool name, or a button's name."""
-    text = text.strip()
-    if not text:
-        raise ValueError("edit what? e.g. `e pressButton(name=Rest)`, `e back` or `e Rest`")
-    m = re.fullmatch(r"(\w+)\((.*)\)", text, re.DOTALL)
-    if m and m.group(1) in tools.names(acts=True):
-        args = dict(a.split("=", 1) for a in re.split(r",\s*(?=\w+=)", m.group(2)) if "=" in a)
-        return ToolCall(id=call_id, name=m.group(1), input={k.strip(): v.strip() for k, v in args.items()})
-    if text in tools.names(acts=True):
-        return ToolCall(id=call_id, name=text, input={})
-    return ToolCall(id=call_id, name="pressButton", input={"name": text})
-
-
 class Acted(BaseModel):
     """What running one reply's tool calls did."""
 
@@ -130,13 +93,6 @@ class Acted(BaseModel):
             person=more.person or self.person, stop=self.stop or more.stop, person_s=self.person_s + more.person_s,
             guarded=self.guarded + more.guarded,
         )
-
-
-class Heard(NamedTuple):
-    """A person's answer to a planned action: what it did to the turn, and what to send (None: nothing)."""
-
-    acted: Acted
-    send: tuple[InputTool, PlannedAction, str] | None  # (tool, action, note told to the model)
 
 
 def effect_of(p: Pending, frame: Frame, same_screen: Callable[[str, str], bool]) -> Effect:
@@ -181,9 +137,8 @@ class SafeTap(InputTool):
 
 class Actor:
     def __init__(self, device: Phone, tools: ToolRegistry, same_screen: Callable[[str, str], bool],
-                 gate: Gate | None = None, guard: Guard | None = None) -> None:
-        self.device, self.tools, self._same_screen = device, tools, same_screen
-        self.gate = gate  # a person in the loop, asked before every input
+                 guard: Guard | None = None) -> None:
+        self.device, self.tools, self.same_screen = device, tools, same_screen
         self.guard = guard  # guard.never_press: taps refused whatever planned them
         self._not_before = 0.0
 
@@ -195,9 +150,6 @@ class Actor:
         self._not_before = not_before
         acted = Acted()
         acting = False  # an input call was taken (run, refused or forced): later ones are refused
-        # With a person in the loop, the other calls (memory writes, search, zoom) wait for their answer: a veto
-        # is whole, so a refused turn runs none of the model's calls.
-        held: list[tuple[Tool, ToolCall, Args]] = []
         for call in reply.tool_calls:
             try:
                 tool, args = self.tools.parse(call)
@@ -207,9 +159,7 @@ class Actor:
                 acted = acted.then(Acted(results=[error_result(call, str(exc))], errors=[f"tool: {exc}"],
                                          refused=f"{call.name}(refused)" if refused else ""))
                 continue
-            if not tool.acts and self.gate is not None:
-                held.append((tool, call, args))
-            elif not tool.acts:
+            if not tool.acts:
                 acted = acted.then(self._run_now(tool, call, args, ctx))
             elif acting:
                 acted = acted.then(Acted(results=[error_result(call, "not executed: only one input action per turn")]))
@@ -218,20 +168,6 @@ class Actor:
                 acted = acted.then(self._input(cast(InputTool, tool), call, args, frame, ctx, stuck, last_action))
         if not acting and stuck.level == "force":
             acted = acted.then(self._forced(None, frame, ctx, stuck, last_action))
-        if held:
-            acted = self._held(acted, held, ctx, [c.id for c in reply.tool_calls])
-        return acted
-
-    def _held(self, acted: Acted, held: list[tuple[Tool, ToolCall, Args]], ctx: ToolContext,
-              order: list[str]) -> Acted:
-        """The calls held for the person's answer: run when the turn was not refused, else each answered that it
-        did not run. The results keep the order of the model's calls."""
-        refused = acted.person.startswith(("vetoed", "stopped"))
-        for tool, call, args in held:
-            acted = acted.then(Acted(results=[error_result(call, VETO_ALL.format(what=acted.person))]) if refused
-                               else self._run_now(tool, call, args, ctx))
-        rank = {call_id: i for i, call_id in enumerate(order)}
-        acted.results.sort(key=lambda r: rank.get(r.tool_use_id, len(order)))
         return acted
 
     def _run_now(self, tool: Tool, call: ToolCall, args: Args, ctx: ToolContext) -> Acted:
@@ -258,7 +194,7 @@ class Actor:
                          refused=f"{call.name}(refused)")
         if refused := self._refused(call, planned, ctx.vision):
             return refused
-        return self._gated(tool, call, planned, frame, ctx)
+        return self._send(tool, call, planned, frame, ctx)
 
     def _refused(self, call: ToolCall | None, planned: PlannedAction, vision: VisionOutput) -> Acted | None:
         """The guard's refusal of `planned` (nothing sent; the model told, the log says so), or None."""
@@ -280,7 +216,7 @@ class Actor:
         if refused := self._refused(None, planned, ctx.vision):
             return refused
         return Acted(errors=[f"{note}; no model call this turn"]).then(
-            self._gated(tool, None, planned, frame, ctx, note=f"{note}; "))
+            self._send(tool, None, planned, frame, ctx, note=f"{note}; "))
 
     def press_own(self, name: str | None, frame: Frame, ctx: ToolContext, note: str) -> Acted:
         """Press the button `name` for the coordinator (call None, no model call), through the guard and the gate."""
@@ -294,7 +230,7 @@ class Actor:
         if refused := self._refused(None, planned, ctx.vision):
             return refused
         return Acted(errors=[f"{note}; no model call this turn"]).then(
-            self._gated(tool, None, planned, frame, ctx, note=f"{note}; "))
+            self._send(tool, None, planned, frame, ctx, note=f"{note}; "))
 
     @staticmethod
     def own(signature: str, description: str, brief: str, frame: Frame, turn: int) -> Acted:
@@ -303,49 +239,10 @@ class Actor:
         return Acted(pending=Pending(call=None, signature=signature, description=description, brief=brief,
                                      before_hash=frame.phash, turn=turn))
 
-    def _gated(self, tool: InputTool, call: ToolCall | None, planned: PlannedAction, frame: Frame,
-               ctx: ToolContext, note: str = "") -> Acted:
-        """Send the action, once the person in the loop (if any) agreed or gave their own."""
-        if self.gate is None:
-            return self._act(tool, call, planned, frame, ctx.turn, note=note)
-        heard = self._ask(tool, call, planned, frame, ctx)
-        if heard.send is None:
-            return heard.acted
-        tool, planned, theirs = heard.send
-        # A person's own action is theirs, not the coordinator's: it is never logged or counted as [forced].
-        return heard.acted.then(self._act(tool, call, planned, frame, ctx.turn, note=note + theirs,
-                                          forced=bool(note) and not theirs))
-
-    def _ask(self, tool: InputTool, call: ToolCall | None, planned: PlannedAction, frame: Frame,
-             ctx: ToolContext) -> Heard:
-        """The person's answer: what to send, or nothing (vetoed or stopped; the model's call is answered,
-        the turn log says so)."""
-        assert self.gate is not None
-        what = planned.label
-        problem = ""
-        waited = 0.0
-        while True:
-            asked_at = time.monotonic()
-            verdict = self.gate(ctx.turn, planned, frame, problem)
-            waited += time.monotonic() - asked_at
-            if verdict.answer == "yes":
-                return Heard(acted=Acted(person=f"approved {what}", person_s=waited), send=(tool, planned, ""))
-            if verdict.answer in ("no", "quit"):
-                stop = verdict.answer == "quit"
-                results = [] if call is None else [error_result(call, QUIT if stop else VETO.format(what=what))]
-                person = f"stopped the run at {what}" if stop else f"vetoed {what}"
-                return Heard(acted=Acted(person=person, stop=stop, person_s=waited, results=results), send=None)
-            try:
-                theirs = person_call(verdict.text, self.tools, call.id if call else "person")
-                chosen, args = self.tools.parse(theirs)
-                mine = cast(InputTool, chosen).plan(args, ctx.vision)
-            except (ActionError, ToolInputError, ValueError, TypeError, LookupError) as exc:
-                problem = f"cannot do {verdict.text!r}: {exc}"
-                continue
-            done = mine.label
-            return Heard(acted=Acted(person=f"replaced {what} with {done}", person_s=waited),
-                         send=(cast(InputTool, chosen), mine,
-                               f"a person watching the run replaced your {what} with {done}: "))
+    def _send(self, tool: InputTool, call: ToolCall | None, planned: PlannedAction, frame: Frame,
+              ctx: ToolContext, note: str = "") -> Acted:
+        """Send one planned input (every input goes out here; PersonGate asks a person first)."""
+        return self._act(tool, call, planned, frame, ctx.turn, note=note)
 
     def _act(self, tool: InputTool, call: ToolCall | None, planned: PlannedAction, frame: Frame, turn: int,
              note: str = "", forced: bool | None = None) -> Acted:
@@ -357,7 +254,7 @@ class Actor:
             time.sleep(wait)  # let a late input land first: the capture below then sees what it did
         try:
             fresh = self.device.capture()
-            msg = "" if self._same_screen(fresh.phash, frame.phash) else (
+            msg = "" if self.same_screen(fresh.phash, frame.phash) else (
                 "not executed: the screen changed while you were deciding; look again")
             done = None if msg else execute(planned, self.device)
         except DeviceError as exc:
@@ -402,6 +299,6 @@ class Actor:
                 problems.append(f"{name}: guarded")
                 continue
             note = f"stuck ({stuck.reason}): the coordinator ran {name} instead of your action"
-            return Acted(errors=[note]).then(self._gated(tool, call, planned, frame, ctx, note=f"{note}; "))
+            return Acted(errors=[note]).then(self._send(tool, call, planned, frame, ctx, note=f"{note}; "))
         msg = f"stuck ({stuck.reason}): no other kind of action could be taken ({'; '.join(problems)}); nothing sent"
         return Acted(results=[] if call is None else [error_result(call, msg)], errors=[msg])

@@ -453,7 +453,8 @@ def _actor_turn(tmp_path: Path, answer: str, text: str = "", device: object = No
     from lluma_agent.context.history import History
     from lluma_agent.context.stuck import StuckState
     from lluma_agent.device.protocol import Frame
-    from lluma_agent.loop.acting import Actor, Verdict
+    from lluma_agent.loop.acting import Actor
+    from lluma_agent.loop.gated import PersonGate, Verdict
     from lluma_agent.memory.store import MemoryStore
     from lluma_agent.model.calls import ToolCall
     from lluma_agent.model.claude import ModelReply
@@ -475,8 +476,8 @@ def _actor_turn(tmp_path: Path, answer: str, text: str = "", device: object = No
         ToolCall(id="b", name="pressButton", input={"name": "OK"}),
         ToolCall(id="c", name="createMemoryFile", input={"name": "notes.md", "content": "x"}),
     ])
-    actor = Actor(device or Untouchable(), default_tools(), lambda a, b: True,  # type: ignore[arg-type]
-                  gate=lambda turn, planned, frame, problem: Verdict(answer=answer, text=text))  # type: ignore
+    actor = PersonGate(Actor(device or Untouchable(), default_tools(), lambda a, b: True),  # type: ignore[arg-type]
+                       lambda turn, planned, frame, problem: Verdict(answer=answer, text=text))  # type: ignore
     acted = actor.run(reply, frame, ctx, StuckState(), "")
     return acted, tmp_path / "memory"
 
