@@ -12,7 +12,10 @@
     as a button or a read text line ("tappable": pressButton taps both), scrollbar states right,
     detected/labelled buttons, p50 ms; and a leave-one-source-out figure for the tuned threshold
     (the confidence from which a candidate is reported as a button): chosen on the other sources,
-    scored on the held-out one.
+    scored on the held-out one;
+  - screen identity (bench/screen_identity.py; `screen_identity` in --json): the hand groups of the
+    labelled screens (same group -> one id, other groups -> other ids) per source, held out, per scale,
+    and the simulator's screens in the plain and hard styles.
 
 `claude` and `hybrid` run against the Messages API stand-in (lluma_sim.api.server, loopback HTTP,
 scripted answers grounded on the OCR ids) - there is no network here. Their latency is OCR + one
@@ -36,6 +39,8 @@ from PIL import Image
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+
+from screen_identity import format_report, real_report, sim_report  # noqa: E402  (bench/ is this script's folder)
 
 from lluma_sim.real_screens import labelled_sources, screens_dir  # noqa: E402
 from lluma_vision import labels as lab  # noqa: E402
@@ -342,6 +347,9 @@ def sources_report(scales: list[float]) -> dict[str, Any]:
             report.setdefault("facts", {})[src] = by["1.0"]
     if 1.0 in scales and len(readings) > 1:
         report["loso"] = {"shipped_floor": BUTTON_FLOOR, "held_out": loso(readings, FLOORS)}
+    if 1.0 in scales:
+        report["screen_identity"] = {"real": real_report(
+            {src: {scale: [(r[0], r[1]) for r in rows] for scale, rows in by.items()} for src, by in readings.items()})}
     return report
 
 
@@ -434,6 +442,8 @@ def main(argv: list[str] | None = None) -> int:
     report["tokens"] = tokens_report(ocr_outputs)
     if scales:
         report.update(sources_report(scales))
+    progress("screen identity on the simulator's screens (plain and hard styles)")
+    report.setdefault("screen_identity", {})["sim"] = sim_report(Vision(VisionConfig(backend="ocr", cache_size=0)))
 
     if args.json:
         print(json.dumps(report, indent=1))
@@ -464,6 +474,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"cache hit ({c['size']}): p50 {c['hit_p50_ms']} ms, p90 {c['hit_p90_ms']} ms (target < 5 ms)")
     if scales:
         print(format_sources(report, args.misses))
+    else:
+        print(format_report(report["screen_identity"]))
     return 0
 
 
@@ -491,6 +503,8 @@ def format_sources(report: dict[str, Any], misses: bool = False) -> str:
                 rows.append(f"  {src:<10} {scale:>5} energy {f['energy_gauges']:>6}  values {f['values']:>7} "
                             f"(exact {f['values_exact']:>7})  mood {f['mood']:>6}  disabled {f['disabled']:>6} "
                             f"(+{f['disabled_false']} not labelled)")
+    if "screen_identity" in report:
+        rows.append(format_report(report["screen_identity"]))
     if misses:
         rows.append("fact misses:")
         rows += [f"  {src} {scale}x {m}" for src, by_scale in report.get("facts_by_scale", {}).items()

@@ -50,6 +50,8 @@ def table(out: VisionOutput) -> str:
     """A readable listing: buttons with bounds, then texts, menu, scrollbar, cinematic, and the facts the model is
     given (gauges, captioned values, gains, mood, disabled buttons)."""
     rows = [f"{out.width}x{out.height}  backend={out.backend}  cinematic={out.cinematic}  {out.elapsed_ms:.0f} ms"]
+    if out.screen is not None:
+        rows.append(f"screen: {out.screen.name}  (id {out.screen.id})")
     rows.append(f"{'button':<34} {'bounds':<22} {'region':<7} {'conf':>5}  meta")
     for b in out.buttons:
         box = ",".join(str(v) for v in b.bounds.as_list())

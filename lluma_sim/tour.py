@@ -41,7 +41,8 @@ def _enabled(t: GroundTruth) -> dict[str, object]:
 
 def tour(seed: int = 0, style: str = "plain", turns: int = 3, per_screen: int = 3, **size: int) -> Iterator[TourFrame]:
     """Frames of a short career: setup, the hub and the training screen at several turns, an event's pages,
-    the skill and race lists at the top and scrolled, the Rest and menu dialogs; at most `per_screen` of each."""
+    the skill and race lists at the top and scrolled, the Rest and menu dialogs, a race entered and
+    its result; at most `per_screen` of each."""
     g = SimGame(seed=seed, style=style, max_turns=turns, **size)  # type: ignore[arg-type]
     seen: dict[str, int] = {}
     shown: set[tuple[str, int, int]] = set()  # (key, turn, scroll position): a frame already taken
@@ -86,7 +87,13 @@ def _step(g: SimGame, t: GroundTruth, done: set[str]) -> None:
                 done.add(visit)
                 _tap(g, t, name)
                 return
+        if t.turn >= 2 and "race" not in done and _tap(g, t, "Races"):  # the second visit enters a race
+            done.add("race")
+            return
         _tap(g, t, "Training")
+        return
+    if t.screen == "races" and "race" in done and "raced" not in done and _tap(g, t, "Race"):
+        done.add("raced")
         return
     if t.screen in ("skills", "races"):
         if t.scrollbar is not None and t.scrollbar.down and f"{t.screen}-scrolled" not in done:

@@ -81,6 +81,7 @@ class Vision:
             })
         read, cacheable = self._read(image)
         out = read.model_copy(update={
+            "screen": identify(read),  # of the output as returned: recomputing it from a log gives the same
             "screen_hash": phash or key.tobytes().hex(),
             "elapsed_ms": round((time.perf_counter() - t0) * 1000, 2),
         })
@@ -98,7 +99,6 @@ class Vision:
             box, game = None, image
         read, cacheable = self._read_game(game)
         out = associate(read)
-        out = out.model_copy(update={"screen": identify(out)})  # in the game's own frame: bars aside
         if box is None:
             return out, cacheable
         return shifted(out, box[0], box[1]).model_copy(update={"width": image.width, "height": image.height}), cacheable

@@ -24,12 +24,20 @@ from dataclasses import dataclass
 
 from lluma_vision.models import Box, ScreenIdentity, VisionOutput
 
+
+@dataclass(frozen=True)
+class Knobs:
+    """The thresholds bench/vision.py chooses with one labelled source held out (its `screen_identity` figures)."""
+
+    header_band: float = 0.06  # a header's top edge lies in this top fraction (real: 0.00-0.03, sim: 0.02)
+    centred: float = 0.05  # a centred text's centre is this fraction of the width from the reference centre
+    min_confidence: float = 0.5  # items read below this are OCR noise more often than not: not keyed on
+
+
+KNOBS = Knobs()
 # Measured on the hand-grouped real screens (bench/labels/screen_groups.json) and the simulator's screens:
-HEADER_BAND = 0.06  # a header's top edge lies in this top fraction of the frame (real: 0.00-0.03, sim: 0.02)
-HEADER_LEFT = 0.35  # ...and its left edge in this left fraction (real titles start at 0.02-0.17: PC margins)
+HEADER_LEFT = 0.35  # a header's left edge lies in this left fraction (real titles start at 0.02-0.17: PC margins)
 TOP_TITLE_BAND = 0.12  # a title centred at the top (the sim's result screens: its centre at 0.07-0.08)
-CENTRED = 0.05  # a centred text's centre is this fraction of the width from the reference centre
-MIN_CONFIDENCE = 0.5  # items read below this are OCR noise more often than not: not keyed on
 MAX_TITLE_WORDS = 4  # titles are short ("Active Concert Bonuses"); a longer line is body text
 MIN_CHOICES = 2  # an event offers at least two choice plates
 CHOICE_WIDTH = 0.4  # a choice plate spans at least this fraction of the width
@@ -67,11 +75,11 @@ def _words(text: str) -> list[str]:
     return out
 
 
-def _items(out: VisionOutput) -> list[_Item]:
+def _items(out: VisionOutput, k: Knobs) -> list[_Item]:
     # an icon's name is the reader's word for its glyph ("Info", "Plus"), not a text of the screen
     items = [_Item(b.name.split("#")[0], b.bounds, True) for b in out.buttons
-             if b.confidence >= MIN_CONFIDENCE and b.source != "heuristic"]
-    items += [_Item(t.text, t.bounds, False) for t in out.texts if t.confidence >= MIN_CONFIDENCE]
+             if b.confidence >= k.min_confidence and b.source != "heuristic"]
+    items += [_Item(t.text, t.bounds, False) for t in out.texts if t.confidence >= k.min_confidence]
     return sorted(items, key=lambda i: (i.box.y0, i.box.x0))
 
 
@@ -81,22 +89,42 @@ def _title_like(item: _Item) -> bool:
             and max(map(len, words)) <= LONGEST_WORD)
 
 
-def _in_header(out: VisionOutput, item: _Item) -> bool:
-    return item.box.y0 <= HEADER_BAND * out.height and item.box.x0 <= HEADER_LEFT * out.width
+def _rows(out: VisionOutput) -> tuple[int, int]:
+    """The rows the read content spans. A letterboxed frame's bars hold nothing read, so heights measured in this
+    span are the game's own whatever bars the phone adds (a reading's boxes are the whole frame's)."""
+    boxes = [b.bounds for b in out.buttons] + [t.bounds for t in out.texts] + [g.bounds for g in out.gauges]
+    if not boxes:
+        return 0, out.height
+    return min(b.y0 for b in boxes), max(max(b.y1 for b in boxes), min(b.y0 for b in boxes) + 1)
 
 
-def header(out: VisionOutput) -> str | None:
-    """The screen's title: a short text in the top-left band, or centred at the top."""
-    for item in _items(out):
-        if item.box.y0 > HEADER_BAND * out.height:
-            break
-        if _in_header(out, item) and _title_like(item):
-            return item.text
-    for item in _items(out):
-        if item.box.center[1] > TOP_TITLE_BAND * out.height:
-            break
-        if abs(item.box.center[0] - out.width / 2) <= CENTRED * out.width and _title_like(item):
-            return item.text
+def _below_top(out: VisionOutput, item: _Item, fraction: float, y: float | None = None) -> bool:
+    """Whether `y` (default the item's top edge) lies within `fraction` of the content's height from its top."""
+    top, bottom = _rows(out)
+    return (item.box.y0 if y is None else y) - top <= fraction * (bottom - top)
+
+
+def _in_header(out: VisionOutput, item: _Item, k: Knobs) -> bool:
+    return _below_top(out, item, k.header_band) and item.box.x0 <= HEADER_LEFT * out.width
+
+
+def header(out: VisionOutput, k: Knobs = KNOBS) -> _Item | None:
+    """The screen's header: a short text in the top-left band."""
+    for item in _items(out, k):
+        if not _below_top(out, item, k.header_band):
+            return None
+        if _in_header(out, item, k) and _title_like(item):
+            return item
+    return None
+
+
+def top_title(out: VisionOutput, k: Knobs = KNOBS) -> _Item | None:
+    """A title centred at the top of the frame (a result screen's)."""
+    for item in _items(out, k):
+        if not _below_top(out, item, TOP_TITLE_BAND, item.box.center[1]):
+            return None
+        if abs(item.box.center[0] - out.width / 2) <= k.centred * out.width and _title_like(item):
+            return item
     return None
 
 
@@ -109,11 +137,11 @@ def _alone(item: _Item, items: list[_Item]) -> bool:
                    and o.box.x1 > item.box.x0 - reach for o in items)
 
 
-def dialog_title(out: VisionOutput) -> str | None:
+def dialog_title(out: VisionOutput, k: Knobs = KNOBS) -> _Item | None:
     """A dialog's title: the top-most short text standing alone with the dialog's closing button(s) centred under
     it (one button under its centre, or a pair of buttons on one row whose middle is its centre), away from the
     frame's edges (a header over a Back button at the left edge is not a dialog)."""
-    items = _items(out)
+    items = _items(out, k)
     buttons = [i for i in items if i.button]
     for item in items:
         cx = item.box.center[0]
@@ -125,18 +153,18 @@ def dialog_title(out: VisionOutput) -> str | None:
         last = max(b.box.y0 for b in below)
         row = [b for b in below if abs(b.box.center[1] - (last + b.box.height / 2)) <= b.box.height]
         mid = (min(b.box.x0 for b in row) + max(b.box.x1 for b in row)) / 2
-        if len(row) <= 2 and abs(mid - cx) <= CENTRED * out.width:
-            return item.text
+        if len(row) <= 2 and abs(mid - cx) <= k.centred * out.width:
+            return item
     return None
 
 
-def choice_stack(out: VisionOutput) -> bool:
+def choice_stack(out: VisionOutput, k: Knobs = KNOBS) -> bool:
     """At least two wide plates of one size stacked in one column, on a screen that does not scroll: an event's
     choices (a list's rows scroll, and their names' boxes vary in width)."""
     if out.scrollbar is not None:
         return False
     wide = [b.bounds for b in out.buttons if b.bounds.width >= CHOICE_WIDTH * out.width
-            and b.confidence >= MIN_CONFIDENCE]
+            and b.confidence >= k.min_confidence]
     reach = ALIGNED * out.width
     return any(sum(abs(o.x0 - b.x0) <= reach and abs(o.x1 - b.x1) <= reach for o in wide) >= MIN_CHOICES
                for b in wide)
@@ -154,29 +182,31 @@ def _side_panel(out: VisionOutput) -> str | None:
     return out.menu.selected if max(ys) - min(ys) > max(xs) - min(xs) else None
 
 
-def signature(out: VisionOutput) -> tuple[str, str]:
+def signature(out: VisionOutput, k: Knobs = KNOBS) -> tuple[str, str]:
     """(canonical signature, readable name) of the screen a reading shows."""
     panel = _side_panel(out)
     if out.cinematic != "none" and panel is None:
         return f"cinematic:{out.cinematic}", out.cinematic.replace("_", " ")
     if panel is not None:
         return f"panel:{'-'.join(_words(panel))}", panel
-    if (title := dialog_title(out)) is not None:
-        return f"dialog:{'-'.join(_words(title))}", title
-    if (title := header(out)) is not None:
-        body = "|choices" if choice_stack(out) else ""
-        name = title if not body else f"{title} (choices)"
-        return f"title:{'-'.join(_words(title))}{body}", name
+    # a header is the screen's own unless it is the dialog's title; a dialog blurs the header under it
+    head, dialog = header(out, k), dialog_title(out, k)
+    if dialog is not None and (head is None or head == dialog):
+        return f"dialog:{'-'.join(_words(dialog.text))}", dialog.text
+    if (title := head or top_title(out, k)) is not None:
+        body = "|choices" if choice_stack(out, k) else ""
+        name = title.text if not body else f"{title.text} (choices)"
+        return f"title:{'-'.join(_words(title.text))}{body}", name
     if out.menu is not None and out.menu.selected is not None:
         # a screen reached from a tab and left by Back is not the tab's own screen (Scenario Select under Home)
         sub = "|back" if any(_words(b.name) == ["back"] for b in out.buttons if b.region != "menu") else ""
         return f"tab:{'-'.join(_words(out.menu.selected))}{sub}", out.menu.selected
-    fixed = sorted({w for b in out.buttons if b.confidence >= MIN_CONFIDENCE for w in _words(b.name)})
+    fixed = sorted({w for b in out.buttons if b.confidence >= k.min_confidence for w in _words(b.name)})
     return f"buttons:{'-'.join(fixed)}", "screen"
 
 
-def identify(out: VisionOutput) -> ScreenIdentity:
+def identify(out: VisionOutput, k: Knobs = KNOBS) -> ScreenIdentity:
     """The identity of the screen a reading shows (a pure function of the reading)."""
-    sig, name = signature(out)
+    sig, name = signature(out, k)
     digest = hashlib.sha1(sig.encode("utf-8"), usedforsecurity=False).hexdigest()[:ID_CHARS]
     return ScreenIdentity(id=digest, name=name)
