@@ -50,6 +50,7 @@ RACE_LIST = ("Races", "Race List")
 CAREER_HUB = ("Career",)
 GOTO_PAUSE = 3  # turns a goTo target is left alone after it stopped on a surprise (then it may be tried again)
 _MAP_HINT = re.compile(r"<map>(.*?)</map>", re.DOTALL)
+_WAY_TO = re.compile(r"->\s*([^,;]+?)\s*(?=,|;|$)")  # a way out's destination in `ways out: Races -> Races, ...`
 _SURPRISE = re.compile(r"surprise|unexpected|stopped", re.IGNORECASE)
 
 # Told of each rest-or-train call the hub rule makes: the energy it was made on (None: not read) and whether it
@@ -107,7 +108,7 @@ class ScriptedPolicy:
         self._useless: set[Action] = set()
         self._careless_rng = random.Random(f"careless-{seed}")  # its own dice: tool ids stay as they were
         self._careless: tuple[str, bool] = ("", False)  # a screen, and whether it tries a guarded button there
-        self._map = ""  # the current turn's map hint (lowercased), "" when none was sent
+        self._places: dict[str, str] = {}  # the screens the current turn's map hint leads to: bare name -> label
         self._goto_key = ""  # goTo's argument name, from the request's tool schema; "" when not offered
         self._goto_paused: dict[str, int] = {}  # target -> the policy turn its goTo stopped on a surprise
 
@@ -142,10 +143,11 @@ class ScriptedPolicy:
         tools = {t.get("name") for t in request.get("tools") or []}
         choice_type = (request.get("tool_choice") or {}).get("type")
         last_action, failed = self._last_outcome(messages)
-        self._map, self._goto_key = _map_hint(_texts(messages[-1])), _goto_key(request)
+        self._places, self._goto_key = _map_places(_texts(messages[-1])), _goto_key(request)
         surprise = last_action is not None and last_action[0] == GOTO and failed
         if surprise and last_action is not None:
-            self._goto_paused[str(dict(last_action[1]).get(self._goto_key, ""))] = self.turns
+            target = str(dict(last_action[1]).get(self._goto_key, ""))
+            self._goto_paused[target.split(" [", 1)[0]] = self.turns
         candidates, why = self._candidates(vision)
         # Like a player: an action that changed nothing on this screen is not tried again while others remain
         # (alternating two useless actions is how a scripted player gets stuck).
@@ -383,16 +385,17 @@ class ScriptedPolicy:
         return [*out, *home, ("back", ())]
 
     def _goto(self, places: tuple[str, ...]) -> Action | None:
-        """goTo the first of `places` the map hint names, when the request offers goTo and its last walk there did
-        not stop on a surprise within GOTO_PAUSE turns; None otherwise (the player goes by hand)."""
-        if not self._goto_key or not self._map:
+        """goTo the first of `places` the map hint names as a way out of here, when the request offers goTo and its
+        last walk there did not stop on a surprise within GOTO_PAUSE turns; None otherwise (the player goes by
+        hand). The hint's label is passed as it is (with the id it carries when two screens share a name)."""
+        if not self._goto_key:
             return None
         for place in places:
             paused = self._goto_paused.get(place)
             if paused is not None and self.turns - paused < GOTO_PAUSE:
                 continue
-            if re.search(rf"(?<![\w-]){re.escape(place.lower())}(?![\w-])", self._map):
-                return GOTO, ((self._goto_key, place),)
+            if (label := self._places.get(place.lower())) is not None:
+                return GOTO, ((self._goto_key, label),)
         return None
 
     def _memory_call(
@@ -444,10 +447,17 @@ class ScriptedPolicy:
         return PolicyReply(content=[{"type": "text", "text": text}], decision=decision)
 
 
-def _map_hint(texts: list[str]) -> str:
-    """The current turn's map hint (`<map>...</map>`: where the agent is, its known ways out and screens),
-    lowercased; "" when the turn has none (map disabled)."""
-    return " ".join(m.group(1) for t in texts for m in _MAP_HINT.finditer(t)).lower()
+def _map_places(texts: list[str]) -> dict[str, str]:
+    """The screens the current turn's map hint (`<map>screen: Career; ways out: Races -> Races, ...</map>`) names
+    as ways out: lowercased name -> the label as written (`Event [3fa2]` where two screens share a name); {} when the
+    turn has no hint (map disabled)."""
+    places: dict[str, str] = {}
+    for t in texts:
+        for hint in _MAP_HINT.finditer(t):
+            ways = hint.group(1).partition("ways out:")[2]
+            for label in _WAY_TO.findall(ways):
+                places.setdefault(label.split(" [", 1)[0].strip().lower(), label.strip())
+    return places
 
 
 def _goto_key(request: dict[str, Any]) -> str:

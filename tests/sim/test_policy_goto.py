@@ -17,11 +17,11 @@ HUB = {"buttons": [{"name": n} for n in ("Rest", "Training", "Skills", "Infirmar
        "texts": ["Energy"], "gauges": {"Energy": 0.9}}
 SKILLS = {"buttons": [{"name": "Owned", "meta": "disabled"}, {"name": "Reset"}, {"name": "Back"}],
           "texts": ["Skill List", "Skill Pts 120"]}
-MAP_HINT = "<map>Screen: Career. Ways out: pressButton:Races -> Races; pressButton:Training -> Training. " \
-           "Known screens: Career, Training, Races, Skill List.</map>"
+HUB_HINT = "<map>screen: Career; ways out: Training -> Training, Rest -> Rest, Races -> Races</map>"
+SKILLS_HINT = "<map>screen: Skill List; ways out: back -> Career, 'Learn' -> Skill List</map>"
 
 
-def turn(vision: dict[str, Any], hint: str = MAP_HINT, results: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def turn(vision: dict[str, Any], hint: str = HUB_HINT, results: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     text = f"<vision>{json.dumps(vision)}</vision>" + (f"\n{hint}" if hint else "")
     return {"role": "user", "content": [*(results or []), {"type": "text", "text": text}]}
 
@@ -45,7 +45,7 @@ def test_goes_to_the_race_list_with_goto_when_offered_and_known() -> None:
 
 
 def test_presses_by_hand_without_goto_or_when_the_map_does_not_know_the_place() -> None:
-    unknown = "<map>Screen: Career. Known screens: Career.</map>"
+    unknown = "<map>screen: Career; ways out: Training -> Training, Rest -> Rest</map>"  # Races not learnt yet
     offered_unknown = races_due().respond({"tools": [*TOOLS, GOTO_TOOL], "messages": [turn(HUB, unknown)]})
     assert action(offered_unknown.content) == ("pressButton", {"name": "Races"})
     not_offered = races_due().respond({"tools": TOOLS, "messages": [turn(HUB)]})  # map disabled: no tool
@@ -57,30 +57,37 @@ def test_without_goto_the_requests_and_replies_are_as_before() -> None:
     a, b = races_due(), races_due()
     for vision in (HUB, SKILLS, HUB):
         ra = a.respond({"tools": TOOLS, "messages": [turn(vision, hint="")]})
-        rb = b.respond({"tools": TOOLS, "messages": [turn(vision, hint=MAP_HINT)]})  # a hint, but no tool offered
+        rb = b.respond({"tools": TOOLS, "messages": [turn(vision)]})  # a hint, but no tool offered
         assert ra.content == rb.content
 
 
 def test_leaves_the_skill_list_for_the_hub_with_goto() -> None:
     policy = ScriptedPolicy(memory_every=1000)
     policy.skills_turns = 7  # long enough on the list: back to the hub
-    reply = policy.respond({"tools": [*TOOLS, GOTO_TOOL], "messages": [turn(SKILLS)]})
+    reply = policy.respond({"tools": [*TOOLS, GOTO_TOOL], "messages": [turn(SKILLS, SKILLS_HINT)]})
     assert action(reply.content) == ("goTo", {"screen": "Career"})
+
+
+def test_names_a_screen_by_its_label_where_two_share_a_name() -> None:
+    hint = "<map>screen: Career [4d92]; ways out: Races -> Races [4c67], Training -> Training</map>"
+    reply = races_due().respond({"tools": [*TOOLS, GOTO_TOOL], "messages": [turn(HUB, hint)]})
+    assert action(reply.content) == ("goTo", {"screen": "Races [4c67]"})
 
 
 def test_a_goto_that_stopped_on_a_surprise_is_not_asked_again_at_once() -> None:
     policy = ScriptedPolicy(memory_every=1000)
     policy.skills_turns = 7
-    first = policy.respond({"tools": [*TOOLS, GOTO_TOOL], "messages": [turn(SKILLS)]})
+    first = policy.respond({"tools": [*TOOLS, GOTO_TOOL], "messages": [turn(SKILLS, SKILLS_HINT)]})
     use = next(b for b in first.content if b["type"] == "tool_use" and b["name"] == "goTo")
     surprise = [{"type": "tool_result", "tool_use_id": use["id"], "is_error": True,
                  "content": "goTo Career stopped at step 1 of 1: expected Career, reached Skill List (a surprise)"}]
     elsewhere = {**SKILLS, "texts": ["Skill List", "Skill Pts 125"]}  # not the screen goTo was asked on
-    history = [turn(SKILLS), {"role": "assistant", "content": first.content}, turn(elsewhere, results=surprise)]
+    history = [turn(SKILLS, SKILLS_HINT), {"role": "assistant", "content": first.content},
+               turn(elsewhere, SKILLS_HINT, results=surprise)]
     second = policy.respond({"tools": [*TOOLS, GOTO_TOOL], "messages": history})
     assert action(second.content)[0] != "goTo"  # goes on by hand
     assert "surprise" in second.content[0]["text"]
     for k in range(GOTO_PAUSE):  # after a pause the map is trusted again (the list read afresh each turn)
         shown = {**SKILLS, "texts": ["Skill List", f"Skill Pts {130 + k}"]}
-        later = policy.respond({"tools": [*TOOLS, GOTO_TOOL], "messages": [turn(shown)]})
+        later = policy.respond({"tools": [*TOOLS, GOTO_TOOL], "messages": [turn(shown, SKILLS_HINT)]})
     assert action(later.content) == ("goTo", {"screen": "Career"})
