@@ -1,13 +1,15 @@
-"""The turn loop of DESIGN section 2: observe, read, note, make room, request, decide, act, remember.
+"""The turn loop of docs/ARCHITECTURE.md ("One turn"): observe, read, note, make room, request, decide, act,
+remember.
 
 Each stage returns what it produced; `step` keeps those values in its own `TurnParts` and, in
 `finally`, assembles the turn log from whatever the turn got to and writes it. A device that fails,
-a failed model call and a stuck pause end the turn, not the run (the next turn tries again); the run
-ends with `RunEnded(kind, reason)` (stop.py: limits, a person's stop, a pause, a device away for longer than
-`device.outage_wait_s`, a model API away for longer than `model.outage_wait_s`, a folder that cannot be
-written). Every turn counts toward `run.max_turns`, a failed one too. Anything else is a bug: it is logged as
-this turn's error with its place in the code, the turn's paid calls stay in the totals, and
-MAX_INTERNAL_ERRORS of them in a row end the run.
+a failed model call and a stuck pause end the turn, not the run (the next turn tries again). The run ends with
+`RunEnded(kind, reason)` (stop.py), decided where its cause is found (`_ends`: the ladder's pause, a device or a
+model API away for longer than its outage window, the third failure of a kind in a row, a Session Error, a
+folder that cannot be written): that turn is still logged and reported, then the run stops. The limits a person
+set (turns, cost, careers, hours, a stop) are checked before each turn. Every turn counts toward
+`run.max_turns`, a failed one too. Anything else is a bug: it is logged as this turn's error with its place in the
+code, the turn's paid calls stay in the totals, and MAX_INTERNAL_ERRORS of them in a row end the run.
 
 At most one input action per turn; memory tools as many as the model sends. The result of an
 input action is only known at the next capture, so its tool_result is sent with the next turn and
@@ -109,6 +111,7 @@ class Coordinator:
         self.totals = RunTotals()
         self.state = LoopState()  # what each turn hands to the next (loop/state.py)
         self.stop_requested = False
+        self.ending: RunEnded | None = None  # found during the turn being played: the run ends once it is reported
         # `lluma run --step`: called before each turn with its number; False stops the run (a person said so).
         self.before_turn: Callable[[int], bool] | None = None
         self.prompter = Prompter(cfg, model, tools.definitions(), system_prompt, self.layout, self.history, memory)
@@ -136,11 +139,16 @@ class Coordinator:
                     raise RunEnded(StopKind.PERSON, "stopped by user")
                 log = self.step()
                 self._report(log)
-                if log.stuck.level == "pause":
-                    raise RunEnded(StopKind.STUCK, f"paused: stuck ({log.stuck.reason})")
+                if self.ending is not None:
+                    raise self.ending
         except RunEnded as end:
+            self.ending = None
             self.totals.stop_reason, self.totals.stop_kind = end.reason, end.kind
         return self.totals
+
+    def _ends(self, kind: StopKind, reason: str) -> None:
+        """The turn being played ends the run (the first cause found is the one told)."""
+        self.ending = self.ending or RunEnded(kind, reason)
 
     def _report(self, log: TurnLog) -> None:
         """on_turn (checkpoint, live line) after the whole step: a turn cut off by a second Ctrl+C is not reported
@@ -153,38 +161,17 @@ class Coordinator:
             if not disk_error(exc):
                 raise
             raise RunEnded(StopKind.DISK, self._disk_reason(exc)) from None
-        self._check_disk()
 
     def _disk_reason(self, exc: BaseException) -> str:
         return f"cannot write the run folder {self.logger.folder} ({type(exc).__name__}: {exc})"
 
-    def _check_disk(self) -> None:
-        if self.state.disk_failed:
-            raise RunEnded(StopKind.DISK, self.state.disk_failed)
-
     def _check_limits(self) -> None:
+        """The limits a person set, before each turn (what a turn finds ends the run from that turn: `_ends`)."""
         run, s = self.cfg.run, self.state
-        self._check_disk()
+        if self.ending is not None:  # found by a step() played on its own, before this run()
+            raise self.ending
         if self.stop_requested:
             raise RunEnded(StopKind.PERSON, "stopped by user")
-        if s.model_errors >= MAX_MODEL_ERRORS:
-            raise RunEnded(StopKind.MODEL,
-                           f"{s.model_errors} model calls in a row failed with non-retryable errors "
-                           f"(last: {s.last_model_error})")
-        if s.refusals >= MAX_REFUSALS:
-            raise RunEnded(StopKind.REFUSALS, f"the model refused {s.refusals} turns in a row")
-        if s.device_gone:
-            raise RunEnded(StopKind.DEVICE, f"the device failed: {s.device_gone}")
-        if s.session_error:
-            raise RunEnded(StopKind.SESSION, s.session_error)
-        if s.internal_errors >= MAX_INTERNAL_ERRORS:
-            raise RunEnded(StopKind.INTERNAL,
-                           f"{s.internal_errors} turns in a row hit an internal error (see their turn logs)")
-        down = self._model_outage()
-        if down is not None and down > self.cfg.model.outage_wait_s:
-            raise RunEnded(StopKind.MODEL, f"the model API has not answered for {down:.0f} s "
-                                           f"(model.outage_wait_s {self.cfg.model.outage_wait_s:.0f}): "
-                                           f"{s.last_model_error}")
         limit = ""
         if run.max_turns and self.totals.turns >= run.max_turns:
             limit, kind = f"max_turns ({run.max_turns}) reached", StopKind.MAX_TURNS
@@ -199,11 +186,6 @@ class Coordinator:
         if limit:
             raise RunEnded(kind, limit)
 
-    def _model_outage(self) -> float | None:
-        """Seconds the model API has been failing with retryable errors (overloaded, unreachable), or None."""
-        since = self.state.model_down_since
-        return None if since is None else time.monotonic() - since
-
     def step(self) -> TurnLog:
         """One turn; its log is written whatever happened. The turn works on its own copy of the loop's
         state (`t.state`), which the stages hand back changed; the loop keeps it once the turn is over."""
@@ -215,21 +197,22 @@ class Coordinator:
             failure, t.state = self._device_failed(t.state, exc)
             t.failures.append(failure)
         except ModelError as exc:
-            if exc.busy:  # overloaded or unreachable for the whole retry window: waited out up to model.outage_wait_s
-                t.state = t.state.but(model_down_since=t.state.model_down_since or t.started)
-            else:
-                t.state = t.state.but(model_errors=t.state.model_errors + 1)
-            t.state = t.state.but(last_model_error=str(exc))
+            t.state = self._model_failed(t, exc)
             t.failures.append(f"model: {exc}")
             t.retries = list(exc.retries)
-        except Paused as exc:
+        except Paused as exc:  # stop spending money and say why
             t.failures.append(str(exc))
+            assert t.notes is not None
+            self._ends(StopKind.STUCK, f"paused: stuck ({t.notes.stuck.reason})")
         except Exception as exc:  # noqa: BLE001 - a bug must not lose the turn's paid calls or its log
             if disk_error(exc):  # a screenshot or request the folder refused: no bug, and the run cannot go on
-                t.state = t.state.but(disk_failed=t.state.disk_failed or self._disk_reason(exc))
+                self._ends(StopKind.DISK, self._disk_reason(exc))
                 t.failures.append(f"disk: {type(exc).__name__}: {exc}")
             else:
                 t.state = t.state.but(internal_errors=t.state.internal_errors + 1)
+                if t.state.internal_errors >= MAX_INTERNAL_ERRORS:
+                    self._ends(StopKind.INTERNAL, f"{t.state.internal_errors} turns in a row hit an internal error "
+                                                  "(see their turn logs)")
                 where = traceback.extract_tb(exc.__traceback__)[-1]
                 t.failures.append(f"internal: {type(exc).__name__}: {exc} (at {where.filename}:{where.lineno})")
                 _log.exception("turn %d: internal error", t.turn)
@@ -285,7 +268,7 @@ class Coordinator:
             _log.error("turn %d: the turn log could not be written: %s", t.turn, exc)
             turn_log.errors.append(f"log: not written ({type(exc).__name__}: {exc})")
             if disk_error(exc):
-                self.state = self.state.but(disk_failed=self.state.disk_failed or self._disk_reason(exc))
+                self._ends(StopKind.DISK, self._disk_reason(exc))
         return turn_log
 
     # ---- the stages ----------------------------------------------------------------------------------
@@ -337,6 +320,8 @@ class Coordinator:
             state = state.but(refusals=state.refusals + 1)
             errors.append(f"model: refused ({reply.text[:200] or 'no text'}); nothing done this turn")
             calls, content = [], [b for b in content if b.get("type") != "tool_use"]
+            if state.refusals >= MAX_REFUSALS:  # this turn is played out (remembered), then the run ends
+                self._ends(StopKind.REFUSALS, f"the model refused {state.refusals} turns in a row")
         else:
             state = state.but(refusals=0)
         # The reply as it will sit in history (short tool ids, trimmed text): tools answer to these ids.
@@ -407,7 +392,7 @@ class Coordinator:
         out = t.reading.out
         if shows(out, SESSION_ERROR):
             reason = "the game shows 'Session Error' (the account was logged in elsewhere): a person must look"
-            t.state = t.state.but(session_error=reason)
+            self._ends(StopKind.SESSION, reason)
             t.failures.append(f"session: {reason}; no model call this turn")
             self.notifier.send("session_error", {"turn": t.turn, "reason": reason})
             return True
@@ -434,7 +419,7 @@ class Coordinator:
             t.recovery = RecoveryLog(rung=stuck.level, reason=stuck.reason)
             return False
         climb = self.stuck.climb(self.app is not None, rc.max_cycles, rc.window_s, time.time())
-        if climb.rung == "pause":  # stop spending money and say why (run() ends the run)
+        if climb.rung == "pause":  # stop spending money and say why (step() ends the run)
             why = stuck.reason + (f"; the recovery ladder was climbed in vain {climb.failed} time(s) within "
                                   f"{rc.window_s:g} s (recovery.max_cycles {rc.max_cycles})" if climb.failed else "")
             t.notes.stuck = stuck.model_copy(update={"reason": why})
@@ -489,9 +474,24 @@ class Coordinator:
         within `device.outage_wait_s`, or that has given no usable frame for that long, ends the run."""
         now = time.monotonic()
         since = state.device_down_since or now
-        gone = state.device_gone
         if isinstance(exc, DeviceDisconnected) and not exc.reconnected:
-            gone = str(exc)
+            self._ends(StopKind.DEVICE, f"the device failed: {exc}")
         elif now - since > self.cfg.device.outage_wait_s:
-            gone = f"no usable frame for {now - since:.0f} s ({exc})"
-        return f"device: {exc}", state.but(device_down_since=since, device_gone=gone)
+            self._ends(StopKind.DEVICE, f"the device failed: no usable frame for {now - since:.0f} s ({exc})")
+        return f"device: {exc}", state.but(device_down_since=since)
+
+    def _model_failed(self, t: TurnParts, exc: ModelError) -> LoopState:
+        """A decision the API did not give: a busy API (overloaded or unreachable for the whole retry window) is
+        waited out up to `model.outage_wait_s`; MAX_MODEL_ERRORS non-retryable errors in a row end the run."""
+        state = t.state.but(last_model_error=str(exc))
+        if exc.busy:
+            since = state.model_down_since or t.started
+            if (down := time.monotonic() - since) > self.cfg.model.outage_wait_s:
+                self._ends(StopKind.MODEL, f"the model API has not answered for {down:.0f} s (model.outage_wait_s "
+                                           f"{self.cfg.model.outage_wait_s:.0f}): {exc}")
+            return state.but(model_down_since=since)
+        state = state.but(model_errors=state.model_errors + 1)
+        if state.model_errors >= MAX_MODEL_ERRORS:
+            self._ends(StopKind.MODEL, f"{state.model_errors} model calls in a row failed with non-retryable errors "
+                                       f"(last: {exc})")
+        return state

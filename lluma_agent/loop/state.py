@@ -5,7 +5,7 @@ frozen), so what a turn changed is visible at the call site and nothing else edi
 saves the part a resumed run goes on with (`Carried`: the turn number, the action whose effect the next
 capture shows, the tool results the model is still owed) as it is. The rest judges one sitting: failures
 in a row, a device outage, the quiet time after an input whose fate is unknown; a resumed sitting starts
-them over.
+them over. Why a run ends is not state: the turn that finds it raises it (Coordinator._ends).
 """
 
 from __future__ import annotations
@@ -33,13 +33,10 @@ class LoopState(Carried):
     internal_errors: int = 0  # turns in a row that hit a bug
     refusals: int = 0  # refused turns in a row
     device_down_since: float | None = None  # monotonic time of the current outage's first failed capture
-    device_gone: str = ""  # why the device is given up on (ends the run)
     model_down_since: float | None = None  # start of the turn whose model call first failed, retried (an outage)
     model_answered: bool = False  # a decision came back in this sitting
     last_model_error: str = ""
-    disk_failed: str = ""  # why the run folder cannot be written (ends the run)
     quiet_until: float = 0.0  # no input before this (monotonic): an unconfirmed input may still be running
-    session_error: str = ""  # the game said the account is in use elsewhere (ends the run: StopKind.SESSION)
 
     def carried(self) -> Carried:
         return Carried(turn=self.turn, pending=self.pending, owed=self.owed)
