@@ -1,4 +1,5 @@
-"""Build one Messages API request in prefix order, with the cache breakpoints of DESIGN section 3.
+"""Build one Messages API request in prefix order, with the cache breakpoints of docs/ARCHITECTURE.md
+("Context and caching").
 
     tools + system prompt        breakpoint A   (static)
     memory snapshot              breakpoint B   (refreshed only when history folds)

@@ -119,7 +119,8 @@ class GameApp:
         return self.cfg.package
 
     def focus(self) -> Focus:
-        """One `dumpsys window` (one adb command; see ARCHITECTURE.md for what it costs)."""
+        """One `dumpsys window`, every turn: one adb command (2.4 ms on the simulated phone, where a raw capture
+        takes 42 ms; on a phone an adb round trip, ~20 ms, plus dumpsys's own time on the device, not measured)."""
         out, _, _ = self.device.shell("dumpsys window", "foreground")
         return parse_focus(out)
 
