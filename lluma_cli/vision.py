@@ -1,4 +1,5 @@
-"""`lluma vision IMAGE_or_FOLDER [--backend ...] [--json|--compact] [--annotate OUT]`: read screenshots."""
+"""`lluma vision IMAGE_or_FOLDER [--backend ...] [--json|--compact] [--annotate OUT] [--explain [NAME]]`: read
+screenshots."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anthropic
 from PIL import Image, UnidentifiedImageError
@@ -20,6 +21,9 @@ from lluma_cli.errors import disk_line, one_line
 from lluma_vision.compact import model_view
 from lluma_vision.config import VisionConfig
 from lluma_vision.models import VisionOutput
+
+if TYPE_CHECKING:
+    from lluma_vision.reading import Reading
 
 
 def _vision_config(backend: str) -> VisionConfig:
@@ -90,6 +94,15 @@ def _facts(out: VisionOutput) -> list[str]:
     return rows
 
 
+def explanation(out: VisionOutput, reading: Reading | None, name: str) -> str:
+    """`--explain`: every element and the rules behind it, or (`name`) why no button of that name was found.
+    `reading` is the OCR reading the output came from (its blocks carry the rules' scores)."""
+    from lluma_vision.explain import explain, explain_name
+
+    blocks = reading.blocks if reading is not None else []
+    return explain_name(name, out, blocks) if name else explain(out, blocks)
+
+
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".bmp")
 
 
@@ -148,6 +161,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--annotate", type=Path, metavar="OUT",
                     help="write the screenshot with buttons, texts and scrollbar drawn on it to OUT.png "
                     "(for a folder, OUT is a folder: one PNG per image)")
+    ap.add_argument("--explain", nargs="?", const="", default=None, metavar="NAME",
+                    help="say why: each element with the rules that made it so and their scores; with NAME (after "
+                    "the image), why no button of that name was found")
     ap.add_argument("--base-url", default=None, help="Messages API base URL (e.g. the lluma sim api stand-in)")
     args = ap.parse_args(sys.argv[1:] if argv is None else argv)
 
@@ -160,8 +176,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"lluma vision: {exc}", file=sys.stderr)
         return 2
 
-    if args.json and args.compact:
-        print("lluma vision: --json and --compact are two outputs; choose one", file=sys.stderr)
+    if sum((args.json, args.compact, args.explain is not None)) > 1:
+        print("lluma vision: --json, --compact and --explain are three outputs; choose one", file=sys.stderr)
         return 2
     try:
         client = _client(args.base_url) if args.backend != "ocr" else None
@@ -203,6 +219,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.compact:
             cfg = vision.cfg
             print((f"{path}\t" if folder else "") + model_view(out, cfg.max_buttons, cfg.max_texts), flush=True)
+        elif args.explain is not None:
+            print((f"== {path}\n" if folder else "") + explanation(out, vision.last_reading, args.explain), flush=True)
         elif not args.json:
             print((f"== {path}\n" if folder else "") + table(out), flush=True)
     if args.json:

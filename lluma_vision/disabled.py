@@ -15,6 +15,7 @@ from lluma_vision.models import Box, Button
 PALE = 0.5  # saturation below this share of the siblings' ...
 DIMMER = 30  # ... and value this much under theirs (0..255): greyed plates sat 45-101 under, pale live ones 13-17
 DARK = 0.7  # or value below this share of theirs
+RULE = "disabled.greyer"  # the rule's name on a button it marks (lluma vision --explain)
 
 
 def _siblings(i: int, buttons: list[Button]) -> list[int]:
@@ -67,6 +68,7 @@ def mark_disabled(rgb: np.ndarray, scale: float, buttons: list[Button],
         s = statistics.median(p[0] for p in sibs)
         v = statistics.median(p[1] for p in sibs)
         if (me[0] < PALE * s and me[1] < v - DIMMER) or me[1] < DARK * v:
-            b = b.model_copy(update={"meta": ", ".join(m for m in (b.meta, "disabled") if m)})
+            b = b.model_copy(update={"meta": ", ".join(m for m in (b.meta, "disabled") if m),
+                                     "rules": [*b.rules, RULE]})
         out.append(b)
     return out

@@ -21,6 +21,49 @@ from lluma_vision.models import Rect
 
 N = 24  # glyph masks are compared at N x N
 
+# the conventional glyphs, in shares of the template's side (drawn at 4x and reduced)
+STROKE = 0.2  # a plus's, minus's, cross's and back arrow's stroke
+INFO_DOT = 0.3  # an "i": its dot's diameter and stem's width...
+INFO_STEM = 0.36  # ...the stem starting this far down
+MENU_BAR = 0.16  # a hamburger's bar thickness; its stack runs from MENU_ROWS[0] to [1] down (0.7 as tall as wide)
+MENU_ROWS = (0.15, 0.85)
+CHEVRON = (0.25, 0.75)  # a chevron from x 0.25 at the top and bottom to 0.75 at mid-height...
+CHEVRON_STROKE = 0.22  # ...this thick
+ARROW_TIP = 0.1  # a back arrow's tip; its head's arms end at 0.5 across, 0.1 and 0.9 down
+ARROW_ARM = 0.9
+MASK_CUT = 127  # grey level from which a reduced template pixel is ink
+NORMALISED_CUT = 100  # the same for a candidate's mask resized to N x N (area resampling softens thin strokes)
+
+# three_bars: a hamburger in any proportions
+BAR_ROW = 0.6  # a bar's rows are filled across at least this share of the glyph's width
+RIM_ROW = 0.5  # rows thinner than this share of the thickest bar are a plate's rim, not a bar
+
+# a glyph on a plate of one colour
+RIM = 0.08  # the plate's rim (this share of its short side) is left out
+MIN_INNER = 16  # an inside of fewer pixels holds no glyph to read
+INK_FAR = 60  # glyph pixels are this far (a channel) from the plate's colour...
+MIXED = 30  # ...while pixels between MIXED and INK_FAR away on over MIXED_SHARE of the plate make it a picture
+MIXED_SHARE = 0.35
+SPECK = 0.01  # glyph parts under this share of the inside are specks
+ON_RIM = 0.25  # a part with over this share of its pixels on the inner rim is an outline or a bevel
+GLYPH_SHARE = (0.04, 0.6)  # a glyph covers this share of the plate's inside
+
+# candidates: contours of the Canny edge map (thresholds 60/160) sized against the frame's short side
+CANNY = (60, 160)
+ICON_SIZE = (0.03, 0.13)  # an icon's side: 13-94 px on a 720-wide frame
+INNER_GLYPH = (0.25, 0.75)  # a glyph inside an icon's outline: its side in shares of the smallest and largest icon
+MIN_THICK = 0.4  # an icon's short side is at least this share of the smallest icon side
+ICON_ASPECT = (0.4, 2.5)  # width / height of an icon candidate
+PLATE_ASPECT = (0.6, 1.6)  # of a plate (a disc, a rounded square), and of an outline that may hold a glyph
+ON_TEXT = 0.3  # a candidate overlapping an OCR line by more than this share is part of the text
+PLATE_FILL = 0.65  # a plate's contour fills this share of its box
+BARE_SIZE = 1.3  # a bare glyph is at least this many smallest-icon sides big (small marks are decoration)
+BARE_NEED = 0.1  # a bare glyph needs this much more IoU than one on a plate
+NESTED_CENTRE = 0.12  # a nested glyph is centred in its outline within this share of the outline's side...
+NESTED_SIZE = (0.3, 0.75)  # ...and is this share of the outline's side
+SAME_ICON = 0.5  # two candidates overlapping this much (over the smaller) are one icon
+DIAGONALS = 8  # a glyph's parts join across diagonals (8-connected components)
+
 
 @dataclass(frozen=True)
 class Icon:
@@ -37,7 +80,7 @@ def _draw(kind: str) -> np.ndarray:
     s = 4 * N
     img = Image.new("L", (s, s), 0)
     d = ImageDraw.Draw(img)
-    t = int(0.2 * s)  # stroke
+    t = int(STROKE * s)
     m = s // 2
     if kind == "Plus":
         d.rectangle([0, m - t // 2, s, m + t // 2], fill=255)
@@ -48,22 +91,23 @@ def _draw(kind: str) -> np.ndarray:
         d.line([(0, 0), (s, s)], fill=255, width=t)
         d.line([(0, s), (s, 0)], fill=255, width=t)
     elif kind == "Info":
-        w = int(0.3 * s)
+        w = int(INFO_DOT * s)
         d.ellipse([m - w // 2, 0, m + w // 2, w], fill=255)
-        d.rectangle([m - w // 2, int(0.36 * s), m + w // 2, s], fill=255)
+        d.rectangle([m - w // 2, int(INFO_STEM * s), m + w // 2, s], fill=255)
     elif kind == "Menu":  # three bars, the stack about 0.7 as tall as wide
-        b = int(0.16 * s)
-        for y in (int(0.15 * s), m - b // 2, int(0.85 * s) - b):
+        b = int(MENU_BAR * s)
+        for y in (int(MENU_ROWS[0] * s), m - b // 2, int(MENU_ROWS[1] * s) - b):
             d.rectangle([0, y, s, y + b], fill=255)
     elif kind in ("Next", "Previous"):
-        pts = [(int(0.25 * s), 0), (int(0.75 * s), m), (int(0.25 * s), s)]
-        d.line(pts, fill=255, width=int(0.22 * s), joint="curve")
+        back, tip = int(CHEVRON[0] * s), int(CHEVRON[1] * s)
+        d.line([(back, 0), (tip, m), (back, s)], fill=255, width=int(CHEVRON_STROKE * s), joint="curve")
         if kind == "Previous":
             img = img.transpose(Image.Transpose.FLIP_LEFT_RIGHT)
     elif kind == "Back":
-        d.line([(int(0.1 * s), m), (s, m)], fill=255, width=t)
-        d.line([(m, int(0.1 * s)), (int(0.1 * s), m), (m, int(0.9 * s))], fill=255, width=t, joint="curve")
-    return normalise(np.asarray(img) > 127)
+        tip = int(ARROW_TIP * s)
+        d.line([(tip, m), (s, m)], fill=255, width=t)
+        d.line([(m, tip), (tip, m), (m, int(ARROW_ARM * s))], fill=255, width=t, joint="curve")
+    return normalise(np.asarray(img) > MASK_CUT)
 
 
 GLYPHS = ("Plus", "Minus", "Close", "Info", "Menu", "Next", "Previous", "Back")
@@ -86,7 +130,7 @@ def normalise(mask: np.ndarray) -> np.ndarray:
     side = max(h, w)
     sq = np.zeros((side, side), np.uint8)
     sq[(side - h) // 2 : (side - h) // 2 + h, (side - w) // 2 : (side - w) // 2 + w] = crop
-    return cv2.resize(sq, (N, N), interpolation=cv2.INTER_AREA) > 100
+    return cv2.resize(sq, (N, N), interpolation=cv2.INTER_AREA) > NORMALISED_CUT
 
 
 def classify_glyph(mask: np.ndarray) -> tuple[str, float, float]:
@@ -107,7 +151,7 @@ def three_bars(mask: np.ndarray) -> bool:
     if len(xs) == 0:
         return False
     m = mask[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
-    full = m.mean(axis=1) >= 0.6  # rows the bars fill across
+    full = m.mean(axis=1) >= BAR_ROW  # rows the bars fill across
     runs, start = [], None
     for i, f in enumerate([*full, False]):
         if f and start is None:
@@ -117,7 +161,7 @@ def three_bars(mask: np.ndarray) -> bool:
             start = None
     if runs:  # rows of the plate's rim left at the glyph's edge are much thinner than its bars
         top = max(b - a for a, b in runs)
-        runs = [(a, b) for a, b in runs if b - a >= 0.5 * top]
+        runs = [(a, b) for a, b in runs if b - a >= RIM_ROW * top]
     if len(runs) != 3 or m.shape[1] < m.shape[0]:  # bars are wider than their stack is tall
         return False
     gaps = [runs[1][0] - runs[0][1], runs[2][0] - runs[1][1]]
@@ -127,24 +171,24 @@ def three_bars(mask: np.ndarray) -> bool:
 def _glyph_in_plate(patch: np.ndarray, plate: np.ndarray) -> np.ndarray | None:
     """The glyph drawn on a one-colour plate: the plate's inner pixels far from its main colour, in
     components that do not run along the inner rim (outlines, bevels). None when there is no such glyph."""
-    k = max(1, round(0.08 * min(patch.shape[:2])))
+    k = max(1, round(RIM * min(patch.shape[:2])))
     inner = cv2.erode(plate.astype(np.uint8), np.ones((2 * k + 1, 2 * k + 1), np.uint8)) > 0
-    if inner.sum() < 16:
+    if inner.sum() < MIN_INNER:
         return None
     px = patch.astype(np.int16)
     colour = np.median(px[inner], axis=0)
     dist = np.abs(px - colour).max(axis=2)
-    far = (dist > 60) & inner
-    if ((dist > 30) & inner & ~far).sum() > 0.35 * inner.sum():
+    far = (dist > INK_FAR) & inner
+    if ((dist > MIXED) & inner & ~far).sum() > MIXED_SHARE * inner.sum():
         return None  # the plate is not one colour: a picture, not a plate
-    n, comp, stats, _ = cv2.connectedComponentsWithStats(far.astype(np.uint8), connectivity=8)
+    n, comp, stats, _ = cv2.connectedComponentsWithStats(far.astype(np.uint8), connectivity=DIAGONALS)
     rim = inner & ~cv2.erode(inner.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
     area = stats[:, cv2.CC_STAT_AREA]
     on_rim = np.bincount(comp[rim], minlength=n)
-    keep = (area >= 0.01 * inner.sum()) & (on_rim <= 0.25 * area)
+    keep = (area >= SPECK * inner.sum()) & (on_rim <= ON_RIM * area)
     keep[0] = False  # the background label
     glyph = keep[comp]
-    if not 0.04 <= glyph.sum() / inner.sum() <= 0.6:
+    if not GLYPH_SHARE[0] <= glyph.sum() / inner.sum() <= GLYPH_SHARE[1]:
         return None
     return np.asarray(glyph) if glyph is not None else None
 
@@ -154,9 +198,9 @@ def find_icons(rgb: np.ndarray, text_boxes: list[tuple[float, float, float, floa
     """Icon buttons in a working-space frame. `text_boxes` are OCR lines (never icons themselves)."""
     h, w = rgb.shape[:2]
     ref = min(h, w)
-    lo, hi = 0.03 * ref, 0.13 * ref  # an icon's size relative to the short side
+    lo, hi = ICON_SIZE[0] * ref, ICON_SIZE[1] * ref  # an icon's size relative to the short side
     grey = cv2.cvtColor(np.ascontiguousarray(rgb), cv2.COLOR_RGB2GRAY)
-    edges = cv2.Canny(grey, 60, 160)
+    edges = cv2.Canny(grey, *CANNY)
     contours: list[np.ndarray] = []
     for k in (2, 3):  # thin outlines need a small dilation; soft (rescaled) ones a bigger one to close
         found_k, _ = cv2.findContours(cv2.dilate(edges, np.ones((k, k), np.uint8)), cv2.RETR_LIST,
@@ -170,25 +214,27 @@ def find_icons(rgb: np.ndarray, text_boxes: list[tuple[float, float, float, floa
     for c in contours:
         x, y, cw, ch = cv2.boundingRect(c)
         rect = (x, y, x + cw, y + ch)
-        if 0.25 * lo <= max(cw, ch) <= 0.75 * hi:
+        if INNER_GLYPH[0] * lo <= max(cw, ch) <= INNER_GLYPH[1] * hi:
             small.append((c, rect))
-        if not (lo <= max(cw, ch) <= hi and min(cw, ch) >= 0.4 * lo) or not 0.4 <= cw / ch <= 2.5:
+        if not (lo <= max(cw, ch) <= hi and min(cw, ch) >= MIN_THICK * lo) or \
+                not ICON_ASPECT[0] <= cw / ch <= ICON_ASPECT[1]:
             continue
         key = (x // 2, y // 2, cw // 2, ch // 2)  # the same outline from both dilations
         if key in seen:
             continue
         seen.add(key)
-        if len(tb) and _overlaps(tb, (x, y, x + cw, y + ch)).max() > 0.3:
+        if len(tb) and _overlaps(tb, (x, y, x + cw, y + ch)).max() > ON_TEXT:
             continue
-        if 0.6 <= cw / ch <= 1.6:
+        squarish = PLATE_ASPECT[0] <= cw / ch <= PLATE_ASPECT[1]
+        if squarish:
             outers.append((x, y, x + cw, y + ch))
         filled = _filled(c, rect)
         patch = rgb[y : y + ch, x : x + cw]
-        plate_like = filled.mean() >= 0.65 and 0.6 <= cw / ch <= 1.6 and min(cw, ch) >= lo  # discs, rounded squares
+        plate_like = filled.mean() >= PLATE_FILL and squarish and min(cw, ch) >= lo  # discs, rounded squares
         glyph = _glyph_in_plate(patch, filled) if plate_like else None
-        if glyph is None and max(cw, ch) < 1.3 * lo:
+        if glyph is None and max(cw, ch) < BARE_SIZE * lo:
             continue  # a bare glyph is drawn big enough to tap; small marks are decoration
-        mask, need = (glyph, min_iou) if glyph is not None else (filled, min_iou + 0.1)
+        mask, need = (glyph, min_iou) if glyph is not None else (filled, min_iou + BARE_NEED)
         name, best, second = classify_glyph(mask)
         if glyph is not None and (best < need or best - second < margin) and three_bars(glyph):
             name, best, second = "Menu", need, 0.0  # a hamburger drawn in other proportions than the template
@@ -199,7 +245,7 @@ def find_icons(rgb: np.ndarray, text_boxes: list[tuple[float, float, float, floa
         if glyph is None and name not in ("Next", "Previous", "Back", "Close"):
             continue  # a bare plus or bar over scenery is too often a drawing
         found.append(Icon(name, float(x), float(y), float(x + cw), float(y + ch), round(best, 3)))
-    return _dedupe(found + _nested_glyphs(small, outers, min_iou + 0.1, margin))
+    return _dedupe(found + _nested_glyphs(small, outers, min_iou + BARE_NEED, margin))
 
 
 def _filled(c: np.ndarray, rect: Rect) -> np.ndarray:
@@ -224,8 +270,8 @@ def _nested_glyphs(small: list[tuple[np.ndarray, Rect]], outers: list[Rect], nee
     for c, rect in small:
         x, y, cw, ch = rect[0], rect[1], rect[2] - rect[0], rect[3] - rect[1]
         gx, gy, side = x + cw / 2, y + ch / 2, max(cw, ch)
-        ok = ((np.abs(ocx - gx) <= 0.12 * ow) & (np.abs(ocy - gy) <= 0.12 * oh)
-              & (side >= 0.3 * oside) & (side <= 0.75 * oside))
+        ok = ((np.abs(ocx - gx) <= NESTED_CENTRE * ow) & (np.abs(ocy - gy) <= NESTED_CENTRE * oh)
+              & (side >= NESTED_SIZE[0] * oside) & (side <= NESTED_SIZE[1] * oside))
         if not ok.any():
             continue
         host = [outers[i] for i in np.flatnonzero(ok)]
@@ -251,6 +297,6 @@ def _dedupe(icons: list[Icon]) -> list[Icon]:
     keep: list[Icon] = []
     for ic in sorted(icons, key=lambda i: -i.score):
         kept = np.array([(k.x0, k.y0, k.x1, k.y1) for k in keep], dtype=np.float64).reshape(-1, 4)
-        if not len(kept) or _overlaps(kept, (ic.x0, ic.y0, ic.x1, ic.y1)).max() < 0.5:
+        if not len(kept) or _overlaps(kept, (ic.x0, ic.y0, ic.x1, ic.y1)).max() < SAME_ICON:
             keep.append(ic)
     return keep

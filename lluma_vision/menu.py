@@ -19,12 +19,28 @@ from itertools import combinations
 
 import numpy as np
 
-from lluma_vision.layout import Block, ButtonScore, Edges
-from lluma_vision.models import Rect
+from lluma_vision.layout import Block, Edges
 from lluma_vision.ocr import Line, Work
 
+View = tuple[float, float, float, float]  # the game's viewport (x0, y0, x1, y1), working pixels
 MAX_BAND = 10  # labels in one band beyond which it is a grid of content, not a bar with intruders
 EVEN = 1.6  # widest / narrowest gap of an evenly spaced bar (a wider Home tab: 1.4)
+TAB_CHARS = 18  # a tab's label: at most this many characters, two words, no digit ("Enhance", "Race Results")
+CONTRAST_LO, CONTRAST_HI = 2, 98  # a label's contrast: the grey levels between these percentiles...
+FLAT = 6  # ...under this many levels is a flat patch, no text to be crisp or blurred
+SELECTED_SAT = 45  # the selected tab's background is this saturated (max - min channel; green/blue/pink tabs)...
+SELECTED_LEAD = 30  # ...and this much more than any other tab's (white and grey tabs: under 15)
+ROW_TOL = 0.8  # labels of one bottom row: centres within this many line heights
+COLUMN_TOL = 0.35  # labels of one side column: centres within this share of the label's width (or 2 line heights)
+SPACING_MAX = 3.2  # no gap over this many times the smallest (a missing, unread tab makes one gap twice as wide)
+SPACING_WHOLE = 0.3  # a side column's gaps are whole multiples of the smallest, within this
+SIZE_SPREAD = (0.75, 1.33)  # a bar over content: its captions' line heights within this ratio of the median
+BOTTOM = 0.8  # the bottom bar's labels lie in the bottom fifth of the viewport
+STRIP = 0.34  # a capture narrower than this (width / height) is a cropped strip of the side menu
+CRISP = 0.3  # a sharp label's crispness (drawn text ~0.8, blurred ~0.1): below this the bar is blurred
+DIMMED = 0.8  # a bar at under this share of the remembered brightness is dimmed behind a dialog
+STRIP_SHARP = 0.01  # a strip with fewer edge pixels than this share is blurred...
+STRIP_TEXTURE = 8  # ...when its pixels still vary (std over this): not blank
 
 
 @dataclass
@@ -55,7 +71,7 @@ class TabMemory:
 
 def _is_tab_label(b: Block) -> bool:
     t = b.text.strip()
-    return 2 <= len(t) <= 18 and len(t.split()) <= 2 and t[0].isalpha() and not any(ch.isdigit() for ch in t)
+    return 2 <= len(t) <= TAB_CHARS and len(t.split()) <= 2 and t[0].isalpha() and not any(ch.isdigit() for ch in t)
 
 
 def _patch(rgb: np.ndarray, b: Block) -> np.ndarray:
@@ -72,9 +88,9 @@ def crispness(rgb: np.ndarray, b: Block) -> float:
     g = _patch(rgb, b).astype(np.int16).mean(axis=2)
     if g.shape[0] < 3 or g.shape[1] < 3:
         return 0.0
-    rng = float(np.percentile(g, 98) - np.percentile(g, 2))
+    rng = float(np.percentile(g, CONTRAST_HI) - np.percentile(g, CONTRAST_LO))
     step = max(float(np.abs(np.diff(g, axis=0)).max()), float(np.abs(np.diff(g, axis=1)).max()))
-    return step / rng if rng >= 6 else 0.0
+    return step / rng if rng >= FLAT else 0.0
 
 
 def _selected(rgb: np.ndarray, tabs: list[Block]) -> int | None:
@@ -85,7 +101,7 @@ def _selected(rgb: np.ndarray, tabs: list[Block]) -> int | None:
         sats.append(float(bg.max() - bg.min()))
     order = np.argsort(sats)[::-1]
     top, second = sats[order[0]], sats[order[1]] if len(sats) > 1 else 0.0
-    if top >= 45 and top - second >= 30:
+    if top >= SELECTED_SAT and top - second >= SELECTED_LEAD:
         return int(order[0])
     return None
 
@@ -96,7 +112,7 @@ def _groups(cands: list[Block], horizontal: bool) -> list[list[Block]]:
     for b in sorted(cands, key=key):
         for g in groups:
             ref = float(np.median([key(o) for o in g]))
-            tol = 0.8 * b.line_h if horizontal else 0.35 * max(b.x1 - b.x0, 2 * b.line_h)
+            tol = ROW_TOL * b.line_h if horizontal else COLUMN_TOL * max(b.x1 - b.x0, 2 * b.line_h)
             if abs(key(b) - ref) <= tol:
                 g.append(b)
                 break
@@ -112,7 +128,7 @@ def _regular(centres: list[float], strict: bool = True) -> bool:
     if not gaps.size or gaps.min() <= 0:
         return False
     k = gaps / gaps.min()
-    return bool(k.max() <= 3.2 and (not strict or np.all(np.abs(k - np.round(k)) <= 0.3)))
+    return bool(k.max() <= SPACING_MAX and (not strict or np.all(np.abs(k - np.round(k)) <= SPACING_WHOLE)))
 
 
 def _bar_row(g: list[Block], vw: float) -> bool:
@@ -124,7 +140,7 @@ def _bar_row(g: list[Block], vw: float) -> bool:
 def _spread(g: list[Block]) -> float:
     """Widest over narrowest gap between neighbouring labels: about 1 for tabs (1.4 with a wider Home tab)."""
     gaps = np.diff([b.cx for b in g])
-    return float(gaps.max() / max(gaps.min(), 1e-6))
+    return float(gaps.max() / max(gaps.min(), np.finfo(float).eps))
 
 
 def _over_content(g: list[Block], vw: float) -> list[Block] | None:
@@ -132,7 +148,8 @@ def _over_content(g: list[Block], vw: float) -> list[Block] | None:
     spacing test lets in: the bar is the most evenly spaced row of four or more captions of one text size
     left when up to two labels are dropped, else the whole band as before."""
     size = float(np.median([b.line_h for b in g]))
-    same = [b for b in g if 0.75 <= b.line_h / size <= 1.33]
+    lo, hi = SIZE_SPREAD
+    same = [b for b in g if lo <= b.line_h / size <= hi]
     rows = [[b for i, b in enumerate(same) if i not in out]
             for drop in range(min(2, len(same) - 4) + 1) for out in combinations(range(len(same)), drop)]
     even = [r for r in rows if _bar_row(r, vw) and _spread(r) <= EVEN]
@@ -141,12 +158,12 @@ def _over_content(g: list[Block], vw: float) -> list[Block] | None:
     return g if _bar_row(g, vw) else None
 
 
-def _find(rgb: np.ndarray, blocks: list[Block], view: Rect) -> list[Block] | None:
+def _find(rgb: np.ndarray, blocks: list[Block], view: View) -> list[Block] | None:
     vx0, vy0, vx1, vy1 = view
     vw, vh = vx1 - vx0, vy1 - vy0
     labels = [b for b in blocks if _is_tab_label(b)]
     best: list[Block] | None = None
-    bottom = [b for b in labels if b.cy >= vy0 + 0.8 * vh and vx0 <= b.cx <= vx1]
+    bottom = [b for b in labels if b.cy >= vy0 + BOTTOM * vh and vx0 <= b.cx <= vx1]
     for g in _groups(bottom, horizontal=True):
         g.sort(key=lambda b: b.cx)
         row = _over_content(g, vw) if len(g) <= MAX_BAND else g if _bar_row(g, vw) else None
@@ -154,7 +171,7 @@ def _find(rgb: np.ndarray, blocks: list[Block], view: Rect) -> list[Block] | Non
             best = row
     if best is None:
         h, w = rgb.shape[:2]
-        strip = w / h < 0.34
+        strip = w / h < STRIP
         side = [b for b in labels if strip or b.cx < vx0 or b.cx > vx1]
         for g in _groups(side, horizontal=False):
             g.sort(key=lambda b: b.cy)
@@ -167,20 +184,14 @@ def _find(rgb: np.ndarray, blocks: list[Block], view: Rect) -> list[Block] | Non
 
 
 def tab_bar(
-    work: Work, blocks: list[Block], view: Rect, edges: Edges, memory: TabMemory | None = None
+    work: Work, blocks: list[Block], view: View, edges: Edges, memory: TabMemory | None = None
 ) -> TabBarPx | None:
     rgb = work.rgb
     found = _find(rgb, blocks, view)
-    if found is not None:
-        for b in found:
-            b.tab = True
-            b.score = max(b.score, ButtonScore.PLATE)
-        usable = float(np.median([crispness(rgb, b) for b in found])) >= 0.3
+    if found is not None:  # the tabs' evidence is rules/menu.py's (a tab is a button unless the bar is not usable)
+        usable = float(np.median([crispness(rgb, b) for b in found])) >= CRISP
         if usable and memory is not None and memory.names and memory.size == (work.width, work.height):
-            usable = _brightness(rgb, found) >= 0.8 * memory.brightness  # dimmed behind a dialog
-        if not usable:
-            for b in found:
-                b.score = min(b.score, ButtonScore.DOUBT)  # a blurred tab bar (a dialog over it) is not tappable
+            usable = _brightness(rgb, found) >= DIMMED * memory.brightness  # dimmed behind a dialog
         return TabBarPx(usable=usable, tabs=found, selected=_selected(rgb, found))
     if memory is not None and memory.names and memory.size == (work.width, work.height):
         return _blurred_remembered(work, memory)
@@ -194,7 +205,7 @@ def _blurred_remembered(work: Work, mem: TabMemory) -> TabBarPx | None:
         Block(lines=[Line(text=n, conf=0.0, x0=b[0] * s, y0=b[1] * s, x1=b[2] * s, y1=b[3] * s)])
         for n, b in zip(mem.names, mem.boxes, strict=True)
     ]
-    if mem.selected is None or max(crispness(work.rgb, t) for t in tabs) >= 0.3:
+    if mem.selected is None or max(crispness(work.rgb, t) for t in tabs) >= CRISP:
         return None
     if _selected(work.rgb, tabs) != mem.selected:
         return None
@@ -208,6 +219,6 @@ def _blurred_strip(rgb: np.ndarray, edges: Edges) -> TabBarPx | None:
     if max(h, w) / min(h, w) < 3:
         return None
     sharp = float(edges.h.mean() + edges.v.mean())
-    if sharp < 0.01 and float(rgb.std()) > 8:  # not blank, just blurred
+    if sharp < STRIP_SHARP and float(rgb.std()) > STRIP_TEXTURE:  # not blank, just blurred
         return TabBarPx(usable=False, tabs=[], selected=None)
     return None

@@ -97,6 +97,8 @@ class Button(BaseModel):
     bounds: Box
     source: Source = "ocr"
     confidence: float = 1.0
+    # the rules that made it a button (resolve.py; `lluma vision --explain` says why): never in the compact JSON
+    rules: list[str] = Field(default_factory=list)
 
 
 class TextLine(BaseModel):
@@ -106,6 +108,7 @@ class TextLine(BaseModel):
     bounds: Box
     confidence: float = 1.0
     meta_of: str | None = None  # the button whose `meta` shows this text (the compact JSON lists it there only)
+    rules: list[str] = Field(default_factory=list)  # the rules that judged it (as Button.rules)
 
 
 class MenuState(BaseModel):

@@ -12,9 +12,13 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from lluma_vision.layout import Block, ButtonScore, Edges, Rect4
+from lluma_vision.layout import BOX_SHRINK, Block, Edges, Rect4
 
 REACH = 3.0  # how far around the text a label's own shape may extend, in line heights
+FILLED = 0.5  # the region fills at least this share of its bounding box: a shape, not a gap between drawings
+PICTURE = 12  # a region over this many times the text's area is a picture with a caption, not the label's plate
+ROOM_V, ROOM_H = 1.4, 1.1  # a plate is at least this many line heights tall and this many text widths wide
+# (a tag's or a ribbon's backing fits the text tighter)
 
 
 def closed_shape(edges: Edges, b: Block, me: int) -> Rect4 | None:
@@ -31,7 +35,7 @@ def closed_shape(edges: Edges, b: Block, me: int) -> Rect4 | None:
     wall[:, : hz.shape[1]] |= hz
     own = edges.owner[y0:y1, x0:x1]
     for ln in b.lines:  # the glyphs' own edges are not walls (shrunk: detector boxes overlap borders)
-        ly0, ly1 = int(ln.y0 + 0.15 * ln.h) - y0, int(ln.y1 - 0.15 * ln.h) - y0
+        ly0, ly1 = int(ln.y0 + BOX_SHRINK * ln.h) - y0, int(ln.y1 - BOX_SHRINK * ln.h) - y0
         wall[max(0, ly0) : max(0, ly1), max(0, int(ln.x0) + 1 - x0) : max(0, int(ln.x1) - 1 - x0)] = False
     n, comp = cv2.connectedComponents((~wall).astype(np.uint8), connectivity=4)
     seed = comp[int(b.cy) - y0, int(b.cx) - x0]
@@ -44,29 +48,11 @@ def closed_shape(edges: Edges, b: Block, me: int) -> Rect4 | None:
         return None  # another label shares the shape: a card or a panel, judged elsewhere
     ys, xs = np.nonzero(region)
     rx0, ry0, rx1, ry1 = int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1
-    if region.sum() < 0.5 * (rx1 - rx0) * (ry1 - ry0):
+    if region.sum() < FILLED * (rx1 - rx0) * (ry1 - ry0):
         return None  # a gap between drawings, not a filled shape
     tw, th = b.x1 - b.x0, b.y1 - b.y0
-    if (rx1 - rx0) * (ry1 - ry0) > 12 * tw * th:
+    if (rx1 - rx0) * (ry1 - ry0) > PICTURE * tw * th:
         return None  # the text is a small part of a big area: a picture with a caption on it
-    if ry1 - ry0 < 1.4 * h or rx1 - rx0 < 1.1 * tw:
+    if ry1 - ry0 < ROOM_V * h or rx1 - rx0 < ROOM_H * tw:
         return None  # no room around the text: a tag's or a ribbon's backing, not a plate to press
     return (float(x0 + rx0), float(y0 + ry0), float(x0 + rx1), float(y0 + ry1))
-
-
-def promote_shapes(blocks: list[Block], edges: Edges) -> None:
-    """Short labels with no straight-edged plate (scored SHORT_LABEL by `layout.classify`, which marked
-    `edges.owner`) that sit alone in a closed shape of their own are buttons, framed by that shape. Small
-    print and two-letter tags on a badge (stat initials) are not."""
-    if not blocks:
-        return
-    body = float(np.median([b.line_h for b in blocks]))
-    for i, b in enumerate(blocks):
-        if b.score != ButtonScore.SHORT_LABEL or b.frame is not None or b.line_h < 0.6 * body:
-            continue
-        if sum(c.isalpha() for c in b.text) < 3:
-            continue
-        shape = closed_shape(edges, b, i + 1)
-        if shape is not None:
-            b.frame = shape
-            b.score = ButtonScore.SHAPE

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from lluma_vision import cinematic as cine
+from lluma_vision import resolve
 from lluma_vision.disabled import beside_gauge, mark_disabled
 from lluma_vision.gauges import GaugePx, badge, find_gauges
 from lluma_vision.heuristics import ScrollbarPx, scrollbar, viewport
@@ -18,15 +19,11 @@ from lluma_vision.layout import (
     ButtonScore,
     Edges,
     attach_badges,
-    classify,
     clean_name,
     group_lines,
-    promote_pairs,
-    promote_rows,
-    promote_stacks,
     split_annotation,
 )
-from lluma_vision.menu import TabBarPx, TabMemory, tab_bar
+from lluma_vision.menu import TabBarPx, TabMemory
 from lluma_vision.models import (
     Button,
     CaptionedValue,
@@ -39,7 +36,6 @@ from lluma_vision.models import (
     VisionOutput,
 )
 from lluma_vision.ocr import Line, Work, read_lines
-from lluma_vision.plates import promote_shapes
 from lluma_vision.reread import (
     SHORT_CAPTION,
     badge_words,
@@ -63,6 +59,7 @@ from lluma_vision.values import (
 )
 
 BUTTON_FLOOR = 0.0  # buttons below this confidence are reported as read text (bench/vision.py: held-out choice)
+ICON_RULE = "icon.glyph"  # a bare icon: its glyph matched a template (icons.find_icons)
 
 
 @dataclass
@@ -120,6 +117,7 @@ def block_button(work: Work, view: Rect, b: Block, weight: float = 1.0) -> Butto
         bounds=work.to_device(*_button_box(b)),
         source="ocr",
         confidence=round(weight * b.conf * b.score, 3),
+        rules=b.rules,
     )
 
 
@@ -130,7 +128,7 @@ def block_text(work: Work, b: Block, skip: set[int] | None = None) -> TextLine |
         return None
     part = b if len(lines) == len(b.lines) else Block(lines=lines)
     return TextLine(text=part.text, bounds=work.to_device(part.x0, part.y0, part.x1, part.y1),
-                    confidence=round(part.conf, 3))
+                    confidence=round(part.conf, 3), rules=b.rules)
 
 
 def line_values(work: Work, lines: list[Line]) -> tuple[list[CaptionedValue], set[int]]:
@@ -195,12 +193,11 @@ def icon_buttons(work: Work, view: Rect, icons: list[Icon], blocks: list[Block])
         if cap is not None and cap.is_button:
             continue
         if cap is not None:
-            cap.score = max(cap.score, ButtonScore.CARD)
-            cap.frame = (min(cap.x0, ic.x0), min(cap.y0, ic.y0), max(cap.x1, ic.x1), max(cap.y1, ic.y1))
+            resolve.icon_caption(cap, ic)
             continue
         box = work.to_device(ic.x0, ic.y0, ic.x1, ic.y1)
         out.append(Button(name=ic.name, region=region_of(view, cx, cy), bounds=box, source="heuristic",
-                          confidence=round(ic.score, 3)))
+                          confidence=round(ic.score, 3), rules=[ICON_RULE]))
     return out
 
 
@@ -209,7 +206,8 @@ def demote(out: VisionOutput, floor: float) -> VisionOutput:
     weak = [b for b in out.buttons if b.confidence < floor]
     if not weak:
         return out
-    texts = out.texts + [TextLine(text=b.name.split("#")[0], bounds=b.bounds, confidence=b.confidence) for b in weak]
+    texts = out.texts + [TextLine(text=b.name.split("#")[0], bounds=b.bounds, confidence=b.confidence,
+                                  rules=b.rules) for b in weak]
     return out.model_copy(update={"buttons": [b for b in out.buttons if b.confidence >= floor], "texts": texts})
 
 
@@ -232,7 +230,8 @@ def build_output(work: Work, blocks: list[Block], view: Rect, tabs: TabBarPx | N
     readouts = ({_letters(g.label) for g in gauges or []} | {_letters(mood or "")}) - {""}  # "": a name of no letters
     shown = [b for b in buttons if _letters(b.name) in readouts and beside_gauge(b.bounds, bars)]
     buttons = [b for b in buttons if b not in shown]
-    texts += [TextLine(text=b.name, bounds=b.bounds, confidence=b.confidence) for b in shown]
+    texts += [TextLine(text=b.name, bounds=b.bounds, confidence=b.confidence, rules=[*b.rules, "gauge.readout"])
+              for b in shown]
     menu = None
     if tabs is not None:
         names = [clean_name(t.text) for t in tabs.tabs]
@@ -251,20 +250,6 @@ def build_output(work: Work, blocks: list[Block], view: Rect, tabs: TabBarPx | N
     return demote(out, BUTTON_FLOOR)
 
 
-def _plated_doubts(lines: list[Line], blocks: list[Block], doubtful: list[Line], edges: Edges,
-                   view: Rect) -> tuple[list[Line], list[Block]]:
-    """Classify the blocks, and keep a two-letter word the recogniser doubted (OCR dropped it as a drawing's mark)
-    when it sits centred in a plate of its own: a plate fitted around a word is a label ("On" on a toggle)."""
-    extra = [Block(lines=[ln]) for ln in doubtful]
-    classify(blocks + extra, edges, view)
-    kept = [b for b in extra if b.score >= ButtonScore.PLATE]
-    if len(kept) < len(extra):
-        edges.mark(blocks + kept)  # the dropped ones own no pixels for the steps after
-    if not kept:
-        return lines, blocks
-    return sorted(lines + [b.lines[0] for b in kept], key=lambda ln: (ln.y0, ln.x0)), blocks + kept
-
-
 def read_frame(work: Work, det_limit: int = 960, threads: int = 0, memory: TabMemory | None = None) -> Reading:
     """Read a frame offline. `memory` (updated here) lets a blurred tab bar be recognised from a sharp one."""
     doubtful: list[Line] = []
@@ -275,12 +260,8 @@ def read_frame(work: Work, det_limit: int = 960, threads: int = 0, memory: TabMe
     edges = Edges(work.rgb, span=2 if work.scale > 1.2 else 1)
     blocks = group_lines(lines, work.rgb)
     view = viewport(work.rgb)
-    lines, blocks = _plated_doubts(lines, blocks, doubtful, edges, view)
-    promote_shapes(blocks, edges)
-    tabs = tab_bar(work, blocks, view, edges, memory)
-    promote_rows(blocks, view[2] - view[0], work.rgb)
-    promote_stacks(blocks, view[2] - view[0])
-    promote_pairs(blocks)
+    # which blocks are buttons: the rules' evidence, applied in resolve.py's stage order and kept on each block
+    lines, blocks, tabs = resolve.buttons(work, lines, blocks, doubtful, edges, view, memory)
     if memory is not None and tabs is not None and tabs.usable and tabs.tabs:
         memory.remember(work, tabs)
     blocks = attach_badges(blocks)

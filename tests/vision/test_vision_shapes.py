@@ -11,9 +11,11 @@ from PIL import Image, ImageDraw, ImageFont
 
 from lluma_vision.config import VisionConfig
 from lluma_vision.icons import find_icons
-from lluma_vision.layout import Block, clean_name, promote_rows
+from lluma_vision.layout import Block, clean_name
 from lluma_vision.ocr import Line, prepare
 from lluma_vision.pipeline import Vision
+from lluma_vision.resolve import apply
+from lluma_vision.rules_row import cells
 
 WIDTHS = (420, 720, 1440)
 OUTLINE = (90, 80, 110)
@@ -211,7 +213,7 @@ def test_a_greyed_tiles_tighter_text_box_still_counts_in_its_row() -> None:
     row = [Block(lines=[Line("Infirmary", 0.9, 104, 1141, 225, 1171)]),
            Block(lines=[Line("Recreation", 0.9, 285, 1136, 432, 1180)]),
            Block(lines=[Line("Races", 0.9, 501, 1136, 603, 1181)])]
-    promote_rows(body + row, 720)
+    apply(cells(body + row, 720))
     assert [b.is_button for b in row] == [True, True, True]
 
 
