@@ -1,10 +1,11 @@
 """The screen map as a picture for `lluma report`: screens as boxes, ways out as arrows as thick as their use.
 
 Inline SVG, no script, no external file, no marker references (arrow heads are drawn as polygons), so it renders
-under the page's CSP. The layout is deterministic and radial, as the game is a hub with spokes: the hub (the most
-seen screen) in the middle, the screens one step from it on a ring around it, two steps on the next ring (a
-breadth-first walk over the ways out and the ways in, so a screen that only leads to the hub has a place too), each
-ring's screens in the order of the screen they were reached from; screens no way joins to the hub in a row below.
+under the page's CSP. The layout is deterministic and radial, as the game is a hub with spokes: the hub (the screen
+joined to the most others) in the middle, the screens one step from it on a ring around it, two steps on the next
+ring (a breadth-first walk over the ways out and the ways in, so a screen that only leads to the hub has a place
+too), each screen in the wedge of the screen it was reached from (a chain of screens runs straight out); screens no
+way joins to the hub in a row below.
 Every box and arrow carries a `<title>` (a browser's tooltip) with its figures.
 """
 
@@ -23,7 +24,7 @@ EDGE_MIN, EDGE_MAX = 1.2, 7.0  # arrow width for the least and the most used way
 BEND = 0.15  # how far an arrow bows from the straight line (a share of its length): A->B and B->A stay apart
 ARROW = 7.0  # arrow head length
 ASPECT = 1.8  # rings are ellipses this much wider than tall: the boxes are wide and the page is too
-RING_STEP = 90.0  # the least vertical gap between rings (its horizontal gap, x ASPECT, clears a box's width)
+RING_STEP = 90.0  # the vertical gap between rings (its horizontal gap, x ASPECT, clears a box's width)
 GAP = 20.0  # between neighbouring boxes on a ring
 MARGIN = 30.0
 LABEL_OFF = 6.0  # an arrow's name, this far beside its bow
@@ -31,11 +32,10 @@ LABEL_SIDE = 0.3  # a bow pointing further sideways than this puts the name's st
 TITLE_H = 28.0
 
 
-def rings(m: ScreenMap, shown: list[str]) -> tuple[list[list[str]], list[str]]:
-    """The screens by their steps from the hub (`shown[0]`), each ring in its parents' order; and the screens no
-    way joins to the hub."""
-    if not shown:
-        return [], []
+def tree(m: ScreenMap, shown: list[str]) -> tuple[list[str], dict[str, str]]:
+    """A breadth-first walk from the hub over the ways out and in: the screens it reached in order (the most seen
+    first among a screen's neighbours), and the screen each was reached from. The hub is the screen joined to the
+    most others (the most seen of those): the career hub, not a story's page seen as often."""
     keep = set(shown)
     rank = {s: i for i, s in enumerate(shown)}
     near: dict[str, set[str]] = {s: set() for s in shown}
@@ -43,27 +43,33 @@ def rings(m: ScreenMap, shown: list[str]) -> tuple[list[list[str]], list[str]]:
         if t.src in keep and t.dst in keep and t.src != t.dst:
             near[t.src].add(t.dst)
             near[t.dst].add(t.src)
-    found = [[shown[0]]]
-    seen = {shown[0]}
-    while True:
-        ring = []
-        for s in found[-1]:  # children in their parent's order: neighbours on a ring share a parent
-            for n in sorted(near[s] - seen, key=rank.__getitem__):
-                seen.add(n)
-                ring.append(n)
-        if not ring:
-            break
-        found.append(ring)
-    return found, [s for s in shown if s not in seen]
+    hub = min(shown, key=lambda s: (-len(near[s]), rank[s]))
+    order, parent = [hub], {}
+    for s in order:  # grows as it goes: breadth first
+        for n in sorted(near[s] - set(order), key=rank.__getitem__):
+            parent[n] = s
+            order.append(n)
+    return order, parent
 
 
-def _radii(found: list[list[str]]) -> list[float]:
-    """Each ring's vertical radius: a step beyond the last, more when its boxes need the room."""
-    out = [0.0]
-    per_unit = 2 * math.pi * math.sqrt((ASPECT**2 + 1) / 2)  # an ellipse's perimeter per unit of radius (close)
-    for ring in found[1:]:
-        out.append(max(out[-1] + RING_STEP, len(ring) * (BOX_W + GAP) / per_unit))
-    return out
+def _angles(order: list[str], parent: dict[str, str]) -> tuple[dict[str, float], dict[str, int], int]:
+    """A radial tree: each screen's angle (the middle of its wedge; a screen's children share its wedge by how many
+    screens end their branches), its steps from the hub, and how many branch ends there are."""
+    children: dict[str, list[str]] = {s: [] for s in order}
+    for s in order[1:]:
+        children[parent[s]].append(s)
+    ends: dict[str, int] = {}
+    for s in reversed(order):
+        ends[s] = sum(ends[c] for c in children[s]) or 1
+    wedge = {order[0]: (-math.pi / 2 - math.pi, -math.pi / 2 + math.pi)}  # the hub's: all round, the top first
+    depth = {order[0]: 0}
+    for s in order:
+        lo, hi = wedge[s]
+        for c in children[s]:
+            share = (hi - lo) * ends[c] / ends[s]
+            wedge[c], lo = (lo, lo + share), lo + share
+            depth[c] = depth[s] + 1
+    return {s: (a + b) / 2 for s, (a, b) in wedge.items()}, depth, ends[order[0]]
 
 
 def _cut(name: str) -> str:
@@ -83,33 +89,41 @@ Point = tuple[float, float]
 
 
 def place(m: ScreenMap, shown: list[str]) -> tuple[dict[str, Point], float, float]:
-    """Each screen's box centre, and the picture's width and height."""
-    found, loose = rings(m, shown)
-    radii = _radii(found)
-    outer = radii[-1]
-    cx, cy = MARGIN + BOX_W / 2 + outer * ASPECT, MARGIN + TITLE_H + BOX_H / 2 + outer
-    where: dict[str, Point] = {}
-    for ring, r in zip(found, radii, strict=True):
-        for k, s in enumerate(ring):
-            a = -math.pi / 2 + 2 * math.pi * k / len(ring)  # from the top, clockwise
-            where[s] = (cx + r * ASPECT * math.cos(a), cy + r * math.sin(a))
-    width = 2 * cx
+    """Each screen's box centre, and the picture's width and height (the boxes' extent, a margin round it)."""
+    order, parent = tree(m, shown)
+    angle, depth, ends = _angles(order, parent)
+    # the first ring far enough out that neighbouring branch ends clear a box's width where they are closest
+    first = max(RING_STEP, ends * (BOX_W + GAP) / (2 * math.pi * ASPECT))
+    where = {s: (0.0, 0.0) if depth[s] == 0 else
+             ((first + (depth[s] - 1) * RING_STEP) * ASPECT * math.cos(angle[s]),
+              (first + (depth[s] - 1) * RING_STEP) * math.sin(angle[s])) for s in order}
+    left = min(x for x, _ in where.values()) - BOX_W / 2 - MARGIN
+    top = min(y for _, y in where.values()) - BOX_H / 2 - MARGIN - TITLE_H
+    where = {s: (x - left, y - top) for s, (x, y) in where.items()}
+    width = max(x for x, _ in where.values()) + BOX_W / 2 + MARGIN
+    loose = [s for s in shown if s not in where]  # no way joins them to the hub: a row below
     per_row = max(1, int((width - MARGIN) // (BOX_W + GAP)))
-    below = cy + outer + BOX_H + GAP
+    below = max(y for _, y in where.values()) + BOX_H + GAP
     for k, s in enumerate(loose):
         where[s] = (MARGIN + BOX_W / 2 + (k % per_row) * (BOX_W + GAP), below + (k // per_row) * (BOX_H + GAP))
+    width = max(width, max(x for x, _ in where.values()) + BOX_W / 2 + MARGIN)
     return where, width, max(y for _, y in where.values()) + BOX_H / 2 + MARGIN
 
 
-def _arrow(w: WayOut, start: Point, end: Point, most: int) -> str:
-    """One way out: a bowed line from box to box with its head drawn as a polygon; a loop when it stays put."""
-    stroke = EDGE_MIN + (EDGE_MAX - EDGE_MIN) * math.sqrt(w.count / most)
-    colour = "#b00020" if w.fails * 2 > w.count else "#d98a00" if w.fails else "#5a7fa8"
-    tip = escape(f"{w.src_name} --{w.action}--> {w.dst_name}: {w.count} use(s), {w.fails} failed"
-                 + (f", mean {w.seconds_mean:.1f} s" if w.seconds_mean is not None else ""))
+def _arrow(ways: list[WayOut], start: Point, end: Point, most: int) -> str:
+    """The ways out from one screen to another (several actions may lead there), as one bowed line from box to box,
+    as thick as their uses together, its head drawn as a polygon; a loop when they stay on the screen. Its tooltip
+    lists each action with its figures; the busiest are named beside it."""
+    count, fails = sum(w.count for w in ways), sum(w.fails for w in ways)
+    stroke = EDGE_MIN + (EDGE_MAX - EDGE_MIN) * math.sqrt(count / most)
+    colour = "#b00020" if fails * 2 > count else "#d98a00" if fails else "#5a7fa8"
+    first = ways[0]
+    tip = escape("\n".join(
+        f"{w.src_name} --{w.action}--> {w.dst_name}: {w.count} use(s), {w.fails} failed"
+        + (f", mean {w.seconds_mean:.1f} s" if w.seconds_mean is not None else "") for w in ways))
     line = f'fill="none" stroke="{colour}" stroke-width="{stroke:.1f}" stroke-opacity="0.8"'
     (x0, y0), (x1, y1) = start, end
-    if w.src == w.dst:  # a way out that stays on the screen (a page turned, a list scrolled): a loop on its corner
+    if first.stays:  # a page turned, a list scrolled: a loop on the box's corner
         lx, ly = x0 + BOX_W / 2 - 6, y0 - BOX_H / 2
         return (f'<path d="M{lx - 14:.1f},{ly:.1f} C{lx - 14:.1f},{ly - 18:.1f} {lx + 8:.1f},{ly - 18:.1f} '
                 f'{lx:.1f},{ly:.1f}" {line}><title>{tip}</title></path>')
@@ -122,12 +136,13 @@ def _arrow(w: WayOut, start: Point, end: Point, most: int) -> str:
     bx, by = ex - ux * head, ey - uy * head
     px, py = -uy * head * 0.5, ux * head * 0.5
     label = ""
-    if w.count * 4 >= most:  # the busiest ways are named, beside their bow (A->B and B->A on opposite sides)
+    if count * 4 >= most:  # the busiest are named, beside their bow (A->B and B->A on opposite sides)
         bow = math.hypot(qx - (x0 + x1) / 2, qy - (y0 + y1) / 2) or 1.0
         nx, ny = (qx - (x0 + x1) / 2) / bow, (qy - (y0 + y1) / 2) / bow
         anchor = "start" if nx > LABEL_SIDE else "end" if nx < -LABEL_SIDE else "middle"
         lx, ly = (sx + 2 * qx + ex) / 4 + nx * LABEL_OFF, (sy + 2 * qy + ey) / 4 + ny * LABEL_OFF + 4
-        label = f'<text x="{lx:.1f}" y="{ly:.1f}" text-anchor="{anchor}" class="edge">{escape(_cut(w.action))}</text>'
+        words = _cut(first.action) + (f" +{len(ways) - 1}" if len(ways) > 1 else "")
+        label = f'<text x="{lx:.1f}" y="{ly:.1f}" text-anchor="{anchor}" class="edge">{escape(words)}</text>'
     return (f'<g><title>{tip}</title><path d="M{sx:.1f},{sy:.1f} Q{qx:.1f},{qy:.1f} {bx:.1f},{by:.1f}" {line}/>'
             f'<polygon points="{ex:.1f},{ey:.1f} {bx + px:.1f},{by + py:.1f} {bx - px:.1f},{by - py:.1f}" '
             f'fill="{colour}"/></g>{label}')
@@ -149,14 +164,18 @@ def map_svg(m: ScreenMap) -> str:
     if not shown:
         return ""
     where, width, height = place(m, shown)
-    ways = [way_out(m, t) for t in m.transitions if t.src in where and t.dst in where]
-    most = max((w.count for w in ways), default=1) or 1
+    pairs: dict[tuple[str, str], list[WayOut]] = {}
+    for t in m.transitions:
+        if t.src in where and t.dst in where:
+            pairs.setdefault((t.src, t.dst), []).append(way_out(m, t))
+    arrows = sorted((sorted(ws, key=lambda w: (-w.count, w.action)) for ws in pairs.values()),
+                    key=lambda ws: (sum(w.count for w in ws), ws[0].src, ws[0].dst))  # the most used drawn last
+    most = max((sum(w.count for w in ws) for ws in arrows), default=1) or 1
     drawn = f" (the {len(shown)} most seen drawn)" if len(shown) < len(m.screens) else ""
     parts = [f'<text x="8" y="18" class="ct">Screen map: {len(m.screens)} screens, {len(m.transitions)} ways out'
              f"{drawn}; arrows as thick as their use, orange: some failed, red: most failed</text>"]
-    ways.sort(key=lambda w: (w.count, w.src, w.action, w.dst))  # the most used drawn last, on top
-    parts += [_arrow(w, where[w.src], where[w.dst], most) for w in ways]
+    parts += [_arrow(ws, where[ws[0].src], where[ws[0].dst], most) for ws in arrows]
     parts += [_box(m, s, at) for s, at in where.items()]  # boxes over every arrow
-    head = (f'<svg viewBox="0 0 {width:.0f} {height:.0f}" width="100%" role="img" aria-label="the screen map" '
-            'class="map">')
+    head = (f'<svg viewBox="0 0 {width:.0f} {height:.0f}" width="100%" style="max-width:{width:.0f}px" role="img" '
+            'aria-label="the screen map" class="map">')  # a small map is not blown up
     return head + "".join(parts) + "</svg>"
