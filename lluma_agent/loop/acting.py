@@ -30,6 +30,7 @@ from lluma_agent.memory.store import MemoryChange
 from lluma_agent.model.calls import ToolCall, ToolResult
 from lluma_agent.model.claude import ModelReply
 from lluma_agent.runlog.turnlog import ActionLog
+from lluma_agent.sentences import say
 from lluma_agent.tools.actions import ActionDone, ActionError, InputTool, PlannedAction, execute
 from lluma_agent.tools.guard import Guard
 from lluma_agent.tools.toolkit import (
@@ -98,15 +99,15 @@ class Acted(BaseModel):
 def effect_of(p: Pending, frame: Frame, same_screen: Callable[[str, str], bool]) -> Effect:
     """Now that we see the screen, tell the model what its last input action did."""
     changed = not same_screen(p.before_hash, frame.phash)
-    text = (f"screen changed (distance {distance(p.before_hash, frame.phash)})" if changed
-            else "screen unchanged (the action had no visible effect)")
+    text = (say("effect_changed", distance=distance(p.before_hash, frame.phash)) if changed
+            else say("effect_unchanged"))
     effect = Effect(turn=p.turn, text=text, changed=changed, before_hash=p.before_hash, signature=p.signature)
     if p.call is None:
-        effect.note = f"NOTE: {p.description}; {text}."
+        effect.note = say("effect_note", did=p.description, effect=text)
     else:
         effect.result = ToolResult(
-            tool_use_id=p.call.id, name=p.call.name, content=f"{p.description}; {text}",
-            short=f"{p.brief}: {'changed' if changed else 'NO CHANGE'}",
+            tool_use_id=p.call.id, name=p.call.name, content=say("effect", did=p.description, effect=text),
+            short=say("brief_changed" if changed else "brief_unchanged", brief=p.brief),
         )
     return effect
 
@@ -162,7 +163,7 @@ class Actor:
             if not tool.acts:
                 acted = acted.then(self._run_now(tool, call, args, ctx))
             elif acting:
-                acted = acted.then(Acted(results=[error_result(call, "not executed: only one input action per turn")]))
+                acted = acted.then(Acted(results=[error_result(call, say("one_input_per_turn"))]))
             else:
                 acting = True
                 acted = acted.then(self._input(cast(InputTool, tool), call, args, frame, ctx, stuck, last_action))
@@ -177,7 +178,7 @@ class Actor:
             return Acted(errors=[f"{exc.log_prefix}: {exc}"], results=[error_result(call, str(exc))])
         except Exception as exc:  # a bug in a handler must not kill a paid turn: the model and the log hear of it
             return Acted(errors=[f"tool: internal error in {call.name}: {type(exc).__name__}: {exc}"],
-                         results=[error_result(call, f"{call.name} failed with an internal error; nothing changed")])
+                         results=[error_result(call, say("tool_internal_error", tool=call.name))])
         changes = [outcome.memory_change] if outcome.memory_change is not None else []
         return Acted(memory_changes=changes, results=[tool.result(call, outcome)])
 
@@ -208,7 +209,7 @@ class Actor:
     def rung(self, name: str, frame: Frame, ctx: ToolContext, reason: str) -> Acted:
         """The ladder's `back` or `safe_tap`: the coordinator's own input, no model call (call None)."""
         tool = SafeTap() if name == "safe_tap" else cast(InputTool, self.tools.get("back"))
-        note = f"stuck ({reason}): recovery rung {name}: the coordinator ran {tool.name} itself"
+        note = say("rung_ran", reason=reason, rung=name, tool=tool.name)
         try:
             planned = tool.plan(tool.args(), ctx.vision)
         except ActionError as exc:
@@ -254,11 +255,10 @@ class Actor:
             time.sleep(wait)  # let a late input land first: the capture below then sees what it did
         try:
             fresh = self.device.capture()
-            msg = "" if self.same_screen(fresh.phash, frame.phash) else (
-                "not executed: the screen changed while you were deciding; look again")
+            msg = "" if self.same_screen(fresh.phash, frame.phash) else say("screen_moved")
             done = None if msg else execute(planned, self.device)
         except DeviceError as exc:
-            msg = f"not executed: the device failed ({exc}); look again"
+            msg = say("device_failed", error=exc)
         if done is None:
             return Acted(results=[] if call is None else [error_result(call, msg)], errors=[f"action: {msg}"])
         action = ActionLog(
@@ -270,8 +270,8 @@ class Actor:
         described, brief, errors = tool.describe(done), tool.brief(done), []
         if done.unknown:  # sent and unanswered: it may have happened; the effect (next frame) is the truth
             errors.append(f"action: outcome unknown ({done.unknown})")
-            described = f"{described}, but the device never confirmed it (outcome unknown until this screen)"
-            brief = f"{brief} (unconfirmed)"
+            described = say("unconfirmed", did=described)
+            brief = say("brief_unconfirmed", brief=brief)
         pending = Pending(
             call=call, signature=signature, description=f"{note}{described}",
             brief=brief, before_hash=frame.phash, turn=turn,
@@ -298,7 +298,7 @@ class Actor:
             if self.guard is not None and self.guard.refuses(planned, ctx.vision):
                 problems.append(f"{name}: guarded")
                 continue
-            note = f"stuck ({stuck.reason}): the coordinator ran {name} instead of your action"
+            note = say("forced", reason=stuck.reason, tool=name)
             return Acted(errors=[note]).then(self._send(tool, call, planned, frame, ctx, note=f"{note}; "))
-        msg = f"stuck ({stuck.reason}): no other kind of action could be taken ({'; '.join(problems)}); nothing sent"
+        msg = say("forced_none", reason=stuck.reason, problems="; ".join(problems))
         return Acted(results=[] if call is None else [error_result(call, msg)], errors=[msg])

@@ -57,6 +57,7 @@ from lluma_agent.model.protocol import DecisionModel
 from lluma_agent.notify import Notifier
 from lluma_agent.runlog import index as history_index
 from lluma_agent.runlog.turnlog import GameStartLog, RecoveryLog, TurnLog, TurnLogger, VisionLog
+from lluma_agent.sentences import say
 from lluma_agent.tools.guard import RECOVER_TP, SESSION_ERROR, Guard, shows
 from lluma_agent.tools.toolkit import ToolContext, ToolRegistry
 from lluma_facts import Usage
@@ -399,7 +400,7 @@ class Coordinator:
         if self.cfg.guard.tp_recovery != "wait" or not shows(out, RECOVER_TP):
             return False
         acted = self.actor.press_own(Guard.cancel_name(out), t.reading.frame, self._ctx(t.state, t.reading),
-                                     "the coordinator cancelled 'Recover TP' (guard.tp_recovery: wait): no items used")
+                                     say("recover_tp_cancelled"))
         waited = self._sleep(self.cfg.guard.tp_wait_s) if acted.pending is not None else 0.0
         t.guard.append(f"cancelled '{RECOVER_TP}' and waited {waited:.0f} s for TP to come back"
                        if acted.pending is not None else f"'{RECOVER_TP}' shown and no way to cancel it")
@@ -428,27 +429,25 @@ class Coordinator:
         if climb.rung == "over":  # from the bottom again: the model plays this turn, told what happened
             t.recovery = RecoveryLog(rung="over", reason=stuck.reason, failed=climb.failed)
             t.notes.stuck = self.stuck.state()
-            t.notes.lines.append(
-                f"NOTE: stuck ({stuck.reason}); the whole recovery ladder (warning, forced action, back, a safe tap, "
-                f"restarting the game, waiting) did not get the game moving ({climb.failed} of "
-                f"{rc.max_cycles} failed ladders allowed within {rc.window_s:g} s). Look at the screen afresh.")
+            t.notes.lines.append(say("ladder_over", reason=stuck.reason, failed=climb.failed,
+                                     max_cycles=rc.max_cycles, window_s=rc.window_s))
             return False
         t.notes.stuck = stuck.model_copy(update={"level": "recover"})
         t.recovery = RecoveryLog(rung=climb.rung, reason=stuck.reason)
-        frame, note = t.reading.frame, f"stuck ({stuck.reason}): recovery rung {climb.rung}"
+        frame, note = t.reading.frame, say("rung", reason=stuck.reason, rung=climb.rung)
         if climb.rung in ("back", "safe_tap"):
             acted = self.actor.rung(climb.rung, frame, self._ctx(t.state, t.reading), stuck.reason)
         elif climb.rung == "restart":
             started = self._start_game(t, f"recovery rung restart ({stuck.reason})", stop_first=True)
-            did = "the coordinator stopped the game and started it again" + (
-                "" if started.ok else f" (the start failed: {started.output or 'no output'})")
+            did = (say("rung_restarted") if started.ok
+                   else say("rung_start_failed", output=started.output or "no output"))
             acted = Acted(errors=[f"{note}: {did}; no model call this turn"]).then(
-                Actor.own("restart(game)", f"{note}: {did}", "restarted the game", frame, t.turn))
+                Actor.own("restart(game)", say("rung_did", note=note, did=did), "restarted the game", frame, t.turn))
         else:
             waited = self._sleep(self.cfg.recovery.wait_s)
-            did = f"the coordinator waited {waited:.0f} s"
+            did = say("rung_waited", seconds=waited)
             acted = Acted(errors=[f"{note}: {did}; no model call this turn"]).then(
-                Actor.own("wait", f"{note}: {did} without a model call", "waited", frame, t.turn))
+                Actor.own("wait", say("rung_waited_alone", note=note, did=did), "waited", frame, t.turn))
         self._own(t, acted)
         return True
 

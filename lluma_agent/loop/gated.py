@@ -22,6 +22,7 @@ from lluma_agent.device.protocol import Frame
 from lluma_agent.loop.acting import Acted, Actor
 from lluma_agent.model.calls import ToolCall
 from lluma_agent.model.claude import ModelReply
+from lluma_agent.sentences import say
 from lluma_agent.tools.actions import ActionError, InputTool, PlannedAction
 from lluma_agent.tools.toolkit import Args, Tool, ToolContext, ToolInputError, ToolRegistry, error_result
 
@@ -39,11 +40,6 @@ class Gate(Protocol):
     not plan), or is empty."""
 
     def __call__(self, turn: int, planned: PlannedAction, frame: Frame, problem: str) -> Verdict: ...
-
-
-VETO = "not executed: a person watching the run vetoed {what}; choose another action (or wait)"
-QUIT = "not executed: a person stopped the run"
-VETO_ALL = "not executed: a person watching the run refused this turn ({what}), so none of its tool calls ran"
 
 
 def person_call(text: str, tools: ToolRegistry, call_id: str) -> ToolCall:
@@ -91,7 +87,7 @@ class PersonGate(Actor):
         acted = super().run(rest, frame, ctx, stuck, last_action, not_before)
         refused = acted.person.startswith(("vetoed", "stopped"))
         for tool, call, args in held:
-            acted = acted.then(Acted(results=[error_result(call, VETO_ALL.format(what=acted.person))]) if refused
+            acted = acted.then(Acted(results=[error_result(call, say("turn_refused", what=acted.person))]) if refused
                                else self._run_now(tool, call, args, ctx))
         rank = {call.id: i for i, call in enumerate(reply.tool_calls)}
         acted.results.sort(key=lambda r: rank.get(r.tool_use_id, len(rank)))
@@ -123,7 +119,8 @@ class PersonGate(Actor):
                 return Heard(acted=Acted(person=f"approved {what}", person_s=waited), send=(tool, planned, ""))
             if verdict.answer in ("no", "quit"):
                 stop = verdict.answer == "quit"
-                results = [] if call is None else [error_result(call, QUIT if stop else VETO.format(what=what))]
+                told = say("person_stopped") if stop else say("vetoed", what=what)
+                results = [] if call is None else [error_result(call, told)]
                 person = f"stopped the run at {what}" if stop else f"vetoed {what}"
                 return Heard(acted=Acted(person=person, stop=stop, person_s=waited, results=results), send=None)
             try:
@@ -135,5 +132,4 @@ class PersonGate(Actor):
                 continue
             done = mine.label
             return Heard(acted=Acted(person=f"replaced {what} with {done}", person_s=waited),
-                         send=(cast(InputTool, chosen), mine,
-                               f"a person watching the run replaced your {what} with {done}: "))
+                         send=(cast(InputTool, chosen), mine, say("person_replaced", what=what, done=done)))

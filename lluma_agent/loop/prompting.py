@@ -16,6 +16,7 @@ from lluma_agent.memory.store import MemoryStore
 from lluma_agent.model.calls import ToolResult
 from lluma_agent.model.claude import ModelReply, request_shape
 from lluma_agent.model.protocol import DecisionModel
+from lluma_agent.sentences import say
 from lluma_facts import Usage
 
 
@@ -23,9 +24,7 @@ def snapshot(block: str, turn: int) -> str:
     """The memory block as sent in the cached prefix, saying when it was taken: it is refreshed only at folds, so
     without this "(no memory files yet)" reads as a fact after the agent made one. Set once per snapshot, never
     per turn (the prefix stays cached)."""
-    label = (f"(a snapshot taken at turn {turn}, refreshed when old turns are folded; a file changed since is "
-             "told in the notes of the turn it changed)")
-    return block.replace("<memory>\n", f"<memory>\n{label}\n", 1) if turn > 0 else block
+    return block.replace("<memory>\n", f"<memory>\n{say('memory_snapshot', turn=turn)}\n", 1) if turn > 0 else block
 
 
 class Prompter:
