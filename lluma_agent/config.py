@@ -267,6 +267,41 @@ class NotifyConfig(_Section):
     timeout_s: float = Field(20.0, gt=0, le=600, description="A notify command still running after this is killed.")
 
 
+class MapConfig(_Section):
+    enabled: bool = Field(
+        True, description="Record the screen map (beside the memory folder), tell the model where it is, offer goTo, "
+        "pass routine screens (loop.autopilot); false = requests exactly as without a map.",
+    )
+    min_uses: int = Field(2, ge=1, le=1000, description="goTo walks an edge taken at least this many times...")
+    min_rate: float = Field(
+        0.8, ge=0, le=1, description="...that led to its screen at least this share of the times its action was taken.",
+    )
+    routine_after: int = Field(
+        3, ge=1, le=1000, description="A screen is passed without the model once its one way out was taken this many "
+        "times in a row with the same result (loop.autopilot).",
+    )
+    max_steps: int = Field(12, ge=1, le=100, description="Most steps one goTo walks.")
+    ways_shown: int = Field(6, ge=0, le=50, description="Known ways out named in the current turn's <map> line.")
+
+
+class LoopConfig(_Section):
+    autopilot: bool = Field(
+        True, description="Pass routine screens without a model call (a single known way out, nothing to choose; "
+        "loading screens waited out); the next model turn is told. Needs map.enabled.",
+    )
+    max_routine: int = Field(
+        12, ge=1, le=1000, description="Most routine passes in a row; then the model is asked whatever the map says.",
+    )
+    never_autopilot: list[str] = Field(
+        default_factory=lambda: ["Learn", "Skill", "Purchase", "Buy", "Shop", "Exchange", "Use", "Recover", "Retry",
+                                 "Try Again", "Carats", "Clock", "Delete", "Reset", "Give Up", "Quit", "Gacha",
+                                 "Scout"],
+        description="Words that keep a screen from routine passes when its title or a button on it (not a tab) holds "
+        "them (spending, choosing, quitting; a plural too): the model decides there.",
+    )
+    wait_s: float = Field(2.0, ge=0, le=600, description="A routine pass over a loading screen waits this long.")
+
+
 class Config(_Section):
     device: DeviceConfig = Field(default_factory=DeviceConfig)
     vision: VisionConfig = Field(default_factory=VisionConfig)
@@ -280,6 +315,8 @@ class Config(_Section):
     guard: GuardConfig = Field(default_factory=GuardConfig)
     logs: LogConfig = Field(default_factory=LogConfig)
     run: RunConfig = Field(default_factory=RunConfig)
+    map: MapConfig = Field(default_factory=MapConfig)
+    loop: LoopConfig = Field(default_factory=LoopConfig)
 
 
 class _Environ(EnvSettingsSource):
@@ -457,6 +494,8 @@ _SECTION_DOCS = {
     "notify": "Telling a person: a command run on each event of an unattended run.",
     "recovery": "The recovery ladder climbed when the screen does not change or loops (after run.stuck_*).",
     "guard": "What the agent never does while unattended, whatever the model says.",
+    "map": "The screen map learned from play: where the agent is, goTo, the edges it trusts.",
+    "loop": "Routine screens passed without a model call.",
 }
 
 

@@ -22,7 +22,9 @@ def meant_taps(logs_dir: Path, after_turn: int = 0) -> list[MeantTap]:
         if log.turn <= after_turn:
             continue  # a resumed demo's phone received only this sitting's taps
         a = log.action
-        if a is not None and a.point and not a.swipe:
+        if log.navigation:  # a goTo: each step's tap, meant for its element (the action names the screen)
+            taps += [MeantTap(x=s.point[0], y=s.point[1], target=s.element) for s in log.navigation if s.point]
+        elif a is not None and a.point and not a.swipe:
             target = "" if a.target in NO_ELEMENT else a.target
             taps.append(MeantTap(x=a.point[0], y=a.point[1], target=target))
     return taps

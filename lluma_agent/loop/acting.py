@@ -233,6 +233,11 @@ class Actor:
         return Acted(errors=[f"{note}; no model call this turn"]).then(
             self._send(tool, None, planned, frame, ctx, note=f"{note}; "))
 
+    def take(self, tool: InputTool, planned: PlannedAction, frame: Frame, ctx: ToolContext) -> Acted:
+        """An input the coordinator planned itself (call None, no model call: a routine pass of the screen map),
+        through the guard and the person in the loop, logged as the coordinator's but not as forced."""
+        return self._refused(None, planned, ctx.vision) or self._send(tool, None, planned, frame, ctx)
+
     @staticmethod
     def own(signature: str, description: str, brief: str, frame: Frame, turn: int) -> Acted:
         """Something the coordinator did that is not a tap (restart the game, wait): pending like an input, so

@@ -32,6 +32,7 @@ from lluma_agent.loop.stop import StopKind, disk_error, exit_status
 from lluma_agent.loop.turn import RunTotals
 from lluma_agent.memory.store import MemoryStore, write_state
 from lluma_agent.model.claude import MessagesRequest, Model, ModelReply, check_model, retry_policy
+from lluma_agent.navmap.actions import readable
 from lluma_agent.runlog import figures
 from lluma_agent.runlog.folder import RunFolder
 from lluma_agent.runlog.logread import action_label
@@ -75,6 +76,7 @@ def live_line(log: TurnLog, totals: RunTotals) -> str:
             f" | game start FAILED: {log.game_start.output[:60] or 'no output'}")
     if log.recovery is not None:
         errs += f" | recovery: {log.recovery.rung}"
+    errs += navigation_line(log)
     errs += f" | guard: {'; '.join(log.guard)}" if log.guard else ""
     errs += f" | person: {log.person}" if log.person else ""
     edited = sorted({m.name for m in log.memory_changes if m.by == "person"})
@@ -84,6 +86,17 @@ def live_line(log: TurnLog, totals: RunTotals) -> str:
         f"· {figures.usd(log.cost.turn_usd)} | run: {figures.usd(totals.cost_usd)} · cache hit "
         f"{figures.percent(totals.cache_hit_ratio)}{errs}"
     )
+
+
+def navigation_line(log: TurnLog) -> str:
+    """The screen map's part of the live line: a goTo's steps, or a routine pass (no model call)."""
+    if log.navigation:
+        last = log.navigation[-1]
+        done = "" if last.ok and last.step == last.of else f", stopped: {last.note or 'reached ' + last.reached}"
+        return f" | goTo {last.target}: {sum(s.ok for s in log.navigation)}/{last.of} steps{done}"
+    if log.routine is not None:
+        return f" | routine: {readable(log.routine.action)} on {log.routine.screen}, no model call"
+    return ""
 
 
 def load_knowledge(cfg: Config) -> Knowledge | None:

@@ -35,6 +35,7 @@ from lluma_agent.device.settle import Settle
 from lluma_agent.loop.acting import Acted, Actor, Effect, effect_of
 from lluma_agent.loop.careers import CareerTracker
 from lluma_agent.loop.layouts import CachedLayout, ContextLayout, Sent
+from lluma_agent.loop.navigate import Navigator
 from lluma_agent.loop.observe import VisionLike, observe
 from lluma_agent.loop.prompting import Prompter
 from lluma_agent.loop.state import LoopState
@@ -54,10 +55,12 @@ from lluma_agent.loop.turn import (
 from lluma_agent.memory.store import MemoryStore
 from lluma_agent.model.claude import ModelError, ModelReply
 from lluma_agent.model.protocol import DecisionModel
+from lluma_agent.navmap import map_path_for
 from lluma_agent.notify import Notifier
 from lluma_agent.runlog import index as history_index
 from lluma_agent.runlog.turnlog import GameStartLog, RecoveryLog, TurnLog, TurnLogger, VisionLog
 from lluma_agent.sentences import say
+from lluma_agent.tools.goto import GoTo
 from lluma_agent.tools.guard import RECOVER_TP, SESSION_ERROR, Guard, shows
 from lluma_agent.tools.toolkit import ToolContext, ToolRegistry
 from lluma_facts import Usage
@@ -107,6 +110,13 @@ class Coordinator:
         )
         self.app = app  # the game as an app (None: a device that cannot start it; no foreground check, no restart)
         self.guard = Guard(cfg.guard)
+        # the screen map (map.enabled): recorded each turn, goTo offered, routine screens passed (loop/navigate.py)
+        self.nav = Navigator(cfg, map_path_for(memory.folder), logger.folder.name, tools, device, vision, settle,
+                             self.guard, stopping=lambda: self.stop_requested)
+        if self.nav.enabled and GoTo.name not in tools:  # offered after the other input tools (a new registry)
+            listed = list(tools)
+            at = max((i + 1 for i, tool in enumerate(listed) if tool.acts), default=0)
+            tools = ToolRegistry([*listed[:at], GoTo(self.nav), *listed[at:]])
         self.notifier = Notifier(cfg.notify, run=logger.folder.name)  # does nothing when notify.command is None
         self.actor = Actor(device, tools, self._same_screen, guard=self.guard)
         self.totals = RunTotals()
@@ -115,7 +125,8 @@ class Coordinator:
         self.ending: RunEnded | None = None  # found during the turn being played: the run ends once it is reported
         # `lluma run --step`: called before each turn with its number; False stops the run (a person said so).
         self.before_turn: Callable[[int], bool] | None = None
-        self.prompter = Prompter(cfg, model, tools.definitions(), system_prompt, self.layout, self.history, memory)
+        self.prompter = Prompter(cfg, model, tools.definitions(), self.nav.prompt(system_prompt), self.layout,
+                                 self.history, memory)
         self.careers: CareerTracker | None = None  # build() sets it: careers ended count toward run.max_careers
         self.started = time.monotonic()  # this sitting's start: run.max_hours counts from it
 
@@ -231,18 +242,26 @@ class Coordinator:
         t.state = t.state.but(device_down_since=None)
         t.screenshot = self.logger.save_screenshot(t.turn, t.reading.frame.image)
         effect, t.state = self.effect_of_pending(t.state, t.reading)
+        t.failures += self.nav.observed(t.reading.out, effect)  # where the last action led, on the screen map
         t.screen = self.read(t.reading.out)
         if self.guarded_screen(t):  # Session Error, Recover TP: the coordinator's own, no model call
             return
         t.notes = self.notes(effect, t.reading.out)
         if self.recover(t):  # a rung of the ladder the coordinator takes itself: no model call this turn
             return
+        if (passed := self.nav.routine_pass(t, self.actor, self._ctx(t.state, t.reading), self._sleep)) is not None:
+            self._own(t, passed)  # a routine screen passed without a model call (loop.autopilot)
+            if passed.stop:
+                self.request_stop()
+            return
+        t.notes = self.nav.tell(t.notes, t.reading.out)  # where the model is, and what was passed without it
         t.fold, t.fold_calls = self.prompter.make_room(t.turn)
         t.notes = self.prompter.ahead_of_fold(t.notes)
         t.request = self.prompter.request(t.reading, t.screen, t.notes, list(t.state.owed))
         t.decision, t.state = self._timed(t, "model_s", self.decide, t.state, t.request)
         t.acted, t.state = self._timed(t, "action_s", self.act, t.state, t.decision.reply, t.reading, t.notes.stuck)
         t.guard += t.acted.guarded
+        self.nav.after_act(t)  # a goTo's remaining steps walked; the action's screen recorded on the map
         t.past = self.remember(t.turn, t.request, t.screen, t.decision)
 
     def _timed(self, t: TurnParts, field: str, stage: Callable[..., T], *args: Any) -> T:
@@ -255,6 +274,10 @@ class Coordinator:
     def _finish(self, t: TurnParts) -> TurnLog:
         side_calls, cost = bill(self.totals, t.calls())  # billed first: a failed log write loses no cost
         self.totals.turns += 1  # every turn counts toward max_turns, a failed one too (a run always ends)
+        self.totals.goto_calls += bool(t.navigation)
+        self.totals.routine_passes += t.routine is not None
+        if problem := self.nav.save():
+            t.failures.append(problem)
         turn_log = assemble(t, side_calls, cost)
         if t.recovery is not None and t.recovery.rung in RUNGS:
             self.totals.recoveries[t.recovery.rung] = self.totals.recoveries.get(t.recovery.rung, 0) + 1

@@ -27,8 +27,10 @@ from lluma_agent.runlog.turnlog import (
     CostLog,
     FrameInfo,
     GameStartLog,
+    NavigationStep,
     RecoveryLog,
     ResponseLog,
+    RoutineLog,
     SideCall,
     Timings,
     TurnLog,
@@ -48,6 +50,8 @@ class RunTotals(BaseModel):
     recoveries: dict[str, int] = Field(default_factory=dict)  # turns on each rung of the recovery ladder
     game_starts: int = 0  # the game started by the agent (not in the foreground, or the ladder's restart)
     game_start_failures: int = 0  # starts the device refused (`monkey aborted`, no such activity)
+    goto_calls: int = 0  # turns whose action was a goTo walk (the screen map)
+    routine_passes: int = 0  # turns that passed a routine screen without a model call (loop.autopilot)
 
     @property
     def cache_hit_ratio(self) -> float:
@@ -143,6 +147,8 @@ class TurnParts:
     recovery: RecoveryLog | None = None  # the recovery ladder's rung this turn
     game_start: GameStartLog | None = None  # the game started this turn
     guard: list[str] = field(default_factory=list)  # what the guard refused or did
+    navigation: list[NavigationStep] = field(default_factory=list)  # a goTo walk's steps (loop/navigate.py)
+    routine: RoutineLog | None = None  # a routine screen passed without a model call
 
     def calls(self) -> list[Call]:
         """Every model call this turn made, in the order they were made."""
@@ -175,7 +181,7 @@ def assemble(t: TurnParts, side_calls: list[SideCall], cost: CostLog) -> TurnLog
         memory_changes=[*(t.notes.external if t.notes else []), *(a.memory_changes if a else [])],
         knowledge=t.notes.knowledge if t.notes else [],
         stuck=t.notes.stuck if t.notes else StuckState(),
-        recovery=t.recovery, game_start=t.game_start, guard=list(t.guard),
+        recovery=t.recovery, game_start=t.game_start, guard=list(t.guard), navigation=t.navigation, routine=t.routine,
         usage=d.reply.usage if d else Usage(),
         estimated_input_tokens=sum(x.tokens for x in t.request.sections) if t.request else 0,
         side_calls=side_calls, cost=cost,

@@ -8,26 +8,42 @@ left the screen where it was is kept (a self-loop: a scroll, a tap that did noth
 Which edges are trusted is decided here, from the counts, with thresholds the caller passes (config `map.*`):
 - a *reliable* edge (goTo walks it): taken at least `min_uses` times, and at least `min_rate` of the times its
   action was taken on its screen it led to its screen;
-- a *routine* way out (passed without a model call): the only action ever taken on a screen, and its last
-  `streak` takings all led to the same other screen.
+- a *routine* way out (passed without a model call): the last `streak` actions taken on a screen were one
+  action, and they all led to the same other screen (or, for an action that only moves a story on, anywhere:
+  a story's pages read as one screen, its end as whatever comes next). Whether the screen offers anything else
+  to choose is the caller's to check on the reading (lluma_agent/loop/navigate.py).
 """
 
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
+from typing import NamedTuple
 
 from pydantic import BaseModel, Field
 
 MAP_VERSION = 1
 MIN_USES = 2  # an edge seen once may have been a fluke (a popup that came over the screen)
 MIN_RATE = 0.8  # of the times its action was taken on its screen, the share that led to its screen
-WAYS_SHOWN = 6  # ways out named in the "where you are" line
+RECENT = 12  # actions remembered per screen: routine looks at the last few
+ADVANCING = ("advanceDialogue",)  # actions that choose nothing: they only move a story on
+
+
+class Routine(NamedTuple):
+    """A screen's routine way out: the action, how to take it, where it leads (None: anywhere but here)."""
+
+    action: str
+    tool: str
+    args: dict[str, str]
+    expected: str | None
+    uses: int
 
 
 class ScreenInfo(BaseModel):
     name: str
     seen: int = 0  # turns (and goTo steps) that read this screen
     last_seen: float = 0.0  # epoch seconds
+    recent: list[str] = Field(default_factory=list)  # the last actions taken here, oldest first (RECENT of them)
 
 
 class Transition(BaseModel):
@@ -91,6 +107,8 @@ class ScreenMap(BaseModel):
         for sibling in self.taken(src, action):
             if sibling is not edge:
                 sibling.streak = 0
+        info = self.screens.setdefault(src, ScreenInfo(name=src))
+        info.recent = [*info.recent, action][-RECENT:]
         edge.count += 1
         edge.streak += 1
         edge.seconds_total += max(0.0, seconds)
@@ -118,18 +136,27 @@ class ScreenMap(BaseModel):
         """The actions seen to leave `src` for another screen, the most used first."""
         return sorted((t for t in self.transitions if t.src == src and not t.loop), key=lambda t: (-t.count, t.action))
 
-    def routine(self, src: str, streak: int) -> Transition | None:
-        """`src`'s one way out when it is routine: the only action ever taken on it, and its last `streak` takings
-        all led to the same other screen; else None."""
-        from_src = [t for t in self.transitions if t.src == src]
-        if not from_src or len({t.action for t in from_src}) != 1:
+    def routine(self, src: str, streak: int, advancing: tuple[str, ...] = ADVANCING) -> Routine | None:
+        """`src`'s one way out when it is routine, else None. Routine: the last `streak` actions taken on `src` were
+        one action, and either its last `streak` takings all led to one other screen, or it only moves a story on
+        (`advancing`: the story's next page reads as the same screen until it ends)."""
+        info = self.screens.get(src)
+        last = info.recent[-streak:] if info is not None and streak > 0 else []
+        if len(last) < streak or len(set(last)) != 1:
             return None
-        best = max(from_src, key=lambda t: t.streak)
-        return best if not best.loop and best.streak >= streak else None
+        taken = self.taken(src, last[0])
+        best = max(taken, key=lambda t: t.streak)
+        uses = sum(t.count for t in taken)
+        if best.action in advancing:
+            return Routine(best.action, best.tool, best.args, None, uses)
+        if best.loop or best.streak < streak:
+            return None
+        return Routine(best.action, best.tool, best.args, best.dst, uses)
 
-    def path(self, src: str, dst: str, min_uses: int = MIN_USES, min_rate: float = MIN_RATE) -> list[Transition] | None:
-        """The fewest reliable steps from `src` to `dst` ([] when already there), or None when no known way.
-        Among paths of one length, the most used edges are tried first."""
+    def path(self, src: str, dst: str, min_uses: int = MIN_USES, min_rate: float = MIN_RATE,
+             usable: Callable[[Transition], bool] | None = None) -> list[Transition] | None:
+        """The fewest reliable steps from `src` to `dst` ([] when already there), or None when no known way;
+        `usable` leaves edges out (an action that spends). Among paths of one length, the most used edges first."""
         if src == dst:
             return []
         came: dict[str, Transition] = {}
@@ -138,6 +165,8 @@ class ScreenMap(BaseModel):
             here = queue.popleft()
             for edge in self.ways_out(here):
                 if edge.dst in came or edge.dst == src or not self.reliable(edge, min_uses, min_rate):
+                    continue
+                if usable is not None and not usable(edge):
                     continue
                 came[edge.dst] = edge
                 if edge.dst == dst:

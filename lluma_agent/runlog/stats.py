@@ -57,6 +57,10 @@ class RunStats(BaseModel):
     game_starts: int = 0  # the game started by the agent (not in the foreground, or the ladder's restart)
     game_start_failures: int = 0  # starts the device refused
     guard: int = 0  # what the guard refused or did (guard.*)
+    goto_calls: int = 0  # turns whose action was a goTo walk (the screen map)
+    goto_steps: int = 0  # the steps those walks took, and how many of them reached another screen than expected
+    goto_surprises: int = 0
+    routine_passes: int = 0  # turns that passed a routine screen without a model call (loop.autopilot)
     memory_changes: dict[str, int] = Field(default_factory=dict)  # by "agent" / "person"
     calls: dict[str, CallTotals] = Field(default_factory=dict)  # by kind; every call the run paid for
     careers: list[CareerSummary] = Field(default_factory=list)  # each career the turns saw (runlog/careers.py)
@@ -131,6 +135,10 @@ def compute(turns: list[TurnLog], folder: str = "", stop_reason: str = "") -> Ru
         game_starts=sum(1 for t in turns if t.game_start and t.game_start.ok),
         game_start_failures=sum(1 for t in turns if t.game_start and not t.game_start.ok),
         guard=sum(len(t.guard) for t in turns),
+        goto_calls=sum(1 for t in turns if t.navigation),
+        goto_steps=sum(len(t.navigation) for t in turns),
+        goto_surprises=sum(1 for t in turns for s in t.navigation if s.reached and not s.ok),
+        routine_passes=sum(1 for t in turns if t.routine is not None),
         memory_changes=dict(Counter(m.by for t in turns for m in t.memory_changes)),
         calls=calls,
         careers=careers_of(turns),
@@ -169,6 +177,8 @@ def format_stats(s: RunStats) -> str:
         f"recoveries: {_counts({r: s.recoveries[r] for r in RUNGS if r in s.recoveries})}",
         f"game starts: {s.game_starts}" + (f" ({s.game_start_failures} failed)" if s.game_start_failures else "")
         + (f"; guard: {s.guard} refusal(s) or wait(s)" if s.guard else ""),
+        f"screen map: {s.goto_calls} goTo call(s), {s.goto_steps} step(s), {s.goto_surprises} surprise(s); "
+        f"{s.routine_passes} routine pass(es) without a model call",
         f"memory changes: {_counts(s.memory_changes)}",
         f"careers: {sum(c.complete for c in s.careers)} complete" + (
             ", 1 going on" if s.careers and not s.careers[-1].complete else ""),

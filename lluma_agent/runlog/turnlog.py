@@ -102,6 +102,32 @@ class GameStartLog(BaseModel):
     output: str = ""  # what the device printed (a failed start says why)
 
 
+class NavigationStep(BaseModel):
+    """One step of a `goTo` walk (lluma_agent/loop/navigate.py): step `step` of `of` towards `target`, the action
+    taken, the screen the map expected and the one reached."""
+
+    target: str
+    step: int
+    of: int
+    action: str  # the map's key: "pressButton:Next", "back"
+    expected: str  # screen names (with the id where two share a name)
+    reached: str = ""
+    ok: bool = False
+    point: list[int] | None = None  # where its tap landed: the simulator checks it on target like any other
+    element: str = ""  # what the tap meant (a button's name; "" for a key)
+    seconds: float = 0.0  # from the input sent to the still reading
+    note: str = ""  # why the walk stopped here (a surprise, the guard, the device, a stop)
+
+
+class RoutineLog(BaseModel):
+    """A screen passed without a model call (loop.autopilot): the map's one way out, taken as before."""
+
+    screen: str
+    action: str  # the map's key ("wait" for a loading screen waited out)
+    expected: str = ""  # the screen it led to each time ("" for any: a story advanced, a loading screen waited)
+    uses: int = 0  # times the map saw it taken on this screen
+
+
 class SideCall(BaseModel):
     """A model call the turn made besides its decision: the VLM reading, a history fold's summary, the
     count_tokens preflight (free, but listed: it is a call)."""
@@ -154,6 +180,8 @@ class TurnLog(BaseModel):
     recovery: RecoveryLog | None = None  # a rung of the recovery ladder taken this turn
     game_start: GameStartLog | None = None  # the game started (again) this turn
     guard: list[str] = Field(default_factory=list)  # what the guard refused or did (guard.*): "refused ...", "..."
+    navigation: list[NavigationStep] = Field(default_factory=list)  # a goTo walk's steps (the action is goTo)
+    routine: RoutineLog | None = None  # a routine screen passed without a model call (the action is its input)
     usage: Usage = Field(default_factory=Usage)  # the decision call, as billed
     # The agent's own estimate of the decision's input tokens (lluma_agent.context.tokens), beside the billed
     # usage.total_input_tokens: the API (or the stand-in) counts with its own tokenizer.

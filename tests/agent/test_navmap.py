@@ -58,6 +58,7 @@ def test_path_is_the_fewest_reliable_steps() -> None:
     assert path is not None and [(t.src, t.action, t.dst) for t in path] == [
         ("training", "back", "hub"), ("hub", "pressButton:Races", "races")]
     assert m.path("races", "nowhere") is None
+    assert m.path("training", "races", usable=lambda t: t.action != "pressButton:Races") is None
 
 
 def test_path_skips_edges_seen_too_rarely_or_unreliable() -> None:
@@ -71,17 +72,31 @@ def test_path_skips_edges_seen_too_rarely_or_unreliable() -> None:
     assert m.path("a", "b", min_rate=0.5) is not None
 
 
-def test_routine_needs_one_action_and_a_streak() -> None:
+def test_routine_needs_the_same_action_and_result_in_a_row() -> None:
     m = _walked(("result", "pressButton:Next", "hub"), times=3)
-    edge = m.routine("result", streak=3)
-    assert edge is not None and edge.dst == "hub"
+    way = m.routine("result", streak=3)
+    assert way is not None and (way.action, way.expected, way.uses) == ("pressButton:Next", "hub", 3)
     assert m.routine("result", streak=4) is None
     m.record("result", "pressButton:Next", "popup", 1.0, 0.0)  # a surprise: the streak starts over
     assert m.routine("result", streak=2) is None
     m = _walked(("hub", "pressButton:Rest", "hub2"), ("hub", "pressButton:Training", "training"), times=5)
-    assert m.routine("hub", streak=1) is None  # two actions taken here: a choice, never routine
+    assert m.routine("hub", streak=2) is None  # two actions taken in turn here
     m = _walked(("list", "scrollDown", "list"), times=5)
     assert m.routine("list", streak=1) is None  # a self-loop is no way out
+    assert m.routine("nowhere", streak=1) is None
+
+
+def test_a_story_is_routine_whatever_page_comes_next() -> None:
+    m = _walked(("story", "advanceDialogue", "story"), ("story", "advanceDialogue", "event a"), times=1)
+    assert m.routine("story", streak=3) is None  # taken twice
+    m.record("story", "advanceDialogue", "event b", 1.0, 0.0)
+    way = m.routine("story", streak=3)
+    assert way is not None and (way.action, way.expected, way.uses) == ("advanceDialogue", None, 3)
+    m.record("story", "tap:Join in", "event c", 1.0, 0.0)  # a choice read as text, picked once
+    assert m.routine("story", streak=3) is None
+    for _ in range(3):
+        m.record("story", "advanceDialogue", "story", 1.0, 0.0)
+    assert m.routine("story", streak=3) is not None  # the last three were the story again
 
 
 def test_find_by_id_or_name() -> None:

@@ -39,8 +39,11 @@ SUBLAYERS: dict[str, dict[str, set[str]]] = {
         "lluma_agent.runlog": _AGENT_BASE | {"lluma_agent.model", "lluma_agent.context", "lluma_agent.memory"},
         "lluma_agent.tools": _AGENT_BASE | {"lluma_agent.device", "lluma_agent.model", "lluma_agent.context",
                                              "lluma_agent.memory", "lluma_agent.runlog"},
+        # the screen map: its file and paths; an action's key is read from a turn log's ActionLog
+        "lluma_agent.navmap": _AGENT_BASE | {"lluma_agent.runlog"},
         "lluma_agent.loop": _AGENT_BASE | {"lluma_agent.device", "lluma_agent.model", "lluma_agent.context",
-                                            "lluma_agent.memory", "lluma_agent.runlog", "lluma_agent.tools"},
+                                            "lluma_agent.memory", "lluma_agent.runlog", "lluma_agent.tools",
+                                            "lluma_agent.navmap"},
     },
     "lluma_sim": {
         # the top-level modules (fault_plan, taps) wire the phone and the API stand-in together

@@ -1,0 +1,354 @@
+"""The screen map in the loop (issue 30): recording, where you are, `goTo`, routine passes.
+
+- Recording: each reading's screen is seen; the action sent on the screen before (the model's, a goTo step, a
+  routine pass; never a recovery rung) is recorded with the screen it led to and the seconds it took. The action
+  waits in the map itself (`ScreenMap.pending`), so a resumed run completes it. The map is saved after each turn.
+- Where you are: the current turn's notes get one `<map>` line, the screen's name and its known ways out; past
+  turns keep their compact form (notes are not kept in history).
+- `goTo(screen)`: the tool plans step 1 here (`first_step`); once the actor has sent it like any input, `after_act`
+  walks the rest: each step's recorded action planned on the fresh reading, checked by the guard, sent with the same
+  `execute` as any tap, the screen read and compared with the map's. A surprise, the guard, a failing device or a
+  person's stop ends the walk; the model is told what happened and where it is, next turn.
+- Routine passes (`loop.autopilot`): a screen whose map shows one way out taken as before, with nothing to choose on
+  it, is passed without a model call; a loading screen that outlasted observe's waits is waited out. The next model
+  turn is told (`[passed without asking: ...]`). A pass that did not go as the map said hands the next turn to the
+  model. The guard and a person in the loop see every pass.
+
+With `map.enabled: false` nothing here runs: no file, no note, no tool.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from importlib import resources
+from pathlib import Path
+
+from lluma_agent.config import Config
+from lluma_agent.device.protocol import DeviceError, Phone
+from lluma_agent.device.settle import Settle
+from lluma_agent.loop.acting import Acted, Actor, Effect
+from lluma_agent.loop.observe import VisionLike, observe
+from lluma_agent.loop.turn import Notes, Observation, TurnParts
+from lluma_agent.navmap import PendingStep, ScreenMap, Transition, open_map, save_map
+from lluma_agent.navmap.actions import ActionKey, key_of, readable
+from lluma_agent.runlog.turnlog import NavigationStep, RoutineLog
+from lluma_agent.tools.actions import ActionError, InputTool, PlannedAction, execute
+from lluma_agent.tools.actions import _story_lines as story_lines
+from lluma_agent.tools.goto import GoTo
+from lluma_agent.tools.guard import Guard
+from lluma_agent.tools.toolkit import ToolContext, ToolRegistry
+from lluma_vision.models import ScreenIdentity, VisionOutput
+from lluma_vision.screen import choice_stack, identify
+
+DISMISS = frozenset({"back", "cancel", "close", "skip", "quick", "log", "auto", "menu"})  # leave, never choose
+CHOICE_CHARS, CHOICE_WORDS = 18, 3  # an event's choice reads as a sentence, a button as a word or two
+MIN_PICKS = 2  # sentences away from the story's text box: an event's choices the reader did not frame as buttons
+TITLE_BAND = 0.2  # ...below the event's title (the sim's at 0.13-0.15 of the height, its choices from 0.42)
+PROMPT = "system_prompt_map.md"  # appended to the system prompt when the map is on
+KNOWN_SHOWN = 30  # screens named when goTo's target is unknown
+_log = logging.getLogger(__name__)
+
+
+@dataclass
+class Route:
+    """A goTo walk planned by `first_step`: where to, the map's steps, and what step 1's tap meant."""
+
+    target: str
+    steps: list[Transition]
+    element: str
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in re.split(r"[^0-9a-z]+", text.casefold()) if w]
+
+
+def _sentence(name: str) -> bool:
+    return len(name) >= CHOICE_CHARS and len(name.split()) >= CHOICE_WORDS
+
+
+def _worded(name: str) -> bool:
+    """A button named in words: a choice. A rank or a count read as a button ("4th", "x3") is none."""
+    return any(w.isalpha() and len(w) > 1 for w in _words(name.split("#")[0]))
+
+
+def _element(planned: PlannedAction) -> str:
+    """What a tap meant, for the simulator's on-target check ("" for a key or the dialogue box)."""
+    return planned.target if planned.kind == "tap" and (planned.target_kind or planned.tool == "back") else ""
+
+
+class Navigator:
+    def __init__(self, cfg: Config, path: Path, run: str, tools: ToolRegistry, device: Phone, vision: VisionLike,
+                 settle: Settle, guard: Guard, stopping: Callable[[], bool], clock: Callable[[], float] = time.time
+                 ) -> None:
+        self.cfg, self.path, self.run, self.tools = cfg, path, run, tools
+        self.device, self.vision, self.settle, self.guard = device, vision, settle, guard
+        self.stopping, self.clock = stopping, clock
+        self.enabled = cfg.map.enabled
+        self.map, self.notice = open_map(path) if self.enabled else (ScreenMap(), "")
+        if self.notice:
+            _log.warning("screen map: %s", self.notice)
+        self.route: Route | None = None
+        self.passed: list[str] = []  # routine passes the model has not been told of
+        self.in_row = 0  # routine passes since the model's last turn
+        self.hold = False  # a pass went other than the map said: the model takes the next turn
+        self.never = [_words(w) for w in cfg.loop.never_autopilot]
+
+    def prompt(self, system_prompt: str) -> str:
+        """The system prompt, with the lines about the map and goTo when the map is on (off: as it always was)."""
+        if not self.enabled:
+            return system_prompt
+        return system_prompt.rstrip("\n") + "\n" + resources.files("lluma_agent").joinpath(PROMPT).read_text("utf-8")
+
+    @staticmethod
+    def screen(out: VisionOutput) -> ScreenIdentity:
+        return out.screen or identify(out)
+
+    # ---- recording -------------------------------------------------------------------------------------
+    def observed(self, out: VisionOutput, effect: Effect | None) -> list[str]:
+        """A still reading: where the pending action led. Returns what the turn log must say (a damaged map set
+        aside, once)."""
+        if not self.enabled:
+            return []
+        told, self.notice = ([f"map: {self.notice}"] if self.notice else []), ""
+        now, here = self.clock(), self.screen(out)
+        self.map.see(here.id, here.name, now)
+        p, self.map.pending = self.map.pending, None
+        if p is None or p.run != self.run:
+            return told
+        edge = self.map.record(p.src, p.action, here.id, now - p.sent_at, now, p.tool, p.args, p.expected)
+        if p.routine:
+            unchanged = effect is not None and not effect.changed
+            missed = (p.expected is not None and p.expected != here.id) or unchanged
+            line = f"{readable(p.action)} on {self.map.label(p.src)} -> {self.map.label(here.id)}"
+            if missed:
+                edge.fails += unchanged  # a screen reached other than expected counted its miss in record()
+                self.hold = True
+                line += " (the screen did not change)" if unchanged else (
+                    f" (the map expected {self.map.label(p.expected or '')}; the next turn is yours)")
+            self.passed.append(line)
+            if effect is not None:
+                effect.note = ""  # told once, in the passed line
+        return told
+
+    def _pend(self, action: ActionKey, out: VisionOutput, expected: str | None = None, routine: bool = False) -> None:
+        self.map.pending = PendingStep(src=self.screen(out).id, action=action.key, tool=action.tool, args=action.args,
+                                       sent_at=self.clock(), run=self.run, expected=expected, routine=routine)
+
+    def save(self) -> str:
+        """Write the map (atomically); the problem for the turn log, or ""."""
+        if not self.enabled:
+            return ""
+        try:
+            save_map(self.path, self.map)
+        except (OSError, ValueError) as exc:
+            return f"map: not saved to {self.path} ({type(exc).__name__}: {exc})"
+        return ""
+
+    # ---- where you are -----------------------------------------------------------------------------------
+    def where(self, out: VisionOutput) -> str:
+        """`<map>screen: Career; ways out: Training -> Training, Rest -> Rest</map>`: a few tokens."""
+        here = self.screen(out).id
+        ways = self.map.ways_out(here)[: self.cfg.map.ways_shown]
+        named = ", ".join(f"{readable(t.action)} -> {self.map.label(t.dst)}" for t in ways) or "none known yet"
+        return f"<map>screen: {self.map.label(here)}; ways out: {named}</map>"
+
+    def tell(self, notes: Notes, out: VisionOutput) -> Notes:
+        """The model's turn: its notes get where it is and what was passed without asking since its last turn."""
+        if not self.enabled:
+            return notes
+        lines = [f"[passed without asking: {'; '.join(self.passed)}]"] if self.passed else []
+        self.passed, self.in_row, self.hold = [], 0, False
+        return replace(notes, lines=[*notes.lines, *lines, self.where(out)])
+
+    # ---- goTo ---------------------------------------------------------------------------------------------
+    def _walkable(self, edge: Transition) -> bool:
+        """Never walk through an action that spends or chooses (loop.never_autopilot words in its target)."""
+        return not self._never(edge.args.get("name", ""))
+
+    def _plan(self, edge: Transition, out: VisionOutput) -> PlannedAction:
+        tool = self.tools.get(edge.tool)
+        if not isinstance(tool, InputTool) or isinstance(tool, GoTo):
+            raise ActionError(f"the map's step {readable(edge.action)} has no tool to take it ({edge.tool!r})")
+        return tool.plan(tool.args.model_validate(edge.args), out)
+
+    def known(self) -> str:
+        screens = sorted(self.map.screens, key=lambda s: -self.map.screens[s].seen)
+        listed = ", ".join(self.map.label(s) for s in screens[:KNOWN_SHOWN])
+        more = f" (+{len(screens) - KNOWN_SHOWN} more)" if len(screens) > KNOWN_SHOWN else ""
+        return (listed + more) or "none yet"
+
+    def first_step(self, screen: str, vision: VisionOutput) -> PlannedAction:
+        """goTo's plan (tools/goto.py Router): step 1 of the shortest known path, labelled `goTo(<screen>)`."""
+        self.route = None
+        here, target = self.screen(vision).id, self.map.find(screen)
+        if target is None:
+            raise ActionError(f"no screen {screen!r} on the map; known screens: {self.known()}")
+        if target == here:
+            raise ActionError(f"already on {self.map.label(here)}")
+        m = self.cfg.map
+        steps = self.map.path(here, target, m.min_uses, m.min_rate, usable=self._walkable)
+        if steps is None:
+            ways = ", ".join(f"{readable(t.action)} -> {self.map.label(t.dst)}" for t in self.map.ways_out(here))
+            raise ActionError(f"no known way from {self.map.label(here)} to {self.map.label(target)} yet; ways out "
+                              f"of here: {ways or 'none known'}")
+        if len(steps) > m.max_steps:
+            raise ActionError(f"the way to {self.map.label(target)} takes {len(steps)} steps, more than map.max_steps "
+                              f"({m.max_steps}); go part of the way first")
+        planned = self._plan(steps[0], vision)
+        self.route = Route(target, steps, _element(planned))
+        return planned.model_copy(update={"tool": GoTo.name, "target": self.map.label(target),
+                                          "note": f"of {len(steps)}: {readable(steps[0].action)}"})
+
+    def after_act(self, t: TurnParts) -> None:
+        """After the model's action was sent: walk a goTo's remaining steps, or wait for where the action leads."""
+        route, self.route = self.route, None
+        if not self.enabled or t.acted is None or t.reading is None:
+            return
+        acted = t.acted
+        if acted.action is not None and acted.action.tool == GoTo.name and route is not None and acted.pending:
+            started = time.monotonic()
+            t.navigation, summary = self.walk(route, acted, t.reading)
+            acted.pending = acted.pending.model_copy(update={"description": summary})
+            t.state = t.state.but(pending=acted.pending)  # the walk's account is what the model reads next turn
+            t.action_s += time.monotonic() - started
+        elif acted.action is not None and acted.pending is not None:
+            if (key := key_of(acted.action, t.reading.out)) is not None:
+                self._pend(key, t.reading.out)
+
+    def walk(self, route: Route, acted: Acted, reading: Observation) -> tuple[list[NavigationStep], str]:
+        """Steps 2..n of a goTo whose step 1 was just sent: each checked against the map; stops at a surprise."""
+        n, target = len(route.steps), self.map.label(route.target)
+        steps: list[NavigationStep] = []
+        point = acted.action.point if acted.action else None
+        element, sent_at, here = route.element, self.clock(), reading
+        for i, edge in enumerate(route.steps):
+            step = NavigationStep(target=target, step=i + 1, of=n, action=edge.action,
+                                  expected=self.map.label(edge.dst))
+            if i > 0:
+                planned, why = self._next(edge, here.out)
+                if planned is None:
+                    steps.append(step.model_copy(update={"note": why}))
+                    break
+                try:
+                    done = execute(planned, self.device)
+                except DeviceError as exc:
+                    steps.append(step.model_copy(update={"note": f"the device failed ({exc})"}))
+                    break
+                sent_at, point, element = self.clock(), list(done.point) if done.point else None, _element(planned)
+            step.point, step.element = point, element
+            try:
+                here = observe(self.device, self.vision, self.settle, self.cfg.device)
+            except DeviceError as exc:
+                steps.append(step.model_copy(update={"note": f"the device failed ({exc})"}))
+                break
+            now, reached = self.clock(), self.screen(here.out)
+            self.map.see(reached.id, reached.name, now)
+            self.map.record(edge.src, edge.action, reached.id, now - sent_at, now, edge.tool, edge.args,
+                            expected=edge.dst)
+            step.reached, step.ok, step.seconds = self.map.label(reached.id), reached.id == edge.dst, now - sent_at
+            steps.append(step)
+            if not step.ok:
+                step.note = "a surprise: the screen reached is not the one the map expected"
+                break
+        return steps, self._told(target, steps, n)
+
+    def _next(self, edge: Transition, out: VisionOutput) -> tuple[PlannedAction | None, str]:
+        """A later step's action on the fresh reading, or None and why the walk stops here."""
+        if self.stopping():
+            return None, "a person asked the run to stop"
+        try:
+            planned = self._plan(edge, out)
+        except ActionError as exc:
+            return None, f"its action cannot be taken here ({exc})"
+        if hit := self.guard.refuses(planned, out):
+            return None, f"the guard refused it: {hit!r} is never pressed (guard.never_press)"
+        return planned, ""
+
+    def _told(self, target: str, steps: list[NavigationStep], n: int) -> str:
+        """What the model reads next turn: the walk, step by step, and where it ended."""
+        done = "; ".join(f"{readable(s.action)} -> {s.reached or '?'}" for s in steps if s.reached)
+        last = steps[-1] if steps else None
+        if last is not None and last.ok and last.step == n:
+            return f"goTo({target}): walked {n} step(s) ({done}); you are on {target}"
+        where = next((s.reached for s in reversed(steps) if s.reached), "")
+        why = last.note if last is not None else "nothing was walked"
+        return (f"goTo({target}): stopped at step {last.step if last else 1} of {n} ({why}; expected "
+                f"{last.expected if last else target}); walked: {done or 'nothing'}; "
+                f"you are on {where or 'the screen shown'}")
+
+    # ---- routine passes ------------------------------------------------------------------------------------
+    def _never(self, label: str) -> str:
+        """The never_autopilot words `label` holds (a plural too), or ""."""
+        words = _words(label)
+        for phrase in self.never:
+            k = len(phrase)
+            for i in range(len(words) - k + 1):
+                got = words[i:i + k]
+                if got[:-1] == phrase[:-1] and got[-1] in (phrase[-1], phrase[-1] + "s"):
+                    return " ".join(phrase)
+        return ""
+
+    def choice(self, out: VisionOutput, planned: PlannedAction) -> str:
+        """Why the screen holds something to choose or spend ("" when nothing): conservative, from the reading."""
+        # its title, or a button that spends (a tab bar's Shop or Scout is a way elsewhere, not on this screen)
+        labels = [self.screen(out).name, planned.target, *(b.name for b in out.buttons if b.region != "menu")]
+        if hit := next((f"{label!r} holds {word!r}" for label in labels if (word := self._never(label))), ""):
+            return hit
+        if choice_stack(out) or any(_sentence(b.name) for b in out.buttons):
+            return "choices to pick from"
+        if planned.tool == "advanceDialogue":
+            if out.cinematic != "dialogue":
+                return "no story to move on"
+            story = [(t.text, t.bounds) for t in story_lines(out)]
+            picks = [t.text for t in out.texts if _sentence(t.text) and (t.text, t.bounds) not in story
+                     and t.bounds.y0 > TITLE_BAND * out.height]
+            return f"choices read as text ({'; '.join(picks)})" if len(picks) >= MIN_PICKS else ""
+        others = [b.name for b in out.buttons if b.region != "menu" and b.name != planned.target
+                  and "".join(_words(b.name)) not in DISMISS and _worded(b.name)]
+        return f"other buttons ({', '.join(others)})" if others else ""
+
+    def routine_pass(self, t: TurnParts, actor: Actor, ctx: ToolContext, sleep: Callable[[float], float]
+                     ) -> Acted | None:
+        """Pass this screen without a model call when it is routine (the acted input, pending like the model's),
+        or None: the model decides."""
+        if not (self.enabled and self.cfg.loop.autopilot) or self.hold or t.notes is None or t.reading is None:
+            return None
+        if t.notes.stuck.level != "ok" or self.in_row >= self.cfg.loop.max_routine:
+            return None
+        out, frame = t.reading.out, t.reading.frame
+        here = self.screen(out)
+        if out.cinematic == "loading":  # still loading after observe's waits: wait again, without the model
+            waited = sleep(self.cfg.loop.wait_s)
+            acted = Actor.own("wait", f"waited {waited:.0f} s on a loading screen without a model call", "waited",
+                              frame, t.turn)
+            return self._passed(t, acted, ActionKey("wait", "wait", {}), None, 0)
+        way = self.map.routine(here.id, self.cfg.map.routine_after)
+        if way is None or way.tool == GoTo.name:
+            return None
+        tool = self.tools.get(way.tool)
+        if not isinstance(tool, InputTool):
+            return None
+        try:
+            planned = tool.plan(tool.args.model_validate(way.args), out)
+        except (ActionError, ValueError, LookupError):
+            return None  # the map's button is not on the screen this time: the model looks
+        if self.choice(out, planned):
+            return None
+        acted = actor.take(tool, planned, frame, ctx)
+        return self._passed(t, acted, ActionKey(way.action, way.tool, way.args), way.expected, way.uses)
+
+    def _passed(self, t: TurnParts, acted: Acted, key: ActionKey, expected: str | None, uses: int) -> Acted:
+        assert t.reading is not None
+        out = t.reading.out
+        t.routine = RoutineLog(screen=self.map.label(self.screen(out).id), action=key.key,
+                               expected=self.map.label(expected) if expected else "", uses=uses)
+        self.in_row += 1
+        if acted.pending is None:  # refused by the guard, vetoed, not sent: the model takes the next turn
+            self.hold = True
+        else:
+            self._pend(key, out, expected, routine=True)
+        return acted

@@ -1,0 +1,239 @@
+"""The screen map in the real turn loop, on the fake phone: recording, the <map> line, goTo, routine passes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from fakes import FakePhone, FakeScreen, FakeVision, ScriptedModel, button, call, text
+
+from lluma_agent.config import Config
+from lluma_agent.device.settle import settle
+from lluma_agent.loop.coordinator import Coordinator
+from lluma_agent.loop.gated import PersonGate, Verdict
+from lluma_agent.memory.store import MemoryStore
+from lluma_agent.navmap import ScreenMap, Transition, load_map, save_map
+from lluma_agent.runlog.turnlog import TurnLog, TurnLogger
+from lluma_agent.tools.registry import default_tools
+from lluma_vision.screen import identify
+
+TITLE = (40, 40, 300, 100)  # a title in the header band: the screen's identity and name
+
+
+def _phone(start: str, races_go_to: str = "races", next_goes_to: str = "hub") -> FakePhone:
+    return FakePhone({
+        "hub": FakeScreen(buttons=[button("Training", 100, 1300, 500, 1400), button("Races", 600, 1300, 1000, 1400)],
+                          texts=[text("Hub", *TITLE)], goes_to={"Training": "training", "Races": races_go_to}),
+        "training": FakeScreen(buttons=[button("Speed", 100, 800, 400, 900), button("Back", 40, 1750, 240, 1840)],
+                               texts=[text("Training", *TITLE)], goes_to={"Back": "hub", "Speed": "result"}),
+        "result": FakeScreen(buttons=[button("Next", 400, 1600, 700, 1700)], texts=[text("Result", *TITLE)],
+                             goes_to={"Next": next_goes_to}),
+        "races": FakeScreen(buttons=[button("Race", 400, 1600, 700, 1700), button("Back", 40, 1750, 240, 1840)],
+                            texts=[text("Races", *TITLE)], goes_to={"Back": "hub", "back": "hub"}),
+        "learn": FakeScreen(buttons=[button("OK", 400, 1600, 700, 1700), button("Cancel", 40, 1600, 340, 1700)],
+                            texts=[text("Learn Skills", *TITLE)], goes_to={"OK": "hub", "Cancel": "hub"}),
+    }, start=start)
+
+
+def _ids(phone: FakePhone) -> dict[str, str]:
+    vision = FakeVision(phone)
+    return {name: identify(vision.analyze(phone.images[name], phone.hashes[name])).id for name in phone.screens}
+
+
+def _seed(tmp: Path, phone: FakePhone, *edges: Edge, times: int = 3) -> None:
+    """A map file beside the memory folder, as earlier runs left it: each edge taken `times` times."""
+    ids, m = _ids(phone), ScreenMap()
+    for name in phone.screens:
+        m.see(ids[name], name.capitalize() if name != "learn" else "Learn Skills", 0.0)
+    for _ in range(times):
+        for src, action, dst, tool, args in edges:
+            m.record(ids[src], action, ids[dst], 1.0, 0.0, tool=tool, args=args)
+    save_map(tmp / "memory.map.json", m)
+
+
+Edge = tuple[str, str, str, str, dict[str, str]]
+NEXT: Edge = ("result", "pressButton:Next", "hub", "pressButton", {"name": "Next"})
+BACK: Edge = ("training", "back", "hub", "back", {})
+RACES: Edge = ("hub", "pressButton:Races", "races", "pressButton", {"name": "Races"})
+
+
+def _edge(tmp: Path, phone: FakePhone, src: str, action: str, dst: str) -> Transition:
+    ids = _ids(phone)
+    edge = load_map(tmp / "memory.map.json").edge(ids[src], action, ids[dst])
+    assert edge is not None
+    return edge
+
+
+def _loop(tmp: Path, phone: FakePhone, model: ScriptedModel, turns: int, logs: str = "logs",
+          **settings: Any) -> Coordinator:
+    cfg = Config()
+    cfg.device.settle_interval_s, cfg.device.settle_timeout_s = 0.0, 0.2
+    cfg.run.max_cost_usd, cfg.run.max_turns = 0, turns
+    for key, value in settings.items():
+        section, name = key.split("__")
+        setattr(getattr(cfg, section), name, value)
+    return Coordinator(cfg, device=phone, vision=FakeVision(phone), model=model,
+                       memory=MemoryStore(tmp / "memory", cfg.memory.budget_tokens), logger=TurnLogger(tmp / logs),
+                       system_prompt="You play the game.", tools=default_tools(), settle=settle)
+
+
+def _log(tmp: Path, turn: int) -> TurnLog:
+    return TurnLog.model_validate_json((tmp / "logs" / f"turn_{turn:06d}.json").read_text())
+
+
+def _texts(request: dict[str, Any]) -> str:
+    return "\n".join(b.get("text", "") for b in request["messages"][-1]["content"] if b["type"] == "text")
+
+
+def _results(request: dict[str, Any]) -> list[dict[str, Any]]:
+    return [b for b in request["messages"][-1]["content"] if b["type"] == "tool_result"]
+
+
+# ---- recording and where you are ---------------------------------------------------------------------------
+def test_each_turn_records_where_its_action_led_and_the_next_turn_says_where_it_is(tmp_path: Path) -> None:
+    phone = _phone("hub")
+    model = ScriptedModel([[call("pressButton", name="Training")], [call("back")], [call("pressButton", name="Races")]])
+    _loop(tmp_path, phone, model, 3).run()
+    ids = _ids(phone)
+    m = load_map(tmp_path / "memory.map.json")  # beside the memory folder, not in it
+    assert not list((tmp_path / "memory").glob("*.map.json"))
+    edges = {(t.src, t.action, t.dst): t.count for t in m.transitions}
+    assert edges == {(ids["hub"], "pressButton:Training", ids["training"]): 1,
+                     (ids["training"], "back", ids["hub"]): 1}
+    assert m.pending is not None and m.pending.action == "pressButton:Races"  # the last press: a resume completes it
+    # the <map> line, current turn only: the third turn is on the hub again and knows one way out
+    assert "<map>screen: Hub; ways out: none known yet</map>" in _texts(model.requests[0])
+    assert "<map>screen: Training; ways out: none known yet</map>" in _texts(model.requests[1])
+    assert "<map>screen: Hub; ways out: Training -> Training</map>" in _texts(model.requests[2])
+    assert "<map>" not in json.dumps(model.requests[2]["messages"][:-1])  # past turns keep their compact form
+
+
+def test_the_map_is_kept_across_runs(tmp_path: Path) -> None:
+    phone = _phone("hub")
+    _loop(tmp_path, phone, ScriptedModel([[call("pressButton", name="Training")], [call("back")]]), 2).run()
+    model = ScriptedModel([[call("pressButton", name="Training")]])
+    _loop(tmp_path, phone, model, 1, logs="logs2").run()
+    assert "ways out: Training -> Training" in _texts(model.requests[0])
+
+
+def test_map_disabled_adds_nothing(tmp_path: Path) -> None:
+    phone = _phone("result")
+    _seed(tmp_path, phone, NEXT)
+    before = (tmp_path / "memory.map.json").read_bytes()
+    model = ScriptedModel([[call("pressButton", name="Next")], [call("pressButton", name="Training")]])
+    totals = _loop(tmp_path, phone, model, 2, map__enabled=False).run()
+    assert len(model.requests) == 2 and totals.routine_passes == 0  # no pass: the model played both turns
+    assert all("goTo" not in [t["name"] for t in r["tools"]] for r in model.requests)
+    assert "<map>" not in json.dumps(model.requests)
+    assert (tmp_path / "memory.map.json").read_bytes() == before  # neither read into a turn nor written
+    assert [t["name"] for t in model.requests[0]["tools"]] == [t["name"] for t in default_tools().definitions()]
+
+
+# ---- goTo --------------------------------------------------------------------------------------------------
+def test_goto_walks_the_known_path_checking_each_step(tmp_path: Path) -> None:
+    phone = _phone("training")
+    _seed(tmp_path, phone, BACK, RACES)
+    model = ScriptedModel([[call("goTo", screen="races")], [call("back")]])
+    totals = _loop(tmp_path, phone, model, 2).run()
+    assert phone.calls[:2] == [("tap", 140, 1795), ("tap", 800, 1350)]  # Back on training, then Races on the hub
+    assert "goTo" in [t["name"] for t in model.requests[0]["tools"]]
+    log = _log(tmp_path, 1)
+    assert log.action is not None and (log.action.tool, log.action.target) == ("goTo", "Races")
+    assert [(s.step, s.of, s.action, s.expected, s.reached, s.ok) for s in log.navigation] == [
+        (1, 2, "back", "Hub", "Hub", True), (2, 2, "pressButton:Races", "Races", "Races", True)]
+    assert [s.point for s in log.navigation] == [[140, 1795], [800, 1350]]
+    assert [s.element for s in log.navigation] == ["Back", "Races"]
+    [result] = _results(model.requests[1])
+    assert result["content"].startswith("goTo(Races): walked 2 step(s) (back -> Hub; Races -> Races); you are on Races")
+    assert totals.goto_calls == 1
+    assert _edge(tmp_path, phone, "hub", "pressButton:Races", "races").count == 4
+
+
+def test_goto_stops_at_a_surprise_and_says_where_it_is(tmp_path: Path) -> None:
+    phone = _phone("training", races_go_to="result")  # the game changed: Races now leads to a result screen
+    _seed(tmp_path, phone, BACK, RACES)
+    model = ScriptedModel([[call("goTo", screen="Races")], [call("pressButton", name="Next")]])
+    _loop(tmp_path, phone, model, 2).run()
+    log = _log(tmp_path, 1)
+    assert [(s.step, s.ok, s.reached) for s in log.navigation] == [(1, True, "Hub"), (2, False, "Result")]
+    [result] = _results(model.requests[1])
+    assert "stopped at step 2 of 2 (a surprise" in result["content"] and "; you are on Result;" in result["content"]
+    assert _edge(tmp_path, phone, "hub", "pressButton:Races", "races").fails == 1
+    assert _edge(tmp_path, phone, "hub", "pressButton:Races", "result").count == 1
+
+
+def test_goto_to_an_unknown_screen_lists_the_known_ones(tmp_path: Path) -> None:
+    phone = _phone("training")
+    _seed(tmp_path, phone, BACK)
+    model = ScriptedModel([[call("goTo", screen="Shop")], [call("back")]])
+    _loop(tmp_path, phone, model, 2).run()
+    [result] = _results(model.requests[1])
+    assert result["is_error"] and result["content"].startswith("no screen 'Shop' on the map; known screens: ")
+    assert "Hub" in result["content"] and phone.calls[0] == ("tap", 140, 1795)  # nothing tapped until turn 2
+
+
+def test_a_person_in_the_loop_sees_a_goto_as_one_action(tmp_path: Path) -> None:
+    phone = _phone("training")
+    _seed(tmp_path, phone, BACK, RACES)
+    asked: list[str] = []
+
+    def gate(turn: int, planned: Any, frame: Any, problem: str) -> Verdict:
+        asked.append(planned.label)
+        return Verdict(answer="yes")
+
+    coordinator = _loop(tmp_path, phone, ScriptedModel([[call("goTo", screen="Races")]]), 1)
+    coordinator.actor = PersonGate(coordinator.actor, gate)
+    coordinator.run()
+    assert asked == ["goTo(Races)"] and len(phone.calls) == 2
+
+
+# ---- routine passes ----------------------------------------------------------------------------------------
+def test_a_routine_screen_is_passed_without_a_model_call_and_the_next_turn_is_told(tmp_path: Path) -> None:
+    phone = _phone("result")
+    _seed(tmp_path, phone, NEXT)
+    model = ScriptedModel([[call("pressButton", name="Training")]])
+    totals = _loop(tmp_path, phone, model, 2).run()
+    assert len(model.requests) == 1 and totals.routine_passes == 1
+    assert phone.calls[0] == ("tap", 550, 1650)
+    first = _log(tmp_path, 1)
+    assert first.routine is not None and (first.routine.action, first.routine.expected) == ("pressButton:Next", "Hub")
+    assert first.action is not None and not first.action.forced and first.response is None
+    told = _texts(model.requests[0])
+    assert "[passed without asking: Next on Result -> Hub]" in told and "NOTE:" not in told
+
+
+def test_autopilot_off_asks_the_model(tmp_path: Path) -> None:
+    phone = _phone("result")
+    _seed(tmp_path, phone, NEXT)
+    model = ScriptedModel([[call("pressButton", name="Next")], [call("pressButton", name="Training")]])
+    totals = _loop(tmp_path, phone, model, 2, loop__autopilot=False).run()
+    assert len(model.requests) == 2 and totals.routine_passes == 0
+
+
+def test_a_screen_that_spends_is_never_passed(tmp_path: Path) -> None:
+    phone = _phone("learn")
+    _seed(tmp_path, phone, ("learn", "pressButton:OK", "hub", "pressButton", {"name": "OK"}))
+    model = ScriptedModel([[call("pressButton", name="OK")]])
+    totals = _loop(tmp_path, phone, model, 1).run()
+    assert len(model.requests) == 1 and totals.routine_passes == 0
+
+
+def test_a_pass_that_goes_elsewhere_marks_the_edge_and_hands_over(tmp_path: Path) -> None:
+    phone = _phone("result", next_goes_to="training")
+    _seed(tmp_path, phone, NEXT)
+    model = ScriptedModel([[call("back")]])
+    _loop(tmp_path, phone, model, 2).run()
+    assert len(model.requests) == 1  # turn 2, on the training screen, is the model's
+    assert ("[passed without asking: Next on Result -> Training (the map expected Hub; the next turn is yours)]"
+            in _texts(model.requests[0]))
+    assert _edge(tmp_path, phone, "result", "pressButton:Next", "hub").fails == 1
+
+
+def test_routine_passes_are_bounded(tmp_path: Path) -> None:
+    """A screen that leads to itself by its one way out (a loop the map trusts) is not passed for ever."""
+    phone = _phone("result", next_goes_to="result")
+    _seed(tmp_path, phone, NEXT)
+    model = ScriptedModel([[call("pressButton", name="Next")]])
+    totals = _loop(tmp_path, phone, model, 2, loop__max_routine=1).run()
+    assert totals.routine_passes == 1 and len(model.requests) == 1
