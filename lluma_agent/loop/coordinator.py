@@ -128,7 +128,10 @@ class Coordinator:
         self.prompter = Prompter(cfg, model, tools.definitions(), self.nav.prompt(system_prompt), self.layout,
                                  self.history, memory)
         self.careers: CareerTracker | None = None  # build() sets it: careers ended count toward run.max_careers
-        self.started = time.monotonic()  # this sitting's start: run.max_hours counts from it
+        # The clock and sleep of waits and of run.max_hours (tests give a fake pair: a wait of an hour takes none)
+        self.clock: Callable[[], float] = time.monotonic
+        self.sleep: Callable[[float], None] = time.sleep
+        self.started = self.clock()  # this sitting's start: run.max_hours counts from it
 
     def _same_screen(self, a: str, b: str) -> bool:
         """The one test of "nothing changed" (settle, action effects, stuck loops, the pre-tap check)."""
@@ -143,7 +146,7 @@ class Coordinator:
         self.stop_requested = True
 
     def run(self) -> RunTotals:
-        self.started = time.monotonic()
+        self.started = self.clock()
         try:
             while True:
                 self._check_limits()
@@ -191,7 +194,7 @@ class Coordinator:
             limit, kind = f"max_cost_usd (${run.max_cost_usd:.2f}) reached", StopKind.MAX_COST
         elif run.max_careers and self.careers is not None and self.careers.ended >= run.max_careers:
             limit, kind = f"max_careers ({run.max_careers}) ended", StopKind.MAX_CAREERS
-        elif run.max_hours and time.monotonic() - self.started >= run.max_hours * 3600:
+        elif run.max_hours and self.clock() - self.started >= run.max_hours * 3600:
             limit, kind = f"max_hours ({run.max_hours:g}) played", StopKind.MAX_HOURS
         if limit and s.last_model_error and not s.model_answered:  # the run did nothing it was asked to do
             raise RunEnded(StopKind.MODEL, f"{limit} without one answer from the model API: {s.last_model_error}")
@@ -482,12 +485,12 @@ class Coordinator:
 
     def _sleep(self, seconds: float) -> float:
         """Sleep up to `seconds`, cut short by a person's stop (Ctrl+C) or run.max_hours; returns the seconds slept."""
-        started = time.monotonic()
+        started = self.clock()
         hours = self.cfg.run.max_hours
         end = min(started + seconds, self.started + hours * 3600 if hours else float("inf"))
-        while not self.stop_requested and (left := end - time.monotonic()) > 0:
-            time.sleep(min(left, 0.5))
-        return time.monotonic() - started
+        while not self.stop_requested and (left := end - self.clock()) > 0:
+            self.sleep(min(left, 0.5))
+        return self.clock() - started
 
     # ---- helpers -------------------------------------------------------------------------------------
     def _device_failed(self, state: LoopState, exc: DeviceError) -> tuple[str, LoopState]:

@@ -8,7 +8,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from fakes import FakePhone, FakeScreen, ScriptedModel, button, call, loop, text
+from fakes import FakeClock, FakePhone, FakeScreen, ScriptedModel, button, call, loop, text
 
 from lluma_agent.context.stuck import StuckDetector
 from lluma_agent.device.app import GameApp
@@ -295,20 +295,25 @@ def test_agreeing_on_a_guarded_dialog_is_refused_and_the_way_out_is_not(tmp_path
 
 
 def test_a_long_wait_ends_at_a_persons_stop_and_at_max_hours(tmp_path: Path) -> None:
-    import threading
-    import time
-
     tp = FakeScreen(texts=[text("Recover TP", 380, 500, 700, 560)], buttons=[button("Cancel", 180, 1100, 480, 1200)])
     c = _loop(tmp_path, _phone(tp=tp), ScriptedModel([]), max_turns=5)
     c.app.device.screen = "tp"  # type: ignore[union-attr]
     c.cfg.guard.tp_wait_s = 600
-    threading.Timer(0.3, c.request_stop).start()  # Ctrl+C during the wait
-    started = time.monotonic()
+    clock = FakeClock()  # a wait takes no time: the clock moves as the coordinator sleeps
+
+    def sleep(seconds: float) -> None:
+        clock.sleep(seconds)
+        if clock.now >= 30:
+            c.request_stop()  # Ctrl+C half a minute into the ten-minute wait
+
+    c.clock, c.sleep = clock, sleep
     log = c.step()
-    assert time.monotonic() - started < 5 and log.guard[0].startswith("cancelled 'Recover TP' and waited ")
-    c2 = _loop(tmp_path / "hours", _phone(tp=tp), ScriptedModel([]), max_turns=5, max_hours=0.0002)  # 0.72 s
+    assert log.guard == ["cancelled 'Recover TP' and waited 30 s for TP to come back"]
+    c2 = _loop(tmp_path / "hours", _phone(tp=tp), ScriptedModel([]), max_turns=5, max_hours=0.5)
     c2.app.device.screen = "tp"  # type: ignore[union-attr]
-    c2.cfg.guard.tp_wait_s = 600
-    started = time.monotonic()
+    c2.cfg.guard.tp_wait_s = 3600
+    clock2 = FakeClock()
+    c2.clock, c2.sleep = clock2, clock2.sleep
     totals = c2.run()
-    assert time.monotonic() - started < 10 and totals.stop_kind == StopKind.MAX_HOURS
+    assert totals.stop_kind == StopKind.MAX_HOURS and totals.turns == 1  # the hour's wait cut at half an hour
+    assert clock2.now == 1800 and "waited 1800 s" in read_turns(tmp_path / "hours" / "logs")[0].guard[0]
