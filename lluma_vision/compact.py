@@ -9,7 +9,16 @@ from __future__ import annotations
 
 import statistics
 
-from lluma_vision.models import Button, CompactButton, CompactMenu, CompactScroll, Gauge, VisionData, VisionOutput
+from lluma_vision.models import (
+    Button,
+    CaptionedValue,
+    CompactButton,
+    CompactMenu,
+    CompactScroll,
+    Gauge,
+    VisionData,
+    VisionOutput,
+)
 from lluma_vision.values import box_key, boxes_of, keyed, unique_keys
 
 TEXT_CHARS = 160  # a dialogue line longer than this is cut (the screenshot has the rest)
@@ -34,6 +43,7 @@ def compact(out: VisionOutput, max_buttons: int = 30, max_texts: int = 12) -> Vi
     texts = [t.text if len(t.text) <= TEXT_CHARS else t.text[: TEXT_CHARS - 1] + "…" for t in kept if t.text.strip()]
     menu = CompactMenu(usable=out.menu.usable, selected=out.menu.selected) if out.menu else None
     scroll = CompactScroll(up=out.scrollbar.up, down=out.scrollbar.down) if out.scrollbar else None
+    values, gains = _marked(out.values, "value"), _marked(out.values, "gain")
     return VisionData(
         buttons=buttons,
         texts=texts,
@@ -41,10 +51,23 @@ def compact(out: VisionOutput, max_buttons: int = 30, max_texts: int = 12) -> Vi
         scroll=scroll,
         cinematic=None if out.cinematic == "none" else out.cinematic,
         gauges=gauge_fills(out.gauges),
-        values=keyed(out.values, "value"),
-        gains=keyed(out.values, "gain"),
+        values=values,
+        gains=gains,
         mood=out.mood,
+        doubtful=_doubtful_gauges(out.gauges) + [k for d in (values, gains) for k, v in d.items() if v.endswith(DOUBT)],
     )
+
+
+DOUBT = "?"  # after a value that failed a check (lluma_vision.checks, lluma_agent.context.plausible)
+
+
+def _marked(values: list[CaptionedValue], kind: str) -> dict[str, str]:
+    """caption -> value (or gain), a doubtful one shown with DOUBT after it: never passed on as sure."""
+    return keyed([v.model_copy(update={"value": v.value + DOUBT}) if v.doubtful else v for v in values], kind)
+
+
+def _doubtful_gauges(gauges: list[Gauge]) -> list[str]:
+    return [k for k, g in unique_keys((g.label, g) for g in gauges).items() if g.doubtful]
 
 
 def gauge_fills(gauges: list[Gauge]) -> dict[str, float]:
@@ -63,7 +86,9 @@ def summarize(out: VisionOutput, max_names: int = 8, name_chars: int = 22) -> st
     if out.cinematic != "none":
         parts.append(out.cinematic)
     if out.gauges:  # so the history shows the trend (Energy 62% -> 48%)
-        parts.append(", ".join(f"{k} {round(v * 100)}%" for k, v in gauge_fills(out.gauges).items()))
+        doubt = _doubtful_gauges(out.gauges)
+        parts.append(", ".join(f"{k} {round(v * 100)}%{DOUBT if k in doubt else ''}"
+                               for k, v in gauge_fills(out.gauges).items()))
     top = _ranked(out)[:max_names]
     top.sort(key=lambda b: (b.bounds.y0, b.bounds.x0))  # reading order is easier to recognise
     names = [b.name if len(b.name) <= name_chars else b.name[: name_chars - 1] + "…" for b in top]

@@ -132,6 +132,7 @@ class Gauge(BaseModel):
     label: str
     fill: float = Field(ge=0.0, le=1.0)  # filled length / track length
     bounds: Box
+    doubtful: bool = False  # failed a plausibility check (jumped with nothing done): not passed on as sure
 
 
 class CaptionedValue(BaseModel):
@@ -142,6 +143,7 @@ class CaptionedValue(BaseModel):
     value: str
     kind: Literal["value", "gain"] = "value"
     bounds: Box
+    doubtful: bool = False  # a value the game could not show, even re-read (checks.py, context/plausible.py)
 
 
 class ScreenIdentity(BaseModel):
@@ -216,6 +218,7 @@ class VisionData(BaseModel):
     values: dict[str, str] = Field(default_factory=dict)  # caption -> value
     gains: dict[str, str] = Field(default_factory=dict)  # caption -> signed gain
     mood: str | None = None
+    doubtful: list[str] = Field(default_factory=list)  # keys above whose reading failed a check (values end in "?")
 
     def to_json(self) -> str:
         return self.model_dump_json(exclude_none=True, exclude_defaults=True)

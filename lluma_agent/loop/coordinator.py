@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 from lluma_agent.config import Config
 from lluma_agent.context import knowledge
 from lluma_agent.context.history import History, PastTurn, compact_reply
+from lluma_agent.context.plausible import Plausible
 from lluma_agent.context.request import memory_update_note
 from lluma_agent.context.stuck import RUNGS, StuckDetector, StuckState
 from lluma_agent.device.app import GameApp, Started
@@ -119,6 +120,7 @@ class Coordinator:
             tools = ToolRegistry([*listed[:at], GoTo(self.nav), *listed[at:]])
         self.notifier = Notifier(cfg.notify, run=logger.folder.name)  # does nothing when notify.command is None
         self.actor = Actor(device, tools, self._same_screen, guard=self.guard)
+        self.plausible = Plausible()  # numbers that moved as no turn moves them are marked doubtful (context/plausible)
         self.totals = RunTotals()
         self.state = LoopState()  # what each turn hands to the next (loop/state.py)
         self.stop_requested = False
@@ -245,6 +247,7 @@ class Coordinator:
         t.state = t.state.but(device_down_since=None)
         t.screenshot = self.logger.save_screenshot(t.turn, t.reading.frame.image)
         effect, t.state = self.effect_of_pending(t.state, t.reading)
+        t.reading.out = self.plausible.check(t.reading.out, acted=effect is not None)
         t.failures += self.nav.observed(t.reading.out, effect)  # where the last action led, on the screen map
         t.screen = self.read(t.reading.out)
         if self.guarded_screen(t):  # Session Error, Recover TP: the coordinator's own, no model call
