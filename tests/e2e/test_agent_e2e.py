@@ -212,24 +212,44 @@ def _demo_playing(logs: Path, turns: int) -> subprocess.Popen[str]:
     return proc
 
 
+def _appears(path: Path, proc: subprocess.Popen[str]) -> None:
+    """Wait for a marker file of tests/held_demo.py (a failure guard, not a timing: nothing is asserted on time)."""
+    deadline = time.monotonic() + 180
+    while not path.exists():
+        assert proc.poll() is None, proc.communicate()[1]
+        assert time.monotonic() < deadline, f"{path.name} never appeared"
+        time.sleep(0.05)
+
+
 def test_second_ctrl_c_stops_now_with_consistent_files(tmp_path):
-    proc = _demo_playing(tmp_path, 3)
-    proc.send_signal(signal.SIGINT)
-    time.sleep(0.05)
-    proc.send_signal(signal.SIGINT)
-    time.sleep(0.3)
-    proc.send_signal(signal.SIGINT)  # a third, during shutdown: only "already stopping", never death by the signal
-    out, err = proc.communicate(timeout=60)
-    # Two signals close together may reach Python as one press (the turn then ends, and the run with it).
-    now = "stopped now by user (second Ctrl+C)" in err
-    assert proc.returncode == (130 if now else 0), err  # person_now / person: README's table of exit statuses
-    assert "stopping after this turn" in err and "Traceback" not in err
-    assert not list(tmp_path.rglob("*.tmp")), "a half-written file was left behind"
-    logs = read_turns(tmp_path)
-    assert 3 <= len(logs) < 200
-    rows = sqlite3.connect(tmp_path / "turns.sqlite").execute("select count(*) from turns").fetchone()[0]
-    assert rows == len(logs)
-    assert "turns on the simulator" in out and "stopped" in out  # the summary still comes, with the reason
+    marks, logs = tmp_path / "marks", tmp_path / "run"
+    marks.mkdir()
+    env = {**os.environ, "ADBUTILS_ADB_PATH": "/bin/false"}
+    proc = subprocess.Popen(  # the stand-in holds the 4th decision: turn 4 runs until the second press
+        [sys.executable, str(REPO / "tests" / "held_demo.py"), "4", str(marks), "--turns", "200", "--logs", str(logs)],
+        cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        _appears(marks / "held", proc)
+        proc.send_signal(signal.SIGINT)
+        _appears(marks / "press1", proc)  # "stopping after this turn"; turn 4 still waits for its decision
+        proc.send_signal(signal.SIGINT)  # the second, during the turn: stop now
+        _appears(marks / "press2", proc)
+        proc.send_signal(signal.SIGINT)  # a third, during shutdown: only "already stopping", never death by the signal
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err  # person_now: README's table of exit statuses
+    assert "stopping after this turn" in err and "stopped now by user (second Ctrl+C)" in err
+    assert "Traceback" not in err
+    assert not list(logs.rglob("*.tmp")), "a half-written file was left behind"
+    turn_logs = read_turns(logs)
+    assert len(turn_logs) == 4 and turn_logs[-1].response is None  # the held turn is logged, without a decision
+    rows = sqlite3.connect(logs / "turns.sqlite").execute("select count(*) from turns").fetchone()[0]
+    assert rows == len(turn_logs)
+    assert json.loads((logs / "run.json").read_text())["stop_kind"] == "person_now"
+    assert "turns on the simulator" in out and "stopped now" in out  # the summary still comes, with the reason
 
 
 def test_sigterm_stops_after_the_turn_like_ctrl_c_and_writes_run_json(tmp_path):
