@@ -17,6 +17,7 @@ from lluma_vision.models import Button, VisionOutput
 ALIKE = 0.6  # a text reads like a name from this similarity on (difflib ratio over casefolded letters) on
 NEAREST = 3  # how many of the nearest texts a miss shows
 SHOWN = 60  # characters of a long text shown
+PART = 4  # a text of this many letters or more found inside the name reads like a part of it ("Scout")
 WHY = {  # what made the elements no block rule judges
     "icon.glyph": "an icon: its glyph matched a template (icons.py)",
     "disabled.greyer": "drawn disabled: its plate greyer or darker than its row's (disabled.py)",
@@ -103,6 +104,8 @@ def _similarity(name: str, text: str) -> float:
         return 0.0
     if a in b:  # the name read inside a longer text (joined with another line, or with a badge)
         return 1.0 if a == b else max(ALIKE, len(a) / len(b))
+    if b in a and len(b) >= PART:  # a word of the name read alone (the rest unread, or read apart)
+        return max(ALIKE, len(b) / len(a))
     return difflib.SequenceMatcher(None, a, b).ratio()
 
 

@@ -17,9 +17,8 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw
 
-from lluma_vision.models import Rect
-
 N = 24  # glyph masks are compared at N x N
+Px = tuple[int, int, int, int]  # a contour's bounding box (x0, y0, x1, y1) in whole pixels, for slicing
 
 # the conventional glyphs, in shares of the template's side (drawn at 4x and reduced)
 STROKE = 0.2  # a plus's, minus's, cross's and back arrow's stroke
@@ -209,8 +208,8 @@ def find_icons(rgb: np.ndarray, text_boxes: list[tuple[float, float, float, floa
     tb = np.array(text_boxes, dtype=np.float64).reshape(-1, 4)
     found: list[Icon] = []
     seen: set[tuple[int, int, int, int]] = set()
-    small: list[tuple[np.ndarray, Rect]] = []  # contours (and their rects) that may be the glyph on an icon's plate
-    outers: list[Rect] = []  # squarish icon-sized outlines, which may hold such a glyph
+    small: list[tuple[np.ndarray, Px]] = []  # contours (and their rects) that may be the glyph on an icon's plate
+    outers: list[Px] = []  # squarish icon-sized outlines, which may hold such a glyph
     for c in contours:
         x, y, cw, ch = cv2.boundingRect(c)
         rect = (x, y, x + cw, y + ch)
@@ -248,7 +247,7 @@ def find_icons(rgb: np.ndarray, text_boxes: list[tuple[float, float, float, floa
     return _dedupe(found + _nested_glyphs(small, outers, min_iou + BARE_NEED, margin))
 
 
-def _filled(c: np.ndarray, rect: Rect) -> np.ndarray:
+def _filled(c: np.ndarray, rect: Px) -> np.ndarray:
     """A contour's inside as a boolean mask over its bounding rect."""
     x0, y0, x1, y1 = rect
     shape = np.zeros((y1 - y0, x1 - x0), np.uint8)
@@ -256,7 +255,7 @@ def _filled(c: np.ndarray, rect: Rect) -> np.ndarray:
     return shape > 0
 
 
-def _nested_glyphs(small: list[tuple[np.ndarray, Rect]], outers: list[Rect], need: float,
+def _nested_glyphs(small: list[tuple[np.ndarray, Px]], outers: list[Px], need: float,
                    margin: float) -> list[Icon]:
     """Glyphs drawn small and centred inside an icon-sized outline (a "+" in a ring, a stepper's plate with a
     bevel): the glyph's own outline names the icon, the outer one bounds it. Plates whose inside is not one

@@ -19,6 +19,10 @@ PARAGRAPH_LINES = 3  # a block of this many lines is a paragraph
 LONG_WORDS = 9  # a text this long with no frame is prose (the longest labelled bare button has 6 words)
 
 
+def _words(n: int) -> str:
+    return f"{n} word" if n == 1 else f"{n} words"
+
+
 def _letters(text: str) -> int:
     return len(re.sub(r"[^A-Za-z]", "", text))
 
@@ -41,8 +45,8 @@ def bare(b: Block) -> Evidence:
     text = b.text.strip()
     words = len(text.split())
     if words <= SHORT_WORDS and len(b.lines) <= 2 and len(text) <= SHORT_CHARS and not sentence(text, words):
-        return Evidence("text.short_label", "set", ButtonScore.SHORT_LABEL, f"short label ({words} words), no plate")
-    return Evidence("text.prose", "set", ButtonScore.PROSE, f"{words} words with no plate around them")
+        return Evidence("text.short_label", "set", ButtonScore.SHORT_LABEL, f"short label ({_words(words)}), no plate")
+    return Evidence("text.prose", "set", ButtonScore.PROSE, f"{_words(words)} with no plate around them")
 
 
 def not_a_button(b: Block) -> Evidence | None:
@@ -52,7 +56,7 @@ def not_a_button(b: Block) -> Evidence | None:
     if len(b.lines) >= PARAGRAPH_LINES:
         return Evidence("text.paragraph", "cap", ButtonScore.DOUBT, f"{len(b.lines)} lines: a paragraph")
     if words >= LONG_WORDS and b.frame is None:
-        return Evidence("text.long", "cap", ButtonScore.DOUBT, f"{words} words with no frame")
+        return Evidence("text.long", "cap", ButtonScore.DOUBT, f"{_words(words)} with no frame")
     if STAT.search(text):
         return Evidence("text.stat", "cap", ButtonScore.DOUBT, f"{text!r} reads as a stat")
     return None
