@@ -42,6 +42,8 @@ MAX_TITLE_WORDS = 4  # titles are short ("Active Concert Bonuses"); a longer lin
 MIN_CHOICES = 2  # an event offers at least two choice plates
 CHOICE_WIDTH = 0.4  # a choice plate spans at least this fraction of the width
 ALIGNED = 0.03  # plates of one stack share their left edge within this fraction of the width
+INSET = 0.08  # a choice's text starts within this fraction of the width inside its plate's left edge
+NEXT_PLATE = 2  # the next choice plate starts within this many plate heights of the last one
 ALONE_REACH = 1.0  # a title has no other text within its own width left or right on its row
 EDGE = 0.15  # a dialog's title is centred at least this fraction of the width in from the frame's edges
 LONGEST_WORD = 14  # letters; a longer "word" is words OCR ran together (a goal line), not a title
@@ -159,15 +161,20 @@ def dialog_title(out: VisionOutput, k: Knobs = KNOBS) -> _Item | None:
 
 
 def choice_stack(out: VisionOutput, k: Knobs = KNOBS) -> bool:
-    """At least two wide plates of one size stacked in one column, on a screen that does not scroll: an event's
-    choices (a list's rows scroll, and their names' boxes vary in width)."""
+    """A column of choice plates on a screen that does not scroll (a list's rows scroll): two wide plates with one
+    left edge, or one wide plate with a line of text left-aligned in the next plate above or below it (a plate the
+    reading took for text: the choices are drawn alike, read alike or not)."""
     if out.scrollbar is not None:
         return False
     wide = [b.bounds for b in out.buttons if b.bounds.width >= CHOICE_WIDTH * out.width
             and b.confidence >= k.min_confidence]
     reach = ALIGNED * out.width
-    return any(sum(abs(o.x0 - b.x0) <= reach and abs(o.x1 - b.x1) <= reach for o in wide) >= MIN_CHOICES
-               for b in wide)
+    if any(sum(abs(o.x0 - b.x0) <= reach for o in wide) >= MIN_CHOICES for b in wide):
+        return True
+    texts = [t.bounds for t in out.texts if t.confidence >= k.min_confidence]
+    return any(b.x0 <= t.x0 <= b.x0 + INSET * out.width and t.height <= b.height
+               and (0 < t.y0 - b.y1 < NEXT_PLATE * b.height or 0 < b.y0 - t.y1 < NEXT_PLATE * b.height)
+               for b in wide for t in texts)
 
 
 def _side_panel(out: VisionOutput) -> str | None:
@@ -182,6 +189,15 @@ def _side_panel(out: VisionOutput) -> str | None:
     return out.menu.selected if max(ys) - min(ys) > max(xs) - min(xs) else None
 
 
+def _over(out: VisionOutput, head: _Item, dialog: _Item, k: Knobs) -> bool:
+    """Whether a dialog covers the screen whose header still shows: its title is read text centred in the frame (a
+    plate under a header is the screen's own, a trainee or a scenario to pick; a list's row sits at the left) and
+    nothing between the header and it was read (the dim took the screen's body)."""
+    centred = abs(dialog.box.center[0] - out.width / 2) <= k.centred * out.width
+    return centred and not dialog.button and not any(head.box.y1 <= i.box.y0 and i.box.y1 <= dialog.box.y0
+                                                     for i in _items(out, k))
+
+
 def signature(out: VisionOutput, k: Knobs = KNOBS) -> tuple[str, str]:
     """(canonical signature, readable name) of the screen a reading shows."""
     panel = _side_panel(out)
@@ -189,9 +205,8 @@ def signature(out: VisionOutput, k: Knobs = KNOBS) -> tuple[str, str]:
         return f"cinematic:{out.cinematic}", out.cinematic.replace("_", " ")
     if panel is not None:
         return f"panel:{'-'.join(_words(panel))}", panel
-    # a header is the screen's own unless it is the dialog's title; a dialog blurs the header under it
     head, dialog = header(out, k), dialog_title(out, k)
-    if dialog is not None and (head is None or head == dialog):
+    if dialog is not None and (head is None or head == dialog or _over(out, head, dialog, k)):
         return f"dialog:{'-'.join(_words(dialog.text))}", dialog.text
     if (title := head or top_title(out, k)) is not None:
         body = "|choices" if choice_stack(out, k) else ""
