@@ -272,7 +272,7 @@ class MapConfig(_Section):
         True, description="Record the screen map (beside the memory folder), tell the model where it is, offer goTo, "
         "pass routine screens (loop.autopilot); false = requests exactly as without a map.",
     )
-    min_uses: int = Field(2, ge=1, le=1000, description="goTo walks an edge taken at least this many times...")
+    min_uses: int = Field(1, ge=1, le=1000, description="goTo walks an edge taken at least this many times...")
     min_rate: float = Field(
         0.8, ge=0, le=1, description="...that led to its screen at least this share of the times its action was taken.",
     )

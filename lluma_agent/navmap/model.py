@@ -23,7 +23,7 @@ from typing import NamedTuple
 from pydantic import BaseModel, Field
 
 MAP_VERSION = 1
-MIN_USES = 2  # an edge seen once may have been a fluke (a popup that came over the screen)
+MIN_USES = 1  # every step of a walk is checked: an edge seen once is worth trying (a fluke stops the walk)
 MIN_RATE = 0.8  # of the times its action was taken on its screen, the share that led to its screen
 RECENT = 12  # actions remembered per screen: routine looks at the last few
 ADVANCING = ("advanceDialogue",)  # actions that choose nothing: they only move a story on

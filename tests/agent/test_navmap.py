@@ -63,8 +63,8 @@ def test_path_is_the_fewest_reliable_steps() -> None:
 
 def test_path_skips_edges_seen_too_rarely_or_unreliable() -> None:
     m = _walked(("a", "pressButton:Go", "b"), times=1)
-    assert m.path("a", "b") is None  # one use: not yet trusted
-    assert m.path("a", "b", min_uses=1) is not None
+    assert m.path("a", "b", min_uses=2) is None  # one use: not yet trusted when two are asked for
+    assert m.path("a", "b") is not None
     m = _walked(("a", "pressButton:Go", "b"), times=3)
     for _ in range(3):
         m.record("a", "pressButton:Go", "c", 1.0, 0.0)  # half the time it leads elsewhere

@@ -117,6 +117,18 @@ def test_the_map_is_kept_across_runs(tmp_path: Path) -> None:
     assert "ways out: Training -> Training" in _texts(model.requests[0])
 
 
+def test_a_resumed_sitting_completes_the_pending_action_and_another_run_does_not(tmp_path: Path) -> None:
+    phone = _phone("hub")
+    _loop(tmp_path, phone, ScriptedModel([[call("pressButton", name="Training")]]), 1).run()
+    first = load_map(tmp_path / "memory.map.json")
+    assert first.pending is not None and first.pending.action == "pressButton:Training" and not first.transitions
+    _loop(tmp_path, phone, ScriptedModel([[call("back")]]), 1).run()  # the same run folder: a resumed sitting
+    assert _edge(tmp_path, phone, "hub", "pressButton:Training", "training").count == 1
+    _loop(tmp_path, phone, ScriptedModel([[call("back")]]), 1, logs="other").run()  # another run: no outcome
+    ids = _ids(phone)
+    assert load_map(tmp_path / "memory.map.json").edge(ids["training"], "back", ids["hub"]) is None
+
+
 def test_map_disabled_adds_nothing(tmp_path: Path) -> None:
     phone = _phone("result")
     _seed(tmp_path, phone, NEXT)
@@ -125,7 +137,7 @@ def test_map_disabled_adds_nothing(tmp_path: Path) -> None:
     totals = _loop(tmp_path, phone, model, 2, map__enabled=False).run()
     assert len(model.requests) == 2 and totals.routine_passes == 0  # no pass: the model played both turns
     assert all("goTo" not in [t["name"] for t in r["tools"]] for r in model.requests)
-    assert "<map>" not in json.dumps(model.requests)
+    assert "<map>" not in json.dumps(model.requests) and "screen map" not in json.dumps(model.requests[0]["system"])
     assert (tmp_path / "memory.map.json").read_bytes() == before  # neither read into a turn nor written
     assert [t["name"] for t in model.requests[0]["tools"]] == [t["name"] for t in default_tools().definitions()]
 
@@ -138,6 +150,7 @@ def test_goto_walks_the_known_path_checking_each_step(tmp_path: Path) -> None:
     totals = _loop(tmp_path, phone, model, 2).run()
     assert phone.calls[:2] == [("tap", 140, 1795), ("tap", 800, 1350)]  # Back on training, then Races on the hub
     assert "goTo" in [t["name"] for t in model.requests[0]["tools"]]
+    assert "# The screen map" in json.dumps(model.requests[0]["system"])
     log = _log(tmp_path, 1)
     assert log.action is not None and (log.action.tool, log.action.target) == ("goTo", "Races")
     assert [(s.step, s.of, s.action, s.expected, s.reached, s.ok) for s in log.navigation] == [
