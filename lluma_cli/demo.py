@@ -89,6 +89,8 @@ class DemoSummary(BaseModel):
     # makes the same way (this sitting's; none with a custom policy)
     gauge_decisions_agree: GaugeAgreement = GaugeAgreement()
     careers_recorded: int = 0  # careers the agent saw end and recorded (careers/career_NNN.json)
+    goto_calls: int = 0  # turns the agent walked a goTo path (the screen map; no model call per step)
+    routine_passes: int = 0  # routine screens passed without a model call (loop.autopilot)
     careers: list[CareerSummary] = []  # the agent's record of each career (the one going on last, not complete)
 
     def usage(self) -> Usage:
@@ -294,6 +296,8 @@ def run_demo(
         sitting_only=list(SITTING_ONLY) if resume else [],
         gauge_decisions_agree=agreement,
         careers_recorded=sum(r.complete for r in records),
+        goto_calls=totals.goto_calls,
+        routine_passes=totals.routine_passes,
         careers=records,
     )
 
@@ -417,6 +421,8 @@ def main(argv: list[str]) -> int:
         + f"  faults injected: {s.faults_injected.total} {s.faults_injected.by_kind or ''}; "
         f"hazards injected: {s.hazards_injected.total} {s.hazards_injected.by_kind or ''}; "
         f"taps off target: {s.taps_off_target}\n"
+        + (f"  screen map: {s.goto_calls} goTo walk(s), {s.routine_passes} routine screen(s) passed without a model "
+           "call\n" if s.goto_calls or s.routine_passes else "")
         + (f"  rest-or-train on the Energy gauge: {g.agree}/{g.of} as the true energy would choose\n"
            if (g := s.gauge_decisions_agree).of else "")
         + "".join(f"  {career_line(r)}\n" for r in s.careers)

@@ -65,8 +65,8 @@ def row(log: TurnLog) -> dict[str, Any]:
 
 
 def notes(log: TurnLog) -> list[str]:
-    """The listing's notes column: stuck and the recovery rung, a start of the game, what the guard refused, errors,
-    what a person did (an answer under --confirm, a memory edit)."""
+    """The listing's notes column: stuck and the recovery rung, a start of the game, what the guard refused, a goTo
+    walk and a routine pass (the screen map), errors, what a person did (an answer under --confirm, a memory edit)."""
     out = []
     if log.stuck.level != "ok":
         out.append(f"stuck:{log.stuck.level}")
@@ -75,6 +75,11 @@ def notes(log: TurnLog) -> list[str]:
     if log.game_start is not None:
         out.append("game started" if log.game_start.ok else "game start failed")
     out += [f"guard: {clip(g, 40)}" for g in log.guard]
+    if log.navigation:  # the screen map walked without a model call per step
+        last = log.navigation[-1]
+        out.append(f"goTo {clip(last.target, 30)}: step {last.step} of {last.of}{'' if last.ok else ' stopped'}")
+    if log.routine is not None:
+        out.append(f"routine: {clip(log.routine.action, 40)} (no model call)")
     if log.person:
         out.append(f"person: {log.person}")
     edited = sorted({m.name for m in log.memory_changes if m.by == "person"})

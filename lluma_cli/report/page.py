@@ -73,6 +73,7 @@ ul{margin:2px 0;padding-left:20px}code{font:12px ui-monospace,Menlo,Consolas,mon
 .tag{font-size:11px;border-radius:3px;padding:0 4px;margin-left:4px;background:#e8eef7;color:#234}
 .progress{display:block;white-space:normal;font-size:11px;color:#555;margin:2px 0 0 48px}
 .tag.person{background:#f6e3f0;color:#7a1457}.tag.resume{background:#e3f4e8;color:#1d5c2e}
+.tag.nav{background:#e0f0f8;color:#0d4a66}.tag.routine{background:#ececec;color:#444}
 .timeline{max-width:360px;border:1px solid #ccc;border-radius:4px}
 .toolbar{margin:4px 0}.toolbar button{font:inherit;padding:2px 10px;margin-right:6px;cursor:pointer}
 """
@@ -106,7 +107,18 @@ def thumbnail(path: Path, long_side: int, point: list[int] | None = None,
     return "data:image/jpeg;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
-def _header(s: RunStats) -> str:
+def _map_cards(turns: list[TurnLog]) -> list[tuple[str, str, str]]:
+    """goTo walks and routine passes (the screen map: no model call for either); none when the run made neither."""
+    walks = [t.navigation for t in turns if t.navigation]
+    passes = sum(1 for t in turns if t.routine is not None)
+    if not walks and not passes:
+        return []
+    stopped = sum(1 for w in walks if not w[-1].ok)
+    return [("goTo walks", f"{len(walks)}", f"{sum(len(w) for w in walks)} steps; {stopped} stopped on a surprise"),
+            ("routine passes", f"{passes}", "screens passed without a model call")]
+
+
+def _header(s: RunStats, turns: list[TurnLog]) -> str:
     total_in = s.uncached_input_tokens + s.cache_write_tokens + s.cache_read_tokens
     calls = ", ".join(f"{k} {c.count} {figures.usd(c.cost_usd)}" for k, c in s.calls.items()) or "none"
     cards = [
@@ -127,6 +139,7 @@ def _header(s: RunStats) -> str:
          ", ".join(f"{k} {v}" for k, v in s.recoveries.items()) or "no rung of the ladder taken"),
         ("game starts", f"{s.game_starts}", f"{s.game_start_failures} failed" if s.game_start_failures
          else "the game started again by the agent"),
+        *_map_cards(turns),
         ("memory changes", f"{sum(s.memory_changes.values())}",
          ", ".join(f"by {k} {v}" for k, v in s.memory_changes.items()) or "none"),
     ]
@@ -194,6 +207,12 @@ def _marks(log: TurnLog, resumed: bool) -> list[tuple[str, str]]:
     if log.game_start is not None:
         tags.append(("game", "game started" if log.game_start.ok else "game start failed"))
     tags += [("guard", f"guard: {g}") for g in log.guard]
+    if log.navigation:
+        last = log.navigation[-1]
+        tags.append(("nav", f"goTo {last.target}: step {last.step} of {last.of}" if last.ok
+                     else f"goTo {last.target}: stopped at step {last.step} of {last.of}"))
+    if log.routine is not None:
+        tags.append(("routine", f"routine: {log.routine.action}"))
     return tags
 
 
@@ -237,7 +256,7 @@ def render(run: Run, thumb: int = 480, out_dir: Path | None = None, gif: bytes |
         f"<h1>LLuMa run {escape(run.folder.name)}</h1>",
         f'<div class="sub">{escape(str(run.folder))} · started {escape(when)} · model {escape(", ".join(s.models))}'
         f" · turns {s.first_turn}–{s.last_turn} · stopped: {escape(s.stop_reason)}</div>",
-        _header(s),
+        _header(s, run.turns),
         _careers(s),
         "<h2>Tokens and cost</h2>",
         _charts(run.turns),

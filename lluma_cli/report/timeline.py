@@ -22,6 +22,11 @@ def caption(log: TurnLog) -> tuple[str, str]:
     """Two lines: the turn and its action; what it did (and what a person said)."""
     effect = effect_words(log.action.effect) if log.action else ""
     second = (f"-> {effect}" if effect else "") + (f"  person: {log.person}" if log.person else "")
+    if log.navigation:  # a goTo walk: how far it got
+        last = log.navigation[-1]
+        second = f"goTo {last.target}: step {last.step} of {last.of}{'' if last.ok else ' stopped'}  {second}"
+    elif log.routine is not None:
+        second = f"routine pass, no model call  {second}"
     return f"T{log.turn}  {action_label(log) or 'no action'}", second
 
 

@@ -79,6 +79,7 @@ class TurnView(BaseModel):
     stuck_line: str
     stuck_reason: str
     unattended: list[str]  # the recovery ladder's rung, the game started, what the guard did
+    navigation: list[str]  # a goTo walk's steps, a routine screen passed (the screen map, no model call)
     errors: list[str]
 
     @classmethod
@@ -135,8 +136,24 @@ class TurnView(BaseModel):
             stuck_line=(f"stuck: {s.level} (unchanged {s.unchanged_streak}, loop {s.loop_streak}): {s.reason}"
                         if s.level != "ok" else ""),
             unattended=unattended_lines(log),
+            navigation=navigation_lines(log),
             errors=list(log.errors),
         )
+
+
+def navigation_lines(log: TurnLog) -> list[str]:
+    """What the screen map did this turn without asking the model: each step of a goTo walk (step k of n, the
+    action, the screen the map expected and the one reached), or a routine screen passed."""
+    lines = []
+    for s in log.navigation:
+        outcome = (f"reached {s.reached}" if s.ok else f"SURPRISE: expected {s.expected}, reached "
+                   f"{s.reached or 'nothing read'}")
+        lines.append(f"goTo {s.target}: step {s.step} of {s.of}, {s.action} -> {outcome}"
+                     + (f" ({s.seconds:.1f} s)" if s.seconds else "") + (f"; {s.note}" if s.note else ""))
+    if (r := log.routine) is not None:
+        lines.append(f"routine pass (no model call): {r.action} on {r.screen}"
+                     + (f", expecting {r.expected}" if r.expected else "") + f"; taken {r.uses} time(s) before")
+    return lines
 
 
 def unattended_lines(log: TurnLog) -> list[str]:
@@ -203,6 +220,7 @@ def as_text(v: TurnView) -> str:
     out += _block("calls (each billed to this turn)", "\n".join(c.line for c in v.calls))
     for m in v.memory:
         out += _block(m.title, m.diff or "(no diff)")
+    out += _block("screen map (no model call)", "\n".join(v.navigation))
     if v.stuck_line:
         out.append(v.stuck_line)
     out += v.unattended

@@ -12,7 +12,7 @@ import pytest
 
 from lluma_agent.navmap import ScreenMap, map_path_for, save_map
 from lluma_agent.runlog import logread
-from lluma_agent.runlog.turnlog import TurnLog, TurnLogger
+from lluma_agent.runlog.turnlog import NavigationStep, RoutineLog, TurnLog, TurnLogger
 from lluma_cli.main import main
 from lluma_cli.report import page as report
 
@@ -108,3 +108,32 @@ def test_report_draws_the_map_as_a_picture(demo_run: Path) -> None:
     widths = {float(w) for w in re.findall(r'stroke-width="([\d.]+)" stroke-opacity', svg)}
     assert len(widths) > 1
     assert "http" not in svg and "url(" not in svg  # nothing to fetch: it draws under the page's CSP
+
+
+def test_goto_steps_and_routine_passes_show_in_the_turn_and_the_report(demo_run: Path,
+                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    logger = TurnLogger(demo_run)
+    walk = [NavigationStep(target="Races", step=1, of=2, action="pressButton:Races", expected="Races",
+                           reached="Races", ok=True, seconds=1.5),
+            NavigationStep(target="Races", step=2, of=2, action="pressButton:Race", expected="Race List",
+                           reached="Tutorial", ok=False, note="a surprise: the map expected Race List")]
+    logger.write(TurnLog(turn=1, started_at=1_760_000_000.0, model="claude-haiku-4-5", navigation=walk))
+    logger.write(TurnLog(turn=2, started_at=1_760_000_001.0, model="claude-haiku-4-5",
+                         routine=RoutineLog(screen="Race Result", action="pressButton:Next", expected="Career",
+                                            uses=4)))
+    logger.close()
+    assert main(["logs", str(demo_run), "--turn", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "goTo Races: step 1 of 2, pressButton:Races -> reached Races (1.5 s)" in out
+    assert "goTo Races: step 2 of 2, pressButton:Race -> SURPRISE: expected Race List, reached Tutorial" in out
+    assert main(["logs", str(demo_run), "--turn", "2"]) == 0
+    assert ("routine pass (no model call): pressButton:Next on Race Result, expecting Career; taken 4 time(s) "
+            "before") in capsys.readouterr().out
+    assert main(["logs", str(demo_run)]) == 0  # the listing's notes column
+    listing = capsys.readouterr().out
+    assert "goTo Races: step 2 of 2 stopped" in listing and "routine: pressButton:Next (no model call)" in listing
+    html = report.render(logread.load_run(demo_run))
+    assert '<span class="tag nav">goTo Races: stopped at step 2 of 2</span>' in html
+    assert '<span class="tag routine">routine: pressButton:Next</span>' in html
+    assert "<span>goTo walks</span><b>1</b><span>2 steps; 1 stopped on a surprise</span>" in html
+    assert "<span>routine passes</span><b>1</b>" in html
