@@ -30,6 +30,9 @@ from lluma_agent.runlog.logread import load_run  # noqa: E402
 from lluma_agent.runlog.turnlog import TurnLog  # noqa: E402
 from lluma_cli.demo import DemoSummary, run_demo  # noqa: E402
 
+HAZARDS = 0.05  # game hazards per input: a night's worth (crashes, dialogs, resets), as the unattended test plays
+FAULTS = 0.02  # device and API faults per turn
+
 
 def stuck_episodes(turns: list[TurnLog]) -> list[int]:
     """Lengths, in turns, of each run of consecutive turns the stuck detector flagged (any level above ok)."""
@@ -44,12 +47,15 @@ def stuck_episodes(turns: list[TurnLog]) -> list[int]:
     return runs + ([streak] if streak else [])
 
 
-def night(careers: int, career_turns: int, hazards: float, faults: float, seed: int, where: Path) -> dict[str, Any]:
-    print(f"unattended: {careers} careers of {career_turns} game turns, hazards {hazards:g}, faults {faults:g}, "
+def night(careers: int, career_turns: int, hazards: float, faults: float, seed: int, where: Path,
+          overrides: dict[str, str] | None = None, label: str = "unattended") -> dict[str, Any]:
+    """Play the night into `where` and sum it up; `overrides` are extra LLUMA_* settings (bench/navigation.py turns
+    the screen map off with them)."""
+    print(f"{label}: {careers} careers of {career_turns} game turns, hazards {hazards:g}, faults {faults:g}, "
           f"seed {seed} ...", file=sys.stderr, flush=True)
     start = time.monotonic()
     s: DemoSummary = run_demo(0, where, seed=seed, quiet=True, careers=careers, fault_rate=faults,
-                              hazard_rate=hazards, career_turns=career_turns)
+                              hazard_rate=hazards, career_turns=career_turns, overrides=overrides)
     wall = time.monotonic() - start
     episodes = stuck_episodes(load_run(where).turns) if s.turns else []
     return {
@@ -101,14 +107,19 @@ def table(r: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--careers", type=int, default=3)
-    ap.add_argument("--career-turns", type=int, default=75, help="game turns per career (75: the real career)")
-    ap.add_argument("--hazards", type=float, default=0.05, help="game hazards per input")
-    ap.add_argument("--faults", type=float, default=0.02, help="device and API faults per turn")
+def add_night_arguments(ap: argparse.ArgumentParser, careers: int = 3, career_turns: int = 75) -> None:
+    """A night's settings, shared with the benches that play nights (bench/navigation.py)."""
+    ap.add_argument("--careers", type=int, default=careers)
+    ap.add_argument("--career-turns", type=int, default=career_turns, help="game turns per career (75: the real one)")
+    ap.add_argument("--hazards", type=float, default=HAZARDS, help="game hazards per input")
+    ap.add_argument("--faults", type=float, default=FAULTS, help="device and API faults per turn")
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--json", action="store_true")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_night_arguments(ap)
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="lluma-night-") as tmp:
         result = night(args.careers, args.career_turns, args.hazards, args.faults, args.seed, Path(tmp) / "run")
