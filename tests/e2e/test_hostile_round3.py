@@ -185,15 +185,11 @@ def test_replay_says_the_stand_in_measures_the_harness_and_refuses_an_unknown_mo
 # ---- hangs: full-text queries --------------------------------------------------------------------------------
 def test_a_query_of_2000_prefix_terms_ends_within_seconds_in_one_line(run6: Path,
                                                                      capsys: pytest.CaptureFixture[str]) -> None:
-    import time
-
     from lluma_cli import search
 
-    start = time.monotonic()
     assert search.main([" OR ".join(["a*"] * 2000), str(run6)]) == 2
-    assert time.monotonic() - start < 5
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "at most 300 are searched" in err[0]
+    assert len(err) == 1 and "at most 300 are searched" in err[0]  # refused before any search: no time to measure
     assert search.main([" OR ".join(["a*"] * 40), str(run6)]) == 2
     assert "prefix* terms; at most 16" in capsys.readouterr().err
     assert search.main(["Rest\udcff", str(run6)]) == 2  # invalid UTF-8 from the command line
@@ -310,7 +306,7 @@ def test_the_report_charts_progress_from_the_readings_and_the_timeline_reads(run
 
 
 def test_captions_wrap_by_words_and_a_huge_caption_is_not_quadratic() -> None:
-    import time
+    from typing import Any
 
     from PIL import Image, ImageDraw, ImageFont
 
@@ -322,10 +318,19 @@ def test_captions_wrap_by_words_and_a_huge_caption_is_not_quadratic() -> None:
                        "the career should not start yet", font, 348, 2)
     assert len(lines) == 2 and lines[-1].endswith(" …") and all(draw.textlength(x, font=font) <= 348 for x in lines)
     assert all(not x.rstrip(" …").endswith(("Canc", "pressBut")) for x in lines)  # never cut mid-word
-    start = time.monotonic()
+    measured = [0]
+    textlength = draw.textlength
+
+    def counted(*args: Any, **kwargs: Any) -> float:
+        measured[0] += 1
+        return textlength(*args, **kwargs)
+
+    draw.textlength = counted  # type: ignore[method-assign]
     wrap(draw, "x" * 8000, font, 348, 2)
     wrap(draw, "word " * 8000, font, 348, 2)
-    assert time.monotonic() - start < 1  # an 8,000-character caption took 30 s
+    # the work does not grow with the caption: 52 measurements for both (an 8,000-character caption once took
+    # 30 s, measuring every prefix); counted, not timed, so a loaded machine cannot fail it
+    assert measured[0] <= 100, measured[0]
 
 
 def test_progress_readings_count_careers_where_the_turn_counter_starts_again() -> None:
