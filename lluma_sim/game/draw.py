@@ -56,6 +56,11 @@ def greyed(c: RGB) -> RGB:
     return tuple(round(0.68 * (lum + 0.3 * (v - lum))) for v in c)  # type: ignore[return-value]
 
 
+def paler(c: RGB) -> RGB:
+    """The same hue, paler: half way to white (the energy bar's preview of a training's cost)."""
+    return tuple(round((v + 255) / 2) for v in c)  # type: ignore[return-value]
+
+
 @lru_cache(maxsize=64)
 def font(px: int) -> ImageFont.FreeTypeFont:
     return ImageFont.load_default(size=max(8, px))  # type: ignore[return-value]
@@ -263,9 +268,10 @@ class Painter:
     def hotspot(self, b: Box, action: Action) -> None:
         self.widgets.append(Widget("hotspot", "text", b, True, action, truth=False))
 
-    def bar(self, b: Box, frac: float, color: RGB) -> None:
+    def bar(self, b: Box, frac: float, color: RGB, preview: float = 0.0) -> None:
         """A gauge as the real game's energy bar: in a light rim, a coloured run with a square end, then the grey
-        empty part, both the track's full height."""
+        empty part, both the track's full height. `preview` (a share of full) draws the end of the coloured run
+        that much paler in the same hue: the training screen's preview of the selected training's energy cost."""
         if not self.d:
             return
         self.rrect(b, WHITE, EDGE, shadow=False)
@@ -279,6 +285,9 @@ class Painter:
             self.d.rectangle((end - r, y0, end, y1), fill=color)
         elif end - x0 > 2:
             self.d.rectangle((x0 + r / 2, y0, end, y1), fill=color)
+        if preview > 0 and end - x0 > 2:
+            start = max(x0 + r / 2, end - (x1 - x0) * preview)
+            self.d.rectangle((start, y0, end, y1), fill=paler(color))
 
     def badge(self, b: Box, word: str, color: RGB) -> None:
         """A status word in capitals on a coloured pill (the game's mood badge): read text, not a button."""

@@ -17,9 +17,10 @@ def _background(p: Painter, seed: int) -> None:
     p.backdrop((236, 246, 255), (252, 246, 236), seed, 18)
 
 
-def _header(p: Painter, g: GameState, title: str) -> None:
+def _header(p: Painter, g: GameState, title: str, cost: int = 0) -> None:
     """Title, turn counter and energy: the strip every career screen shares. The hard style draws it as the real
-    game does: energy as a bar only (no digits), the mood as a coloured badge word right of it."""
+    game does: energy as a bar only (no digits), the mood as a coloured badge word right of it. `cost` (the
+    training screen's selected training) is previewed at the end of the bar's coloured run, paler (FACTS)."""
     c = g.career
     p.rect(p.box(0.0, 0.0, 1.0, 0.1), WHITE)
     p.rect(p.box(0.0, 0.1, 1.0, 0.103), EDGE)
@@ -31,7 +32,7 @@ def _header(p: Painter, g: GameState, title: str) -> None:
     p.text(p.w * 0.04, p.h * 0.075, "Energy", 36, anchor="lm")
     frac = c.energy / MAX_ENERGY
     color = GREEN if frac > 0.5 else (250, 200, 80) if frac > 0.25 else (240, 120, 100)
-    p.bar(p.box(0.22, 0.062, 0.66, 0.088), frac, color)
+    p.bar(p.box(0.22, 0.062, 0.66, 0.088), frac, color, min(cost, c.energy) / MAX_ENERGY)
     if g.style == "hard":
         p.badge(p.box(0.7, 0.058, 0.96, 0.092), c.mood_word, MOOD_BADGES[c.mood_word])
     else:
@@ -93,7 +94,7 @@ def draw_training(p: Painter, g: GameState) -> None:
     c = g.career
     assert c is not None
     _background(p, 4)
-    _header(p, g, "Training")
+    _header(p, g, "Training", TRAININGS[STATS[0]][1])  # the first training is the selected one (drawn so)
     if g.style == "hard":
         _training_icon_row(p, g)
         return

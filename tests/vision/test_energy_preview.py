@@ -1,0 +1,73 @@
+"""The training screen's energy bar previews the selected training's cost at the end of its coloured run (FACTS): the
+simulator draws it (paler, the same hue) and the reading gives the energy now and after the training."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw
+
+from lluma_sim.game import SimGame
+from lluma_sim.game.content import MAX_ENERGY, STATS, TRAININGS
+from lluma_sim.game.draw import GREEN, TRACK, paler
+from lluma_sim.game.game import HARD_VARIANTS
+from lluma_vision.compact import compact
+from lluma_vision.config import VisionConfig
+from lluma_vision.gauges import find_gauges
+from lluma_vision.pipeline import Vision
+
+CAREER_START = ("Career", "Next", "Next", "Auto-Select", "Next", "Borrow", "Start Career!")  # home to the hub
+COST = TRAININGS[STATS[0]][1] / MAX_ENERGY  # the selected (first) training's
+
+
+@pytest.fixture(scope="module")
+def vision() -> Vision:
+    return Vision(VisionConfig(backend="ocr", cache_size=0))
+
+
+def _training_screen(seed: int, energy: int) -> Image.Image:
+    g = SimGame(seed=seed, style="hard", max_turns=12, **HARD_VARIANTS[seed])
+    for name in (*CAREER_START, "Training"):
+        g.tap(*next(e for e in g.truth().elements if e.name == name and e.kind != "text").box.center)
+        while g.truth().cinematic in ("loading", "cutscene"):
+            g.capture()
+        if name == "Start Career!":
+            assert g.career is not None
+            g.career.energy = energy
+    assert g.truth().screen == "training"
+    return g.capture()
+
+
+@pytest.mark.parametrize(("seed", "energy"), [(0, 100), (0, 60), (3, 80), (3, 25), (1, 45)])
+def test_the_training_screen_reads_the_energy_now_and_after_the_selected_training(
+        vision: Vision, seed: int, energy: int) -> None:
+    gauges = compact(vision.analyze(_training_screen(seed, energy))).gauges
+    assert abs(gauges["Energy"] - energy / MAX_ENERGY) <= 0.05, gauges
+    assert abs(gauges["Energy after"] - (energy / MAX_ENERGY - COST)) <= 0.05, gauges
+
+
+def _bar(runs: list[tuple[tuple[int, int, int], int]]) -> np.ndarray:
+    """A bar of coloured runs (colour, width) on a white frame, its caption-free track grey to the end."""
+    img = Image.new("RGB", (720, 200), (255, 255, 255))
+    d = ImageDraw.Draw(img)
+    x = 200
+    for colour, width in [*runs, (TRACK, 400 - sum(w for _, w in runs))]:
+        d.rectangle((x, 80, x + width - 1, 107), fill=colour)
+        x += width
+    return np.asarray(img)
+
+
+def test_a_bar_without_a_preview_has_no_energy_after() -> None:
+    found = find_gauges(_bar([(GREEN, 240)]), [])
+    assert [(round(g.fill, 2), g.after) for g in found] == [(0.6, None)]
+
+
+def test_a_darker_end_as_the_real_game_draws_it_is_a_preview_too() -> None:
+    found = find_gauges(_bar([((44, 213, 255), 120), ((19, 145, 40), 100)]), [])  # real captures' blue, dark green
+    assert [(round(g.fill, 2), round(g.after or 0, 2)) for g in found][:1] == [(0.55, 0.3)]
+    assert [g.label for g in found] == ["gauge", "gauge after"]
+
+
+def test_a_paler_end_of_the_same_hue_is_a_preview() -> None:
+    found = find_gauges(_bar([(GREEN, 160), (paler(GREEN), 80)]), [])
+    assert [(round(g.fill, 2), round(g.after or 0, 2)) for g in found][:1] == [(0.6, 0.4)]
