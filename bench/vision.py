@@ -42,7 +42,8 @@ sys.path.insert(0, str(REPO))
 
 from screen_identity import format_report, real_report, sim_report  # noqa: E402  (bench/ is this script's folder)
 
-from lluma_sim.real_screens import labelled_sources, screens_dir  # noqa: E402
+from lluma_sim.real_screens import facts_path, labelled_sources, screens_dir  # noqa: E402
+from lluma_vision import fact_labels  # noqa: E402
 from lluma_vision import labels as lab  # noqa: E402
 from lluma_vision.compact import compact, summarize  # noqa: E402
 from lluma_vision.config import VisionConfig  # noqa: E402
@@ -242,62 +243,12 @@ def read_sources(sources: list[Path], scales: list[float]) -> dict[str, Any]:
 
 
 def _facts(source: str) -> dict[str, Any]:
-    path = REPO / "bench" / "labels" / f"{source}.facts.json"
-    return json.loads(path.read_text()) if path.is_file() else {}
+    return fact_labels.load(facts_path(source))
 
 
-def _same_caption(read: str, want: str, exact: bool = False) -> bool:
-    """The labelled caption is the read caption or (unless `exact`) its last words (an icon glyph read as a letter
-    before it), spaces aside ("Concertin turn(s)" is "Concert in turn(s)": the recogniser drops a narrow space no
-    rule can put back)."""
-    r = [n for n in map(norm, read.split("#")[0].split()) if n]  # norm drops spaces: word by word
-    w = "".join(n for n in map(norm, want.split()) if n)
-    return bool(w) and any("".join(r[k:]) == w for k in range(1 if exact else len(r)))
-
-
-def fact_figures(rows: list[Any], facts: dict[str, Any]) -> dict[str, Any]:
-    """Gauges within 0.1 of the labelled fill (by label), captioned values with their caption in the compact JSON,
-    the mood word, disabled buttons (and buttons marked disabled that are not); `misses` lists what was not met."""
-    g_ok = g_n = v_ok = v_n = v_exact = m_ok = m_n = d_ok = d_n = d_false = 0
-    misses: list[str] = []
-    for name, reading, _label, _ms, _scale in rows:
-        want = facts.get(name)
-        if want is None:
-            continue
-        view = compact(reading)
-        for g in want["gauges"]:
-            if g["label"] != "Energy":  # the done-check's gauge; uncaptioned friendship bars are reported apart
-                continue
-            g_n += 1
-            hit = any(_same_caption(k, "Energy") and abs(f - g["fill"]) <= 0.1 for k, f in view.gauges.items())
-            g_ok += hit
-            if not hit:
-                misses.append(f"{name}: Energy {g['fill']} read {view.gauges}")
-        for v in want["values"]:
-            v_n += 1
-            pool = view.gains if v.get("kind") == "gain" else view.values
-            hit = any(_same_caption(k, v["caption"]) and norm(val) == norm(v["value"]) for k, val in pool.items())
-            v_ok += hit
-            # the caption as labelled and nothing more (no icon letter before it), case, spaces and punctuation aside
-            exact = any(_same_caption(k, v["caption"], exact=True) and norm(val) == norm(v["value"])
-                        for k, val in pool.items())
-            v_exact += exact
-            if hit and not exact:
-                misses.append(f"{name}: {v.get('kind', 'value')} {v['caption']!r} read with words before its caption")
-            if not hit:
-                misses.append(f"{name}: {v.get('kind', 'value')} {v['caption']!r} {v['value']!r}")
-        if want["mood"]:
-            m_n += 1
-            m_ok += view.mood == want["mood"]
-            if view.mood != want["mood"]:
-                misses.append(f"{name}: mood {want['mood']} read {view.mood}")
-        marked = {norm(b.name.split("#")[0]) for b in reading.buttons if "disabled" in b.meta}
-        labelled = {norm(d) for d in want["disabled"]}
-        d_n += len(labelled)
-        d_ok += len(labelled & marked)
-        d_false += len(marked - labelled)
-    return {"energy_gauges": f"{g_ok}/{g_n}", "values": f"{v_ok}/{v_n}", "values_exact": f"{v_exact}/{v_n}",
-            "mood": f"{m_ok}/{m_n}", "disabled": f"{d_ok}/{d_n}", "disabled_false": d_false, "misses": misses}
+def fact_figures(rows: list[Any], labelled: dict[str, Any]) -> dict[str, Any]:
+    """The facts scored as the real-screen tests score them (lluma_vision.fact_labels)."""
+    return fact_labels.score([(name, reading) for name, reading, *_ in rows], labelled).figures()
 
 
 def source_figures(rows: list[Any], floor: float = 0.0) -> dict[str, Any]:
@@ -501,8 +452,8 @@ def format_sources(report: dict[str, Any], misses: bool = False) -> str:
         for src, by_scale in report["facts_by_scale"].items():
             for scale, f in by_scale.items():
                 rows.append(f"  {src:<10} {scale:>5} energy {f['energy_gauges']:>6}  values {f['values']:>7} "
-                            f"(exact {f['values_exact']:>7})  mood {f['mood']:>6}  disabled {f['disabled']:>6} "
-                            f"(+{f['disabled_false']} not labelled)")
+                            f"(exact {f['values_exact']:>7}, doubtful {f['values_doubtful']})  mood {f['mood']:>6}  "
+                            f"disabled {f['disabled']:>6} (+{f['disabled_false']} not labelled)")
     if "screen_identity" in report:
         rows.append(format_report(report["screen_identity"]))
     if misses:

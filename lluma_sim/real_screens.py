@@ -30,3 +30,8 @@ def labelled_sources() -> list[Path]:
         return []
     siblings = sorted(p for p in first.parent.glob(first.name + "*") if p != first and (p / "labels.json").is_file())
     return [first, *siblings]
+
+
+def facts_path(source: str) -> Path:
+    """The hand labels of the facts on a labelled folder's screens (bench/labels/README.md), by the folder's name."""
+    return REPO / "bench" / "labels" / f"{source}.facts.json"
