@@ -172,6 +172,19 @@ class ContextConfig(_Section):
     )
     cache_ttl: Literal["5m", "1h"] = Field("5m", description="Prompt-cache TTL for the breakpoints.")
 
+    @model_validator(mode="before")
+    @classmethod
+    def _no_layout(cls, data: Any) -> Any:
+        """`context.layout` chose the token benchmark's baseline layout until that moved to bench/: a run has
+        only the cached layout, so `layout: cached` in an older config.yaml is accepted and ignored, anything else
+        refused."""
+        if isinstance(data, dict) and "layout" in data:
+            if data["layout"] != "cached":
+                raise ValueError("layout: a run has only the cached layout (the baseline is bench/tokens.py's); "
+                                 "delete the line")
+            data = {k: v for k, v in data.items() if k != "layout"}
+        return data
+
     @model_validator(mode="after")
     def _chunk_below_window(self) -> ContextConfig:
         if self.fold_chunk_turns >= self.history_max_turns:

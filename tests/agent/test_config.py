@@ -30,6 +30,16 @@ def test_unknown_key_names_its_path(tmp_path):
         load_config(p, env={})
 
 
+def test_an_older_config_with_the_cached_layout_still_loads_and_the_baseline_is_refused(tmp_path):
+    # context.layout left the config when the benchmark's baseline layout moved to bench/ (round 4)
+    p = tmp_path / "c.yaml"
+    p.write_text("context:\n  layout: cached\n")
+    assert load_config(p, env={}) == Config()
+    p.write_text("context:\n  layout: baseline\n")
+    with pytest.raises(ConfigError, match=r"a run has only the cached layout \(the baseline is bench/tokens.py's\)"):
+        load_config(p, env={})
+
+
 def test_wrong_type_names_its_path(tmp_path):
     p = tmp_path / "c.yaml"
     p.write_text("run:\n  max_turns: lots\n")
