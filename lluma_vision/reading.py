@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from lluma_vision import cinematic as cine
 from lluma_vision import resolve
+from lluma_vision.checks import check
 from lluma_vision.disabled import beside_gauge, mark_disabled
 from lluma_vision.gauges import GaugePx, badge, find_gauges
 from lluma_vision.heuristics import ScrollbarPx, scrollbar, viewport
@@ -273,6 +274,7 @@ def read_frame(work: Work, det_limit: int = 960, threads: int = 0, memory: TabMe
     found = badge(gauges, lines, work.rgb.shape[1])
     mood = without_icon_letter(work, *found) if found else None
     values, used = line_values(work, lines) if kind == "none" else ([], set())
+    values = check(work, lines, values)  # a value the game could not show: re-read, else marked doubtful
     out = build_output(work, blocks, view, tabs, scroll, kind, icons, gauges, mood, values, used)
     return Reading(work=work, lines=lines, blocks=blocks, view=view, tabs=tabs, scroll=scroll,
                    cinematic=kind, output=out, icons=icons, value_lines=used)

@@ -57,7 +57,8 @@ def _read_as(printed: str, misread: str) -> CaptionedValue:
     work = prepare(img)
     line = Line(text=misread, conf=0.9, x0=box[0] * work.scale, y0=box[1] * work.scale, x1=box[2] * work.scale,
                 y1=box[3] * work.scale)
-    v = CaptionedValue(caption="Speed", value=misread, bounds=work.to_device(line))
+    v = CaptionedValue(caption="Speed", value=misread, bounds=Box(x0=round(box[0]), y0=round(box[1]),
+                                                                  x1=round(box[2]), y1=round(box[3])))
     return check(work, [line], [v])[0]
 
 
