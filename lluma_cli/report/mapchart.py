@@ -15,7 +15,7 @@ import math
 from html import escape
 
 from lluma_agent.navmap import ScreenMap
-from lluma_cli.map import WayOut, name_of, ordered_screens, way_out
+from lluma_cli.report.mapdata import WayOut, name_of, ordered_screens, way_out
 
 BOX_W, BOX_H = 140.0, 34.0
 MAX_SCREENS = 40  # the most seen; a map grown over many nights shows its main screens, the rest counted in the title

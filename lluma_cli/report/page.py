@@ -36,9 +36,9 @@ from lluma_agent.runlog.logread import (
 )
 from lluma_agent.runlog.stats import RunStats, compute
 from lluma_agent.runlog.turnlog import TurnLog
-from lluma_cli.map import find_map, read_map
 from lluma_cli.report import charts, progress, timeline
 from lluma_cli.report.mapchart import map_svg
+from lluma_cli.report.mapdata import find_map, read_map
 from lluma_cli.report.marks import mark_action
 from lluma_cli.report.progress_charts import progress_charts
 from lluma_cli.report.turnview import TurnView

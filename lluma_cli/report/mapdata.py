@@ -1,0 +1,97 @@
+"""The screen map as `lluma map` and the report read it: where its file is, the file read (never moved or
+rewritten), each way out with names and times worked out. Below the command modules (docs/ARCHITECTURE.md,
+Layers), so `lluma map` and the report's picture share it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from lluma_agent.config import ConfigError, find_config, load_config
+from lluma_agent.navmap import MapError, ScreenMap, Transition, load_map, map_path_for
+from lluma_agent.runlog.folder import RunFolder
+from lluma_agent.runlog.logread import default_root
+
+
+class WayOut(BaseModel):
+    """One way out of a screen as `lluma map` shows it: the map's transition with names and times worked out."""
+
+    src: str
+    src_name: str
+    action: str
+    dst: str
+    dst_name: str
+    count: int
+    fails: int  # times it was expected (a goTo step, a routine pass) and another screen came
+    seconds_mean: float | None  # from the input sent to the next still reading
+    stays: bool  # the action left the screen where it was (a scroll, a page turned): kept, never walked
+
+
+def _config_memory() -> Path | None:
+    try:
+        return load_config(find_config(None)).memory.dir
+    except (ConfigError, OSError, ValueError):
+        return None  # a reader must not fail on a config it does not need
+
+
+def _is_run(folder: Path) -> bool:
+    run = RunFolder.at(folder)
+    return run.checkpoint.is_file() or run.summary.is_file() or any(folder.glob("turn_*.json"))
+
+
+def _newest_run_map(logs: Path) -> Path | None:
+    found = [(p.stat().st_mtime, p) for d in (logs.iterdir() if logs.is_dir() else [])
+             if d.is_dir() and (p := map_path_for(d / "memory")).is_file()]
+    return max(found)[1] if found else None
+
+
+def find_map(where: Path | None) -> Path:
+    """The map file `where` names (see the module's doc); raises MapError when there is none to find."""
+    if where is not None and where.is_file():
+        return where
+    if where is not None and not where.exists():
+        raise MapError(f"{where}: no such folder")
+    if where is not None and _is_run(where):
+        own = map_path_for(where / "memory")  # a demo's: its memory and map live in the run's folder
+        if own.is_file() or (where / "memory").is_dir():
+            return own
+        memory = _config_memory()  # a run on a phone: the map it shared, beside memory.dir
+        return map_path_for(memory) if memory is not None else own
+    if where is not None:
+        return map_path_for(where)
+    memory = _config_memory()
+    if memory is not None and map_path_for(memory).is_file():
+        return map_path_for(memory)
+    newest = _newest_run_map(default_root())
+    if newest is not None:
+        return newest
+    return map_path_for(memory if memory is not None else Path("memory"))
+
+
+def read_map(path: Path) -> ScreenMap:
+    """The map at `path` (read only: a damaged file stays where it is); MapError names the file when it is missing
+    or damaged."""
+    if not path.is_file():
+        raise MapError(f"no screen map at {path}: a run with map.enabled (the default) writes it there as it plays")
+    try:
+        return load_map(path)
+    except MapError as exc:
+        raise MapError(f"{exc}; the next run sets it aside and starts a new map") from None
+
+
+def name_of(m: ScreenMap, screen: str) -> str:
+    """The screen's name, with its id when another screen shares the name."""
+    return m.label(screen)
+
+
+def way_out(m: ScreenMap, t: Transition) -> WayOut:
+    return WayOut(
+        src=t.src, src_name=name_of(m, t.src), action=t.action, dst=t.dst, dst_name=name_of(m, t.dst), count=t.count,
+        fails=t.fails, seconds_mean=round(t.mean_seconds, 2) if t.count else None, stays=t.loop,
+    )
+
+
+def ordered_screens(m: ScreenMap) -> list[str]:
+    """Screen ids, the most seen first (ties by name, so the listing is the same every time)."""
+    return sorted(m.screens, key=lambda s: (-m.screens[s].seen, name_of(m, s), s))
