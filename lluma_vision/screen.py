@@ -39,11 +39,12 @@ KNOBS = Knobs()
 HEADER_LEFT = 0.35  # a header's left edge lies in this left fraction (real titles start at 0.02-0.17: PC margins)
 TOP_TITLE_BAND = 0.12  # a title centred at the top (the sim's result screens: its centre at 0.07-0.08)
 MAX_TITLE_WORDS = 4  # titles are short ("Active Concert Bonuses"); a longer line is body text
-MIN_CHOICES = 2  # an event offers at least two choice plates
 CHOICE_WIDTH = 0.4  # a choice plate spans at least this fraction of the width
+MIN_TABS = 2  # a bar of one tab has no direction to tell
 ALIGNED = 0.03  # plates of one stack share their left edge within this fraction of the width
 INSET = 0.08  # a choice's text starts within this fraction of the width inside its plate's left edge
-NEXT_PLATE = 2  # the next choice plate starts within this many plate heights of the last one
+NEXT_PLATE = 1  # the next choice plate starts within this many plate heights of the last (0.4 on real events;
+# a shop's cards, a page apart, are not a column of choices: at 2 a lesson shop flipped between scales)
 ALONE_REACH = 1.0  # a title has no other text within its own width left or right on its row
 EDGE = 0.15  # a dialog's title is centred at least this fraction of the width in from the frame's edges
 LONGEST_WORD = 14  # letters; a longer "word" is words OCR ran together (a goal line), not a title
@@ -161,15 +162,16 @@ def dialog_title(out: VisionOutput, k: Knobs = KNOBS) -> _Item | None:
 
 
 def choice_stack(out: VisionOutput, k: Knobs = KNOBS) -> bool:
-    """A column of choice plates on a screen that does not scroll (a list's rows scroll): two wide plates with one
-    left edge, or one wide plate with a line of text left-aligned in the next plate above or below it (a plate the
-    reading took for text: the choices are drawn alike, read alike or not)."""
+    """A column of choice plates on a screen that does not scroll (a list's rows scroll): two wide plates, one
+    under the other, with one left edge, or one wide plate with a line of text left-aligned in the next plate above
+    or below it (a plate the reading took for text: the choices are drawn alike, read alike or not)."""
     if out.scrollbar is not None:
         return False
     wide = [b.bounds for b in out.buttons if b.bounds.width >= CHOICE_WIDTH * out.width
             and b.confidence >= k.min_confidence]
     reach = ALIGNED * out.width
-    if any(sum(abs(o.x0 - b.x0) <= reach for o in wide) >= MIN_CHOICES for b in wide):
+    if any(a is not b and abs(a.x0 - b.x0) <= reach and 0 <= b.y0 - a.y1 <= NEXT_PLATE * a.height
+           for a in wide for b in wide):
         return True
     texts = [t.bounds for t in out.texts if t.confidence >= k.min_confidence]
     return any(b.x0 <= t.x0 <= b.x0 + INSET * out.width and t.height <= b.height
@@ -182,7 +184,7 @@ def _side_panel(out: VisionOutput) -> str | None:
     if out.menu is None or not out.menu.usable or out.menu.selected is None:
         return None
     tabs = [b for b in out.buttons if b.region == "menu"]
-    if len(tabs) < MIN_CHOICES:
+    if len(tabs) < MIN_TABS:
         return None
     xs = [b.bounds.center[0] for b in tabs]
     ys = [b.bounds.center[1] for b in tabs]
