@@ -20,6 +20,19 @@ GAUGE = (235, 130, 0)  # a bar named by its caption, with its fill
 SCROLL = (20, 170, 80)  # scrollbar track and thumb
 KINDS = (("button", BUTTON), ("text", TEXT), ("gauge", GAUGE), ("scrollbar", SCROLL))
 GAP = 2  # pixels between a box's outline and its tag
+# Drawing sizes, from the picture's size so a 720 and a 1440 frame look alike: the font a 70th of its height (at
+# least 12 px, readable on a phone-sized capture), outlines a 300th of its width; a tag pads its name by
+# TAG_PAD_X/TAG_PAD_Y px; the legend is placed on a grid of a 45th of the picture's short side (at least 8 px),
+# MARGIN px in from its edges, with SWATCH_GAP px between a colour swatch and its word
+MIN_FONT = 12
+FONT_PER_HEIGHT = 70
+LINE_PER_WIDTH = 300
+TAG_PAD_X = 6
+TAG_PAD_Y = 4
+LEGEND_STEP = 45
+LEGEND_MIN_STEP = 8
+MARGIN = 4
+SWATCH_GAP = 6
 
 Font = ImageFont.ImageFont | ImageFont.FreeTypeFont
 Colour = tuple[int, int, int]
@@ -28,7 +41,7 @@ Measure = Callable[[str], tuple[int, int]]  # a name's tag size (width, height) 
 
 
 def _font(height: int) -> Font:
-    return ImageFont.load_default(size=max(12, height // 70))
+    return ImageFont.load_default(size=max(MIN_FONT, height // FONT_PER_HEIGHT))
 
 
 def _overlap(a: Box, b: Box) -> int:
@@ -82,9 +95,10 @@ def _spot(w: int, h: int, size: tuple[int, int], avoid: Iterable[Box]) -> Box:
     a corner (top right first)."""
     W, H = size
     boxes = list(avoid)
-    step = max(8, min(W, H) // 45)
-    xs = sorted({*range(4, max(5, W - w - 3), step), max(4, W - w - 4)}, reverse=True)
-    ys = sorted({*range(4, max(5, H - h - 3), step), max(4, H - h - 4)})
+    step = max(LEGEND_MIN_STEP, min(W, H) // LEGEND_STEP)
+    m = MARGIN
+    xs = sorted({*range(m, max(m + 1, W - w - m + 1), step), max(m, W - w - m)}, reverse=True)
+    ys = sorted({*range(m, max(m + 1, H - h - m + 1), step), max(m, H - h - m)})
 
     def key(c: Box) -> tuple[int, int]:
         corner = min(min(c.x0, W - c.x1), W) + min(c.y0, H - c.y1)
@@ -98,11 +112,11 @@ def annotate(image: Image.Image, out: VisionOutput) -> Image.Image:
     canvas = image.convert("RGB")
     draw = ImageDraw.Draw(canvas)
     font = _font(canvas.height)
-    width = max(2, canvas.width // 300)
+    width = max(2, canvas.width // LINE_PER_WIDTH)
 
     def text_size(text: str) -> tuple[int, int]:
         x0, y0, x1, y1 = draw.textbbox((0, 0), text, font=font)
-        return round(x1 - x0) + 6, round(y1 - y0) + 4
+        return round(x1 - x0) + TAG_PAD_X, round(y1 - y0) + TAG_PAD_Y
 
     for t in out.texts:
         draw.rectangle(t.bounds.as_list(), outline=TEXT, width=max(1, width - 1))
@@ -131,15 +145,16 @@ def _legend(draw: ImageDraw.ImageDraw, out: VisionOutput, size: tuple[int, int],
             if out.menu is not None else "no menu")
     row = max(text_size(kind)[1] for kind, _ in KINDS)
     swatch = row - 4
-    w = max([swatch + 6 + text_size(kind)[0] for kind, _ in KINDS] + [text_size(menu)[0]]) + 8
-    h = row * (len(lines) + 1) + 8
+    w = max([swatch + SWATCH_GAP + text_size(kind)[0] for kind, _ in KINDS] + [text_size(menu)[0]]) + 2 * MARGIN
+    h = row * (len(lines) + 1) + 2 * MARGIN
     panel = _spot(w, h, size, avoid)
     draw.rectangle((panel.x0, panel.y0, panel.x1 - 1, panel.y1 - 1), fill=(255, 255, 255), outline=(0, 0, 0))
-    y = panel.y0 + 4
+    y = panel.y0 + MARGIN
+    x = panel.x0 + MARGIN
     for kind, colour in lines:
-        draw.rectangle((panel.x0 + 4, y + 2, panel.x0 + 4 + swatch, y + 2 + swatch), fill=colour)
+        draw.rectangle((x, y + 2, x + swatch, y + 2 + swatch), fill=colour)
         bx0, by0, _, _ = draw.textbbox((0, 0), kind, font=font)
-        draw.text((panel.x0 + 4 + swatch + 6 - bx0, y + 2 - by0), kind, fill=(0, 0, 0), font=font)
+        draw.text((x + swatch + SWATCH_GAP - bx0, y + 2 - by0), kind, fill=(0, 0, 0), font=font)
         y += row
     bx0, by0, _, _ = draw.textbbox((0, 0), menu, font=font)
-    draw.text((panel.x0 + 4 - bx0, y + 2 - by0), menu, fill=(0, 0, 0), font=font)
+    draw.text((x - bx0, y + 2 - by0), menu, fill=(0, 0, 0), font=font)

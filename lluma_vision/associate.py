@@ -14,12 +14,17 @@ from __future__ import annotations
 import re
 
 from lluma_vision.models import Box, Button, TextLine, VisionOutput
-from lluma_vision.values import GAIN, fact_of, read_values, split_words
+from lluma_vision.values import GAIN, SAME_COLUMN, fact_of, read_values, split_words
 
 VALUE = re.compile(r"^[+\-]?\d[\d.,/%+\- ]{0,10}(pt|pts)?$")
 LABEL_MAX_CHARS = 24
 META_MAX_CHARS = 90
 ROW_GAP_FRACTION = 0.6  # how far (of the screen width) a value or a meta text may sit from its anchor
+# a number under a label starts within 1.5 of their heights under it, centres within 0.6 of the wider one's width
+# (values.SAME_COLUMN); a button taller than 15% of the frame is a panel, not a row's button (29bec38: the stat grid's
+# "Speed 90" and the training row's "Fail 12%" on the simulator's hub and training screens)
+LABEL_OVER = 1.5
+ROW_BUTTON_MAX = 0.15
 
 
 def _vcenter(b: Box) -> float:
@@ -44,8 +49,8 @@ def _label_for(value: TextLine, texts: list[TextLine], taken: set[int], width: i
             continue
         b = t.bounds
         # a signed number is a gain printed over its caption (values.read_values), never the value of the words above
-        above = (not GAIN.match(value.text.strip()) and 0 <= v.y0 - b.y1 < 1.5 * max(b.height, v.height)
-                 and abs(b.center[0] - v.center[0]) < 0.6 * max(b.width, v.width))
+        above = (not GAIN.match(value.text.strip()) and 0 <= v.y0 - b.y1 < LABEL_OVER * max(b.height, v.height)
+                 and abs(b.center[0] - v.center[0]) < SAME_COLUMN * max(b.width, v.width))
         left = _same_row(b, v) and 0 <= v.x0 - b.x1 < ROW_GAP_FRACTION * width
         if left and any(_between(b, v, o.bounds) for o in texts if o is not t and o is not value):
             left = False
@@ -85,7 +90,7 @@ def _owner(t: TextLine, buttons: list[Button], width: int, height: int) -> int |
         box = b.bounds
         if numeric and b.source == "heuristic":
             continue
-        if b.region == "menu" or box.height > 0.15 * height or not box.y0 <= cy <= box.y1:
+        if b.region == "menu" or box.height > ROW_BUTTON_MAX * height or not box.y0 <= cy <= box.y1:
             continue
         gap = t.bounds.x0 - box.x1 if t.bounds.x0 >= box.x1 else box.x0 - t.bounds.x1 if t.bounds.x1 <= box.x0 else -1
         if gap < 0 or gap > ROW_GAP_FRACTION * width:

@@ -62,7 +62,7 @@ class TabMemory:
 
     def remember(self, work: Work, bar: TabBarPx) -> None:
         s = 1.0 / work.scale
-        self.size = (work.width, work.height)
+        self.size = (work.device_width, work.device_height)
         self.names = [b.text for b in bar.tabs]
         self.boxes = [(round(b.x0 * s), round(b.y0 * s), round(b.x1 * s), round(b.y1 * s)) for b in bar.tabs]
         self.selected = bar.selected
@@ -190,10 +190,10 @@ def tab_bar(
     found = _find(rgb, blocks, view)
     if found is not None:  # the tabs' evidence is rules/menu.py's (a tab is a button unless the bar is not usable)
         usable = float(np.median([crispness(rgb, b) for b in found])) >= CRISP
-        if usable and memory is not None and memory.names and memory.size == (work.width, work.height):
+        if usable and memory is not None and memory.names and memory.size == (work.device_width, work.device_height):
             usable = _brightness(rgb, found) >= DIMMED * memory.brightness  # dimmed behind a dialog
         return TabBarPx(usable=usable, tabs=found, selected=_selected(rgb, found))
-    if memory is not None and memory.names and memory.size == (work.width, work.height):
+    if memory is not None and memory.names and memory.size == (work.device_width, work.device_height):
         return _blurred_remembered(work, memory)
     return _blurred_strip(rgb, edges)
 

@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 from PIL import Image
 
+from lluma_vision.geometry import HasBox, Rect
 from lluma_vision.models import Box
 
 _ENGINE = None
@@ -55,30 +56,53 @@ class Line:
 
 @dataclass
 class Work:
-    """A frame at working scale: RGB pixels plus the factor back to device pixels."""
+    """A frame at working scale: RGB pixels plus the factor back to device pixels.
+
+    Two pixel spaces, named apart: `w`/`h` (and every rectangle inside the pipeline) are the working image's;
+    `device_width`/`device_height` are the frame's as the phone has it. `to_device` / `from_device` are the only
+    crossings."""
 
     rgb: np.ndarray  # H x W x 3 uint8
     scale: float  # working px = device px * scale
-    width: int  # device size
-    height: int
+    device_width: int
+    device_height: int
     original: np.ndarray | None = None  # the device-size RGB when it is sharper than `rgb` (downscaled frames)
 
     @property
     def w(self) -> int:
+        """The working image's width."""
         return int(self.rgb.shape[1])
 
     @property
     def h(self) -> int:
+        """The working image's height."""
         return int(self.rgb.shape[0])
 
-    def to_device(self, x0: float, y0: float, x1: float, y1: float) -> Box:
+    def to_device(self, r: HasBox | tuple[float, float, float, float]) -> Box:
         """Working-space rectangle -> device-pixel Box, clamped to the frame."""
+        x0, y0, x1, y1 = Rect.of(r)
         s = 1.0 / self.scale
-        bx0 = min(max(int(round(x0 * s)), 0), self.width - 1)
-        by0 = min(max(int(round(y0 * s)), 0), self.height - 1)
-        bx1 = min(max(int(round(x1 * s)), bx0 + 1), self.width)
-        by1 = min(max(int(round(y1 * s)), by0 + 1), self.height)
+        bx0 = min(max(int(round(x0 * s)), 0), self.device_width - 1)
+        by0 = min(max(int(round(y0 * s)), 0), self.device_height - 1)
+        bx1 = min(max(int(round(x1 * s)), bx0 + 1), self.device_width)
+        by1 = min(max(int(round(y1 * s)), by0 + 1), self.device_height)
         return Box(x0=bx0, y0=by0, x1=bx1, y1=by1)
+
+    def from_device(self, r: HasBox | tuple[float, float, float, float]) -> Rect:
+        """Device-pixel box -> working-space rectangle (unclamped floats)."""
+        return Rect.of(r).scale(self.scale)
+
+
+# A strip (one side over 2.5 times the other: a cropped bar, a banner) keeps the long-side cap when enlarged
+STRIP = 2.5
+# an enlargement under 1.15x is not worth its time: the recogniser reads text of 0.87 of the reference size as well
+MIN_UPSCALE = 1.15
+DET_NO_UPSCALE = 2000  # the detector's own limit, set above any frame it is given (read_lines sizes its input)
+PORTRAIT = 9 / 16  # a phone's frame: det_limit is the long side of a 9:16 frame
+# One or two letters read off a drawing: kept only when read at 0.8 or more and wider than 0.9 of their height (a
+# horseshoe read as "C", a ring as "O": the first OCR reading's misreads on the simulator's hub, 79c57df)
+MARK_SURE = 0.8
+RING_ASPECT = 0.9
 
 
 def prepare(image: Image.Image, short_side: int = 720, long_side: int = 1280, max_upscale: float = 2.5) -> Work:
@@ -92,15 +116,15 @@ def prepare(image: Image.Image, short_side: int = 720, long_side: int = 1280, ma
     img = image if image.mode == "RGB" else image.convert("RGB")
     w, h = img.size
     scale = min(short_side / min(w, h), long_side / max(w, h))
-    if short_side / min(w, h) > 1.0 and max(w, h) <= 2.5 * min(w, h):
+    if short_side / min(w, h) > 1.0 and max(w, h) <= STRIP * min(w, h):
         scale = short_side / min(w, h)
     if scale > 1.0:
-        scale = min(scale, max_upscale) if scale >= 1.15 else 1.0
+        scale = min(scale, max_upscale) if scale >= MIN_UPSCALE else 1.0
     if scale != 1.0:
         size = (max(1, round(w * scale)), max(1, round(h * scale)))
         img = img.resize(size, Image.Resampling.BILINEAR if scale < 1.0 else Image.Resampling.BICUBIC)
     original = np.asarray(image if image.mode == "RGB" else image.convert("RGB")) if scale < 1.0 else None
-    return Work(rgb=np.asarray(img), scale=scale, width=w, height=h, original=original)
+    return Work(rgb=np.asarray(img), scale=scale, device_width=w, device_height=h, original=original)
 
 
 def get_engine(threads: int = 0) -> Any:
@@ -112,7 +136,7 @@ def get_engine(threads: int = 0) -> Any:
             from rapidocr_onnxruntime import RapidOCR  # heavy import, only when OCR is used
 
             # limit_type "max" with a large limit: the detector never upscales what read_lines hands it
-            kwargs: dict[str, Any] = {"use_cls": False, "det_limit_type": "max", "det_limit_side_len": 2000}
+            kwargs: dict[str, Any] = {"use_cls": False, "det_limit_type": "max", "det_limit_side_len": DET_NO_UPSCALE}
             if threads > 0:
                 kwargs["intra_op_num_threads"] = threads
             _ENGINE = RapidOCR(**kwargs)
@@ -128,12 +152,12 @@ def _shape_not_text(text: str, conf: float, w: float, h: float) -> bool:
     core = re.sub(r"[^A-Za-z0-9]", "", text)
     if len(core) > 2:
         return False
-    return conf < 0.8 or _letter_shaped(core, w, h)
+    return conf < MARK_SURE or _letter_shaped(core, w, h)
 
 
 def _letter_shaped(core: str, w: float, h: float) -> bool:
     """Letters in a box taller than wide: a ring or a hook's shape, whatever the recogniser's confidence."""
-    return core.isalpha() and h > 0.9 * w
+    return core.isalpha() and h > RING_ASPECT * w
 
 
 def _one_spaced(raw: str, scores: list[float]) -> tuple[str, tuple[float, ...]]:
@@ -165,7 +189,7 @@ def read_lines(work: Work, det_limit: int = 960, min_conf: float = 0.5, threads:
     # RapidOCR 1.4 ignores det_limit_side_len with limit_type "max" (it picks 960/1500/2000 by size),
     # so the detector's input size is set here: det_limit is the long side of a 9:16 frame, and a taller
     # frame keeps the same short side (text as big as on a phone-shaped frame)
-    det_scale = min(1.0, max(det_limit / max(small.shape[:2]), det_limit * 9 / 16 / min(small.shape[:2])))
+    det_scale = min(1.0, max(det_limit / max(small.shape[:2]), det_limit * PORTRAIT / min(small.shape[:2])))
     det_img = small if det_scale == 1.0 else cv2.resize(small, None, fx=det_scale, fy=det_scale,
                                                          interpolation=cv2.INTER_AREA)
     with _LOCK:  # one frame at a time through the shared sessions

@@ -18,6 +18,10 @@ from PIL import Image
 from lluma_vision.models import Box
 
 BITS = 64  # per region; also the distance of frames that cannot be compared (other size or grid)
+SIDE = 8  # a region's hash: the lowest SIDE x SIDE DCT coefficients over their median (BITS = SIDE**2)
+MIN_CELL = 24  # px per cell kept after reducing a big frame (a cell must still show a button's shape)
+TINY = 32  # an image whose cells would be under SIDE px is hashed whole at TINY x TINY
+ID_CHARS = 12  # a hash's short name in logs: 12 hex characters (48 bits)
 
 
 def region_hash(image: Image.Image, short_cells: int = 6, long_cells: int = 10) -> np.ndarray:
@@ -25,17 +29,17 @@ def region_hash(image: Image.Image, short_cells: int = 6, long_cells: int = 10) 
     g = image.convert("L")
     w, h = g.size
     cols, rows = (short_cells, long_cells) if w <= h else (long_cells, short_cells)
-    f = max(1, min(w // (cols * 24), h // (rows * 24)))  # keep >= 24 px per cell after reducing
+    f = max(1, min(w // (cols * MIN_CELL), h // (rows * MIN_CELL)))
     if f > 1:
         g = g.reduce(f)
     a = np.asarray(g, dtype=np.float32)
     ch, cw = max(1, a.shape[0] // rows), max(1, a.shape[1] // cols)
-    if ch < 8 or cw < 8:  # tiny image: one region
-        a = np.asarray(g.resize((32, 32)), dtype=np.float32)
+    if ch < SIDE or cw < SIDE:  # tiny image: one region
+        a = np.asarray(g.resize((TINY, TINY)), dtype=np.float32)
         rows = cols = 1
-        ch = cw = 32
+        ch = cw = TINY
     cells = a[: ch * rows, : cw * cols].reshape(rows, ch, cols, cw).transpose(0, 2, 1, 3)
-    d = scipy.fft.dctn(cells, axes=(2, 3))[:, :, :8, :8].reshape(rows * cols, 64)
+    d = scipy.fft.dctn(cells, axes=(2, 3))[:, :, :SIDE, :SIDE].reshape(rows * cols, BITS)
     bits = d > np.median(d, axis=1, keepdims=True)
     return np.packbits(bits, axis=1)
 
@@ -54,7 +58,7 @@ def phash(image: Image.Image, box: Box | None = None) -> str:
 
 
 def from_hex(h: str) -> np.ndarray:
-    return np.frombuffer(bytes.fromhex(h), dtype=np.uint8).reshape(-1, 8)
+    return np.frombuffer(bytes.fromhex(h), dtype=np.uint8).reshape(-1, BITS // SIDE)
 
 
 def distance(a: str, b: str) -> int:
@@ -66,4 +70,4 @@ def distance(a: str, b: str) -> int:
 
 def short_id(h: str) -> str:
     """A 12-character name for a frame hash, for logs and people."""
-    return hashlib.sha1(h.encode("ascii")).hexdigest()[:12]
+    return hashlib.sha1(h.encode("ascii")).hexdigest()[:ID_CHARS]

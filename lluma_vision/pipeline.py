@@ -47,6 +47,14 @@ def resolve_backend(name: str, client: Any) -> str:
 MIN_READABLE_SIDE = 32
 
 
+def _ms(t0: float) -> float:
+    """Milliseconds since `t0` (perf_counter), to 0.01 ms."""
+    return round((time.perf_counter() - t0) * MS_PER_S, 2)
+
+
+MS_PER_S = 1000
+
+
 class Vision:
     """Screen reader for the agent. Not thread-safe: one Vision per device loop."""
 
@@ -77,13 +85,13 @@ class Vision:
             return hit.model_copy(update={
                 "cached": True,
                 "screen_hash": phash or hit.screen_hash,
-                "elapsed_ms": round((time.perf_counter() - t0) * 1000, 2),
+                "elapsed_ms": _ms(t0),
             })
         read, cacheable = self._read(image)
         out = read.model_copy(update={
             "screen": identify(read),  # of the output as returned: recomputing it from a log gives the same
             "screen_hash": phash or key.tobytes().hex(),
-            "elapsed_ms": round((time.perf_counter() - t0) * 1000, 2),
+            "elapsed_ms": _ms(t0),
         })
         if cacheable:
             self.cache.put(key, size, out)

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Protocol, TypeVar
+from typing import TypeVar
 
+from lluma_vision.geometry import HasBox
 from lluma_vision.models import Box, CaptionedValue, TextLine
 
 NUMBER = r"[+\-]?\d[\d,.]*\s*(?:/\s*\d[\d,]*|%)?"
@@ -26,6 +27,18 @@ ICON_LETTER_NUMBER = re.compile(r"^[A-Za-z][^\w\s]?\s*(?P<b>\d[\d,]*(?:\s*/\s*\d
 # a value and the signed change printed right after it, read as one line ("0+17", "+0 ▶ +5")
 MERGED = re.compile(r"^(?P<a>[+\-]?\d[\d,]*%?)\s*\W?\s*(?P<b>[+\-]\d[\d,]*%?)$")
 CAPTION_MAX_CHARS = 40
+# Layout tolerances, in the heights of the lines compared (OCR's boxes pad their text unevenly, so two lines one
+# under the other may overlap by up to OVERLAP of a height): set with the rules that use them (76f2dec, 04334e0,
+# b352537, add3622) on screens/screens2 and held by the values figures of bench/vision.py at 0.4-1.5x
+OVERLAP = 0.3
+UNDER_GAP = 0.6  # a line printed under another starts within 0.6 of a height under it (a value under its caption)
+SAME_COLUMN = 0.6  # centres within 0.6 of the wider one's width: one column
+GAIN_CAPTION_GAP = 1.5  # a gain is printed over its caption at most 1.5 of its heights over it
+STACK_LEAST = 0.7  # a label's next line is at least 0.7 as tall as its first
+SPECK = 0.6  # a "number" under 0.6 of its caption's line height is a speck beside it
+VALUE_UNDER = 1.15  # a value printed under its caption: at most 1.15 heights under it (a calendar's big day count)
+ROW_REACH = 0.6  # a caption's value on its row: at most 0.6 of the frame's width away ("Skill Pts ... 920")
+CAP_OVERLAP = 0.2  # a cap ("/1200") after its number may overlap it by a fifth of a height
 CAPTION_AFTER_MAX_WORDS = 3
 SHORT_WORD = 3  # a word this short before a number is the value's unit or prefix ("Lvl 1"), not a caption
 T = TypeVar("T")
@@ -86,7 +99,7 @@ def fact_of(text: str) -> tuple[str, str] | None:
 def _gap_over(box: Box, texts: list[TextLine]) -> float | None:
     """How far under a caption line of its column the box sits (up to 0.6 of its height), or None."""
     gaps = [box.y0 - t.bounds.y1 for t in texts if _is_caption(t.text) and _same_column(t.bounds, box)
-            and -0.3 * box.height <= box.y0 - t.bounds.y1 <= 0.6 * box.height]
+            and -OVERLAP * box.height <= box.y0 - t.bounds.y1 <= UNDER_GAP * box.height]
     return min(gaps) if gaps else None
 
 
@@ -101,8 +114,8 @@ def _caption_under(gain: TextLine, texts: list[TextLine]) -> TextLine | None:
             continue
         b = t.bounds
         gap = b.y0 - g.y1
-        same_column = abs(b.center[0] - g.center[0]) < 0.6 * max(b.width, g.width)
-        if same_column and -0.5 * g.height <= gap <= 1.5 * g.height and b.center[1] > g.center[1]:
+        same_column = abs(b.center[0] - g.center[0]) < SAME_COLUMN * max(b.width, g.width)
+        if same_column and -0.5 * g.height <= gap <= GAIN_CAPTION_GAP * g.height and b.center[1] > g.center[1]:
             if best is None or gap < best[0]:
                 best = (gap, t)
     return best[1] if best and (over is None or best[0] <= over) else None
@@ -136,7 +149,7 @@ def _same_row(a: Box, b: Box) -> bool:
 
 
 def _same_column(a: Box, b: Box) -> bool:
-    return abs(a.center[0] - b.center[0]) < 0.6 * max(a.width, b.width)
+    return abs(a.center[0] - b.center[0]) < SAME_COLUMN * max(a.width, b.width)
 
 
 def _stacked(upper: Box, lower: Box, most: float = 1.4) -> bool:
@@ -144,7 +157,7 @@ def _stacked(upper: Box, lower: Box, most: float = 1.4) -> bool:
     lower line up to `most` times as tall)."""
     h = upper.height
     aligned = abs(lower.x0 - upper.x0) <= 0.5 * h or abs(lower.center[0] - upper.center[0]) <= 0.5 * h
-    return aligned and -0.3 * h <= lower.y0 - upper.y1 <= 0.3 * h and 0.7 <= lower.height / h <= most
+    return aligned and -OVERLAP * h <= lower.y0 - upper.y1 <= OVERLAP * h and STACK_LEAST <= lower.height / h <= most
 
 
 SENTENCE_END = re.compile(r"(?:[a-z]{3,}\.|\?)\s*$")  # "rotations?", "the end." - not "Lvl." or "No."
@@ -182,15 +195,15 @@ def _cost(cap: Box, val: Box, between: list[Box], width: int, line_h: float) -> 
     nothing between, over it, or left of it; None when they do not read as one fact. `line_h` is the height of the
     caption's lines (a stacked caption is taller than any number under it)."""
     h = val.height
-    if h < 0.6 * line_h:  # a speck beside a caption, not the number it captions
+    if h < SPECK * line_h:  # a speck beside a caption, not the number it captions
         return None
     gap_down, gap_up = val.y0 - cap.y1, cap.y0 - val.y1
-    if _same_column(cap, val) and -0.5 * min(h, cap.height) <= gap_down <= 1.15 * max(h, cap.height):
+    if _same_column(cap, val) and -0.5 * min(h, cap.height) <= gap_down <= VALUE_UNDER * max(h, cap.height):
         return max(0.0, gap_down) / h + ABOVE_COST
     if _same_row(cap, val):
-        lo, hi = (cap, val) if cap.x1 <= val.x0 + 0.3 * h else (val, cap)
+        lo, hi = (cap, val) if cap.x1 <= val.x0 + OVERLAP * h else (val, cap)
         gap = hi.x0 - lo.x1
-        if -0.3 * h <= gap <= 0.6 * width and not any(
+        if -OVERLAP * h <= gap <= ROW_REACH * width and not any(
                 lo.x1 <= o.center[0] <= hi.x0 and o.y0 < lo.center[1] < o.y1 for o in between):
             return max(0.0, gap) / h / 4 + (0.0 if lo is cap else RIGHT_COST)
     if _same_column(cap, val) and -0.5 * min(h, cap.height) <= gap_up <= 1.0 * max(h, cap.height):
@@ -204,23 +217,12 @@ def is_bare_number(text: str) -> bool:
     return bool(NUMBER_LINE.match(s)) and not GAIN.match(s) and not CAP_TAIL.match(s)
 
 
-class Rect(Protocol):
-    @property
-    def x0(self) -> float: ...
-    @property
-    def y0(self) -> float: ...
-    @property
-    def x1(self) -> float: ...
-    @property
-    def y1(self) -> float: ...
-
-
-def capped(num: Rect, cap: Rect) -> bool:
+def capped(num: HasBox, cap: HasBox) -> bool:
     """`cap` ("/1200") is the cap of the number `num`: printed just under it, or right after it on its row."""
     h, ch = num.y1 - num.y0, cap.y1 - cap.y0
     under = abs(cap.y0 - num.y1) <= 0.5 * h and min(num.x1, cap.x1) > max(num.x0, cap.x0)
     row = abs((num.y0 + num.y1) / 2 - (cap.y0 + cap.y1) / 2) < 0.5 * max(h, ch)
-    return under or (row and -0.2 * h <= cap.x0 - num.x1 <= 0.5 * h)
+    return under or (row and -CAP_OVERLAP * h <= cap.x0 - num.x1 <= 0.5 * h)
 
 
 def _numbers(texts: list[TextLine], used: set[int]) -> dict[int, tuple[str, Box]]:
@@ -298,9 +300,9 @@ def _changed(b: Box, anchors: list[tuple[str, Box]]) -> str | None:
         h = vb.height
         under = b.y0 - vb.y1
         after = b.x0 - vb.x1
-        if _same_column(vb, b) and -0.3 * h <= under <= 0.6 * h:
+        if _same_column(vb, b) and -OVERLAP * h <= under <= UNDER_GAP * h:
             d = max(0.0, under) / h
-        elif _same_row(vb, b) and -0.3 * h <= after <= 1.0 * h:
+        elif _same_row(vb, b) and -OVERLAP * h <= after <= 1.0 * h:
             d = max(0.0, after) / h
         else:
             continue
@@ -360,7 +362,7 @@ def _read(texts: list[TextLine], width: int) -> tuple[list[CaptionedValue], set[
                     used.update(members)
             elif len(caption) <= SHORT_WORD:  # "Lvl 1" under a caption left without a value: that caption's value
                 over = [c for c, (_text, cb, _m) in caps.items() if _same_column(cb, t.bounds)
-                        and -0.3 * t.bounds.height <= t.bounds.y0 - cb.y1 <= 0.6 * t.bounds.height]
+                        and -OVERLAP * t.bounds.height <= t.bounds.y0 - cb.y1 <= UNDER_GAP * t.bounds.height]
                 if over:
                     text, cb, members = caps.pop(over[0])
                     caption, value, box = text, " ".join(t.text.split()), cb.union(box)

@@ -28,7 +28,8 @@ from lluma_vision.jpeg import jpeg_base64
 from lluma_vision.layout import clean_name
 from lluma_vision.models import Box, Button, Gauge, Region, TextLine, VisionOutput
 from lluma_vision.ocr import Work
-from lluma_vision.reading import Reading, block_button, block_text, unique_names
+from lluma_vision.output import block_button, block_text, unique_names
+from lluma_vision.reading import Reading
 
 SYSTEM_PROMPT = """You read screenshots of a mobile game (Uma Musume Pretty Derby) for an agent that taps buttons.
 You get the screenshot and the OCR lines found on it, each with an id, its text and its box.
@@ -112,6 +113,16 @@ def strict_schema(model: type[BaseModel]) -> dict[str, Any]:
 VLM_SCHEMA: dict[str, Any] = strict_schema(VlmResponse)
 
 
+# The OCR lines of one button: a label spans at most 4 line heights down and 2.5 across between words (a two-line
+# button label; a wider gap is two buttons' words joined)
+LABEL_GAP = 2.5
+# confidence of what the VLM grounded: its OCR lines' least, weighted 0.95 (under OCR's own sure buttons, over its
+# heuristic ones); an icon the VLM placed by fractions gets 0.8 (no OCR box under it)
+GROUNDED_WEIGHT = 0.95
+ICON_CONFIDENCE = 0.8
+ERROR_CHARS = 200  # an API error's message is cut to this in the reading's errors (the log line stays readable)
+
+
 class VlmError(ValueError):
     """The model's output broke the contract (the message says how)."""
 
@@ -119,8 +130,8 @@ class VlmError(ValueError):
 def ocr_block(reading: Reading, sent_size: tuple[int, int]) -> str:
     """The `<ocr>` block: id TAB text TAB [x0,y0,x1,y1] in the sent image's pixels."""
     work = reading.work
-    fx = sent_size[0] / work.width / work.scale  # working px -> sent px
-    fy = sent_size[1] / work.height / work.scale
+    fx = sent_size[0] / work.device_width / work.scale  # working px -> sent px
+    fy = sent_size[1] / work.device_height / work.scale
     rows = []
     for i, ln in enumerate(reading.lines):
         text = ln.text.replace("\t", " ")
@@ -200,15 +211,16 @@ def check_grounding(resp: VlmResponse, reading: Reading) -> None:
         reach, gap_x = by_x[0].x1, 0.0
         for ln in by_x[1:]:
             gap_x, reach = max(gap_x, ln.x0 - reach), max(reach, ln.x1)
-        if span_y > 4 * h or gap_x > 2.5 * h:
+        if span_y > 4 * h or gap_x > LABEL_GAP * h:
             raise VlmError(f"buttons[{k}] ({b.name!r}) joins OCR lines {b.ocr_ids} that are not one label")
 
 
 def _fraction_box(work: Work, box: list[float]) -> Box:
     """A box given as fractions of the image, in device pixels (never empty)."""
     fx0, fy0, fx1, fy1 = box
-    bx0, by0 = min(int(fx0 * work.width), work.width - 1), min(int(fy0 * work.height), work.height - 1)
-    return Box(x0=bx0, y0=by0, x1=max(bx0 + 1, round(fx1 * work.width)), y1=max(by0 + 1, round(fy1 * work.height)))
+    w, h = work.device_width, work.device_height
+    bx0, by0 = min(int(fx0 * w), w - 1), min(int(fy0 * h), h - 1)
+    return Box(x0=bx0, y0=by0, x1=max(bx0 + 1, round(fx1 * w)), y1=max(by0 + 1, round(fy1 * h)))
 
 
 def merge(reading: Reading, resp: VlmResponse, keep_ocr_buttons: bool) -> VisionOutput:
@@ -226,14 +238,14 @@ def merge(reading: Reading, resp: VlmResponse, keep_ocr_buttons: bool) -> Vision
         x0, y0 = min(ln.x0 for ln in lines), min(ln.y0 for ln in lines)
         x1, y1 = max(ln.x1 for ln in lines), max(ln.y1 for ln in lines)
         name = clean_name(vb.name) or clean_name(" ".join(ln.text for ln in lines))
-        conf = 0.95 * min(ln.conf for ln in lines)
-        buttons.append(Button(name=name, meta=vb.meta.strip(), region=vb.region, bounds=work.to_device(x0, y0, x1, y1),
-                              source="hybrid", confidence=round(conf, 3)))
+        conf = GROUNDED_WEIGHT * min(ln.conf for ln in lines)
+        buttons.append(Button(name=name, meta=vb.meta.strip(), region=vb.region,
+                              bounds=work.to_device((x0, y0, x1, y1)), source="hybrid", confidence=round(conf, 3)))
         used.update(ids)
     for ic in resp.icons:
         box = _fraction_box(work, ic.box)
         buttons.append(Button(name=clean_name(ic.name), meta=ic.meta.strip(), region=ic.region, bounds=box,
-                              source="vlm", confidence=0.8))
+                              source="vlm", confidence=ICON_CONFIDENCE))
     # a bar measured from pixels beats the model's estimate; the model adds the bars the pixels missed
     gauges = list(out.gauges)
     known = {g.label.casefold() for g in gauges}
@@ -310,7 +322,7 @@ class VlmBackend:
             tried = self._create(request)
             retries += tried.attempts
             if (exc := tried.error) is not None:  # API failure after the retry window (or a bug): OCR this frame
-                errors.append(f"vlm call failed: {type(exc).__name__}: {str(exc)[:200]}")
+                errors.append(f"vlm call failed: {type(exc).__name__}: {str(exc)[:ERROR_CHARS]}")
                 break
             message = tried.value
             _add_usage(usage, getattr(message, "usage", None))

@@ -5,12 +5,12 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from lluma_vision.associate import associate
+from lluma_vision.captioned import line_values
 from lluma_vision.compact import compact, summarize
 from lluma_vision.disabled import mark_disabled
 from lluma_vision.gauges import badge_word, find_gauges
 from lluma_vision.models import Box, Button, CaptionedValue, Gauge, TextLine, VisionOutput
 from lluma_vision.ocr import Line, Work, _one_spaced
-from lluma_vision.reading import line_values
 from lluma_vision.reread import (
     numbers_over,
     numbers_over_caps,
@@ -239,7 +239,7 @@ def _big_yellow_digit(at: tuple[int, int], size: int) -> Work:
     img = Image.new("RGB", (400, 300), (250, 250, 250))
     ImageDraw.Draw(img).text(at, "7", fill=(235, 200, 30), font=ImageFont.load_default(size=size), stroke_width=2,
                              stroke_fill=(200, 150, 20))
-    return Work(rgb=np.asarray(img), scale=1.0, width=400, height=300)
+    return Work(rgb=np.asarray(img), scale=1.0, device_width=400, device_height=300)
 
 
 def test_a_big_number_the_detector_missed_is_re_read_digit_only_over_its_caption():
@@ -248,7 +248,7 @@ def test_a_big_number_the_detector_missed_is_re_read_digit_only_over_its_caption
     [found] = numbers_over(work, [caption], [])
     assert found is not None and found[0] == "7" and found[1][3] <= caption[1]  # read in the band over it
     assert numbers_over(work, [caption], [Line("Year", 0.9, 150, 90, 230, 140)]) == [None]  # read text there
-    blank = Work(rgb=np.full((300, 400, 3), 250, np.uint8), scale=1.0, width=400, height=300)
+    blank = Work(rgb=np.full((300, 400, 3), 250, np.uint8), scale=1.0, device_width=400, device_height=300)
     assert numbers_over(blank, [caption], []) == [None]
 
 
@@ -270,7 +270,7 @@ def test_a_big_number_touching_its_calendars_header_is_still_re_read():
     d.rectangle((110, 60, 290, top), fill=(245, 205, 20))  # the header, meeting the digit's top
     d.text((170, 70), "2", fill=(235, 170, 20), font=font)
     caption = (150.0, 160.0, 250.0, 190.0)
-    [found] = numbers_over(Work(rgb=np.asarray(img), scale=1.0, width=400, height=300), [caption], [])
+    [found] = numbers_over(Work(rgb=np.asarray(img), scale=1.0, device_width=400, device_height=300), [caption], [])
     assert found is not None and found[0] == "2"
 
 
@@ -290,7 +290,7 @@ def _badge(arrow: bool) -> tuple[Work, Line]:
         d.line((8, 46, 34, 14), fill=(255, 255, 255), width=8)
     d.text((44, 8), "GOOD", fill=(255, 255, 255), font=ImageFont.load_default(size=40), stroke_width=2,
            stroke_fill=(180, 80, 10))
-    return Work(rgb=np.asarray(img), scale=1.0, width=240, height=60), Line("x", 0.9, 0, 0, 240, 60)
+    return Work(rgb=np.asarray(img), scale=1.0, device_width=240, device_height=60), Line("x", 0.9, 0, 0, 240, 60)
 
 
 def test_a_badge_icon_read_as_a_letter_is_dropped_from_the_word():
@@ -305,7 +305,7 @@ def test_a_badge_letter_the_ocr_pass_doubted_is_its_icon_whatever_a_second_read_
     icon, even where the line read again alone looks like a sure "AGOOD" (a rescaled frame reads differently)."""
     img = Image.new("RGB", (260, 60), (250, 140, 40))
     ImageDraw.Draw(img).text((8, 8), "AGOOD", fill=(255, 255, 255), font=ImageFont.load_default(size=40))
-    work = Work(rgb=np.asarray(img), scale=1.0, width=260, height=60)
+    work = Work(rgb=np.asarray(img), scale=1.0, device_width=260, device_height=60)
     doubted = Line("AGOOD", 0.8, 0, 0, 260, 60, scores=(0.15, 0.98, 0.97, 0.99, 0.97))
     assert without_icon_letter(work, "AGOOD", doubted) == "GOOD"
     assert without_icon_letter(work, "AGOOD", Line("AGOOD", 0.8, 0, 0, 260, 60)) == "AGOOD"  # read alone: sure
@@ -369,7 +369,7 @@ def _hexagon_badge(word: str, colour: tuple[int, int, int]) -> Work:
     d.regular_polygon((80, 60, 30), 6, fill=colour)
     d.text((80, 60), word, fill=(255, 255, 255), font=ImageFont.load_default(size=28), anchor="mm")
     d.text((130, 35), "73", fill=(120, 90, 200), font=ImageFont.load_default(size=48))
-    return Work(rgb=np.asarray(img), scale=1.0, width=400, height=120)
+    return Work(rgb=np.asarray(img), scale=1.0, device_width=400, device_height=120)
 
 
 @pytest.mark.parametrize("word,colour", [("Pa", (230, 70, 80)), ("Vi", (245, 175, 40))])  # white on a pale badge too
@@ -415,7 +415,7 @@ def test_a_grade_letter_read_with_its_number_is_cut_off():
 def test_a_rows_missing_gain_is_re_read_where_its_siblings_have_theirs():
     img = Image.new("RGB", (720, 400), (250, 250, 250))
     ImageDraw.Draw(img).text((612, 162), "+6", fill=(230, 110, 20), font=ImageFont.load_default(size=34))
-    work = Work(rgb=np.asarray(img), scale=1.0, width=720, height=400)
+    work = Work(rgb=np.asarray(img), scale=1.0, device_width=720, device_height=400)
     row = [Line("Speed", 0.99, 60, 200, 130, 225), Line("243", 0.99, 70, 228, 130, 258),
            Line("Power", 0.99, 270, 200, 350, 225), Line("91", 0.99, 300, 228, 350, 258),
            Line("Guts", 0.99, 390, 200, 450, 225), Line("144", 0.99, 395, 228, 450, 258),
@@ -433,7 +433,7 @@ def test_a_cap_read_alone_gets_the_number_printed_over_it():
     d = ImageDraw.Draw(img)
     d.text((96, 31), "7", fill=(140, 90, 200), font=ImageFont.load_default(size=30))
     d.text((70, 60), "/200", fill=(140, 90, 200), font=ImageFont.load_default(size=20))
-    work = Work(rgb=np.asarray(img), scale=1.0, width=300, height=200)
+    work = Work(rgb=np.asarray(img), scale=1.0, device_width=300, device_height=200)
     seven = d.textbbox((96, 31), "7", font=ImageFont.load_default(size=30))
     cap = d.textbbox((70, 60), "/200", font=ImageFont.load_default(size=20))
     lines = [Line("Da", 0.99, 17, 48, 47, 69), Line("/200", 0.99, cap[0] - 1, cap[1] - 2, cap[2] + 1, cap[3] + 2)]
@@ -458,7 +458,7 @@ def test_a_bonus_printed_on_a_badge_over_a_gain_is_a_second_gain_of_its_caption(
     rows = [Line("+26", 0.99, 267, 160, 356, 198), Line("Power", 0.99, 285, 200, 350, 225),
             Line("349", 0.99, 300, 228, 350, 258), Line("+0", 0.99, 52, 160, 112, 198),
             Line("Speed", 0.99, 60, 200, 130, 225), Line("434", 0.99, 70, 228, 130, 258)]
-    work = Work(rgb=np.asarray(img), scale=1.0, width=720, height=400)
+    work = Work(rgb=np.asarray(img), scale=1.0, device_width=720, device_height=400)
     values, _used = line_values(work, rows)
     assert compact(VisionOutput(width=720, height=400, values=values)).gains == {
         "Speed": "+0", "Power": "+26", "Power#2": "+2"}
@@ -491,7 +491,7 @@ def test_a_number_whose_box_cut_off_its_last_glyph_is_read_again_over_it():
     d.text((200, 10), "12", fill=(60, 40, 20), font=font)
     twelve = d.textbbox((200, 10), "12", font=font)
     d.text((twelve[2] + 4, 10), "G", fill=(60, 40, 20), font=font)
-    work = Work(rgb=np.asarray(img), scale=1.0, width=420, height=80)
+    work = Work(rgb=np.asarray(img), scale=1.0, device_width=420, device_height=80)
     cut, whole = Line("+1", 0.97, 16, 18, 80, 62), Line("+19", 0.97, 16, 18, 108, 62)
     lettered = Line("12", 0.97, twelve[0] - 2, 18, twelve[2] + 2, 62)
     # each read on its own: "+1" and "+19" are two readings of the same glyphs, never lines of one frame
@@ -529,7 +529,7 @@ def test_a_number_is_not_read_into_the_next_read_line():
     twelve = d.textbbox((20, 15), "12", font=font)
     d.text((twelve[2] + 6, 15), "7", fill=(90, 50, 20), font=font)
     seven = d.textbbox((twelve[2] + 6, 15), "7", font=font)
-    work = Work(rgb=np.asarray(img), scale=1.0, width=400, height=80)
+    work = Work(rgb=np.asarray(img), scale=1.0, device_width=400, device_height=80)
     lines = [Line("12", 0.99, twelve[0] - 1, twelve[1] - 3, twelve[2] + 1, twelve[3] + 3),
              Line("7", 0.99, seven[0] - 1, seven[1] - 3, seven[2] + 1, seven[3] + 3)]
     assert [ln.text for ln in widened_numbers(work, lines)] == ["12", "7"]

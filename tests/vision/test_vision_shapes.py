@@ -74,7 +74,7 @@ def icon_screen(width: int) -> tuple[Image.Image, dict[str, list[int]]]:
 def assert_icons(img: Image.Image, want: dict[str, list[int]]) -> None:
     """Each wanted icon found by its name over its box, and nothing else on the screen taken for an icon."""
     work = prepare(img)
-    found = [(ic.name, work.to_device(ic.x0, ic.y0, ic.x1, ic.y1)) for ic in find_icons(work.rgb, [])]
+    found = [(ic.name, work.to_device(ic)) for ic in find_icons(work.rgb, [])]
     for name, (x0, y0, x1, y1) in want.items():
         assert any(n == name and x0 <= b.center[0] < x1 and y0 <= b.center[1] < y1 for n, b in found), (name, found)
     assert len(found) == len(want), found

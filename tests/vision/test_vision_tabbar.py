@@ -15,7 +15,7 @@ TABS = ("Enhance", "Story", "Home", "Race", "Scout")
 
 def frame() -> Work:
     rgb = np.full((1280, 720, 3), 200, np.uint8)
-    return Work(rgb=rgb, scale=1.0, width=720, height=1280)
+    return Work(rgb=rgb, scale=1.0, device_width=720, device_height=1280)
 
 
 def label(text: str, cx: float, cy: float, h: float = 28) -> Block:

@@ -141,7 +141,7 @@ def test_buttons_grounded_on_ocr_boxes_icons_from_fractions(image: Image.Image, 
     skip = out.button("Skip")
     ln = reading.lines[line_id(reading, "Skip")]
     assert skip is not None and skip.source == "hybrid"
-    assert skip.bounds == reading.work.to_device(ln.x0, ln.y0, ln.x1, ln.y1)  # OCR's box, not a guess
+    assert skip.bounds == reading.work.to_device(ln)  # OCR's box, not a guess
     assert out.button("Quick").meta == "off"
     menu = out.button("Menu")
     assert menu is not None and menu.source == "vlm"
