@@ -11,7 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-Frame = tuple[float, float, float, float]  # (x0, y0, x1, y1), working pixels
+from lluma_vision.geometry import Rect
+
+Frame = Rect  # a shape around a block's text, in working pixels
 How = Literal["set", "raise", "cap"]  # the score becomes the level / at least the level / at most the level
 
 

@@ -19,10 +19,11 @@ import numpy as np
 
 from lluma_vision.evidence import ButtonScore as ButtonScore  # re-exported: the scale's home before evidence.py
 from lluma_vision.evidence import Evidence, Frame, Step
+from lluma_vision.geometry import Rect
 from lluma_vision.ocr import Line
 from lluma_vision.values import ICON_INITIAL
 
-Rect4 = tuple[float, float, float, float]  # a frame (x0, y0, x1, y1) or its pads (top, bottom, left, right)
+Pads = tuple[float, float, float, float]  # the space between a text and its frame: (top, bottom, left, right)
 EDGE_T = 24  # max per-channel step between neighbouring pixels that counts as an edge
 BOX_SHRINK = 0.15  # a detector's line box overlaps the shape's border by about this share of its height each side
 
@@ -193,7 +194,7 @@ def _side(dists: list[int | None], tol: float) -> float | None:
 
 
 def find_frame(edges: Edges, x0: float, y0: float, x1: float, y1: float, line_h: float, me: int = 0,
-               reach: float = 1.8, through: bool = False) -> tuple[Rect4, Rect4] | None:
+               reach: float = 1.8, through: bool = False) -> tuple[Rect, Pads] | None:
     """The shape enclosing a text box, as (fx0, fy0, fx1, fy1) plus pads, or None when nothing encloses it.
     `me` is the block's owner id in `edges.owner` (0 when unmarked); `reach` how far up/down to look, in
     line heights; `through` steps over other text (cards holding several labels)."""
@@ -224,7 +225,7 @@ def find_frame(edges: Edges, x0: float, y0: float, x1: float, y1: float, line_h:
     if left is None or right is None:
         return None
     fy0, fy1 = iy0 - 1 - top, iy1 + bottom
-    return (ix0 - 1 - left, fy0, ix1 + right, fy1), (top, bottom, left, right)
+    return Rect(ix0 - 1 - left, fy0, ix1 + right, fy1), (top, bottom, left, right)
 
 
 def _can_merge(a: Line, b: Line) -> bool:

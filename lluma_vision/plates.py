@@ -12,7 +12,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from lluma_vision.layout import BOX_SHRINK, Block, Edges, Rect4
+from lluma_vision.geometry import Rect
+from lluma_vision.layout import BOX_SHRINK, Block, Edges
 
 REACH = 3.0  # how far around the text a label's own shape may extend, in line heights
 FILLED = 0.5  # the region fills at least this share of its bounding box: a shape, not a gap between drawings
@@ -21,7 +22,7 @@ ROOM_V, ROOM_H = 1.4, 1.1  # a plate is at least this many line heights tall and
 # (a tag's or a ribbon's backing fits the text tighter)
 
 
-def closed_shape(edges: Edges, b: Block, me: int) -> Rect4 | None:
+def closed_shape(edges: Edges, b: Block, me: int) -> Rect | None:
     """The frame (x0, y0, x1, y1) of a closed shape holding only block `b` (owner id `me`), or None."""
     h = b.line_h
     m = int(REACH * h) + 2
@@ -55,4 +56,4 @@ def closed_shape(edges: Edges, b: Block, me: int) -> Rect4 | None:
         return None  # the text is a small part of a big area: a picture with a caption on it
     if ry1 - ry0 < ROOM_V * h or rx1 - rx0 < ROOM_H * tw:
         return None  # no room around the text: a tag's or a ribbon's backing, not a plate to press
-    return (float(x0 + rx0), float(y0 + ry0), float(x0 + rx1), float(y0 + ry1))
+    return Rect(float(x0 + rx0), float(y0 + ry0), float(x0 + rx1), float(y0 + ry1))

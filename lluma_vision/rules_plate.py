@@ -13,7 +13,8 @@ from __future__ import annotations
 import numpy as np
 
 from lluma_vision.evidence import ButtonScore, Evidence
-from lluma_vision.layout import STAT, Block, Edges, Rect4, Said, find_frame, sentence
+from lluma_vision.geometry import Rect
+from lluma_vision.layout import STAT, Block, Edges, Said, find_frame, sentence
 from lluma_vision.plates import closed_shape
 
 # a block's own plate (find_frame's pads: top, bottom, left, right)
@@ -44,17 +45,16 @@ STACK_APART = 2  # the next row's plate starts at most this many px into this on
 STACK_HEIGHT = (0.85, 1.18)  # and is this alike in height (measured: choice rows within 8%)
 
 
-def _title_bar(frame: Rect4, b: Block, width: float) -> bool:
+def _title_bar(frame: Rect, b: Block, width: float) -> bool:
     """Text centred on a bar spanning most of the frame: a dialog's title or message, not a row."""
-    fx0, _fy0, fx1, _fy1 = frame
-    return (fx1 - fx0) >= TITLE_BAR_WIDE * width and abs(b.cx - (fx0 + fx1) / 2) <= TITLE_BAR_CENTRE * (fx1 - fx0)
+    return frame.width >= TITLE_BAR_WIDE * width and abs(b.cx - frame.cx) <= TITLE_BAR_CENTRE * frame.width
 
 
-def _banner(frame: Rect4, b: Block, view: tuple[float, float, float, float]) -> bool:
+def _banner(frame: Rect, b: Block, view: tuple[float, float, float, float]) -> bool:
     """A wide bar that titles something rather than a button: a dialog's title bar (wide, text centred)
     or a screen's header banner (wide, near the top)."""
     vx0, vy0, vx1, vy1 = view
-    wide = (frame[2] - frame[0]) / max(1, vx1 - vx0)
+    wide = frame.width / max(1, vx1 - vx0)
     return _title_bar(frame, b, vx1 - vx0) or (wide >= BANNER_WIDE and b.cy < vy0 + BANNER_TOP * (vy1 - vy0))
 
 
@@ -134,11 +134,12 @@ def stacks(blocks: list[Block], width: int) -> Said:
     bar) stay text. Reads the scores so far: only text that a plate rule doubted (not prose) is lifted."""
     tol = STACK_EDGE * width
     lo, hi = STACK_HEIGHT
-    plates = [(b, b.frame) for b in blocks if b.frame is not None and b.frame[2] - b.frame[0] >= STACK_WIDE * width]
-    for b, (x0, y0, x1, y1) in plates:
+    plates = [(b, b.frame) for b in blocks if b.frame is not None and b.frame.width >= STACK_WIDE * width]
+    for b, frame in plates:
+        x0, y0, x1, y1 = frame
         if b.is_button or b.score < ButtonScore.DOUBT or len(b.lines) >= 3 or STAT.search(b.text):
             continue
-        if _title_bar((x0, y0, x1, y1), b, width):
+        if _title_bar(frame, b, width):
             continue
         for o, (ox0, oy0, ox1, oy1) in plates:
             apart = oy0 >= y1 - STACK_APART or oy1 <= y0 + STACK_APART  # the next row, not a line on the same plate
