@@ -49,8 +49,9 @@ from lluma_vision.compact import compact, summarize  # noqa: E402
 from lluma_vision.config import VisionConfig  # noqa: E402
 from lluma_vision.menu import TabMemory  # noqa: E402
 from lluma_vision.models import Box, Button, MenuState, Scrollbar, TextLine, VisionOutput  # noqa: E402
+from lluma_vision.output import demote  # noqa: E402
 from lluma_vision.pipeline import Vision  # noqa: E402
-from lluma_vision.reading import BUTTON_FLOOR, demote  # noqa: E402
+from lluma_vision.reading import BUTTON_FLOOR  # noqa: E402
 
 FLOORS = [0.0, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8]  # tried on top of the shipped floor
 
