@@ -174,9 +174,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--parallel", action="store_true",
                     help="play without and with the map at once, on two threads of this process (wall times are "
                          "then each other's company)")
+    ap.add_argument("--keep", type=Path, default=None,
+                    help="play into this folder and keep the runs' logs and maps (default: a temporary folder)")
     args = ap.parse_args(argv)
-    with tempfile.TemporaryDirectory(prefix="lluma-navigation-") as tmp:
-        result = bench(args, Path(tmp))
+    if args.keep is not None:
+        args.keep.mkdir(parents=True, exist_ok=True)
+        result = bench(args, args.keep)
+    else:
+        with tempfile.TemporaryDirectory(prefix="lluma-navigation-") as tmp:
+            result = bench(args, Path(tmp))
     print(json.dumps(result) if args.json else table(result))
     return 0
 

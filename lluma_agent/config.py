@@ -290,7 +290,7 @@ class MapConfig(_Section):
         0.8, ge=0, le=1, description="...that led to its screen at least this share of the times its action was taken.",
     )
     routine_after: int = Field(
-        3, ge=1, le=1000, description="A screen is passed without the model once its one way out was taken this many "
+        2, ge=1, le=1000, description="A screen is passed without the model once its one way out was taken this many "
         "times in a row with the same result (loop.autopilot).",
     )
     max_steps: int = Field(12, ge=1, le=100, description="Most steps one goTo walks.")

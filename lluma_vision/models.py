@@ -152,6 +152,8 @@ class ScreenIdentity(BaseModel):
 
     id: str  # short hex hash of the screen's canonical signature, stable across runs and processes
     name: str
+    # what the signature keyed on: "cinematic", "panel", "dialog", "title", "tab" or "buttons" ("" in old logs)
+    kind: str = ""
 
 
 class VisionOutput(BaseModel):

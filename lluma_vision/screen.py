@@ -6,7 +6,8 @@ The id is a short hash of a canonical signature string, so it is the same across
 pure function of a `VisionOutput`, so old run logs can be identified again.
 
 The signature keys on the most reliable parts of a reading, in this order:
-1. a cinematic (loading, cutscene, dialogue) with nothing to press: its kind;
+1. a cinematic (loading, cutscene, dialogue) with nothing to press: its kind (a story page that shows its event's
+   choices apart: lluma_vision/story.py);
 2. a panel chosen in a side tab bar (the PC layout's menu): that tab;
 3. a dialog: its title, a short text centred over the dialog's closing button(s);
 4. the screen's header: the title in the frame's top-left band (or centred at the top), with the body's
@@ -23,6 +24,7 @@ import re
 from dataclasses import dataclass
 
 from lluma_vision.models import Box, ScreenIdentity, VisionOutput
+from lluma_vision.story import choice_page
 
 
 @dataclass(frozen=True)
@@ -204,6 +206,8 @@ def signature(out: VisionOutput, k: Knobs = KNOBS) -> tuple[str, str]:
     """(canonical signature, readable name) of the screen a reading shows."""
     panel = _side_panel(out)
     if out.cinematic != "none" and panel is None:
+        if choice_page(out):  # an event's last page: its choices are a decision, its other pages move on alone
+            return f"cinematic:{out.cinematic}|choices", f"{out.cinematic} (choices)"
         return f"cinematic:{out.cinematic}", out.cinematic.replace("_", " ")
     if panel is not None:
         return f"panel:{'-'.join(_words(panel))}", panel
@@ -226,4 +230,4 @@ def identify(out: VisionOutput, k: Knobs = KNOBS) -> ScreenIdentity:
     """The identity of the screen a reading shows (a pure function of the reading)."""
     sig, name = signature(out, k)
     digest = hashlib.sha1(sig.encode("utf-8"), usedforsecurity=False).hexdigest()[:ID_CHARS]
-    return ScreenIdentity(id=digest, name=name)
+    return ScreenIdentity(id=digest, name=name, kind=sig.split(":", 1)[0])

@@ -10,7 +10,8 @@
   `execute` as any tap, the screen read and compared with the map's. A surprise, the guard, a failing device or a
   person's stop ends the walk; the model is told what happened and where it is, next turn.
 - Routine passes (`loop.autopilot`): a screen whose map shows one way out taken as before, with nothing to choose on
-  it, is passed without a model call; a loading screen that outlasted observe's waits is waited out. The next model
+  it, is passed without a model call (a dialog the model's own input opened, confirmed the same way as before, too:
+  where its confirm leads is the game's); a loading screen that outlasted observe's waits is waited out. The next model
   turn is told (`[passed without asking: ...]`). A pass that did not go as the map said hands the next turn to the
   model. The guard and a person in the loop see every pass.
 
@@ -37,17 +38,14 @@ from lluma_agent.navmap import PendingStep, ScreenMap, Transition, open_map, sav
 from lluma_agent.navmap.actions import ActionKey, key_of, readable
 from lluma_agent.runlog.turnlog import NavigationStep, RoutineLog
 from lluma_agent.tools.actions import ActionError, InputTool, PlannedAction, execute
-from lluma_agent.tools.actions import _story_lines as story_lines
 from lluma_agent.tools.goto import GoTo
 from lluma_agent.tools.guard import Guard
 from lluma_agent.tools.toolkit import ToolContext, ToolRegistry
 from lluma_vision.models import ScreenIdentity, VisionOutput
 from lluma_vision.screen import choice_stack, identify
+from lluma_vision.story import choices_as_text, sentence
 
 DISMISS = frozenset({"back", "cancel", "close", "skip", "quick", "log", "auto", "menu"})  # leave, never choose
-CHOICE_CHARS, CHOICE_WORDS = 18, 3  # an event's choice reads as a sentence, a button as a word or two
-MIN_PICKS = 2  # sentences away from the story's text box: an event's choices the reader did not frame as buttons
-TITLE_BAND = 0.2  # ...below the event's title (the sim's at 0.13-0.15 of the height, its choices from 0.42)
 PROMPT = "system_prompt_map.md"  # appended to the system prompt when the map is on
 KNOWN_SHOWN = 30  # screens named when goTo's target is unknown
 _log = logging.getLogger(__name__)
@@ -64,10 +62,6 @@ class Route:
 
 def _words(text: str) -> list[str]:
     return [w for w in re.split(r"[^0-9a-z]+", text.casefold()) if w]
-
-
-def _sentence(name: str) -> bool:
-    return len(name) >= CHOICE_CHARS and len(name.split()) >= CHOICE_WORDS
 
 
 def _worded(name: str) -> bool:
@@ -95,6 +89,7 @@ class Navigator:
         self.passed: list[str] = []  # routine passes the model has not been told of
         self.in_row = 0  # routine passes since the model's last turn
         self.hold = False  # a pass went other than the map said: the model takes the next turn
+        self.confirming = False  # the screen read is a dialog the model's last input opened
         self.never = [_words(w) for w in cfg.loop.never_autopilot]
 
     def prompt(self, system_prompt: str) -> str:
@@ -117,6 +112,9 @@ class Navigator:
         now, here = self.clock(), self.screen(out)
         self.map.see(here.id, here.name, now)
         p, self.map.pending = self.map.pending, None
+        # a dialog the model's own input opened asks to confirm that choice (Rest -> "Rest": Cancel / OK)
+        self.confirming = (here.kind == "dialog" and p is not None and p.run == self.run and not p.routine
+                           and p.expected is None and p.src != here.id)
         if p is None or p.run != self.run:
             return told
         edge = self.map.record(p.src, p.action, here.id, now - p.sent_at, now, p.tool, p.args, p.expected)
@@ -298,15 +296,13 @@ class Navigator:
         labels = [self.screen(out).name, planned.target, *(b.name for b in out.buttons if b.region != "menu")]
         if hit := next((f"{label!r} holds {word!r}" for label in labels if (word := self._never(label))), ""):
             return hit
-        if choice_stack(out) or any(_sentence(b.name) for b in out.buttons):
+        if choice_stack(out) or any(sentence(b.name) for b in out.buttons):
             return "choices to pick from"
         if planned.tool == "advanceDialogue":
             if out.cinematic != "dialogue":
                 return "no story to move on"
-            story = [(t.text, t.bounds) for t in story_lines(out)]
-            picks = [t.text for t in out.texts if _sentence(t.text) and (t.text, t.bounds) not in story
-                     and t.bounds.y0 > TITLE_BAND * out.height]
-            return f"choices read as text ({'; '.join(picks)})" if len(picks) >= MIN_PICKS else ""
+            picks = choices_as_text(out)
+            return f"choices read as text ({'; '.join(picks)})" if picks else ""
         others = [b.name for b in out.buttons if b.region != "menu" and b.name != planned.target
                   and "".join(_words(b.name)) not in DISMISS and _worded(b.name)]
         return f"other buttons ({', '.join(others)})" if others else ""
@@ -326,7 +322,7 @@ class Navigator:
             acted = Actor.own("wait", f"waited {waited:.0f} s on a loading screen without a model call", "waited",
                               frame, t.turn)
             return self._passed(t, acted, ActionKey("wait", "wait", {}), None, 0)
-        way = self.map.routine(here.id, self.cfg.map.routine_after)
+        way = self.map.routine(here.id, self.cfg.map.routine_after, closing=self.confirming)
         if way is None or way.tool == GoTo.name:
             return None
         tool = self.tools.get(way.tool)

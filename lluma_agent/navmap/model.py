@@ -136,10 +136,13 @@ class ScreenMap(BaseModel):
         """The actions seen to leave `src` for another screen, the most used first."""
         return sorted((t for t in self.transitions if t.src == src and not t.loop), key=lambda t: (-t.count, t.action))
 
-    def routine(self, src: str, streak: int, advancing: tuple[str, ...] = ADVANCING) -> Routine | None:
+    def routine(self, src: str, streak: int, advancing: tuple[str, ...] = ADVANCING, closing: bool = False
+                ) -> Routine | None:
         """`src`'s one way out when it is routine, else None. Routine: the last `streak` actions taken on `src` were
         one action, and either its last `streak` takings all led to one other screen, or it only moves a story on
-        (`advancing`: the story's next page reads as the same screen until it ends)."""
+        (`advancing`: the story's next page reads as the same screen until it ends), or `closing` (the caller's:
+        `src` is a dialog that asks to confirm what the model just chose) and it never left the dialog where it
+        was: confirming closes it, and what comes next is the game's (a rest may end in an event or the hub)."""
         info = self.screens.get(src)
         last = info.recent[-streak:] if info is not None and streak > 0 else []
         if len(last) < streak or len(set(last)) != 1:
@@ -147,7 +150,7 @@ class ScreenMap(BaseModel):
         taken = self.taken(src, last[0])
         best = max(taken, key=lambda t: t.streak)
         uses = sum(t.count for t in taken)
-        if best.action in advancing:
+        if best.action in advancing or (closing and not any(t.loop for t in taken)):
             return Routine(best.action, best.tool, best.args, None, uses)
         if best.loop or best.streak < streak:
             return None

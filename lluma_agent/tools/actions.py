@@ -16,7 +16,8 @@ from rapidfuzz import fuzz, process
 
 from lluma_agent.device.protocol import InputUnknown, Phone
 from lluma_agent.tools.toolkit import Args, Tool
-from lluma_vision.models import Box, TextLine, VisionOutput
+from lluma_vision.models import Box, VisionOutput
+from lluma_vision.story import story_lines
 
 CONFIRM_NAMES = ("ok", "confirm", "yes", "next", "close", "done", "finish", "start", "race", "continue")
 BACK_NAMES = ("back", "return")
@@ -131,26 +132,11 @@ def resolve(name: str, vision: VisionOutput) -> Target:
 
 
 # ---- where to tap or swipe --------------------------------------------------------------------------
-def _story_lines(vision: VisionOutput) -> list[TextLine]:
-    """The lowest block of text lines in the lower part of the screen: the story's text box. A line joins the
-    block above it when the gap is at most a line's height (a paragraph); an event's choices, read as texts,
-    stand further apart and are left out (their plates are larger than their text: a tap near one chooses it)."""
-    lines = sorted((t for t in vision.loose_texts if t.bounds.center[1] > vision.height * 0.45),
-                   key=lambda t: t.bounds.y1)
-    block: list[TextLine] = []
-    for t in reversed(lines):
-        top = min((b.bounds.y0 for b in block), default=None)
-        if top is not None and top - t.bounds.y1 > max(t.bounds.height, block[-1].bounds.height):
-            break
-        block.append(t)
-    return block
-
-
 def _dialogue_box(vision: VisionOutput) -> Box:
     """Where to tap to advance dialogue: the story's lines in the lower part, away from any button."""
     w, h = vision.width, vision.height
     box = None
-    for t in _story_lines(vision):
+    for t in story_lines(vision):
         box = t.bounds if box is None else box.union(t.bounds)
     if box is None:
         box = Box(x0=int(w * 0.2), y0=int(h * 0.68), x1=int(w * 0.8), y1=int(h * 0.78))
@@ -241,7 +227,7 @@ class AdvanceDialogue(InputTool):
 
     def plan(self, args: Any, vision: VisionOutput) -> PlannedAction:
         box = _dialogue_box(vision)
-        lines = _story_lines(vision)
+        lines = story_lines(vision)
         if vision.cinematic != "dialogue" and lines:
             # No story text box: the texts down there may be choices or labels whose plates reach past their read
             # text, so "the dialogue box" would tap one of them (the soak tapped an event's choice so, twice).

@@ -109,6 +109,7 @@ class ScriptedPolicy:
         self._careless_rng = random.Random(f"careless-{seed}")  # its own dice: tool ids stay as they were
         self._careless: tuple[str, bool] = ("", False)  # a screen, and whether it tries a guarded button there
         self._places: dict[str, str] = {}  # the screens the current turn's map hint leads to: bare name -> label
+        self._here = ""  # the screen the current turn's map hint names ("" without one)
         self._goto_key = ""  # goTo's argument name, from the request's tool schema; "" when not offered
         self._goto_paused: dict[str, int] = {}  # target -> the policy turn its goTo stopped on a surprise
 
@@ -144,6 +145,7 @@ class ScriptedPolicy:
         choice_type = (request.get("tool_choice") or {}).get("type")
         last_action, failed = self._last_outcome(messages)
         self._places, self._goto_key = _map_places(_texts(messages[-1])), _goto_key(request)
+        self._here = _map_here(_texts(messages[-1]))
         surprise = last_action is not None and last_action[0] == GOTO and failed
         if surprise and last_action is not None:
             target = str(dict(last_action[1]).get(self._goto_key, ""))
@@ -237,6 +239,8 @@ class ScriptedPolicy:
             # Choices a reader did not frame as buttons are still tappable by their text.
             said = [str(t) for t in v.get("texts") or [] if _is_choice(str(t))]
             by_text = [("pressButton", (("name", t),)) for t in sorted(said, key=lambda t: -_choice_score(t, energy))]
+            if by_text and "(choices)" in self._here:  # the map names the page an event's choices: pick, not tap on
+                return [*by_text, ("advanceDialogue", ()), *press], "an event offers its choices as text"
             return [("advanceDialogue", ()), ("pressButton", (("name", "Next"),)), *by_text, *press], "event dialogue"
         if cinematic in ("loading", "cutscene", "cutscene_paused"):
             add("Skip")
@@ -458,6 +462,14 @@ def _map_places(texts: list[str]) -> dict[str, str]:
             for label in _WAY_TO.findall(ways):
                 places.setdefault(label.split(" [", 1)[0].strip().lower(), label.strip())
     return places
+
+
+def _map_here(texts: list[str]) -> str:
+    """The screen the current turn's map hint names (`<map>screen: dialogue (choices); ...`), or ""."""
+    for t in texts:
+        for hint in _MAP_HINT.finditer(t):
+            return hint.group(1).partition("screen:")[2].partition(";")[0].strip()
+    return ""
 
 
 def _goto_key(request: dict[str, Any]) -> str:

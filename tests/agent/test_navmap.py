@@ -99,6 +99,18 @@ def test_a_story_is_routine_whatever_page_comes_next() -> None:
     assert m.routine("story", streak=3) is not None  # the last three were the story again
 
 
+def test_a_confirm_the_model_asked_for_is_routine_wherever_it_leads() -> None:
+    """Rest -> "Rest" (Cancel / OK): OK closes the dialog; the game decides what comes (an event, the hub)."""
+    m = _walked(("rest", "pressButton:OK", "hub"), ("rest", "pressButton:OK", "event"), times=1)
+    assert m.routine("rest", streak=2) is None  # two results: not routine as a screen
+    way = m.routine("rest", streak=2, closing=True)
+    assert way is not None and (way.action, way.expected) == ("pressButton:OK", None)
+    m.record("rest", "pressButton:Cancel", "hub", 1.0, 0.0)
+    assert m.routine("rest", streak=2, closing=True) is None  # the model cancelled last time
+    m = _walked(("rest", "pressButton:OK", "rest"), times=2)
+    assert m.routine("rest", streak=2, closing=True) is None  # its OK left the dialog where it was
+
+
 def test_find_by_id_or_name() -> None:
     m = ScreenMap()
     m.see("a1", "Career", 0.0)

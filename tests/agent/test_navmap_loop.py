@@ -6,7 +6,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from fakes import FakePhone, FakeScreen, FakeVision, ScriptedModel, button, call, text
+from PIL import Image
 
 from lluma_agent.config import Config
 from lluma_agent.device.settle import settle
@@ -16,6 +18,7 @@ from lluma_agent.memory.store import MemoryStore
 from lluma_agent.navmap import ScreenMap, Transition, load_map, save_map
 from lluma_agent.runlog.turnlog import TurnLog, TurnLogger
 from lluma_agent.tools.registry import default_tools
+from lluma_vision.phash import phash
 from lluma_vision.screen import identify
 
 TITLE = (40, 40, 300, 100)  # a title in the header band: the screen's identity and name
@@ -250,3 +253,41 @@ def test_routine_passes_are_bounded(tmp_path: Path) -> None:
     model = ScriptedModel([[call("pressButton", name="Next")]])
     totals = _loop(tmp_path, phone, model, 2, loop__max_routine=1).run()
     assert totals.routine_passes == 1 and len(model.requests) == 1
+
+
+def _resting(start: str) -> FakePhone:
+    """A hub whose Rest opens a confirm dialog (Cancel / OK), as the game's does."""
+    phone = _phone(start)
+    phone.screens["hub"].buttons.append(button("Rest", 100, 1500, 500, 1600))
+    phone.screens["hub"].goes_to["Rest"] = "rest"
+    phone.screens["rest"] = FakeScreen(
+        buttons=[button("Cancel", 130, 1000, 520, 1100), button("OK", 560, 1000, 950, 1100)],
+        texts=[text("Rest", 480, 700, 600, 760), text("Rest for this turn?", 320, 800, 760, 850)],
+        goes_to={"OK": "result", "Cancel": "hub"})
+    rng = np.random.default_rng(9)  # the fake phone's pictures: one more distinct noise image
+    phone.images["rest"] = Image.fromarray(rng.integers(0, 255, (192, 108, 3), dtype=np.uint8))
+    phone.hashes["rest"] = phash(phone.images["rest"])
+    return phone
+
+
+REST_OK_HUB: Edge = ("rest", "pressButton:OK", "hub", "pressButton", {"name": "OK"})
+REST_OK_RESULT: Edge = ("rest", "pressButton:OK", "result", "pressButton", {"name": "OK"})
+
+
+def test_a_confirm_the_model_asked_for_is_passed_wherever_its_ok_led_before(tmp_path: Path) -> None:
+    phone = _resting("hub")
+    assert identify(FakeVision(phone).analyze(phone.images["rest"], phone.hashes["rest"])).kind == "dialog"
+    _seed(tmp_path, phone, REST_OK_HUB, REST_OK_RESULT, times=1)  # OK led to two screens: no routine by the map
+    model = ScriptedModel([[call("pressButton", name="Rest")], [call("pressButton", name="Next")]])
+    totals = _loop(tmp_path, phone, model, 3).run()
+    assert len(model.requests) == 2 and totals.routine_passes == 1  # the model rested; its confirm went alone
+    assert _log(tmp_path, 2).routine is not None and phone.screen != "rest"
+    assert "[passed without asking: OK on Rest -> Result]" in _texts(model.requests[1])
+
+
+def test_a_confirm_nobody_asked_for_is_the_models(tmp_path: Path) -> None:
+    phone = _resting("rest")  # the dialog is there when the run starts: whose choice it confirms is unknown
+    _seed(tmp_path, phone, REST_OK_HUB, REST_OK_RESULT, times=1)
+    model = ScriptedModel([[call("pressButton", name="Cancel")]])
+    totals = _loop(tmp_path, phone, model, 1).run()
+    assert len(model.requests) == 1 and totals.routine_passes == 0

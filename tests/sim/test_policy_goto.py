@@ -91,3 +91,20 @@ def test_a_goto_that_stopped_on_a_surprise_is_not_asked_again_at_once() -> None:
         shown = {**SKILLS, "texts": ["Skill List", f"Skill Pts {130 + k}"]}
         later = policy.respond({"tools": [*TOOLS, GOTO_TOOL], "messages": [turn(shown, SKILLS_HINT)]})
     assert action(later.content) == ("goTo", {"screen": "Career"})
+
+
+CHOICE_PAGE = {"buttons": [{"name": "Skip"}, {"name": "Quick"}], "cinematic": "dialogue",
+               "texts": ["Event", "Premeditated Mischief", "Join in and set up a secret obstacle course.",
+                         "Ask her to help put everything back properly.", "Sweep giggles behind the equipment shed,",
+                         "pretending not to know."]}
+
+
+def test_a_page_the_map_names_an_events_choices_is_answered_with_a_choice() -> None:
+    """Where the map tells the page shows the event's choices, the player picks one; without that it taps the story
+    on first (from the texts alone a choice and a line of the story read alike)."""
+    named = "<map>screen: dialogue (choices); ways out: none known yet</map>"
+    picked = ScriptedPolicy(memory_every=1000).respond({"tools": TOOLS, "messages": [turn(CHOICE_PAGE, named)]})
+    assert action(picked.content)[0] == "pressButton"
+    plain = "<map>screen: dialogue; ways out: advanceDialogue -> dialogue</map>"
+    tapped = ScriptedPolicy(memory_every=1000).respond({"tools": TOOLS, "messages": [turn(CHOICE_PAGE, plain)]})
+    assert action(tapped.content)[0] == "advanceDialogue"

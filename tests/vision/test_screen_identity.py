@@ -190,3 +190,31 @@ def test_the_id_is_a_stable_hash_of_the_signature_not_pythons_hash() -> None:
     sig, _name = signature(training())
     assert identify(training()).id == hashlib.sha1(sig.encode(), usedforsecurity=False).hexdigest()[:10]
     assert identify(training()) == identify(training().model_copy(deep=True))
+
+
+def story_page(*lines: str, choices: tuple[str, ...] = ()) -> VisionOutput:
+    """An event's story page as the sim's hard style reads: title, choices (plates read as text) and the text box."""
+    texts = [_text("Event", 0.03, 0.02, 0.15, 0.05), _text("Premeditated Mischief", 0.04, 0.13, 0.45, 0.15)]
+    texts += [_text(c, 0.07, 0.42 + 0.085 * i, 0.78, 0.45 + 0.085 * i) for i, c in enumerate(choices)]
+    texts += [_text(t, 0.14, 0.68 + 0.046 * i, 0.86, 0.705 + 0.046 * i) for i, t in enumerate(lines)]
+    return VisionOutput(width=1080, height=1920, cinematic="dialogue", texts=texts,
+                        buttons=[_button("Skip", 0.22, 0.9, 0.48, 0.96), _button("Quick", 0.52, 0.9, 0.78, 0.96)])
+
+
+def test_a_story_page_that_shows_its_choices_is_another_screen_than_its_other_pages() -> None:
+    """A routine pass moves a story on; the page with the event's choices is a decision, so it needs its own id."""
+    plain = identify(story_page("Sweep giggles behind the equipment shed,", "pretending not to know."))
+    other = identify(story_page("You both ring the bell and make a wish for the", "season."))
+    choosing = identify(story_page("Sweep giggles behind the equipment shed,", "pretending not to know.",
+                                   choices=("Join in and set up a secret obstacle course.",
+                                            "Ask her to help put everything back properly.")))
+    assert plain == other and plain.kind == "cinematic"
+    assert choosing.id != plain.id and choosing.name == "dialogue (choices)"
+
+
+def test_identity_says_what_it_keyed_on() -> None:
+    assert identify(training()).kind == "title"
+    dialog = training().model_copy(update={
+        "texts": [_text("Rest", 0.45, 0.38, 0.55, 0.41), _text("Rest for this turn?", 0.3, 0.45, 0.7, 0.48)],
+        "buttons": [_button("Cancel", 0.12, 0.55, 0.48, 0.6), _button("OK", 0.52, 0.55, 0.88, 0.6)], "menu": None})
+    assert identify(dialog).kind == "dialog"

@@ -1,0 +1,52 @@
+"""A story page: its text box, and an event's choices the reading did not frame as buttons.
+
+One reading of it serves three places: `advanceDialogue` taps the text box (lluma_agent/tools/actions.py), screen
+identity tells an event's last page (its choices shown) from a plain page (screen.py), and a routine pass never
+moves a story on past its choices (lluma_agent/loop/navigate.py).
+"""
+
+from __future__ import annotations
+
+from lluma_vision.models import TextLine, VisionOutput
+
+STORY_BAND = 0.45  # the story's text box lies below this fraction of the height (sim 0.68-0.76, real 0.70-0.85)
+CHOICE_CHARS, CHOICE_WORDS = 18, 3  # an event's choice reads as a sentence, a button as a word or two
+MIN_PICKS = 2  # sentences away from the story's text box: an event's choices the reader did not frame as buttons
+TITLE_BAND = 0.2  # ...below the event's title (the sim's at 0.13-0.15 of the height, its choices from 0.42)
+
+
+def sentence(text: str) -> bool:
+    """Reads as a sentence (an event's choice), not a button's word or two."""
+    return len(text) >= CHOICE_CHARS and len(text.split()) >= CHOICE_WORDS
+
+
+def story_lines(vision: VisionOutput) -> list[TextLine]:
+    """The lowest block of text lines in the lower part of the screen: the story's text box. A line joins the
+    block above it when the gap is at most a line's height (a paragraph); an event's choices, read as texts,
+    stand further apart and are left out (their plates are larger than their text: a tap near one chooses it)."""
+    lines = sorted((t for t in vision.loose_texts if t.bounds.center[1] > vision.height * STORY_BAND),
+                   key=lambda t: t.bounds.y1)
+    block: list[TextLine] = []
+    for t in reversed(lines):
+        top = min((b.bounds.y0 for b in block), default=None)
+        if top is not None and top - t.bounds.y1 > max(t.bounds.height, block[-1].bounds.height):
+            break
+        block.append(t)
+    return block
+
+
+def choices_as_text(vision: VisionOutput) -> list[str]:
+    """On a story page: the sentences below the title and outside the story's text box, when there are at least
+    MIN_PICKS of them (an event's choices drawn as plates the reading took for text); else []."""
+    if vision.cinematic != "dialogue":
+        return []
+    story = {(t.text, t.bounds) for t in story_lines(vision)}
+    picks = [t.text for t in vision.texts if sentence(t.text) and (t.text, t.bounds) not in story
+             and t.bounds.y0 > TITLE_BAND * vision.height]
+    return picks if len(picks) >= MIN_PICKS else []
+
+
+def choice_page(vision: VisionOutput) -> bool:
+    """A story page that shows its event's choices: sentences read as buttons or as text outside the text box."""
+    return vision.cinematic == "dialogue" and (any(sentence(b.name) for b in vision.buttons)
+                                               or bool(choices_as_text(vision)))
