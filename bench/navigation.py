@@ -34,6 +34,8 @@ sys.path.insert(0, str(ROOT))
 
 from unattended import add_night_arguments, night  # noqa: E402  (bench/ is this script's own folder)
 
+from lluma_agent.config import LoopConfig  # noqa: E402
+from lluma_agent.loop.navigate import kept_for_model, words  # noqa: E402
 from lluma_agent.navmap import map_path_for  # noqa: E402
 from lluma_agent.runlog.logread import load_run, turn_calls  # noqa: E402
 from lluma_agent.runlog.turnlog import TurnLog  # noqa: E402
@@ -44,6 +46,7 @@ CAREER_TURNS = 12  # short careers: three variants of a night must fit a sitting
 TARGET_RATIO = 0.6  # the issue's done-check: with the map, at most 60% of the model calls per career
 ASKING_SHOWN = 8  # screens listed under "still asked the model"
 MAP_OFF = {"LLUMA_MAP__ENABLED": "false"}
+NEVER = [words(w) for w in LoopConfig().never_autopilot]  # the shipped never_autopilot phrases
 
 
 def screen_name(log: TurnLog) -> str:
@@ -72,6 +75,8 @@ def navigation(turns: list[TurnLog]) -> dict[str, Any]:
     wrong = [t.turn for t in passes if t.routine is not None and t.routine.expected and t.turn in following
              and screen_name(following[t.turn]) != _bare(t.routine.expected)]
     asking: Counter[str] = Counter(screen_name(t) for t in turns if any(c.kind == "decision" for c in turn_calls(t)))
+    calls = sum(len(turn_calls(t)) for t in turns)
+    kept = sum(len(turn_calls(t)) for t in turns if kept_turn(t))
     return {
         "goto_calls": len(walks),
         "goto_steps": sum(len(w) for w in walks),
@@ -80,7 +85,23 @@ def navigation(turns: list[TurnLog]) -> dict[str, Any]:
         "routine_wrong": len(wrong),
         "routine_wrong_turns": wrong,
         "model_calls_by_screen": dict(asking.most_common(ASKING_SHOWN)),
+        # the calls of turns whose screen the reading keeps for the model (a choice, a spend, other worded buttons),
+        # whatever a map knows: no map passes them, so with_map's calls cannot fall below these
+        "model_calls_kept": kept,
+        "kept_share": round(kept / calls, 3) if calls else 0.0,
     }
+
+
+def kept_turn(log: TurnLog) -> bool:
+    """Whether the turn's screen, with the action taken there, is the model's by the reading alone
+    (lluma_agent.loop.navigate.kept_for_model)."""
+    if log.vision is None or not log.vision.full or log.action is None:
+        return False
+    try:
+        out = VisionOutput.model_validate(log.vision.full)
+    except ValueError:
+        return False
+    return bool(kept_for_model(out, log.action.tool, log.action.target, NEVER))
 
 
 def per_career(careers: list[dict[str, Any]]) -> dict[str, float]:
@@ -156,6 +177,10 @@ def table(r: dict[str, Any]) -> str:
         f"model calls per career with the map: {r['ratio']:.0%} of without"
         + (f"; starting with the learned map: {r['learned_ratio']:.0%}" if r["learned_ratio"] is not None else ""),
     ]
+    w = r["without_map"]
+    lines.append(f"calls on screens the reading keeps for the model (choices, spends, other worded buttons), "
+                 f"without the map: {w['model_calls_kept']} of {w['model_calls']} ({w['kept_share']:.0%}): "
+                 f"no map passes those")
     for name, x in runs:
         asked = ", ".join(f"{k} {n}" for k, n in x["model_calls_by_screen"].items()) or "none"
         lines.append(f"still asked the model ({name}), turns by screen: {asked}")

@@ -295,6 +295,10 @@ class MapConfig(_Section):
     )
     max_steps: int = Field(12, ge=1, le=100, description="Most steps one goTo walks.")
     ways_shown: int = Field(6, ge=0, le=50, description="Known ways out named in the current turn's <map> line.")
+    far_shown: int = Field(
+        3, ge=0, le=20, description="Screens further than one press that goTo can walk to, named in the <map> line "
+        "(the most seen first).",
+    )
 
 
 class LoopConfig(_Section):

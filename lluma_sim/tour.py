@@ -15,7 +15,8 @@ from PIL import Image
 from lluma_sim.game import SimGame
 from lluma_sim.game.truth import GroundTruth
 
-PASSING = ("OK", "Next", "Close", "Borrow", "Start Career!", "Auto-Select", "Finish", "To Home", "Complete Career")
+PASSING = ("OK", "View Results", "Next", "Close", "Borrow", "Start Career!", "Auto-Select", "Finish", "To Home",
+           "Complete Career")
 
 
 @dataclass

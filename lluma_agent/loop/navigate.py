@@ -10,10 +10,10 @@
   `execute` as any tap, the screen read and compared with the map's. A surprise, the guard, a failing device or a
   person's stop ends the walk; the model is told what happened and where it is, next turn.
 - Routine passes (`loop.autopilot`): a screen whose map shows one way out taken as before, with nothing to choose on
-  it, is passed without a model call (a dialog the model's own input opened, confirmed the same way as before, too:
-  where its confirm leads is the game's); a loading screen that outlasted observe's waits is waited out. The next model
-  turn is told (`[passed without asking: ...]`). A pass that did not go as the map said hands the next turn to the
-  model. The guard and a person in the loop see every pass.
+  it, is passed without a model call (where it leads may vary when it is the screen's only way on, or the confirm
+  of a dialog the model's own input opened: that is the game's); a loading screen that outlasted observe's waits
+  is waited out. The next model turn is told (`[passed without asking: ...]`). A pass that did not go as the map
+  said hands the next turn to the model. The guard and a person in the loop see every pass.
 
 With `map.enabled: false` nothing here runs: no file, no note, no tool.
 """
@@ -45,7 +45,8 @@ from lluma_vision.models import ScreenIdentity, VisionOutput
 from lluma_vision.screen import choice_stack, identify
 from lluma_vision.story import choices_as_text, sentence
 
-DISMISS = frozenset({"back", "cancel", "close", "skip", "quick", "log", "auto", "menu"})  # leave, never choose
+CHROME = frozenset({"skip", "quick", "log", "auto", "menu"})  # a story's and a screen's own controls
+DISMISS = CHROME | {"back", "cancel", "close"}  # leave, never choose
 PROMPT = "system_prompt_map.md"  # appended to the system prompt when the map is on
 KNOWN_SHOWN = 30  # screens named when goTo's target is unknown
 _log = logging.getLogger(__name__)
@@ -60,13 +61,52 @@ class Route:
     element: str
 
 
-def _words(text: str) -> list[str]:
+def words(text: str) -> list[str]:
     return [w for w in re.split(r"[^0-9a-z]+", text.casefold()) if w]
 
 
 def _worded(name: str) -> bool:
     """A button named in words: a choice. A rank or a count read as a button ("4th", "x3") is none."""
-    return any(w.isalpha() and len(w) > 1 for w in _words(name.split("#")[0]))
+    return any(w.isalpha() and len(w) > 1 for w in words(name.split("#")[0]))
+
+
+def never_word(label: str, never: list[list[str]]) -> str:
+    """The never_autopilot phrase (as words) `label` holds (a plural too), or ""."""
+    said = words(label)
+    for phrase in never:
+        k = len(phrase)
+        for i in range(len(said) - k + 1):
+            got = said[i:i + k]
+            if got[:-1] == phrase[:-1] and got[-1] in (phrase[-1], phrase[-1] + "s"):
+                return " ".join(phrase)
+    return ""
+
+
+def one_way_on(out: VisionOutput) -> bool:
+    """The screen offers one worded button at most, a way back or a Cancel counted (its tab bar and a story's Skip,
+    Quick, Log, Auto aside): nothing else to press. A dialog with Cancel and OK asks a question; this one does not."""
+    return sum(1 for b in out.buttons if b.region != "menu" and "".join(words(b.name)) not in CHROME
+               and _worded(b.name)) <= 1
+
+
+def kept_for_model(out: VisionOutput, tool: str, target: str, never: list[list[str]]) -> str:
+    """Why a screen is the model's whatever the map says, taking `tool` on `target` there ("" when nothing): a
+    choice, a spend (a `never` phrase in its title or a button), or another worded button. Conservative, from the
+    reading alone; bench/navigation.py counts the turns it keeps (no map can pass them)."""
+    # its title, or a button that spends (a tab bar's Shop or Scout is a way elsewhere, not on this screen)
+    labels = [(out.screen or identify(out)).name, target, *(b.name for b in out.buttons if b.region != "menu")]
+    if hit := next((f"{label!r} holds {word!r}" for label in labels if (word := never_word(label, never))), ""):
+        return hit
+    if choice_stack(out) or any(sentence(b.name) for b in out.buttons):
+        return "choices to pick from"
+    if tool == "advanceDialogue":
+        if out.cinematic != "dialogue":
+            return "no story to move on"
+        picks = choices_as_text(out)
+        return f"choices read as text ({'; '.join(picks)})" if picks else ""
+    others = [b.name for b in out.buttons if b.region != "menu" and b.name != target
+              and "".join(words(b.name)) not in DISMISS and _worded(b.name)]
+    return f"other buttons ({', '.join(others)})" if others else ""
 
 
 def _element(planned: PlannedAction) -> str:
@@ -90,7 +130,7 @@ class Navigator:
         self.in_row = 0  # routine passes since the model's last turn
         self.hold = False  # a pass went other than the map said: the model takes the next turn
         self.confirming = False  # the screen read is a dialog the model's last input opened
-        self.never = [_words(w) for w in cfg.loop.never_autopilot]
+        self.never = [words(w) for w in cfg.loop.never_autopilot]
 
     def prompt(self, system_prompt: str) -> str:
         """The system prompt, with the lines about the map and goTo when the map is on (off: as it always was)."""
@@ -148,11 +188,26 @@ class Navigator:
 
     # ---- where you are -----------------------------------------------------------------------------------
     def where(self, out: VisionOutput) -> str:
-        """`<map>screen: Career; ways out: Training -> Training, Rest -> Rest</map>`: a few tokens."""
+        """`<map>screen: Career; ways out: Training -> Training, Rest -> Rest; goTo: Skill List</map>`: a few tokens.
+        `goTo:` names screens further than one press that a walk reaches (the most seen first), when there are."""
         here = self.screen(out).id
         ways = self.map.ways_out(here)[: self.cfg.map.ways_shown]
         named = ", ".join(f"{readable(t.action)} -> {self.map.label(t.dst)}" for t in ways) or "none known yet"
-        return f"<map>screen: {self.map.label(here)}; ways out: {named}</map>"
+        far = ", ".join(self.far(here, {t.dst for t in ways}))
+        return f"<map>screen: {self.map.label(here)}; ways out: {named}{f'; goTo: {far}' if far else ''}</map>"
+
+    def far(self, here: str, near: set[str]) -> list[str]:
+        """Up to `map.far_shown` screens a goTo walks to from `here` in two or more steps."""
+        m, shown = self.cfg.map, list[str]()
+        for sid in sorted(self.map.screens, key=lambda s: -self.map.screens[s].seen):
+            if len(shown) >= m.far_shown:
+                break
+            if sid == here or sid in near:
+                continue
+            steps = self.map.path(here, sid, m.min_uses, m.min_rate, usable=self._walkable)
+            if steps is not None and 1 < len(steps) <= m.max_steps:
+                shown.append(self.map.label(sid))
+        return shown
 
     def tell(self, notes: Notes, out: VisionOutput) -> Notes:
         """The model's turn: its notes get where it is and what was passed without asking since its last turn."""
@@ -280,32 +335,11 @@ class Navigator:
 
     # ---- routine passes ------------------------------------------------------------------------------------
     def _never(self, label: str) -> str:
-        """The never_autopilot words `label` holds (a plural too), or ""."""
-        words = _words(label)
-        for phrase in self.never:
-            k = len(phrase)
-            for i in range(len(words) - k + 1):
-                got = words[i:i + k]
-                if got[:-1] == phrase[:-1] and got[-1] in (phrase[-1], phrase[-1] + "s"):
-                    return " ".join(phrase)
-        return ""
+        return never_word(label, self.never)
 
     def choice(self, out: VisionOutput, planned: PlannedAction) -> str:
         """Why the screen holds something to choose or spend ("" when nothing): conservative, from the reading."""
-        # its title, or a button that spends (a tab bar's Shop or Scout is a way elsewhere, not on this screen)
-        labels = [self.screen(out).name, planned.target, *(b.name for b in out.buttons if b.region != "menu")]
-        if hit := next((f"{label!r} holds {word!r}" for label in labels if (word := self._never(label))), ""):
-            return hit
-        if choice_stack(out) or any(sentence(b.name) for b in out.buttons):
-            return "choices to pick from"
-        if planned.tool == "advanceDialogue":
-            if out.cinematic != "dialogue":
-                return "no story to move on"
-            picks = choices_as_text(out)
-            return f"choices read as text ({'; '.join(picks)})" if picks else ""
-        others = [b.name for b in out.buttons if b.region != "menu" and b.name != planned.target
-                  and "".join(_words(b.name)) not in DISMISS and _worded(b.name)]
-        return f"other buttons ({', '.join(others)})" if others else ""
+        return kept_for_model(out, planned.tool, planned.target, self.never)
 
     def routine_pass(self, t: TurnParts, actor: Actor, ctx: ToolContext, sleep: Callable[[float], float]
                      ) -> Acted | None:
@@ -322,7 +356,9 @@ class Navigator:
             acted = Actor.own("wait", f"waited {waited:.0f} s on a loading screen without a model call", "waited",
                               frame, t.turn)
             return self._passed(t, acted, ActionKey("wait", "wait", {}), None, 0)
-        way = self.map.routine(here.id, self.cfg.map.routine_after, closing=self.confirming)
+        # where a screen's one way on leads is the game's when the model asked for it (a confirm of its choice) or
+        # when nothing else can be pressed there (a title's tap to start, a notice's OK): anywhere but here will do
+        way = self.map.routine(here.id, self.cfg.map.routine_after, closing=self.confirming or one_way_on(out))
         if way is None or way.tool == GoTo.name:
             return None
         tool = self.tools.get(way.tool)

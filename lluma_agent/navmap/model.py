@@ -141,8 +141,8 @@ class ScreenMap(BaseModel):
         """`src`'s one way out when it is routine, else None. Routine: the last `streak` actions taken on `src` were
         one action, and either its last `streak` takings all led to one other screen, or it only moves a story on
         (`advancing`: the story's next page reads as the same screen until it ends), or `closing` (the caller's:
-        `src` is a dialog that asks to confirm what the model just chose) and it never left the dialog where it
-        was: confirming closes it, and what comes next is the game's (a rest may end in an event or the hub)."""
+        `src` is a dialog that asks to confirm what the model just chose) and its last taking left the dialog:
+        confirming closes it, and what comes next is the game's (a rest may end in an event or the hub)."""
         info = self.screens.get(src)
         last = info.recent[-streak:] if info is not None and streak > 0 else []
         if len(last) < streak or len(set(last)) != 1:
@@ -150,11 +150,13 @@ class ScreenMap(BaseModel):
         taken = self.taken(src, last[0])
         best = max(taken, key=lambda t: t.streak)
         uses = sum(t.count for t in taken)
-        if best.action in advancing or (closing and not any(t.loop for t in taken)):
+        if best.action in advancing:
             return Routine(best.action, best.tool, best.args, None, uses)
-        if best.loop or best.streak < streak:
-            return None
-        return Routine(best.action, best.tool, best.args, best.dst, uses)
+        if not best.loop and best.streak >= streak:
+            return Routine(best.action, best.tool, best.args, best.dst, uses)
+        if closing and not any(t.loop and t.streak for t in taken):
+            return Routine(best.action, best.tool, best.args, None, uses)
+        return None
 
     def path(self, src: str, dst: str, min_uses: int = MIN_USES, min_rate: float = MIN_RATE,
              usable: Callable[[Transition], bool] | None = None) -> list[Transition] | None:

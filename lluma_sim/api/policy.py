@@ -8,7 +8,8 @@ results first) and answers like a terse model. It knows energy as a player does,
 (a bar's fill; the real game prints no digits), falling back on printed digits only where a screen has them and no
 bar was read; never from the game's truth. It: a short reasoning text, occasionally a memory-file write,
 and exactly one input tool call. Where a model would, it walks with `goTo` (to the race list, back to the career
-hub) when the request offers the tool and the current turn's map hint names the place as known; a goTo that stopped
+hub, and from the title screen back into the career) when the request offers the tool and the current turn's map
+hint names the place as known; a goTo that stopped
 on a surprise is not asked for again at once (it goes on by hand). It also answers the agent's fold request
 (`<summarize>`) with plain text and VLM-shaped requests (json_schema output + an `<ocr>` block) with button JSON
 grounded on OCR ids.
@@ -224,6 +225,8 @@ class ScriptedPolicy:
         said = [str(t) for t in v.get("texts") or []] + [str(b["meta"]) for b in buttons if b.get("meta")]
         night = self._night(names, said, add)
         if night:
+            if night == "the title screen" and (walk := self._goto(CAREER_HUB)):
+                out.insert(0, walk)  # back into the career by the map's known way (a stop on a surprise: by hand)
             return out + press, night
         choices = [n for n in enabled if _is_choice(n)]
         if any(n in names for n in ("OK", "Close")):
@@ -263,6 +266,9 @@ class ScriptedPolicy:
         if "Start Career!" in names:
             add("Start Career!")
             return out + press, "a new career's deck, ready"
+        if "View Results" in names:  # a race's lobby: the result is the same watched or not
+            add("View Results")
+            return out + press, "a race about to start"
         if "Next" in names:
             add("Next")
             return out + press, "a result screen"
@@ -452,14 +458,14 @@ class ScriptedPolicy:
 
 
 def _map_places(texts: list[str]) -> dict[str, str]:
-    """The screens the current turn's map hint (`<map>screen: Career; ways out: Races -> Races, ...</map>`) names
-    as ways out: lowercased name -> the label as written (`Event [3fa2]` where two screens share a name); {} when the
-    turn has no hint (map disabled)."""
+    """The screens the current turn's map hint (`<map>screen: Career; ways out: Races -> Races, ...; goTo: Skill
+    List</map>`) names as ways out or walks: lowercased name -> the label as written (`Event [3fa2]` where two
+    screens share a name); {} when the turn has no hint (map disabled)."""
     places: dict[str, str] = {}
     for t in texts:
         for hint in _MAP_HINT.finditer(t):
-            ways = hint.group(1).partition("ways out:")[2]
-            for label in _WAY_TO.findall(ways):
+            ways, _, far = hint.group(1).partition("ways out:")[2].partition("; goTo:")
+            for label in [*_WAY_TO.findall(ways), *(f.strip() for f in far.split(",") if f.strip())]:
                 places.setdefault(label.split(" [", 1)[0].strip().lower(), label.strip())
     return places
 

@@ -44,7 +44,7 @@ ACTIVITY = "jp.co.cygames.umamusume_activity.UmamusumeActivity"
 CAREER_TP = 30  # a career costs 30 TP of 100 (FACTS)
 MAX_TP = 100
 # Career screens a "Continue Career" goes back to; any other screen of a career resumes on the hub.
-RESUMABLE = ("hub", "event", "race_result", "career_summary")
+RESUMABLE = ("hub", "event", "race_lobby", "race_result", "race_rewards", "career_summary")
 # No hazard comes on these: the app's own start, and a completed career's result screens (the game shows them from
 # what it saved; the agent's career tracker reads "Career Complete" there).
 QUIET = ("title", "launcher", "career_results", "career_end")
@@ -65,7 +65,9 @@ DRAWERS = {
     "event": screens_career.draw_event,
     "skills": screens_career.draw_skills,
     "races": screens_career.draw_races,
+    "race_lobby": screens_career.draw_race_lobby,
     "race_result": screens_career.draw_race_result,
+    "race_rewards": screens_career.draw_race_rewards,
 }
 
 
@@ -696,7 +698,13 @@ class SimGame:
     def _act_race(self) -> None:
         self.dialog = None
         self.result = self._career().run_race(self.races[self.race_sel])
-        self._play([("anim", "loading"), ("anim", "cutscene", "race"), ("goto", "race_result")])
+        self._play([("anim", "loading"), ("goto", "race_lobby")])
+
+    def _act_view_results(self) -> None:
+        self.screen = "race_result"
+
+    def _act_watch_race(self) -> None:
+        self._play([("anim", "cutscene", "race"), ("goto", "race_result")])
 
     def _act_complete_prompt(self) -> None:
         self.dialog = DialogState(

@@ -1,10 +1,15 @@
-"""Career screens: hub, training, event, skills list, races, race result."""
+"""Career screens: hub, training, event, skills list, races, and a race's own screens.
+
+A race after its entry is confirmed goes as the bots people use walk it on the real client (umaplay's
+`core/actions/race.py`, auto-derby's `single_mode/commands/race.py`): a pre-race lobby with View Results (white:
+the result without watching) and Race (green: watch it, skippable); the placing, left by a green Next; then a
+second Next (the race's rewards) back to the career."""
 
 from __future__ import annotations
 
 from lluma_sim.game.content import MAX_ENERGY, PLACES, SKILLS, STATS, TRAININGS
 from lluma_sim.game.draw import CREAM, EDGE, GREEN, GREEN_EDGE, INK, INK_SOFT, MOOD_BADGES, WHITE, Painter, Widget
-from lluma_sim.game.state import GameState
+from lluma_sim.game.state import GameState, RaceResult
 from lluma_sim.game.truth import TruthScrollbar
 from lluma_vision.models import Box
 
@@ -219,18 +224,44 @@ def draw_races(p: Painter, g: GameState) -> None:
     _back(p)
 
 
-def draw_race_result(p: Painter, g: GameState) -> None:
+def draw_race_lobby(p: Painter, g: GameState) -> None:
+    """The pre-race lobby (auto-derby's PaddockScene): the race, View Results or Race."""
     r = g.result
     assert r is not None
-    _background(p, 9)
-    p.text(p.w * 0.5, p.h * 0.08, "Race Result", 60, bold=True)
-    p.text(p.w * 0.5, p.h * 0.15, r.race.name, 46)
+    _background(p, 10)
+    _header(p, g, "Paddock")
+    p.text(p.w * 0.5, p.h * 0.16, r.race.name, 48, bold=True)
+    p.text(p.w * 0.5, p.h * 0.21, f"{r.race.grade}  {r.race.distance}", 36, INK_SOFT)
+    p.character(p.w * 0.5, p.h * 0.42, p.w * 0.12)
+    p.button(p.box(0.06, 0.8, 0.47, 0.87), "View Results", ("view_results",), "white", size=44)
+    p.button(p.box(0.53, 0.8, 0.94, 0.87), "Race", ("watch_race",), "green", size=50)
+
+
+def _race_page(p: Painter, g: GameState, title: str, backdrop: int) -> RaceResult:
+    """A page after the race: its title centred at the top, the race's name under it."""
+    assert g.result is not None
+    _background(p, backdrop)
+    p.text(p.w * 0.5, p.h * 0.08, title, 60, bold=True)
+    p.text(p.w * 0.5, p.h * 0.15, g.result.race.name, 46)
+    return g.result
+
+
+def draw_race_rewards(p: Painter, g: GameState) -> None:
+    """After the placing, the race's rewards and a second Next (umaplay's "race_after" Next) back to the career."""
+    r = _race_page(p, g, "Race Rewards", 11)
+    p.text(p.w * 0.5, p.h * 0.3, f"Skill Points +{r.points}", 50, bold=True)
+    p.character(p.w * 0.5, p.h * 0.55, p.w * 0.1)
+    p.button(p.box(0.3, 0.84, 0.7, 0.91), "Next", ("end_turn",), "green", size=50)
+
+
+def draw_race_result(p: Painter, g: GameState) -> None:
+    r = _race_page(p, g, "Race Result", 9)
     medal = (250, 210, 90) if r.place == 1 else (220, 220, 230) if r.place <= 3 else (236, 226, 214)
     p.rrect(p.box(0.25, 0.22, 0.75, 0.42), medal, (200, 160, 60), radius=80 * p.s)
     p.text(p.w * 0.5, p.h * 0.32, PLACES[r.place - 1], 120, bold=True)
     p.text(p.w * 0.5, p.h * 0.5, f"Skill Points +{r.points}", 44)
     p.character(p.w * 0.5, p.h * 0.62, p.w * 0.08)
-    p.button(p.box(0.3, 0.84, 0.7, 0.91), "Next", ("end_turn",), "green", size=50)
+    p.button(p.box(0.3, 0.84, 0.7, 0.91), "Next", ("goto", "race_rewards"), "green", size=50)
 
 
 def _training_icon_row(p: Painter, g: GameState) -> None:

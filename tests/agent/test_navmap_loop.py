@@ -112,6 +112,16 @@ def test_each_turn_records_where_its_action_led_and_the_next_turn_says_where_it_
     assert "<map>" not in json.dumps(model.requests[2]["messages"][:-1])  # past turns keep their compact form
 
 
+def test_the_map_line_names_screens_a_walk_reaches_beyond_one_press(tmp_path: Path) -> None:
+    """Training -> Speed -> Result -> Next -> Hub known: on the training screen the Result is one press away (a way
+    out), the Hub two (a goTo place)."""
+    phone = _phone("training")
+    _seed(tmp_path, phone, ("training", "pressButton:Speed", "result", "pressButton", {"name": "Speed"}), NEXT)
+    model = ScriptedModel([[call("pressButton", name="Speed")]])
+    _loop(tmp_path, phone, model, 1, loop__autopilot=False).run()
+    assert "<map>screen: Training; ways out: Speed -> Result; goTo: Hub</map>" in _texts(model.requests[0])
+
+
 def test_the_map_is_kept_across_runs(tmp_path: Path) -> None:
     phone = _phone("hub")
     _loop(tmp_path, phone, ScriptedModel([[call("pressButton", name="Training")], [call("back")]]), 2).run()
@@ -291,3 +301,21 @@ def test_a_confirm_nobody_asked_for_is_the_models(tmp_path: Path) -> None:
     model = ScriptedModel([[call("pressButton", name="Cancel")]])
     totals = _loop(tmp_path, phone, model, 1).run()
     assert len(model.requests) == 1 and totals.routine_passes == 0
+
+
+def test_a_screens_only_way_on_is_passed_wherever_it_led_before(tmp_path: Path) -> None:
+    """A result screen with nothing but Next: the game decides what comes after it (an event, the hub)."""
+    phone = _phone("result")
+    _seed(tmp_path, phone, ("result", "pressButton:Next", "training", "pressButton", {"name": "Next"}), NEXT, times=1)
+    model = ScriptedModel([[call("pressButton", name="Training")]])
+    totals = _loop(tmp_path, phone, model, 2).run()
+    assert totals.routine_passes == 1 and len(model.requests) == 1
+    assert "[passed without asking: Next on Result -> Hub]" in _texts(model.requests[0])
+
+
+def test_a_screen_with_another_way_on_needs_the_same_result_each_time(tmp_path: Path) -> None:
+    phone = _phone("hub")
+    _seed(tmp_path, phone, RACES, ("hub", "pressButton:Races", "training", "pressButton", {"name": "Races"}), times=1)
+    model = ScriptedModel([[call("pressButton", name="Races")]])
+    totals = _loop(tmp_path, phone, model, 1).run()
+    assert totals.routine_passes == 0 and len(model.requests) == 1

@@ -313,9 +313,9 @@ def test_stuck_warns_then_forces_another_action_then_pauses(tmp_path):
 
 
 def test_max_cost_stops_the_run_cleanly(tmp_path):
-    s = run_demo(50, tmp_path, seed=4, quiet=True, overrides={"LLUMA_RUN__MAX_COST_USD": "0.008"})
+    s = run_demo(50, tmp_path, seed=4, quiet=True, overrides={"LLUMA_RUN__MAX_COST_USD": "0.004"})
     assert s.stop_reason.startswith("max_cost_usd") and 1 <= s.turns < 50
-    assert s.cost_usd >= 0.008
+    assert s.cost_usd >= 0.004
 
 
 def test_a_dropped_device_costs_nothing_and_an_unreachable_one_ends_the_run(tmp_path):

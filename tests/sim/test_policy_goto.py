@@ -108,3 +108,14 @@ def test_a_page_the_map_names_an_events_choices_is_answered_with_a_choice() -> N
     plain = "<map>screen: dialogue; ways out: advanceDialogue -> dialogue</map>"
     tapped = ScriptedPolicy(memory_every=1000).respond({"tools": TOOLS, "messages": [turn(CHOICE_PAGE, plain)]})
     assert action(tapped.content)[0] == "advanceDialogue"
+
+
+def test_from_the_title_screen_it_walks_back_into_the_career_when_the_map_knows_the_way() -> None:
+    title = {"buttons": [{"name": "Tap to Start"}], "texts": ["LLuMa Derby", "Tap to Start"]}
+    known = "<map>screen: LLuMa Derby; ways out: Tap to Start -> Continue Career; goTo: Career</map>"
+    reply = ScriptedPolicy(memory_every=1000).respond({"tools": [*TOOLS, GOTO_TOOL], "messages": [turn(title, known)]})
+    assert action(reply.content) == ("goTo", {"screen": "Career"})
+    unknown = "<map>screen: LLuMa Derby; ways out: Tap to Start -> Continue Career</map>"
+    by_hand = ScriptedPolicy(memory_every=1000).respond({"tools": [*TOOLS, GOTO_TOOL],
+                                                         "messages": [turn(title, unknown)]})
+    assert action(by_hand.content) == ("pressButton", {"name": "Tap to Start"})

@@ -79,7 +79,9 @@ def policy_step(g: SimGame, rest_below: int = 50) -> None:
             tap(g, "Next")
         else:
             tap(g, names(t, "choice")[0])
-    elif t.screen == "race_result":
+    elif t.screen == "race_lobby":
+        tap(g, "View Results")
+    elif t.screen in ("race_result", "race_rewards"):
         tap(g, "Next")
     else:
         raise AssertionError(f"policy has no move on {t.screen}")
@@ -306,12 +308,29 @@ def test_race_flow() -> None:
     tap(g, "Race")
     assert g.truth().screen == "confirm" and f"Enter the {races[1].name}?" in names(g.truth())
     tap(g, "OK")
-    assert settle(g) == 3 + 5 + 1  # 3 loading frames, 5 cutscene frames, then the result
+    assert settle(g) == 3 + 1  # 3 loading frames, then the pre-race lobby (the bots' race flow)
+    t = g.truth()
+    assert t.screen == "race_lobby" and races[1].name in names(t) and {"View Results", "Race"} <= set(names(t))
+    tap(g, "View Results")  # the result without watching
     t = g.truth()
     assert t.screen == "race_result" and races[1].name in names(t)
     assert any(n in names(t) for n in ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th"))
     tap(g, "Next")
+    assert g.truth().screen == "race_rewards" and g.truth().turn == 1
+    tap(g, "Next")
     assert g.truth().turn == 2
+
+
+def test_a_race_watched_plays_its_cutscene_then_the_same_result() -> None:
+    g = SimGame(seed=0)
+    start_career(g)
+    tap(g, "Races")
+    tap(g, "Race")
+    tap(g, "OK")
+    settle(g)
+    tap(g, "Race")  # the lobby's green Race: watch it
+    assert settle(g) == 5 + 1  # 5 cutscene frames, then the placing
+    assert g.truth().screen == "race_result"
 
 
 def test_back_key_and_menu() -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
+from real_reads import cold_read
 
 from lluma_sim.game.game import HARD_VARIANTS
 from lluma_sim.real_screens import labelled_sources
@@ -62,8 +63,8 @@ def vision() -> Vision:
 
 
 @pytest.fixture(scope="module")
-def real_ids(vision: Vision) -> dict[str, str]:
-    return {f: _read(vision, lab.image(SOURCES[f.split("/")[0]], f.split("/")[1])).screen.id  # type: ignore[union-attr]
+def real_ids() -> dict[str, str]:
+    return {f: cold_read(SOURCES[f.split("/")[0]], f.split("/")[1]).screen.id  # type: ignore[union-attr]
             for f in FILES}
 
 

@@ -10,13 +10,11 @@ import json
 
 import pytest
 from PIL import Image
+from real_reads import cold_read
 
 from lluma_sim.real_screens import labelled_sources, screens_dir
 from lluma_vision import labels as lab
-from lluma_vision.config import VisionConfig
-from lluma_vision.menu import TabMemory
 from lluma_vision.models import VisionOutput
-from lluma_vision.pipeline import Vision
 
 SCREENS = screens_dir()
 LABELS_FILE = SCREENS / "labels.json"
@@ -31,12 +29,8 @@ norm = lab.norm
 
 @pytest.fixture(scope="module")
 def readings() -> dict[str, VisionOutput]:
-    """Every labelled screenshot read once with the offline backend (a fresh Vision each: no shared memory)."""
-    out = {}
-    for name in sorted(LABELS):
-        with Image.open(SCREENS / name) as im:
-            out[name] = Vision(VisionConfig(backend="ocr")).analyze(im.convert("RGB"))
-    return out
+    """Every labelled screenshot read cold with the offline backend (nothing remembered from another)."""
+    return {name: cold_read(SCREENS, name) for name in sorted(LABELS)}
 
 
 def test_button_recall_at_least_95_percent(readings: dict[str, VisionOutput]) -> None:
@@ -100,12 +94,10 @@ FLOORS = {  # source folder: (found as buttons, reachable as button or text, det
 @pytest.mark.parametrize("folder", labelled_sources(), ids=lambda p: p.name)
 def test_every_source_meets_its_floor(folder) -> None:
     labels = lab.load(folder)
-    vision = Vision(VisionConfig(backend="ocr", cache_size=0))
     total = lab.Score()
     for name in sorted(labels):
         if labels[name].get("buttons"):
-            vision.memory = TabMemory()
-            total.add(lab.score(vision.analyze(lab.image(folder, name)), labels[name], name))
+            total.add(lab.score(cold_read(folder, name), labels[name], name))
     weakest = (min(f[0] for f in FLOORS.values()), min(f[1] for f in FLOORS.values()),
                max(f[2] for f in FLOORS.values()))
     found, tappable, ratio = FLOORS.get(folder.name, weakest)

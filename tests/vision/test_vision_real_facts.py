@@ -15,14 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from real_reads import cold_read
 
 from lluma_sim.real_screens import facts_path, labelled_sources
 from lluma_vision import fact_labels
-from lluma_vision import labels as lab
-from lluma_vision.config import VisionConfig
 from lluma_vision.fact_labels import FactScore
-from lluma_vision.menu import TabMemory
-from lluma_vision.pipeline import Vision
 
 SOURCES = [f for f in labelled_sources() if fact_labels.load(facts_path(f.name))]
 pytestmark = [pytest.mark.skipif(not SOURCES, reason="no labelled screenshots with facts"), pytest.mark.timeout(1200)]
@@ -47,14 +44,12 @@ def _has_facts(want: dict[str, Any]) -> bool:
 @pytest.fixture(scope="module")
 def scores() -> dict[str, FactScore]:
     """Every screen with labelled facts read once, cold (no tab bar remembered from the one before)."""
-    vision = Vision(VisionConfig(backend="ocr", cache_size=0))
     out = {}
     for folder in SOURCES:
         facts = fact_labels.load(facts_path(folder.name))
         readings = []
         for name in sorted(n for n, want in facts.items() if _has_facts(want) and (folder / n).is_file()):
-            vision.memory = TabMemory()
-            readings.append((name, vision.analyze(lab.image(folder, name))))
+            readings.append((name, cold_read(folder, name)))
         out[folder.name] = fact_labels.score(readings, facts)
     return out
 
