@@ -86,6 +86,19 @@ def targets(vision: VisionOutput) -> tuple[list[Target], list[Target]]:
     return buttons, texts
 
 
+# A read text line's box carries the recogniser's padding around its letters (on the simulator's 287 texts read
+# in a tour, 0 boxes lay inside the drawn text's; their central 80% x 50% did in 258). A text has no plate to catch
+# a tap near its edge, so a press aims at that core.
+TEXT_CORE_X, TEXT_CORE_Y = 0.8, 0.5
+
+
+def _glyph_core(box: Box) -> Box:
+    """The central part of a read text's box, where its letters are."""
+    dx, dy = round(box.width * (1 - TEXT_CORE_X) / 2), round(box.height * (1 - TEXT_CORE_Y) / 2)
+    return Box(x0=box.x0 + dx, y0=box.y0 + dy, x1=max(box.x0 + dx + 1, box.x1 - dx),
+               y1=max(box.y0 + dy + 1, box.y1 - dy))
+
+
 def _ambiguous(name: str, found: list[Target]) -> ActionError:
     what = "button" if found[0].kind == "button" else "text"
     return ActionError(f"{what} name {name!r} is ambiguous: {_candidates(found)}; use the exact name")
@@ -214,7 +227,8 @@ class PressButton(InputTool):
 
     def plan(self, args: PressButtonArgs, vision: VisionOutput) -> PlannedAction:
         t = resolve(args.name, vision)
-        return PlannedAction(tool=self.name, kind="tap", target=t.name, target_kind=t.kind, box=t.box)
+        box = _glyph_core(t.box) if t.kind == "text" else t.box
+        return PlannedAction(tool=self.name, kind="tap", target=t.name, target_kind=t.kind, box=box)
 
     def brief(self, done: ActionDone) -> str:
         p = done.planned

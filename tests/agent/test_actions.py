@@ -63,17 +63,23 @@ TEXTS = VisionOutput(
 )
 
 
+def _core_of(box: Box, text: Box) -> bool:
+    """`box` is the central part of the read text's box (where a press on a text aims)."""
+    return (text.x0 < box.x0 < box.x1 < text.x1 and text.y0 < box.y0 < box.y1 < text.y1
+            and box.center == text.center)
+
+
 def test_press_reaches_a_read_text_after_the_buttons():
     p = plan("pressButton", {"name": "summer camp"}, TEXTS)
-    assert (p.target, p.target_kind, p.box) == ("Summer Camp", "text", TEXTS.texts[2].bounds)
+    assert (p.target, p.target_kind) == ("Summer Camp", "text") and _core_of(p.box, TEXTS.texts[2].bounds)
     assert plan("pressButton", {"name": "Sumer Camp"}, TEXTS).target == "Summer Camp"  # fuzzy, like buttons
     # a button and a text of the same name: the button
     assert plan("pressButton", {"name": "Rest"}, TEXTS).target_kind == "button"
 
 
 def test_repeated_texts_are_named_top_to_bottom_and_ambiguity_lists_them():
-    assert plan("pressButton", {"name": "Speed"}, TEXTS).box.y0 == 400
-    assert plan("pressButton", {"name": "Speed#2"}, TEXTS).box.y0 == 900
+    assert _core_of(plan("pressButton", {"name": "Speed"}, TEXTS).box, TEXTS.texts[1].bounds)  # y 400
+    assert _core_of(plan("pressButton", {"name": "Speed#2"}, TEXTS).box, TEXTS.texts[0].bounds)  # y 900
     with pytest.raises(ActionError, match=r"text name 'Speed#' is ambiguous: 'Speed#2', 'Speed'"):
         plan("pressButton", {"name": "Speed#"}, TEXTS)
 
@@ -200,3 +206,22 @@ def test_advance_dialogue_refuses_when_a_text_it_did_not_mean_lies_next_to_the_t
         _t("What do you think, Trainer?", 186, 1316, 898, 1356)])
     with pytest.raises(ActionError, match="no dialogue on this screen: the text box tap would land on the text"):
         plan("advanceDialogue", {}, screen)
+
+
+@pytest.mark.parametrize("variant", range(4))
+def test_a_pressed_text_is_aimed_where_its_letters_are_not_at_the_readers_padding(variant: int) -> None:
+    """The title's "Tap to Start" has no plate: the read box is padded around the letters, so a tap anywhere in it
+    could miss them; the planned box (every tap lands inside it) lies within the drawn text on every frame size."""
+    from lluma_sim.game.game import HARD_VARIANTS, SimGame
+    from lluma_vision.config import VisionConfig
+    from lluma_vision.pipeline import Vision
+
+    g = SimGame(seed=4, style="hard", **HARD_VARIANTS[variant])
+    g._to_title()
+    out = Vision(VisionConfig(backend="ocr", cache_size=0)).analyze(g.capture())
+    planned = default_tools().get("pressButton").plan(  # type: ignore[union-attr]
+        default_tools().get("pressButton").args(name="Tap to Start"), out)  # type: ignore[union-attr]
+    drawn = next(e.box for e in g.truth().elements if e.name == "Tap to Start")
+    assert planned.target_kind == "text" and planned.box is not None
+    b = planned.box
+    assert drawn.x0 <= b.x0 and b.x1 <= drawn.x1 and drawn.y0 <= b.y0 and b.y1 <= drawn.y1, (b, drawn)

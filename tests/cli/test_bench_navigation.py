@@ -15,6 +15,7 @@ import pytest
 
 from lluma_agent.navmap import ScreenMap, load_map, map_path_for, save_map
 from lluma_agent.runlog.turnlog import (
+    ActionLog,
     NavigationStep,
     ResponseLog,
     RoutineLog,
@@ -130,3 +131,15 @@ def test_parallel_plays_the_first_two_at_once(nights: list[dict[str, Any]],
     assert navigation.main(["--careers", "1", "--parallel", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["parallel"] is True
     assert sorted(n["label"] for n in nights) == ["with learned map", "with map", "without map"]
+
+
+def test_calls_on_screens_the_reading_keeps_for_the_model_are_counted() -> None:
+    """The floor no map goes under: a call on the hub (Training beside Rest: a choice) is kept; one on a result
+    screen whose only button is Next is not (a map may pass it)."""
+    asked, usage = ResponseLog(text="..."), Usage(input_tokens=10, output_tokens=5)
+    hub = TurnLog(turn=1, started_at=0.0, model="m", response=asked, usage=usage,
+                  vision=reading("Career", "Training", "Rest"), action=ActionLog(tool="pressButton", target="Training"))
+    result = TurnLog(turn=2, started_at=1.0, model="m", response=asked, usage=usage,
+                     vision=reading("Race Result", "Next"), action=ActionLog(tool="pressButton", target="Next"))
+    r = navigation.navigation([hub, result])
+    assert (r["model_calls_kept"], r["kept_share"]) == (1, 0.5)
