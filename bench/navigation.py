@@ -203,6 +203,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="play into this folder and keep the runs' logs and maps (default: a temporary folder)")
     args = ap.parse_args(argv)
     if args.keep is not None:
+        if args.keep.exists() and (not args.keep.is_dir() or any(args.keep.iterdir())):
+            print(f"bench/navigation.py: --keep {args.keep}: not an empty folder (the runs would mix with what "
+                  f"is there); name a new one", file=sys.stderr)
+            return 2
         args.keep.mkdir(parents=True, exist_ok=True)
         result = bench(args, args.keep)
     else:

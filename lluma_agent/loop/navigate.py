@@ -82,6 +82,11 @@ def never_word(label: str, never: list[list[str]]) -> str:
     return ""
 
 
+def screen_of(out: VisionOutput) -> ScreenIdentity:
+    """The reading's screen identity (computed again for a reading that came without one)."""
+    return out.screen or identify(out)
+
+
 def one_way_on(out: VisionOutput) -> bool:
     """The screen offers one worded button at most, a way back or a Cancel counted (its tab bar and a story's Skip,
     Quick, Log, Auto aside): nothing else to press. A dialog with Cancel and OK asks a question; this one does not."""
@@ -94,7 +99,7 @@ def kept_for_model(out: VisionOutput, tool: str, target: str, never: list[list[s
     choice, a spend (a `never` phrase in its title or a button), or another worded button. Conservative, from the
     reading alone; bench/navigation.py counts the turns it keeps (no map can pass them)."""
     # its title, or a button that spends (a tab bar's Shop or Scout is a way elsewhere, not on this screen)
-    labels = [(out.screen or identify(out)).name, target, *(b.name for b in out.buttons if b.region != "menu")]
+    labels = [screen_of(out).name, target, *(b.name for b in out.buttons if b.region != "menu")]
     if hit := next((f"{label!r} holds {word!r}" for label in labels if (word := never_word(label, never))), ""):
         return hit
     if choice_stack(out) or any(sentence(b.name) for b in out.buttons):
@@ -138,9 +143,7 @@ class Navigator:
             return system_prompt
         return system_prompt.rstrip("\n") + "\n" + resources.files("lluma_agent").joinpath(PROMPT).read_text("utf-8")
 
-    @staticmethod
-    def screen(out: VisionOutput) -> ScreenIdentity:
-        return out.screen or identify(out)
+    screen = staticmethod(screen_of)
 
     # ---- recording -------------------------------------------------------------------------------------
     def observed(self, out: VisionOutput, effect: Effect | None) -> list[str]:
@@ -197,17 +200,12 @@ class Navigator:
         return f"<map>screen: {self.map.label(here)}; ways out: {named}{f'; goTo: {far}' if far else ''}</map>"
 
     def far(self, here: str, near: set[str]) -> list[str]:
-        """Up to `map.far_shown` screens a goTo walks to from `here` in two or more steps."""
-        m, shown = self.cfg.map, list[str]()
-        for sid in sorted(self.map.screens, key=lambda s: -self.map.screens[s].seen):
-            if len(shown) >= m.far_shown:
-                break
-            if sid == here or sid in near:
-                continue
-            steps = self.map.path(here, sid, m.min_uses, m.min_rate, usable=self._walkable)
-            if steps is not None and 1 < len(steps) <= m.max_steps:
-                shown.append(self.map.label(sid))
-        return shown
+        """Up to `map.far_shown` screens a goTo walks to from `here` in two or more steps, the most seen first."""
+        m = self.cfg.map
+        walks = self.map.walks(here, m.min_uses, m.min_rate, usable=self._walkable)
+        by_seen = sorted(self.map.screens, key=lambda sid: -self.map.screens[sid].seen)
+        far = [sid for sid in by_seen if sid not in near and 1 < len(walks.get(sid, ())) <= m.max_steps]
+        return [self.map.label(sid) for sid in far[: m.far_shown]]
 
     def tell(self, notes: Notes, out: VisionOutput) -> Notes:
         """The model's turn: its notes get where it is and what was passed without asking since its last turn."""

@@ -158,12 +158,10 @@ class ScreenMap(BaseModel):
             return Routine(best.action, best.tool, best.args, None, uses)
         return None
 
-    def path(self, src: str, dst: str, min_uses: int = MIN_USES, min_rate: float = MIN_RATE,
-             usable: Callable[[Transition], bool] | None = None) -> list[Transition] | None:
-        """The fewest reliable steps from `src` to `dst` ([] when already there), or None when no known way;
+    def walks(self, src: str, min_uses: int = MIN_USES, min_rate: float = MIN_RATE,
+              usable: Callable[[Transition], bool] | None = None) -> dict[str, list[Transition]]:
+        """Every screen a walk reaches from `src` on reliable steps, with the fewest steps there (one search);
         `usable` leaves edges out (an action that spends). Among paths of one length, the most used edges first."""
-        if src == dst:
-            return []
         came: dict[str, Transition] = {}
         queue = deque([src])
         while queue:
@@ -174,13 +172,19 @@ class ScreenMap(BaseModel):
                 if usable is not None and not usable(edge):
                     continue
                 came[edge.dst] = edge
-                if edge.dst == dst:
-                    steps = [edge]
-                    while steps[0].src != src:
-                        steps.insert(0, came[steps[0].src])
-                    return steps
                 queue.append(edge.dst)
-        return None
+        out: dict[str, list[Transition]] = {}
+        for dst in came:
+            steps = [came[dst]]
+            while steps[0].src != src:
+                steps.insert(0, came[steps[0].src])
+            out[dst] = steps
+        return out
+
+    def path(self, src: str, dst: str, min_uses: int = MIN_USES, min_rate: float = MIN_RATE,
+             usable: Callable[[Transition], bool] | None = None) -> list[Transition] | None:
+        """The fewest reliable steps from `src` to `dst` ([] when already there), or None when no known way."""
+        return [] if src == dst else self.walks(src, min_uses, min_rate, usable).get(dst)
 
     def find(self, name_or_id: str) -> str | None:
         """A screen's id from its id or its name (case and spacing aside; the most seen of screens sharing a

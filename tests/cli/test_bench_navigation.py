@@ -143,3 +143,12 @@ def test_calls_on_screens_the_reading_keeps_for_the_model_are_counted() -> None:
                      vision=reading("Race Result", "Next"), action=ActionLog(tool="pressButton", target="Next"))
     r = navigation.navigation([hub, result])
     assert (r["model_calls_kept"], r["kept_share"]) == (1, 0.5)
+
+
+def test_keep_refuses_a_folder_that_holds_something(nights: list[dict[str, Any]], tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "old.txt").write_text("an earlier run")
+    assert navigation.main(["--careers", "1", "--keep", str(tmp_path)]) == 2
+    assert "not an empty folder" in capsys.readouterr().err and not nights  # nothing played
+    assert navigation.main(["--careers", "1", "--keep", str(tmp_path / "new"), "--json"]) == 0
+    assert (tmp_path / "new" / "with").is_dir()
