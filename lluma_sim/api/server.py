@@ -57,6 +57,15 @@ def thinking_level(body: dict[str, Any], spec: ModelSpec) -> str | None:
     return effort_of(body, spec) or "medium"
 
 
+class _Server(ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that hung up mid-request (the agent stopped by a second Ctrl+C) is no server error: no
+        traceback on stderr for it; anything else is reported as before."""
+        if isinstance(sys.exc_info()[1], OSError):
+            return
+        super().handle_error(request, client_address)
+
+
 class ApiServer:
     """The stand-in. `with ApiServer() as api: Anthropic(api_key="x", base_url=api.base_url)`."""
 
@@ -111,7 +120,7 @@ class ApiServer:
             return self
         self._stop.clear()
         handler = type("Handler", (_Handler,), {"api": self})
-        httpd = ThreadingHTTPServer((HOST, self.port), handler)
+        httpd = _Server((HOST, self.port), handler)
         httpd.daemon_threads = True
         self._httpd = httpd
         self.port = httpd.server_address[1]
