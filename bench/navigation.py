@@ -47,6 +47,7 @@ TARGET_RATIO = 0.6  # the issue's done-check: with the map, at most 60% of the m
 ASKING_SHOWN = 8  # screens listed under "still asked the model"
 MAP_OFF = {"LLUMA_MAP__ENABLED": "false"}
 NEVER = [words(w) for w in LoopConfig().never_autopilot]  # the shipped never_autopilot phrases
+SPEND = [words(w) for w in LoopConfig().spend_words]  # and spend words
 
 
 def screen_name(log: TurnLog) -> str:
@@ -101,7 +102,7 @@ def kept_turn(log: TurnLog) -> bool:
         out = VisionOutput.model_validate(log.vision.full)
     except ValueError:
         return False
-    return bool(kept_for_model(out, log.action.tool, log.action.target, NEVER))
+    return bool(kept_for_model(out, log.action.tool, log.action.target, NEVER, SPEND))
 
 
 def per_career(careers: list[dict[str, Any]]) -> dict[str, float]:

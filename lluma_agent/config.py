@@ -316,6 +316,15 @@ class LoopConfig(_Section):
         description="Words that keep a screen from routine passes when its title or a button on it (not a tab) holds "
         "them (spending, choosing, quitting; a plural too): the model decides there.",
     )
+    spend_words: list[str] = Field(
+        default_factory=lambda: ["Use", "Purchase", "Spend", "Exchange", "Buy", "Consume", "Carats", "Jewels",
+                                 "Alarm Clock", "Clock", "TP", "Item", "Try Again"],
+        description="Words that mark a spend wherever the screen shows them, its body text included (a dialog's "
+        "question, a cost line; a plural too; a story's own text aside): no routine pass, goTo step or plan step "
+        "presses there, the model decides. They say what is spent, not what is gained or where a button leads "
+        "('Recover', 'Retry', 'Shop' are never_autopilot words, for a title and the button pressed: a rest's confirm "
+        "says energy will recover, a connection error offers Retry).",
+    )
     wait_s: float = Field(2.0, ge=0, le=600, description="A routine pass over a loading screen waits this long.")
 
 

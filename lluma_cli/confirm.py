@@ -4,9 +4,9 @@
 screenshot with the spot marked, `DIR/confirm/turn_NNNNNN.png`) and the person answers `y` (send it), `n` (a
 veto: nothing is sent, the model is told a person refused it), `e ACTION` (send the person's action instead:
 `e pressButton(name=Rest)`, `e back`, `e Rest`) or `q` (nothing is sent, the run stops after this turn).
-`--step`: each turn waits for Enter (`q` stops). On a terminal the person types; otherwise the answers are
-read from standard input one a line, and its end means `q`: a script can drive a run, and a closed pipe never
-taps anything.
+`--step`: each turn, and each later step of a goTo walk, waits for Enter (`q` stops). On a terminal the person
+types; otherwise the answers are read from standard input one a line, and its end means `q`: a script can drive a
+run, and a closed pipe never taps anything.
 """
 
 from __future__ import annotations
@@ -123,10 +123,15 @@ class Person:
         answer = self._read(f"turn {turn}: Enter plays it, q stops")
         return answer is not None and answer.lower() not in ("q", "quit")
 
+    def before_step(self, turn: int, what: str) -> bool:
+        """`--step`: within a turn, each later step of a goTo walk waits for Enter too (`q` stops)."""
+        answer = self._read(f"turn {turn}, {what}: Enter sends it, q stops")
+        return answer is not None and answer.lower() not in ("q", "quit")
+
 
 def in_the_loop(coordinator: Coordinator, person: Person, confirm: bool, step: bool) -> None:
     """Put a person in the run: asked before each input (`confirm`), and before each turn (`step`)."""
     if confirm:
         coordinator.actor = PersonGate(coordinator.actor, person)
     if step:
-        coordinator.before_turn = person.before_turn
+        coordinator.before_turn, coordinator.before_step = person.before_turn, person.before_step

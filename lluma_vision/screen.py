@@ -9,7 +9,8 @@ The signature keys on the most reliable parts of a reading, in this order:
 1. a cinematic (loading, cutscene, dialogue) with nothing to press: its kind (a story page that shows its event's
    choices apart: lluma_vision/story.py);
 2. a panel chosen in a side tab bar (the PC layout's menu): that tab;
-3. a dialog: its title, a short text centred over the dialog's closing button(s);
+3. a dialog: its title, a short text centred over the dialog's closing button(s), and its body's fixed words (a
+   "Confirm" that spends an alarm clock is not the "Confirm" of a rest);
 4. the screen's header: the title in the frame's top-left band (or centred at the top), with the body's
    structure where one header names several screens (the career hub and a career event are both "Career":
    an event shows a stack of choice plates);
@@ -51,6 +52,8 @@ ALONE_REACH = 1.0  # a title has no other text within its own width left or righ
 EDGE = 0.15  # a dialog's title is centred at least this fraction of the width in from the frame's edges
 LONGEST_WORD = 14  # letters; a longer "word" is words OCR ran together (a goal line), not a title
 ID_CHARS = 10  # hex digits of the signature's hash kept as the id
+BODY_REACH = 0.5  # a dialog's body text is centred within its closing row's span, widened by half of it each side
+# (the sim's and drawn confirms: the question centred over a Cancel/OK pair spanning 0.12-0.88 of the width)
 
 # words of the in-game date and counters: the same screen shows them with other values
 VARIABLE_WORDS = frozenset(
@@ -142,10 +145,10 @@ def _alone(item: _Item, items: list[_Item]) -> bool:
                    and o.box.x1 > item.box.x0 - reach for o in items)
 
 
-def dialog_title(out: VisionOutput, k: Knobs = KNOBS) -> _Item | None:
-    """A dialog's title: the top-most short text standing alone with the dialog's closing button(s) centred under
-    it (one button under its centre, or a pair of buttons on one row whose middle is its centre), away from the
-    frame's edges (a header over a Back button at the left edge is not a dialog)."""
+def _dialog(out: VisionOutput, k: Knobs = KNOBS) -> tuple[_Item, list[_Item]] | None:
+    """A dialog's title and its closing row: the top-most short text standing alone with the dialog's closing
+    button(s) centred under it (one button under its centre, or a pair of buttons on one row whose middle is its
+    centre), away from the frame's edges (a header over a Back button at the left edge is not a dialog)."""
     items = _items(out, k)
     buttons = [i for i in items if i.button]
     for item in items:
@@ -159,8 +162,32 @@ def dialog_title(out: VisionOutput, k: Knobs = KNOBS) -> _Item | None:
         row = [b for b in below if abs(b.box.center[1] - (last + b.box.height / 2)) <= b.box.height]
         mid = (min(b.box.x0 for b in row) + max(b.box.x1 for b in row)) / 2
         if len(row) <= 2 and abs(mid - cx) <= k.centred * out.width:
-            return item
+            return item, row
     return None
+
+
+def dialog_title(out: VisionOutput, k: Knobs = KNOBS) -> _Item | None:
+    """A dialog's title (see `_dialog`), or None."""
+    found = _dialog(out, k)
+    return found[0] if found else None
+
+
+def dialog_body(out: VisionOutput, k: Knobs = KNOBS) -> list[str]:
+    """The fixed words of a dialog's body: read text between its title and its closing row, within the row's
+    span widened by half its width each side (a confirm's question: "Rest for this turn?", "Use 1 Alarm Clock to
+    try again?"). Two dialogs that share a title and buttons but ask other things are other screens: a spend is
+    never the same screen as a rest (issue 40). Sorted and unique, so a body split over lines in another place
+    keys the same."""
+    found = _dialog(out, k)
+    if found is None:
+        return []
+    title, row = found
+    top, bottom = title.box.y1, min(b.box.y0 for b in row)
+    left, right = min(b.box.x0 for b in row), max(b.box.x1 for b in row)
+    reach = BODY_REACH * (right - left)
+    return sorted({w for i in _items(out, k) if not i.button and i is not title and top <= i.box.y0
+                   and i.box.y1 <= bottom and left - reach <= i.box.center[0] <= right + reach
+                   for w in _words(i.text)})
 
 
 def choice_stack(out: VisionOutput, k: Knobs = KNOBS) -> bool:
@@ -213,7 +240,8 @@ def signature(out: VisionOutput, k: Knobs = KNOBS) -> tuple[str, str]:
         return f"panel:{'-'.join(_words(panel))}", panel
     head, dialog = header(out, k), dialog_title(out, k)
     if dialog is not None and (head is None or head == dialog or _over(out, head, dialog, k)):
-        return f"dialog:{'-'.join(_words(dialog.text))}", dialog.text
+        asked = dialog_body(out, k)
+        return f"dialog:{'-'.join(_words(dialog.text))}{'|' + '-'.join(asked) if asked else ''}", dialog.text
     if (title := head or top_title(out, k)) is not None:
         body = "|choices" if choice_stack(out, k) else ""
         name = title.text if not body else f"{title.text} (choices)"

@@ -138,17 +138,17 @@ class SafeTap(InputTool):
 
 class Actor:
     def __init__(self, device: Phone, tools: ToolRegistry, same_screen: Callable[[str, str], bool],
-                 guard: Guard | None = None) -> None:
+                 guard: Guard | None = None, quiet_s: float = 0.0) -> None:
         self.device, self.tools, self.same_screen = device, tools, same_screen
         self.guard = guard  # guard.never_press: taps refused whatever planned them
-        self._not_before = 0.0
+        # After an input the device never answered (it may still run), no input for `quiet_s`, whoever sends it:
+        # the model, a routine pass, a goTo step, a rung. Kept here, where every input goes out, so none skips it.
+        self.quiet_s = quiet_s
+        self.not_before = 0.0  # monotonic
 
-    def run(self, reply: ModelReply, frame: Frame, ctx: ToolContext, stuck: StuckState, last_action: str,
-            not_before: float = 0.0) -> Acted:
+    def run(self, reply: ModelReply, frame: Frame, ctx: ToolContext, stuck: StuckState, last_action: str) -> Acted:
         """The reply's calls, in order; `frame`/`ctx.vision` are what the model decided on. `last_action` is
-        the stuck detector's latest signature (a forced action is of a different kind). No input is sent before
-        the monotonic time `not_before` (an unconfirmed input may still be running on the device)."""
-        self._not_before = not_before
+        the stuck detector's latest signature (a forced action is of a different kind)."""
         acted = Acted()
         acting = False  # an input call was taken (run, refused or forced): later ones are refused
         for call in reply.tool_calls:
@@ -256,7 +256,7 @@ class Actor:
         # Never act on a frame older than the decision: if the screen moved meanwhile, do nothing.
         # An input the device never confirmed comes back from execute() as done with `unknown` set.
         signature, done = f"{planned.tool}({planned.target})", None
-        if (wait := self._not_before - time.monotonic()) > 0:
+        if (wait := self.not_before - time.monotonic()) > 0:
             time.sleep(wait)  # let a late input land first: the capture below then sees what it did
         try:
             fresh = self.device.capture()
@@ -274,6 +274,7 @@ class Actor:
         )
         described, brief, errors = tool.describe(done), tool.brief(done), []
         if done.unknown:  # sent and unanswered: it may have happened; the effect (next frame) is the truth
+            self.not_before = time.monotonic() + self.quiet_s
             errors.append(f"action: outcome unknown ({done.unknown})")
             described = say("unconfirmed", did=described)
             brief = say("brief_unconfirmed", brief=brief)

@@ -113,13 +113,15 @@ class Coordinator:
         self.guard = Guard(cfg.guard)
         # the screen map (map.enabled): recorded each turn, goTo offered, routine screens passed (loop/navigate.py)
         self.nav = Navigator(cfg, map_path_for(memory.folder), logger.folder.name, tools, device, vision, settle,
-                             self.guard, stopping=lambda: self.stop_requested)
+                             stopping=lambda: self.stop_requested)
         if self.nav.enabled and GoTo.name not in tools:  # offered after the other input tools (a new registry)
             listed = list(tools)
             at = max((i + 1 for i, tool in enumerate(listed) if tool.acts), default=0)
             tools = ToolRegistry([*listed[:at], GoTo(self.nav), *listed[at:]])
         self.notifier = Notifier(cfg.notify, run=logger.folder.name)  # does nothing when notify.command is None
-        self.actor = Actor(device, tools, self._same_screen, guard=self.guard)
+        # an input never answered may still run: no input for two command timeouts after it, whoever sends it
+        self.actor = Actor(device, tools, self._same_screen, guard=self.guard,
+                           quiet_s=2 * cfg.device.command_timeout_s)
         self.plausible = Plausible()  # numbers that moved as no turn moves them are marked doubtful (context/plausible)
         self.totals = RunTotals()
         self.state = LoopState()  # what each turn hands to the next (loop/state.py)
@@ -127,6 +129,8 @@ class Coordinator:
         self.ending: RunEnded | None = None  # found during the turn being played: the run ends once it is reported
         # `lluma run --step`: called before each turn with its number; False stops the run (a person said so).
         self.before_turn: Callable[[int], bool] | None = None
+        # ...and before each later step of a goTo walk, with what it will press; False stops the run.
+        self.before_step: Callable[[int, str], bool] | None = None
         self.prompter = Prompter(cfg, model, tools.definitions(), self.nav.prompt(system_prompt), self.layout,
                                  self.history, memory)
         self.careers: CareerTracker | None = None  # build() sets it: careers ended count toward run.max_careers
@@ -267,7 +271,11 @@ class Coordinator:
         t.decision, t.state = self._timed(t, "model_s", self.decide, t.state, t.request)
         t.acted, t.state = self._timed(t, "action_s", self.act, t.state, t.decision.reply, t.reading, t.notes.stuck)
         t.guard += t.acted.guarded
-        self.nav.after_act(t)  # a goTo's remaining steps walked; the action's screen recorded on the map
+        ask = self.before_step
+        self.nav.after_act(t, self.actor, lambda seen: self._ctx(t.state, seen),  # a goTo's later steps, each gated
+                           (lambda what: ask(t.turn, what)) if ask is not None else None)
+        if t.acted.stop:
+            self.request_stop()  # a person stopped the run during a goTo walk
         t.past = self.remember(t.turn, t.request, t.screen, t.decision)
 
     def _timed(self, t: TurnParts, field: str, stage: Callable[..., T], *args: Any) -> T:
@@ -371,17 +379,14 @@ class Coordinator:
     ) -> tuple[Acted, LoopState]:
         ctx = self._ctx(state, reading)
         last = self.stuck.actions[-1] if self.stuck.actions else ""
-        acted = self.actor.run(reply, reading.frame, ctx, stuck, last, state.quiet_until)
-        quiet_until = state.quiet_until
-        if acted.action is not None and acted.action.outcome == "unknown":
-            # adb cannot cancel a sent command: it may still run. The next input waits out two command timeouts
-            # and then checks the screen against the decision's frame, so a late tap never lands on a new screen.
-            quiet_until = time.monotonic() + 2 * self.cfg.device.command_timeout_s
+        # adb cannot cancel a sent command: after one never answered the actor sends nothing for two command
+        # timeouts, then checks the screen against the decision's frame, so a late tap never meets a new screen
+        acted = self.actor.run(reply, reading.frame, ctx, stuck, last)
         if acted.refused:
             self.stuck.record(reading.frame.phash, acted.refused, changed=False)
         if acted.stop:
             self.request_stop()  # a person in the loop said quit: this turn is logged, no other starts
-        return acted, state.but(pending=acted.pending, owed=(*state.owed, *acted.results), quiet_until=quiet_until)
+        return acted, state.but(pending=acted.pending, owed=(*state.owed, *acted.results))
 
     def remember(self, turn: int, request: Prompt, screen: Screen, decision: Decision) -> PastTurn:
         """The turn as history keeps it: compact results, the screen line, the reply."""

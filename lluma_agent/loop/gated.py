@@ -67,11 +67,11 @@ class PersonGate(Actor):
     """The Actor with a person asked before every input (`gate`)."""
 
     def __init__(self, actor: Actor, gate: Gate) -> None:
-        super().__init__(actor.device, actor.tools, actor.same_screen, guard=actor.guard)
+        super().__init__(actor.device, actor.tools, actor.same_screen, guard=actor.guard, quiet_s=actor.quiet_s)
+        self.not_before = actor.not_before
         self.gate = gate
 
-    def run(self, reply: ModelReply, frame: Frame, ctx: ToolContext, stuck: StuckState, last_action: str,
-            not_before: float = 0.0) -> Acted:
+    def run(self, reply: ModelReply, frame: Frame, ctx: ToolContext, stuck: StuckState, last_action: str) -> Acted:
         """As Actor.run, with the calls that do not act held until the person has answered the input: run when
         the turn was not refused, else each answered that it did not run. Results keep the model's order."""
         held: list[tuple[Tool, ToolCall, Args]] = []
@@ -84,7 +84,7 @@ class PersonGate(Actor):
                 held.append((tool, call, args))
         ids = {call.id for _, call, _ in held}
         rest = reply.model_copy(update={"tool_calls": [c for c in reply.tool_calls if c.id not in ids]})
-        acted = super().run(rest, frame, ctx, stuck, last_action, not_before)
+        acted = super().run(rest, frame, ctx, stuck, last_action)
         refused = acted.person.startswith(("vetoed", "stopped"))
         for tool, call, args in held:
             acted = acted.then(Acted(results=[error_result(call, say("turn_refused", what=acted.person))]) if refused

@@ -6,9 +6,12 @@
 - Where you are: the current turn's notes get one `<map>` line, the screen's name and its known ways out; past
   turns keep their compact form (notes are not kept in history).
 - `goTo(screen)`: the tool plans step 1 here (`first_step`); once the actor has sent it like any input, `after_act`
-  walks the rest: each step's recorded action planned on the fresh reading, checked by the guard, sent with the same
-  `execute` as any tap, the screen read and compared with the map's. A surprise, the guard, a failing device or a
-  person's stop ends the walk; the model is told what happened and where it is, next turn.
+  walks the rest: each step's recorded action planned on the fresh reading and sent through the actor like the
+  model's input (the guard, a person in the loop, the stale-frame check, the wait after an unanswered input), the
+  screen read and compared with the map's. A surprise, a screen that may spend, the guard, a person's veto or stop, a
+  failing device or an unanswered input ends the walk; the model is told what happened and where it is, next turn.
+- Never a spend: no routine pass and no goTo step presses on a screen whose reading may spend (`spend`: a
+  never-autopilot word in its title, a spend word anywhere it shows, a dialog's body included).
 - Routine passes (`loop.autopilot`): a screen whose map shows one way out taken as before, with nothing to choose on
   it, is passed without a model call (where it leads may vary when it is the screen's only way on, or the confirm
   of a dialog the model's own input opened: that is the game's); a loading screen that outlasted observe's waits
@@ -37,13 +40,12 @@ from lluma_agent.loop.turn import Notes, Observation, TurnParts
 from lluma_agent.navmap import PendingStep, ScreenMap, Transition, open_map, save_map
 from lluma_agent.navmap.actions import ActionKey, key_of, readable
 from lluma_agent.runlog.turnlog import NavigationStep, RoutineLog
-from lluma_agent.tools.actions import ActionError, InputTool, PlannedAction, execute
+from lluma_agent.tools.actions import ActionError, InputTool, PlannedAction
 from lluma_agent.tools.goto import GoTo
-from lluma_agent.tools.guard import Guard
 from lluma_agent.tools.toolkit import ToolContext, ToolRegistry
 from lluma_vision.models import ScreenIdentity, VisionOutput
 from lluma_vision.screen import choice_stack, identify
-from lluma_vision.story import choices_as_text, sentence
+from lluma_vision.story import choices_as_text, sentence, story_lines
 
 CHROME = frozenset({"skip", "quick", "log", "auto", "menu"})  # a story's and a screen's own controls
 DISMISS = CHROME | {"back", "cancel", "close"}  # leave, never choose
@@ -94,13 +96,32 @@ def one_way_on(out: VisionOutput) -> bool:
                and _worded(b.name)) <= 1
 
 
-def kept_for_model(out: VisionOutput, tool: str, target: str, never: list[list[str]]) -> str:
+def spend(out: VisionOutput, never: list[list[str]], spend_words: list[list[str]]) -> str:
+    """Why the screen may spend something, from the reading alone ("" when nothing): a `never` phrase
+    (loop.never_autopilot) in its title (a "Learn" or "Purchase Carats" dialog, a shop), or a `spend_words` phrase
+    (loop.spend_words) in a button or any text it shows (a dialog's body: "Use 1 Alarm Clock?", a cost line; a tab
+    bar is a way elsewhere, a story's text box is a story). A button elsewhere that names a place ("Skills" on the
+    hub) is a way on, not a spend: pressing it is what `never` guards (kept_for_model, goTo's walkable edges).
+    Nothing the coordinator does alone (a routine pass, a goTo step, a plan step) presses on such a screen: a
+    spend is always the model's choice."""
+    if word := never_word(screen_of(out).name, never):
+        return f"its title {screen_of(out).name!r} holds {word!r}"
+    story = {(t.text, t.bounds) for t in story_lines(out)} if out.cinematic == "dialogue" else set()
+    shown = [*(b.name for b in out.buttons if b.region != "menu"),
+             *(t.text for t in out.texts if (t.text, t.bounds) not in story)]
+    return next((f"{label!r} holds {word!r}" for label in shown if (word := never_word(label, spend_words))), "")
+
+
+def kept_for_model(out: VisionOutput, tool: str, target: str, never: list[list[str]],
+                   spend_words: list[list[str]] | None = None) -> str:
     """Why a screen is the model's whatever the map says, taking `tool` on `target` there ("" when nothing): a
-    choice, a spend (a `never` phrase in its title or a button), or another worded button. Conservative, from the
-    reading alone; bench/navigation.py counts the turns it keeps (no map can pass them)."""
-    # its title, or a button that spends (a tab bar's Shop or Scout is a way elsewhere, not on this screen)
-    labels = [screen_of(out).name, target, *(b.name for b in out.buttons if b.region != "menu")]
-    if hit := next((f"{label!r} holds {word!r}" for label in labels if (word := never_word(label, never))), ""):
+    spend (see `spend`; `target` too), a choice, or another worded button. Conservative, from the reading alone;
+    bench/navigation.py counts the turns it keeps (no map can pass them)."""
+    # a spend, or a press of (or beside) a button that chooses or spends (a tab bar's Shop or Scout is a way
+    # elsewhere, not on this screen)
+    if hit := (spend(out, never, spend_words or []) or next(
+            (f"{label!r} holds {word!r}" for label in [target, *(b.name for b in out.buttons if b.region != "menu")]
+             if (word := never_word(label, never))), "")):
         return hit
     if choice_stack(out) or any(sentence(b.name) for b in out.buttons):
         return "choices to pick from"
@@ -121,10 +142,9 @@ def _element(planned: PlannedAction) -> str:
 
 class Navigator:
     def __init__(self, cfg: Config, path: Path, run: str, tools: ToolRegistry, device: Phone, vision: VisionLike,
-                 settle: Settle, guard: Guard, stopping: Callable[[], bool], clock: Callable[[], float] = time.time
-                 ) -> None:
+                 settle: Settle, stopping: Callable[[], bool], clock: Callable[[], float] = time.time) -> None:
         self.cfg, self.path, self.run, self.tools = cfg, path, run, tools
-        self.device, self.vision, self.settle, self.guard = device, vision, settle, guard
+        self.device, self.vision, self.settle = device, vision, settle
         self.stopping, self.clock = stopping, clock
         self.enabled = cfg.map.enabled
         self.map, self.notice = open_map(path) if self.enabled else (ScreenMap(), "")
@@ -136,6 +156,7 @@ class Navigator:
         self.hold = False  # a pass went other than the map said: the model takes the next turn
         self.confirming = False  # the screen read is a dialog the model's last input opened
         self.never = [words(w) for w in cfg.loop.never_autopilot]
+        self.spend_words = [words(w) for w in cfg.loop.spend_words]
 
     def prompt(self, system_prompt: str) -> str:
         """The system prompt, with the lines about the map and goTo when the map is on (off: as it always was)."""
@@ -220,11 +241,11 @@ class Navigator:
         """Never walk through an action that spends or chooses (loop.never_autopilot words in its target)."""
         return not self._never(edge.args.get("name", ""))
 
-    def _plan(self, edge: Transition, out: VisionOutput) -> PlannedAction:
+    def _plan(self, edge: Transition, out: VisionOutput) -> tuple[InputTool, PlannedAction]:
         tool = self.tools.get(edge.tool)
         if not isinstance(tool, InputTool) or isinstance(tool, GoTo):
             raise ActionError(f"the map's step {readable(edge.action)} has no tool to take it ({edge.tool!r})")
-        return tool.plan(tool.args.model_validate(edge.args), out)
+        return tool, tool.plan(tool.args.model_validate(edge.args), out)
 
     def known(self) -> str:
         screens = sorted(self.map.screens, key=lambda s: -self.map.screens[s].seen)
@@ -249,47 +270,72 @@ class Navigator:
         if len(steps) > m.max_steps:
             raise ActionError(f"the way to {self.map.label(target)} takes {len(steps)} steps, more than map.max_steps "
                               f"({m.max_steps}); go part of the way first")
-        planned = self._plan(steps[0], vision)
+        if why := spend(vision, self.never, self.spend_words):
+            raise ActionError(f"goTo never presses on a screen that may spend something ({why}): choose here "
+                              "yourself")
+        _tool, planned = self._plan(steps[0], vision)
         self.route = Route(target, steps, _element(planned))
         return planned.model_copy(update={"tool": GoTo.name, "target": self.map.label(target),
                                           "note": f"of {len(steps)}: {readable(steps[0].action)}"})
 
-    def after_act(self, t: TurnParts) -> None:
-        """After the model's action was sent: walk a goTo's remaining steps, or wait for where the action leads."""
+    def after_act(self, t: TurnParts, actor: Actor, ctx_of: Callable[[Observation], ToolContext],
+                  before_step: Callable[[str], bool] | None = None) -> None:
+        """After the model's action was sent: walk a goTo's remaining steps, or wait for where the action leads.
+        Each later step goes out through `actor` like the model's input (the guard, a person in the loop, the
+        stale-frame check, the wait after an unconfirmed input); `before_step` (`--step`) is asked before each."""
         route, self.route = self.route, None
         if not self.enabled or t.acted is None or t.reading is None:
             return
         acted = t.acted
         if acted.action is not None and acted.action.tool == GoTo.name and route is not None and acted.pending:
             started = time.monotonic()
-            t.navigation, summary = self.walk(route, acted, t.reading)
-            acted.pending = acted.pending.model_copy(update={"description": summary})
+            t.navigation, summary, gate = self.walk(route, acted, t.reading, actor, ctx_of, before_step)
+            pending = acted.pending.model_copy(update={"description": summary})
+            t.acted = acted = acted.then(gate).model_copy(update={"pending": pending})
+            t.guard += gate.guarded
             t.state = t.state.but(pending=acted.pending)  # the walk's account is what the model reads next turn
             t.action_s += time.monotonic() - started
         elif acted.action is not None and acted.pending is not None:
             if (key := key_of(acted.action, t.reading.out)) is not None:
                 self._pend(key, t.reading.out)
 
-    def walk(self, route: Route, acted: Acted, reading: Observation) -> tuple[list[NavigationStep], str]:
-        """Steps 2..n of a goTo whose step 1 was just sent: each checked against the map; stops at a surprise."""
+    def walk(self, route: Route, acted: Acted, reading: Observation, actor: Actor,
+             ctx_of: Callable[[Observation], ToolContext], before_step: Callable[[str], bool] | None = None
+             ) -> tuple[list[NavigationStep], str, Acted]:
+        """Steps 2..n of a goTo whose step 1 was just sent: each checked against the map, sent through `actor`;
+        stops at a surprise. Returns the steps, what the model is told, and what the gate said on the way (a
+        person's answers, the guard's refusals; no action and nothing pending)."""
         n, target = len(route.steps), self.map.label(route.target)
         steps: list[NavigationStep] = []
+        gate = Acted()
         point = acted.action.point if acted.action else None
+        unknown = acted.action is not None and acted.action.outcome == "unknown"
         element, sent_at, here = route.element, self.clock(), reading
         for i, edge in enumerate(route.steps):
             step = NavigationStep(target=target, step=i + 1, of=n, action=edge.action,
                                   expected=self.map.label(edge.dst))
             if i > 0:
-                planned, why = self._next(edge, here.out)
-                if planned is None:
+                if unknown:  # the last tap was never answered: it may land late, on whatever shows then
+                    steps[-1].note = "its input was sent and never answered: the walk stops here"
+                    break
+                tool, planned, why = self._next(edge, here.out)
+                if planned is None or tool is None:
                     steps.append(step.model_copy(update={"note": why}))
                     break
-                try:
-                    done = execute(planned, self.device)
-                except DeviceError as exc:
-                    steps.append(step.model_copy(update={"note": f"the device failed ({exc})"}))
+                if before_step is not None and not before_step(f"goTo({target}) step {i + 1} of {n}: "
+                                                               f"{readable(edge.action)}"):
+                    gate = gate.then(Acted(stop=True, person=f"stopped the run at goTo({target}) step {i + 1}"))
+                    steps.append(step.model_copy(update={"note": "a person asked the run to stop"}))
                     break
-                sent_at, point, element = self.clock(), list(done.point) if done.point else None, _element(planned)
+                done = actor.take(tool, planned, here.frame, ctx_of(here))
+                gate = gate.then(Acted(errors=done.errors, person=done.person, stop=done.stop,
+                                       person_s=done.person_s, guarded=done.guarded))
+                if done.action is None or done.pending is None:
+                    why = "; ".join(done.errors) or done.person or "nothing was sent"
+                    steps.append(step.model_copy(update={"note": f"not sent ({why})"}))
+                    break
+                sent_at, point, element = self.clock(), done.action.point, _element(planned)
+                unknown = done.action.outcome == "unknown"
             step.point, step.element = point, element
             try:
                 here = observe(self.device, self.vision, self.settle, self.cfg.device)
@@ -305,19 +351,19 @@ class Navigator:
             if not step.ok:
                 step.note = "a surprise: the screen reached is not the one the map expected"
                 break
-        return steps, self._told(target, steps, n)
+        return steps, self._told(target, steps, n), gate
 
-    def _next(self, edge: Transition, out: VisionOutput) -> tuple[PlannedAction | None, str]:
-        """A later step's action on the fresh reading, or None and why the walk stops here."""
+    def _next(self, edge: Transition, out: VisionOutput) -> tuple[InputTool | None, PlannedAction | None, str]:
+        """A later step's tool and action on the fresh reading, or None and why the walk stops here."""
         if self.stopping():
-            return None, "a person asked the run to stop"
+            return None, None, "a person asked the run to stop"
+        if why := spend(out, self.never, self.spend_words):
+            return None, None, f"the screen may spend something ({why}): the choice is yours"
         try:
-            planned = self._plan(edge, out)
+            tool, planned = self._plan(edge, out)
         except ActionError as exc:
-            return None, f"its action cannot be taken here ({exc})"
-        if hit := self.guard.refuses(planned, out):
-            return None, f"the guard refused it: {hit!r} is never pressed (guard.never_press)"
-        return planned, ""
+            return None, None, f"its action cannot be taken here ({exc})"
+        return tool, planned, ""
 
     def _told(self, target: str, steps: list[NavigationStep], n: int) -> str:
         """What the model reads next turn: the walk, step by step, and where it ended."""
@@ -337,7 +383,7 @@ class Navigator:
 
     def choice(self, out: VisionOutput, planned: PlannedAction) -> str:
         """Why the screen holds something to choose or spend ("" when nothing): conservative, from the reading."""
-        return kept_for_model(out, planned.tool, planned.target, self.never)
+        return kept_for_model(out, planned.tool, planned.target, self.never, self.spend_words)
 
     def routine_pass(self, t: TurnParts, actor: Actor, ctx: ToolContext, sleep: Callable[[float], float]
                      ) -> Acted | None:

@@ -36,7 +36,6 @@ class LoopState(Carried):
     model_down_since: float | None = None  # start of the turn whose model call first failed, retried (an outage)
     model_answered: bool = False  # a decision came back in this sitting
     last_model_error: str = ""
-    quiet_until: float = 0.0  # no input before this (monotonic): an unconfirmed input may still be running
 
     def carried(self) -> Carried:
         return Carried(turn=self.turn, pending=self.pending, owed=self.owed)

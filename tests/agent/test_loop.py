@@ -296,7 +296,7 @@ def test_after_an_unconfirmed_input_the_next_one_waits_for_it_to_land(tmp_path):
     phone.unconfirmed = True
     model = ScriptedModel([[call("pressButton", name="Training")], [call("pressButton", name="Rest")]])
     coordinator = loop(tmp_path, phone, model, max_turns=2)
-    coordinator.cfg.device.command_timeout_s = 0.2
+    coordinator.actor.quiet_s = 0.4  # two command timeouts of 0.2 s
     coordinator.run()
     # Turn 2 decided on the home screen; the late tap then opened Training. Rest must not land there.
     assert phone.calls == [("tap", 300, 1350)]

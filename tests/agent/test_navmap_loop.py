@@ -199,7 +199,7 @@ def test_goto_to_an_unknown_screen_lists_the_known_ones(tmp_path: Path) -> None:
     assert "Hub" in result["content"] and phone.calls[0] == ("tap", 140, 1795)  # nothing tapped until turn 2
 
 
-def test_a_person_in_the_loop_sees_a_goto_as_one_action(tmp_path: Path) -> None:
+def test_a_person_in_the_loop_sees_each_step_of_a_goto(tmp_path: Path) -> None:
     phone = _phone("training")
     _seed(tmp_path, phone, BACK, RACES)
     asked: list[str] = []
@@ -211,7 +211,150 @@ def test_a_person_in_the_loop_sees_a_goto_as_one_action(tmp_path: Path) -> None:
     coordinator = _loop(tmp_path, phone, ScriptedModel([[call("goTo", screen="Races")]]), 1)
     coordinator.actor = PersonGate(coordinator.actor, gate)
     coordinator.run()
-    assert asked == ["goTo(Races)"] and len(phone.calls) == 2
+    assert asked == ["goTo(Races)", "pressButton(Races)"] and len(phone.calls) == 2
+
+
+def test_a_goto_step_a_person_vetoes_is_not_sent_and_the_walk_stops_there(tmp_path: Path) -> None:
+    phone = _phone("training")
+    _seed(tmp_path, phone, BACK, RACES)
+    answers = iter(["yes", "no"])
+    model = ScriptedModel([[call("goTo", screen="Races")], [call("pressButton", name="Training")]])
+    coordinator = _loop(tmp_path, phone, model, 2)
+    coordinator.actor = PersonGate(coordinator.actor, lambda *a: Verdict(answer=next(answers, "yes")))
+    coordinator.run()
+    assert phone.calls[0] == ("tap", 140, 1795) and ("tap", 800, 1350) not in phone.calls  # Back, never Races
+    log = _log(tmp_path, 1)
+    assert [(s.step, s.ok) for s in log.navigation] == [(1, True), (2, False)]
+    assert log.navigation[1].point is None and "vetoed pressButton(Races)" in log.navigation[1].note
+    assert log.person == "vetoed pressButton(Races)"
+    [result] = _results(model.requests[1])
+    assert "stopped at step 2 of 2 (not sent (vetoed pressButton(Races))" in result["content"]
+
+
+def test_step_mode_asks_before_each_later_step_of_a_goto(tmp_path: Path) -> None:
+    phone = _phone("training")
+    _seed(tmp_path, phone, BACK, RACES)
+    asked: list[tuple[int, str]] = []
+    coordinator = _loop(tmp_path, phone, ScriptedModel([[call("goTo", screen="Races")]]), 1)
+    coordinator.before_step = lambda turn, what: asked.append((turn, what)) is None and False  # q: stop
+    coordinator.run()
+    assert asked == [(1, "goTo(Races) step 2 of 2: Races")]
+    assert phone.calls == [("tap", 140, 1795)] and coordinator.stop_requested  # nothing after the person's q
+
+
+def test_a_goto_step_is_not_sent_on_a_screen_that_moved_since_it_was_read(tmp_path: Path) -> None:
+    """The stale-frame check of every input: the hub read, then the game moved on before step 2 went out."""
+    phone = _phone("training")
+    _seed(tmp_path, phone, BACK, RACES)
+    hub_captures = 0
+    real = phone.capture
+
+    def capture() -> Any:  # the hub settles in two captures; the third (the check before step 2) finds a result
+        nonlocal hub_captures
+        hub_captures += phone.screen == "hub"
+        if hub_captures == 3:
+            phone.screen = "result"
+        return real()
+
+    phone.capture = capture  # type: ignore[method-assign]
+    model = ScriptedModel([[call("goTo", screen="Races")], [call("pressButton", name="Next")]])
+    _loop(tmp_path, phone, model, 2).run()
+    assert phone.calls[0] == ("tap", 140, 1795) and ("tap", 800, 1350) not in phone.calls
+    log = _log(tmp_path, 1)
+    assert "the screen changed while you were deciding" in log.navigation[-1].note
+    assert any("the screen changed while you were deciding" in e for e in log.errors)  # the log says what was sent
+
+
+def _spending(start: str) -> FakePhone:
+    """The Rest confirm and a confirm with the same title and buttons whose body spends an alarm clock."""
+    phone = _resting(start)
+    rest = phone.screens["rest"]
+    rest.texts[0] = text("Confirm", 430, 700, 650, 760)
+    phone.screens["spend"] = FakeScreen(buttons=list(rest.buttons),
+                                        texts=[text("Confirm", 430, 700, 650, 760),
+                                               text("Use 1 Alarm Clock to try again?", 230, 800, 850, 850)],
+                                        goes_to={"OK": "result", "Cancel": "result"})
+    rng = np.random.default_rng(11)
+    phone.images["spend"] = Image.fromarray(rng.integers(0, 255, (192, 108, 3), dtype=np.uint8))
+    phone.hashes["spend"] = phash(phone.images["spend"])
+    phone.screens["result"].goes_to["Next"] = "spend"
+    return phone
+
+
+def test_a_spend_dialog_that_shares_its_title_with_an_approved_confirm_is_never_passed(tmp_path: Path) -> None:
+    phone = _spending("hub")
+    ids = _ids(phone)
+    assert ids["spend"] != ids["rest"]  # a dialog's body is part of its identity: a spend is never a rest
+    # the map trusts both confirms' OK (taken before); the model approved the rest, the alarm clock is its choice
+    _seed(tmp_path, phone, REST_OK_RESULT, ("spend", "pressButton:OK", "result", "pressButton", {"name": "OK"}),
+          NEXT, times=3)
+    model = ScriptedModel([[call("pressButton", name="Rest")], [call("pressButton", name="Cancel")]])
+    totals = _loop(tmp_path, phone, model, 4).run()
+    # turn 1 Rest (model), 2 its OK (routine), 3 the result's Next (routine), 4 the spend: the model's
+    assert totals.routine_passes == 2 and len(model.requests) == 2
+    assert _log(tmp_path, 4).routine is None and _log(tmp_path, 4).action is not None
+    assert _log(tmp_path, 4).action.target == "Cancel"  # type: ignore[union-attr]
+
+
+def test_a_routine_screen_whose_body_shows_a_spend_is_the_models(tmp_path: Path) -> None:
+    phone = _phone("result")
+    phone.screens["result"].texts.append(text("Exchange 50 Carats for 1 Clock", 200, 900, 880, 950))
+    _seed(tmp_path, phone, NEXT)
+    model = ScriptedModel([[call("pressButton", name="Next")]])
+    totals = _loop(tmp_path, phone, model, 1).run()
+    assert totals.routine_passes == 0 and len(model.requests) == 1
+
+
+def _goto_races_with(tmp: Path, screen: str, line: str) -> tuple[FakePhone, ScriptedModel]:
+    """goTo(Races) from the training screen (Back, then Races on the hub), `line` shown on `screen`."""
+    phone = _phone("training")
+    phone.screens[screen].texts.append(text(line, 200, 900, 880, 950))
+    _seed(tmp, phone, BACK, RACES)
+    model = ScriptedModel([[call("goTo", screen="Races")], [call("back")]])
+    _loop(tmp, phone, model, 2).run()
+    return phone, model
+
+
+def test_goto_never_walks_on_through_a_screen_that_may_spend(tmp_path: Path) -> None:
+    phone, model = _goto_races_with(tmp_path, "hub", "Use 1 Alarm Clock")
+    assert phone.calls[0] == ("tap", 140, 1795) and ("tap", 800, 1350) not in phone.calls
+    [result] = _results(model.requests[1])
+    assert "the screen may spend something ('Use 1 Alarm Clock' holds 'use')" in result["content"]
+
+
+def test_goto_does_not_start_on_a_screen_that_may_spend(tmp_path: Path) -> None:
+    phone, model = _goto_races_with(tmp_path, "training", "Spend 30 TP")
+    [result] = _results(model.requests[1])
+    assert result["is_error"] and "goTo never presses on a screen that may spend something" in result["content"]
+    assert _log(tmp_path, 1).action is None and len(phone.calls) == 1  # only turn 2's back was sent
+
+
+def test_a_routine_pass_whose_input_was_never_answered_holds_the_next_input(tmp_path: Path) -> None:
+    """The tap of a routine pass runs late on the phone: the model's next input must wait for it and then see the
+    screen moved, never land a second tap on what the late one opened."""
+    import threading
+
+    phone = _phone("result")
+    _seed(tmp_path, phone, NEXT)
+    tap = phone.tap
+
+    def late_tap(box: Any) -> tuple[int, int]:
+        before = phone.screen
+        try:
+            return tap(box)
+        finally:
+            after, phone.screen = phone.screen, before  # the phone acts on it 0.3 s after the agent gave up
+            threading.Timer(0.3, lambda: setattr(phone, "screen", after)).start()
+
+    phone.tap = late_tap  # type: ignore[method-assign]
+    phone.unconfirmed = True
+    model = ScriptedModel([[call("pressButton", name="Next")]])
+    coordinator = _loop(tmp_path, phone, model, 2)
+    coordinator.actor.quiet_s = 0.6  # two command timeouts, shortened for the test
+    coordinator.run()
+    assert _log(tmp_path, 1).routine is not None and _log(tmp_path, 1).action.outcome == "unknown"  # type: ignore
+    assert phone.calls == [("tap", 550, 1650)]  # the model's Next (turn 2) waited, saw the hub, sent nothing
+    assert any("the screen changed while you were deciding" in e for e in _log(tmp_path, 2).errors)
 
 
 # ---- routine passes ----------------------------------------------------------------------------------------
