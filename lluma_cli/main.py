@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "knowledge": ("lluma_cli.knowledge:main", "list knowledge entries, or which match a screenshot (--match)"),
     "memory": ("lluma_cli.memory:main", "list or show memory files, token budget"),
     "map": ("lluma_cli.map:main", "the screen map learned from play: screens, ways out, uses, failures"),
+    "events": ("lluma_cli.events:main", "what each event choice did, as measured in play (beside the map)"),
     "models": ("lluma_cli.models:main", "the Claude models LLuMa knows: prices, limits, thinking, retirement"),
     "doctor": ("lluma_cli.doctor:main", "check config, adb, OCR, API key and folders before a run"),
     "replay": ("lluma_cli.replay:main", "send a run's recorded turns to a model again; do the actions agree?"),

@@ -52,6 +52,8 @@ ALONE_REACH = 1.0  # a title has no other text within its own width left or righ
 EDGE = 0.15  # a dialog's title is centred at least this fraction of the width in from the frame's edges
 LONGEST_WORD = 14  # letters; a longer "word" is words OCR ran together (a goal line), not a title
 ID_CHARS = 10  # hex digits of the signature's hash kept as the id
+BODY_WORDS = 16  # the first words of a dialog's body key it: a confirm's question is a line or two ("Use 1 Alarm
+# Clock to try again?" is 7); a long notice's later lines add nothing and would split it on one misread word
 BODY_REACH = 0.5  # a dialog's body text is centred within its closing row's span, widened by half of it each side
 # (the sim's and drawn confirms: the question centred over a Cancel/OK pair spanning 0.12-0.88 of the width)
 
@@ -179,15 +181,15 @@ def dialog_body(out: VisionOutput, k: Knobs = KNOBS) -> list[str]:
     never the same screen as a rest (issue 40). Sorted and unique, so a body split over lines in another place
     keys the same."""
     found = _dialog(out, k)
-    if found is None:
+    if found is None or out.scrollbar is not None:  # a body that scrolls is a list (options, terms): no question
         return []
     title, row = found
     top, bottom = title.box.y1, min(b.box.y0 for b in row)
     left, right = min(b.box.x0 for b in row), max(b.box.x1 for b in row)
     reach = BODY_REACH * (right - left)
-    return sorted({w for i in _items(out, k) if not i.button and i is not title and top <= i.box.y0
-                   and i.box.y1 <= bottom and left - reach <= i.box.center[0] <= right + reach
-                   for w in _words(i.text)})
+    said = [w for i in _items(out, k) if not i.button and i is not title and top <= i.box.y0
+            and i.box.y1 <= bottom and left - reach <= i.box.center[0] <= right + reach for w in _words(i.text)]
+    return sorted(set(said[:BODY_WORDS]))
 
 
 def choice_stack(out: VisionOutput, k: Knobs = KNOBS) -> bool:

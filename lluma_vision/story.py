@@ -1,18 +1,23 @@
 """A story page: its text box, and an event's choices the reading did not frame as buttons.
 
-One reading of it serves three places: `advanceDialogue` taps the text box (lluma_agent/tools/actions.py), screen
+One reading of it serves four places: `advanceDialogue` taps the text box (lluma_agent/tools/actions.py), screen
 identity tells an event's last page (its choices shown) from a plain page (screen.py), and a routine pass never
-moves a story on past its choices (lluma_agent/loop/navigate.py).
+moves a story on past its choices (lluma_agent/loop/navigate.py); an event's title and choices key what each choice
+did (lluma_agent/loop/eventbook.py).
 """
 
 from __future__ import annotations
 
-from lluma_vision.models import TextLine, VisionOutput
+from lluma_vision.models import Box, TextLine, VisionOutput
 
 STORY_BAND = 0.45  # the story's text box lies below this fraction of the height (sim 0.68-0.76, real 0.70-0.85)
 CHOICE_CHARS, CHOICE_WORDS = 18, 3  # an event's choice reads as a sentence, a button as a word or two
 MIN_PICKS = 2  # sentences away from the story's text box: an event's choices the reader did not frame as buttons
 TITLE_BAND = 0.2  # ...below the event's title (the sim's at 0.13-0.15 of the height, its choices from 0.42)
+TITLE_LEFT = 0.35  # an event's title starts within this fraction of the width (sim 0.04; a real support card
+# event's 0.26 with the PC layout's side margin; the same bound as a screen's header, screen.HEADER_LEFT)
+TITLE_WORDS = 6  # an event's name is a few words ("Unforeseen Lunch", "Extra Training", "Premeditated Mischief")
+TITLE_CONFIDENCE = 0.5  # as screen identity's floor: lines read below it are OCR noise more often than not
 
 
 def sentence(text: str) -> bool:
@@ -50,3 +55,31 @@ def choice_page(vision: VisionOutput) -> bool:
     """A story page that shows its event's choices: sentences read as buttons or as text outside the text box."""
     return vision.cinematic == "dialogue" and (any(sentence(b.name) for b in vision.buttons)
                                                or bool(choices_as_text(vision)))
+
+
+def event_choices(vision: VisionOutput) -> list[tuple[str, Box]]:
+    """An event's choices on screen, top first: buttons that read as sentences, or on a story page the sentences
+    read as text outside its text box (`choices_as_text`)."""
+    found = [(b.name, b.bounds) for b in vision.buttons if sentence(b.name)]
+    if not found and (picks := set(choices_as_text(vision))):
+        found = [(t.text, t.bounds) for t in vision.texts if t.text in picks]
+    return sorted(found, key=lambda c: c[1].y0)
+
+
+def event_title(vision: VisionOutput) -> str:
+    """The event's title: the lowest short line of read text above its top choice, near the left edge (the title
+    band under the header: the sim's event name at 0.04 of the width; a real support card event's at 0.26, under
+    "Support Card Event", the date and the goal above it). "" when there are no choices or no such line."""
+    choices = event_choices(vision)
+    if not choices:
+        return ""
+    top = choices[0][1].y0
+    lines = [t for t in vision.loose_texts if t.bounds.y1 <= top and t.bounds.x0 <= TITLE_LEFT * vision.width
+             and t.confidence >= TITLE_CONFIDENCE and _title_words(t.text)]
+    return max(lines, key=lambda t: t.bounds.y1).text.strip() if lines else ""
+
+
+def _title_words(text: str) -> bool:
+    """A name of a few words, with no digits (a date's day, a count, a goal's number)."""
+    words = text.split()
+    return 1 <= len(words) <= TITLE_WORDS and not any(c.isdigit() for c in text) and not sentence(text)

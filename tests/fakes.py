@@ -32,7 +32,7 @@ from lluma_agent.runlog.turnlog import TurnLogger
 from lluma_agent.tools.registry import default_tools
 from lluma_agent.tools.toolkit import ToolRegistry
 from lluma_facts import Usage
-from lluma_vision.models import Box, Button, TextLine, VisionOutput
+from lluma_vision.models import Box, Button, CaptionedValue, Gauge, TextLine, VisionOutput
 from lluma_vision.phash import phash
 
 W, H = 1080, 1920
@@ -51,6 +51,9 @@ class FakeScreen:
     buttons: list[Button] = field(default_factory=list)
     texts: list[TextLine] = field(default_factory=list)
     goes_to: dict[str, str] = field(default_factory=dict)  # tapped button or text -> next screen ("back": back key)
+    values: list[CaptionedValue] = field(default_factory=list)  # captioned numbers and gains, as read
+    gauges: list[Gauge] = field(default_factory=list)
+    mood: str | None = None
 
 
 class FakePhone:
@@ -110,7 +113,8 @@ class FakeVision:
     def analyze(self, image: Image.Image, phash: str | None = None) -> VisionOutput:
         name = next(n for n, h in self.phone.hashes.items() if h == phash)
         s = self.phone.screens[name]
-        return VisionOutput(width=W, height=H, buttons=s.buttons, texts=s.texts, screen_hash=phash or "")
+        return VisionOutput(width=W, height=H, buttons=s.buttons, texts=s.texts, values=s.values, gauges=s.gauges,
+                            mood=s.mood, screen_hash=phash or "")
 
 
 def call(tool: str, /, **inp: Any) -> dict[str, Any]:
@@ -160,17 +164,22 @@ def bench_module(name: str) -> ModuleType:
 
 
 def loop(tmp: Path, phone: FakePhone, model: ScriptedModel, tools: ToolRegistry | None = None,
-         layout: ContextLayout | None = None, **run: Any) -> Coordinator:
-    """The real Coordinator on fakes; `run` overrides cfg.run keys (max_turns, stuck_after...); `layout` the
-    context layout (default the cached one)."""
+         layout: ContextLayout | None = None, logs: str = "logs", memory: str = "memory",
+         settings: dict[str, Any] | None = None, **run: Any) -> Coordinator:
+    """The real Coordinator on fakes; `run` overrides cfg.run keys (max_turns, stuck_after...); `settings` other
+    sections' keys as "section__name"; `layout` the context layout (default the cached one); `logs` and `memory`
+    folders under `tmp`."""
     cfg = Config()
     cfg.device.settle_interval_s, cfg.device.settle_timeout_s = 0.0, 0.2
     cfg.run.max_cost_usd = 0
     for key, value in run.items():
         setattr(cfg.run, key, value)
+    for key, value in (settings or {}).items():
+        section, name = key.split("__")
+        setattr(getattr(cfg, section), name, value)
     return Coordinator(
         cfg, device=phone, vision=FakeVision(phone), model=model,
-        memory=MemoryStore(tmp / "memory", cfg.memory.budget_tokens), logger=TurnLogger(tmp / "logs"),
+        memory=MemoryStore(tmp / memory, cfg.memory.budget_tokens), logger=TurnLogger(tmp / logs),
         system_prompt="You play the game.", tools=tools or default_tools(), settle=settle, layout=layout,
     )
 

@@ -22,6 +22,7 @@ import logging
 import time
 import traceback
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from lluma_agent.config import Config
@@ -35,6 +36,7 @@ from lluma_agent.device.protocol import DeviceDisconnected, DeviceError, Phone
 from lluma_agent.device.settle import Settle
 from lluma_agent.loop.acting import Acted, Actor, Effect, effect_of
 from lluma_agent.loop.careers import CareerTracker
+from lluma_agent.loop.eventbook import EventMemory
 from lluma_agent.loop.layouts import CachedLayout, ContextLayout, Sent
 from lluma_agent.loop.navigate import Navigator
 from lluma_agent.loop.observe import VisionLike, observe
@@ -57,6 +59,7 @@ from lluma_agent.memory.store import MemoryStore
 from lluma_agent.model.claude import ModelError, ModelReply
 from lluma_agent.model.protocol import DecisionModel
 from lluma_agent.navmap import map_path_for
+from lluma_agent.navmap.events import events_path
 from lluma_agent.notify import Notifier
 from lluma_agent.runlog import index as history_index
 from lluma_agent.runlog.turnlog import GameStartLog, RecoveryLog, TurnLog, TurnLogger, VisionLog
@@ -114,6 +117,8 @@ class Coordinator:
         # the screen map (map.enabled): recorded each turn, goTo offered, routine screens passed (loop/navigate.py)
         self.nav = Navigator(cfg, map_path_for(memory.folder), logger.folder.name, tools, device, vision, settle,
                              stopping=lambda: self.stop_requested)
+        # what each event choice did, beside the map and with it (loop/eventbook.py)
+        self.events = EventMemory(events_path(self.nav.path), logger.folder.name, self.nav.enabled)
         if self.nav.enabled and GoTo.name not in tools:  # offered after the other input tools (a new registry)
             listed = list(tools)
             at = max((i + 1 for i, tool in enumerate(listed) if tool.acts), default=0)
@@ -253,6 +258,7 @@ class Coordinator:
         effect, t.state = self.effect_of_pending(t.state, t.reading)
         t.reading.out = self.plausible.check(t.reading.out, acted=effect is not None)
         t.failures += self.nav.observed(t.reading.out, effect)  # where the last action led, on the screen map
+        t.failures += self.events.seen(t.reading.out, t.turn)  # the trainee's state; a choice's outcome read
         t.screen = self.read(t.reading.out)
         if self.guarded_screen(t):  # Session Error, Recover TP: the coordinator's own, no model call
             return
@@ -261,16 +267,22 @@ class Coordinator:
             return
         if (passed := self.nav.routine_pass(t, self.actor, self._ctx(t.state, t.reading), self._sleep)) is not None:
             self._own(t, passed)  # a routine screen passed without a model call (loop.autopilot)
+            self.events.pressed(t.reading.out)
             if passed.stop:
                 self.request_stop()
             return
         t.notes = self.nav.tell(t.notes, t.reading.out)  # where the model is, and what was passed without it
+        if told := self.events.note(t.reading.out):  # an event the book knows: what each choice did before
+            t.notes = replace(t.notes, lines=[*t.notes.lines, told])
         t.fold, t.fold_calls = self.prompter.make_room(t.turn)
         t.notes = self.prompter.ahead_of_fold(t.notes)
         t.request = self.prompter.request(t.reading, t.screen, t.notes, list(t.state.owed))
         t.decision, t.state = self._timed(t, "model_s", self.decide, t.state, t.request)
         t.acted, t.state = self._timed(t, "action_s", self.act, t.state, t.decision.reply, t.reading, t.notes.stuck)
         t.guard += t.acted.guarded
+        if t.acted.pending is not None:
+            self.events.chose(t.acted.action, t.reading.out, t.turn)  # an event's choice: its outcome awaited
+            self.events.pressed(t.reading.out)
         ask = self.before_step
         self.nav.after_act(t, self.actor, lambda seen: self._ctx(t.state, seen),  # a goTo's later steps, each gated
                            (lambda what: ask(t.turn, what)) if ask is not None else None)
@@ -290,8 +302,7 @@ class Coordinator:
         self.totals.turns += 1  # every turn counts toward max_turns, a failed one too (a run always ends)
         self.totals.goto_calls += bool(t.navigation)
         self.totals.routine_passes += t.routine is not None
-        if problem := self.nav.save():
-            t.failures.append(problem)
+        t.failures += [problem for problem in (self.nav.save(), self.events.save()) if problem]
         turn_log = assemble(t, side_calls, cost)
         if t.recovery is not None and t.recovery.rung in RUNGS:
             self.totals.recoveries[t.recovery.rung] = self.totals.recoveries.get(t.recovery.rung, 0) + 1

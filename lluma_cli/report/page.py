@@ -26,6 +26,7 @@ from PIL import Image
 
 from lluma_agent.atomic import atomic_write_bytes, write_output
 from lluma_agent.navmap import MapError
+from lluma_agent.navmap.jsonfile import BookError
 from lluma_agent.runlog import figures
 from lluma_agent.runlog.careers import STATS
 from lluma_agent.runlog.folder import RunFolder, resumed_at
@@ -37,6 +38,7 @@ from lluma_agent.runlog.logread import (
 from lluma_agent.runlog.stats import RunStats, compute
 from lluma_agent.runlog.turnlog import TurnLog
 from lluma_cli.report import charts, progress, timeline
+from lluma_cli.report.eventdata import find_book, ordered, read_book, rows
 from lluma_cli.report.mapchart import map_svg
 from lluma_cli.report.mapdata import find_map, read_map
 from lluma_cli.report.marks import mark_action
@@ -194,6 +196,25 @@ def _screen_map(folder: Path) -> str:
             f'learned so far (<code>lluma map</code> lists it)</p><div class="chart">{svg}</div>') if svg else ""
 
 
+def _event_book(folder: Path) -> str:
+    """What each event choice did, as the runs with this memory folder measured it; "" when nothing yet."""
+    try:
+        path = find_book(folder)
+        if not path.is_file():
+            return ""
+        book = read_book(path)
+    except (MapError, BookError) as exc:
+        return f'<h2>Event choices</h2><p class="muted">{escape(str(exc))}</p>'
+    if not book.events:
+        return ""
+    body = "".join(f"<tr><td>{escape(name) if i == 0 else ''}</td><td>{escape(choice)}</td><td>{times}</td>"
+                   f"<td>{escape(means)}</td></tr>"
+                   for name, rec in ordered(book) for i, (choice, times, means) in enumerate(rows(rec)))
+    return (f'<h2>Event choices</h2><p class="muted">{escape(str(path))}: what each choice did, as measured in play '
+            f'(<code>lluma events</code> lists it)</p><table><tr><th>event</th><th>choice</th><th>times</th>'
+            f"<th>mean change</th></tr>{body}</table>")
+
+
 def _marks(log: TurnLog, resumed: bool) -> list[tuple[str, str]]:
     """What the turn list flags, as (class, words): a resume point, a person's hand (memory edit, a veto or own
     action), the agent's memory edits."""
@@ -262,6 +283,7 @@ def render(run: Run, thumb: int = 480, out_dir: Path | None = None, gif: bytes |
         _charts(run.turns),
         *(["<h2>Game progress</h2>", shown] if (shown := progress_charts(progress.readings(run.turns))) else []),
         *([drawn] if (drawn := _screen_map(run.folder)) else []),
+        *([told] if (told := _event_book(run.folder)) else []),
         "<h2>Turns</h2>",
         '<div class="toolbar"><button id="expand" type="button">expand all</button>'
         '<button id="collapse" type="button">collapse all</button></div>',

@@ -7,16 +7,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from fakes import FakePhone, FakeScreen, FakeVision, ScriptedModel, button, call, text
+from fakes import FakePhone, FakeScreen, FakeVision, ScriptedModel, button, call, loop, text
 from PIL import Image
 
-from lluma_agent.config import Config
-from lluma_agent.device.settle import settle
 from lluma_agent.loop.coordinator import Coordinator
 from lluma_agent.loop.gated import PersonGate, Verdict
-from lluma_agent.memory.store import MemoryStore
 from lluma_agent.navmap import ScreenMap, Transition, load_map, save_map
-from lluma_agent.runlog.turnlog import TurnLog, TurnLogger
+from lluma_agent.runlog.turnlog import TurnLog
 from lluma_agent.tools.registry import default_tools
 from lluma_vision.phash import phash
 from lluma_vision.screen import identify
@@ -70,15 +67,7 @@ def _edge(tmp: Path, phone: FakePhone, src: str, action: str, dst: str) -> Trans
 
 def _loop(tmp: Path, phone: FakePhone, model: ScriptedModel, turns: int, logs: str = "logs",
           **settings: Any) -> Coordinator:
-    cfg = Config()
-    cfg.device.settle_interval_s, cfg.device.settle_timeout_s = 0.0, 0.2
-    cfg.run.max_cost_usd, cfg.run.max_turns = 0, turns
-    for key, value in settings.items():
-        section, name = key.split("__")
-        setattr(getattr(cfg, section), name, value)
-    return Coordinator(cfg, device=phone, vision=FakeVision(phone), model=model,
-                       memory=MemoryStore(tmp / "memory", cfg.memory.budget_tokens), logger=TurnLogger(tmp / logs),
-                       system_prompt="You play the game.", tools=default_tools(), settle=settle)
+    return loop(tmp, phone, model, logs=logs, settings=settings, max_turns=turns)
 
 
 def _log(tmp: Path, turn: int) -> TurnLog:

@@ -1,0 +1,35 @@
+"""The event book as `lluma events` and the report read it: found beside the map, read only, in a person's order."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lluma_agent.navmap.events import EVENTS_VERSION, SUFFIX, EventBook, EventRecord, events_path
+from lluma_agent.navmap.jsonfile import BookError, load_book
+from lluma_cli.report.mapdata import find_map
+
+
+def find_book(where: Path | None) -> Path:
+    """The event book `where` names, or the one beside the map `lluma map` would read."""
+    if where is not None and where.name.endswith(SUFFIX):
+        return where
+    return events_path(find_map(where))
+
+
+def read_book(path: Path) -> EventBook:
+    """The book at `path` (read only); BookError names the file when it is missing or damaged."""
+    if not path.is_file():
+        raise BookError(f"no event book at {path}: a run with map.enabled (the default) writes it there as it "
+                        "plays events")
+    return load_book(path, EventBook, "an event book", EVENTS_VERSION)
+
+
+def ordered(book: EventBook) -> list[tuple[str, EventRecord]]:
+    """The events, the most recently met first."""
+    return sorted(book.events.items(), key=lambda kv: -kv[1].last_seen)
+
+
+def rows(rec: EventRecord) -> list[tuple[str, int, str]]:
+    """Each choice of an event, the most measured first: (choice, times, the mean changes in words)."""
+    return [(choice, c.times, ", ".join(f"{k} {v:+g}" for k, v in c.means().items()) or "no change read")
+            for choice, c in sorted(rec.choices.items(), key=lambda kv: -kv[1].times)]
