@@ -31,7 +31,7 @@ from lluma_agent.runlog.logread import load_run
 from lluma_agent.runlog.runs import LogDirInUse, check_fresh, new_run_dir
 from lluma_cli.confirm import Person, in_the_loop
 from lluma_cli.errors import at_least_one, hours, rate, start_failed
-from lluma_cli.sim_check import taps_off_target
+from lluma_cli.sim_check import spends_without_the_model, taps_off_target
 from lluma_facts import Usage
 from lluma_sim.adb.server import AdbServer
 from lluma_sim.api.faults import FaultSchedule
@@ -51,7 +51,7 @@ DEMO_STYLE: Style = "hard"  # what real screens have: plate-less tiles, icon row
 DEMO_CAREER_TURNS = 24  # the simulated career's length; 75 is the real one (FACTS)
 DEMO_TURNS = 30  # `--turns` when no --careers or --hours is given
 UNBOUNDED_PLAN_TURNS = 100_000  # the fault schedule's length for a run with no turn limit (--hours alone)
-SITTING_ONLY = ("faults_injected", "taps_off_target", "off_target", "gauge_decisions_agree")
+SITTING_ONLY = ("faults_injected", "taps_off_target", "off_target", "spends_without_model", "gauge_decisions_agree")
 TURNS_PER_CAREER = 600  # with --careers and no --turns: a bound on the run, should careers stop ending
 
 
@@ -82,6 +82,9 @@ class DemoSummary(BaseModel):
     recoveries: dict[str, int] = {}  # turns on each rung of the recovery ladder (warn, force, back, ...)
     taps_off_target: int  # taps the phone received off the element meant, or that no turn log records
     off_target: list[OffTarget] = []  # each of them: the tap received (screen, element under it) and why
+    # taps the game says spent something (a TP item...) that no model decision made: a routine pass's, a goTo
+    # step's, a rung's (issue 40: always 0)
+    spends_without_model: int = 0
     resumed_from_turn: int | None = None  # `--resume`: the run's last complete turn this sitting went on from
     # `--resume`: the keys above that count this sitting only (the simulator's injector and audit start afresh)
     sitting_only: list[str] = []
@@ -292,6 +295,7 @@ def run_demo(
         recoveries=dict(totals.recoveries),
         taps_off_target=len(off := taps_off_target(game, logs_dir, after_turn=resume.turn if resume else 0)),
         off_target=off,
+        spends_without_model=len(spends_without_the_model(game, logs_dir, after_turn=resume.turn if resume else 0)),
         resumed_from_turn=resume.turn if resume else None,
         sitting_only=list(SITTING_ONLY) if resume else [],
         gauge_decisions_agree=agreement,
@@ -420,7 +424,7 @@ def main(argv: list[str]) -> int:
            if s.game_starts or s.recoveries else "")
         + f"  faults injected: {s.faults_injected.total} {s.faults_injected.by_kind or ''}; "
         f"hazards injected: {s.hazards_injected.total} {s.hazards_injected.by_kind or ''}; "
-        f"taps off target: {s.taps_off_target}\n"
+        f"taps off target: {s.taps_off_target}; spends without the model: {s.spends_without_model}\n"
         + (f"  screen map: {s.goto_calls} goTo walk(s), {s.routine_passes} routine screen(s) passed without a model "
            "call\n" if s.goto_calls or s.routine_passes else "")
         + (f"  rest-or-train on the Energy gauge: {g.agree}/{g.of} as the true energy would choose\n"

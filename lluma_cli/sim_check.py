@@ -6,7 +6,8 @@ from pathlib import Path
 
 from lluma_agent.runlog.logread import LogDirError, load_run
 from lluma_sim.game import SimGame
-from lluma_sim.taps import MeantTap, OffTarget, off_target
+from lluma_sim.game.truth import ReceivedTap
+from lluma_sim.taps import MeantTap, OffTarget, off_target, spends_without_model
 
 NO_ELEMENT = {"dialogue box"}  # taps the agent aims at empty space, not at a named element
 
@@ -23,12 +24,19 @@ def meant_taps(logs_dir: Path, after_turn: int = 0) -> list[MeantTap]:
             continue  # a resumed demo's phone received only this sitting's taps
         a = log.action
         if log.navigation:  # a goTo: each step's tap, meant for its element (the action names the screen)
-            taps += [MeantTap(x=s.point[0], y=s.point[1], target=s.element) for s in log.navigation if s.point]
+            taps += [MeantTap(x=s.point[0], y=s.point[1], target=s.element, by_model=False)
+                     for s in log.navigation if s.point]
         elif a is not None and a.point and not a.swipe:
             target = "" if a.target in NO_ELEMENT else a.target
-            taps.append(MeantTap(x=a.point[0], y=a.point[1], target=target))
+            by_model = log.response is not None and log.routine is None and not a.forced
+            taps.append(MeantTap(x=a.point[0], y=a.point[1], target=target, by_model=by_model))
     return taps
 
 
 def taps_off_target(game: SimGame, logs_dir: Path, after_turn: int = 0) -> list[OffTarget]:
     return off_target(list(game.taps), meant_taps(logs_dir, after_turn))
+
+
+def spends_without_the_model(game: SimGame, logs_dir: Path, after_turn: int = 0) -> list[ReceivedTap]:
+    """Taps the game says spent something that no model decision made (issue 40: none, ever)."""
+    return spends_without_model(list(game.taps), meant_taps(logs_dir, after_turn))

@@ -23,6 +23,7 @@ class MeantTap(BaseModel):
     x: float
     y: float
     target: str = ""
+    by_model: bool = True  # the model decided it (False: a routine pass, a goTo step, a recovery rung)
 
 
 class OffTarget(BaseModel):
@@ -44,8 +45,9 @@ def same_element(meant: str, under: str | None) -> bool:
     return bool(a) and (a == b or fuzz.ratio(a, b) >= 80 or (len(a) >= 4 and (a in b or b in a)))
 
 
-def off_target(received: list[ReceivedTap], meant: list[MeantTap]) -> list[OffTarget]:
-    out: list[OffTarget] = []
+def paired(received: list[ReceivedTap], meant: list[MeantTap]) -> list[tuple[ReceivedTap, MeantTap | None]]:
+    """Each received tap with the logged tap it is, in order by their points (None: no log records it)."""
+    out: list[tuple[ReceivedTap, MeantTap | None]] = []
     pending = list(meant)
     for tap in received:
         i = next(
@@ -53,10 +55,25 @@ def off_target(received: list[ReceivedTap], meant: list[MeantTap]) -> list[OffTa
             None,
         )
         if i is None:
+            out.append((tap, None))
+            continue
+        out.append((tap, pending.pop(i)))
+        del pending[:i]  # logged taps before it never reached the phone: they cannot match later ones
+    return out
+
+
+def spends_without_model(received: list[ReceivedTap], meant: list[MeantTap]) -> list[ReceivedTap]:
+    """Taps that spent something (the game says so) that no model decision made: a routine pass's, a goTo step's,
+    a rung's, or one no log records. Issue 40: there must be none."""
+    return [tap for tap, m in paired(received, meant) if tap.spent and (m is None or not m.by_model)]
+
+
+def off_target(received: list[ReceivedTap], meant: list[MeantTap]) -> list[OffTarget]:
+    out: list[OffTarget] = []
+    for tap, m in paired(received, meant):
+        if m is None:
             out.append(OffTarget(tap=tap, meant=None, why="not in the logs"))
             continue
-        m = pending.pop(i)
-        del pending[:i]  # logged taps before it never reached the phone: they cannot match later ones
         if m.target and not same_element(m.target, tap.element):
             out.append(OffTarget(tap=tap, meant=m.target, why=f"landed on {tap.element or 'nothing'}"))
         elif not m.target and tap.kind not in (None, "text"):

@@ -250,7 +250,10 @@ class SimGame:
             y -= self.letterbox  # frame -> game coordinates
             for w in reversed(self._widgets()):  # last drawn is on top
                 if w.box.contains(x, y) and w.action is not None:
+                    items = self.tp_items
                     self._do(w.action)
+                    if self.tp_items < items:
+                        self.taps[-1] = self.taps[-1].model_copy(update={"spent": "a TP item"})
                     break
             self._after_input()
 

@@ -72,3 +72,4 @@ class ReceivedTap(BaseModel):
     screen: str
     element: str | None = None  # name of the topmost tappable element under the point (else a text line's)
     kind: ElementKind | None = None
+    spent: str = ""  # what the tap spent ("a TP item"): the game's own word, for spends_without_model

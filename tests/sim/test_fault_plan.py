@@ -15,7 +15,7 @@ from lluma_sim.adb.server import AdbServer
 from lluma_sim.api.server import ApiServer
 from lluma_sim.fault_plan import API_KINDS, DEVICE_KINDS, FaultInjector, FaultPlan, PlannedFault
 from lluma_sim.game import SimGame
-from lluma_sim.taps import MeantTap, off_target
+from lluma_sim.taps import MeantTap, off_target, spends_without_model
 
 HAIKU = "claude-haiku-4-5"
 SERIAL = "sim-0"
@@ -149,6 +149,20 @@ def test_received_taps_carry_the_element_under_them_and_unlogged_or_missed_taps_
     assert off_target(g.taps[:1], [MeantTap(x=cx, y=cy, target="Rests")]) == []  # an OCR misspelling is fine
 
 
+def test_a_spending_tap_is_marked_and_counted_unless_a_model_decision_made_it() -> None:
+    g = SimGame(seed=0, tp=20)
+    g.tp_items = 1
+    for name in ("Career", "Next", "Next", "Auto-Select", "Next", "Borrow", "Start Career!", "Recover TP", "Use"):
+        g.tap(*next(e for e in g.truth().elements if e.name == name and e.kind != "text").box.center)
+    assert [t.spent for t in g.taps] == [""] * 8 + ["a TP item"]  # the game's word for what the Use spent
+    use = g.taps[-1]
+    logged = [MeantTap(x=t.x, y=t.y, target=t.element or "") for t in g.taps]
+    assert spends_without_model(g.taps, logged) == []  # every tap the model's decision
+    by_pass = [*logged[:-1], logged[-1].model_copy(update={"by_model": False})]
+    assert spends_without_model(g.taps, by_pass) == [use]  # a routine pass or a goTo step spent it
+    assert spends_without_model(g.taps, logged[:-1]) == [use]  # a spend no log records
+
+
 QUICK = {
     "drop_mid_frame",
     "black_frame",
@@ -169,7 +183,7 @@ def test_demo_with_faults_reports_what_fired_and_taps_off_target(tmp_path) -> No
     s = run_demo(3, tmp_path, seed=seed, quiet=True, fault_rate=1.0)
     assert s.turns == 3 and s.faults_injected.total >= 1
     assert set(s.faults_injected.by_kind) <= set(planned)
-    assert s.taps_off_target == 0
+    assert s.taps_off_target == 0 and s.spends_without_model == 0
     with pytest.raises(SystemExit) as bad:
         main(["--faults", "2", "--turns", "1"])  # argparse: one line naming the problem, nothing run
     assert bad.value.code == 2
