@@ -253,7 +253,7 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
 
 def tell_the_end(coordinator: Coordinator) -> None:
     """`run_paused` (a stuck pause) or `run_stopped` to notify.command, waited for up to notify.timeout_s so the
-    process does not end before the command has it."""
+    process does not end before the command has it; what is still running then is killed, and said."""
     t, notifier = coordinator.totals, coordinator.notifier
     if not notifier.enabled:
         return
@@ -261,8 +261,9 @@ def tell_the_end(coordinator: Coordinator) -> None:
     notifier.send(event, {"stop_kind": str(t.stop_kind or ""), "stop_reason": t.stop_reason,
                           "exit_status": exit_status(t.stop_kind), "turns": t.turns, "cost_usd": round(t.cost_usd, 4),
                           "game_starts": t.game_starts, "recoveries": t.recoveries})
-    if not notifier.wait():
-        status(f"notify: {event} still running after {notifier.cfg.timeout_s:g} s; the run ends without waiting")
+    if left := notifier.close():  # one notify.timeout_s in all, however many events wait (Ctrl+C too)
+        status(f"notify: {', '.join(left)} unfinished {notifier.cfg.timeout_s:g} s after the run ended "
+               "(notify.timeout_s): the command was killed with what it started")
 
 
 def _notifier_of(coordinator: Coordinator) -> Callable[[str, dict[str, Any]], None] | None:
