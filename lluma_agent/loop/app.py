@@ -21,7 +21,7 @@ from lluma_agent.config import Config, ConfigError, ModelConfig
 from lluma_agent.context import knowledge
 from lluma_agent.context.knowledge import Knowledge
 from lluma_agent.device.android import Device
-from lluma_agent.device.app import GameApp
+from lluma_agent.device.app import GameApp, gist
 from lluma_agent.device.settle import settle
 from lluma_agent.loop.careers import CareerTracker
 from lluma_agent.loop.checkpoint import Checkpointer, EnvState
@@ -73,7 +73,7 @@ def live_line(log: TurnLog, totals: RunTotals) -> str:
     errs = f" | {len(log.errors)} error(s)" if log.errors else ""
     if log.game_start is not None:
         errs += f" | game started ({log.game_start.reason})" if log.game_start.ok else (
-            f" | game start FAILED: {log.game_start.output[:60] or 'no output'}")
+            f" | game start FAILED: {gist(log.game_start.output) or 'no output'}")
     if log.recovery is not None:
         errs += f" | recovery: {log.recovery.rung}"
     errs += navigation_line(log)

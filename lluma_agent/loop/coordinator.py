@@ -30,7 +30,7 @@ from lluma_agent.context.history import History, PastTurn, compact_reply
 from lluma_agent.context.plausible import Plausible
 from lluma_agent.context.request import memory_update_note
 from lluma_agent.context.stuck import RUNGS, StuckDetector, StuckState
-from lluma_agent.device.app import GameApp, Started
+from lluma_agent.device.app import GameApp, Started, gist
 from lluma_agent.device.protocol import DeviceDisconnected, DeviceError, Phone
 from lluma_agent.device.settle import Settle
 from lluma_agent.loop.acting import Acted, Actor, Effect, effect_of
@@ -242,7 +242,8 @@ class Coordinator:
 
     def _play(self, t: TurnParts) -> None:
         """The stages, in the order of ARCHITECTURE.md's "One turn"."""
-        self.keep_game_up(t)
+        if not self.keep_game_up(t):  # the game cannot be started: the run ends with this turn, nothing played
+            return
         t.reading = observe(self.device, self.vision, self._settle, self.cfg.device)
         t.state = t.state.but(device_down_since=None)
         t.screenshot = self.logger.save_screenshot(t.turn, t.reading.frame.image)
@@ -393,27 +394,52 @@ class Coordinator:
         return past
 
     # ---- left alone with the game: the app, the guard's screens, the recovery ladder --------------------
-    def keep_game_up(self, t: TurnParts) -> None:
+    def keep_game_up(self, t: TurnParts) -> bool:
         """The game is started again whenever it is not in the foreground, whatever the ladder says (one
-        `dumpsys window` a turn; an "isn't responding" dialog over the game counts as the game)."""
+        `dumpsys window` a turn; an "isn't responding" dialog over the game counts as the game). False: it could
+        not be started game.start_tries times in a row, and the run ends with this turn."""
         if self.app is None:
-            return
+            return True
         focus = self.app.focus()
-        if not focus.shows(self.app.package):
-            self._start_game(t, f"not in the foreground ({focus.window or focus.app or 'nothing has the focus'})")
+        if focus.shows(self.app.package):
+            t.state = t.state.but(failed_starts=0)
+            return True
+        started = self._start_game(t, f"not in the foreground ({focus.window or focus.app or 'nothing has the focus'})")
+        return started.ok or t.state.failed_starts < self.cfg.game.start_tries
 
     def _start_game(self, t: TurnParts, reason: str, stop_first: bool = False) -> Started:
+        """Start the game; a start that worked is told (`game_restarted`). One that failed is a line in the turn,
+        told to nobody: game.start_tries of them in a row end the run (stop kind game_start), which is told once."""
         assert self.app is not None
         if stop_first:
             self.app.stop()
         started = self.app.start()
         t.game_start = GameStartLog(reason=reason, ok=started.ok, command=started.command, output=started.output)
-        if not started.ok:  # said once, plainly; the next turn checks again and the ladder goes on
-            t.failures.append(f"game: could not start {self.app.package} (`{started.command}`): "
-                              f"{started.output or 'no output'}")
-        self.notifier.send("game_restarted", {"turn": t.turn, "reason": reason, "ok": started.ok,
-                                              "output": started.output})
+        if started.ok:
+            t.state = t.state.but(failed_starts=0)
+            self.notifier.send("game_restarted", {"turn": t.turn, "reason": reason, "ok": True,
+                                                  "output": started.output})
+            return started
+        failed = t.state.failed_starts + 1
+        t.state = t.state.but(failed_starts=failed)
+        said = gist(started.output) or "no output"
+        t.failures.append(f"game: could not start {self.app.package} (`{started.command}`): {said}")
+        if failed >= self.cfg.game.start_tries:
+            tries = self.cfg.game.start_tries
+            self._ends(StopKind.GAME_START, f"the game could not be started {failed} time(s) in a row "
+                                            f"(game.start_tries {tries}): {self._why_no_start(said)}")
         return started
+
+    def _why_no_start(self, said: str) -> str:
+        """The package missing, when the device says so (`pm path`), else what the last start printed."""
+        assert self.app is not None
+        try:
+            installed = self.app.installed()
+        except DeviceError:
+            installed = True  # nobody can tell: the start's own words are the reason
+        if not installed:
+            return f"{self.app.package} is not installed on the device (game.package names another client?)"
+        return f"`{self.app.start_command()}` said: {said}"
 
     def guarded_screen(self, t: TurnParts) -> bool:
         """Screens the coordinator handles below the model: "Session Error" ends the run (a person must look);
@@ -469,7 +495,7 @@ class Coordinator:
         elif climb.rung == "restart":
             started = self._start_game(t, f"recovery rung restart ({stuck.reason})", stop_first=True)
             did = (say("rung_restarted") if started.ok
-                   else say("rung_start_failed", output=started.output or "no output"))
+                   else say("rung_start_failed", output=gist(started.output) or "no output"))
             acted = Acted(errors=[f"{note}: {did}; no model call this turn"]).then(
                 Actor.own("restart(game)", say("rung_did", note=note, did=did), "restarted the game", frame, t.turn))
         else:

@@ -4,6 +4,7 @@ started ends the run with one notification."""
 
 from __future__ import annotations
 
+import io
 import json
 import shlex
 import sys
@@ -11,6 +12,8 @@ from pathlib import Path
 
 from processes import all_gone
 
+from lluma_agent.loop.stop import StopKind, exit_status
+from lluma_agent.runlog.turnlog import read_turns
 from lluma_cli.demo import sim_agent
 
 LEAVES_A_CHILD = """import json, os, subprocess, sys
@@ -40,3 +43,21 @@ def test_a_notify_that_leaves_a_child_behind_still_tells_the_end_and_leaves_noth
     assert [e["event"] for e in told] == ["game_restarted", "run_stopped"]
     assert told[1]["stop_kind"] == "max_turns" and told[1]["turns"] == totals.turns == 4
     assert all_gone([p for e in told for p in e["pids"]])
+
+
+def test_a_game_package_not_installed_ends_the_run_with_one_notification(tmp_path: Path) -> None:
+    """Before: every turn started it, told `game_restarted` (8 in 8 turns) and printed monkey's echoed arguments
+    inside the live line, and the run went on for ever."""
+    command, out = _hook(tmp_path)
+    live = io.StringIO()
+    overrides = {"LLUMA_NOTIFY__COMMAND": command, "LLUMA_GAME__PACKAGE": "com.example.notinstalled"}
+    with sim_agent(10, tmp_path / "logs", seed=5, quiet=False, live=live, overrides=overrides) as (sim, coordinator):
+        totals = coordinator.run()
+    assert totals.stop_kind == StopKind.GAME_START and exit_status(totals.stop_kind) == 1
+    assert totals.turns == 3 and "com.example.notinstalled is not installed on the device" in totals.stop_reason
+    assert [json.loads(line)["event"] for line in out.read_text().splitlines()] == ["run_stopped"]
+    lines = live.getvalue().splitlines()
+    assert len(lines) == 3 and all(line.startswith("turn ") for line in lines)  # one line a turn
+    assert lines[0].endswith("| game start FAILED: ** No activities found to run, monkey aborted.")
+    logs = read_turns(tmp_path / "logs")
+    assert [t.game_start.ok for t in logs if t.game_start] == [False] * 3 and logs[-1].response is None
