@@ -3,7 +3,8 @@
 Beside the folder, not in it: everything in the memory folder is a memory file sent to the model. The file is
 kept across runs and resumes that use the same memory folder. A crash mid-write leaves the old file or the new
 one (lluma_agent/atomic.py). A file that cannot be read as a map is never silently replaced: `load_map` raises
-`MapError`, and `open_map` sets it aside under a new name (kept for a person to look at) and starts afresh.
+`MapError`, and `open_map` sets it aside under a new name (kept for a person to look at) and starts afresh; so is a
+path that is not a regular file (a FIFO, a folder), refused without reading it.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from lluma_agent.atomic import atomic_write_text
+from lluma_agent.atomic import NotRegular, atomic_write_text, read_regular
 from lluma_agent.navmap.model import MAP_VERSION, ScreenMap
 
 SUFFIX = ".map.json"
@@ -35,9 +36,11 @@ def load_map(path: Path | str) -> ScreenMap:
     """The map in `path`; an empty map when there is no file; MapError when the file is damaged."""
     p = Path(path)
     try:
-        data = p.read_bytes()
+        data = read_regular(p)
     except FileNotFoundError:
         return ScreenMap()
+    except NotRegular as exc:  # a FIFO blocked the run's start: no turn in 90 s (issue 39)
+        raise MapError(f"{p}: {exc.kind}, not a screen map file") from None
     except OSError as exc:
         raise MapError(f"{p}: cannot be read ({exc.strerror or type(exc).__name__})") from None
     try:
