@@ -54,7 +54,7 @@ from lluma_agent.loop.turn import (
     bill,
 )
 from lluma_agent.memory.store import MemoryStore
-from lluma_agent.model.claude import ModelError, ModelReply
+from lluma_agent.model.claude import Attempt, ModelError, ModelReply
 from lluma_agent.model.protocol import DecisionModel
 from lluma_agent.navmap import map_path_for
 from lluma_agent.notify import Notifier
@@ -265,7 +265,7 @@ class Coordinator:
         t.fold, t.fold_calls = self.prompter.make_room(t.turn)
         t.notes = self.prompter.ahead_of_fold(t.notes)
         t.request = self.prompter.request(t.reading, t.screen, t.notes, list(t.state.owed))
-        t.decision, t.state = self._timed(t, "model_s", self.decide, t.state, t.request)
+        t.decision, t.state = self._timed(t, "model_s", self._decide, t)
         t.acted, t.state = self._timed(t, "action_s", self.act, t.state, t.decision.reply, t.reading, t.notes.stuck)
         t.guard += t.acted.guarded
         self.nav.after_act(t)  # a goTo's remaining steps walked; the action's screen recorded on the map
@@ -341,6 +341,22 @@ class Coordinator:
         if self.knowledge is None:
             return []
         return self.knowledge.select(knowledge.ScreenFacts.of(out), self.cfg.knowledge.budget_tokens)
+
+    def _decide(self, t: TurnParts) -> tuple[Decision, LoopState]:
+        """decide(); when the API refuses the thinking kept in history (a signature it no longer takes: the
+        stand-in started again, another key or account), history drops its thinking, the request is built again
+        and sent once more. The refused call is the reply's first retry in the turn log."""
+        assert t.request is not None and t.reading is not None and t.screen is not None and t.notes is not None
+        try:
+            return self.decide(t.state, t.request)
+        except ModelError as exc:
+            if not exc.thinking_refused or not self.history.drop_thinking():
+                raise
+            refused = [*exc.retries, Attempt(error=f"{exc}; the history's thinking dropped, asked again", status=400)]
+        t.request = self.prompter.request(t.reading, t.screen, t.notes, list(t.state.owed))
+        decision, state = self.decide(t.state, t.request)
+        decision.reply = decision.reply.model_copy(update={"retries": [*refused, *decision.reply.retries]})
+        return decision, state
 
     def decide(self, state: LoopState, request: Prompt) -> tuple[Decision, LoopState]:
         reply = self.model.decide(request.params)  # ModelError ends the turn (step)
