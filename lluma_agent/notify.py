@@ -79,10 +79,10 @@ class Notifier:
         payload = {"event": event, "time": datetime.now(UTC).isoformat(timespec="seconds"), "run": self.run,
                    **(data or {})}
         body = (json.dumps(payload, ensure_ascii=False, default=str) + "\n").encode("utf-8")
-        self.sent.append(event)
         with self._idle:
-            if self._closed:
+            if self._closed:  # the run's end was told already (close): nothing more is started
                 return
+            self.sent.append(event)
             self._pending.append(event)
             if self._worker is None:
                 self._worker = threading.Thread(target=self._drain, name="notify", daemon=True)
