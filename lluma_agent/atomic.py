@@ -1,6 +1,8 @@
 """Atomic file writes: write a temp file beside the target, fsync, then rename over it.
 
-A reader (or a crash, or a second Ctrl+C) sees the old file or the new one, never half of one.
+A reader (or a crash, or a second Ctrl+C) sees the old file or the new one, never half of one. And the other
+side: `read_regular` reads a file the agent keeps, refusing at once what is not a regular file (a FIFO would
+block the read for ever).
 """
 
 from __future__ import annotations
@@ -28,6 +30,49 @@ def atomic_write_bytes(path: Path | str, data: bytes) -> None:
         except FileNotFoundError:
             pass
         raise
+
+
+def what_is(path: Path | str) -> str:
+    """What a path that is not a regular file is, in words ("a folder", "a FIFO (named pipe)", ...)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return "missing or unreadable"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "a regular file" if stat.S_ISREG(mode) else "not a regular file"
+
+
+class NotRegular(OSError):
+    """A path the agent reads as a file is something else: `kind` says what (what_is)."""
+
+    def __init__(self, path: Path | str, kind: str) -> None:
+        super().__init__(errno.EINVAL, f"{kind}, not a regular file", str(path))
+        self.kind = kind
+
+
+def read_regular(path: Path | str) -> bytes:
+    """The bytes of `path`, a regular file; NotRegular at once for anything else (opened without blocking, then
+    checked on the open file: a FIFO's read would wait for a writer that never comes). FileNotFoundError and
+    other OSErrors as `open` raises them."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise NotRegular(path, what_is(path))
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb") as fh:
+            fd = -1  # the file object closes it
+            return fh.read()
+    finally:
+        if fd >= 0:
+            os.close(fd)
 
 
 def _umask_mode() -> int:

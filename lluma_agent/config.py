@@ -241,6 +241,12 @@ class GameConfig(_Section):
         None, description="Launch activity (e.g. jp.co.cygames.umamusume_activity.UmamusumeActivity); None starts "
         "the package's launcher entry with `monkey`.",
     )
+    # 3: a package that is not installed fails the same way every time (issue 39: 8 starts in 8 turns, a
+    # notification each); two more tries cover a start that raced something on the phone, for two turns.
+    start_tries: int = Field(
+        3, ge=1, le=100, description="Starts that fail in a row (the package not installed, a wrong activity) "
+        "before the run stops (stop kind game_start, exit 1).",
+    )
 
 
 class RecoveryConfig(_Section):
@@ -277,7 +283,8 @@ class NotifyConfig(_Section):
         None, description="Run on each event (run stopped or paused, career ended, game restarted), the event as "
         "one JSON object on its standard input; split like a shell line, run without a shell. None = off.",
     )
-    timeout_s: float = Field(20.0, gt=0, le=600, description="A notify command still running after this is killed.")
+    timeout_s: float = Field(20.0, gt=0, le=600, description="A notify command still running after this is killed, "
+                             "with what it started; the run's end waits this long in all for its last events.")
 
 
 class MapConfig(_Section):

@@ -110,16 +110,31 @@ class InputError(ValueError):
     """A path that cannot be read as a screenshot or a folder of them; exit 2."""
 
 
-def images_at(path: Path) -> list[Path]:
-    """The screenshot itself, or a folder's images sorted by name (not recursive)."""
+SKIPPED_NAMED = 5  # the files a folder's skipped line names; the rest are counted
+
+
+def images_at(path: Path) -> tuple[list[Path], list[Path]]:
+    """The screenshot itself, or a folder's images sorted by name (not recursive); and the folder's other files,
+    not read (a GIF too: a report's timeline.gif is an animation of a run, not a screenshot)."""
     if path.is_file():
-        return [path]
+        return [path], []
     if path.is_dir():
-        found = sorted(p for p in path.iterdir() if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES)
+        files = sorted(p for p in path.iterdir() if p.is_file())
+        found = [p for p in files if p.suffix.lower() in IMAGE_SUFFIXES]
+        skipped = [p for p in files if p not in found]
         if not found:
-            raise InputError(f"no images ({', '.join(IMAGE_SUFFIXES)}) in {path}")
-        return found
+            raise InputError(f"no images ({', '.join(IMAGE_SUFFIXES)}) in {path}" + (
+                f"; {skipped_line(skipped)}" if skipped else ""))
+        return found, skipped
     raise InputError(f"no such file or folder: {path}")
+
+
+def skipped_line(skipped: list[Path]) -> str:
+    """`skipped 2 file(s) not read as screenshots (...): clip.gif, notes.txt`."""
+    names = ", ".join(p.name for p in skipped[:SKIPPED_NAMED])
+    more = f" and {len(skipped) - SKIPPED_NAMED} more" if len(skipped) > SKIPPED_NAMED else ""
+    return (f"skipped {len(skipped)} file(s) not read as screenshots (only {', '.join(IMAGE_SUFFIXES)}): "
+            f"{names}{more}")
 
 
 def load_image(path: Path) -> Image.Image:
@@ -169,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
 
     folder = args.path.is_dir()
     try:
-        paths = images_at(args.path)
+        paths, skipped = images_at(args.path)
         if folder and args.annotate is not None and args.annotate.suffix.lower() in IMAGE_SUFFIXES:
             raise InputError(f"--annotate {args.annotate}: for a folder of images, give a folder to write into")
     except InputError as exc:
@@ -187,6 +202,8 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, ConfigError, ModelError) as exc:
         print(f"lluma vision: {exc}", file=sys.stderr)
         return 2
+    if skipped:
+        print(f"lluma vision: {skipped_line(skipped)}", file=sys.stderr, flush=True)
     print(f"lluma vision: loading OCR, reading {len(paths)} image(s) with the {vision.backend} backend",
           file=sys.stderr, flush=True)
 

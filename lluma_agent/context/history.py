@@ -24,6 +24,7 @@ _API_FIELDS = {
     "thinking": ("type", "thinking", "signature"),
     "redacted_thinking": ("type", "data"),
 }
+_THINKING = ("thinking", "redacted_thinking")
 TEXT_KEEP_CHARS = 160  # a past reply's reasoning is kept to about its first sentence or two
 
 
@@ -42,7 +43,7 @@ def compact_reply(content: list[dict[str, Any]], turn: int) -> tuple[list[dict[s
         blocks.append({k: copy.deepcopy(block[k]) for k in keys if k in block})
     if not blocks:
         return [{"type": "text", "text": "(no reply)"}], {}
-    if any(b["type"] in ("thinking", "redacted_thinking") for b in blocks):
+    if any(b["type"] in _THINKING for b in blocks):
         return blocks, {}
     ids: dict[str, str] = {}
     for b in blocks:
@@ -234,6 +235,16 @@ class History:
             return
         if m := _OFFERED.search(reply_text):
             self.offered = m.group(1).strip()
+
+    def drop_thinking(self) -> bool:
+        """The API refused a kept thinking block (its signature: another key or account made it, as after the
+        stand-in started again, or the real API on a rotated key): every turn kept so far is rendered as text from
+        now on, as a fold renders the turns it keeps (no thinking, no tool blocks), with nothing summarised. The
+        epoch moves as a fold's does. False when no kept turn holds thinking: there is nothing to drop."""
+        if not any(t.epoch >= self.folds and any(b.get("type") in _THINKING for b in t.reply) for t in self.turns):
+            return False
+        self.folds += 1
+        return True
 
     def fold(self, summarize: Summarizer | None, memory: str | None = None) -> Folded:
         """Fold the oldest chunk into the summary and take `memory` as the new snapshot. The summary is the one the

@@ -3,8 +3,9 @@
 As adb users expect: `ANDROID_ADB_SERVER_HOST` / `ANDROID_ADB_SERVER_PORT` (the `adb` client's own variables;
 empty means unset, as adb reads them), else 127.0.0.1:5037. `device.adb_host` / `device.adb_port` set in the
 configuration (config.yaml or LLUMA_DEVICE__*) win over the variables; the shipped config.yaml leaves them unset.
-Every message names where the address came from. A variable that is not a host or a port is a ConfigError (one
-line, exit 2), checked before adbutils is imported: adbutils reads the port at import and raises on `abc`.
+Every message names where the address came from, a LLUMA_DEVICE__* variable by its name. A variable that is not a
+host or a port is a ConfigError (one line, exit 2), checked before adbutils is imported: adbutils reads the port at
+import and raises on `abc`.
 """
 
 from __future__ import annotations
@@ -73,13 +74,21 @@ def check_environment(environ: MutableMapping[str, str] = os.environ) -> None:
             del environ[name]
 
 
+def _configured_by(environ: Mapping[str, str], key: str) -> str:
+    """Where device.<key> was set: its LLUMA_DEVICE__<KEY> variable as the environment spells it (the loader reads
+    them in any case, and the variable wins over config.yaml), else the configuration (its file)."""
+    want = f"LLUMA_DEVICE__{key}".lower()
+    var = next((k for k, v in environ.items() if k.lower() == want and v != ""), None)
+    return var or "the configuration"
+
+
 def resolve(cfg: DeviceConfig, environ: Mapping[str, str] = os.environ) -> AdbAddress:
     """The adb server to use, and where it came from (see the module's docstring)."""
     port_var, host_var = env_port(environ), env_host(environ)
     said: list[str] = []
     if "adb_host" in cfg.model_fields_set:
         host = cfg.adb_host
-        said.append("device.adb_host from the configuration"
+        said.append(f"device.adb_host from {_configured_by(environ, 'adb_host')}"
                     + (f", over {ENV_HOST}={host_var}" if host_var and host_var != host else ""))
     elif host_var:
         host = host_var
@@ -88,7 +97,7 @@ def resolve(cfg: DeviceConfig, environ: Mapping[str, str] = os.environ) -> AdbAd
         host = DEFAULT_HOST
     if "adb_port" in cfg.model_fields_set:
         port = cfg.adb_port
-        said.append("device.adb_port from the configuration"
+        said.append(f"device.adb_port from {_configured_by(environ, 'adb_port')}"
                     + (f", over {ENV_PORT}={port_var}" if port_var and port_var != port else ""))
     elif port_var:
         port = port_var

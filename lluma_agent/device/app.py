@@ -98,6 +98,18 @@ class Started(BaseModel):
     output: str  # what the device printed, trimmed
 
 
+_WHY = re.compile(r"aborted|Error|Exception|does not exist|not found", re.IGNORECASE)
+GIST_CHARS = 120  # a launcher's line that says why is shorter (`** No activities found to run, monkey aborted.`: 48)
+
+
+def gist(output: str) -> str:
+    """One line of what a start printed: the line that says why it failed, else the last one (`monkey` echoes its
+    arguments a line each before `** No activities found to run, monkey aborted.`)."""
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    line = next((x for x in reversed(lines) if _WHY.search(x)), lines[-1] if lines else "")
+    return line if len(line) <= GIST_CHARS else line[: GIST_CHARS - 3] + "..."
+
+
 def start_ok(command: str, out: str, err: str, code: int | None) -> bool:
     """Did `am start` / `monkey` start it? Their exit status alone does not say (old builds exit 0 on errors)."""
     text = f"{out}\n{err}"

@@ -21,7 +21,7 @@ from lluma_agent.config import Config, ConfigError, ModelConfig
 from lluma_agent.context import knowledge
 from lluma_agent.context.knowledge import Knowledge
 from lluma_agent.device.android import Device
-from lluma_agent.device.app import GameApp
+from lluma_agent.device.app import GameApp, gist
 from lluma_agent.device.settle import settle
 from lluma_agent.loop.careers import CareerTracker
 from lluma_agent.loop.checkpoint import Checkpointer, EnvState
@@ -73,7 +73,7 @@ def live_line(log: TurnLog, totals: RunTotals) -> str:
     errs = f" | {len(log.errors)} error(s)" if log.errors else ""
     if log.game_start is not None:
         errs += f" | game started ({log.game_start.reason})" if log.game_start.ok else (
-            f" | game start FAILED: {log.game_start.output[:60] or 'no output'}")
+            f" | game start FAILED: {gist(log.game_start.output) or 'no output'}")
     if log.recovery is not None:
         errs += f" | recovery: {log.recovery.rung}"
     errs += navigation_line(log)
@@ -253,7 +253,7 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
 
 def tell_the_end(coordinator: Coordinator) -> None:
     """`run_paused` (a stuck pause) or `run_stopped` to notify.command, waited for up to notify.timeout_s so the
-    process does not end before the command has it."""
+    process does not end before the command has it; what is still running then is killed, and said."""
     t, notifier = coordinator.totals, coordinator.notifier
     if not notifier.enabled:
         return
@@ -261,8 +261,9 @@ def tell_the_end(coordinator: Coordinator) -> None:
     notifier.send(event, {"stop_kind": str(t.stop_kind or ""), "stop_reason": t.stop_reason,
                           "exit_status": exit_status(t.stop_kind), "turns": t.turns, "cost_usd": round(t.cost_usd, 4),
                           "game_starts": t.game_starts, "recoveries": t.recoveries})
-    if not notifier.wait():
-        status(f"notify: {event} still running after {notifier.cfg.timeout_s:g} s; the run ends without waiting")
+    if left := notifier.close():  # one notify.timeout_s in all, however many events wait (Ctrl+C too)
+        status(f"notify: {', '.join(left)} unfinished {notifier.cfg.timeout_s:g} s after the run ended "
+               "(notify.timeout_s): the command was killed with what it started")
 
 
 def _notifier_of(coordinator: Coordinator) -> Callable[[str, dict[str, Any]], None] | None:

@@ -31,7 +31,7 @@ from lluma_agent.context.history import History, PastTurn, compact_reply
 from lluma_agent.context.plausible import Plausible
 from lluma_agent.context.request import memory_update_note
 from lluma_agent.context.stuck import RUNGS, StuckDetector, StuckState
-from lluma_agent.device.app import GameApp, Started
+from lluma_agent.device.app import GameApp, Started, gist
 from lluma_agent.device.protocol import DeviceDisconnected, DeviceError, Phone
 from lluma_agent.device.settle import Settle
 from lluma_agent.loop.acting import Acted, Actor, Effect, effect_of
@@ -56,7 +56,7 @@ from lluma_agent.loop.turn import (
     bill,
 )
 from lluma_agent.memory.store import MemoryStore
-from lluma_agent.model.claude import ModelError, ModelReply
+from lluma_agent.model.claude import Attempt, ModelError, ModelReply
 from lluma_agent.model.protocol import DecisionModel
 from lluma_agent.navmap import map_path_for
 from lluma_agent.navmap.events import events_path
@@ -251,7 +251,8 @@ class Coordinator:
 
     def _play(self, t: TurnParts) -> None:
         """The stages, in the order of ARCHITECTURE.md's "One turn"."""
-        self.keep_game_up(t)
+        if not self.keep_game_up(t):  # the game cannot be started: the run ends with this turn, nothing played
+            return
         t.reading = observe(self.device, self.vision, self._settle, self.cfg.device)
         t.state = t.state.but(device_down_since=None)
         t.screenshot = self.logger.save_screenshot(t.turn, t.reading.frame.image)
@@ -277,7 +278,7 @@ class Coordinator:
         t.fold, t.fold_calls = self.prompter.make_room(t.turn)
         t.notes = self.prompter.ahead_of_fold(t.notes)
         t.request = self.prompter.request(t.reading, t.screen, t.notes, list(t.state.owed))
-        t.decision, t.state = self._timed(t, "model_s", self.decide, t.state, t.request)
+        t.decision, t.state = self._timed(t, "model_s", self._decide, t)
         t.acted, t.state = self._timed(t, "action_s", self.act, t.state, t.decision.reply, t.reading, t.notes.stuck)
         t.guard += t.acted.guarded
         if t.acted.pending is not None:
@@ -360,6 +361,22 @@ class Coordinator:
             return []
         return self.knowledge.select(knowledge.ScreenFacts.of(out), self.cfg.knowledge.budget_tokens)
 
+    def _decide(self, t: TurnParts) -> tuple[Decision, LoopState]:
+        """decide(); when the API refuses the thinking kept in history (a signature it no longer takes: the
+        stand-in started again, another key or account), history drops its thinking, the request is built again
+        and sent once more. The refused call is the reply's first retry in the turn log."""
+        assert t.request is not None and t.reading is not None and t.screen is not None and t.notes is not None
+        try:
+            return self.decide(t.state, t.request)
+        except ModelError as exc:
+            if not exc.thinking_refused or not self.history.drop_thinking():
+                raise
+            refused = [*exc.retries, Attempt(error=f"{exc}; the history's thinking dropped, asked again", status=400)]
+        t.request = self.prompter.request(t.reading, t.screen, t.notes, list(t.state.owed))
+        decision, state = self.decide(t.state, t.request)
+        decision.reply = decision.reply.model_copy(update={"retries": [*refused, *decision.reply.retries]})
+        return decision, state
+
     def decide(self, state: LoopState, request: Prompt) -> tuple[Decision, LoopState]:
         reply = self.model.decide(request.params)  # ModelError ends the turn (step)
         # delivered: the model has seen them; the API answered
@@ -409,27 +426,52 @@ class Coordinator:
         return past
 
     # ---- left alone with the game: the app, the guard's screens, the recovery ladder --------------------
-    def keep_game_up(self, t: TurnParts) -> None:
+    def keep_game_up(self, t: TurnParts) -> bool:
         """The game is started again whenever it is not in the foreground, whatever the ladder says (one
-        `dumpsys window` a turn; an "isn't responding" dialog over the game counts as the game)."""
+        `dumpsys window` a turn; an "isn't responding" dialog over the game counts as the game). False: it could
+        not be started game.start_tries times in a row, and the run ends with this turn."""
         if self.app is None:
-            return
+            return True
         focus = self.app.focus()
-        if not focus.shows(self.app.package):
-            self._start_game(t, f"not in the foreground ({focus.window or focus.app or 'nothing has the focus'})")
+        if focus.shows(self.app.package):
+            t.state = t.state.but(failed_starts=0)
+            return True
+        started = self._start_game(t, f"not in the foreground ({focus.window or focus.app or 'nothing has the focus'})")
+        return started.ok or t.state.failed_starts < self.cfg.game.start_tries
 
     def _start_game(self, t: TurnParts, reason: str, stop_first: bool = False) -> Started:
+        """Start the game; a start that worked is told (`game_restarted`). One that failed is a line in the turn,
+        told to nobody: game.start_tries of them in a row end the run (stop kind game_start), which is told once."""
         assert self.app is not None
         if stop_first:
             self.app.stop()
         started = self.app.start()
         t.game_start = GameStartLog(reason=reason, ok=started.ok, command=started.command, output=started.output)
-        if not started.ok:  # said once, plainly; the next turn checks again and the ladder goes on
-            t.failures.append(f"game: could not start {self.app.package} (`{started.command}`): "
-                              f"{started.output or 'no output'}")
-        self.notifier.send("game_restarted", {"turn": t.turn, "reason": reason, "ok": started.ok,
-                                              "output": started.output})
+        if started.ok:
+            t.state = t.state.but(failed_starts=0)
+            self.notifier.send("game_restarted", {"turn": t.turn, "reason": reason, "ok": True,
+                                                  "output": started.output})
+            return started
+        failed = t.state.failed_starts + 1
+        t.state = t.state.but(failed_starts=failed)
+        said = gist(started.output) or "no output"
+        t.failures.append(f"game: could not start {self.app.package} (`{started.command}`): {said}")
+        if failed >= self.cfg.game.start_tries:
+            tries = self.cfg.game.start_tries
+            self._ends(StopKind.GAME_START, f"the game could not be started {failed} time(s) in a row "
+                                            f"(game.start_tries {tries}): {self._why_no_start(said)}")
         return started
+
+    def _why_no_start(self, said: str) -> str:
+        """The package missing, when the device says so (`pm path`), else what the last start printed."""
+        assert self.app is not None
+        try:
+            installed = self.app.installed()
+        except DeviceError:
+            installed = True  # nobody can tell: the start's own words are the reason
+        if not installed:
+            return f"{self.app.package} is not installed on the device (game.package names another client?)"
+        return f"`{self.app.start_command()}` said: {said}"
 
     def guarded_screen(self, t: TurnParts) -> bool:
         """Screens the coordinator handles below the model: "Session Error" ends the run (a person must look);
@@ -485,7 +527,7 @@ class Coordinator:
         elif climb.rung == "restart":
             started = self._start_game(t, f"recovery rung restart ({stuck.reason})", stop_first=True)
             did = (say("rung_restarted") if started.ok
-                   else say("rung_start_failed", output=started.output or "no output"))
+                   else say("rung_start_failed", output=gist(started.output) or "no output"))
             acted = Acted(errors=[f"{note}: {did}; no model call this turn"]).then(
                 Actor.own("restart(game)", say("rung_did", note=note, did=did), "restarted the game", frame, t.turn))
         else:

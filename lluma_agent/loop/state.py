@@ -32,6 +32,7 @@ class LoopState(Carried):
     model_errors: int = 0  # non-retryable model errors in a row
     internal_errors: int = 0  # turns in a row that hit a bug
     refusals: int = 0  # refused turns in a row
+    failed_starts: int = 0  # starts of the game the device refused in a row (game.start_tries of them end the run)
     device_down_since: float | None = None  # monotonic time of the current outage's first failed capture
     model_down_since: float | None = None  # start of the turn whose model call first failed, retried (an outage)
     model_answered: bool = False  # a decision came back in this sitting

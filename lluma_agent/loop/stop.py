@@ -26,6 +26,7 @@ class StopKind(StrEnum):
     MAX_CAREERS = "max_careers"  # run.max_careers careers ended (`--careers N`)
     MAX_HOURS = "max_hours"  # run.max_hours hours played (`--hours H`)
     SESSION = "session"  # the game said the account logged in elsewhere ("Session Error"): a person must look
+    GAME_START = "game_start"  # the game could not be started game.start_tries times in a row (not installed?)
 
 
 OK_EXIT = 0
@@ -48,6 +49,7 @@ EXIT_STATUS: dict[StopKind, int] = {
     StopKind.MAX_CAREERS: OK_EXIT,
     StopKind.MAX_HOURS: OK_EXIT,
     StopKind.SESSION: FAILED_EXIT,
+    StopKind.GAME_START: FAILED_EXIT,
 }
 
 START_EXIT = 2  # refused at start: configuration, log folder, resume point (one line naming the key)

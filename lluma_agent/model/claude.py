@@ -4,12 +4,14 @@ Retries are ours, not the SDK's (max_retries=0 on the client): one policy for ev
 (lluma_facts.retry: full-jitter backoff for minutes, a server's retry-after capped), each retry in the turn
 log. A request whose preserved thinking no longer matches its prefix (400 "bound to a different
 conversation") is sent once more with `block_binding: drop_block`; what the API dropped is kept in
-`ModelReply.input_transformations`.
+`ModelReply.input_transformations`. A thinking block refused for its signature alone is `ModelError.thinking_refused`:
+the loop drops the history's thinking and asks again (loop/coordinator.py).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Callable
 from typing import Any, cast
@@ -33,6 +35,9 @@ __all__ = [
 
 BINDING_BETA = "thinking-binding-controls-2026-08-01"
 BINDING_ERROR = "bound to a different conversation"
+# A replayed thinking block the API will not take, whatever the reason (another key or account signed it: a
+# stand-in started again, a rotated key, a resume on another model); drop_block does not cover it.
+THINKING_REFUSED = re.compile(r"invalid\W+signature\W+in\W+thinking\W+block", re.IGNORECASE)
 
 
 class ModelError(RuntimeError):
@@ -42,10 +47,12 @@ class ModelError(RuntimeError):
     `busy` says the API was overloaded, rate-limiting or unreachable for the whole retry window: the
     run waits it out instead of counting a failed turn."""
 
-    def __init__(self, message: str, retries: list[Attempt] | None = None, busy: bool = False) -> None:
+    def __init__(self, message: str, retries: list[Attempt] | None = None, busy: bool = False,
+                 thinking_refused: bool = False) -> None:
         super().__init__(message)
         self.retries = list(retries or [])
         self.busy = busy
+        self.thinking_refused = thinking_refused  # 400: a thinking block in the history was refused (its signature)
 
 
 class ModelReply(BaseModel):
@@ -251,5 +258,7 @@ class Model:
         tried = f" (gave up after {len(retries) + 1} attempts)" if retries else ""
         busy = is_retryable(exc)
         if isinstance(exc, anthropic.APIStatusError):
-            return ModelError(f"API error {exc.status_code}{tried}: {describe(exc)}", retries, busy=busy)
+            refused = isinstance(exc, anthropic.BadRequestError) and bool(THINKING_REFUSED.search(str(exc)))
+            return ModelError(f"API error {exc.status_code}{tried}: {describe(exc)}", retries, busy=busy,
+                              thinking_refused=refused)
         return ModelError(f"cannot reach the API{tried}: {type(exc).__name__}", retries, busy=busy)

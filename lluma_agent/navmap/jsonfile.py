@@ -1,8 +1,9 @@
 """A pydantic model kept in one JSON file beside the memory folder: read, written atomically, set aside if damaged.
 
 The screen map and the event book are kept alike: a missing file is an empty model; a file that cannot be read as
-the model raises `BookError` naming the file and what is wrong; `open_book` sets a damaged file aside under a new
-name (kept for a person to look at) and starts afresh; writes are atomic (a crash leaves the old file or the new).
+the model (or is no regular file: a FIFO would block the read) raises `BookError` naming the file and what is
+wrong; `open_book` sets a damaged file aside under a new name (kept for a person to look at) and starts afresh;
+writes are atomic (a crash leaves the old file or the new).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from lluma_agent.atomic import atomic_write_text
+from lluma_agent.atomic import NotRegular, atomic_write_text, read_regular
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -26,12 +27,12 @@ class BookError(ValueError):
 def load_book(path: Path | str, cls: type[M], what: str, version: int) -> M:
     """The model in `path`; an empty one when there is no file; BookError when the file is damaged."""
     p = Path(path)
-    if p.exists() and not p.is_file():  # a FIFO would block the read, a folder cannot be one
-        raise BookError(f"{p}: not a regular file, not {what}")
     try:
-        data = p.read_bytes()
+        data = read_regular(p)
     except FileNotFoundError:
         return cls()
+    except NotRegular as exc:  # a FIFO blocked the run's start: no turn in 90 s (issue 39)
+        raise BookError(f"{p}: {exc.kind}, not {what} file") from None
     except OSError as exc:
         raise BookError(f"{p}: cannot be read ({exc.strerror or type(exc).__name__})") from None
     try:
@@ -76,8 +77,6 @@ def open_book(path: Path | str, cls: type[M], what: str, version: int, suffix: s
     try:
         return load_book(path, cls, what, version), ""
     except BookError as exc:
-        if not Path(path).is_file():
-            return cls(), f"{exc}; a new {noun} is started"
         try:
             kept = set_aside(path, suffix)
         except OSError as err:

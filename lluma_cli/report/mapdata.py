@@ -8,6 +8,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from lluma_agent.atomic import what_is
 from lluma_agent.config import ConfigError, find_config, load_config
 from lluma_agent.navmap import MapError, ScreenMap, Transition, load_map, map_path_for
 from lluma_agent.runlog.folder import RunFolder
@@ -52,6 +53,8 @@ def find_map(where: Path | None) -> Path:
         return where
     if where is not None and not where.exists():
         raise MapError(f"{where}: no such folder")
+    if where is not None and not where.is_dir():
+        raise MapError(f"{where} is {what_is(where)}, not a screen map file, a run folder or a memory folder")
     if where is not None and _is_run(where):
         own = map_path_for(where / "memory")  # a demo's: its memory and map live in the run's folder
         if own.is_file() or (where / "memory").is_dir():
@@ -59,7 +62,11 @@ def find_map(where: Path | None) -> Path:
         memory = _config_memory()  # a run on a phone: the map it shared, beside memory.dir
         return map_path_for(memory) if memory is not None else own
     if where is not None:
-        return map_path_for(where)
+        beside = map_path_for(where)
+        if not beside.exists():
+            raise MapError(f"no screen map at {beside}: {where} is a folder, not a run folder; a memory folder's map "
+                           "is kept beside it under that name")
+        return beside
     memory = _config_memory()
     if memory is not None and map_path_for(memory).is_file():
         return map_path_for(memory)
@@ -72,6 +79,9 @@ def find_map(where: Path | None) -> Path:
 def read_map(path: Path) -> ScreenMap:
     """The map at `path` (read only: a damaged file stays where it is); MapError names the file when it is missing
     or damaged."""
+    if path.exists() and not path.is_file():
+        raise MapError(f"{path} is {what_is(path)}, not a screen map file; the next run sets it aside and starts a "
+                       "new map")
     if not path.is_file():
         raise MapError(f"no screen map at {path}: a run with map.enabled (the default) writes it there as it plays")
     try:

@@ -24,7 +24,7 @@ from pathlib import Path
 import jinja2
 from PIL import Image
 
-from lluma_agent.atomic import atomic_write_bytes, write_output
+from lluma_agent.atomic import write_output
 from lluma_agent.navmap import MapError
 from lluma_agent.navmap.jsonfile import BookError
 from lluma_agent.runlog import figures
@@ -313,7 +313,7 @@ def main(argv: list[str]) -> int:
     try:
         gif = timeline.make(run) if args.gif else None
         if gif is not None:
-            atomic_write_bytes(run.folder / timeline.FILE, gif)
+            write_output(run.folder / timeline.FILE, gif)  # made to be shared, as the page: the user's umask
         write_output(out, render(run, args.thumb, out.parent, gif).encode("utf-8", "replace"))
     except OSError as exc:
         where = exc.filename if exc.filename is not None else out  # the file named once (cli/errors.disk_line's form)

@@ -210,3 +210,17 @@ def test_a_reply_without_a_summary_leaves_the_fold_to_its_call():
     h.offer("Pressing Training.")
     assert h.fold(lambda msgs: ModelReply(content=[], text="from the call")).how == "model"
     assert h.summary == "from the call"
+
+
+def test_dropping_refused_thinking_renders_every_kept_turn_as_text_and_summarises_nothing():
+    h = History(40, 20)
+    for n in range(1, 4):
+        h.append(_turn(n, thinking=True))
+    assert "thinking" in json.dumps(h.messages()) and not h.results_as_text()
+    assert h.drop_thinking()
+    msgs = h.messages()
+    assert "thinking" not in json.dumps(msgs) and "tool_use" not in json.dumps(msgs) and "tool_result" not in (
+        json.dumps(msgs))
+    assert len(msgs) == 6 and h.summary == "" and [t.turn for t in h.turns] == [1, 2, 3]  # nothing folded away
+    assert h.results_as_text()  # the next turn's results answer a reply now kept as text
+    assert not h.drop_thinking()  # nothing left to drop: the caller does not ask again

@@ -236,6 +236,29 @@ def test_invalid_requests_are_not_retried(broken, detail):
     assert [(e.status, e.error_type) for e in log] == [(400, "invalid_request_error")]
 
 
+def test_a_thinking_block_signed_by_another_stand_in_is_refused_and_said_so():
+    """A stand-in started again signs with a new key: the thinking it made before is refused (400), as the real API
+    refuses another account's. The error says so (`thinking_refused`), so the loop can drop it; another 400 not."""
+    request = {**REQUEST, "model": "claude-haiku-5-5", "max_tokens": 2048, "thinking": {"type": "adaptive"}}
+    with ApiServer() as first:
+        model, _ = model_for(first.base_url)
+        reply = model.decide(request)
+    assert any(b["type"] == "thinking" for b in reply.content)
+    calls = [b for b in reply.content if b["type"] == "tool_use"]
+    results = [{"type": "tool_result", "tool_use_id": c["id"], "content": "tapped"} for c in calls]
+    again = {**request, "messages": [*request["messages"], {"role": "assistant", "content": reply.content},
+                                     {"role": "user", "content": [*results, {"type": "text", "text": "next"}]}]}
+    with ApiServer() as second:
+        model, waits = model_for(second.base_url)
+        with pytest.raises(ModelError) as err:
+            model.decide(again)
+        assert err.value.thinking_refused and not err.value.busy and waits == []
+        assert "Invalid `signature` in `thinking` block" in str(err.value)
+        with pytest.raises(ModelError) as other:
+            model.decide({**REQUEST, "extra_body": {"temperature": 0.2}})
+        assert not other.value.thinking_refused
+
+
 def test_an_earlier_retry_is_kept_when_a_later_error_is_not_retryable():
     faults = FaultSchedule(at={0: Fault(kind="rate_limit", retry_after_s=1)})
     with ApiServer(faults=faults) as api:

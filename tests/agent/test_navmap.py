@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -204,3 +205,19 @@ def test_the_file_is_readable_json(tmp_path: Path) -> None:
     first = raw["transitions"][0]
     assert {k: first[k] for k in ("src", "action", "dst", "count")} == {"src": "a", "action": "pressButton:Go",
                                                                         "dst": "b", "count": 2}
+
+
+@pytest.mark.timeout(20)  # a FIFO read waits for a writer that never comes: the run's start hung
+@pytest.mark.parametrize("kind", ["a FIFO (named pipe)", "a folder"])
+def test_a_map_path_that_is_not_a_file_is_refused_at_once_and_set_aside(tmp_path: Path, kind: str) -> None:
+    path = tmp_path / "memory.map.json"
+    if kind == "a folder":
+        path.mkdir()
+    else:
+        os.mkfifo(path)
+    with pytest.raises(MapError, match=re.escape(f"memory.map.json: {kind}, not a screen map file")):
+        load_map(path)
+    fresh, note = open_map(path)
+    assert fresh == ScreenMap() and "set aside as memory.map.damaged-" in note and not path.exists()
+    save_map(path, fresh)  # the new map takes its place
+    assert load_map(path) == ScreenMap()

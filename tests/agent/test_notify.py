@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 import shlex
 import sys
+import time
 from pathlib import Path
 
 import pytest
+from processes import all_gone
 
 from lluma_agent.config import NotifyConfig, load_config
 from lluma_agent.notify import Notifier
@@ -92,3 +94,66 @@ def test_events_reach_the_command_in_the_order_they_happened(tmp_path: Path) -> 
         n.send(event, {})
     assert n.wait(10)
     assert out.read_text().split() == ["career_ended", "run_stopped"]
+
+
+LEAVES_A_CHILD = (
+    "import json, os, subprocess, sys\n"
+    "event = json.loads(sys.stdin.read())['event']\n"
+    "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(120)'])  # keeps our stdout and stderr\n"
+    "with open(sys.argv[1], 'a') as f:\n"
+    "    f.write(f'{event} {os.getpid()} {child.pid}\\n')\n"
+    "{tail}"
+)
+
+
+def _told(out: Path) -> list[tuple[str, list[int]]]:
+    """(event, [the command's pid, its child's]) for each event the command ran for."""
+    return [(event, [int(p) for p in pids]) for event, *pids in (line.split() for line in out.read_text().splitlines())]
+
+
+def test_a_child_left_holding_the_pipes_blocks_no_later_event_and_is_killed(tmp_path: Path) -> None:
+    """The command exits at once; the child it started in the background keeps its stderr open. The next event is
+    still run (it waited for that pipe to close: two minutes), and nothing the command started is left running."""
+    out = tmp_path / "got.txt"
+    hook = _script(tmp_path, LEAVES_A_CHILD.replace("{tail}", "")) + " " + shlex.quote(str(out))
+    n = Notifier(NotifyConfig(command=hook, timeout_s=10))
+    n.send("game_restarted", {})
+    n.send("run_stopped", {})
+    assert n.wait(10)
+    told = _told(out)
+    assert [e for e, _ in told] == ["game_restarted", "run_stopped"]
+    assert all_gone([p for _, pids in told for p in pids])
+
+
+def test_a_hung_command_is_killed_with_its_whole_group(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    """Past notify.timeout_s the command and what it started are killed (an orphan kept the pipe, and the run, for
+    as long as it lived)."""
+    out = tmp_path / "got.txt"
+    hook = _script(tmp_path, LEAVES_A_CHILD.replace("{tail}", "import time\ntime.sleep(120)\n")) + " " + shlex.quote(
+        str(out))
+    n = Notifier(NotifyConfig(command=hook, timeout_s=1))
+    n.send("game_restarted", {})
+    assert n.wait(20)
+    assert "game_restarted: " in capfd.readouterr().err
+    assert all_gone([p for _, pids in _told(out) for p in pids])
+
+
+def test_at_the_end_what_still_runs_is_killed_and_the_events_not_delivered_are_named(tmp_path: Path) -> None:
+    """The run's end waits one notify.timeout_s in all, then kills the command in flight (its group too) and says
+    which events were not delivered: the queued ones are never started."""
+    out = tmp_path / "got.txt"
+    hook = _script(tmp_path, LEAVES_A_CHILD.replace("{tail}", "import time\ntime.sleep(120)\n")) + " " + shlex.quote(
+        str(out))
+    n = Notifier(NotifyConfig(command=hook, timeout_s=60))
+    n.send("career_ended", {})
+    n.send("run_stopped", {})
+    deadline = time.monotonic() + 20
+    while not (out.exists() and out.read_text().endswith("\n")) and time.monotonic() < deadline:
+        time.sleep(0.02)  # the first command has started its child: what is in flight now is a whole group
+    assert n.close(0) == ["career_ended", "run_stopped"]
+    assert n.wait(10)  # the worker is done with both: the first killed, the second dropped
+    told = _told(out)
+    assert [e for e, _ in told] == ["career_ended"]
+    assert all_gone([p for _, pids in told for p in pids])
+    n.send("run_stopped", {})  # a closed notifier starts nothing more
+    assert n.wait(0) and len(_told(out)) == 1

@@ -158,6 +158,40 @@ def test_a_start_that_fails_is_a_clear_line_and_the_run_goes_on(tmp_path: Path) 
     assert totals.stop_kind == StopKind.MAX_TURNS and totals.game_starts == 0 and totals.game_start_failures == 2
 
 
+def test_a_game_that_cannot_be_started_ends_the_run_after_game_start_tries_told_once(tmp_path: Path) -> None:
+    """The package is not installed: every start fails the same way. The run stops after game.start_tries of them
+    in a row (its own stop kind, exit 1), the failed starts told to nobody, the stop told once; the last turn plays
+    nothing (no model call on the launcher)."""
+    phone = _phone(installed=False)
+    phone.running, phone.screen = False, "launcher"
+    command, out = _hook(tmp_path)
+    model = ScriptedModel([[call("pressButton", name="Uma Musume")]] * 20)
+    c = _loop(tmp_path, phone, model, max_turns=20)
+    c.cfg.notify.command = command
+    c.notifier = Notifier(c.cfg.notify)
+    totals = c.run()
+    tell_the_end(c)
+    assert totals.stop_kind == StopKind.GAME_START and exit_status(totals.stop_kind) == 1
+    assert totals.turns == 3 == c.cfg.game.start_tries and totals.game_start_failures == 3
+    assert totals.stop_reason == (f"the game could not be started 3 time(s) in a row (game.start_tries 3): {PKG} is "
+                                  "not installed on the device (game.package names another client?)")
+    assert len(model.requests) == 2  # the last turn made no model call
+    assert [e["event"] for e in _events(out)] == ["run_stopped"] and _events(out)[0]["stop_kind"] == "game_start"
+
+
+def test_a_start_that_works_between_failures_starts_the_count_again(tmp_path: Path) -> None:
+    phone = _phone(installed=False)
+    phone.running, phone.screen = False, "launcher"
+    model = ScriptedModel([[call("pressButton", name="Uma Musume")]] * 10)
+    c = _loop(tmp_path, phone, model, max_turns=6)
+    for _ in range(2):
+        c.step()
+    phone.installed = True  # installed at last: the next start works, and the streak is over
+    assert c.step().game_start.ok  # type: ignore[union-attr]
+    phone.installed, phone.running, phone.screen = False, False, "launcher"
+    assert c.run().stop_kind == StopKind.GAME_START and c.totals.turns == 6
+
+
 def test_a_guarded_button_is_never_pressed_and_the_model_is_told(tmp_path: Path) -> None:
     phone = _phone()
     phone.screen = "shop"
@@ -278,6 +312,10 @@ def test_the_live_line_shows_starts_rungs_and_the_guard(tmp_path: Path) -> None:
                   guard=["refused pressButton(Purchase Carats): 'Purchase Carats' is guarded"])
     line = live_line(log, RunTotals())
     assert "| game start FAILED: ** No activities found to run, monkey aborted." in line
+    echoes = "  bash arg: -p\n  bash arg: com.x\n"  # monkey echoes its arguments a line each, first
+    echoed = live_line(log.model_copy(update={"game_start": GameStartLog(
+        reason="x", ok=False, output=echoes + "** No activities found to run, monkey aborted.")}), RunTotals())
+    assert "\n" not in echoed and echoed == line
     assert "| recovery: restart" in line and "| guard: refused pressButton(Purchase Carats)" in line
 
 

@@ -360,6 +360,22 @@ def test_doctor_sees_the_simulated_device(tmp_path: Path, adb_server: AdbServer,
     assert "0 failed" in out and SECRET_KEY not in out
 
 
+def test_doctor_names_the_variable_a_port_came_from(tmp_path: Path, adb_server: AdbServer, free_port: int,
+                                                    monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """Before: "device.adb_port from the configuration" for LLUMA_DEVICE__ADB_PORT, a variable of the shell."""
+    monkeypatch.setenv("ANTHROPIC_API_KEY", SECRET_KEY)
+    monkeypatch.setenv("ANDROID_ADB_SERVER_PORT", str(free_port))  # nothing there: the variable below wins
+    monkeypatch.setenv("LLUMA_DEVICE__ADB_PORT", str(adb_server.port))
+    out = _out(capsys, doctor.main(["--config", str(_config(tmp_path, free_port))]))
+    assert f"127.0.0.1:{adb_server.port} (host from ANDROID_ADB_SERVER_HOST; device.adb_port from " \
+           f"LLUMA_DEVICE__ADB_PORT, over ANDROID_ADB_SERVER_PORT={free_port})" in out
+    monkeypatch.delenv("LLUMA_DEVICE__ADB_PORT")  # now the port is config.yaml's
+    out = _out(capsys, doctor.main(["--config", str(_config(tmp_path, adb_server.port))]))
+    assert f"127.0.0.1:{adb_server.port} (host from ANDROID_ADB_SERVER_HOST; device.adb_port from the " \
+           f"configuration, over ANDROID_ADB_SERVER_PORT={free_port})" in out
+
+
 def test_doctor_flags_a_missing_key_and_a_dead_local_api(tmp_path: Path, free_port: int,
                                                          monkeypatch: pytest.MonkeyPatch,
                                                          capsys: pytest.CaptureFixture[str]) -> None:

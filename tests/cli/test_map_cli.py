@@ -5,6 +5,7 @@ where it is. `lluma report` draws the same map as a picture."""
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -92,6 +93,25 @@ def test_no_map_says_where_it_looked(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert f"no screen map at {map_path_for(tmp_path / 'memory')}" in capsys.readouterr().err
     assert main(["map", str(tmp_path / "nowhere")]) == 1
     assert "no such folder" in capsys.readouterr().err
+
+
+@pytest.mark.timeout(20)
+def test_a_fifo_or_a_folder_is_named_for_what_it_is(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Before: "no screen map at fifo.json.map.json" for both, as though each were a memory folder."""
+    os.mkfifo(tmp_path / "fifo.json")
+    assert main(["map", str(tmp_path / "fifo.json")]) == 1
+    assert capsys.readouterr().err == (f"lluma map: {tmp_path / 'fifo.json'} is a FIFO (named pipe), not a screen map "
+                                       "file, a run folder or a memory folder\n")
+    (tmp_path / "folder.json").mkdir()
+    assert main(["map", str(tmp_path / "folder.json")]) == 1
+    assert capsys.readouterr().err == (f"lluma map: no screen map at {tmp_path / 'folder.json.map.json'}: "
+                                       f"{tmp_path / 'folder.json'} is a folder, not a run folder; a memory folder's "
+                                       "map is kept beside it under that name\n")
+    os.mkfifo(tmp_path / "memory.map.json")  # where a memory folder's map is kept: never read (it would block)
+    (tmp_path / "memory").mkdir()
+    assert main(["map", str(tmp_path / "memory")]) == 1
+    assert capsys.readouterr().err == (f"lluma map: {tmp_path / 'memory.map.json'} is a FIFO (named pipe), not a "
+                                       "screen map file; the next run sets it aside and starts a new map\n")
 
 
 def test_report_draws_the_map_as_a_picture(demo_run: Path) -> None:

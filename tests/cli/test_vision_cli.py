@@ -74,6 +74,25 @@ def test_folder_gives_one_json_entry_per_image_and_reports_a_bad_one(
     assert "[3/3] c.png" in captured.err  # progress on stderr, stdout stays one JSON document
 
 
+def test_a_folders_files_left_unread_are_named(shot: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Before: a GIF in the folder was left out without a word."""
+    folder = tmp_path / "shots"
+    folder.mkdir()
+    (folder / "a.png").write_bytes(shot.read_bytes())
+    Image.open(shot).save(folder / "clip.gif")
+    (folder / "notes.txt").write_text("not an image")
+    assert main([str(folder), "--compact"]) == 0
+    captured = capsys.readouterr()
+    assert [line.split("\t")[0] for line in captured.out.splitlines()] == [str(folder / "a.png")]
+    assert ("lluma vision: skipped 2 file(s) not read as screenshots (only .png, .jpg, .jpeg, .webp, .bmp): clip.gif, "
+            "notes.txt\n") in captured.err
+    (folder / "a.png").unlink()
+    assert main([str(folder)]) == 2
+    assert capsys.readouterr().err == (f"lluma vision: no images (.png, .jpg, .jpeg, .webp, .bmp) in {folder}; skipped "
+                                       "2 file(s) not read as screenshots (only .png, .jpg, .jpeg, .webp, .bmp): "
+                                       "clip.gif, notes.txt\n")
+
+
 def test_annotate_draws_the_reading_on_an_image_of_the_screenshots_size(
     shot: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -54,6 +54,18 @@ def test_a_new_report_gets_the_users_umask_not_0600(run6: Path, tmp_path: Path) 
     assert stat.S_IMODE((tmp_path / "r.html").stat().st_mode) == 0o644  # made to be shared
 
 
+def test_the_timeline_gif_gets_the_same_mode_as_its_page(run6: Path, tmp_path: Path) -> None:
+    """Issue 39: timeline.gif was written 0600 beside a 0644 page."""
+    run = _copy(run6, tmp_path)
+    old = os.umask(0o022)
+    try:
+        assert page.main([str(run), "--gif"]) == 0
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((run / "timeline.gif").stat().st_mode) == stat.S_IMODE((run / "report.html").stat().st_mode) \
+        == 0o644
+
+
 def test_report_onto_a_fifo_or_a_folder_is_refused_in_one_line(run6: Path, tmp_path: Path,
                                                               capsys: pytest.CaptureFixture[str]) -> None:
     fifo = tmp_path / "fifo"
