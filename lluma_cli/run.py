@@ -23,11 +23,15 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--config", type=Path, default=None, help="config file (default: config.yaml if present)")
     ap.add_argument("--serial", help="device serial (overrides device.serial)")
     ap.add_argument("--connect", help="host:port to `adb connect` first, e.g. 127.0.0.1:5555")
-    ap.add_argument("--max-turns", type=at_least_one, help="overrides run.max_turns (with --resume: more turns)")
+    ap.add_argument("--max-turns", type=at_least_one,
+                    help="overrides run.max_turns (with --resume: more turns); with --careers or --hours, only this "
+                         "caps the turns")
     ap.add_argument("--max-cost", type=dollars, help="overrides run.max_cost_usd (with --resume: more dollars)")
     ap.add_argument("--careers", type=at_least_one, metavar="N",
-                    help="stop once N careers have ended (overrides run.max_careers; with --resume: N more)")
-    ap.add_argument("--hours", type=hours, metavar="H", help="stop after H hours (overrides run.max_hours)")
+                    help="stop once N careers have ended (overrides run.max_careers; with --resume: N more); "
+                         "run.max_turns does not apply")
+    ap.add_argument("--hours", type=hours, metavar="H",
+                    help="stop after H hours (overrides run.max_hours); run.max_turns does not apply")
     ap.add_argument("--resume", nargs="?", const="", default=None, metavar="DIR",
                     help="go on with the run in DIR (default: the newest run-* folder under logs.dir) from its last "
                          "complete turn, logging into DIR")
@@ -48,6 +52,10 @@ def main(argv: list[str]) -> int:
             cfg.device.connect = args.connect
         if args.max_turns is not None:
             cfg.run.max_turns = args.max_turns
+        elif args.hours is not None or args.careers is not None:
+            # Hours and careers mean hours and careers: the configured turn cap (500 by default, about an hour at
+            # 6-9 s a turn) would end a night early and read as success. A cap given with them still applies.
+            cfg.run.max_turns = 0
         if args.max_cost is not None:
             cfg.run.max_cost_usd = args.max_cost
         if args.careers is not None:

@@ -219,7 +219,8 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
     )
     if resume is not None:
         restore(resume, coordinator)
-    careers = CareerTracker(run, notify=_notifier_of(coordinator), say=None if quiet else status)
+    careers = CareerTracker(run, notify=_notifier_of(coordinator),
+                            say=None if quiet else lambda line: print(line, file=out, flush=True))
     if resume is not None:
         careers.replay(_readable_turns(run))  # the turns before the checkpoint: counting goes on where it was
     coordinator.careers = careers
@@ -227,6 +228,7 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
     hooks.append(careers)  # after the checkpoint: a career's record is written once its last turn is saved
     if not quiet:
         hooks.append(lambda log, totals: print(live_line(log, totals), file=out, flush=True))
+    hooks.append(careers.tell)  # a career's end is said after the line of the turn that ended it
     model.turn = lambda: coordinator.turn
 
     def close() -> None:

@@ -1,5 +1,5 @@
-"""The running loop's careers: each is recorded in the run folder as it ends, a person is told, and
-`run.max_careers` counts them.
+"""The running loop's careers: each is recorded in the run folder as it ends, a person is told (on the live
+output, after the line of the turn that ended it), and `run.max_careers` counts them.
 
 The fold itself (where a career ends, what it came to) is runlog/careers.py, shared with `lluma stats`. This is the
 part with effects: `careers/career_NNN.json` written atomically when a career ends, the career going on written
@@ -28,6 +28,7 @@ class CareerTracker:
         self.folder, self.notify, self.say = folder, notify, say
         self.book = CareerBook()
         self.before = 0  # careers that ended before a resume
+        self.untold: CareerSummary | None = None  # the career the last turn ended, until `tell` says so
 
     @property
     def ended(self) -> int:
@@ -44,17 +45,22 @@ class CareerTracker:
         self.before = len(self.book.ended)
 
     def __call__(self, log: TurnLog, totals: RunTotals) -> None:
-        record = self.book.add(log)
+        record = self.untold = self.book.add(log)
         if record is None:
             return
         self._write(record)
-        if self.say is not None:
-            self.say(career_line(record))
         if self.notify is not None:
             self.notify("career_ended", record.model_dump(mode="json"))
 
+    def tell(self, log: TurnLog, totals: RunTotals) -> None:
+        """An `on_turn` hook after the live line: the line of a career this turn ended, after the turn's own."""
+        record, self.untold = self.untold, None
+        if record is not None and self.say is not None:
+            self.say(career_line(record))
+
     def close(self) -> CareerSummary | None:
-        """The run stops: the career going on (if its hub showed) is written, marked not complete."""
+        """The run stops: the career going on (if its hub showed) is written, marked not complete (complete if it
+        was showing its results, after its Finish)."""
         going = self.book.in_progress()
         if going is not None:
             self._write(going)

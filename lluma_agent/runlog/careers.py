@@ -2,17 +2,18 @@
 it came to.
 
 The agent knows a career only from what the screens showed, as a player does (FACTS, "Careers"). A career is
-being played once the career hub shows (its Training and Rest buttons); it ends when its "Complete Career" confirm
-is answered "Finish" (the press on a Cancel / Finish dialog), or, if that press went unseen, on the screen the game
-shows after a career ("Career Complete"). The turns after an end belong to the next career (starting one is part
-of its cost), and what the result screens print is not read into it: a new career begins at the next hub. So a run
-started on, or brought back to, the end screens does not count a career it did not play, and a daily reset or a
-crash between the Finish and the "Career Complete" screen does not lose one. The final stats are the last value
-read under each stat caption while it was played; races are the race result screens seen ("Race Result"), won
-when they show "1st".
+being played once the career hub shows (its Training and Rest buttons). It ends where the game ends it: on the
+screen the game shows after its results ("Career Complete"), that turn included. The turns from its "Complete
+Career" confirm's "Finish" to there (the result screens) are its own, but what they print ("Sparks Acquired":
+Speed 2) is not read as the trainee's stats. The turns after the end belong to the next career (starting one is
+part of its cost): a new career begins at the next hub. So a run started on, or brought back to, the end screens
+does not count a career it did not play. Should the "Career Complete" screen go unseen after a Finish (a crash,
+the daily reset), the next career's hub ends it as of its Finish, and the turns since go to the new one. The
+final stats are the last value read under each stat caption while it was played (before its Finish); races are
+the race result screens seen ("Race Result"), won when they show "1st".
 
-`CareerBook.add(log)` is the same fold for the running loop (loop/careers.py writes each record as it ends) and for
-`lluma stats` (over the turn logs on disk), so both say the same.
+`CareerBook.add(log)` is the same fold for the running loop (loop/careers.py writes each record as it ends), for
+`lluma stats` (over the turn logs on disk) and for the report's table and charts, so all say the same.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ class CareerSummary(BaseModel):
     """One career as the turn logs saw it (`careers/career_001.json`; `lluma stats --json` key `careers`)."""
 
     number: int  # 1 = the first career this run played
-    complete: bool  # its end screen was seen; False: the run stopped while it went on
+    complete: bool  # its end screen was seen (or its Finish, the run stopping on its results); False: it went on
     first_turn: int
     last_turn: int
     turns: int
@@ -115,6 +116,21 @@ class _Open(BaseModel):
     game_starts: int = 0
     playing: bool = False  # its hub has shown: what the screens print is its own
 
+    @classmethod
+    def at(cls, log: TurnLog) -> _Open:
+        return cls(first_turn=log.turn, last_turn=log.turn, started_at=log.started_at, ended_at=log.started_at)
+
+    def tally(self, log: TurnLog) -> None:
+        """One more turn of it: what the turn cost and what it had to do to keep the game going."""
+        self.last_turn, self.ended_at = log.turn, log.started_at + log.timings.total_s
+        self.turns += 1
+        self.model_calls += len(turn_calls(log))
+        self.cost_usd += log.cost.turn_usd
+        if rung := _recovery_rung(log):
+            self.recoveries[rung] = self.recoveries.get(rung, 0) + 1
+        if log.game_start is not None and log.game_start.ok:
+            self.game_starts += 1
+
     def record(self, number: int, complete: bool, ended_at: float | None) -> CareerSummary:
         return CareerSummary(
             number=number, complete=complete, first_turn=self.first_turn, last_turn=self.last_turn, turns=self.turns,
@@ -130,36 +146,46 @@ class CareerBook:
 
     def __init__(self) -> None:
         self.ended: list[CareerSummary] = []
+        # Turns whose screen was read as the trainee's (a career played, before its Finish): the report's progress
+        # charts plot these only, so a result screen's "Speed 2" is no stat there either.
+        self.trainee_turns: list[int] = []
         self._open: _Open | None = None
+        self._finish: _Open | None = None  # the career as it was at its Finish, while its results show
+        self._since: _Open | None = None  # the turns after that Finish: the next career's, should its end go unseen
         self._in_race_result = False
 
     def add(self, log: TurnLog) -> CareerSummary | None:
         """Take one turn; returns the career this turn saw end, if it did."""
-        c = self._open
-        end_of_turn = log.started_at + log.timings.total_s
-        if c is None:
-            c = self._open = _Open(first_turn=log.turn, last_turn=log.turn, started_at=log.started_at,
-                                   ended_at=end_of_turn)
-        c.last_turn, c.ended_at = log.turn, end_of_turn
-        c.turns += 1
-        c.model_calls += len(turn_calls(log))
-        c.cost_usd += log.cost.turn_usd
-        if rung := _recovery_rung(log):
-            c.recoveries[rung] = c.recoveries.get(rung, 0) + 1
-        if log.game_start is not None and log.game_start.ok:
-            c.game_starts += 1
+        c = self._open = self._open or _Open.at(log)
+        since = None
+        if self._finish is not None:
+            since = self._since = self._since or _Open.at(log)
+            since.tally(log)
+        c.tally(log)
         view = view_of(log)
         if view is None:
             return None
-        c.playing = c.playing or HUB <= _names(view)
+        hub = HUB <= _names(view)
+        record = None
+        if self._finish is not None and since is not None and hub:  # a new hub, "Career Complete" unseen
+            record = self._end(self._finish)  # the career ended as of its Finish; the turns since are the new one's
+            c = self._open = since
+        c.playing = c.playing or hub
         if not c.playing:
-            return None
-        self._read(c, view)
-        if not (_finished(log, view) or _shows(view, END_TITLE)):
-            return None
-        record = c.record(len(self.ended) + 1, complete=True, ended_at=end_of_turn)
+            return record
+        if self._finish is None:  # before its Finish the screens show the trainee; after it, the game's results
+            self._read(c, view)
+            self.trainee_turns.append(log.turn)
+            if _finished(log, view):
+                self._finish = c.model_copy(deep=True)
+        if _shows(view, END_TITLE):
+            return self._end(c)
+        return record
+
+    def _end(self, c: _Open) -> CareerSummary:
+        record = c.record(len(self.ended) + 1, complete=True, ended_at=c.ended_at)
         self.ended.append(record)
-        self._open = None
+        self._open = self._finish = self._since = None
         return record
 
     def _read(self, c: _Open, view: VisionData) -> None:
@@ -179,11 +205,13 @@ class CareerBook:
         self._in_race_result = result
 
     def in_progress(self) -> CareerSummary | None:
-        """The career going on, as a record marked not complete; None between careers (no hub seen yet)."""
+        """The career going on, as a record marked not complete; None between careers (no hub seen yet). One whose
+        Finish was pressed is complete (the game has completed it) though the run stopped during its results."""
         c = self._open
         if c is None or not c.playing:
             return None
-        return c.record(len(self.ended) + 1, complete=False, ended_at=None)
+        finished = self._finish is not None
+        return c.record(len(self.ended) + 1, complete=finished, ended_at=c.ended_at if finished else None)
 
     def careers(self) -> list[CareerSummary]:
         """Every career the turns saw: those that ended, then the one going on (if its hub showed)."""
@@ -191,11 +219,16 @@ class CareerBook:
         return [*self.ended, *([going] if going else [])]
 
 
-def careers_of(turns: Iterable[TurnLog]) -> list[CareerSummary]:
+def fold(turns: Iterable[TurnLog]) -> CareerBook:
+    """The book of a run's turn logs, taken in turn order."""
     book = CareerBook()
     for t in sorted(turns, key=lambda t: t.turn):
         book.add(t)
-    return book.careers()
+    return book
+
+
+def careers_of(turns: Iterable[TurnLog]) -> list[CareerSummary]:
+    return fold(turns).careers()
 
 
 def career_line(r: CareerSummary) -> str:

@@ -281,7 +281,8 @@ def render(run: Run, thumb: int = 480, out_dir: Path | None = None, gif: bytes |
         _careers(s),
         "<h2>Tokens and cost</h2>",
         _charts(run.turns),
-        *(["<h2>Game progress</h2>", shown] if (shown := progress_charts(progress.readings(run.turns))) else []),
+        *(["<h2>Game progress</h2>", shown]
+          if (shown := progress_charts(progress.readings(run.turns), s.careers)) else []),
         *([drawn] if (drawn := _screen_map(run.folder)) else []),
         *([told] if (told := _event_book(run.folder)) else []),
         "<h2>Turns</h2>",

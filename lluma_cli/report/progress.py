@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from lluma_agent.runlog.careers import STATS
+from lluma_agent.runlog.careers import STATS, fold
 from lluma_agent.runlog.turnlog import TurnLog
 
 # Texts that say where the career is: "Turn 5/24", "Energy 80/100", "Mood: Good", "Speed 120", "Skill Pts 95",
@@ -65,31 +65,31 @@ def facts(log: TurnLog, limit: int = 12) -> list[str]:
 
 @dataclass
 class ProgressReading:
-    """What one turn's screen said of the career, as numbers (None where it said nothing)."""
+    """What one turn's screen said of the trainee, as numbers (None where it said nothing)."""
 
     turn: int
-    career: int  # 1 for the first career of the run; +1 where the career turn counter starts again
+    career: int  # the career the turn belongs to, numbered as the Careers table numbers it (runlog/careers.py)
     stats: dict[str, float] = field(default_factory=dict)
     energy: float | None = None  # percent (the gauge's fill)
     skill_points: float | None = None
 
 
 def readings(turns: list[TurnLog]) -> list[ProgressReading]:
-    """The turns whose screen showed the career's state (a stat, energy or skill points as a number), in order.
-    A new career begins where the `Turn n/N` counter goes down."""
+    """The turns whose screen showed the trainee's state (a stat, energy or skill points as a number), in order.
+    Only the turns the careers' fold read as the trainee's (runlog/careers.py: a career being played, before its
+    Finish): a result screen's "Speed 2" is no stat, and each reading's career is the one the Careers table gives."""
+    book = fold(turns)
+    careers = book.careers()
+    trainee = set(book.trainee_turns)
     out: list[ProgressReading] = []
-    career, last_turn = 1, 0
-    for log in turns:
-        seen = log.vision.seen_by_model if log.vision is not None else {}
+    for log in sorted(turns, key=lambda t: t.turn):
+        if log.turn not in trainee or log.vision is None:
+            continue
+        seen = log.vision.seen_by_model
         raw_values, raw_gauges = seen.get("values"), seen.get("gauges")
         values: dict[str, Any] = raw_values if isinstance(raw_values, dict) else {}
         gauges: dict[str, Any] = raw_gauges if isinstance(raw_gauges, dict) else {}
-        counter = re.match(r"\s*(\d+)", str(values.get("Turn", "")))
-        if counter:
-            n = int(counter.group(1))
-            if n < last_turn:
-                career += 1
-            last_turn = n
+        career = next((c.number for c in careers if c.first_turn <= log.turn <= c.last_turn), len(careers))
         r = ProgressReading(turn=log.turn, career=career)
         r.stats = {k: v for k in STATS if (v := _number(values.get(k, ""))) is not None}
         energy = gauges.get("Energy")

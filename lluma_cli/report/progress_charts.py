@@ -1,8 +1,9 @@
 """The report's game-progress charts: stats, energy and skill points over the turns, as the screens read them.
 
 From `progress.readings` (what vision saw, never the game's truth: on a phone that is all there is). Each chart
-is a line per series through the turns that showed it; where a run played several careers, a dashed line marks
-where each began. Inline SVG like `charts.py`, every point with a `<title>` tooltip.
+is a line per series through the turns that showed it, against the run's turns; where a run played several
+careers, a dashed line marks where each began, at the turn the Careers table gives. Inline SVG like `charts.py`,
+every point with a `<title>` tooltip.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from html import escape
 
+from lluma_agent.runlog.careers import CareerSummary
 from lluma_cli.report.charts import BOTTOM, LEFT, TOP, H, _axes, _svg
 from lluma_cli.report.progress import ProgressReading
 
@@ -23,11 +25,11 @@ def _number(v: float) -> str:
 def multi_line(title: str, xs: list[int], series: list[tuple[str, str, list[float | None]]],
                fmt: Callable[[float], str] = _number, starts: list[tuple[int, str]] | None = None) -> str:
     """A line per series through its known values (None: the turn did not show it), a legend, and a dashed
-    vertical line with a label at each (index, label) of `starts`."""
+    vertical line with a label at each (index into xs, label) of `starts`."""
     top = max((v for _, _, vals in series for v in vals if v is not None), default=0.0)
     parts, scale, slot = _axes(title, xs, top, fmt)
     for index, label in starts or []:
-        x = LEFT + index * slot
+        x = LEFT + (index + 0.5) * slot  # on the turn, where its point and label stand
         parts.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{TOP}" y2="{H - BOTTOM}" stroke="#999" '
                      f'stroke-dasharray="4 3"/>')
         parts.append(f'<text x="{x + 3:.1f}" y="{TOP + 10}">{escape(label)}</text>')
@@ -49,25 +51,27 @@ def multi_line(title: str, xs: list[int], series: list[tuple[str, str, list[floa
     return _svg(title, parts)
 
 
-def progress_charts(readings: list[ProgressReading]) -> str:
-    """The charts' HTML (stats; energy; skill points), or "" when no turn read the career's state."""
+def progress_charts(readings: list[ProgressReading], careers: list[CareerSummary]) -> str:
+    """The charts' HTML (stats; energy; skill points), or "" when no turn read the career's state. The x axis is the
+    run's turns, one slot each (a turn that showed nothing is a gap, not squeezed out), so a career's dashed line
+    stands at the turn its row in the Careers table starts on."""
     if not readings:
         return ""
-    xs = [r.turn for r in readings]
-    starts = [(i, f"career {r.career}") for i, r in enumerate(readings)
-              if i > 0 and r.career != readings[i - 1].career]
-    if starts:
-        starts.insert(0, (0, f"career {readings[0].career}"))
-    stats = [(name, colour, [r.stats.get(name) for r in readings]) for name, colour in STAT_COLOURS.items()]
+    first = min(readings[0].turn, *(c.first_turn for c in careers))
+    last = max(readings[-1].turn, *(c.last_turn for c in careers))
+    xs = list(range(first, last + 1))
+    at = {r.turn: r for r in readings}
+    starts = [(c.first_turn - first, f"career {c.number}") for c in careers] if len(careers) > 1 else []
+    stats = [(name, colour, [at[t].stats.get(name) if t in at else None for t in xs])
+             for name, colour in STAT_COLOURS.items()]
     out = []
     if any(v is not None for _, _, vals in stats for v in vals):
         out.append(multi_line("Stats (as the screens read them)", xs, stats, starts=starts))
-    energy: list[float | None] = [r.energy for r in readings]
+    energy: list[float | None] = [at[t].energy if t in at else None for t in xs]
     if any(v is not None for v in energy):
         out.append(multi_line("Energy (% of the gauge)", xs, [("Energy", "#f1c40f", energy)],
                               fmt=lambda v: f"{v:.0f}%", starts=starts))
-    points: list[float | None] = [r.skill_points for r in readings]
+    points: list[float | None] = [at[t].skill_points if t in at else None for t in xs]
     if any(v is not None for v in points):
         out.append(multi_line("Skill points", xs, [("Skill points", "#16a085", points)], starts=starts))
     return "".join(f'<div class="chart">{svg}</div>' for svg in out)
-

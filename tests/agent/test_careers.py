@@ -134,11 +134,39 @@ def test_finish_on_the_complete_career_confirm_ends_it_though_a_reset_hides_the_
     assert not second.complete and second.first_turn == 4
 
 
-def test_the_result_screens_after_an_end_are_not_a_new_career() -> None:
-    """Stats printed on the result screens and the end screen after a Finish do not start (or end) a career."""
-    turns = [turn(1, hub(100)), turn(2, CONFIRM, press="Finish"), turn(3, RESULTS), turn(4, END), turn(5, HOME)]
-    careers = careers_of(turns)
-    assert [(c.number, c.complete, c.last_turn) for c in careers] == [(1, True, 2)]
+SPARKS = {"texts": ["Sparks Acquired", "Speed 2", "Turf 1"], "buttons": [{"name": "OK"}], "values": {"Speed": "2"}}
+
+
+def test_the_result_screens_after_the_finish_are_the_careers_own_and_it_ends_on_career_complete() -> None:
+    """The game's results and its "Career Complete" belong to the career they end (issue 39): its turns, calls and
+    cost; what they print is not the trainee's stats; the next career starts on the turn after."""
+    turns = [turn(1, hub(100)), turn(2, SUMMARY, press="Complete Career"), turn(3, CONFIRM, press="Finish"),
+             turn(4, RESULTS), turn(5, SPARKS), turn(6, END, press="To Home"), turn(7, HOME), turn(8, hub(80))]
+    first, second = careers_of(turns)
+    assert (first.complete, first.first_turn, first.last_turn, first.turns) == (True, 1, 6, 6)
+    assert first.model_calls == 6 and round(first.cost_usd, 6) == 0.006 and first.wall_s == 52.0
+    assert first.stats == {"Speed": 300, "Stamina": 98, "Power": 101, "Guts": 90, "Wit": 250}  # not Sparks' 2
+    assert (second.number, second.complete, second.first_turn, second.turns) == (2, False, 7, 2)
+    book = CareerBook()
+    for t in turns:
+        book.add(t)
+    assert book.trainee_turns == [1, 2, 3, 8]  # the screens read as the trainee's: not the results
+
+
+def test_the_tracker_counts_a_career_on_its_career_complete_not_on_the_finish(tmp_path: Path) -> None:
+    tracker = CareerTracker(RunFolder.at(tmp_path))
+    for t in [turn(1, hub(100)), turn(2, CONFIRM, press="Finish"), turn(3, RESULTS), turn(4, SPARKS)]:
+        tracker(t, RunTotals())
+    assert tracker.ended == 0 and not (tmp_path / "careers").exists()  # the run goes on through the results
+    tracker(turn(5, END, press="To Home"), RunTotals())
+    assert tracker.ended == 1
+    assert json.loads((tmp_path / "careers" / "career_001.json").read_text())["last_turn"] == 5
+
+
+def test_a_run_stopped_during_the_results_records_the_career_complete() -> None:
+    """The game completed the career on its Finish: a run stopped on the result screens does not call it going on."""
+    [c] = careers_of([turn(1, hub(100)), turn(2, CONFIRM, press="Finish"), turn(3, SPARKS)])
+    assert (c.complete, c.last_turn, c.stats["Speed"]) == (True, 3, 100)
 
 
 def test_cancel_on_the_confirm_does_not_end_the_career() -> None:

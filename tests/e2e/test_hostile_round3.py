@@ -295,11 +295,13 @@ def test_the_report_charts_progress_from_the_readings_and_the_timeline_reads(run
     from lluma_cli.report import progress
 
     run = _copy(run6, tmp_path)
-    for n, (speed, energy) in {5: ("90", 1.0), 6: ("105", 0.8)}.items():  # two home screens, as the game shows
+    for n, (speed, energy) in {5: ("90", 1.0), 6: ("105", 0.8)}.items():  # two career hubs, as the game shows
         path = RunFolder.at(run).turn_log(n)
         log = read_turn(path)
         assert log.vision is not None
+        hub = [{"name": "Rest"}, {"name": "Training"}]  # the trainee's stats are read in a career (runlog/careers.py)
         log.vision.seen_by_model = {**log.vision.seen_by_model, "gauges": {"Energy": energy}, "mood": "GOOD",
+                                    "buttons": hub,
                                     "values": {"Turn": f"{n}/24", "Speed": speed, "Stamina": "85", "Fail#2": "0%",
                                                "Skill Pts": "120"}}
         path.write_text(log.model_dump_json(), encoding="utf-8")
@@ -345,17 +347,21 @@ def test_captions_wrap_by_words_and_a_huge_caption_is_not_quadratic() -> None:
     assert measured[0] <= 100, measured[0]
 
 
-def test_progress_readings_count_careers_where_the_turn_counter_starts_again() -> None:
-    from lluma_agent.runlog.turnlog import TurnLog
+def test_progress_readings_number_careers_as_the_careers_table_does() -> None:
+    """A career turn counter that starts again is no career's end; "Career Complete" is (issue 39: the chart and the
+    Careers table agree on every boundary)."""
+    from lluma_agent.runlog.turnlog import TurnLog, VisionLog
     from lluma_cli.report import progress
 
-    def log(turn: int, counter: str, speed: str) -> TurnLog:
-        t = TurnLog.model_construct(turn=turn)
-        t.vision = type("V", (), {"seen_by_model": {"values": {"Turn": counter, "Speed": speed},
-                                                    "gauges": {"Energy": 0.5}}})()  # type: ignore[assignment]
-        return t
+    hub = [{"name": "Rest"}, {"name": "Training"}]
 
-    rs = progress.readings([log(1, "23/24", "300"), log(2, "24/24", "310"), log(3, "1/24", "90")])
+    def log(turn: int, counter: str, speed: str, texts: tuple[str, ...] = ()) -> TurnLog:
+        view = {"buttons": [] if texts else hub, "texts": list(texts), "values": {"Turn": counter, "Speed": speed},
+                "gauges": {} if texts else {"Energy": 0.5}}
+        return TurnLog(turn=turn, started_at=float(turn), model="m", vision=VisionLog(seen_by_model=view, summary=""))
+
+    end = log(3, "", "", ("Career Complete",))
+    rs = progress.readings([log(1, "23/24", "300"), log(2, "1/24", "310"), end, log(4, "1/24", "90")])
     assert [r.career for r in rs] == [1, 1, 2] and rs[2].stats == {"Speed": 90.0} and rs[0].energy == 50.0
 
 
