@@ -1,13 +1,13 @@
 """A night in the simulator: several careers back to back with the game's hazards and the device's and API's faults.
 
-Plays `--careers` careers (default 3) of `--career-turns` game turns (default 75, the real URA Finale career) with
+Plays `--careers` careers (default 3) of `--career-turns` game turns (default 78, the real URA Finale career) with
 the demo's wiring, hazards at `--hazards` per input (default 0.05) and faults at `--faults` per turn (default 0.02),
 in this process, and prints: careers completed (the agent's records beside the game's own count), why the run
 stopped (kind and exit status), hazards and faults by kind, recoveries by rung, game starts, stuck episodes (runs
 of turns the stuck detector flagged: how many, median and longest), taps off target, and per career: turns, model
 calls, cost and wall time. `--json` prints the same as one object for scripts.
 
-    .venv/bin/python bench/unattended.py [--careers 3] [--career-turns 75] [--hazards 0.05] [--faults 0.02]
+    .venv/bin/python bench/unattended.py [--careers 3] [--career-turns 78] [--hazards 0.05] [--faults 0.02]
                                          [--seed 11] [--json]
 """
 
@@ -107,10 +107,10 @@ def table(r: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def add_night_arguments(ap: argparse.ArgumentParser, careers: int = 3, career_turns: int = 75) -> None:
+def add_night_arguments(ap: argparse.ArgumentParser, careers: int = 3, career_turns: int = 78) -> None:
     """A night's settings, shared with the benches that play nights (bench/navigation.py)."""
     ap.add_argument("--careers", type=int, default=careers)
-    ap.add_argument("--career-turns", type=int, default=career_turns, help="game turns per career (75: the real one)")
+    ap.add_argument("--career-turns", type=int, default=career_turns, help="game turns per career (78: the real one)")
     ap.add_argument("--hazards", type=float, default=HAZARDS, help="game hazards per input")
     ap.add_argument("--faults", type=float, default=FAULTS, help="device and API faults per turn")
     ap.add_argument("--seed", type=int, default=11)

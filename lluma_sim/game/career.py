@@ -9,6 +9,7 @@ from pydantic import PrivateAttr
 from lluma_sim.game.content import (
     CONDITIONS,
     EVENTS,
+    FAN_SHARE,
     MAX_ENERGY,
     MOOD_FACTOR,
     MOODS,
@@ -32,9 +33,9 @@ class Career(CareerData):
     _rng: random.Random = PrivateAttr()
 
     @classmethod
-    def new(cls, rng: random.Random, max_turns: int, state: CareerData | None = None) -> Career:
-        """A fresh career, or one continuing from `state` (a snapshot's), rolling dice on `rng`."""
-        c = cls.model_validate(state.model_dump() if state else {"max_turns": max_turns})
+    def new(cls, rng: random.Random, max_turns: int, state: CareerData | None = None, trainee: int = 0) -> Career:
+        """A fresh career of `trainee`, or one continuing from `state` (a snapshot's), rolling dice on `rng`."""
+        c = cls.model_validate(state.model_dump() if state else {"max_turns": max_turns, "trainee": trainee})
         c._rng = rng
         return c
 
@@ -81,7 +82,13 @@ class Career(CareerData):
         self.status = f"Infirmary: {cured} cured"
 
     def next_turn(self) -> bool:
-        """Advance the calendar; True when a random event should be shown now."""
+        """Judge the goals due this turn, then advance the calendar; True when a random event should be shown now.
+        A goal not met on its turn ends the career (`ended`)."""
+        for i, (_, turn) in enumerate(self.goals()):
+            if turn == self.turn and not self.goal_met(i):
+                self.ended = "goal_missed"
+                self.status = "The goal was not reached."
+                return False
         self.turn += 1
         return not self.over and self._rng.random() < EVENT_CHANCE
 
@@ -110,18 +117,36 @@ class Career(CareerData):
         count = 3 if self.turn % 2 else 2
         return list(RACES[start : start + count])
 
-    def run_race(self, race: Race) -> RaceResult:
+    def run_race(self, race: Race, goal: int | None = None) -> RaceResult:
+        """Run `race` (for goal `goal`, when it is one's): the placing follows the stats, mood and energy."""
         power = sum(self.stats.values()) * MOOD_FACTOR[self.mood] * (0.7 + 0.3 * self.energy / MAX_ENERGY)
         margin = (power - race.difficulty) / 40 + self._rng.uniform(-1.5, 1.5)
         place = 1 if margin > 1 else 2 if margin > 0 else 3 if margin > -1 else 4 + min(4, int(-margin - 1))
         points = race.points if place == 1 else race.points // 2 if place <= 3 else 10
+        fans = round(race.fans * FAN_SHARE[place - 1])
         self.energy = max(0, self.energy - 15)
         self.skill_points += points
+        self.fans += fans
         self.wins += place == 1
         self.races += 1
         self.top3 += 1 < place <= 3
-        self.status = f"{race.name}: {PLACES[place - 1]} place, skill points +{points}"
-        return RaceResult(race=race, place=place, points=points)
+        if goal is not None and place <= (self.goals()[goal][0].top or len(PLACES)):
+            self.won = self.won | {goal}
+        self.status = f"{race.name}: {PLACES[place - 1]} place, fans +{fans}, skill points +{points}"
+        return RaceResult(race=race, place=place, points=points, fans=fans, goal=goal)
+
+    def try_again(self, lost: RaceResult) -> RaceResult:
+        """An Alarm Clock spent on a lost goal race: as if it had not been run, in a better mood (FACTS: the
+        clock raises the mood a level), then run again."""
+        self.clocks -= 1
+        self.energy = min(MAX_ENERGY, self.energy + 15)
+        self.skill_points -= lost.points
+        self.fans -= lost.fans
+        self.wins -= lost.place == 1
+        self.races -= 1
+        self.top3 -= 1 < lost.place <= 3
+        self.mood = min(len(MOODS) - 1, self.mood + 1)
+        return self.run_race(lost.race, lost.goal)
 
     # --- skills ---------------------------------------------------------------------------
 

@@ -55,16 +55,18 @@ class Race:
     distance: str
     difficulty: int  # stat total the trainee needs for an even chance to win
     points: int  # skill points for a win
+    fans: int = 0  # fans for a win; a lower place earns FAN_SHARE of them
 
 
 RACES: tuple[Race, ...] = (
-    Race("Junior Stakes", "OP", "1600m Turf", 430, 30),
-    Race("Hopeful Stakes", "G1", "2000m Turf", 520, 45),
-    Race("Spring Cup", "G3", "1800m Turf", 480, 35),
-    Race("Japanese Derby", "G1", "2400m Turf", 600, 60),
-    Race("Autumn Sprint", "G2", "1200m Dirt", 560, 40),
-    Race("Arima Kinen", "G1", "2500m Turf", 680, 70),
+    Race("Junior Stakes", "OP", "1600m Turf", 430, 30, 1200),
+    Race("Hopeful Stakes", "G1", "2000m Turf", 520, 45, 4000),
+    Race("Spring Cup", "G3", "1800m Turf", 480, 35, 1800),
+    Race("Japanese Derby", "G1", "2400m Turf", 600, 60, 5000),
+    Race("Autumn Sprint", "G2", "1200m Dirt", 560, 40, 2500),
+    Race("Arima Kinen", "G1", "2500m Turf", 680, 70, 6000),
 )
+FAN_SHARE = (1.0, 0.6, 0.45, 0.3, 0.25, 0.15, 0.1, 0.1)  # of a race's fans, by place
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,11 @@ from PIL import Image
 
 from lluma_sim.game import hazards as hz
 from lluma_sim.game import screens_app, screens_career, screens_home
+from lluma_sim.game.calendar import MAX_CAREER_TURNS
 from lluma_sim.game.career import Career
 from lluma_sim.game.content import SKILLS, Event, Race
 from lluma_sim.game.draw import Painter, Widget
+from lluma_sim.game.goals import goal_race
 from lluma_sim.game.hazards import HazardsInjected
 from lluma_sim.game.state import (
     Action,
@@ -21,6 +23,7 @@ from lluma_sim.game.state import (
     CareerRecord,
     DialogState,
     GameState,
+    GoalRecord,
     RaceResult,
     RngState,
     Style,
@@ -113,8 +116,8 @@ class SimGame:
         of one of a night's hazards (lluma_sim.game.hazards); `tp`: trainer points to begin with."""
         if not 0 <= letterbox < height // 4:
             raise ValueError(f"letterbox bars of {letterbox} px do not fit a {height} px tall frame")
-        if max_turns < 1:
-            raise ValueError(f"a career lasts at least 1 turn, not {max_turns}")
+        if not 1 <= max_turns <= MAX_CAREER_TURNS:
+            raise ValueError(f"a career lasts 1 to {MAX_CAREER_TURNS} turns, not {max_turns}")
         self.seed, self.width, self.height, self.max_turns, self.style = seed, width, height, max_turns, style
         self.letterbox = letterbox
         self.rng = random.Random(seed)
@@ -307,6 +310,7 @@ class SimGame:
         with self._lock:
             p = self._painter()
             c = self.career
+            goal = c.goal_now() if c else None
             tabs = [w for w in p.widgets if w.kind == "tab"]
             return GroundTruth(
                 screen=self.dialog.kind if self.dialog else self.screen,
@@ -336,6 +340,12 @@ class SimGame:
                 skill_points=c.skill_points if c else None,
                 condition=c.condition if c else None,
                 race_wins=c.wins if c else 0,
+                date=c.date if c else None,
+                goal=goal[1].text if goal else None,
+                goal_status=screens_career.goal_status(c) if c else None,
+                turns_left=goal[2] - min(c.turn, c.max_turns) if c and goal else None,
+                fans=c.fans if c else 0,
+                clocks=c.clocks if c else 0,
                 app=self.app_state,
                 hazard=self.hazard_now,
                 tp=self.tp,
@@ -520,7 +530,12 @@ class SimGame:
         if screen == "skills":
             self.pending, self.scroll = [], 0
         if screen == "races" and self.career:
-            self.races, self.race_sel = self.career.races_available(), 0
+            day = self.career.race_day()
+            if day is None:
+                self.races = self.career.races_available()
+            else:  # Race Day: the goal's race alone
+                self.races = [goal_race(self.career.goals()[day][0], self.career.turn)]
+            self.race_sel = 0
         self.screen = screen
 
     def _act_tab(self, name: str) -> None:
@@ -604,7 +619,7 @@ class SimGame:
 
     def _act_start_career(self) -> None:
         self.dialog = None
-        self.career = Career.new(self.rng, self.max_turns)
+        self.career = Career.new(self.rng, self.max_turns, trainee=self.trainee)
         self._finished, self.career_open, self.resume_screen = False, True, "hub"
         self._play([("anim", "loading"), ("anim", "cutscene", "intro"), ("goto", "hub")])
 
@@ -641,6 +656,9 @@ class SimGame:
             if self.quick:
                 self.page = len(self.event.pages)
             self.screen = "event"
+        elif c.ended:
+            self.screen = "hub"
+            self._goal_missed()
         elif c.over:
             self._finished = True
             self._play([("anim", "loading"), ("goto", "career_summary")])
@@ -697,8 +715,49 @@ class SimGame:
 
     def _act_race(self) -> None:
         self.dialog = None
-        self.result = self._career().run_race(self.races[self.race_sel])
+        c = self._career()
+        self.result = c.run_race(self.races[self.race_sel], c.race_day())
         self._play([("anim", "loading"), ("goto", "race_lobby")])
+
+    def _act_race_next(self) -> None:
+        """The placing's Next: the rewards, or, for a goal race lost, "Try Again" for an Alarm Clock when one is
+        left (the item is spent only on the player's word), else the goal is missed."""
+        c, r = self._career(), self.result
+        if r is None or r.goal is None or c.goal_met(r.goal):
+            self.screen = "race_rewards"
+        elif c.clocks > 0:
+            self.dialog = DialogState(
+                kind="try_again",
+                title="Try Again",
+                lines=("Use 1 Alarm Clock to try again?", f"Alarm Clocks owned: {c.clocks}"),
+                buttons=(("Cancel", "white", ("give_up",)), ("Try Again", "green", ("try_again",))),
+            )
+        else:
+            self._goal_missed()
+
+    def _act_try_again(self) -> None:
+        assert self.result is not None
+        self.dialog = None
+        self.result = self._career().try_again(self.result)
+        self._play([("anim", "loading"), ("goto", "race_lobby")])
+
+    def _act_give_up(self) -> None:
+        self._goal_missed()
+
+    def _goal_missed(self) -> None:
+        c = self._career()
+        c.ended = "goal_missed"
+        now = c.goal_now()
+        self.dialog = DialogState(
+            kind="goal_missed",
+            title="Goal Not Reached",
+            lines=("The goal was not reached:", now[1].text if now else "", "The career ends here."),
+            buttons=(("OK", "green", ("career_over",)),),
+        )
+
+    def _act_career_over(self) -> None:
+        self.dialog, self._finished = None, True
+        self._play([("anim", "loading"), ("goto", "career_summary")])
 
     def _act_view_results(self) -> None:
         self.screen = "race_result"
@@ -719,13 +778,16 @@ class SimGame:
         c = self._career()
         self.careers.append(CareerRecord(
             number=len(self.careers) + 1,
-            turns=c.max_turns,
+            turns=min(c.turn, c.max_turns),
             stats=dict(c.stats),
             skill_points=c.skill_points,
             skills_learned=len(c.learned),
             races_entered=c.races,
             races_won=c.wins,
             score=c.score(),
+            goals=tuple(GoalRecord(text=g.text, met=c.goal_met(i)) for i, (g, _) in enumerate(c.goals())),
+            ended=c.ended or "complete",
+            fans=c.fans,
         ))
         self.dialog, self.career_open, self.results_page = None, False, 0
         self.screen = "career_results"

@@ -7,9 +7,11 @@ second Next (the race's rewards) back to the career."""
 
 from __future__ import annotations
 
+from lluma_sim.game import goals as goal_rules
+from lluma_sim.game.calendar import summer_camp
 from lluma_sim.game.content import MAX_ENERGY, PLACES, SKILLS, STATS, TRAININGS
 from lluma_sim.game.draw import CREAM, EDGE, GREEN, GREEN_EDGE, INK, INK_SOFT, MOOD_BADGES, WHITE, Painter, Widget
-from lluma_sim.game.state import GameState, RaceResult
+from lluma_sim.game.state import CareerData, GameState, RaceResult
 from lluma_sim.game.truth import TruthScrollbar
 from lluma_vision.models import Box
 
@@ -44,6 +46,36 @@ def _header(p: Painter, g: GameState, title: str, cost: int = 0) -> None:
         p.text(p.w * 0.69, p.h * 0.075, f"{c.energy}/{MAX_ENERGY}", 36, anchor="lm", bold=True)
 
 
+GOAL_RED = (226, 76, 76)  # the real client's "Goal" badge
+
+
+def goal_status(c: CareerData) -> str:
+    """The line under the current goal ("" when none)."""
+    now = c.goal_now()
+    return goal_rules.status(now[1], c.goal_met(now[0])) if now else ""
+
+
+def _goal(p: Painter, g: GameState, top: float, status: bool = True) -> None:
+    """The date, and the current goal as the real client shows it on the hub, the training screen and the race
+    list: a "Goal" badge ("EX" in the finale), its text, "N turn(s) left" counting to it, the status under it."""
+    c = g.career
+    assert c is not None
+    camp = "  Summer Camp" if summer_camp(c.real_turn) else ""
+    p.text(p.w * 0.04, p.h * (top + 0.015), c.date + camp, 34, INK, anchor="lm", bold=True)
+    now = c.goal_now()
+    if now is None:
+        return
+    _, goal, turn = now
+    y = top + 0.05
+    p.badge(p.box(0.03, y - 0.016, 0.15, y + 0.016), "EX" if goal.grade == "EX" else "Goal", GOAL_RED)
+    left = goal_rules.turns_left(turn - min(c.turn, c.max_turns))
+    p.text(p.w * 0.96, p.h * (top + 0.015), left, 34, INK, anchor="rm", bold=True)
+    p.text(p.w * 0.17, p.h * y, goal.text, p.fit(goal.text, 34, p.w * 0.8), INK, anchor="lm")
+    line = goal_status(c)
+    if status and line:
+        p.text(p.w * 0.17, p.h * (y + 0.03), line, 32, GREEN_EDGE, anchor="lm", bold=True)
+
+
 def _back(p: Painter) -> None:
     p.button(p.box(0.03, 0.91, 0.3, 0.97), "Back", ("goto", "hub"))
 
@@ -53,12 +85,13 @@ def draw_hub(p: Painter, g: GameState) -> None:
     assert c is not None
     _background(p, 3)
     _header(p, g, "Career")
+    _goal(p, g, 0.11)
     if g.style != "hard":  # the hard style's mood is the header's badge
-        p.rrect(p.box(0.62, 0.115, 0.96, 0.155), CREAM, (232, 196, 96), shadow=False)
-        p.text(p.w * 0.79, p.h * 0.135, f"Mood: {c.mood_word}", 38, bold=True)
+        p.rrect(p.box(0.62, 0.215, 0.96, 0.255), CREAM, (232, 196, 96), shadow=False)
+        p.text(p.w * 0.79, p.h * 0.235, f"Mood: {c.mood_word}", 38, bold=True)
     if c.condition:
-        p.text(p.w * 0.04, p.h * 0.135, f"Condition: {c.condition}", 36, FAIL_RED, anchor="lm")
-    p.character(p.w * 0.5, p.h * 0.26, p.w * 0.1)
+        p.text(p.w * 0.04, p.h * 0.345, f"Condition: {c.condition}", 36, FAIL_RED, anchor="lm")
+    p.character(p.w * 0.5, p.h * 0.29, p.w * 0.07)
     bubble = p.box(0.05, 0.37, 0.95, 0.45)
     p.rrect(bubble, WHITE, EDGE)
     lines = p.wrap(c.status, 36, bubble.width * 0.92)[:2]  # the last action's outcome, at most two lines
@@ -72,13 +105,16 @@ def draw_hub(p: Painter, g: GameState) -> None:
         p.text(x, p.h * 0.555, str(c.stats[stat]), 48, bold=True)
     p.text(p.w * 0.04, p.h * 0.625, "Skill Pts", 38, anchor="lm")
     p.text(p.w * 0.3, p.h * 0.625, str(c.skill_points), 40, anchor="lm", bold=True)
+    p.text(p.w * 0.55, p.h * 0.625, "Fans", 38, anchor="lm")
+    p.text(p.w * 0.7, p.h * 0.625, f"{c.fans:,}", 40, anchor="lm", bold=True)
+    free = c.race_day() is None  # on Race Day the goal's race is the only way to end the turn
     grid = (
-        ("Rest", ("rest_prompt",), "white", True),
-        ("Training", ("goto", "training"), "green", True),
+        ("Rest", ("rest_prompt",), "white", free),
+        ("Training", ("goto", "training"), "green" if free else "white", free),
         ("Skills", ("goto", "skills"), "white", True),
-        ("Infirmary", ("infirmary",), "white", c.condition is not None),
-        ("Recreation", ("recreation",), "white", True),
-        ("Races", ("goto", "races"), "white", True),
+        ("Infirmary", ("infirmary",), "white", free and c.condition is not None),
+        ("Recreation", ("recreation",), "white", free),
+        ("Races" if free else "Race Day", ("goto", "races"), "white" if free else "green", True),
     )
     for i, (label, action, style, enabled) in enumerate(grid):
         col, row = i % 3, i // 3
@@ -212,14 +248,19 @@ def draw_skills(p: Painter, g: GameState) -> None:
 def draw_races(p: Painter, g: GameState) -> None:
     _background(p, 8)
     _header(p, g, "Races")
+    _goal(p, g, 0.11, status=False)
+    day = g.career.race_day() if g.career else None
     for i, race in enumerate(g.races):
-        y0 = 0.15 + i * 0.15
+        y0 = 0.2 + i * 0.15
         b = p.box(0.05, y0, 0.95, y0 + 0.12)
         sel = i == g.race_sel
         p.button(b, race.name, ("select_race", i), "cream" if sel else "white", size=44, align="left", row=i)
         p.text(b.x0 + 36 * p.s, p.h * (y0 + 0.09), f"{race.grade}  {race.distance}", 34, INK_SOFT, "lm", row=i)
         if sel:
             p.text(b.x1 - 36 * p.s, b.center[1], "Selected", 34, GREEN_EDGE, "rm", row=i, bold=True)
+        if day is not None:
+            p.badge(Box(x0=round(b.x1 - p.w * 0.17), y0=b.y0 + 8, x1=b.x1 - 8, y1=round(b.y0 + p.h * 0.035)), "Goal",
+                    GOAL_RED)
     p.button(p.box(0.3, 0.72, 0.7, 0.79), "Race", ("race_prompt",), "green", size=50)
     _back(p)
 
@@ -250,6 +291,7 @@ def draw_race_rewards(p: Painter, g: GameState) -> None:
     """After the placing, the race's rewards and a second Next (umaplay's "race_after" Next) back to the career."""
     r = _race_page(p, g, "Race Rewards", 11)
     p.text(p.w * 0.5, p.h * 0.3, f"Skill Points +{r.points}", 50, bold=True)
+    p.text(p.w * 0.5, p.h * 0.37, f"Fans +{r.fans:,}", 44)
     p.character(p.w * 0.5, p.h * 0.55, p.w * 0.1)
     p.button(p.box(0.3, 0.84, 0.7, 0.91), "Next", ("end_turn",), "green", size=50)
 
@@ -261,7 +303,7 @@ def draw_race_result(p: Painter, g: GameState) -> None:
     p.text(p.w * 0.5, p.h * 0.32, PLACES[r.place - 1], 120, bold=True)
     p.text(p.w * 0.5, p.h * 0.5, f"Skill Points +{r.points}", 44)
     p.character(p.w * 0.5, p.h * 0.62, p.w * 0.08)
-    p.button(p.box(0.3, 0.84, 0.7, 0.91), "Next", ("goto", "race_rewards"), "green", size=50)
+    p.button(p.box(0.3, 0.84, 0.7, 0.91), "Next", ("race_next",), "green", size=50)
 
 
 def _training_icon_row(p: Painter, g: GameState) -> None:

@@ -51,6 +51,12 @@ class GroundTruth(BaseModel):
     skill_points: int | None = None
     condition: str | None = None
     race_wins: int = 0
+    date: str | None = None  # as printed: "Classic Year Early Apr"
+    goal: str | None = None  # the current goal's text; None after the last
+    goal_status: str | None = None  # "Entry criteria met!", "Goal Achieved!", or ""
+    turns_left: int | None = None  # career turns until the current goal is judged
+    fans: int = 0
+    clocks: int = 0  # Alarm Clocks left
     # The app and the night: what the phone shows ("game", "anr": Android's dialog over it, "launcher": the game
     # is not running), the hazard on screen (lluma_sim.game.hazards), trainer points, and the careers that ended.
     app: str = "game"

@@ -70,8 +70,15 @@ def policy_step(g: SimGame, rest_below: int = 50) -> None:
         tap(g, "Next" if t.element("Next") else "OK")
     elif t.screen == "career_end":
         tap(g, "To Home")
+    elif t.screen in ("try_again", "goal_missed"):
+        tap(g, "Try Again" if t.element("Try Again") else "OK")
+    elif t.screen == "hub" and t.element("Race Day"):
+        tap(g, "Race Day")  # a goal's race is due: the only way on
     elif t.screen == "hub":
-        tap(g, "Rest" if (t.energy or 0) < rest_below else "Training")
+        behind = t.goal and "fans" in t.goal and t.goal_status != "Goal Achieved!" and (t.turns_left or 0) <= 2
+        tap(g, "Races" if behind else "Rest" if (t.energy or 0) < rest_below else "Training")
+    elif t.screen == "races":
+        tap(g, "Race")
     elif t.screen == "training":
         tap(g, "Speed")
     elif t.screen == "event":
@@ -545,3 +552,116 @@ def test_hard_settings_modal_toggle_pairs() -> None:
     assert g.snapshot().settings == {"Auto Skip": True} and g.truth().screen == "home"
     with pytest.raises(ValueError, match="letterbox"):
         SimGame(height=400, letterbox=150)
+
+
+# --- the calendar and goals (issue 37 item 1) ---------------------------------------------------------------
+
+
+def test_the_date_is_printed_as_the_game_prints_it() -> None:
+    from lluma_sim.game.calendar import career_turn, date, real_turn, summer_camp
+
+    assert [date(t) for t in (1, 10, 11, 12, 31, 72, 73, 78)] == [
+        "Junior Year Pre-Debut", "Junior Year Pre-Debut", "Junior Year Early Jun", "Junior Year Late Jun",
+        "Classic Year Early Apr", "Senior Year Late Dec", "Finale Season", "Finale Season"]
+    assert [t for t in range(1, 79) if summer_camp(t)] == [37, 38, 39, 40, 61, 62, 63, 64]
+    assert [real_turn(t, 78) for t in (1, 40, 78)] == [1, 40, 78]  # the real length is the calendar itself
+    assert (real_turn(1, 24), real_turn(24, 24)) == (1, 78)  # a shorter career spans the same calendar
+    assert all(real_turn(career_turn(r, 24), 24) >= r for r in range(1, 79))
+
+
+def test_shorter_careers_keep_the_goals_shape_compressed() -> None:
+    from lluma_sim.game.goals import schedule
+
+    full = schedule(0, 78)
+    assert [t for _, t in full] == [12, 34, 48, 70, 74, 76, 78]
+    short = schedule(0, 24)
+    assert [g.text for g, _ in short] == [g.text for g, _ in full]  # every goal, in order
+    turns = [t for _, t in short]
+    assert turns == sorted(set(turns)) and turns[-1] == 24 and turns[0] >= 2
+    assert schedule(0, 1) == ()  # no turn to see a goal coming
+
+
+def rest_step(g: SimGame) -> None:
+    """A player who never trains: rests (or has fun) on every free turn, runs goal races when due."""
+    t = g.truth()
+    if t.screen == "hub" and not t.element("Race Day"):
+        tap(g, "Rest")
+        return
+    policy_step(g)
+
+
+def test_hub_shows_the_goal_and_race_day_leaves_only_the_goal_race() -> None:
+    g = SimGame(seed=0, max_turns=24)
+    start_career(g)
+    t = g.truth()
+    assert {"GOAL", "Run in Junior Make Debut", "Entry criteria met!", "4 turn(s) left"} <= set(names(t))
+    assert (t.goal, t.turns_left, t.date) == ("Run in Junior Make Debut", 4, "Junior Year Pre-Debut")
+    while g.truth().turn < 5 or g.truth().screen != "hub":
+        rest_step(g)
+    t = g.truth()
+    assert "0 turn(s) left" in names(t) and t.element("Races") is None
+    assert t.element("Race Day") is not None and t.element("Race Day").enabled  # type: ignore[union-attr]
+    assert not any(e.enabled for e in t.elements if e.name in ("Training", "Rest", "Recreation"))
+    tap(g, "Race Day")
+    t = g.truth()
+    assert t.screen == "races" and names(t, "button").count("Junior Make Debut") == 1
+    assert "GOAL" in names(t) and "Run in Junior Make Debut" in names(t)
+
+
+def lose_goal_race(g: SimGame) -> GroundTruth:
+    """Play a career that never trains until a goal race is lost: its Try Again, or the goal missed."""
+    for _ in range(600):
+        t = g.truth()
+        if t.screen in ("try_again", "goal_missed"):
+            return t
+        rest_step(g)
+    raise AssertionError("no goal race was lost")
+
+
+def test_a_lost_goal_race_offers_try_again_for_an_alarm_clock() -> None:
+    g = SimGame(seed=1, max_turns=24)  # seed 1: the untrained trainee places 6th or worse in the Derby
+    start_career(g)
+    t = lose_goal_race(g)
+    assert t.screen == "try_again" and t.clocks == 3
+    assert {"Try Again", "Use 1 Alarm Clock to try again?", "Cancel"} <= set(names(t))
+    races = g.careers, g.career.races if g.career else 0
+    tap(g, "Try Again")  # the clock is spent, the race run again
+    settle(g)
+    t = g.truth()
+    assert t.screen == "race_lobby" and t.clocks == 2 and g.career is not None and (g.careers, g.career.races) == races
+
+
+def test_a_missed_goal_ends_the_career_early_with_the_games_words() -> None:
+    g = SimGame(seed=1, max_turns=24)
+    start_career(g)
+    t = lose_goal_race(g)
+    tap(g, "Cancel")  # keep the clock: the goal is missed
+    t = g.truth()
+    assert t.screen == "goal_missed" and "Goal Not Reached" in names(t) and "The career ends here." in names(t)
+    turn = t.turn
+    tap(g, "OK")
+    settle(g)
+    t = g.truth()
+    assert t.screen == "career_summary" and "The career ended early." in names(t)
+    finish_career(g)
+    record = g.careers[0]
+    assert (record.ended, record.turns) == ("goal_missed", turn) and turn < 24
+    assert record.goals[0].met and not all(r.met for r in record.goals)
+
+
+def test_a_fan_goal_not_met_on_its_turn_ends_the_career() -> None:
+    from lluma_sim.game.goals import schedule
+
+    g = SimGame(seed=0, max_turns=24)
+    start_career(g)
+    fans_turn = next(t for goal, t in schedule(0, 24) if goal.fans)
+    for _ in range(800):
+        t = g.truth()
+        if t.screen in ("try_again", "goal_missed") and t.turn < fans_turn:
+            tap(g, "Try Again" if t.element("Try Again") else "OK")  # this test is about the fans
+        elif t.screen == "goal_missed" or t.screen == "career_summary":
+            break
+        else:
+            rest_step(g)
+    t = g.truth()
+    assert t.screen == "goal_missed" and t.turn == fans_turn and t.fans < 3000 and "Earn 3000 fans" in names(t)
