@@ -46,6 +46,8 @@ _FRACTION = re.compile(r"(?<!turn )(?<!\d)(\d{1,3})\s*/\s*100\b", re.IGNORECASE)
 _MOOD = re.compile(r"mood\W*(awful|bad|normal|good|great)", re.IGNORECASE)
 _MOODS = ("awful", "bad", "normal", "good", "great")
 RACE_DAY = "Race Day"
+FAIL_CAP = 15  # a raised training's failure percent above which it trains Wit instead (FACTS: bots cap 5-15%)
+_FAILURE = re.compile(r"failure\s*(\d{1,3})\s*%", re.IGNORECASE)
 FANS_AHEAD = 4  # turns before a fan goal's turn from which a player short of fans races for them
 _GOAL_FANS = re.compile(r"earn\s+([\d,]+)\s+fans", re.IGNORECASE)
 _TURNS_LEFT = re.compile(r"(\d+)\s+turn\(?s?\)?\s+left", re.IGNORECASE)
@@ -118,6 +120,8 @@ class ScriptedPolicy:
         self._here = ""  # the screen the current turn's map hint names ("" without one)
         self._goto_key = ""  # goTo's argument name, from the request's tool schema; "" when not offered
         self._goto_paused: dict[str, int] = {}  # target -> the policy turn its goTo stopped on a surprise
+        self._target: str | None = None  # the training chosen on this visit to the training screen
+        self._raised: str | None = None  # the tile this visit's last press raised
 
     # ---- entry point ----------------------------------------------------------------------------------
 
@@ -292,7 +296,8 @@ class ScriptedPolicy:
             seen = f"the career hub, energy {_pct(energy)}" + (f", goal: {goal.text}" if goal.text else "")
             return self._hub(names, texts, energy, v.get("mood"), goal) + press, seen
         if sum(n in names for n in STATS) >= 3:
-            return self._training(names, energy) + [("back", ())], f"training choice, energy {_pct(energy)}"
+            return self._training(names, energy, texts) + [("back", ())], f"training choice, energy {_pct(energy)}"
+        self._target = self._raised = None  # off the training screen: the next visit chooses afresh
         if any(n.startswith("Learn") for n in names) or "Reset" in names:
             self.skills_turns += 1
             return self._skills(v, names), "the skill list"
@@ -384,14 +389,24 @@ class ScriptedPolicy:
                 out.append(("pressButton", (("name", n),)))
         return out
 
-    def _training(self, names: set[str], energy: float | None) -> list[Action]:
-        if energy is not None and energy < 0.5:
-            order = ["Wit", "Speed", "Stamina"]
-        else:
-            rot = ["Speed", "Power", "Stamina", "Speed", "Guts", "Wit"]
-            k = self.turns % len(rot)
-            order = rot[k:] + rot[:k]
-        return [("pressButton", (("name", n),)) for n in dict.fromkeys(order) if n in names]
+    def _training(self, names: set[str], energy: float | None, texts: str) -> list[Action]:
+        """The real screen raises a tile on the first tap and trains on a tap of the raised one: choose a training
+        once a visit and press it until it trains. Its "Failure N%" shows once it is raised: above FAIL_CAP the
+        choice turns to Wit (cheap, and its risk is low)."""
+        if self._target is None:
+            if energy is not None and energy < 0.5:
+                self._target = "Wit"
+            else:
+                rot = ["Speed", "Power", "Stamina", "Speed", "Guts", "Wit"]
+                self._target = rot[self.turns % len(rot)]
+        fail = _FAILURE.search(texts)
+        if self._raised == self._target != "Wit" and fail and int(fail.group(1)) > FAIL_CAP:
+            self._target = "Wit"
+        order = [self._target, "Wit", "Speed", "Stamina"]
+        out = [("pressButton", (("name", n),)) for n in dict.fromkeys(order) if n in names]
+        if out:
+            self._raised = str(dict(out[0][1])["name"])
+        return out
 
     def _skills(self, v: dict[str, Any], names: set[str]) -> list[Action]:
         out: list[Action] = []

@@ -7,9 +7,13 @@ import random
 from pydantic import PrivateAttr
 
 from lluma_sim.game.content import (
+    BOND_HINT,
+    BOND_PER_TRAINING,
+    BOND_START,
     CONDITIONS,
     EVENTS,
     FAN_SHARE,
+    HINT_CHANCE,
     MAX_ENERGY,
     MOOD_FACTOR,
     MOODS,
@@ -17,6 +21,8 @@ from lluma_sim.game.content import (
     RACES,
     SKILLS,
     STATS,
+    SUPPORT_ABSENT,
+    SUPPORTS,
     TRAININGS,
     Choice,
     Event,
@@ -44,6 +50,18 @@ class Career(CareerData):
 
     # --- training -------------------------------------------------------------------------
 
+    def deal(self) -> None:
+        """Where the support cards sit this turn: each on a training, or on none; some show a hint."""
+        placed, hints = {}, set()
+        for name, _ in SUPPORTS:
+            if self._rng.random() < SUPPORT_ABSENT:
+                placed[name] = ""
+                continue
+            placed[name] = self._rng.choice(STATS)
+            if self._rng.random() < HINT_CHANCE:
+                hints.add(name)
+        self.placed, self.hints = placed, frozenset(hints)
+
     def train(self, training: str) -> None:
         _, cost = TRAININGS[training]
         failed = self._rng.random() * 100 < self.fail_chance(training)
@@ -56,12 +74,17 @@ class Career(CareerData):
             self.status = f"{training} training failed! {training} -5, mood down"
             return
         gains = self.gains(training)
-        bonus = self._rng.randint(0, 3)  # support-card style luck
-        gains[training] += bonus
+        gains[training] += self._rng.randint(0, 3)  # a little luck over what the screen showed
+        points = gains.pop("Skill Pts")
         for k, v in gains.items():
             self._add(k, v)
-        self.skill_points += 5 + bonus
-        self.status = f"{training} training: " + ", ".join(f"{k} +{v}" for k, v in gains.items())
+        self.skill_points += points
+        for name in self.cards_on(training):
+            gain = BOND_PER_TRAINING + (BOND_HINT if name in self.hints else 0)
+            self.bonds = {**self.bonds, name: min(100, self.bonds.get(name, BOND_START) + gain)}
+        self.trained = {**self.trained, training: self.trained.get(training, 0) + 1}
+        friends = " (friendship)" if self.friendship(training) else ""
+        self.status = f"{training} training{friends}: " + ", ".join(f"{k} +{v}" for k, v in gains.items())
 
     # --- other turn actions ---------------------------------------------------------------
 
@@ -90,7 +113,10 @@ class Career(CareerData):
                 self.status = "The goal was not reached."
                 return False
         self.turn += 1
-        return not self.over and self._rng.random() < EVENT_CHANCE
+        if self.over:
+            return False
+        self.deal()
+        return self._rng.random() < EVENT_CHANCE
 
     def pick_event(self) -> Event:
         return self._rng.choice(EVENTS)

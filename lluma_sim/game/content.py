@@ -23,6 +23,36 @@ TRAININGS: dict[str, tuple[dict[str, int], int]] = {
 
 CONDITIONS = ("Headache", "Night Owl", "Skin Outbreak")
 
+# The support deck (screens_app.DECK and its borrowed friend's card) with each card's type; "Pal" has no training
+# of its own. Each turn every card sits on one training, or on none (FACTS: the training screen).
+SUPPORTS: tuple[tuple[str, str], ...] = (
+    ("Kitasan Black", "Speed"),
+    ("Fine Motion", "Wit"),
+    ("Super Creek", "Stamina"),
+    ("Tazuna Hayakawa", "Pal"),
+    ("Sakura Bakushin O", "Speed"),
+    ("Twin Turbo", "Guts"),
+)
+SUPPORT_TYPE = dict(SUPPORTS)
+BOND_START = 15
+BOND_PER_TRAINING = 7  # each training a card joins; a hint's card gains BOND_HINT more
+BOND_HINT = 5
+# Bond bar colours by bond (FACTS: grey, blue, green, orange, then MAX); at MAX a card of the training's own type
+# makes a friendship training.
+BOND_LEVELS: tuple[tuple[int, str], ...] = ((80, "MAX"), (60, "orange"), (40, "green"), (20, "blue"), (0, "grey"))
+FRIENDSHIP_BOND = 80
+FRIENDSHIP_FACTOR = 1.5  # a friendship ("rainbow") training's gains (FACTS: "much larger")
+CARD_FACTOR = 0.2  # each card on a training adds this share to its gains
+LEVEL_FACTOR = 0.1  # each training level above 1 adds this share
+LEVEL_EVERY = 4  # trainings of a kind per level, levels 1 to 5 (5 all through a summer camp)
+SUPPORT_ABSENT = 0.2  # the chance a card sits on no training this turn
+HINT_CHANCE = 0.15  # the chance a placed card shows a "!" hint (a skill hint: skill points when trained with)
+HINT_POINTS = 10
+
+
+def bond_level(bond: int) -> str:
+    return next(word for floor, word in BOND_LEVELS if bond >= floor)
+
 
 @dataclass(frozen=True)
 class Skill:

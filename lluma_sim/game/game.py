@@ -13,7 +13,7 @@ from lluma_sim.game import hazards as hz
 from lluma_sim.game import screens_app, screens_career, screens_home
 from lluma_sim.game.calendar import MAX_CAREER_TURNS
 from lluma_sim.game.career import Career
-from lluma_sim.game.content import SKILLS, Event, Race
+from lluma_sim.game.content import SKILLS, Event, Race, bond_level
 from lluma_sim.game.draw import Painter, Widget
 from lluma_sim.game.goals import goal_race
 from lluma_sim.game.hazards import HazardsInjected
@@ -28,7 +28,7 @@ from lluma_sim.game.state import (
     RngState,
     Style,
 )
-from lluma_sim.game.truth import Cinematic, Element, GroundTruth, ReceivedTap
+from lluma_sim.game.truth import Cinematic, Element, GroundTruth, ReceivedTap, SupportTruth
 from lluma_vision.models import Box
 
 LOADING_FRAMES = 3  # captures a loading screen stays up
@@ -346,6 +346,9 @@ class SimGame:
                 turns_left=goal[2] - min(c.turn, c.max_turns) if c and goal else None,
                 fans=c.fans if c else 0,
                 clocks=c.clocks if c else 0,
+                selected=c.sel if c and self.screen == "training" else None,
+                supports=[SupportTruth(name=n, bond=bond_level(c.bonds.get(n, 0)), hint=n in c.hints)
+                          for n in c.cards_on(c.sel)] if c and self.screen == "training" else [],
                 app=self.app_state,
                 hazard=self.hazard_now,
                 tp=self.tp,
@@ -620,6 +623,7 @@ class SimGame:
     def _act_start_career(self) -> None:
         self.dialog = None
         self.career = Career.new(self.rng, self.max_turns, trainee=self.trainee)
+        self.career.deal()
         self._finished, self.career_open, self.resume_screen = False, True, "hub"
         self._play([("anim", "loading"), ("anim", "cutscene", "intro"), ("goto", "hub")])
 
@@ -642,8 +646,14 @@ class SimGame:
         self._career().infirmary()
         self._end_turn()
 
-    def _act_train(self, stat: str) -> None:
-        self._career().train(stat)
+    def _act_tile(self, stat: str) -> None:
+        """A training tile: a tap on another raises it (its gains, failure and cards show), a tap on the raised one
+        trains (FACTS: the training screen)."""
+        c = self._career()
+        if c.sel != stat:
+            c.sel = stat
+            return
+        c.train(stat)
         self._end_turn()
 
     def _act_end_turn(self) -> None:

@@ -15,12 +15,21 @@ from pydantic import BaseModel, ConfigDict, Field
 from lluma_sim.game import calendar
 from lluma_sim.game import goals as goal_rules
 from lluma_sim.game.content import (
+    BOND_START,
+    CARD_FACTOR,
+    FRIENDSHIP_BOND,
+    FRIENDSHIP_FACTOR,
+    HINT_POINTS,
+    LEVEL_EVERY,
+    LEVEL_FACTOR,
     MAX_ENERGY,
     MOOD_FACTOR,
     MOODS,
     SKILLS,
     START_SKILL_POINTS,
     START_STATS,
+    SUPPORT_TYPE,
+    SUPPORTS,
     TRAININGS,
     Event,
     Race,
@@ -54,6 +63,13 @@ class CareerData(BaseModel):
     clocks: int = goal_rules.ALARM_CLOCKS  # Alarm Clocks left: each runs a lost goal race again
     won: frozenset[int] = frozenset()  # goal races met, by their index in `goals()`
     ended: Literal["goal_missed"] | None = None  # set when a goal is missed: the career ends early
+    # The training screen: the raised tile, where each support card sits this turn ("" on none), its bond, the
+    # cards showing a hint, and the trainings done of each kind (their level).
+    sel: str = "Speed"
+    placed: dict[str, str] = Field(default_factory=dict)
+    bonds: dict[str, int] = Field(default_factory=lambda: {name: BOND_START for name, _ in SUPPORTS})
+    hints: frozenset[str] = frozenset()
+    trained: dict[str, int] = Field(default_factory=dict)
 
     @property
     def mood_word(self) -> str:
@@ -100,10 +116,30 @@ class CareerData(BaseModel):
             base *= 0.4
         return min(95, round(base))
 
+    def level(self, training: str) -> int:
+        if calendar.summer_camp(self.real_turn):
+            return 5
+        return min(5, 1 + self.trained.get(training, 0) // LEVEL_EVERY)
+
+    def cards_on(self, training: str) -> list[str]:
+        return [name for name, _ in SUPPORTS if self.placed.get(name) == training]
+
+    def friendship(self, training: str) -> bool:
+        """A card of the training's own type at MAX bond is on it: a friendship training."""
+        return any(SUPPORT_TYPE[n] == training and self.bonds.get(n, 0) >= FRIENDSHIP_BOND
+                   for n in self.cards_on(training))
+
     def gains(self, training: str) -> dict[str, int]:
+        """What the training gives, as the screen shows it over the stats (Skill Pts included): its base gains
+        times the mood (FACTS), the level, the cards on it and a friendship."""
         base, _ = TRAININGS[training]
-        factor = MOOD_FACTOR[self.mood] * (0.8 if self.condition else 1.0)
-        return {k: max(1, round(v * factor)) for k, v in base.items()}
+        on = self.cards_on(training)
+        factor = (MOOD_FACTOR[self.mood] * (0.8 if self.condition else 1.0)
+                  * (1 + LEVEL_FACTOR * (self.level(training) - 1)) * (1 + CARD_FACTOR * len(on))
+                  * (FRIENDSHIP_FACTOR if self.friendship(training) else 1.0))
+        out = {k: max(1, round(v * factor)) for k, v in base.items()}
+        out["Skill Pts"] = 4 + 2 * len(on) + (HINT_POINTS if any(n in self.hints for n in on) else 0)
+        return out
 
     def score(self) -> int:
         # Gains only, so a career that does nothing scores ~0 and a sensible one grows.

@@ -492,3 +492,17 @@ GOAL_HUB = ["Career", "Energy", "Classic Year Late Nov", "GOAL", "2 turn(s) left
 def test_policy_learns_the_goal_from_the_screen(vision: dict[str, Any], pressed: str) -> None:
     with ApiServer() as api:
         assert _action(_ask(api, vision)) == ("pressButton", {"name": pressed})
+
+
+def test_policy_raises_a_training_then_trains_it_and_turns_to_wit_on_a_high_failure() -> None:
+    stats = ["Speed", "Stamina", "Power", "Guts", "Wit", "Back"]
+    screen = {"buttons": [{"name": s} for s in stats], "texts": ["Training", "Energy", "Failure 0%"],
+              "gauges": {"Energy": 0.9}}
+    with ApiServer(policy=ScriptedPolicy()) as api:
+        first = _action(_ask(api, screen))
+        second = _action(_ask(api, {**screen, "texts": ["Training", "Energy", "Failure 3%", "+12"]}))
+        assert first == second and first[0] == "pressButton" and first[1]["name"] in stats[:5]  # raise, then train
+    with ApiServer(policy=ScriptedPolicy(seed=1)) as api:
+        picked = _action(_ask(api, screen))[1]["name"]
+        risky = _action(_ask(api, {**screen, "texts": ["Training", "Energy", "Failure 31%"]}))[1]["name"]
+        assert picked == "Speed" and risky == "Wit"  # the raised tile's failure read: too risky, Wit instead

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 
 import pytest
@@ -184,19 +185,33 @@ def test_disabled_infirmary_does_nothing() -> None:
     assert g.capture() is img
 
 
-def test_training_raises_stats_costs_energy_advances_turn() -> None:
+def train(g: SimGame, stat: str) -> None:
+    """On the training screen: raise `stat`'s tile if another is raised, then tap it again to train."""
+    if g.truth().selected != stat:
+        tap(g, stat)
+    assert g.truth().selected == stat
+    tap(g, stat)
+
+
+def test_training_raises_a_tile_then_trains_on_a_second_tap() -> None:
     g = SimGame(seed=0)
     start_career(g)
     before = g.truth()
     tap(g, "Training")
     t = g.truth()
-    assert t.screen == "training"
+    assert t.screen == "training" and t.selected == "Speed"  # one tile raised on arrival
     assert set(["Speed", "Stamina", "Power", "Guts", "Wit", "Back"]) <= set(names(t, "button"))
-    assert names(t).count("Fail 0%") == 5  # full energy: no risk
-    tap(g, "Speed")
+    assert [n for n in names(t) if n.startswith("Fail")] == ["Failure 0%"]  # the raised tile's alone
+    tap(g, "Power")  # another tile: raised, nothing trained
+    t = g.truth()
+    assert (t.screen, t.selected, t.turn, t.stats, t.energy) == ("training", "Power", 1, before.stats, before.energy)
+    gains = g.career.gains("Power") if g.career else {}
+    assert f"+{gains['Power']}" in names(t) and f"+{gains['Stamina']}" in names(t)  # over the stats it raises
+    assert f"+{gains['Skill Pts']}" in names(t) and "Skill Pts" in names(t)
+    tap(g, "Power")  # the raised one: trains
     after = g.truth()
     assert after.turn == 2 and after.energy == before.energy - 20
-    assert after.stats["Speed"] > before.stats["Speed"]
+    assert after.stats["Power"] >= before.stats["Power"] + gains["Power"]
 
 
 def test_failure_chance_grows_as_energy_drops() -> None:
@@ -207,9 +222,11 @@ def test_failure_chance_grows_as_energy_drops() -> None:
         if g.truth().screen == "event":
             tap(g, names(g.truth(), "choice")[0])
         tap(g, "Training")
-        fail = next(n for n in names(g.truth()) if n.startswith("Fail"))  # the Speed row's
+        if g.truth().selected != "Speed":
+            tap(g, "Speed")
+        (fail,) = [n for n in names(g.truth()) if n.startswith("Failure")]  # the raised Speed tile's
         shown.append(int(fail.split()[1].rstrip("%")))
-        tap(g, "Guts")
+        train(g, "Guts")
         while g.truth().screen == "event":
             policy_step(g)
     assert shown[0] == 0 and shown[-1] > shown[0] and shown == sorted(shown)
@@ -464,7 +481,9 @@ def test_restore_needs_the_rng_and_a_game_that_drew_the_same_dice_differs() -> N
         SimGame.from_snapshot(g.snapshot(with_rng=False))
     state = g.snapshot()
     other = SimGame.from_snapshot(state)
-    other.rng.random()  # one die more: the continuation must differ somewhere, or the RNG was not restored
+    # Other dice (not one die more: rejection sampling in `choice` lets a stream one die off fall back in step):
+    # the continuation must differ somewhere, or the RNG was not restored.
+    other.rng.seed("other dice")
     outcomes = set()
     for game in (g, other):
         for _ in range(30):
@@ -609,7 +628,12 @@ def test_hub_shows_the_goal_and_race_day_leaves_only_the_goal_race() -> None:
 
 
 def lose_goal_race(g: SimGame) -> GroundTruth:
-    """Play a career that never trains until a goal race is lost: its Try Again, or the goal missed."""
+    """Play a career with a trainee too weak for any race, who never trains, until the first goal race to place in
+    is lost (the debut only needs running): its Try Again, or the goal missed."""
+    state = g.snapshot()
+    assert state.career is not None
+    g.restore(state.model_copy(update={"career": state.career.model_copy(update={
+        "stats": dict.fromkeys(state.career.stats, 1)})}))
     for _ in range(600):
         t = g.truth()
         if t.screen in ("try_again", "goal_missed"):
@@ -619,7 +643,7 @@ def lose_goal_race(g: SimGame) -> GroundTruth:
 
 
 def test_a_lost_goal_race_offers_try_again_for_an_alarm_clock() -> None:
-    g = SimGame(seed=1, max_turns=24)  # seed 1: the untrained trainee places 6th or worse in the Derby
+    g = SimGame(seed=1, max_turns=24)
     start_career(g)
     t = lose_goal_race(g)
     assert t.screen == "try_again" and t.clocks == 3
@@ -665,3 +689,69 @@ def test_a_fan_goal_not_met_on_its_turn_ends_the_career() -> None:
             rest_step(g)
     t = g.truth()
     assert t.screen == "goal_missed" and t.turn == fans_turn and t.fans < 3000 and "Earn 3000 fans" in names(t)
+
+
+# --- the training screen as the real one (issue 37 item 2) --------------------------------------------------
+
+
+def test_support_cards_move_each_turn_and_a_max_card_of_the_type_makes_a_friendship_training() -> None:
+    from lluma_sim.game.state import CareerState
+
+    g = SimGame(seed=2, max_turns=24)
+    start_career(g)
+    seen = []
+    for _ in range(6):
+        assert g.career is not None
+        seen.append(dict(g.career.placed))
+        tap(g, "Training")
+        train(g, "Wit")  # cheap: six turns without a rest
+        while g.truth().screen != "hub" or g.truth().element("Race Day"):
+            policy_step(g)
+    assert len({json.dumps(p, sort_keys=True) for p in seen}) > 1  # they move
+    plain = CareerState(max_turns=24, placed={"Kitasan Black": "Speed"})
+    friends = plain.model_copy(update={"bonds": {**plain.bonds, "Kitasan Black": 80}})
+    other_type = plain.model_copy(update={"placed": {"Fine Motion": "Speed"}, "bonds": {"Fine Motion": 100}})
+    alone = CareerState(max_turns=24)
+    assert alone.gains("Speed")["Speed"] < plain.gains("Speed")["Speed"] < friends.gains("Speed")["Speed"]
+    assert friends.friendship("Speed") and not other_type.friendship("Speed")
+    assert friends.gains("Speed")["Speed"] >= 1.4 * plain.gains("Speed")["Speed"]
+    mood = plain.model_copy(update={"mood": 4})  # GREAT: x1.2 (FACTS)
+    assert mood.gains("Speed")["Speed"] == round(plain.gains("Speed")["Speed"] * 1.2)
+
+
+def test_training_with_a_card_raises_its_bond() -> None:
+    g = SimGame(seed=2, max_turns=24)
+    start_career(g)
+    assert g.career is not None
+    stat = next(t for t in ("Speed", "Stamina", "Power", "Guts", "Wit") if g.career.cards_on(t))
+    cards = g.career.cards_on(stat)
+    before = {n: g.career.bonds[n] for n in cards}
+    tap(g, "Training")
+    train(g, stat)
+    assert g.career is not None and all(g.career.bonds[n] > before[n] for n in cards)
+
+
+@pytest.mark.parametrize("style", ["plain", "hard"])
+def test_the_raised_tiles_cards_show_as_portraits_with_bond_and_hint(style: str) -> None:
+    g = SimGame.hard(seed=2, max_turns=24) if style == "hard" else SimGame(seed=2, max_turns=24)
+    start_career(g)
+    state = g.snapshot()
+    assert state.career is not None
+    career = state.career.model_copy(update={
+        "placed": {"Kitasan Black": "Power", "Twin Turbo": "Power", "Fine Motion": "Wit"},
+        "bonds": {**state.career.bonds, "Kitasan Black": 85, "Twin Turbo": 45},
+        "hints": frozenset({"Twin Turbo"})})
+    g.restore(state.model_copy(update={"career": career}))
+    tap(g, "Training")
+    tap(g, "Power")
+    t = g.truth()
+    assert t.selected == "Power"
+    assert [(s.name, s.bond, s.hint) for s in t.supports] == [("Kitasan Black", "MAX", False),
+                                                                ("Twin Turbo", "green", True)]
+    icons = [e for e in t.elements if e.kind == "icon" and e.name in ("Kitasan Black", "Twin Turbo")]
+    assert [e.name for e in icons] == ["Kitasan Black", "Twin Turbo"] and icons[0].box.y1 <= icons[1].box.y0
+    assert "MAX" in names(t, "text") and "!" in names(t, "text")
+    assert all(e.box.x0 > g.width * 0.7 for e in icons)  # the right-hand column
+    assert not any(e.name == "Fine Motion" for e in t.elements)  # on Wit: not shown while Power is raised
+    img = g.capture()
+    assert img.size == (g.width, g.height)
