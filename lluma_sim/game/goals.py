@@ -15,7 +15,8 @@ from lluma_sim.game.content import START_STATS, Race
 START_TOTAL = sum(START_STATS.values())
 # Stat points a sensible player gains per career turn (training, rests and events together): a goal race is set
 # against it so it is as hard in a 24-turn career as in a 78-turn one. Measured with the tests' truth-reading
-# player (rest below 50, train otherwise): 14-19 a turn over seeds 0-9 of 24- and 78-turn careers.
+# player (rest below 50, train Speed otherwise, race when due), seeds 0-11: 11-20 a turn in 24-turn careers,
+# 17-23 in 78-turn ones (support cards included); at 14 all 24 of those careers completed.
 GROWTH_PER_TURN = 14
 ALARM_CLOCKS = 3  # Alarm Clocks a career starts with: each runs a lost goal race again
 MOVE_SLACK = 2  # career turns a goal may move off its date (or a quarter of its turn, if more) to fit the next

@@ -141,7 +141,7 @@ def draw_training(p: Painter, g: GameState) -> None:
     sel = c.sel
     _background(p, 4)
     _header(p, g, "Training", TRAININGS[sel][1])
-    _goal(p, g, 0.11, status=False)
+    _goal(p, g, 0.11)
     p.character(p.w * 0.4, p.h * 0.33, p.w * 0.11)
     _supports(p, c, sel)
     p.rrect(p.box(0.03, 0.5, 0.97, 0.89), WHITE, EDGE)
