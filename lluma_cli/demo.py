@@ -31,6 +31,7 @@ from lluma_agent.runlog.logread import load_run
 from lluma_agent.runlog.runs import LogDirInUse, check_fresh, new_run_dir
 from lluma_cli.confirm import Person, in_the_loop
 from lluma_cli.errors import at_least_one, hours, rate, start_failed
+from lluma_cli.sim import career_turns
 from lluma_cli.sim_check import spends_without_the_model, taps_off_target
 from lluma_facts import Usage
 from lluma_sim.adb.server import AdbServer
@@ -48,7 +49,8 @@ from lluma_sim.taps import OffTarget
 DEMO_SERIAL = "emulator-5554"
 DEMO_KEY = "sk-ant-demo-not-a-real-key"  # the stand-in accepts any key; never logged
 DEMO_STYLE: Style = "hard"  # what real screens have: plate-less tiles, icon rows, toggles, small frames
-DEMO_CAREER_TURNS = 24  # the simulated career's length; 75 is the real one (FACTS)
+DEMO_CAREER_TURNS = 24  # the simulated career's length in a demo of some turns: a short career, compressed
+REAL_CAREER_TURNS = 78  # with --careers: the real career's length (FACTS: 72 dated turns and 6 of the finale)
 DEMO_TURNS = 30  # `--turns` when no --careers or --hours is given
 UNBOUNDED_PLAN_TURNS = 100_000  # the fault schedule's length for a run with no turn limit (--hours alone)
 SITTING_ONLY = ("faults_injected", "taps_off_target", "off_target", "spends_without_model", "gauge_decisions_agree")
@@ -328,8 +330,10 @@ def main(argv: list[str]) -> int:
                     help="the game's hazards (a crash, Android's not-responding dialog, a connection error, the daily "
                          "reset, maintenance, a data update, a tutorial, a long loading) at RATE per input (0..1; "
                          "default 0)")
-    ap.add_argument("--career-turns", type=at_least_one, default=None, metavar="N",
-                    help=f"a career's length in game turns (default {DEMO_CAREER_TURNS}; 75 is the real game's)")
+    ap.add_argument("--career-turns", type=career_turns, default=None, metavar="N",
+                    help=f"a career's length in game turns (default {REAL_CAREER_TURNS}, the real game's, with "
+                         f"--careers, else {DEMO_CAREER_TURNS}; a shorter one keeps the calendar and goals, "
+                         "compressed)")
     ap.add_argument(
         "--style",
         choices=["plain", "hard"],
@@ -395,7 +399,7 @@ def main(argv: list[str]) -> int:
                 careers=args.careers or 0,
                 hours=args.hours or 0.0,
                 hazard_rate=args.hazards,
-                career_turns=args.career_turns or DEMO_CAREER_TURNS,
+                career_turns=args.career_turns or (REAL_CAREER_TURNS if args.careers else DEMO_CAREER_TURNS),
             )
         except Exception as exc:  # as `lluma run`: build() refused (the model, the device, a full disk)
             return start_failed("demo", logs, exc)

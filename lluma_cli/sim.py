@@ -39,13 +39,16 @@ def _size(text: str) -> tuple[int, int]:
 HAZARDS_PER_INPUT = rate("hazards per input")
 
 
-def _turns(text: str) -> int:
+def career_turns(text: str) -> int:
+    """An argparse type for `--career-turns`: 1 to MAX_CAREER_TURNS (a real career is 78)."""
+    from lluma_sim.game.calendar import MAX_CAREER_TURNS
+
     try:
         n = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number of turns, got {text!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"a career lasts at least 1 turn, got {text}")
+    if not 1 <= n <= MAX_CAREER_TURNS:
+        raise argparse.ArgumentTypeError(f"a career lasts 1 to {MAX_CAREER_TURNS} turns, got {text}")
     return n
 
 
@@ -60,8 +63,9 @@ def _parser() -> argparse.ArgumentParser:
     phone.add_argument("--hazards", type=HAZARDS_PER_INPUT, default=0.0, metavar="RATE",
                        help="the game's hazards (crash, not responding, connection error, daily reset, maintenance, "
                             "data update, tutorial, long loading) at RATE per input, 0..1 (default 0)")
-    phone.add_argument("--career-turns", type=_turns, default=24, metavar="N",
-                       help="a career's length in game turns (default 24; 75 is the real game's)")
+    phone.add_argument("--career-turns", type=career_turns, default=78, metavar="N",
+                       help="a career's length in game turns (default 78, the real game's; a shorter one keeps its "
+                            "calendar and goals, compressed)")
     phone.add_argument("--style", choices=["plain", "hard"], default="hard",
                        help="screens to play: hard (the default, as `lluma demo`: what real screens have) or plain")
     sub.add_parser("api", help="the Messages API stand-in (its own arguments follow)", add_help=False)

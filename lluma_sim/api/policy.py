@@ -45,6 +45,13 @@ _ENERGY = re.compile(r"energy\D{0,12}?(\d{1,3})\s*/\s*(\d{2,3})", re.IGNORECASE)
 _FRACTION = re.compile(r"(?<!turn )(?<!\d)(\d{1,3})\s*/\s*100\b", re.IGNORECASE)
 _MOOD = re.compile(r"mood\W*(awful|bad|normal|good|great)", re.IGNORECASE)
 _MOODS = ("awful", "bad", "normal", "good", "great")
+RACE_DAY = "Race Day"
+FAIL_CAP = 15  # a raised training's failure percent above which it trains Wit instead (FACTS: bots cap 5-15%)
+_FAILURE = re.compile(r"failure\s*(\d{1,3})\s*%", re.IGNORECASE)
+FANS_AHEAD = 4  # turns before a fan goal's turn from which a player short of fans races for them
+_GOAL_FANS = re.compile(r"earn\s+([\d,]+)\s+fans", re.IGNORECASE)
+_TURNS_LEFT = re.compile(r"(\d+)\s+turn\(?s?\)?\s+left", re.IGNORECASE)
+_FANS = re.compile(r"fans\s*\|\s*([\d,]+)", re.IGNORECASE)
 GOTO = "goTo"
 # The places the player walks to with goTo, by the names the map may know them by (a screen's title).
 RACE_LIST = ("Races", "Race List")
@@ -113,6 +120,8 @@ class ScriptedPolicy:
         self._here = ""  # the screen the current turn's map hint names ("" without one)
         self._goto_key = ""  # goTo's argument name, from the request's tool schema; "" when not offered
         self._goto_paused: dict[str, int] = {}  # target -> the policy turn its goTo stopped on a surprise
+        self._target: str | None = None  # the training chosen on this visit to the training screen
+        self._raised: str | None = None  # the tile this visit's last press raised
 
     # ---- entry point ----------------------------------------------------------------------------------
 
@@ -229,6 +238,10 @@ class ScriptedPolicy:
                 out.insert(0, walk)  # back into the career by the map's known way (a stop on a surprise: by hand)
             return out + press, night
         choices = [n for n in enabled if _is_choice(n)]
+        if "Try Again" in names:  # a goal race lost: an Alarm Clock runs it again, else the career ends
+            add("Try Again")
+            add("Cancel")
+            return out + press, "a lost goal race can be run again"
         if any(n in names for n in ("OK", "Close")):
             add("OK")
             add("Close")
@@ -275,12 +288,16 @@ class ScriptedPolicy:
         if "Career" in names:
             add("Career")
             return out + press, "the home screen"
-        if names & set(HUB):
+        if names & {*HUB, RACE_DAY}:
             self.hub_visits += 1
             self.skills_turns = 0
-            return self._hub(names, texts, energy, v.get("mood")) + press, f"the career hub, energy {_pct(energy)}"
+            values: dict[str, Any] = v["values"] if isinstance(v.get("values"), dict) else {}
+            goal = _goal(" | ".join([texts, *(f"{k} | {val}" for k, val in values.items())]))
+            seen = f"the career hub, energy {_pct(energy)}" + (f", goal: {goal.text}" if goal.text else "")
+            return self._hub(names, texts, energy, v.get("mood"), goal) + press, seen
         if sum(n in names for n in STATS) >= 3:
-            return self._training(names, energy) + [("back", ())], f"training choice, energy {_pct(energy)}"
+            return self._training(names, energy, texts) + [("back", ())], f"training choice, energy {_pct(energy)}"
+        self._target = self._raised = None  # off the training screen: the next visit chooses afresh
         if any(n.startswith("Learn") for n in names) or "Reset" in names:
             self.skills_turns += 1
             return self._skills(v, names), "the skill list"
@@ -344,8 +361,9 @@ class ScriptedPolicy:
             return "the phone's launcher: the game is not running"
         return ""
 
-    def _hub(self, names: set[str], texts: str, energy: float | None, badge: Any = None) -> list[Action]:
-        order: list[str] = []
+    def _hub(self, names: set[str], texts: str, energy: float | None, badge: Any = None,
+             goal: Goal | None = None) -> list[Action]:
+        order: list[str] = [RACE_DAY]  # a goal's race is due: nothing else ends the turn
         mood = _mood(badge, texts)
         if "condition" in texts.lower():
             order.append("Infirmary")
@@ -360,6 +378,8 @@ class ScriptedPolicy:
             order.append("Skills")
         if self.hub_visits % 5 == 0 and (energy is None or energy >= 0.6):
             order.append("Races")
+        if goal is not None and goal.fans_short and (energy is None or energy >= REST_BELOW or goal.turns_left == 0):
+            order.insert(1, "Races")  # fans to earn before the goal's turn: race for them
         order += ["Training", "Rest", "Recreation"]
         out: list[Action] = []
         for n in order:
@@ -369,14 +389,24 @@ class ScriptedPolicy:
                 out.append(("pressButton", (("name", n),)))
         return out
 
-    def _training(self, names: set[str], energy: float | None) -> list[Action]:
-        if energy is not None and energy < 0.5:
-            order = ["Wit", "Speed", "Stamina"]
-        else:
-            rot = ["Speed", "Power", "Stamina", "Speed", "Guts", "Wit"]
-            k = self.turns % len(rot)
-            order = rot[k:] + rot[:k]
-        return [("pressButton", (("name", n),)) for n in dict.fromkeys(order) if n in names]
+    def _training(self, names: set[str], energy: float | None, texts: str) -> list[Action]:
+        """The real screen raises a tile on the first tap and trains on a tap of the raised one: choose a training
+        once a visit and press it until it trains. Its "Failure N%" shows once it is raised: above FAIL_CAP the
+        choice turns to Wit (cheap, and its risk is low)."""
+        if self._target is None:
+            if energy is not None and energy < 0.5:
+                self._target = "Wit"
+            else:
+                rot = ["Speed", "Power", "Stamina", "Speed", "Guts", "Wit"]
+                self._target = rot[self.turns % len(rot)]
+        fail = _FAILURE.search(texts)
+        if self._raised == self._target != "Wit" and fail and int(fail.group(1)) > FAIL_CAP:
+            self._target = "Wit"
+        order = [self._target, "Wit", "Speed", "Stamina"]
+        out = [("pressButton", (("name", n),)) for n in dict.fromkeys(order) if n in names]
+        if out:
+            self._raised = str(dict(out[0][1])["name"])
+        return out
 
     def _skills(self, v: dict[str, Any], names: set[str]) -> list[Action]:
         out: list[Action] = []
@@ -455,6 +485,35 @@ class ScriptedPolicy:
     def _vlm(self, request: dict[str, Any], texts: list[str]) -> PolicyReply:
         text, decision = read_screen(request, texts, self.screen)  # lluma_sim.api.vlm
         return PolicyReply(content=[{"type": "text", "text": text}], decision=decision)
+
+
+class Goal(BaseModel):
+    """The current goal as the hub shows it (read from the texts alone)."""
+
+    text: str = ""
+    turns_left: int | None = None
+    achieved: bool = False
+    fans_needed: int = 0
+    fans: int | None = None
+
+    @property
+    def fans_short(self) -> bool:
+        """A fan goal not achieved with FANS_AHEAD turns or fewer left."""
+        return (self.fans_needed > 0 and not self.achieved and self.turns_left is not None
+                and self.turns_left <= FANS_AHEAD and (self.fans is None or self.fans < self.fans_needed))
+
+
+def _goal(texts: str) -> Goal:
+    """The goal on the hub: its text ("Earn 3000 fans"), "N turn(s) left", "Goal Achieved!", the fans read."""
+    parts = [t.strip() for t in texts.split("|")]
+    text = next((t for t in parts if re.match(r"(run in|place|earn)\b", t, re.IGNORECASE)), "")
+    left = _TURNS_LEFT.search(texts)
+    need = _GOAL_FANS.search(text)
+    fans = _FANS.search(texts)
+    return Goal(text=text, turns_left=int(left.group(1)) if left else None,
+                achieved="goal achieved" in texts.lower(),
+                fans_needed=int(need.group(1).replace(",", "")) if need else 0,
+                fans=int(fans.group(1).replace(",", "")) if fans else None)
 
 
 def _map_places(texts: list[str]) -> dict[str, str]:

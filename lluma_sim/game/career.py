@@ -7,8 +7,13 @@ import random
 from pydantic import PrivateAttr
 
 from lluma_sim.game.content import (
+    BOND_HINT,
+    BOND_PER_TRAINING,
+    BOND_START,
     CONDITIONS,
     EVENTS,
+    FAN_SHARE,
+    HINT_CHANCE,
     MAX_ENERGY,
     MOOD_FACTOR,
     MOODS,
@@ -16,6 +21,8 @@ from lluma_sim.game.content import (
     RACES,
     SKILLS,
     STATS,
+    SUPPORT_ABSENT,
+    SUPPORTS,
     TRAININGS,
     Choice,
     Event,
@@ -32,9 +39,9 @@ class Career(CareerData):
     _rng: random.Random = PrivateAttr()
 
     @classmethod
-    def new(cls, rng: random.Random, max_turns: int, state: CareerData | None = None) -> Career:
-        """A fresh career, or one continuing from `state` (a snapshot's), rolling dice on `rng`."""
-        c = cls.model_validate(state.model_dump() if state else {"max_turns": max_turns})
+    def new(cls, rng: random.Random, max_turns: int, state: CareerData | None = None, trainee: int = 0) -> Career:
+        """A fresh career of `trainee`, or one continuing from `state` (a snapshot's), rolling dice on `rng`."""
+        c = cls.model_validate(state.model_dump() if state else {"max_turns": max_turns, "trainee": trainee})
         c._rng = rng
         return c
 
@@ -42,6 +49,18 @@ class Career(CareerData):
         return CareerState.model_validate(self.model_dump())
 
     # --- training -------------------------------------------------------------------------
+
+    def deal(self) -> None:
+        """Where the support cards sit this turn: each on a training, or on none; some show a hint."""
+        placed, hints = {}, set()
+        for name, _ in SUPPORTS:
+            if self._rng.random() < SUPPORT_ABSENT:
+                placed[name] = ""
+                continue
+            placed[name] = self._rng.choice(STATS)
+            if self._rng.random() < HINT_CHANCE:
+                hints.add(name)
+        self.placed, self.hints = placed, frozenset(hints)
 
     def train(self, training: str) -> None:
         _, cost = TRAININGS[training]
@@ -55,12 +74,17 @@ class Career(CareerData):
             self.status = f"{training} training failed! {training} -5, mood down"
             return
         gains = self.gains(training)
-        bonus = self._rng.randint(0, 3)  # support-card style luck
-        gains[training] += bonus
+        gains[training] += self._rng.randint(0, 3)  # a little luck over what the screen showed
+        points = gains.pop("Skill Pts")
         for k, v in gains.items():
             self._add(k, v)
-        self.skill_points += 5 + bonus
-        self.status = f"{training} training: " + ", ".join(f"{k} +{v}" for k, v in gains.items())
+        self.skill_points += points
+        for name in self.cards_on(training):
+            gain = BOND_PER_TRAINING + (BOND_HINT if name in self.hints else 0)
+            self.bonds = {**self.bonds, name: min(100, self.bonds.get(name, BOND_START) + gain)}
+        self.trained = {**self.trained, training: self.trained.get(training, 0) + 1}
+        friends = " (friendship)" if self.friendship(training) else ""
+        self.status = f"{training} training{friends}: " + ", ".join(f"{k} +{v}" for k, v in gains.items())
 
     # --- other turn actions ---------------------------------------------------------------
 
@@ -81,9 +105,18 @@ class Career(CareerData):
         self.status = f"Infirmary: {cured} cured"
 
     def next_turn(self) -> bool:
-        """Advance the calendar; True when a random event should be shown now."""
+        """Judge the goals due this turn, then advance the calendar; True when a random event should be shown now.
+        A goal not met on its turn ends the career (`ended`)."""
+        for i, (_, turn) in enumerate(self.goals()):
+            if turn == self.turn and not self.goal_met(i):
+                self.ended = "goal_missed"
+                self.status = "The goal was not reached."
+                return False
         self.turn += 1
-        return not self.over and self._rng.random() < EVENT_CHANCE
+        if self.over:
+            return False
+        self.deal()
+        return self._rng.random() < EVENT_CHANCE
 
     def pick_event(self) -> Event:
         return self._rng.choice(EVENTS)
@@ -110,18 +143,36 @@ class Career(CareerData):
         count = 3 if self.turn % 2 else 2
         return list(RACES[start : start + count])
 
-    def run_race(self, race: Race) -> RaceResult:
+    def run_race(self, race: Race, goal: int | None = None) -> RaceResult:
+        """Run `race` (for goal `goal`, when it is one's): the placing follows the stats, mood and energy."""
         power = sum(self.stats.values()) * MOOD_FACTOR[self.mood] * (0.7 + 0.3 * self.energy / MAX_ENERGY)
         margin = (power - race.difficulty) / 40 + self._rng.uniform(-1.5, 1.5)
         place = 1 if margin > 1 else 2 if margin > 0 else 3 if margin > -1 else 4 + min(4, int(-margin - 1))
         points = race.points if place == 1 else race.points // 2 if place <= 3 else 10
+        fans = round(race.fans * FAN_SHARE[place - 1])
         self.energy = max(0, self.energy - 15)
         self.skill_points += points
+        self.fans += fans
         self.wins += place == 1
         self.races += 1
         self.top3 += 1 < place <= 3
-        self.status = f"{race.name}: {PLACES[place - 1]} place, skill points +{points}"
-        return RaceResult(race=race, place=place, points=points)
+        if goal is not None and place <= (self.goals()[goal][0].top or len(PLACES)):
+            self.won = self.won | {goal}
+        self.status = f"{race.name}: {PLACES[place - 1]} place, fans +{fans}, skill points +{points}"
+        return RaceResult(race=race, place=place, points=points, fans=fans, goal=goal)
+
+    def try_again(self, lost: RaceResult) -> RaceResult:
+        """An Alarm Clock spent on a lost goal race: as if it had not been run, in a better mood (FACTS: the
+        clock raises the mood a level), then run again."""
+        self.clocks -= 1
+        self.energy = min(MAX_ENERGY, self.energy + 15)
+        self.skill_points -= lost.points
+        self.fans -= lost.fans
+        self.wins -= lost.place == 1
+        self.races -= 1
+        self.top3 -= 1 < lost.place <= 3
+        self.mood = min(len(MOODS) - 1, self.mood + 1)
+        return self.run_race(lost.race, lost.goal)
 
     # --- skills ---------------------------------------------------------------------------
 

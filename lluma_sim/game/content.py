@@ -23,6 +23,36 @@ TRAININGS: dict[str, tuple[dict[str, int], int]] = {
 
 CONDITIONS = ("Headache", "Night Owl", "Skin Outbreak")
 
+# The support deck (screens_app.DECK and its borrowed friend's card) with each card's type; "Pal" has no training
+# of its own. Each turn every card sits on one training, or on none (FACTS: the training screen).
+SUPPORTS: tuple[tuple[str, str], ...] = (
+    ("Kitasan Black", "Speed"),
+    ("Fine Motion", "Wit"),
+    ("Super Creek", "Stamina"),
+    ("Tazuna Hayakawa", "Pal"),
+    ("Sakura Bakushin O", "Speed"),
+    ("Twin Turbo", "Guts"),
+)
+SUPPORT_TYPE = dict(SUPPORTS)
+BOND_START = 15
+BOND_PER_TRAINING = 7  # each training a card joins; a hint's card gains BOND_HINT more
+BOND_HINT = 5
+# Bond bar colours by bond (FACTS: grey, blue, green, orange, then MAX); at MAX a card of the training's own type
+# makes a friendship training.
+BOND_LEVELS: tuple[tuple[int, str], ...] = ((80, "MAX"), (60, "orange"), (40, "green"), (20, "blue"), (0, "grey"))
+FRIENDSHIP_BOND = 80
+FRIENDSHIP_FACTOR = 1.5  # a friendship ("rainbow") training's gains (FACTS: "much larger")
+CARD_FACTOR = 0.2  # each card on a training adds this share to its gains
+LEVEL_FACTOR = 0.1  # each training level above 1 adds this share
+LEVEL_EVERY = 4  # trainings of a kind per level, levels 1 to 5 (5 all through a summer camp)
+SUPPORT_ABSENT = 0.2  # the chance a card sits on no training this turn
+HINT_CHANCE = 0.15  # the chance a placed card shows a "!" hint (a skill hint: skill points when trained with)
+HINT_POINTS = 10
+
+
+def bond_level(bond: int) -> str:
+    return next(word for floor, word in BOND_LEVELS if bond >= floor)
+
 
 @dataclass(frozen=True)
 class Skill:
@@ -55,16 +85,18 @@ class Race:
     distance: str
     difficulty: int  # stat total the trainee needs for an even chance to win
     points: int  # skill points for a win
+    fans: int = 0  # fans for a win; a lower place earns FAN_SHARE of them
 
 
 RACES: tuple[Race, ...] = (
-    Race("Junior Stakes", "OP", "1600m Turf", 430, 30),
-    Race("Hopeful Stakes", "G1", "2000m Turf", 520, 45),
-    Race("Spring Cup", "G3", "1800m Turf", 480, 35),
-    Race("Japanese Derby", "G1", "2400m Turf", 600, 60),
-    Race("Autumn Sprint", "G2", "1200m Dirt", 560, 40),
-    Race("Arima Kinen", "G1", "2500m Turf", 680, 70),
+    Race("Junior Stakes", "OP", "1600m Turf", 430, 30, 1200),
+    Race("Hopeful Stakes", "G1", "2000m Turf", 520, 45, 4000),
+    Race("Spring Cup", "G3", "1800m Turf", 480, 35, 1800),
+    Race("Japanese Derby", "G1", "2400m Turf", 600, 60, 5000),
+    Race("Autumn Sprint", "G2", "1200m Dirt", 560, 40, 2500),
+    Race("Arima Kinen", "G1", "2500m Turf", 680, 70, 6000),
 )
+FAN_SHARE = (1.0, 0.6, 0.45, 0.3, 0.25, 0.15, 0.1, 0.1)  # of a race's fans, by place
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,11 @@ from PIL import Image
 
 from lluma_sim.game import hazards as hz
 from lluma_sim.game import screens_app, screens_career, screens_home
+from lluma_sim.game.calendar import MAX_CAREER_TURNS
 from lluma_sim.game.career import Career
-from lluma_sim.game.content import SKILLS, Event, Race
+from lluma_sim.game.content import SKILLS, Event, Race, bond_level
 from lluma_sim.game.draw import Painter, Widget
+from lluma_sim.game.goals import goal_race
 from lluma_sim.game.hazards import HazardsInjected
 from lluma_sim.game.state import (
     Action,
@@ -21,11 +23,12 @@ from lluma_sim.game.state import (
     CareerRecord,
     DialogState,
     GameState,
+    GoalRecord,
     RaceResult,
     RngState,
     Style,
 )
-from lluma_sim.game.truth import Cinematic, Element, GroundTruth, ReceivedTap
+from lluma_sim.game.truth import Cinematic, Element, GroundTruth, ReceivedTap, SupportTruth
 from lluma_vision.models import Box
 
 LOADING_FRAMES = 3  # captures a loading screen stays up
@@ -113,8 +116,8 @@ class SimGame:
         of one of a night's hazards (lluma_sim.game.hazards); `tp`: trainer points to begin with."""
         if not 0 <= letterbox < height // 4:
             raise ValueError(f"letterbox bars of {letterbox} px do not fit a {height} px tall frame")
-        if max_turns < 1:
-            raise ValueError(f"a career lasts at least 1 turn, not {max_turns}")
+        if not 1 <= max_turns <= MAX_CAREER_TURNS:
+            raise ValueError(f"a career lasts 1 to {MAX_CAREER_TURNS} turns, not {max_turns}")
         self.seed, self.width, self.height, self.max_turns, self.style = seed, width, height, max_turns, style
         self.letterbox = letterbox
         self.rng = random.Random(seed)
@@ -250,12 +253,16 @@ class SimGame:
             y -= self.letterbox  # frame -> game coordinates
             for w in reversed(self._widgets()):  # last drawn is on top
                 if w.box.contains(x, y) and w.action is not None:
-                    items = self.tp_items
+                    before = self._stock()
                     self._do(w.action)
-                    if self.tp_items < items:
-                        self.taps[-1] = self.taps[-1].model_copy(update={"spent": "a TP item"})
+                    if spent := [what for what, n in self._stock().items() if n < before.get(what, n)]:
+                        self.taps[-1] = self.taps[-1].model_copy(update={"spent": ", ".join(spent)})
                     break
             self._after_input()
+
+    def _stock(self) -> dict[str, int]:
+        """What a tap can spend, counted: a spend is a count that went down (the game's own record of it)."""
+        return {"a TP item": self.tp_items, **({"an Alarm Clock": self.career.clocks} if self.career else {})}
 
     def _framed(self, b: Box) -> Box:
         """Game coordinates -> frame coordinates (below the top letterbox bar)."""
@@ -310,6 +317,7 @@ class SimGame:
         with self._lock:
             p = self._painter()
             c = self.career
+            goal = c.goal_now() if c else None
             tabs = [w for w in p.widgets if w.kind == "tab"]
             return GroundTruth(
                 screen=self.dialog.kind if self.dialog else self.screen,
@@ -339,6 +347,15 @@ class SimGame:
                 skill_points=c.skill_points if c else None,
                 condition=c.condition if c else None,
                 race_wins=c.wins if c else 0,
+                date=c.date if c else None,
+                goal=goal[1].text if goal else None,
+                goal_status=screens_career.goal_status(c) if c else None,
+                turns_left=goal[2] - min(c.turn, c.max_turns) if c and goal else None,
+                fans=c.fans if c else 0,
+                clocks=c.clocks if c else 0,
+                selected=c.sel if c and self.screen == "training" else None,
+                supports=[SupportTruth(name=n, bond=bond_level(c.bonds.get(n, 0)), hint=n in c.hints)
+                          for n in c.cards_on(c.sel)] if c and self.screen == "training" else [],
                 app=self.app_state,
                 hazard=self.hazard_now,
                 tp=self.tp,
@@ -523,7 +540,12 @@ class SimGame:
         if screen == "skills":
             self.pending, self.scroll = [], 0
         if screen == "races" and self.career:
-            self.races, self.race_sel = self.career.races_available(), 0
+            day = self.career.race_day()
+            if day is None:
+                self.races = self.career.races_available()
+            else:  # Race Day: the goal's race alone
+                self.races = [goal_race(self.career.goals()[day][0], self.career.turn)]
+            self.race_sel = 0
         self.screen = screen
 
     def _act_tab(self, name: str) -> None:
@@ -607,7 +629,8 @@ class SimGame:
 
     def _act_start_career(self) -> None:
         self.dialog = None
-        self.career = Career.new(self.rng, self.max_turns)
+        self.career = Career.new(self.rng, self.max_turns, trainee=self.trainee)
+        self.career.deal()
         self._finished, self.career_open, self.resume_screen = False, True, "hub"
         self._play([("anim", "loading"), ("anim", "cutscene", "intro"), ("goto", "hub")])
 
@@ -630,8 +653,14 @@ class SimGame:
         self._career().infirmary()
         self._end_turn()
 
-    def _act_train(self, stat: str) -> None:
-        self._career().train(stat)
+    def _act_tile(self, stat: str) -> None:
+        """A training tile: a tap on another raises it (its gains, failure and cards show), a tap on the raised one
+        trains (FACTS: the training screen)."""
+        c = self._career()
+        if c.sel != stat:
+            c.sel = stat
+            return
+        c.train(stat)
         self._end_turn()
 
     def _act_end_turn(self) -> None:
@@ -644,6 +673,9 @@ class SimGame:
             if self.quick:
                 self.page = len(self.event.pages)
             self.screen = "event"
+        elif c.ended:
+            self.screen = "hub"
+            self._goal_missed()
         elif c.over:
             self._finished = True
             self._play([("anim", "loading"), ("goto", "career_summary")])
@@ -700,8 +732,49 @@ class SimGame:
 
     def _act_race(self) -> None:
         self.dialog = None
-        self.result = self._career().run_race(self.races[self.race_sel])
+        c = self._career()
+        self.result = c.run_race(self.races[self.race_sel], c.race_day())
         self._play([("anim", "loading"), ("goto", "race_lobby")])
+
+    def _act_race_next(self) -> None:
+        """The placing's Next: the rewards, or, for a goal race lost, "Try Again" for an Alarm Clock when one is
+        left (the item is spent only on the player's word), else the goal is missed."""
+        c, r = self._career(), self.result
+        if r is None or r.goal is None or c.goal_met(r.goal):
+            self.screen = "race_rewards"
+        elif c.clocks > 0:
+            self.dialog = DialogState(
+                kind="try_again",
+                title="Try Again",
+                lines=("Use 1 Alarm Clock to try again?", f"Alarm Clocks owned: {c.clocks}"),
+                buttons=(("Cancel", "white", ("give_up",)), ("Try Again", "green", ("try_again",))),
+            )
+        else:
+            self._goal_missed()
+
+    def _act_try_again(self) -> None:
+        assert self.result is not None
+        self.dialog = None
+        self.result = self._career().try_again(self.result)
+        self._play([("anim", "loading"), ("goto", "race_lobby")])
+
+    def _act_give_up(self) -> None:
+        self._goal_missed()
+
+    def _goal_missed(self) -> None:
+        c = self._career()
+        c.ended = "goal_missed"
+        now = c.goal_now()
+        self.dialog = DialogState(
+            kind="goal_missed",
+            title="Goal Not Reached",
+            lines=("The goal was not reached:", now[1].text if now else "", "The career ends here."),
+            buttons=(("OK", "green", ("career_over",)),),
+        )
+
+    def _act_career_over(self) -> None:
+        self.dialog, self._finished = None, True
+        self._play([("anim", "loading"), ("goto", "career_summary")])
 
     def _act_view_results(self) -> None:
         self.screen = "race_result"
@@ -722,13 +795,16 @@ class SimGame:
         c = self._career()
         self.careers.append(CareerRecord(
             number=len(self.careers) + 1,
-            turns=c.max_turns,
+            turns=min(c.turn, c.max_turns),
             stats=dict(c.stats),
             skill_points=c.skill_points,
             skills_learned=len(c.learned),
             races_entered=c.races,
             races_won=c.wins,
             score=c.score(),
+            goals=tuple(GoalRecord(text=g.text, met=c.goal_met(i)) for i, (g, _) in enumerate(c.goals())),
+            ended=c.ended or "complete",
+            fans=c.fans,
         ))
         self.dialog, self.career_open, self.results_page = None, False, 0
         self.screen = "career_results"

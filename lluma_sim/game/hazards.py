@@ -91,7 +91,7 @@ PURCHASE_CLOSED = ("Purchase Carats", ("Purchases are not available",  "in the s
 TUTORIALS = {  # screen -> what the overlay says there
     "home": "Tap Career to train a new trainee.",
     "hub": "Each turn, choose to train, rest or race.",
-    "training": "Tap a stat to train it. Watch the failure rate.",
+    "training": "Tap a training to see what it gives; tap it again to train. Watch the failure rate.",
     "skills": "Learn skills with your skill points.",
     "races": "Pick a race and tap Race to enter it.",
     "event": "Events may change stats. Choose carefully.",

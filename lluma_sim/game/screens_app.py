@@ -166,7 +166,8 @@ def draw_career_summary(p: Painter, g: GameState) -> None:
     """The career's last screen before it is completed: the trainee's final stats and "Complete Career"."""
     p.backdrop((236, 246, 255), (252, 246, 236), 3, 18)
     p.text(p.w * 0.5, p.h * 0.07, "URA Finale", 60, bold=True)
-    p.text(p.w * 0.5, p.h * 0.13, "The final race is over.", 40, INK_SOFT)
+    ended = bool(g.career and g.career.ended)
+    p.text(p.w * 0.5, p.h * 0.13, "The career ended early." if ended else "The final race is over.", 40, INK_SOFT)
     p.character(p.w * 0.5, p.h * 0.21, p.w * 0.06)
     _stat_table(p, g, 0.3)
     p.button(p.box(0.2, 0.8, 0.8, 0.87), "Complete Career", ("complete_prompt",), "green", size=50)

@@ -7,9 +7,11 @@ second Next (the race's rewards) back to the career."""
 
 from __future__ import annotations
 
-from lluma_sim.game.content import MAX_ENERGY, PLACES, SKILLS, STATS, TRAININGS
+from lluma_sim.game import goals as goal_rules
+from lluma_sim.game.calendar import summer_camp
+from lluma_sim.game.content import MAX_ENERGY, PLACES, SKILLS, STATS, TRAININGS, bond_level
 from lluma_sim.game.draw import CREAM, EDGE, GREEN, GREEN_EDGE, INK, INK_SOFT, MOOD_BADGES, WHITE, Painter, Widget
-from lluma_sim.game.state import GameState, RaceResult
+from lluma_sim.game.state import CareerData, GameState, RaceResult
 from lluma_sim.game.truth import TruthScrollbar
 from lluma_vision.models import Box
 
@@ -44,6 +46,36 @@ def _header(p: Painter, g: GameState, title: str, cost: int = 0) -> None:
         p.text(p.w * 0.69, p.h * 0.075, f"{c.energy}/{MAX_ENERGY}", 36, anchor="lm", bold=True)
 
 
+GOAL_RED = (226, 76, 76)  # the real client's "Goal" badge
+
+
+def goal_status(c: CareerData) -> str:
+    """The line under the current goal ("" when none)."""
+    now = c.goal_now()
+    return goal_rules.status(now[1], c.goal_met(now[0])) if now else ""
+
+
+def _goal(p: Painter, g: GameState, top: float, status: bool = True) -> None:
+    """The date, and the current goal as the real client shows it on the hub, the training screen and the race
+    list: a "Goal" badge ("EX" in the finale), its text, "N turn(s) left" counting to it, the status under it."""
+    c = g.career
+    assert c is not None
+    camp = "  Summer Camp" if summer_camp(c.real_turn) else ""
+    p.text(p.w * 0.04, p.h * (top + 0.015), c.date + camp, 34, INK, anchor="lm", bold=True)
+    now = c.goal_now()
+    if now is None:
+        return
+    _, goal, turn = now
+    y = top + 0.05
+    p.badge(p.box(0.03, y - 0.016, 0.15, y + 0.016), "EX" if goal.grade == "EX" else "Goal", GOAL_RED)
+    left = goal_rules.turns_left(turn - min(c.turn, c.max_turns))
+    p.text(p.w * 0.96, p.h * (top + 0.015), left, 34, INK, anchor="rm", bold=True)
+    p.text(p.w * 0.17, p.h * y, goal.text, p.fit(goal.text, 34, p.w * 0.8), INK, anchor="lm")
+    line = goal_status(c)
+    if status and line:
+        p.text(p.w * 0.17, p.h * (y + 0.03), line, 32, GREEN_EDGE, anchor="lm", bold=True)
+
+
 def _back(p: Painter) -> None:
     p.button(p.box(0.03, 0.91, 0.3, 0.97), "Back", ("goto", "hub"))
 
@@ -53,12 +85,13 @@ def draw_hub(p: Painter, g: GameState) -> None:
     assert c is not None
     _background(p, 3)
     _header(p, g, "Career")
+    _goal(p, g, 0.11)
     if g.style != "hard":  # the hard style's mood is the header's badge
-        p.rrect(p.box(0.62, 0.115, 0.96, 0.155), CREAM, (232, 196, 96), shadow=False)
-        p.text(p.w * 0.79, p.h * 0.135, f"Mood: {c.mood_word}", 38, bold=True)
+        p.rrect(p.box(0.62, 0.215, 0.96, 0.255), CREAM, (232, 196, 96), shadow=False)
+        p.text(p.w * 0.79, p.h * 0.235, f"Mood: {c.mood_word}", 38, bold=True)
     if c.condition:
-        p.text(p.w * 0.04, p.h * 0.135, f"Condition: {c.condition}", 36, FAIL_RED, anchor="lm")
-    p.character(p.w * 0.5, p.h * 0.26, p.w * 0.1)
+        p.text(p.w * 0.04, p.h * 0.345, f"Condition: {c.condition}", 36, FAIL_RED, anchor="lm")
+    p.character(p.w * 0.5, p.h * 0.29, p.w * 0.07)
     bubble = p.box(0.05, 0.37, 0.95, 0.45)
     p.rrect(bubble, WHITE, EDGE)
     lines = p.wrap(c.status, 36, bubble.width * 0.92)[:2]  # the last action's outcome, at most two lines
@@ -72,13 +105,16 @@ def draw_hub(p: Painter, g: GameState) -> None:
         p.text(x, p.h * 0.555, str(c.stats[stat]), 48, bold=True)
     p.text(p.w * 0.04, p.h * 0.625, "Skill Pts", 38, anchor="lm")
     p.text(p.w * 0.3, p.h * 0.625, str(c.skill_points), 40, anchor="lm", bold=True)
+    p.text(p.w * 0.55, p.h * 0.625, "Fans", 38, anchor="lm")
+    p.text(p.w * 0.7, p.h * 0.625, f"{c.fans:,}", 40, anchor="lm", bold=True)
+    free = c.race_day() is None  # on Race Day the goal's race is the only way to end the turn
     grid = (
-        ("Rest", ("rest_prompt",), "white", True),
-        ("Training", ("goto", "training"), "green", True),
+        ("Rest", ("rest_prompt",), "white", free),
+        ("Training", ("goto", "training"), "green" if free else "white", free),
         ("Skills", ("goto", "skills"), "white", True),
-        ("Infirmary", ("infirmary",), "white", c.condition is not None),
-        ("Recreation", ("recreation",), "white", True),
-        ("Races", ("goto", "races"), "white", True),
+        ("Infirmary", ("infirmary",), "white", free and c.condition is not None),
+        ("Recreation", ("recreation",), "white", free),
+        ("Races" if free else "Race Day", ("goto", "races"), "white" if free else "green", True),
     )
     for i, (label, action, style, enabled) in enumerate(grid):
         col, row = i % 3, i // 3
@@ -96,23 +132,79 @@ STAT_COLORS = ((90, 160, 230), (230, 120, 90), (230, 170, 60), (220, 110, 170), 
 
 
 def draw_training(p: Painter, g: GameState) -> None:
+    """The real training screen (FACTS): one tile raised; only its facts show: its gains as "+N" over the stats it
+    raises (Skill Pts too), "Failure N%" in a pill over it, the support cards on it in the right-hand column (a
+    portrait, a bond bar, a "!" hint badge), its energy cost previewed on the bar. A tap on another tile raises that
+    one; a tap on the raised one trains. The hard style draws the tiles as icons with a label, the plain as plates."""
     c = g.career
     assert c is not None
+    sel = c.sel
     _background(p, 4)
-    _header(p, g, "Training", TRAININGS[STATS[0]][1])  # the first training is the selected one (drawn so)
-    if g.style == "hard":
-        _training_icon_row(p, g)
-        return
+    _header(p, g, "Training", TRAININGS[sel][1])
+    _goal(p, g, 0.11)
+    p.character(p.w * 0.4, p.h * 0.33, p.w * 0.11)
+    _supports(p, c, sel)
+    p.rrect(p.box(0.03, 0.5, 0.97, 0.89), WHITE, EDGE)
+    gains = c.gains(sel)
+    columns = (*STATS, "Skill Pts")
+    for i, stat in enumerate(columns):
+        x = p.w * (0.05 + 0.9 * (i + 0.5) / len(columns))
+        if gains.get(stat):
+            p.text(x, p.h * 0.53, f"+{gains[stat]}", 34, GREEN_EDGE, bold=True)
+        p.text(x, p.h * 0.565, stat, p.fit(stat, 30, p.w * 0.14), INK_SOFT)
+        p.text(x, p.h * 0.6, str(c.stats[stat] if stat in c.stats else c.skill_points), 40, bold=True)
+    n = len(STATS)
     for i, stat in enumerate(STATS):
-        y0 = 0.14 + i * 0.145
-        p.rrect(p.box(0.03, y0 - 0.01, 0.97, y0 + 0.12), (250, 250, 255), EDGE, shadow=False)
-        p.button(p.box(0.06, y0 + 0.015, 0.44, y0 + 0.095), stat, ("train", stat), "green" if i == 0 else "white")
-        fail = c.fail_chance(stat)
-        p.text(p.w * 0.5, p.h * (y0 + 0.03), f"Fail {fail}%", 38, FAIL_RED if fail >= 20 else INK, "lm", bold=True)
-        gains = ", ".join(f"{k} +{v}" for k, v in c.gains(stat).items())
-        p.text(p.w * 0.5, p.h * (y0 + 0.08), gains, p.fit(gains, 36, p.w * 0.46), INK_SOFT, "lm")
-        p.text(p.w * 0.95, p.h * (y0 + 0.03), f"Energy -{TRAININGS[stat][1]}", 34, INK_SOFT, "rm")
+        x0, x1 = 0.05 + 0.9 * i / n, 0.05 + 0.9 * (i + 1) / n
+        raised = stat == sel
+        lift = 0.015 if raised else 0.0
+        if raised:
+            fail = c.fail_chance(stat)
+            pill = p.box(x0 - 0.02, 0.628, x1 + 0.02, 0.66)
+            p.rrect(pill, (255, 236, 236) if fail >= 20 else WHITE, FAIL_RED if fail >= 20 else EDGE, shadow=False)
+            p.text(pill.center[0], pill.center[1], f"Failure {fail}%", p.fit(f"Failure {fail}%", 30, pill.width * 0.92),
+                   FAIL_RED if fail >= 20 else INK, bold=True)
+        if g.style == "hard":
+            p.icon_label(p.box(x0 + 0.01, 0.67 - lift, x1 - 0.01, 0.8 - lift), stat, ("tile", stat), STAT_COLORS[i],
+                         raised)
+        else:
+            p.button(p.box(x0 + 0.005, 0.68 - lift, x1 - 0.005, 0.77 - lift), stat, ("tile", stat),
+                     "green" if raised else "white", size=p.fit(stat, 38, p.w * 0.16))
+        p.text(p.w * (x0 + x1) / 2, p.h * 0.83, f"Lv {c.level(stat)}", 30, INK_SOFT)
     _back(p)
+
+
+BOND_COLORS = {"grey": (170, 170, 178), "blue": (80, 150, 235), "green": (100, 200, 90), "orange": (250, 160, 50),
+               "MAX": (250, 120, 40)}
+
+
+def _supports(p: Painter, c: CareerData, training: str) -> None:
+    """The support cards on the raised training, top to bottom in the right-hand column: a portrait (a truth icon
+    named after the card), a bond bar under it coloured by level ("MAX" written on it at the top level), and a
+    "!" badge at its top right when the card has a hint."""
+    for row, name in enumerate(c.cards_on(training)):
+        y0 = 0.17 + row * 0.085
+        box = p.box(0.8, y0, 0.96, y0 + 0.07)
+        r = min(box.width, box.height) * 0.36
+        cx, cy = box.center[0], box.y0 + r + 2
+        p.rrect(Box(x0=round(cx - r), y0=round(cy - r), x1=round(cx + r), y1=round(cy + r)), CREAM, EDGE, radius=r,
+                shadow=False)
+        p.character(cx, cy - r * 0.35, r * 0.38, hair=((90 + 40 * row) % 200, 60, 50))
+        p.widgets.append(Widget(name, "icon", Box(x0=round(cx - r), y0=box.y0, x1=round(cx + r), y1=round(cy + r)),
+                                row=row))
+        level = bond_level(c.bonds.get(name, 0))
+        bar = Box(x0=box.x0, y0=round(cy + r + 4), x1=box.x1, y1=round(cy + r + 4 + p.h * 0.01))
+        p.rect(bar, (226, 226, 232))
+        fill = round(bar.width * min(100, c.bonds.get(name, 0)) / 100)
+        if fill > 0:
+            p.rect(Box(x0=bar.x0, y0=bar.y0, x1=bar.x0 + fill, y1=bar.y1), BOND_COLORS[level])
+        if level == "MAX":
+            p.text(bar.center[0], bar.center[1], "MAX", 22, WHITE, bold=True, row=row)
+        if name in c.hints:
+            hint = Box(x0=round(cx + r * 0.55), y0=box.y0, x1=round(cx + r * 0.55 + p.w * 0.04), y1=box.y0 + round(
+                p.w * 0.04))
+            p.rrect(hint, FAIL_RED, FAIL_RED, radius=hint.width / 2, shadow=False)
+            p.text(hint.center[0], hint.center[1], "!", 30, WHITE, bold=True, row=row)
 
 
 def draw_event(p: Painter, g: GameState) -> None:
@@ -212,14 +304,19 @@ def draw_skills(p: Painter, g: GameState) -> None:
 def draw_races(p: Painter, g: GameState) -> None:
     _background(p, 8)
     _header(p, g, "Races")
+    _goal(p, g, 0.11, status=False)
+    day = g.career.race_day() if g.career else None
     for i, race in enumerate(g.races):
-        y0 = 0.15 + i * 0.15
+        y0 = 0.2 + i * 0.15
         b = p.box(0.05, y0, 0.95, y0 + 0.12)
         sel = i == g.race_sel
         p.button(b, race.name, ("select_race", i), "cream" if sel else "white", size=44, align="left", row=i)
         p.text(b.x0 + 36 * p.s, p.h * (y0 + 0.09), f"{race.grade}  {race.distance}", 34, INK_SOFT, "lm", row=i)
         if sel:
             p.text(b.x1 - 36 * p.s, b.center[1], "Selected", 34, GREEN_EDGE, "rm", row=i, bold=True)
+        if day is not None:
+            p.badge(Box(x0=round(b.x1 - p.w * 0.17), y0=b.y0 + 8, x1=b.x1 - 8, y1=round(b.y0 + p.h * 0.035)), "Goal",
+                    GOAL_RED)
     p.button(p.box(0.3, 0.72, 0.7, 0.79), "Race", ("race_prompt",), "green", size=50)
     _back(p)
 
@@ -250,6 +347,7 @@ def draw_race_rewards(p: Painter, g: GameState) -> None:
     """After the placing, the race's rewards and a second Next (umaplay's "race_after" Next) back to the career."""
     r = _race_page(p, g, "Race Rewards", 11)
     p.text(p.w * 0.5, p.h * 0.3, f"Skill Points +{r.points}", 50, bold=True)
+    p.text(p.w * 0.5, p.h * 0.37, f"Fans +{r.fans:,}", 44)
     p.character(p.w * 0.5, p.h * 0.55, p.w * 0.1)
     p.button(p.box(0.3, 0.84, 0.7, 0.91), "Next", ("end_turn",), "green", size=50)
 
@@ -261,28 +359,4 @@ def draw_race_result(p: Painter, g: GameState) -> None:
     p.text(p.w * 0.5, p.h * 0.32, PLACES[r.place - 1], 120, bold=True)
     p.text(p.w * 0.5, p.h * 0.5, f"Skill Points +{r.points}", 44)
     p.character(p.w * 0.5, p.h * 0.62, p.w * 0.08)
-    p.button(p.box(0.3, 0.84, 0.7, 0.91), "Next", ("goto", "race_rewards"), "green", size=50)
-
-
-def _training_icon_row(p: Painter, g: GameState) -> None:
-    """The real training screen: the stats as caption over value, the selected training's gains signed above the
-    captions it raises; under them a row of stat icons with a label under each and the failure rate over each
-    (plain text), on a small panel; tapping an icon trains that stat."""
-    c = g.career
-    assert c is not None
-    p.character(p.w * 0.5, p.h * 0.24, p.w * 0.12)
-    p.rrect(p.box(0.03, 0.5, 0.97, 0.89), WHITE, EDGE)
-    n = len(STATS)
-    gains = c.gains(STATS[0])  # the selected (first) training's
-    for i, stat in enumerate(STATS):
-        x0, x1 = 0.05 + 0.9 * i / n, 0.05 + 0.9 * (i + 1) / n
-        x = p.w * (x0 + x1) / 2
-        if gains.get(stat):
-            p.text(x, p.h * 0.53, f"+{gains[stat]}", 36, GREEN_EDGE, bold=True)
-        p.text(x, p.h * 0.565, stat, 34, INK_SOFT)
-        p.text(x, p.h * 0.6, str(c.stats[stat]), 44, bold=True)
-        fail = c.fail_chance(stat)
-        p.text(x, p.h * 0.65, f"Fail {fail}%", 30, FAIL_RED if fail >= 20 else INK, bold=True)
-        p.icon_label(p.box(x0 + 0.01, 0.67, x1 - 0.01, 0.8), stat, ("train", stat), STAT_COLORS[i], i == 0)
-    p.text(p.w * 0.5, p.h * 0.845, "Tap a stat to train it", 34, INK_SOFT)
-    _back(p)
+    p.button(p.box(0.3, 0.84, 0.7, 0.91), "Next", ("race_next",), "green", size=50)

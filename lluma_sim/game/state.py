@@ -12,13 +12,24 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from lluma_sim.game import calendar
+from lluma_sim.game import goals as goal_rules
 from lluma_sim.game.content import (
+    BOND_START,
+    CARD_FACTOR,
+    FRIENDSHIP_BOND,
+    FRIENDSHIP_FACTOR,
+    HINT_POINTS,
+    LEVEL_EVERY,
+    LEVEL_FACTOR,
     MAX_ENERGY,
     MOOD_FACTOR,
     MOODS,
     SKILLS,
     START_SKILL_POINTS,
     START_STATS,
+    SUPPORT_TYPE,
+    SUPPORTS,
     TRAININGS,
     Event,
     Race,
@@ -47,6 +58,18 @@ class CareerData(BaseModel):
     top3: int = 0
     races: int = 0  # races entered
     status: str = "Your career begins. Good luck!"  # one line on the hub about the last action
+    trainee: int = 0  # index into screens_app.TRAINEES: whose goals (lluma_sim.game.goals)
+    fans: int = 0
+    clocks: int = goal_rules.ALARM_CLOCKS  # Alarm Clocks left: each runs a lost goal race again
+    won: frozenset[int] = frozenset()  # goal races met, by their index in `goals()`
+    ended: Literal["goal_missed"] | None = None  # set when a goal is missed: the career ends early
+    # The training screen: the raised tile, where each support card sits this turn ("" on none), its bond, the
+    # cards showing a hint, and the trainings done of each kind (their level).
+    sel: str = "Speed"
+    placed: dict[str, str] = Field(default_factory=dict)
+    bonds: dict[str, int] = Field(default_factory=lambda: {name: BOND_START for name, _ in SUPPORTS})
+    hints: frozenset[str] = frozenset()
+    trained: dict[str, int] = Field(default_factory=dict)
 
     @property
     def mood_word(self) -> str:
@@ -54,7 +77,37 @@ class CareerData(BaseModel):
 
     @property
     def over(self) -> bool:
-        return self.turn > self.max_turns
+        return self.turn > self.max_turns or self.ended is not None
+
+    # --- the calendar and the goals (rules without dice: lluma_sim.game.calendar, .goals) -----------------
+
+    def goals(self) -> tuple[tuple[goal_rules.Goal, int], ...]:
+        """This career's goals with the career turn each is judged on."""
+        return goal_rules.schedule(self.trainee, self.max_turns)
+
+    @property
+    def real_turn(self) -> int:
+        return calendar.real_turn(min(self.turn, self.max_turns), self.max_turns)
+
+    @property
+    def date(self) -> str:
+        return calendar.date(self.real_turn)
+
+    def goal_now(self) -> tuple[int, goal_rules.Goal, int] | None:
+        """The current goal (index, goal, its career turn): the first not yet judged; None after the last."""
+        turn = min(self.turn, self.max_turns)
+        return next(((i, g, t) for i, (g, t) in enumerate(self.goals()) if t >= turn), None)
+
+    def goal_met(self, index: int) -> bool:
+        return goal_rules.met(self.goals()[index][0], index, self.fans, self.won)
+
+    def race_day(self) -> int | None:
+        """The goal whose race is run this turn and not yet met (its index), else None."""
+        now = self.goal_now()
+        if now is None or self.over:
+            return None
+        i, goal, turn = now
+        return i if goal.race and turn == self.turn and i not in self.won else None
 
     def fail_chance(self, training: str) -> int:
         """Failure percent shown on the training screen; rises steeply as energy drops."""
@@ -63,10 +116,30 @@ class CareerData(BaseModel):
             base *= 0.4
         return min(95, round(base))
 
+    def level(self, training: str) -> int:
+        if calendar.summer_camp(self.real_turn):
+            return 5
+        return min(5, 1 + self.trained.get(training, 0) // LEVEL_EVERY)
+
+    def cards_on(self, training: str) -> list[str]:
+        return [name for name, _ in SUPPORTS if self.placed.get(name) == training]
+
+    def friendship(self, training: str) -> bool:
+        """A card of the training's own type at MAX bond is on it: a friendship training."""
+        return any(SUPPORT_TYPE[n] == training and self.bonds.get(n, 0) >= FRIENDSHIP_BOND
+                   for n in self.cards_on(training))
+
     def gains(self, training: str) -> dict[str, int]:
+        """What the training gives, as the screen shows it over the stats (Skill Pts included): its base gains
+        times the mood (FACTS), the level, the cards on it and a friendship."""
         base, _ = TRAININGS[training]
-        factor = MOOD_FACTOR[self.mood] * (0.8 if self.condition else 1.0)
-        return {k: max(1, round(v * factor)) for k, v in base.items()}
+        on = self.cards_on(training)
+        factor = (MOOD_FACTOR[self.mood] * (0.8 if self.condition else 1.0)
+                  * (1 + LEVEL_FACTOR * (self.level(training) - 1)) * (1 + CARD_FACTOR * len(on))
+                  * (FRIENDSHIP_FACTOR if self.friendship(training) else 1.0))
+        out = {k: max(1, round(v * factor)) for k, v in base.items()}
+        out["Skill Pts"] = 4 + 2 * len(on) + (HINT_POINTS if any(n in self.hints for n in on) else 0)
+        return out
 
     def score(self) -> int:
         # Gains only, so a career that does nothing scores ~0 and a sensible one grows.
@@ -83,6 +156,8 @@ class RaceResult(Frozen):
     race: Race
     place: int  # 1-based
     points: int
+    fans: int = 0
+    goal: int | None = None  # the goal (its index) this race was run for
 
 
 class DialogState(Frozen):
@@ -93,17 +168,25 @@ class DialogState(Frozen):
     back: bool = True  # False: BACK does nothing (the game's own error dialogs)
 
 
+class GoalRecord(Frozen):
+    text: str
+    met: bool
+
+
 class CareerRecord(Frozen):
     """One ended career as the game knows it (ground truth for the demo and benchmarks)."""
 
     number: int  # 1-based, in the order they ended
-    turns: int  # turns played (the career's length)
+    turns: int  # turns played (the career's length when complete; the turn a missed goal ended it)
     stats: dict[str, int]
     skill_points: int  # left unspent
     skills_learned: int
     races_entered: int
     races_won: int
     score: int
+    goals: tuple[GoalRecord, ...] = ()
+    ended: Literal["complete", "goal_missed"] = "complete"
+    fans: int = 0
 
 
 class AnimState(Frozen):

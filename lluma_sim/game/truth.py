@@ -21,6 +21,14 @@ class Element(BaseModel):
     row: int | None = None  # list row (skills, races, choices) so repeated labels like "Learn" can be told apart
 
 
+class SupportTruth(BaseModel):
+    """A support card on the raised training, as the right-hand column shows it."""
+
+    name: str
+    bond: str  # "grey", "blue", "green", "orange" or "MAX"
+    hint: bool
+
+
 class TruthScrollbar(BaseModel):
     track: Box
     thumb: Box
@@ -51,6 +59,15 @@ class GroundTruth(BaseModel):
     skill_points: int | None = None
     condition: str | None = None
     race_wins: int = 0
+    date: str | None = None  # as printed: "Classic Year Early Apr"
+    goal: str | None = None  # the current goal's text; None after the last
+    goal_status: str | None = None  # "Entry criteria met!", "Goal Achieved!", or ""
+    turns_left: int | None = None  # career turns until the current goal is judged
+    fans: int = 0
+    clocks: int = 0  # Alarm Clocks left
+    # The training screen: the raised training, and the support cards on it (empty on other screens).
+    selected: str | None = None
+    supports: list[SupportTruth] = Field(default_factory=list)
     # The app and the night: what the phone shows ("game", "anr": Android's dialog over it, "launcher": the game
     # is not running), the hazard on screen (lluma_sim.game.hazards), trainer points, and the careers that ended.
     app: str = "game"

@@ -460,3 +460,49 @@ def test_policy_sometimes_presses_a_guarded_button_and_moves_on_when_refused() -
                                                          refused]})
     assert next(b["input"]["name"] for b in again.content if b["type"] == "tool_use"
                 and b["name"] in INPUT_TOOLS) == "Close"
+
+
+# ---- the career's goals, learned from the screen alone (issue 37) -----------------------------------------------
+
+GOAL_HUB = ["Career", "Energy", "Classic Year Late Nov", "GOAL", "2 turn(s) left", "Earn 3000 fans", "Skill Pts",
+            "120", "Fans", "1,950"]
+
+
+@pytest.mark.parametrize(
+    ("vision", "pressed"),
+    [
+        # Race Day: the goal's race is the only way on; the turn's other tiles are greyed
+        ({"buttons": _b("Rest", "Training", "Skills", "Race Day", Rest="disabled", Training="disabled"),
+          "texts": ["Energy", "90/100", "GOAL", "0 turn(s) left", "Place top 5 in Japanese Derby"]}, "Race Day"),
+        # a fan goal two turns off with too few fans: race for them rather than train
+        ({"buttons": _b(*HUB), "texts": GOAL_HUB, "gauges": {"Energy": 0.8}}, "Races"),
+        # the same goal already achieved, or far off: train as usual
+        ({"buttons": _b(*HUB), "texts": [*GOAL_HUB, "Goal Achieved!"], "gauges": {"Energy": 0.8}}, "Training"),
+        ({"buttons": _b(*HUB), "texts": [t.replace("2 turn(s)", "9 turn(s)") for t in GOAL_HUB],
+          "gauges": {"Energy": 0.8}}, "Training"),
+        # the fans read as a captioned value, as the agent's reading pairs them, with enough of them
+        ({"buttons": _b(*HUB), "texts": GOAL_HUB[:-2], "values": {"Fans": "3,400"}, "gauges": {"Energy": 0.8}},
+         "Training"),
+        # a goal race lost: an Alarm Clock runs it again rather than ending the career
+        ({"buttons": _b("Cancel", "Try Again"), "texts": ["Try Again", "Use 1 Alarm Clock to try again?"]},
+         "Try Again"),
+        ({"buttons": _b("OK"), "texts": ["Goal Not Reached", "The career ends here."]}, "OK"),
+    ],
+)
+def test_policy_learns_the_goal_from_the_screen(vision: dict[str, Any], pressed: str) -> None:
+    with ApiServer() as api:
+        assert _action(_ask(api, vision)) == ("pressButton", {"name": pressed})
+
+
+def test_policy_raises_a_training_then_trains_it_and_turns_to_wit_on_a_high_failure() -> None:
+    stats = ["Speed", "Stamina", "Power", "Guts", "Wit", "Back"]
+    screen = {"buttons": [{"name": s} for s in stats], "texts": ["Training", "Energy", "Failure 0%"],
+              "gauges": {"Energy": 0.9}}
+    with ApiServer(policy=ScriptedPolicy()) as api:
+        first = _action(_ask(api, screen))
+        second = _action(_ask(api, {**screen, "texts": ["Training", "Energy", "Failure 3%", "+12"]}))
+        assert first == second and first[0] == "pressButton" and first[1]["name"] in stats[:5]  # raise, then train
+    with ApiServer(policy=ScriptedPolicy(seed=1)) as api:
+        picked = _action(_ask(api, screen))[1]["name"]
+        risky = _action(_ask(api, {**screen, "texts": ["Training", "Energy", "Failure 31%"]}))[1]["name"]
+        assert picked == "Speed" and risky == "Wit"  # the raised tile's failure read: too risky, Wit instead

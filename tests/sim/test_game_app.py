@@ -65,7 +65,7 @@ def test_a_stopped_game_shows_the_launcher_and_its_career_resumes_through_contin
 
 def test_a_game_stopped_during_a_race_resumes_on_its_lobby() -> None:
     g = mid_career(seed=2)
-    tap(g, "Races")
+    tap(g, "Race Day" if g.truth().element("Race Day") else "Races")  # turn 3 of 12 is the debut's
     tap(g, "Race")
     tap(g, "OK")
     assert g.truth().cinematic == "loading"
@@ -128,20 +128,25 @@ def test_careers_run_to_their_end_one_after_another_with_a_record_each() -> None
 
 
 def test_a_career_has_the_real_length_when_asked() -> None:
-    g = SimGame(seed=1, max_turns=75)
+    g = SimGame(seed=1, max_turns=78)
     tap(g, "Career")
-    assert "A career of 75 turns." in names(g.truth())
-    g = SimGame(seed=1, max_turns=75)
+    assert "A career of 78 turns." in names(g.truth())
+    g = SimGame(seed=1, max_turns=78)
     start_career(g)
-    assert "Turn 1/75" in names(g.truth())
-    for _ in range(2000):
+    t = g.truth()
+    assert "Turn 1/78" in names(t) and "Junior Year Pre-Debut" in names(t)
+    for _ in range(4000):
         if g.truth().screen == "career_summary":
             break
         policy_step(g)
     finish_career(g)
-    assert g.careers[0].turns == 75 and g.careers[0].score > 0
-    with pytest.raises(ValueError, match="at least 1 turn"):
-        SimGame(max_turns=0)
+    record = g.careers[0]
+    assert record.turns == 78 and record.score > 0 and record.ended == "complete"
+    assert [r.text for r in record.goals][:2] == ["Run in Junior Make Debut", "Place top 5 in Japanese Derby"]
+    assert all(r.met for r in record.goals) and record.fans >= 3000
+    for absurd in (0, -5, 100000):
+        with pytest.raises(ValueError, match="a career lasts 1 to 1000 turns"):
+            SimGame(max_turns=absurd)
 
 
 def test_too_little_tp_shows_confirm_and_recover_tp_and_tp_comes_back_on_the_game_clock() -> None:
@@ -389,17 +394,21 @@ def test_demo_hazards_flag_counts_what_fired_in_its_json(tmp_path, capsys) -> No
     assert out["game_careers"] == []
     checkpoint = json.loads((logs / "checkpoint.json").read_text())
     assert checkpoint["env"]["game"]["max_turns"] == 75 and checkpoint["env"]["game"]["hazard_rate"] == 1.0
-    for bad in (["--hazards", "2"], ["--hazards", "x"], ["--career-turns", "0"]):
+    for bad in (["--hazards", "2"], ["--hazards", "x"], ["--career-turns", "0"], ["--career-turns", "-5"],
+                ["--career-turns", "100000"]):
         with pytest.raises(SystemExit) as stop:
             main([*bad, "--turns", "1"])  # argparse: one line naming the problem, nothing run
         assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "a career lasts 1 to 1000 turns, got 100000" in err
 
 
 def test_sim_phone_refuses_a_bad_hazard_rate_or_career_length() -> None:
     from lluma_cli.sim import main
 
     assert main(["phone", "--hazards", "1.5"]) == 2
-    assert main(["phone", "--career-turns", "0"]) == 2
+    for bad in ("0", "-5", "100000"):
+        assert main(["phone", "--career-turns", bad]) == 2
 
 
 def test_the_offline_vision_reads_the_way_out_of_each_night_screen() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 
 import pytest
@@ -70,8 +71,15 @@ def policy_step(g: SimGame, rest_below: int = 50) -> None:
         tap(g, "Next" if t.element("Next") else "OK")
     elif t.screen == "career_end":
         tap(g, "To Home")
+    elif t.screen in ("try_again", "goal_missed"):
+        tap(g, "Try Again" if t.element("Try Again") else "OK")
+    elif t.screen == "hub" and t.element("Race Day"):
+        tap(g, "Race Day")  # a goal's race is due: the only way on
     elif t.screen == "hub":
-        tap(g, "Rest" if (t.energy or 0) < rest_below else "Training")
+        behind = t.goal and "fans" in t.goal and t.goal_status != "Goal Achieved!" and (t.turns_left or 0) <= 2
+        tap(g, "Races" if behind else "Rest" if (t.energy or 0) < rest_below else "Training")
+    elif t.screen == "races":
+        tap(g, "Race")
     elif t.screen == "training":
         tap(g, "Speed")
     elif t.screen == "event":
@@ -177,19 +185,34 @@ def test_disabled_infirmary_does_nothing() -> None:
     assert g.capture() is img
 
 
-def test_training_raises_stats_costs_energy_advances_turn() -> None:
+def train(g: SimGame, stat: str) -> None:
+    """On the training screen: raise `stat`'s tile if another is raised, then tap it again to train."""
+    if g.truth().selected != stat:
+        tap(g, stat)
+    assert g.truth().selected == stat
+    tap(g, stat)
+
+
+def test_training_raises_a_tile_then_trains_on_a_second_tap() -> None:
     g = SimGame(seed=0)
     start_career(g)
     before = g.truth()
     tap(g, "Training")
     t = g.truth()
-    assert t.screen == "training"
+    assert t.screen == "training" and t.selected == "Speed"  # one tile raised on arrival
+    assert {"GOAL", "Run in Junior Make Debut", "Entry criteria met!", "4 turn(s) left"} <= set(names(t))
     assert set(["Speed", "Stamina", "Power", "Guts", "Wit", "Back"]) <= set(names(t, "button"))
-    assert names(t).count("Fail 0%") == 5  # full energy: no risk
-    tap(g, "Speed")
+    assert [n for n in names(t) if n.startswith("Fail")] == ["Failure 0%"]  # the raised tile's alone
+    tap(g, "Power")  # another tile: raised, nothing trained
+    t = g.truth()
+    assert (t.screen, t.selected, t.turn, t.stats, t.energy) == ("training", "Power", 1, before.stats, before.energy)
+    gains = g.career.gains("Power") if g.career else {}
+    assert f"+{gains['Power']}" in names(t) and f"+{gains['Stamina']}" in names(t)  # over the stats it raises
+    assert f"+{gains['Skill Pts']}" in names(t) and "Skill Pts" in names(t)
+    tap(g, "Power")  # the raised one: trains
     after = g.truth()
     assert after.turn == 2 and after.energy == before.energy - 20
-    assert after.stats["Speed"] > before.stats["Speed"]
+    assert after.stats["Power"] >= before.stats["Power"] + gains["Power"]
 
 
 def test_failure_chance_grows_as_energy_drops() -> None:
@@ -200,9 +223,11 @@ def test_failure_chance_grows_as_energy_drops() -> None:
         if g.truth().screen == "event":
             tap(g, names(g.truth(), "choice")[0])
         tap(g, "Training")
-        fail = next(n for n in names(g.truth()) if n.startswith("Fail"))  # the Speed row's
+        if g.truth().selected != "Speed":
+            tap(g, "Speed")
+        (fail,) = [n for n in names(g.truth()) if n.startswith("Failure")]  # the raised Speed tile's
         shown.append(int(fail.split()[1].rstrip("%")))
-        tap(g, "Guts")
+        train(g, "Guts")
         while g.truth().screen == "event":
             policy_step(g)
     assert shown[0] == 0 and shown[-1] > shown[0] and shown == sorted(shown)
@@ -457,7 +482,9 @@ def test_restore_needs_the_rng_and_a_game_that_drew_the_same_dice_differs() -> N
         SimGame.from_snapshot(g.snapshot(with_rng=False))
     state = g.snapshot()
     other = SimGame.from_snapshot(state)
-    other.rng.random()  # one die more: the continuation must differ somewhere, or the RNG was not restored
+    # Other dice (not one die more: rejection sampling in `choice` lets a stream one die off fall back in step):
+    # the continuation must differ somewhere, or the RNG was not restored.
+    other.rng.seed("other dice")
     outcomes = set()
     for game in (g, other):
         for _ in range(30):
@@ -545,3 +572,195 @@ def test_hard_settings_modal_toggle_pairs() -> None:
     assert g.snapshot().settings == {"Auto Skip": True} and g.truth().screen == "home"
     with pytest.raises(ValueError, match="letterbox"):
         SimGame(height=400, letterbox=150)
+
+
+# --- the calendar and goals (issue 37 item 1) ---------------------------------------------------------------
+
+
+def test_the_date_is_printed_as_the_game_prints_it() -> None:
+    from lluma_sim.game.calendar import career_turn, date, real_turn, summer_camp
+
+    assert [date(t) for t in (1, 10, 11, 12, 31, 72, 73, 78)] == [
+        "Junior Year Pre-Debut", "Junior Year Pre-Debut", "Junior Year Early Jun", "Junior Year Late Jun",
+        "Classic Year Early Apr", "Senior Year Late Dec", "Finale Season", "Finale Season"]
+    assert [t for t in range(1, 79) if summer_camp(t)] == [37, 38, 39, 40, 61, 62, 63, 64]
+    assert [real_turn(t, 78) for t in (1, 40, 78)] == [1, 40, 78]  # the real length is the calendar itself
+    assert (real_turn(1, 24), real_turn(24, 24)) == (1, 78)  # a shorter career spans the same calendar
+    assert all(real_turn(career_turn(r, 24), 24) >= r for r in range(1, 79))
+
+
+def test_shorter_careers_keep_the_goals_shape_compressed() -> None:
+    from lluma_sim.game.goals import schedule
+
+    full = schedule(0, 78)
+    assert [t for _, t in full] == [12, 34, 48, 70, 74, 76, 78]
+    short = schedule(0, 24)
+    assert [g.text for g, _ in short] == [g.text for g, _ in full]  # every goal, in order
+    turns = [t for _, t in short]
+    assert turns == sorted(set(turns)) and turns[-1] == 24 and turns[0] >= 2
+    assert schedule(0, 1) == ()  # no turn to see a goal coming
+
+
+def rest_step(g: SimGame) -> None:
+    """A player who never trains: rests (or has fun) on every free turn, runs goal races when due."""
+    t = g.truth()
+    if t.screen == "hub" and not t.element("Race Day"):
+        tap(g, "Rest")
+        return
+    policy_step(g)
+
+
+def test_hub_shows_the_goal_and_race_day_leaves_only_the_goal_race() -> None:
+    g = SimGame(seed=0, max_turns=24)
+    start_career(g)
+    t = g.truth()
+    assert {"GOAL", "Run in Junior Make Debut", "Entry criteria met!", "4 turn(s) left"} <= set(names(t))
+    assert (t.goal, t.turns_left, t.date) == ("Run in Junior Make Debut", 4, "Junior Year Pre-Debut")
+    while g.truth().turn < 5 or g.truth().screen != "hub":
+        rest_step(g)
+    t = g.truth()
+    assert "0 turn(s) left" in names(t) and t.element("Races") is None
+    assert t.element("Race Day") is not None and t.element("Race Day").enabled  # type: ignore[union-attr]
+    assert not any(e.enabled for e in t.elements if e.name in ("Training", "Rest", "Recreation"))
+    tap(g, "Race Day")
+    t = g.truth()
+    assert t.screen == "races" and names(t, "button").count("Junior Make Debut") == 1
+    assert "GOAL" in names(t) and "Run in Junior Make Debut" in names(t)
+
+
+def lose_goal_race(g: SimGame) -> GroundTruth:
+    """Play a career with a trainee too weak for any race, who never trains, until the first goal race to place in
+    is lost (the debut only needs running): its Try Again, or the goal missed."""
+    state = g.snapshot()
+    assert state.career is not None
+    g.restore(state.model_copy(update={"career": state.career.model_copy(update={
+        "stats": dict.fromkeys(state.career.stats, 1)})}))
+    for _ in range(600):
+        t = g.truth()
+        if t.screen in ("try_again", "goal_missed"):
+            return t
+        rest_step(g)
+    raise AssertionError("no goal race was lost")
+
+
+def test_a_lost_goal_race_offers_try_again_for_an_alarm_clock() -> None:
+    g = SimGame(seed=1, max_turns=24)
+    start_career(g)
+    t = lose_goal_race(g)
+    assert t.screen == "try_again" and t.clocks == 3
+    assert {"Try Again", "Use 1 Alarm Clock to try again?", "Cancel"} <= set(names(t))
+    races = g.careers, g.career.races if g.career else 0
+    tap(g, "Try Again")  # the clock is spent, the race run again
+    assert g.taps[-1].spent == "an Alarm Clock"  # the game's own record of the spend (spends_without_model)
+    settle(g)
+    t = g.truth()
+    assert t.screen == "race_lobby" and t.clocks == 2 and g.career is not None and (g.careers, g.career.races) == races
+
+
+def test_a_missed_goal_ends_the_career_early_with_the_games_words() -> None:
+    g = SimGame(seed=1, max_turns=24)
+    start_career(g)
+    t = lose_goal_race(g)
+    tap(g, "Cancel")  # keep the clock: the goal is missed
+    t = g.truth()
+    assert t.screen == "goal_missed" and "Goal Not Reached" in names(t) and "The career ends here." in names(t)
+    turn = t.turn
+    tap(g, "OK")
+    settle(g)
+    t = g.truth()
+    assert t.screen == "career_summary" and "The career ended early." in names(t)
+    finish_career(g)
+    record = g.careers[0]
+    assert (record.ended, record.turns) == ("goal_missed", turn) and turn < 24
+    assert record.goals[0].met and not all(r.met for r in record.goals)
+
+
+def test_a_fan_goal_not_met_on_its_turn_ends_the_career() -> None:
+    from lluma_sim.game.goals import schedule
+
+    g = SimGame(seed=0, max_turns=24)
+    start_career(g)
+    fans_turn = next(t for goal, t in schedule(0, 24) if goal.fans)
+    for _ in range(800):
+        t = g.truth()
+        if t.screen in ("try_again", "goal_missed") and t.turn < fans_turn:
+            tap(g, "Try Again" if t.element("Try Again") else "OK")  # this test is about the fans
+        elif t.screen == "goal_missed" or t.screen == "career_summary":
+            break
+        else:
+            rest_step(g)
+    t = g.truth()
+    assert t.screen == "goal_missed" and t.turn == fans_turn and t.fans < 3000 and "Earn 3000 fans" in names(t)
+
+
+# --- the training screen as the real one (issue 37 item 2) --------------------------------------------------
+
+
+def test_support_cards_move_each_turn_and_a_max_card_of_the_type_makes_a_friendship_training() -> None:
+    from lluma_sim.game.state import CareerState
+
+    g = SimGame(seed=2, max_turns=24)
+    start_career(g)
+    seen = []
+    for _ in range(6):
+        assert g.career is not None
+        seen.append(dict(g.career.placed))
+        tap(g, "Training")
+        train(g, "Wit")  # cheap: six turns without a rest
+        while g.truth().screen != "hub" or g.truth().element("Race Day"):
+            policy_step(g)
+    assert len({json.dumps(p, sort_keys=True) for p in seen}) > 1  # they move
+    plain = CareerState(max_turns=24, placed={"Kitasan Black": "Speed"})
+    friends = plain.model_copy(update={"bonds": {**plain.bonds, "Kitasan Black": 80}})
+    other_type = plain.model_copy(update={"placed": {"Fine Motion": "Speed"}, "bonds": {"Fine Motion": 100}})
+    alone = CareerState(max_turns=24)
+    assert alone.gains("Speed")["Speed"] < plain.gains("Speed")["Speed"] < friends.gains("Speed")["Speed"]
+    assert friends.friendship("Speed") and not other_type.friendship("Speed")
+    assert friends.gains("Speed")["Speed"] >= 1.4 * plain.gains("Speed")["Speed"]
+    mood = plain.model_copy(update={"mood": 4})  # GREAT: x1.2 (FACTS)
+    assert mood.gains("Speed")["Speed"] == round(plain.gains("Speed")["Speed"] * 1.2)
+
+
+def test_training_with_a_card_raises_its_bond() -> None:
+    g = SimGame(seed=2, max_turns=24)
+    start_career(g)
+    assert g.career is not None
+    stat = next(t for t in ("Speed", "Stamina", "Power", "Guts", "Wit") if g.career.cards_on(t))
+    cards = g.career.cards_on(stat)
+    before = {n: g.career.bonds[n] for n in cards}
+    tap(g, "Training")
+    train(g, stat)
+    assert g.career is not None and all(g.career.bonds[n] > before[n] for n in cards)
+
+
+@pytest.mark.parametrize(("style", "seed"), [("plain", 2), ("hard", 0), ("hard", 1), ("hard", 2), ("hard", 3)])
+def test_the_raised_tiles_cards_show_as_portraits_with_bond_and_hint(style: str, seed: int) -> None:
+    """At every frame size the demo uses (the hard variants by seed)."""
+    g = SimGame.hard(seed=seed, max_turns=24) if style == "hard" else SimGame(seed=seed, max_turns=24)
+    start_career(g)
+    state = g.snapshot()
+    assert state.career is not None
+    career = state.career.model_copy(update={
+        "placed": {"Kitasan Black": "Power", "Twin Turbo": "Power", "Fine Motion": "Wit"},
+        "bonds": {**state.career.bonds, "Kitasan Black": 85, "Twin Turbo": 45},
+        "hints": frozenset({"Twin Turbo"})})
+    g.restore(state.model_copy(update={"career": career}))
+    tap(g, "Training")
+    tap(g, "Power")
+    t = g.truth()
+    assert t.selected == "Power"
+    assert [(s.name, s.bond, s.hint) for s in t.supports] == [("Kitasan Black", "MAX", False),
+                                                                ("Twin Turbo", "green", True)]
+    icons = [e for e in t.elements if e.kind == "icon" and e.name in ("Kitasan Black", "Twin Turbo")]
+    assert [e.name for e in icons] == ["Kitasan Black", "Twin Turbo"] and icons[0].box.y1 <= icons[1].box.y0
+    assert "MAX" in names(t, "text") and "!" in names(t, "text")
+    assert all(e.box.x0 > g.width * 0.7 for e in icons)  # the right-hand column
+    assert not any(e.name == "Fine Motion" for e in t.elements)  # on Wit: not shown while Power is raised
+    img = g.capture()
+    assert img.size == (g.width, g.height)
+    tiles = [e for e in t.elements if e.kind == "button" and e.name in ("Speed", "Stamina", "Power", "Guts", "Wit")]
+    (pill,) = [e for e in t.elements if e.name.startswith("Failure")]
+    power = next(e for e in tiles if e.name == "Power")
+    assert len(tiles) == 5 and power.box.x0 <= pill.box.center[0] <= power.box.x1 and pill.box.y1 <= power.box.y1
+    assert all(0 <= e.box.x0 and e.box.x1 <= g.width and 0 <= e.box.y0 and e.box.y1 <= g.height for e in t.elements)
+    assert all(i.box.y1 < min(e.box.y0 for e in tiles) for i in icons)  # the column stays above the tiles
