@@ -168,7 +168,9 @@ def draw_training(p: Painter, g: GameState) -> None:
             p.icon_label(p.box(x0 + 0.01, 0.67 - lift, x1 - 0.01, 0.8 - lift), stat, ("tile", stat), STAT_COLORS[i],
                          raised)
         else:
-            p.button(p.box(x0 + 0.005, 0.68 - lift, x1 - 0.005, 0.77 - lift), stat, ("tile", stat),
+            # 0.07 of the height, as the old full-width rows' plates (0.08): a label's plate within two text
+            # heights above and below it, as the stand-in VLM's visual cue reads a button (lluma_sim/api/vlm.py)
+            p.button(p.box(x0 + 0.005, 0.69 - lift, x1 - 0.005, 0.76 - lift), stat, ("tile", stat),
                      "green" if raised else "white", size=p.fit(stat, 38, p.w * 0.16))
         p.text(p.w * (x0 + x1) / 2, p.h * 0.83, f"Lv {c.level(stat)}", 30, INK_SOFT)
     _back(p)
