@@ -248,7 +248,8 @@ class Coordinator:
         t.screenshot = self.logger.save_screenshot(t.turn, t.reading.frame.image)
         effect, t.state = self.effect_of_pending(t.state, t.reading)
         t.reading.out = self.plausible.check(t.reading.out, acted=effect is not None)
-        t.failures += self.nav.observed(t.reading.out, effect)  # where the last action led, on the screen map
+        # where the last action led, on the screen map (not known when the game had to be started again)
+        t.failures += self.nav.observed(t.reading.out, effect, restarted=t.game_start is not None)
         t.screen = self.read(t.reading.out)
         if self.guarded_screen(t):  # Session Error, Recover TP: the coordinator's own, no model call
             return

@@ -146,9 +146,10 @@ class Navigator:
     screen = staticmethod(screen_of)
 
     # ---- recording -------------------------------------------------------------------------------------
-    def observed(self, out: VisionOutput, effect: Effect | None) -> list[str]:
+    def observed(self, out: VisionOutput, effect: Effect | None, restarted: bool = False) -> list[str]:
         """A still reading: where the pending action led. Returns what the turn log must say (a damaged map set
-        aside, once)."""
+        aside, once). `restarted`: the game was started again before this reading (it had stopped or crashed),
+        so what the pending action did is not known: it is not recorded."""
         if not self.enabled:
             return []
         told, self.notice = ([f"map: {self.notice}"] if self.notice else []), ""
@@ -158,7 +159,10 @@ class Navigator:
         # a dialog the model's own input opened asks to confirm that choice (Rest -> "Rest": Cancel / OK)
         self.confirming = (here.kind == "dialog" and p is not None and p.run == self.run and not p.routine
                            and p.expected is None and p.src != here.id)
-        if p is None or p.run != self.run:
+        if p is None:
+            return told
+        if p.run != self.run or restarted:  # nothing known of how this screen came: no step moved to it later
+            self.map.arrival = None
             return told
         edge = self.map.record(p.src, p.action, here.id, now - p.sent_at, now, p.tool, p.args, p.expected)
         if p.routine:

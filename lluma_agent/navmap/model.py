@@ -12,6 +12,11 @@ Which edges are trusted is decided here, from the counts, with thresholds the ca
   action, and they all led to the same other screen (or, for an action that only moves a story on, anywhere:
   a story's pages read as one screen, its end as whatever comes next). Whether the screen offers anything else
   to choose is the caller's to check on the reading (lluma_agent/loop/navigate.py).
+
+Interruptions are kept apart from ways out. A screen that came after an action and, dismissed, left the game where
+that action leads (a known outcome of it: Android's not-responding dialog after Next, Wait, and the next screen)
+came *over* the game: the action's step is moved to where it led, and the screen is counted as an interruption of
+the screen it came over, never a way out of it. A screen once known so is always taken for one when it comes.
 """
 
 from __future__ import annotations
@@ -68,6 +73,30 @@ class Transition(BaseModel):
         return self.seconds_total / self.count if self.count else 0.0
 
 
+class Arrival(BaseModel):
+    """The last action recorded that moved the game (`src` --`action`--> `dst`), kept until the next one: if `dst`
+    proves an interruption, the step is moved to where dismissing it led."""
+
+    src: str
+    action: str
+    dst: str
+    seconds: float = 0.0
+    expected: str | None = None
+    streaks: dict[str, int] = Field(default_factory=dict)  # its outcomes' streaks before it was recorded
+
+
+class Interruption(BaseModel):
+    """`screen` came over `over` after `action` and, dismissed (`way_out`, the last time), left the game where the
+    action leads: a hazard or a popup, not a way out of `over`."""
+
+    screen: str
+    over: str
+    action: str
+    way_out: str = ""
+    count: int = 0
+    last_seen: float = 0.0  # epoch seconds
+
+
 class PendingStep(BaseModel):
     """An action sent on `src`: the next still reading says where it led."""
 
@@ -87,6 +116,8 @@ class ScreenMap(BaseModel):
     transitions: list[Transition] = Field(default_factory=list)
     # The action whose screen reached the next reading tells (saved with the map, so a resumed run completes it).
     pending: PendingStep | None = None
+    interruptions: list[Interruption] = Field(default_factory=list)
+    arrival: Arrival | None = None  # how the screen now shown was reached (an interruption's step is moved)
 
     # ---- recording ------------------------------------------------------------------------------------
     def see(self, screen_id: str, name: str, now: float) -> None:
@@ -100,6 +131,7 @@ class ScreenMap(BaseModel):
                args: dict[str, str] | None = None, expected: str | None = None) -> Transition:
         """`action` taken on `src` led to `dst` after `seconds`; `expected` the screen the map said it would reach
         (a goTo step, a routine pass): an edge expected and missed counts a failure."""
+        came, before = self.arrival, {t.dst: t.streak for t in self.taken(src, action)}
         edge = self.edge(src, action, dst)
         if edge is None:
             edge = Transition(src=src, action=action, dst=dst, tool=tool, args=dict(args or {}))
@@ -117,12 +149,55 @@ class ScreenMap(BaseModel):
             edge.tool, edge.args = tool, dict(args or {})
         if expected is not None and expected != dst and (missed := self.edge(src, action, expected)) is not None:
             missed.fails += 1
+        if dst != src:  # a screen left where it was is still the screen arrived at
+            self.arrival = Arrival(src=src, action=action, dst=dst, seconds=max(0.0, seconds), expected=expected,
+                                   streaks=before)
+            if came is not None and came.dst == src and came.src != src and dst != came.src and \
+                    self._interrupted(came, dst):
+                self._move(came, action, dst, now)
         return edge
+
+    def _interrupted(self, came: Arrival, dst: str) -> bool:
+        """`came.dst`, just left for `dst`, came over `came.src`: `dst` is a known outcome of the action taken there,
+        or the screen is known to come over others."""
+        known = self.edge(came.src, came.action, dst)
+        return (known is not None and known.count > 0) or self.interrupts(came.dst)
+
+    def _move(self, came: Arrival, way_out: str, dst: str, now: float) -> None:
+        """`came`'s step is no way out of `came.src`: undone, counted where dismissing the interruption led when
+        that is a known outcome of it, and the interruption counted."""
+        wrong = self.edge(came.src, came.action, came.dst)
+        if wrong is not None:
+            wrong.count -= 1
+            wrong.seconds_total = max(0.0, wrong.seconds_total - came.seconds)
+            if wrong.count <= 0:
+                self.transitions.remove(wrong)
+        for t in self.taken(came.src, came.action):
+            t.streak = came.streaks.get(t.dst, 0)
+        led = self.edge(came.src, came.action, dst)
+        if led is not None and led.count > 0:  # as if it had been recorded so
+            for t in self.taken(came.src, came.action):
+                t.streak = 0 if t is not led else t.streak + 1
+            led.count += 1
+            led.seconds_total += came.seconds
+            led.last_seen = now
+            if came.expected == dst:
+                led.fails = max(0, led.fails - 1)
+        key = (came.dst, came.src, came.action)
+        hit = next((i for i in self.interruptions if (i.screen, i.over, i.action) == key), None)
+        if hit is None:
+            hit = Interruption(screen=came.dst, over=came.src, action=came.action)
+            self.interruptions.append(hit)
+        hit.count, hit.way_out, hit.last_seen = hit.count + 1, way_out, now
 
     # ---- reading ----------------------------------------------------------------------------------------
     def taken(self, src: str, action: str) -> list[Transition]:
         """Every outcome of `action` on `src`."""
         return [t for t in self.transitions if t.src == src and t.action == action]
+
+    def interrupts(self, screen: str) -> bool:
+        """`screen` is known to come over other screens (a hazard, a popup)."""
+        return any(i.screen == screen for i in self.interruptions)
 
     def rate(self, edge: Transition) -> float:
         """Of the times its action was taken on its screen, the share that led where this edge goes."""

@@ -198,11 +198,15 @@ def _arrow(ways: list[WayOut], start: Point, end: Point, most: int) -> str:
 
 
 def _box(m: ScreenMap, s: str, at: Point) -> str:
+    """A screen's box; an interruption's (a hazard, a popup: it came over other screens) dashed."""
     x, y = at
     seen = m.screens[s].seen
-    return (f'<g class="screen"><title>{escape(f"{name_of(m, s)} [{s}]: seen {seen}")}</title>'
+    came = sum(i.count for i in m.interruptions if i.screen == s)
+    tip = f"{name_of(m, s)} [{s}]: seen {seen}" + (f"; came over other screens {came} time(s)" if came else "")
+    dash = ' stroke-dasharray="5 3"' if came else ""
+    return (f'<g class="screen"><title>{escape(tip)}</title>'
             f'<rect x="{x - BOX_W / 2:.1f}" y="{y - BOX_H / 2:.1f}" width="{BOX_W:.0f}" height="{BOX_H:.0f}" rx="6" '
-            f'fill="#ffffff" stroke="#2e5f8a" stroke-width="1.5"/>'
+            f'fill="#ffffff" stroke="#2e5f8a" stroke-width="1.5"{dash}/>'
             f'<text x="{x:.1f}" y="{y - 2:.1f}" text-anchor="middle" class="ct">{escape(_cut(name_of(m, s)))}</text>'
             f'<text x="{x:.1f}" y="{y + 12:.1f}" text-anchor="middle">seen {seen:,}</text></g>')
 
@@ -222,7 +226,8 @@ def map_svg(m: ScreenMap) -> str:
     most = max((sum(w.count for w in ws) for ws in arrows), default=1) or 1
     drawn = f" (the {len(shown)} most seen drawn)" if len(shown) < len(m.screens) else ""
     parts = [f'<text x="8" y="18" class="ct">Screen map: {len(m.screens)} screens, {len(m.transitions)} ways out'
-             f"{drawn}; arrows as thick as their use, orange: some failed, red: most failed</text>"]
+             f"{drawn}; arrows as thick as their use, orange: some failed, red: most failed; dashed: an interruption "
+             "(came over other screens)</text>"]
     parts += [_arrow(ws, where[ws[0].src], where[ws[0].dst], most) for ws in arrows]
     parts += [_box(m, s, at) for s, at in where.items()]  # boxes over every arrow
     head = (f'<svg viewBox="0 0 {width:.0f} {height:.0f}" width="100%" style="max-width:{width:.0f}px" role="img" '

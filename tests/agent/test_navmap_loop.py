@@ -11,6 +11,7 @@ from fakes import FakePhone, FakeScreen, FakeVision, ScriptedModel, button, call
 from PIL import Image
 
 from lluma_agent.config import Config
+from lluma_agent.device.app import GameApp
 from lluma_agent.device.settle import settle
 from lluma_agent.loop.coordinator import Coordinator
 from lluma_agent.loop.gated import PersonGate, Verdict
@@ -319,3 +320,39 @@ def test_a_screen_with_another_way_on_needs_the_same_result_each_time(tmp_path: 
     model = ScriptedModel([[call("pressButton", name="Races")]])
     totals = _loop(tmp_path, phone, model, 1).run()
     assert totals.routine_passes == 0 and len(model.requests) == 1
+
+
+# ---- interruptions --------------------------------------------------------------------------------------------
+def test_a_dialog_that_came_over_a_routine_pass_is_an_interruption_and_the_pass_did_not_fail(tmp_path: Path) -> None:
+    """The result's Next always led to the hub; once Android's not-responding dialog came first (the hazard comes
+    after the input). Wait dismissed it onto the hub: the map keeps Next -> Hub as the result's one way out (no
+    failure), and the dialog apart, as an interruption of the result screen."""
+    anr = FakeScreen(buttons=[button("Close app", 100, 900, 980, 980), button("Wait", 100, 1000, 980, 1080)],
+                     texts=[text("Game isn't responding", *TITLE)], goes_to={"Wait": "hub"})
+    phone = FakePhone({**_phone("result", next_goes_to="anr").screens, "anr": anr}, start="result")
+    _seed(tmp_path, phone, NEXT)
+    model = ScriptedModel([[call("pressButton", name="Wait")], [call("pressButton", name="Training")]])
+    _loop(tmp_path, phone, model, 3).run()
+    assert _log(tmp_path, 1).routine is not None  # the result was passed on the map: the dialog came over it
+    ids, m = _ids(phone), load_map(tmp_path / "memory.map.json")
+    assert [(t.action, t.dst, t.count, t.fails) for t in m.ways_out(ids["result"])] == [
+        ("pressButton:Next", ids["hub"], 4, 0)]
+    assert [(i.screen, i.over, i.action, i.way_out, i.count) for i in m.interruptions] == [
+        (ids["anr"], ids["result"], "pressButton:Next", "pressButton:Wait", 1)]
+
+
+def test_an_action_after_which_the_game_had_to_be_started_again_is_no_way_out(tmp_path: Path) -> None:
+    """The game crashed after Training was pressed: the agent started it again and read its title. Training did not
+    lead to the title; nothing is recorded for it."""
+    from tests.agent.test_recovery import _phone as app_phone
+
+    phone = app_phone()
+    model = ScriptedModel([[call("pressButton", name="Training")], [call("pressButton", name="TAP TO START")]])
+    c = _loop(tmp_path, phone, model, 2)
+    c.app = GameApp(phone, c.cfg.game)
+    c.step()
+    phone.running, phone.screen = False, "launcher"  # the game's process died
+    second = c.step()
+    assert second.game_start is not None and second.game_start.ok
+    m = load_map(tmp_path / "memory.map.json")
+    assert m.transitions == [] and m.arrival is None
