@@ -59,6 +59,14 @@ def newest_run(root: Path, prefix: str = "run") -> Path:
     return max(runs, key=lambda r: max(p.stat().st_mtime for p in r.turn_logs())).path
 
 
+def how_to_go_on(folder: Path, command: str = "lluma run", more: str = "") -> str:
+    """The line that tells a person how to go on with a run that stopped: `to go on where it stopped: lluma run
+    --resume DIR`; "" when the folder has no checkpoint (no turn was finished: nothing to go on with)."""
+    if not RunFolder.at(folder).checkpoint.is_file():
+        return ""
+    return f"to go on where it stopped: {command} --resume {folder}{f' {more}' if more else ''}"
+
+
 def _has_row(folder: Path, turn: int) -> bool:
     db_path = RunFolder.at(folder).db
     if not db_path.is_file():
