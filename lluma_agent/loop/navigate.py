@@ -34,8 +34,9 @@ from lluma_agent.device.settle import Settle
 from lluma_agent.loop.acting import Acted, Actor, Effect
 from lluma_agent.loop.observe import VisionLike, observe
 from lluma_agent.loop.turn import Notes, Observation, TurnParts
-from lluma_agent.navmap import PendingStep, ScreenMap, Transition, open_map, save_map
+from lluma_agent.navmap import PendingStep, ScreenMap, Transition
 from lluma_agent.navmap.actions import ActionKey, key_of, readable
+from lluma_agent.navmap.shared import SharedMap
 from lluma_agent.runlog.turnlog import NavigationStep, RoutineLog
 from lluma_agent.tools.actions import ActionError, InputTool, PlannedAction, execute
 from lluma_agent.tools.goto import GoTo
@@ -127,7 +128,8 @@ class Navigator:
         self.device, self.vision, self.settle, self.guard = device, vision, settle, guard
         self.stopping, self.clock = stopping, clock
         self.enabled = cfg.map.enabled
-        self.map, self.notice = open_map(path) if self.enabled else (ScreenMap(), "")
+        self.file = SharedMap(path)  # other runs on the same memory folder write it too: merged at each save
+        self.map, self.notice = self.file.open() if self.enabled else (ScreenMap(), "")
         if self.notice:
             _log.warning("screen map: %s", self.notice)
         self.route: Route | None = None
@@ -170,7 +172,8 @@ class Navigator:
             missed = (p.expected is not None and p.expected != here.id) or unchanged
             line = f"{readable(p.action)} on {self.map.label(p.src)} -> {self.map.label(here.id)}"
             if missed:
-                edge.fails += unchanged  # a screen reached other than expected counted its miss in record()
+                if unchanged:  # a screen reached other than expected counted its miss in record()
+                    self.map.missed(edge.src, edge.action, edge.dst)
                 self.hold = True
                 line += " (the screen did not change)" if unchanged else (
                     f" (the map expected {self.map.label(p.expected or '')}; the next turn is yours)")
@@ -188,10 +191,10 @@ class Navigator:
         if not self.enabled:
             return ""
         try:
-            save_map(self.path, self.map)
+            self.map, told = self.file.save(self.map)
         except (OSError, ValueError) as exc:
             return f"map: not saved to {self.path} ({type(exc).__name__}: {exc})"
-        return ""
+        return f"map: {told}" if told else ""
 
     # ---- where you are -----------------------------------------------------------------------------------
     def where(self, out: VisionOutput) -> str:

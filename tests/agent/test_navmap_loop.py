@@ -356,3 +356,24 @@ def test_an_action_after_which_the_game_had_to_be_started_again_is_no_way_out(tm
     assert second.game_start is not None and second.game_start.ok
     m = load_map(tmp_path / "memory.map.json")
     assert m.transitions == [] and m.arrival is None
+
+
+# ---- two runs, one map ----------------------------------------------------------------------------------------
+def test_two_runs_sharing_one_map_file_keep_what_both_learned(tmp_path: Path) -> None:
+    """Two runs on one memory folder (two phones, one account's notes) write one map file, turn by turn in
+    between each other: every step either run took is kept, counted once, and each run reads the other's."""
+    one, two = _phone("hub"), _phone("hub")
+    a = _loop(tmp_path, one, ScriptedModel([[call("pressButton", name="Training")], [call("back")]] * 3), 6,
+              logs="run-a", loop__autopilot=False)
+    b = _loop(tmp_path, two, ScriptedModel([[call("pressButton", name="Races")], [call("back")]] * 3), 6,
+              logs="run-b", loop__autopilot=False)
+    for _ in range(6):
+        a.step()
+        b.step()
+    ids, m = _ids(one), load_map(tmp_path / "memory.map.json")
+    counts = {(t.src, t.action, t.dst): t.count for t in m.transitions}
+    assert counts == {(ids["hub"], "pressButton:Training", ids["training"]): 3,
+                      (ids["training"], "back", ids["hub"]): 2,
+                      (ids["hub"], "pressButton:Races", ids["races"]): 3, (ids["races"], "back", ids["hub"]): 2}
+    assert m.screens[ids["hub"]].seen == 6  # three times each
+    assert "goTo: Races</map>" in _texts(a.model.requests[-1])  # run a is told of what run b learned
