@@ -185,14 +185,23 @@ def _set_aside(folder: Path, files: list[Path], after: int, logger: TurnLogger) 
     return sorted(by_turn.items())
 
 
+def paused(c: Coordinator) -> bool:
+    """The checkpoint is of a run the ladder paused: its failed ladders reached recovery.max_cycles (or, with no
+    ladder, the streak reached the pause). A run stopped while the coordinator climbed its rungs (Ctrl+C, a kill,
+    a limit) has a streak at "pause" too, and goes on up the ladder where it was."""
+    if c.cfg.recovery.max_cycles == 0:
+        return c.stuck.state().level == "pause"
+    return len(c.stuck.failed) >= c.cfg.recovery.max_cycles
+
+
 def restore(point: ResumePoint, c: Coordinator) -> None:
     """The checkpoint into a freshly built coordinator. `run.max_turns` and `run.max_cost_usd` then count from
     here (N more turns, that many more dollars); the totals stay the whole run's."""
     cp = point.checkpoint
     checkpoint.apply(c, cp)
-    if c.stuck.state().level == "pause":  # a person resuming a run paused as stuck has looked at it
+    if paused(c):  # a person resuming a run paused as stuck has looked at it
         c.stuck.unchanged, c.stuck.screens, c.stuck.actions = 0, [], []
-        c.stuck.climbed, c.stuck.failed = 0, []  # and the recovery ladder starts afresh (any other resume goes on)
+        c.stuck.climbed, c.stuck.failed, c.stuck.starts = 0, [], []  # and the ladder starts afresh
     run = c.cfg.run
     if run.max_turns:
         run.max_turns += cp.totals.turns
