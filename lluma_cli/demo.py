@@ -7,7 +7,6 @@ Like `lluma run` it reads ./config.yaml (or --config) and LLUMA_* settings; the 
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from collections.abc import Callable, Iterator, Mapping
@@ -37,7 +36,7 @@ from lluma_agent.runlog.careers import CareerSummary, career_line, careers_of
 from lluma_agent.runlog.logread import load_run
 from lluma_agent.runlog.runs import LogDirInUse, check_fresh, new_run_dir
 from lluma_cli.confirm import Person, in_the_loop
-from lluma_cli.errors import at_least_one, hours, rate, start_failed
+from lluma_cli.errors import OneLineParser, at_least_one, career_length, hours, rate, start_failed
 from lluma_cli.sim_check import taps_off_target
 from lluma_facts import Usage
 from lluma_sim.adb.server import AdbServer
@@ -363,7 +362,7 @@ def in_words(s: DemoSummary) -> str:
 
 
 def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="lluma demo", description=__doc__)
+    ap = OneLineParser(prog="lluma demo", description=__doc__)
     ap.add_argument("--turns", type=at_least_one, default=None,
                     help=f"agent turns to play, at least 1 (default {DEMO_TURNS}; with --careers, "
                          f"{TURNS_PER_CAREER} per career; with --resume: more turns)")
@@ -380,7 +379,7 @@ def main(argv: list[str]) -> int:
                     help="the game's hazards (a crash, Android's not-responding dialog, a connection error, the daily "
                          "reset, maintenance, a data update, a tutorial, a long loading) at RATE per input (0..1; "
                          "default 0)")
-    ap.add_argument("--career-turns", type=at_least_one, default=None, metavar="N",
+    ap.add_argument("--career-turns", type=career_length, default=None, metavar="N",
                     help=f"a career's length in game turns (default {DEMO_CAREER_TURNS}; 75 is the real game's)")
     ap.add_argument(
         "--style",
