@@ -14,9 +14,9 @@ Which edges are trusted is decided here, from the counts, with thresholds the ca
   to choose is the caller's to check on the reading (lluma_agent/loop/navigate.py).
 
 Interruptions are kept apart from ways out. A screen that came after an action and, dismissed, left the game where
-that action leads (a known outcome of it: Android's not-responding dialog after Next, Wait, and the next screen)
+that action reliably leads (Android's not-responding dialog after Next, Wait, and the screen Next always led to)
 came *over* the game: the action's step is moved to where it led, and the screen is counted as an interruption of
-the screen it came over, never a way out of it. A screen once known so is always taken for one when it comes.
+the screen it came over, not a way out of it.
 """
 
 from __future__ import annotations
@@ -172,9 +172,10 @@ class ScreenMap(BaseModel):
         if dst != src:  # a screen left where it was is still the screen arrived at
             self.arrival = Arrival(src=src, action=action, dst=dst, seconds=max(0.0, seconds), expected=expected,
                                    streaks=before)
-            if came is not None and came.dst == src and came.src != src and dst != came.src and \
-                    self._interrupted(came, dst):
-                self._move(came, action, dst, now)
+            if came is not None and came.dst == src and came.src != src and dst != came.src:
+                usual = self._usual(came)
+                if usual is not None and (dst == usual.dst or self.interrupts(src)):
+                    self._move(came, action, dst, now, usual if dst == usual.dst else None)
         return edge
 
     def missed(self, src: str, action: str, dst: str) -> None:
@@ -183,15 +184,19 @@ class ScreenMap(BaseModel):
         if (edge := self.edge(src, action, dst)) is not None:
             edge.fails += 1
 
-    def _interrupted(self, came: Arrival, dst: str) -> bool:
-        """`came.dst`, just left for `dst`, came over `came.src`: `dst` is a known outcome of the action taken there,
-        or the screen is known to come over others."""
-        known = self.edge(came.src, came.action, dst)
-        return (known is not None and known.count > 0) or self.interrupts(came.dst)
+    def _usual(self, came: Arrival) -> Transition | None:
+        """Where the action `came` took reliably leads, not counting `came` itself (as a goTo would trust an edge:
+        MIN_USES, MIN_RATE), or None. `came.dst` left for it came over `came.src`; so did a screen known to interrupt.
+        An outcome among several is no proof: a hazard that went uncaught makes any screen look like one."""
+        others = sum(t.count for t in self.taken(came.src, came.action)) - 1
+        for t in self.taken(came.src, came.action):
+            if t.dst != came.dst and not t.loop and t.count >= MIN_USES and others > 0 and t.count / others >= MIN_RATE:
+                return t
+        return None
 
-    def _move(self, came: Arrival, way_out: str, dst: str, now: float) -> None:
-        """`came`'s step is no way out of `came.src`: undone, counted where dismissing the interruption led when
-        that is a known outcome of it, and the interruption counted."""
+    def _move(self, came: Arrival, way_out: str, dst: str, now: float, led: Transition | None) -> None:
+        """`came`'s step is no way out of `came.src`: undone, counted where it `led` when dismissing the interruption
+        went on there (the action's usual outcome), and the interruption counted."""
         wrong = self.edge(came.src, came.action, came.dst)
         if wrong is not None:
             wrong.count -= 1
@@ -200,8 +205,7 @@ class ScreenMap(BaseModel):
                 self.transitions.remove(wrong)
         for t in self.taken(came.src, came.action):
             t.streak = came.streaks.get(t.dst, 0)
-        led = self.edge(came.src, came.action, dst)
-        if led is not None and led.count > 0:  # as if it had been recorded so
+        if led is not None:  # as if it had been recorded so
             for t in self.taken(came.src, came.action):
                 t.streak = 0 if t is not led else t.streak + 1
             led.count += 1
