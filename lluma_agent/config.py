@@ -256,8 +256,8 @@ class RecoveryConfig(_Section):
         "from its first rung (stuck again sooner, after a restart say: the ladder goes on up).",
     )
     # A game killed from outside every few seconds is started again on most turns and its screens vary, so no streak
-    # builds; crashes on a hazardous night are far sparser (the simulator at hazards 0.6 per input: about 2 starts in
-    # 20 turns), a game stopped on two looks of three 13 in 20.
+    # builds; crashes on a hazardous night are far sparser (the simulator at hazards 0.6 per input, 120 demo turns:
+    # 5 starts, at most 3 in any 20 turns), a game stopped on two looks of three 13 in 20.
     max_starts: int = Field(
         8, ge=1, le=10_000, description="The game started again (not by the ladder) this many times within "
         "calm_turns turns keeps stopping: that counts as a ladder climbed in vain (max_cycles of them pause the run).",
