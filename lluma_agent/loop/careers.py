@@ -47,11 +47,13 @@ class CareerTracker:
         record = self.book.add(log)
         if record is None:
             return
-        self._write(record)
+        # told first: a full disk refusing the record ends the run after this turn (the coordinator says why), and a
+        # resume writes the record again from the turn logs, but would not tell a person again
         if self.say is not None:
             self.say(career_line(record))
         if self.notify is not None:
             self.notify("career_ended", record.model_dump(mode="json"))
+        self._write(record)
 
     def close(self) -> CareerSummary | None:
         """The run stops: the career going on (if its hub showed) is written, marked not complete."""
