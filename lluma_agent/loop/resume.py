@@ -186,12 +186,11 @@ def _set_aside(folder: Path, files: list[Path], after: int, logger: TurnLogger) 
 
 
 def paused(c: Coordinator) -> bool:
-    """The checkpoint is of a run the ladder paused: its failed ladders reached recovery.max_cycles (or, with no
-    ladder, the streak reached the pause). A run stopped while the coordinator climbed its rungs (Ctrl+C, a kill,
-    a limit) has a streak at "pause" too, and goes on up the ladder where it was."""
-    if c.cfg.recovery.max_cycles == 0:
-        return c.stuck.state().level == "pause"
-    return len(c.stuck.failed) >= c.cfg.recovery.max_cycles
+    """The checkpoint is of a run the ladder paused: its failed ladders reached recovery.max_cycles, or its streak
+    is at the pause with no rung climbed (no ladder: max_cycles 0, then or now). A run stopped while the coordinator
+    climbed its rungs (Ctrl+C, a kill, a limit) has a streak at "pause" too, and goes on up the ladder where it was."""
+    rc, stuck = c.cfg.recovery, c.stuck
+    return (stuck.state().level == "pause" and stuck.climbed == 0) or 0 < rc.max_cycles <= len(stuck.failed)
 
 
 def restore(point: ResumePoint, c: Coordinator) -> None:
