@@ -29,6 +29,7 @@ from lluma_agent.loop.stop import exit_status  # noqa: E402
 from lluma_agent.runlog.logread import load_run  # noqa: E402
 from lluma_agent.runlog.turnlog import TurnLog  # noqa: E402
 from lluma_cli.demo import DemoSummary, run_demo  # noqa: E402
+from lluma_cli.errors import career_length  # noqa: E402
 
 HAZARDS = 0.05  # game hazards per input: a night's worth (crashes, dialogs, resets), as the unattended test plays
 FAULTS = 0.02  # device and API faults per turn
@@ -110,7 +111,7 @@ def table(r: dict[str, Any]) -> str:
 def add_night_arguments(ap: argparse.ArgumentParser, careers: int = 3, career_turns: int = 78) -> None:
     """A night's settings, shared with the benches that play nights (bench/navigation.py)."""
     ap.add_argument("--careers", type=int, default=careers)
-    ap.add_argument("--career-turns", type=int, default=career_turns,
+    ap.add_argument("--career-turns", type=career_length, default=career_turns,
                     help="game turns per career (78: the real URA Finale one)")
     ap.add_argument("--hazards", type=float, default=HAZARDS, help="game hazards per input")
     ap.add_argument("--faults", type=float, default=FAULTS, help="device and API faults per turn")

@@ -261,14 +261,42 @@ class RecoveryConfig(_Section):
         20, ge=1, le=10_000, description="Turns in a row without being stuck after which the ladder starts again "
         "from its first rung (stuck again sooner, after a restart say: the ladder goes on up).",
     )
+    # A game killed from outside every few seconds is started again on most turns and its screens vary, so no streak
+    # builds; crashes on a hazardous night are far sparser (the simulator at hazards 0.6 per input, 120 demo turns:
+    # 5 starts, at most 3 in any 20 turns), a game stopped on two looks of three 13 in 20.
+    max_starts: int = Field(
+        8, ge=1, le=10_000, description="The game started again (not by the ladder) this many times within "
+        "calm_turns turns keeps stopping: that counts as a ladder climbed in vain (max_cycles of them pause the run).",
+    )
+
+
+# The longest line read on the 64 labelled real screens is 202 characters (a paragraph); a guarded name is a button
+# or a dialog's title, far shorter: an entry over this is pasted text
+MAX_GUARDED_CHARS = 300
 
 
 class GuardConfig(_Section):
     never_press: list[str] = Field(
         default_factory=lambda: ["Purchase Carats", "Age Confirmation", "Account Link"],
         description="Buttons never pressed while unattended (money and the account): a press that would hit one is "
-        "refused and the model told; matched ignoring case, spaces and punctuation.",
+        "refused and the model told; matched ignoring case, spaces and punctuation (4 letters or fewer: whole words).",
     )
+
+    @field_validator("never_press")
+    @classmethod
+    def _plain_names(cls, names: list[str]) -> list[str]:
+        """Each entry names a button in words: one with no letter or digit ("(.*)", "") would guard nothing, and
+        one longer than any line a screen shows is a mistake (pasted text), not a button."""
+        for i, name in enumerate(names, 1):
+            shown = name if len(name) <= 40 else f"{name[:40]}..."
+            if not any(c.isalnum() for c in name):
+                raise ValueError(f"entry {i} ({shown!r}) holds no letter or digit, so it names no button: entries "
+                                 "are a button's words, matched ignoring case, spaces and punctuation, not patterns")
+            if len(name) > MAX_GUARDED_CHARS:
+                raise ValueError(f"entry {i} ({shown!r}) is {len(name):,} characters long; a button's name is at "
+                                 f"most {MAX_GUARDED_CHARS}")
+        return names
+
     tp_recovery: Literal["wait", "items"] = Field(
         "wait", description="On the 'Recover TP' dialog (a career start with too little TP): wait = cancel it and "
         "wait tp_wait_s for TP to come back; items = let the model use recovery items (never carats).",

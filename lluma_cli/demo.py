@@ -7,7 +7,6 @@ Like `lluma run` it reads ./config.yaml (or --config) and LLUMA_* settings; the 
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from collections.abc import Callable, Iterator, Mapping
@@ -21,7 +20,14 @@ from lluma_agent.config import Config, ConfigError, find_config, load_config
 from lluma_agent.loop.app import CtrlC, build, status
 from lluma_agent.loop.coordinator import Coordinator
 from lluma_agent.loop.layouts import ContextLayout
-from lluma_agent.loop.resume import NoCompletedTurn, ResumeError, ResumePoint, check_settings, open_point
+from lluma_agent.loop.resume import (
+    NoCompletedTurn,
+    ResumeError,
+    ResumePoint,
+    check_settings,
+    how_to_go_on,
+    open_point,
+)
 from lluma_agent.loop.stop import StopKind, exit_status
 from lluma_agent.loop.turn import RunTotals
 from lluma_agent.model.claude import make_client
@@ -30,8 +36,7 @@ from lluma_agent.runlog.careers import CareerSummary, career_line, careers_of
 from lluma_agent.runlog.logread import load_run
 from lluma_agent.runlog.runs import LogDirInUse, check_fresh, new_run_dir
 from lluma_cli.confirm import Person, in_the_loop
-from lluma_cli.errors import at_least_one, hours, rate, start_failed
-from lluma_cli.sim import career_turns
+from lluma_cli.errors import OneLineParser, at_least_one, career_length, hours, rate, start_failed
 from lluma_cli.sim_check import spends_without_the_model, taps_off_target
 from lluma_facts import Usage
 from lluma_sim.adb.server import AdbServer
@@ -312,8 +317,59 @@ FAULTS_PER_TURN = rate("faults per turn")
 HAZARDS_PER_INPUT = rate("hazards per input")
 
 
+def counted(by_kind: dict[str, int]) -> str:
+    """`{"app_crash": 4, "anr": 2}` as a person reads it: "4 app crash, 2 anr" (the most first); "none" when empty."""
+    kinds = sorted(by_kind.items(), key=lambda kv: (-kv[1], kv[0]))
+    return ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in kinds) or "none"
+
+
+def in_words(s: DemoSummary) -> str:
+    """The demo's summary for a person: each figure with what it means (`--json` has the same figures)."""
+    n = max(1, s.turns)
+    g = s.gauge_decisions_agree
+    resumed = (f", resumed after turn {s.resumed_from_turn} (faults, taps off target and the gauge agreement below "
+               "count this sitting only)" if s.resumed_from_turn is not None else "")
+    lines = [
+        f"\n{s.turns} turn{'' if s.turns == 1 else 's'} on the simulator ({s.stop_reason}){resumed}; model {s.model} "
+        "(stand-in, real prices)",
+        f"  tokens per turn: {s.input_tokens_per_turn:,.0f} input (uncached {s.uncached_input_tokens / n:,.0f}, "
+        f"cache write {s.cache_write_tokens / n:,.0f}, cache read {s.cache_read_tokens / n:,.0f}), "
+        f"{s.output_tokens / n:,.0f} out",
+        f"  cache hit: {figures.percent(s.usage().cache_hit_ratio)} of input tokens read from cache",
+        f"  cost: {figures.usd(s.cost_usd)} total, {figures.usd(s.cost_per_turn_usd)} per turn",
+        f"  game: score {s.score} at career turn {s.game_turn}"
+        + (f"; careers completed {s.careers_completed}, scores {' + '.join(map(str, s.career_scores))} = "
+           f"{s.score_total}" if s.careers_completed else ""),
+        "    (score: the simulated career's own measure, the stats gained since it began + 120 a race won + 40 a",
+        "    top-3 place + half the skill points spent on skills; a career that does nothing scores about 0)",
+    ]
+    if s.game_starts or s.recoveries:
+        rungs = ", ".join(f"{k} {n}" for k, n in s.recoveries.items()) or "none"
+        lines.append(f"  game starts: {s.game_starts}; recovery rungs climbed: {rungs}")
+    lines.append(f"  faults injected: {counted(s.faults_injected.by_kind)}; hazards injected: "
+                 f"{counted(s.hazards_injected.by_kind)}")
+    lines.append(f"  taps off target: {s.taps_off_target} (taps the phone received outside the element the agent "
+                 "meant, or that no turn log records)")
+    lines.append(f"  spends without the model: {s.spends_without_model} (taps that spent an item, by the game's own "
+                 "count, that no model decision made)")
+    if s.goto_calls or s.routine_passes:
+        lines.append(f"  screen map: {s.goto_calls} goTo walk(s), {s.routine_passes} routine screen(s) passed without "
+                     "a model call")
+    if g.of:
+        gap = f"; the bar was read at most {g.largest_error:.0%} off" if g.largest_error is not None else ""
+        unread = f"; {g.unread} made with no bar read" if g.unread else ""
+        lines += [f"  energy read from the gauge: {g.agree} of {g.of} rest-or-train choices as the game's true energy "
+                  "would have made them",
+                  "    (the stand-in player reads energy from the Energy bar alone, which shows no digits, and rests "
+                  f"below 40%{gap}{unread})"]
+    lines += [f"  {career_line(r)}" for r in s.careers]
+    lines.append(f"  memory files: {', '.join(s.memory_files) or '(none)'}")
+    lines.append(f"  logs: {s.logs_dir}/turn_*.json, {s.logs_dir}/turns.sqlite")
+    return "\n".join(lines)
+
+
 def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="lluma demo", description=__doc__)
+    ap = OneLineParser(prog="lluma demo", description=__doc__)
     ap.add_argument("--turns", type=at_least_one, default=None,
                     help=f"agent turns to play, at least 1 (default {DEMO_TURNS}; with --careers, "
                          f"{TURNS_PER_CAREER} per career; with --resume: more turns)")
@@ -330,7 +386,7 @@ def main(argv: list[str]) -> int:
                     help="the game's hazards (a crash, Android's not-responding dialog, a connection error, the daily "
                          "reset, maintenance, a data update, a tutorial, a long loading) at RATE per input (0..1; "
                          "default 0)")
-    ap.add_argument("--career-turns", type=career_turns, default=None, metavar="N",
+    ap.add_argument("--career-turns", type=career_length, default=None, metavar="N",
                     help=f"a career's length in game turns (default {REAL_CAREER_TURNS}, the real game's, with "
                          f"--careers, else {DEMO_CAREER_TURNS}; a shorter one keeps the calendar and goals, "
                          "compressed)")
@@ -409,33 +465,7 @@ def main(argv: list[str]) -> int:
     if args.json:
         print(s.model_dump_json())
         return code
-    n = max(1, s.turns)
-    print(
-        f"\n{s.turns} turn{'' if s.turns == 1 else 's'} on the simulator ({s.stop_reason})"
-        + (f", resumed after turn {s.resumed_from_turn} (faults, taps off target and the gauge agreement below "
-           "count this sitting only)" if s.resumed_from_turn is not None else "")
-        + f"; model {s.model} (stand-in, real prices)\n"
-        f"  tokens per turn: {s.input_tokens_per_turn:,.0f} input (uncached {s.uncached_input_tokens / n:,.0f}, "
-        f"cache write {s.cache_write_tokens / n:,.0f}, cache read {s.cache_read_tokens / n:,.0f}), "
-        f"{s.output_tokens / n:,.0f} out\n"
-        f"  cache hit: {figures.percent(s.usage().cache_hit_ratio)} of input tokens read from cache\n"
-        f"  cost: {figures.usd(s.cost_usd)} total, {figures.usd(s.cost_per_turn_usd)} per turn\n"
-        f"  game: score {s.score}, career turn {s.game_turn}"
-        + (f"; careers completed {s.careers_completed}, scores {' + '.join(map(str, s.career_scores))} = "
-           f"{s.score_total}" if s.careers_completed else "") + "\n"
-        + (f"  game starts: {s.game_starts}; recoveries: "
-           f"{', '.join(f'{k} {n}' for k, n in s.recoveries.items()) or 'none'}\n"
-           if s.game_starts or s.recoveries else "")
-        + f"  faults injected: {s.faults_injected.total} {s.faults_injected.by_kind or ''}; "
-        f"hazards injected: {s.hazards_injected.total} {s.hazards_injected.by_kind or ''}; "
-        f"taps off target: {s.taps_off_target}; spends without the model: {s.spends_without_model}\n"
-        + (f"  screen map: {s.goto_calls} goTo walk(s), {s.routine_passes} routine screen(s) passed without a model "
-           "call\n" if s.goto_calls or s.routine_passes else "")
-        + (f"  rest-or-train on the Energy gauge: {g.agree}/{g.of} as the true energy would choose\n"
-           if (g := s.gauge_decisions_agree).of else "")
-        + "".join(f"  {career_line(r)}\n" for r in s.careers)
-        + f"  memory files: {', '.join(s.memory_files) or '(none)'}\n"
-        f"  logs: {s.logs_dir}/turn_*.json, {s.logs_dir}/turns.sqlite",
-        file=sys.stdout,
-    )
+    print(in_words(s), file=sys.stdout)
+    if hint := how_to_go_on(Path(s.logs_dir), "lluma demo"):
+        print(hint)
     return code

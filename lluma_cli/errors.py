@@ -6,11 +6,15 @@ and prints one line naming the file that keeps the traceback, so the bug can sti
 
 from __future__ import annotations
 
+import argparse
 import tempfile
 import time
 import traceback
 from collections.abc import Callable
 from pathlib import Path
+from typing import NoReturn
+
+from lluma_sim.game.calendar import MAX_CAREER_TURNS
 
 INTERNAL_EXIT = 1
 INTERRUPTED_EXIT = 130  # 128 + SIGINT, as a shell reports a command stopped by Ctrl+C
@@ -41,6 +45,28 @@ def internal_error(command: str, exc: BaseException) -> str:
     kept = keep_traceback(command, exc)
     where = f"; traceback in {kept}" if kept else ""
     return f"lluma {command}: internal error: {type(exc).__name__}: {one_line(exc)}{where} (a bug: please report it)"
+
+
+
+
+def career_length(text: str) -> int:
+    """An argparse type for a simulated career's length in game turns: 1 to MAX_CAREER_TURNS. Only the check: each
+    command keeps its own default."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of game turns, got {text!r}") from None
+    if not 1 <= value <= MAX_CAREER_TURNS:
+        raise argparse.ArgumentTypeError(f"a career lasts 1 to {MAX_CAREER_TURNS:,} game turns (78 is the real "
+                                         f"game's), got {value:,}")
+    return value
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """A command's arguments, a bad one refused in one line (exit 2), not argparse's usage block before it."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def at_least_one(text: str) -> int:

@@ -2,6 +2,8 @@
 
 Every screen by name with how often it was seen, and under it each way out: the action, the screen it led to, how
 often it was taken, how often it failed (the screen reached was not the one the map expected), and how long it took.
+Then, apart, the interruptions: screens that came over another after an action (Android's not-responding dialog, a
+connection error, a tutorial) and, dismissed, left the game where the action leads; they are no way out.
 DIR is a run folder (a demo keeps its memory, and its map beside it, in the run's folder; a run on a phone shares
 the map beside `memory.dir`), a memory folder, or the map file itself; by default the map beside `memory.dir`, else
 the newest run's under `logs.dir` (as `lluma memory` finds the newest run's memory).
@@ -16,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from lluma_agent.navmap import MapError, ScreenMap
-from lluma_cli.report.mapdata import WayOut, find_map, name_of, ordered_screens, read_map, way_out
+from lluma_cli.report.mapdata import WayOut, find_map, interruptions, name_of, ordered_screens, read_map, way_out
 
 
 def as_json(m: ScreenMap, path: Path) -> dict[str, Any]:
@@ -26,6 +28,7 @@ def as_json(m: ScreenMap, path: Path) -> dict[str, Any]:
         "screens": {s: {"name": m.screens[s].name, "seen": m.screens[s].seen,
                         "ways_out": sum(1 for w in ways if w.src == s and not w.stays)} for s in ordered_screens(m)},
         "transitions": [w.model_dump() for w in ways],
+        "interruptions": [c.model_dump() for c in interruptions(m)],
     }
 
 
@@ -49,6 +52,11 @@ def as_text(m: ScreenMap, path: Path) -> str:
             lines.append("  (no way out recorded)")
         width = max((len(w.action) for w in ways), default=0)
         lines += [_line(w, width) for w in ways]
+    came = interruptions(m)
+    if came:
+        lines.append("\nInterruptions (came over a screen after an action; dismissed, the game went on: no way out)")
+        lines += [f"  {c.screen_name} [{c.screen}] over {c.over_name} after {c.action}: {c.count:,} time(s), "
+                  f"dismissed by {c.way_out or '?'}" for c in came]
     return "\n".join(lines)
 
 

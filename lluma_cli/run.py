@@ -9,7 +9,15 @@ from pathlib import Path
 
 from lluma_agent.config import find_config, load_config
 from lluma_agent.loop.app import CtrlC, build
-from lluma_agent.loop.resume import NoCompletedTurn, ResumeError, ResumePoint, check_settings, newest_run, open_point
+from lluma_agent.loop.resume import (
+    NoCompletedTurn,
+    ResumeError,
+    ResumePoint,
+    check_settings,
+    how_to_go_on,
+    newest_run,
+    open_point,
+)
 from lluma_agent.loop.stop import exit_status
 from lluma_agent.model.claude import make_client
 from lluma_agent.runlog import figures
@@ -103,6 +111,8 @@ def main(argv: list[str]) -> int:
             f"{figures.percent(totals.cache_hit_ratio)} "
             f"({totals.stop_reason}); logs in {cfg.logs.dir}"
         )
+        if hint := how_to_go_on(cfg.logs.dir):
+            print(hint)
     code = exit_status(totals.stop_kind)
     if code:
         print(f"lluma run: {totals.stop_reason}", file=sys.stderr)

@@ -14,7 +14,7 @@ import signal
 import sys
 import time
 
-from lluma_cli.errors import rate
+from lluma_cli.errors import OneLineParser, career_length, rate
 
 DEFAULT_PHONE_PORT = 15037  # not 5037, so a real adb server can run beside the simulator
 
@@ -39,21 +39,8 @@ def _size(text: str) -> tuple[int, int]:
 HAZARDS_PER_INPUT = rate("hazards per input")
 
 
-def career_turns(text: str) -> int:
-    """An argparse type for `--career-turns`: 1 to MAX_CAREER_TURNS (a real career is 78)."""
-    from lluma_sim.game.calendar import MAX_CAREER_TURNS
-
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number of turns, got {text!r}") from None
-    if not 1 <= n <= MAX_CAREER_TURNS:
-        raise argparse.ArgumentTypeError(f"a career lasts 1 to {MAX_CAREER_TURNS} turns, got {text}")
-    return n
-
-
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="lluma sim", description="Offline stand-ins for the phone and the API.")
+    p = OneLineParser(prog="lluma sim", description="Offline stand-ins for the phone and the API.")
     sub = p.add_subparsers(dest="stand_in", required=True, metavar="{phone,api}")
     phone = sub.add_parser("phone", help="a simulated phone behind a fake adb server on 127.0.0.1")
     phone.add_argument("--port", type=int, default=DEFAULT_PHONE_PORT, help="adb server port (0 = any free port)")
@@ -63,7 +50,7 @@ def _parser() -> argparse.ArgumentParser:
     phone.add_argument("--hazards", type=HAZARDS_PER_INPUT, default=0.0, metavar="RATE",
                        help="the game's hazards (crash, not responding, connection error, daily reset, maintenance, "
                             "data update, tutorial, long loading) at RATE per input, 0..1 (default 0)")
-    phone.add_argument("--career-turns", type=career_turns, default=78, metavar="N",
+    phone.add_argument("--career-turns", type=career_length, default=78, metavar="N",
                        help="a career's length in game turns (default 78, the real game's; a shorter one keeps its "
                             "calendar and goals, compressed)")
     phone.add_argument("--style", choices=["plain", "hard"], default="hard",

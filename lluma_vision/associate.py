@@ -6,13 +6,16 @@ Two layout rules, in device pixels, for any backend's reading:
 - text on a button's row, beside it with no other button in between (a training's "Fail 12%",
   a skill's name and cost next to its Learn button), becomes that button's `meta`. It stays a read
   text line too (`meta_of` names the button): it may be the thing to tap (a list row's title beside
-  a tag, a dialog's second button the detector missed).
+  a tag, a dialog's second button the detector missed). Speech is not state: prose (whole sentences) taller than
+  the button, a paragraph running past its row (a speech bubble beside "Full Stats", a story's line beside a
+  skill's "Effects"), stays text of its own.
 """
 
 from __future__ import annotations
 
 import re
 
+from lluma_vision.layout import PROSE_WORDS
 from lluma_vision.models import Box, Button, TextLine, VisionOutput
 from lluma_vision.values import GAIN, SAME_COLUMN, fact_of, read_values, split_words
 
@@ -25,6 +28,15 @@ ROW_GAP_FRACTION = 0.6  # how far (of the screen width) a value or a meta text m
 # "Speed 90" and the training row's "Fail 12%" on the simulator's hub and training screens)
 LABEL_OVER = 1.5
 ROW_BUTTON_MAX = 0.15
+SPEECH_END = (".", "?", "!", "…")  # a sentence's end: with PROSE_WORDS words or more, speech
+
+
+def _speech(t: TextLine, beside: Box) -> bool:
+    """Whole sentences taller than the button beside them: a paragraph (a speech bubble), no label of its row. On
+    the labelled real screens the bubble, a skill's description and an event's line stand 1.5-2.3 buttons tall;
+    sentences on one line ("Place top 5 in Hanshin J.F.", "Hint Lvl 1. 10% OFF!") 0.5-0.9 and keep their button."""
+    return (len(t.text.split()) >= PROSE_WORDS and t.text.rstrip().endswith(SPEECH_END)
+            and t.bounds.height > beside.height)
 
 
 def _vcenter(b: Box) -> float:
@@ -90,7 +102,8 @@ def _owner(t: TextLine, buttons: list[Button], width: int, height: int) -> int |
         box = b.bounds
         if numeric and b.source == "heuristic":
             continue
-        if b.region == "menu" or box.height > ROW_BUTTON_MAX * height or not box.y0 <= cy <= box.y1:
+        if b.region == "menu" or box.height > ROW_BUTTON_MAX * height or not box.y0 <= cy <= box.y1 or \
+                _speech(t, box):
             continue
         gap = t.bounds.x0 - box.x1 if t.bounds.x0 >= box.x1 else box.x0 - t.bounds.x1 if t.bounds.x1 <= box.x0 else -1
         if gap < 0 or gap > ROW_GAP_FRACTION * width:

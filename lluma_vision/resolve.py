@@ -6,7 +6,7 @@ The rules, one file per family, each yielding `Evidence` (evidence.py) and never
 - `rules_plate`: the shape around the words (a plate, a closed shape, a card, a stack of alike plates, a banner);
 - `rules_row`: the words' neighbours (a row of equal cells, a stat grid, a toggle pair);
 - `rules_menu`: the tab bar (menu.py finds it);
-- `rules_icon`: a caption under an icon (icons.py finds the icons).
+- `rules_icon`: a caption under an icon, or a label an icon leads on its row (icons.py finds the icons).
 
 Rules yield evidence and never write a block; evidence is applied as it is said, so a rule that reads a block's
 score reads every earlier stage's evidence (and its own earlier words). The stages, and what each reads:
@@ -21,8 +21,9 @@ score reads every earlier stage's evidence (and its own earlier words). The stag
 5. rows (`row.cell`, `row.stat_grid`): reads stage 4 (tabs are not cells) and every score (a plated cell keeps its own).
 6. stacks (`plate.stack`): reads the frames and scores: lifts doubted text on one of a stack of alike plates.
 7. pairs (`row.toggle`): reads which blocks are plated buttons by now.
-8. icon captions (`icon.caption`): after the icons are found (output.icon_buttons), reads whether the caption is a
-   button already. The cinematic classifier and the badges read the scores after stage 7, before this one.
+8. icon captions and labels (`icon.caption`, `icon.label`): after the icons are found (output.icon_buttons), reads
+   whether the caption is a button already. The cinematic classifier and the badges read the scores after stage 7,
+   before this one.
 """
 
 from __future__ import annotations
@@ -89,6 +90,6 @@ def buttons(work: Work, lines: list[Line], blocks: list[Block], doubtful: list[L
     return lines, blocks, tabs
 
 
-def icon_caption(cap: Block, ic: Icon) -> None:
-    """Stage 8 for one icon: `cap` names it."""
-    apply(rules_icon.caption(cap, ic))
+def icon_caption(cap: Block, ic: Icon, how: str = "caption") -> None:
+    """Stage 8 for one icon: `cap` names it, as its caption or as the label it leads on its row (`how`)."""
+    apply(rules_icon.label(cap, ic) if how == "label" else rules_icon.caption(cap, ic))

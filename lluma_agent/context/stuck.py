@@ -11,6 +11,10 @@ vain starts over from "warn" (the detector forgets the streak), and counts as fa
 `recovery.max_cycles` ladders failed within `recovery.window_s` (max_cycles 0: no ladder, the run pauses at
 "pause" as it always did). A turn on one of the coordinator's rungs is logged with level "recover"; only the turn
 that pauses has "pause".
+
+A game that keeps stopping (killed from outside, crashing at once) is started again on most turns and shows a new
+screen each time, so no streak builds: the ladder counts those starts instead, and `recovery.max_starts` of them
+within `recovery.calm_turns` turns count as a ladder climbed in vain, toward the same pause.
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ class StuckCounts(BaseModel):
     climbed: int = 0  # the coordinator's rungs taken in the current episode
     calm: int = 0  # turns in a row without being stuck since
     failed: list[float] = Field(default_factory=list)  # epoch times of ladders climbed in vain (within the window)
+    starts: list[int] = Field(default_factory=list)  # turns the game had to be started again on (not by the ladder)
 
 
 def _equal(a: str, b: str) -> bool:
@@ -70,6 +75,7 @@ class StuckDetector:
         self.climbed = 0  # the coordinator's rungs taken in this episode (OWN_RUNGS, restart left out where it cannot)
         self.calm = 0  # turns in a row without being stuck (recovery.calm_turns of them end the episode)
         self.failed: list[float] = []  # epoch times of ladders climbed in vain (a resumed run keeps them)
+        self.starts: list[int] = []  # turns the game had to be started again on, within the last calm turns
 
     def record(self, screen_hash: str, action: str, changed: bool | None) -> None:
         """One finished action: the screen it was taken on, what it was, whether the screen changed."""
@@ -81,11 +87,12 @@ class StuckDetector:
 
     def saved(self) -> StuckCounts:
         return StuckCounts(unchanged=self.unchanged, screens=list(self.screens), actions=list(self.actions),
-                           climbed=self.climbed, calm=self.calm, failed=list(self.failed))
+                           climbed=self.climbed, calm=self.calm, failed=list(self.failed), starts=list(self.starts))
 
     def restore(self, counts: StuckCounts) -> None:
         self.unchanged, self.screens, self.actions = counts.unchanged, list(counts.screens), list(counts.actions)
         self.climbed, self.calm, self.failed = counts.climbed, counts.calm, list(counts.failed)
+        self.starts = list(counts.starts)
 
     def climb(self, can_restart: bool, max_cycles: int, window_s: float, now: float) -> Climb:
         """The coordinator's rung for a turn whose level is "pause" (see the module's docstring). `now` is epoch
@@ -97,11 +104,28 @@ class StuckDetector:
         if self.climbed < len(rungs):
             self.climbed += 1
             return Climb.model_validate({"rung": rungs[self.climbed - 1]})
+        climb = self._in_vain(max_cycles, window_s, now)
+        if climb.rung == "over":
+            self.unchanged, self.screens, self.actions, self.climbed = 0, [], [], 0  # from the bottom again
+        return climb
+
+    def _in_vain(self, max_cycles: int, window_s: float, now: float) -> Climb:
+        """A ladder climbed in vain: the run pauses once `max_cycles` of them fell within `window_s`."""
         self.failed = [t for t in self.failed if now - t < window_s] + [now]
         if len(self.failed) >= max_cycles:
             return Climb(rung="pause", failed=len(self.failed))
-        self.unchanged, self.screens, self.actions, self.climbed = 0, [], [], 0  # from the bottom again
         return Climb(rung="over", failed=len(self.failed))
+
+    def game_started(self, turn: int, max_starts: int, within: int, max_cycles: int, window_s: float, now: float
+                     ) -> Climb | None:
+        """The game had to be started again on `turn` (it was not in the foreground). The `max_starts`th start within
+        `within` turns is a ladder climbed in vain ("over", or "pause" as `climb` decides; at once with
+        max_cycles 0); None before."""
+        self.starts = [t for t in self.starts if turn - t < within] + [turn]
+        if len(self.starts) < max_starts:
+            return None
+        self.starts = []
+        return Climb(rung="pause") if max_cycles == 0 else self._in_vain(max_cycles, window_s, now)
 
     def settled(self, calm_turns: int) -> None:
         """A turn that is not stuck: after `calm_turns` of them in a row the episode is over, and the next one

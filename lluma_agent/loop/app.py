@@ -35,7 +35,7 @@ from lluma_agent.model.claude import MessagesRequest, Model, ModelReply, check_m
 from lluma_agent.navmap.actions import readable
 from lluma_agent.runlog import figures
 from lluma_agent.runlog.folder import RunFolder
-from lluma_agent.runlog.logread import action_label
+from lluma_agent.runlog.logread import action_label, clip, errors_label, screen_name, waited_label
 from lluma_agent.runlog.requestlog import write_request
 from lluma_agent.runlog.runs import RunLock, check_fresh
 from lluma_agent.runlog.turnlog import RunSummary, TurnLog, TurnLogger, read_turn
@@ -58,10 +58,16 @@ def system_prompt(cfg: Config) -> str:
     return text
 
 
+SCREEN_W = 48  # the live line's screen column: a dialog's title and the start of what was read
+
+
 def live_line(log: TurnLog, totals: RunTotals) -> str:
-    """One line per turn: screen, action, this turn's tokens (every call) and dollars, then the run's dollars and
-    cache hit so far, each labelled the way `lluma logs` and `lluma stats` label it (runlog/figures.py)."""
-    screen = (log.vision.summary if log.vision else log.waited or "?")[:40]
+    """One line per turn: screen (its name, a dialog by its title, then what was read), action, this turn's tokens
+    (every call) and dollars, then the run's dollars and cache hit so far, each labelled the way `lluma logs` and
+    `lluma stats` label it (runlog/figures.py); then what happened besides: a loading waited out, the first error by
+    its kind, a start of the game, a rung of the ladder, the map, the guard, a person."""
+    read = log.vision.summary if log.vision else log.waited or "?"
+    screen = clip(" · ".join(filter(None, (screen_name(log), read))), SCREEN_W)
     if log.action:
         action = action_label(log)
     elif log.response and log.response.tool_calls:
@@ -70,7 +76,8 @@ def live_line(log: TurnLog, totals: RunTotals) -> str:
             action = f"refused: {action}"
     else:
         action = "-"
-    errs = f" | {len(log.errors)} error(s)" if log.errors else ""
+    errs = f" | {waited_label(log)}" if log.waited and log.vision else ""
+    errs += f" | {errors_label(log.errors)}" if log.errors else ""
     if log.game_start is not None:
         errs += f" | game started ({log.game_start.reason})" if log.game_start.ok else (
             f" | game start FAILED: {gist(log.game_start.output) or 'no output'}")
@@ -82,8 +89,9 @@ def live_line(log: TurnLog, totals: RunTotals) -> str:
     edited = sorted({m.name for m in log.memory_changes if m.by == "person"})
     errs += f" | memory edited by a person: {', '.join(edited)}" if edited else ""
     return (
-        f"turn {log.turn:>4} | {screen:<40} | {action[:32]:<32} | turn: {figures.tokens(figures.turn_usage(log))} "
-        f"· {figures.usd(log.cost.turn_usd)} | run: {figures.usd(totals.cost_usd)} · cache hit "
+        f"turn {log.turn:>4} | {screen:<{SCREEN_W}} | {action[:32]:<32} | "
+        f"turn: {figures.tokens(figures.turn_usage(log))} · {figures.usd(log.cost.turn_usd)} | "
+        f"run: {figures.usd(totals.cost_usd)} · cache hit "
         f"{figures.percent(totals.cache_hit_ratio)}{errs}"
     )
 

@@ -48,9 +48,11 @@ class CareerTracker:
         record = self.untold = self.book.add(log)
         if record is None:
             return
-        self._write(record)
+        # told first (the line after this turn's own, in `tell`): a full disk refusing the record ends the run after
+        # this turn (the coordinator says why), and a resume writes the record again from the turn logs
         if self.notify is not None:
             self.notify("career_ended", record.model_dump(mode="json"))
+        self._write(record)
 
     def tell(self, log: TurnLog, totals: RunTotals) -> None:
         """An `on_turn` hook after the live line: the line of a career this turn ended, after the turn's own."""

@@ -82,7 +82,12 @@ _log = logging.getLogger(__name__)
 
 
 class Paused(Exception):
-    """The recovery ladder failed recovery.max_cycles times: this turn makes no model call and the run ends after it."""
+    """The recovery ladder failed recovery.max_cycles times: this turn makes no model call and the run ends after it.
+    `reason` says why (the stuck reason, or a game that kept stopping)."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 class Coordinator:
@@ -228,8 +233,7 @@ class Coordinator:
             t.retries = list(exc.retries)
         except Paused as exc:  # stop spending money and say why
             t.failures.append(str(exc))
-            assert t.notes is not None
-            self._ends(StopKind.STUCK, f"paused: stuck ({t.notes.stuck.reason})")
+            self._ends(StopKind.STUCK, f"paused: stuck ({exc.reason})")
         except Exception as exc:  # noqa: BLE001 - a bug must not lose the turn's paid calls or its log
             if disk_error(exc):  # a screenshot or request the folder refused: no bug, and the run cannot go on
                 self._ends(StopKind.DISK, self._disk_reason(exc))
@@ -258,7 +262,8 @@ class Coordinator:
         t.screenshot = self.logger.save_screenshot(t.turn, t.reading.frame.image)
         effect, t.state = self.effect_of_pending(t.state, t.reading)
         t.reading.out = self.plausible.check(t.reading.out, acted=effect is not None)
-        t.failures += self.nav.observed(t.reading.out, effect)  # where the last action led, on the screen map
+        # where the last action led, on the screen map (not known when the game had to be started again)
+        t.failures += self.nav.observed(t.reading.out, effect, restarted=t.game_start is not None)
         t.failures += self.events.seen(t.reading.out, t.turn)  # the trainee's state; a choice's outcome read
         t.screen = self.read(t.reading.out)
         if self.guarded_screen(t):  # Session Error, Recover TP: the coordinator's own, no model call
@@ -436,8 +441,25 @@ class Coordinator:
         if focus.shows(self.app.package):
             t.state = t.state.but(failed_starts=0)
             return True
-        started = self._start_game(t, f"not in the foreground ({focus.window or focus.app or 'nothing has the focus'})")
+        who = focus.window or focus.app or "nothing has the focus"
+        started = self._start_game(t, f"not in the foreground ({who})")
+        if started.ok:
+            self._keeps_stopping(t)
         return started.ok or t.state.failed_starts < self.cfg.game.start_tries
+
+    def _keeps_stopping(self, t: TurnParts) -> None:
+        """A start the game needed: too many within recovery.calm_turns turns count as a ladder climbed in vain (the
+        game keeps stopping, killed from outside or crashing at once); raises Paused when that pauses the run."""
+        rc = self.cfg.recovery
+        climb = self.stuck.game_started(t.turn, rc.max_starts, rc.calm_turns, rc.max_cycles, rc.window_s, time.time())
+        if climb is None:
+            return
+        why = f"the game kept stopping: started again {rc.max_starts} times within {rc.calm_turns} turns"
+        t.recovery = RecoveryLog(rung=climb.rung, reason=why, failed=climb.failed)
+        if climb.rung == "pause":
+            why += (f"; counted as the recovery ladder climbed in vain, {climb.failed} time(s) within "
+                    f"{rc.window_s:g} s (recovery.max_cycles {rc.max_cycles})" if climb.failed else "")
+            raise Paused(f"paused: {why}; no model call this turn", why)
 
     def _start_game(self, t: TurnParts, reason: str, stop_first: bool = False) -> Started:
         """Start the game; a start that worked is told (`game_restarted`). One that failed is a line in the turn,
@@ -512,7 +534,7 @@ class Coordinator:
                                   f"{rc.window_s:g} s (recovery.max_cycles {rc.max_cycles})" if climb.failed else "")
             t.notes.stuck = stuck.model_copy(update={"reason": why})
             t.recovery = RecoveryLog(rung="pause", reason=why, failed=climb.failed)
-            raise Paused(f"paused: {why}; no model call this turn")
+            raise Paused(f"paused: {why}; no model call this turn", why)
         if climb.rung == "over":  # from the bottom again: the model plays this turn, told what happened
             t.recovery = RecoveryLog(rung="over", reason=stuck.reason, failed=climb.failed)
             t.notes.stuck = self.stuck.state()

@@ -37,8 +37,9 @@ from lluma_agent.device.settle import Settle
 from lluma_agent.loop.acting import Acted, Actor, Effect
 from lluma_agent.loop.observe import VisionLike, observe
 from lluma_agent.loop.turn import Notes, Observation, TurnParts
-from lluma_agent.navmap import PendingStep, ScreenMap, Transition, open_map, save_map
+from lluma_agent.navmap import PendingStep, ScreenMap, Transition
 from lluma_agent.navmap.actions import ActionKey, key_of, readable
+from lluma_agent.navmap.shared import SharedMap
 from lluma_agent.runlog.turnlog import NavigationStep, RoutineLog
 from lluma_agent.tools.actions import ActionError, InputTool, PlannedAction
 from lluma_agent.tools.goto import GoTo
@@ -147,7 +148,8 @@ class Navigator:
         self.device, self.vision, self.settle = device, vision, settle
         self.stopping, self.clock = stopping, clock
         self.enabled = cfg.map.enabled
-        self.map, self.notice = open_map(path) if self.enabled else (ScreenMap(), "")
+        self.file = SharedMap(path)  # other runs on the same memory folder write it too: merged at each save
+        self.map, self.notice = self.file.open() if self.enabled else (ScreenMap(), "")
         if self.notice:
             _log.warning("screen map: %s", self.notice)
         self.route: Route | None = None
@@ -167,9 +169,10 @@ class Navigator:
     screen = staticmethod(screen_of)
 
     # ---- recording -------------------------------------------------------------------------------------
-    def observed(self, out: VisionOutput, effect: Effect | None) -> list[str]:
+    def observed(self, out: VisionOutput, effect: Effect | None, restarted: bool = False) -> list[str]:
         """A still reading: where the pending action led. Returns what the turn log must say (a damaged map set
-        aside, once)."""
+        aside, once). `restarted`: the game was started again before this reading (it had stopped or crashed),
+        so what the pending action did is not known: it is not recorded."""
         if not self.enabled:
             return []
         told, self.notice = ([f"map: {self.notice}"] if self.notice else []), ""
@@ -179,7 +182,10 @@ class Navigator:
         # a dialog the model's own input opened asks to confirm that choice (Rest -> "Rest": Cancel / OK)
         self.confirming = (here.kind == "dialog" and p is not None and p.run == self.run and not p.routine
                            and p.expected is None and p.src != here.id)
-        if p is None or p.run != self.run:
+        if p is None:
+            return told
+        if p.run != self.run or restarted:  # nothing known of how this screen came: no step moved to it later
+            self.map.arrival = None
             return told
         edge = self.map.record(p.src, p.action, here.id, now - p.sent_at, now, p.tool, p.args, p.expected)
         if p.routine:
@@ -187,7 +193,8 @@ class Navigator:
             missed = (p.expected is not None and p.expected != here.id) or unchanged
             line = f"{readable(p.action)} on {self.map.label(p.src)} -> {self.map.label(here.id)}"
             if missed:
-                edge.fails += unchanged  # a screen reached other than expected counted its miss in record()
+                if unchanged:  # a screen reached other than expected counted its miss in record()
+                    self.map.missed(edge.src, edge.action, edge.dst)
                 self.hold = True
                 line += " (the screen did not change)" if unchanged else (
                     f" (the map expected {self.map.label(p.expected or '')}; the next turn is yours)")
@@ -205,10 +212,10 @@ class Navigator:
         if not self.enabled:
             return ""
         try:
-            save_map(self.path, self.map)
+            self.map, told = self.file.save(self.map)
         except (OSError, ValueError) as exc:
             return f"map: not saved to {self.path} ({type(exc).__name__}: {exc})"
-        return ""
+        return f"map: {told}" if told else ""
 
     # ---- where you are -----------------------------------------------------------------------------------
     def where(self, out: VisionOutput) -> str:

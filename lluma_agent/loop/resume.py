@@ -59,6 +59,14 @@ def newest_run(root: Path, prefix: str = "run") -> Path:
     return max(runs, key=lambda r: max(p.stat().st_mtime for p in r.turn_logs())).path
 
 
+def how_to_go_on(folder: Path, command: str = "lluma run", more: str = "") -> str:
+    """The line that tells a person how to go on with a run that stopped: `to go on where it stopped: lluma run
+    --resume DIR`; "" when the folder has no checkpoint (no turn was finished: nothing to go on with)."""
+    if not RunFolder.at(folder).checkpoint.is_file():
+        return ""
+    return f"to go on where it stopped: {command} --resume {folder}{f' {more}' if more else ''}"
+
+
 def _has_row(folder: Path, turn: int) -> bool:
     db_path = RunFolder.at(folder).db
     if not db_path.is_file():
@@ -177,14 +185,22 @@ def _set_aside(folder: Path, files: list[Path], after: int, logger: TurnLogger) 
     return sorted(by_turn.items())
 
 
+def paused(c: Coordinator) -> bool:
+    """The checkpoint is of a run the ladder paused: its failed ladders reached recovery.max_cycles, or its streak
+    is at the pause with no rung climbed (no ladder: max_cycles 0, then or now). A run stopped while the coordinator
+    climbed its rungs (Ctrl+C, a kill, a limit) has a streak at "pause" too, and goes on up the ladder where it was."""
+    rc, stuck = c.cfg.recovery, c.stuck
+    return (stuck.state().level == "pause" and stuck.climbed == 0) or 0 < rc.max_cycles <= len(stuck.failed)
+
+
 def restore(point: ResumePoint, c: Coordinator) -> None:
     """The checkpoint into a freshly built coordinator. `run.max_turns` and `run.max_cost_usd` then count from
     here (N more turns, that many more dollars); the totals stay the whole run's."""
     cp = point.checkpoint
     checkpoint.apply(c, cp)
-    if c.stuck.state().level == "pause":  # a person resuming a run paused as stuck has looked at it
+    if paused(c):  # a person resuming a run paused as stuck has looked at it
         c.stuck.unchanged, c.stuck.screens, c.stuck.actions = 0, [], []
-        c.stuck.climbed, c.stuck.failed = 0, []  # and the recovery ladder starts afresh (any other resume goes on)
+        c.stuck.climbed, c.stuck.failed, c.stuck.starts = 0, [], []  # and the ladder starts afresh
     run = c.cfg.run
     if run.max_turns:
         run.max_turns += cp.totals.turns

@@ -4,8 +4,8 @@
 `actions` the canonical key of an action.
 """
 
-from lluma_agent.navmap.model import PendingStep, ScreenInfo, ScreenMap, Transition
+from lluma_agent.navmap.model import Interruption, PendingStep, ScreenInfo, ScreenMap, Transition
 from lluma_agent.navmap.store import MapError, load_map, map_path_for, open_map, save_map
 
-__all__ = ["MapError", "PendingStep", "ScreenInfo", "ScreenMap", "Transition", "load_map", "map_path_for",
-           "open_map", "save_map"]
+__all__ = ["Interruption", "MapError", "PendingStep", "ScreenInfo", "ScreenMap", "Transition", "load_map",
+           "map_path_for", "open_map", "save_map"]

@@ -12,15 +12,20 @@ Which edges are trusted is decided here, from the counts, with thresholds the ca
   action, and they all led to the same other screen (or, for an action that only moves a story on, anywhere:
   a story's pages read as one screen, its end as whatever comes next). Whether the screen offers anything else
   to choose is the caller's to check on the reading (lluma_agent/loop/navigate.py).
+
+Interruptions are kept apart from ways out. A screen that came after an action and, dismissed, left the game where
+that action reliably leads (Android's not-responding dialog after Next, Wait, and the screen Next always led to)
+came *over* the game: the action's step is moved to where it led, and the screen is counted as an interruption of
+the screen it came over, not a way out of it.
 """
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, PrivateAttr
 
 MAP_VERSION = 1
 MIN_USES = 1  # every step of a walk is checked: an edge seen once is worth trying (a fluke stops the walk)
@@ -68,6 +73,30 @@ class Transition(BaseModel):
         return self.seconds_total / self.count if self.count else 0.0
 
 
+class Arrival(BaseModel):
+    """The last action recorded that moved the game (`src` --`action`--> `dst`), kept until the next one: if `dst`
+    proves an interruption, the step is moved to where dismissing it led."""
+
+    src: str
+    action: str
+    dst: str
+    seconds: float = 0.0
+    expected: str | None = None
+    streaks: dict[str, int] = Field(default_factory=dict)  # its outcomes' streaks before it was recorded
+
+
+class Interruption(BaseModel):
+    """`screen` came over `over` after `action` and, dismissed (`way_out`, the last time), left the game where the
+    action leads: a hazard or a popup, not a way out of `over`."""
+
+    screen: str
+    over: str
+    action: str
+    way_out: str = ""
+    count: int = 0
+    last_seen: float = 0.0  # epoch seconds
+
+
 class PendingStep(BaseModel):
     """An action sent on `src`: the next still reading says where it led."""
 
@@ -87,9 +116,30 @@ class ScreenMap(BaseModel):
     transitions: list[Transition] = Field(default_factory=list)
     # The action whose screen reached the next reading tells (saved with the map, so a resumed run completes it).
     pending: PendingStep | None = None
+    interruptions: list[Interruption] = Field(default_factory=list)
+    arrival: Arrival | None = None  # how the screen now shown was reached (an interruption's step is moved)
+    # What was recorded since the map was read or written, in order: replayed onto the file as another run that
+    # shares it left it (navmap/shared.py), so neither run's steps are lost.
+    _journal: list[tuple[str, tuple[Any, ...]]] = PrivateAttr(default_factory=list)
+
+    @property
+    def journal(self) -> list[tuple[str, tuple[Any, ...]]]:
+        return self._journal
+
+    def __eq__(self, other: object) -> bool:
+        """The same map: its screens, ways, interruptions and pending step (how it was recorded is no part of it)."""
+        if not isinstance(other, ScreenMap):
+            return NotImplemented
+        return self.__dict__ == other.__dict__
+
+    def replay(self, journal: list[tuple[str, tuple[Any, ...]]]) -> None:
+        """Record again what another copy of the map recorded (its journal), in order."""
+        for op, args in journal:
+            getattr(self, op)(*args)
 
     # ---- recording ------------------------------------------------------------------------------------
     def see(self, screen_id: str, name: str, now: float) -> None:
+        self._journal.append(("see", (screen_id, name, now)))
         info = self.screens.setdefault(screen_id, ScreenInfo(name=name))
         info.name, info.seen, info.last_seen = name or info.name, info.seen + 1, now
 
@@ -100,6 +150,8 @@ class ScreenMap(BaseModel):
                args: dict[str, str] | None = None, expected: str | None = None) -> Transition:
         """`action` taken on `src` led to `dst` after `seconds`; `expected` the screen the map said it would reach
         (a goTo step, a routine pass): an edge expected and missed counts a failure."""
+        self._journal.append(("record", (src, action, dst, seconds, now, tool, args, expected)))
+        came, before = self.arrival, {t.dst: t.streak for t in self.taken(src, action)}
         edge = self.edge(src, action, dst)
         if edge is None:
             edge = Transition(src=src, action=action, dst=dst, tool=tool, args=dict(args or {}))
@@ -117,12 +169,65 @@ class ScreenMap(BaseModel):
             edge.tool, edge.args = tool, dict(args or {})
         if expected is not None and expected != dst and (missed := self.edge(src, action, expected)) is not None:
             missed.fails += 1
+        if dst != src:  # a screen left where it was is still the screen arrived at
+            self.arrival = Arrival(src=src, action=action, dst=dst, seconds=max(0.0, seconds), expected=expected,
+                                   streaks=before)
+            if came is not None and came.dst == src and came.src != src and dst != came.src:
+                usual = self._usual(came)
+                if usual is not None and (dst == usual.dst or self.interrupts(src)):
+                    self._move(came, action, dst, now, usual if dst == usual.dst else None)
         return edge
+
+    def missed(self, src: str, action: str, dst: str) -> None:
+        """The edge was expected and the screen did not change (a routine pass that did nothing): a failure."""
+        self._journal.append(("missed", (src, action, dst)))
+        if (edge := self.edge(src, action, dst)) is not None:
+            edge.fails += 1
+
+    def _usual(self, came: Arrival) -> Transition | None:
+        """Where the action `came` took reliably leads, not counting `came` itself (as a goTo would trust an edge:
+        MIN_USES, MIN_RATE), or None. `came.dst` left for it came over `came.src`; so did a screen known to interrupt.
+        An outcome among several is no proof: a hazard that went uncaught makes any screen look like one."""
+        others = sum(t.count for t in self.taken(came.src, came.action)) - 1
+        for t in self.taken(came.src, came.action):
+            if t.dst != came.dst and not t.loop and t.count >= MIN_USES and others > 0 and t.count / others >= MIN_RATE:
+                return t
+        return None
+
+    def _move(self, came: Arrival, way_out: str, dst: str, now: float, led: Transition | None) -> None:
+        """`came`'s step is no way out of `came.src`: undone, counted where it `led` when dismissing the interruption
+        went on there (the action's usual outcome), and the interruption counted."""
+        wrong = self.edge(came.src, came.action, came.dst)
+        if wrong is not None:
+            wrong.count -= 1
+            wrong.seconds_total = max(0.0, wrong.seconds_total - came.seconds)
+            if wrong.count <= 0:
+                self.transitions.remove(wrong)
+        for t in self.taken(came.src, came.action):
+            t.streak = came.streaks.get(t.dst, 0)
+        if led is not None:  # as if it had been recorded so
+            for t in self.taken(came.src, came.action):
+                t.streak = 0 if t is not led else t.streak + 1
+            led.count += 1
+            led.seconds_total += came.seconds
+            led.last_seen = now
+            if came.expected == dst:
+                led.fails = max(0, led.fails - 1)
+        key = (came.dst, came.src, came.action)
+        hit = next((i for i in self.interruptions if (i.screen, i.over, i.action) == key), None)
+        if hit is None:
+            hit = Interruption(screen=came.dst, over=came.src, action=came.action)
+            self.interruptions.append(hit)
+        hit.count, hit.way_out, hit.last_seen = hit.count + 1, way_out, now
 
     # ---- reading ----------------------------------------------------------------------------------------
     def taken(self, src: str, action: str) -> list[Transition]:
         """Every outcome of `action` on `src`."""
         return [t for t in self.transitions if t.src == src and t.action == action]
+
+    def interrupts(self, screen: str) -> bool:
+        """`screen` is known to come over other screens (a hazard, a popup)."""
+        return any(i.screen == screen for i in self.interruptions)
 
     def rate(self, edge: Transition) -> float:
         """Of the times its action was taken on its screen, the share that led where this edge goes."""

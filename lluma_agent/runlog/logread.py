@@ -109,6 +109,37 @@ def screen_label(log: TurnLog) -> str:
     return log.vision.summary if log.vision else ""
 
 
+NAMELESS = ("", "cinematic", "buttons")  # identities whose name says no more than the summary ("loading", "screen")
+
+
+def screen_name(log: TurnLog) -> str:
+    """The screen's name as the map knows it (a dialog's title, a header: "Umamusume isn't responding"), or ""."""
+    seen = log.vision.full.get("screen") if log.vision else None
+    if not isinstance(seen, dict) or seen.get("kind", "") in NAMELESS:
+        return ""
+    return str(seen.get("name") or "")
+
+
+def errors_label(errors: list[str]) -> str:
+    """A turn's errors in a few words: the first by its kind ("model error: refused ..."), and how many more."""
+    if not errors:
+        return ""
+    kind, sep, what = errors[0].partition(": ")
+    first = f"{kind} error: {what}" if sep and kind.isidentifier() else f"error: {errors[0]}"
+    more = f" (+{len(errors) - 1} more)" if len(errors) > 1 else ""
+    return clip(first, 80) + more
+
+
+def waited_label(log: TurnLog) -> str:
+    """A loading screen or cutscene waited out before the reading ("loading: 4 captures waited"), or one still up
+    after observe's waits ("loading: still up after 8 captures"); "" when none."""
+    if not log.waited:
+        return ""
+    kind, _, count = log.waited.partition(" (")
+    waits = count.rstrip(")").replace("waits", "captures").replace("wait", "capture")
+    return f"{kind}: still up after {waits}" if log.frame.cinematic == kind else f"{kind}: {waits} waited"
+
+
 def action_label(log: TurnLog) -> str:
     """`pressButton(OK)`, plus `[forced]` when the coordinator chose it; empty when nothing was done."""
     a = log.action

@@ -3,7 +3,8 @@
 - `guard.never_press`: a tap that would hit a listed button is refused, nothing is sent, and the model is told
   why (an error result). A tap hits what it names (pressButton's target) and every button or read text whose box
   holds the tap's box centre; names match ignoring case, spaces and punctuation, and a longer label that holds the
-  listed words ("Purchase Carats >") matches too. A listed name read as a line of text (a dialog's title, such as
+  listed words ("Purchase Carats >") matches too; a short name (4 letters or fewer) only as whole words ("OK" is not
+  in "Book"). A listed name read as a line of text (a dialog's title, such as
   "Age Confirmation") makes that screen's agreeing buttons (OK, Yes, Confirm, Next, Purchase, Buy, ...) refused
   too; Cancel, Close and Back stay allowed, so the way out is always open. The defaults are the money and
   account buttons the bots people run refuse to press (FACTS): "Purchase Carats", "Age Confirmation",
@@ -16,6 +17,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from lluma_agent.config import GuardConfig
 from lluma_agent.tools.actions import PlannedAction
@@ -24,11 +26,24 @@ from lluma_vision.models import Box, VisionOutput
 SESSION_ERROR = "Session Error"
 RECOVER_TP = "Recover TP"
 CANCEL_NAMES = ("cancel", "close", "no", "back")  # what leaves the Recover TP dialog without spending anything
+WHOLE_WORDS_UP_TO = 4  # letters: "OK", "Yes", "Buy", "Link" hide inside longer words; "Carats" and longer do not
 AGREE_NAMES = ("ok", "yes", "confirm", "next", "done", "continue", "agree", "purchase", "buy", "link", "accept")
 
 
 def norm(s: str) -> str:
-    return re.sub(r"[^0-9a-z]+", "", s.casefold())
+    return re.sub(r"[\W_]+", "", s.casefold())
+
+
+def listed(name: str) -> Callable[[str], bool]:
+    """Whether a label holds `name`. Ignoring case, spaces and punctuation, as a part of the label ("Purchase Carats >",
+    "PurchaseCarats": OCR runs words together; a guard errs on the side of refusing); a short name, which hides
+    inside other words ("OK" in "Book", "Buy" in "Buyer"), only as whole words."""
+    want = norm(name)
+    if len(want) > WHOLE_WORDS_UP_TO:
+        return lambda label: want in norm(label)
+    words = re.findall(r"[^\W_]+", name.casefold())
+    whole = re.compile(r"(?<![^\W_])" + r"[\W_]*".join(map(re.escape, words)) + r"(?![^\W_])")
+    return lambda label: whole.search(label.casefold()) is not None
 
 
 def _labels(vision: VisionOutput) -> list[tuple[str, Box]]:
@@ -44,11 +59,10 @@ def shows(vision: VisionOutput, words: str) -> bool:
 class Guard:
     def __init__(self, cfg: GuardConfig) -> None:
         self.cfg = cfg
-        self.never = [(name, norm(name)) for name in cfg.never_press if norm(name)]
+        self.never = [(name, listed(name)) for name in cfg.never_press if norm(name)]
 
     def _listed(self, label: str) -> str:
-        n = norm(label)
-        return next((name for name, want in self.never if n and want in n), "")
+        return next((name for name, holds in self.never if holds(label)), "")
 
     def refuses(self, planned: PlannedAction, vision: VisionOutput) -> str:
         """The listed name this action would press, or "" (only taps press anything)."""

@@ -4,8 +4,9 @@ Inline SVG, no script, no external file, no marker references (arrow heads are d
 under the page's CSP. The layout is deterministic and radial, as the game is a hub with spokes: the hub (the screen
 joined to the most others) in the middle, the screens one step from it on a ring around it, two steps on the next
 ring (a breadth-first walk over the ways out and the ways in, so a screen that only leads to the hub has a place
-too), each screen in the wedge of the screen it was reached from (a chain of screens runs straight out); screens no
-way joins to the hub in a row below.
+too), each screen in the wedge of the screen it was reached from (a chain of screens runs straight out), slid round
+its ring until its box clears its neighbours' (a ring too short moves out); screens no way joins to the hub in a row
+below.
 Every box and arrow carries a `<title>` (a browser's tooltip) with its figures.
 """
 
@@ -26,6 +27,8 @@ ARROW = 7.0  # arrow head length
 ASPECT = 1.8  # rings are ellipses this much wider than tall: the boxes are wide and the page is too
 RING_STEP = 90.0  # the vertical gap between rings (its horizontal gap, x ASPECT, clears a box's width)
 GAP = 20.0  # between neighbouring boxes on a ring
+SLIDE = 0.02  # radians a box slides round its ring at a time to clear its neighbour
+RING_GROW = 15.0  # a ring too short for its boxes moves out by this much at a time
 MARGIN = 30.0
 LABEL_OFF = 6.0  # an arrow's name, this far beside its bow
 LABEL_SIDE = 0.3  # a bow pointing further sideways than this puts the name's start (or end) at the arrow
@@ -88,15 +91,61 @@ def _border(cx: float, cy: float, hw: float, hh: float, towards: tuple[float, fl
 Point = tuple[float, float]
 
 
+def _clear(a: Point, b: Point) -> bool:
+    """Two boxes centred here stand apart by a gap, across or down."""
+    return abs(a[0] - b[0]) >= BOX_W + GAP or abs(a[1] - b[1]) >= BOX_H + GAP
+
+
+def _on_ring(radius: float, a: float) -> Point:
+    return radius * ASPECT * math.cos(a), radius * math.sin(a)
+
+
+def _spread(ring: list[str], angle: dict[str, float], radius: float, inner: list[Point]) -> dict[str, Point] | None:
+    """The ring's boxes at their angles where they clear one another and every box inside the ring: round the
+    ring in angle order, each moved on (SLIDE at a time) past the one before it and past inner boxes; None when
+    the ring is too short to hold them (the last would run into the first)."""
+    ordered = sorted(ring, key=angle.__getitem__)
+    start = angle[ordered[0]]
+    at: dict[str, Point] = {}
+    prev: Point | None = None
+    a = start
+    for s in ordered:
+        a = max(a, angle[s])
+        while (prev is not None and not _clear(_on_ring(radius, a), prev)) or \
+                not all(_clear(_on_ring(radius, a), p) for p in inner):
+            a += SLIDE
+            if a >= start + 2 * math.pi:
+                return None
+        prev = at[s] = _on_ring(radius, a)
+    first = at[ordered[0]]
+    return at if len(ordered) == 1 or _clear(first, prev or first) else None
+
+
+def _rings(order: list[str], angle: dict[str, float], depth: dict[str, int], first: float) -> dict[str, Point]:
+    """Each screen on its ring near its angle, the rings from the middle out: a ring's boxes slide round it until
+    they clear one another and the boxes inside it, and a ring too short for that moves out (RING_GROW at a time).
+    Wedges shared by branch ends alone put boxes of one ring onto each other on most 10-30-screen maps."""
+    where: dict[str, Point] = {order[0]: (0.0, 0.0)}
+    radius = 0.0
+    for d in range(1, max(depth.values()) + 1):
+        ring = [s for s in order if depth[s] == d]
+        radius += first if d == 1 else RING_STEP
+        inner = list(where.values())
+        at = _spread(ring, angle, radius, inner)
+        while at is None:
+            radius += RING_GROW
+            at = _spread(ring, angle, radius, inner)
+        where.update(at)
+    return where
+
+
 def place(m: ScreenMap, shown: list[str]) -> tuple[dict[str, Point], float, float]:
     """Each screen's box centre, and the picture's width and height (the boxes' extent, a margin round it)."""
     order, parent = tree(m, shown)
     angle, depth, ends = _angles(order, parent)
     # the first ring far enough out that neighbouring branch ends clear a box's width where they are closest
     first = max(RING_STEP, ends * (BOX_W + GAP) / (2 * math.pi * ASPECT))
-    where = {s: (0.0, 0.0) if depth[s] == 0 else
-             ((first + (depth[s] - 1) * RING_STEP) * ASPECT * math.cos(angle[s]),
-              (first + (depth[s] - 1) * RING_STEP) * math.sin(angle[s])) for s in order}
+    where = _rings(order, angle, depth, first)
     left = min(x for x, _ in where.values()) - BOX_W / 2 - MARGIN
     top = min(y for _, y in where.values()) - BOX_H / 2 - MARGIN - TITLE_H
     where = {s: (x - left, y - top) for s, (x, y) in where.items()}
@@ -149,11 +198,15 @@ def _arrow(ways: list[WayOut], start: Point, end: Point, most: int) -> str:
 
 
 def _box(m: ScreenMap, s: str, at: Point) -> str:
+    """A screen's box; an interruption's (a hazard, a popup: it came over other screens) dashed."""
     x, y = at
     seen = m.screens[s].seen
-    return (f'<g class="screen"><title>{escape(f"{name_of(m, s)} [{s}]: seen {seen}")}</title>'
+    came = sum(i.count for i in m.interruptions if i.screen == s)
+    tip = f"{name_of(m, s)} [{s}]: seen {seen}" + (f"; came over other screens {came} time(s)" if came else "")
+    dash = ' stroke-dasharray="5 3"' if came else ""
+    return (f'<g class="screen"><title>{escape(tip)}</title>'
             f'<rect x="{x - BOX_W / 2:.1f}" y="{y - BOX_H / 2:.1f}" width="{BOX_W:.0f}" height="{BOX_H:.0f}" rx="6" '
-            f'fill="#ffffff" stroke="#2e5f8a" stroke-width="1.5"/>'
+            f'fill="#ffffff" stroke="#2e5f8a" stroke-width="1.5"{dash}/>'
             f'<text x="{x:.1f}" y="{y - 2:.1f}" text-anchor="middle" class="ct">{escape(_cut(name_of(m, s)))}</text>'
             f'<text x="{x:.1f}" y="{y + 12:.1f}" text-anchor="middle">seen {seen:,}</text></g>')
 
@@ -173,7 +226,8 @@ def map_svg(m: ScreenMap) -> str:
     most = max((sum(w.count for w in ws) for ws in arrows), default=1) or 1
     drawn = f" (the {len(shown)} most seen drawn)" if len(shown) < len(m.screens) else ""
     parts = [f'<text x="8" y="18" class="ct">Screen map: {len(m.screens)} screens, {len(m.transitions)} ways out'
-             f"{drawn}; arrows as thick as their use, orange: some failed, red: most failed</text>"]
+             f"{drawn}; arrows as thick as their use, orange: some failed, red: most failed; dashed: an interruption "
+             "(came over other screens)</text>"]
     parts += [_arrow(ws, where[ws[0].src], where[ws[0].dst], most) for ws in arrows]
     parts += [_box(m, s, at) for s, at in where.items()]  # boxes over every arrow
     head = (f'<svg viewBox="0 0 {width:.0f} {height:.0f}" width="100%" style="max-width:{width:.0f}px" role="img" '

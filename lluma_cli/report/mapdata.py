@@ -10,7 +10,7 @@ from pydantic import BaseModel
 
 from lluma_agent.atomic import what_is
 from lluma_agent.config import ConfigError, find_config, load_config
-from lluma_agent.navmap import MapError, ScreenMap, Transition, load_map, map_path_for
+from lluma_agent.navmap import Interruption, MapError, ScreenMap, Transition, load_map, map_path_for
 from lluma_agent.runlog.folder import RunFolder
 from lluma_agent.runlog.logread import default_root
 
@@ -27,6 +27,19 @@ class WayOut(BaseModel):
     fails: int  # times it was expected (a goTo step, a routine pass) and another screen came
     seconds_mean: float | None  # from the input sent to the next still reading
     stays: bool  # the action left the screen where it was (a scroll, a page turned): kept, never walked
+
+
+class CameOver(BaseModel):
+    """An interruption as `lluma map` shows it: a screen that came over another after an action (a hazard, a
+    popup), with names worked out; kept apart from the ways out."""
+
+    screen: str
+    screen_name: str
+    over: str
+    over_name: str
+    action: str  # the action after which it came
+    way_out: str  # the action that dismissed it, the last time
+    count: int
 
 
 def _config_memory() -> Path | None:
@@ -100,6 +113,17 @@ def way_out(m: ScreenMap, t: Transition) -> WayOut:
         src=t.src, src_name=name_of(m, t.src), action=t.action, dst=t.dst, dst_name=name_of(m, t.dst), count=t.count,
         fails=t.fails, seconds_mean=round(t.mean_seconds, 2) if t.count else None, stays=t.loop,
     )
+
+
+def came_over(m: ScreenMap, i: Interruption) -> CameOver:
+    return CameOver(screen=i.screen, screen_name=name_of(m, i.screen), over=i.over, over_name=name_of(m, i.over),
+                    action=i.action, way_out=i.way_out, count=i.count)
+
+
+def interruptions(m: ScreenMap) -> list[CameOver]:
+    """The map's interruptions, the most frequent first (then by name, so the listing is the same every time)."""
+    out = [came_over(m, i) for i in m.interruptions]
+    return sorted(out, key=lambda c: (-c.count, c.screen_name, c.over_name, c.action))
 
 
 def ordered_screens(m: ScreenMap) -> list[str]:

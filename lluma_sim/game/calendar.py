@@ -14,7 +14,10 @@ MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", 
 DEBUT_TURN = 12  # Junior Late Jun: the debut race (FACTS)
 DATED_FROM = 11  # "Junior Year Early Jun" is the first dated Junior turn FACTS quotes; before it, "Pre-Debut"
 SUMMER_CAMPS = ((37, 40), (61, 64))  # Classic and Senior Early Jul .. Late Aug (FACTS)
-MAX_CAREER_TURNS = 1000  # longer is no career: `--career-turns` refuses it (a real one is 78)
+# longer is no career, and `--career-turns` refuses it: a real one is 78 game turns; a night (8 hours at 6-9 s a
+# turn) plays 3,000-4,800 agent turns and a career takes more agent turns than game turns, so one past this never
+# ends within a night
+MAX_CAREER_TURNS = 1000
 
 
 def real_turn(turn: int, max_turns: int) -> int:

@@ -183,3 +183,36 @@ def test_the_listing_names_the_rung_the_start_and_the_guard() -> None:
         "game_start": GameStartLog(reason="recovery rung restart", ok=True),
         "guard": ["refused pressButton(Purchase Carats)"]})
     assert notes(log)[:3] == ["recovery: restart", "game started", "guard: refused pressButton(Purchase Carats)"]
+
+
+def test_a_full_disk_during_a_career_record_loses_nothing(tmp_path: Path, monkeypatch: Any) -> None:
+    """Probe: the disk fills as a career's record is written (the write's flush to disk fails). The person is told
+    the career ended all the same (the line and `career_ended`), the error is a disk error (the run stops after the
+    turn: kind disk, one line naming the folder), nothing half written is left, and once there is room a resumed
+    run writes the record from the turn logs."""
+    import errno
+
+    from lluma_agent import atomic
+    from lluma_agent.loop.stop import disk_error
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(atomic.os, "fsync", full)
+    events: list[str] = []
+    said: list[str] = []
+    tracker = CareerTracker(RunFolder.at(tmp_path), notify=lambda e, d: events.append(e), say=said.append)
+    turns = [turn(1, hub(100)), turn(2, END)]
+    tracker(turns[0], RunTotals())
+    try:
+        tracker(turns[1], RunTotals())
+    except OSError as exc:
+        assert disk_error(exc)
+    else:
+        raise AssertionError("the full disk was not reported")
+    assert events == ["career_ended"] and said and said[0].startswith("career 1 (complete)")  # before: neither
+    assert not list(tmp_path.rglob("*.tmp")) and not (tmp_path / "careers" / "career_001.json").exists()
+    monkeypatch.undo()  # room again: the run is resumed
+    CareerTracker(RunFolder.at(tmp_path)).replay(turns)
+    record = json.loads((tmp_path / "careers" / "career_001.json").read_text())
+    assert record["complete"] and record["stats"]["Speed"] == 100

@@ -39,6 +39,51 @@ def test_record_counts_time_and_streaks() -> None:
     assert m.rate(edge) == pytest.approx(2 / 3)
 
 
+def test_a_dialog_that_came_over_a_screen_is_an_interruption_not_a_way_out() -> None:
+    """Next on the scenario screen leads to the trainee screen; once, Android's not-responding dialog came first and
+    Wait dismissed it onto the trainee screen: the step counts where it led, the dialog as an interruption."""
+    m = _walked(("scenario", "pressButton:Next", "trainee"), times=1)
+    m.record("trainee", "back", "scenario", 1.0, 0.0)
+    m.record("scenario", "pressButton:Next", "anr", 2.0, 5.0)
+    m.record("anr", "pressButton:Wait", "trainee", 1.0, 6.0)
+    assert [(t.action, t.dst, t.count, t.streak) for t in m.ways_out("scenario")] == [
+        ("pressButton:Next", "trainee", 2, 2)]  # as if no dialog had come: its streak goes on
+    assert m.edge("scenario", "pressButton:Next", "anr") is None
+    assert [(i.screen, i.over, i.action, i.way_out, i.count) for i in m.interruptions] == [
+        ("anr", "scenario", "pressButton:Next", "pressButton:Wait", 1)]
+    assert [t.action for t in m.ways_out("anr")] == ["pressButton:Wait"]  # the dialog's own way out is kept
+    # known now: after an action with a usual outcome it is no way out, wherever dismissing it went (a crash)
+    m.record("hub", "pressButton:Races", "races", 1.0, 7.0)
+    m.record("races", "back", "hub", 1.0, 7.5)
+    m.record("hub", "pressButton:Races", "anr", 1.0, 8.0)
+    m.record("anr", "pressButton:Close app", "launcher", 1.0, 9.0)
+    assert [(t.dst, t.count) for t in m.ways_out("hub")] == [("races", 1)] and m.interrupts("anr")
+    assert {(i.over, i.count) for i in m.interruptions} == {("scenario", 1), ("hub", 1)}
+
+
+def test_an_outcome_among_several_is_no_proof_of_an_interruption() -> None:
+    """Tap to Start leads home or to Continue Career as the game stands; Continue Career's Resume then leads to the
+    hub, where Tap to Start has led once too (after a reset): no interruption, every step a way out as it came."""
+    m = ScreenMap()
+    for dst in ("home", "continue", "hub", "home"):
+        m.record("title", "tap:Tap to Start", dst, 1.0, 0.0)
+        m.record(dst, "back", "title", 1.0, 0.0)
+    m.record("title", "tap:Tap to Start", "continue", 1.0, 1.0)
+    m.record("continue", "pressButton:Resume", "hub", 1.0, 2.0)
+    assert m.interruptions == [] and m.edge("title", "tap:Tap to Start", "continue").count == 2
+
+
+def test_a_dialog_an_action_opens_stays_its_way_out() -> None:
+    """The near miss: Rest opens its confirm dialog, whose OK leads on to a screen Rest never led to itself."""
+    m = ScreenMap()
+    for _ in range(2):
+        m.record("hub", "pressButton:Rest", "rest?", 1.0, 0.0)
+        m.record("rest?", "pressButton:OK", "event", 1.0, 0.0)
+        m.record("event", "pressButton:Next", "hub", 1.0, 0.0)
+    assert [(t.action, t.dst, t.count) for t in m.ways_out("hub")] == [("pressButton:Rest", "rest?", 2)]
+    assert m.interruptions == []
+
+
 def test_self_loops_are_kept_but_never_walked() -> None:
     m = _walked(("list", "scrollDown", "list"), ("list", "back", "hub"))
     assert m.edge("list", "scrollDown", "list") is not None

@@ -10,6 +10,7 @@ import numpy as np
 from fakes import FakePhone, FakeScreen, FakeVision, ScriptedModel, button, call, loop, text
 from PIL import Image
 
+from lluma_agent.device.app import GameApp
 from lluma_agent.loop.coordinator import Coordinator
 from lluma_agent.loop.gated import PersonGate, Verdict
 from lluma_agent.navmap import ScreenMap, Transition, load_map, save_map
@@ -451,3 +452,60 @@ def test_a_screen_with_another_way_on_needs_the_same_result_each_time(tmp_path: 
     model = ScriptedModel([[call("pressButton", name="Races")]])
     totals = _loop(tmp_path, phone, model, 1).run()
     assert totals.routine_passes == 0 and len(model.requests) == 1
+
+
+# ---- interruptions --------------------------------------------------------------------------------------------
+def test_a_dialog_that_came_over_a_routine_pass_is_an_interruption_and_the_pass_did_not_fail(tmp_path: Path) -> None:
+    """The result's Next always led to the hub; once Android's not-responding dialog came first (the hazard comes
+    after the input). Wait dismissed it onto the hub: the map keeps Next -> Hub as the result's one way out (no
+    failure), and the dialog apart, as an interruption of the result screen."""
+    anr = FakeScreen(buttons=[button("Close app", 100, 900, 980, 980), button("Wait", 100, 1000, 980, 1080)],
+                     texts=[text("Game isn't responding", *TITLE)], goes_to={"Wait": "hub"})
+    phone = FakePhone({**_phone("result", next_goes_to="anr").screens, "anr": anr}, start="result")
+    _seed(tmp_path, phone, NEXT)
+    model = ScriptedModel([[call("pressButton", name="Wait")], [call("pressButton", name="Training")]])
+    _loop(tmp_path, phone, model, 3).run()
+    assert _log(tmp_path, 1).routine is not None  # the result was passed on the map: the dialog came over it
+    ids, m = _ids(phone), load_map(tmp_path / "memory.map.json")
+    assert [(t.action, t.dst, t.count, t.fails) for t in m.ways_out(ids["result"])] == [
+        ("pressButton:Next", ids["hub"], 4, 0)]
+    assert [(i.screen, i.over, i.action, i.way_out, i.count) for i in m.interruptions] == [
+        (ids["anr"], ids["result"], "pressButton:Next", "pressButton:Wait", 1)]
+
+
+def test_an_action_after_which_the_game_had_to_be_started_again_is_no_way_out(tmp_path: Path) -> None:
+    """The game crashed after Training was pressed: the agent started it again and read its title. Training did not
+    lead to the title; nothing is recorded for it."""
+    from tests.agent.test_recovery import _phone as app_phone
+
+    phone = app_phone()
+    model = ScriptedModel([[call("pressButton", name="Training")], [call("pressButton", name="TAP TO START")]])
+    c = _loop(tmp_path, phone, model, 2)
+    c.app = GameApp(phone, c.cfg.game)
+    c.step()
+    phone.running, phone.screen = False, "launcher"  # the game's process died
+    second = c.step()
+    assert second.game_start is not None and second.game_start.ok
+    m = load_map(tmp_path / "memory.map.json")
+    assert m.transitions == [] and m.arrival is None
+
+
+# ---- two runs, one map ----------------------------------------------------------------------------------------
+def test_two_runs_sharing_one_map_file_keep_what_both_learned(tmp_path: Path) -> None:
+    """Two runs on one memory folder (two phones, one account's notes) write one map file, turn by turn in
+    between each other: every step either run took is kept, counted once, and each run reads the other's."""
+    one, two = _phone("hub"), _phone("hub")
+    a = _loop(tmp_path, one, ScriptedModel([[call("pressButton", name="Training")], [call("back")]] * 3), 6,
+              logs="run-a", loop__autopilot=False)
+    b = _loop(tmp_path, two, ScriptedModel([[call("pressButton", name="Races")], [call("back")]] * 3), 6,
+              logs="run-b", loop__autopilot=False)
+    for _ in range(6):
+        a.step()
+        b.step()
+    ids, m = _ids(one), load_map(tmp_path / "memory.map.json")
+    counts = {(t.src, t.action, t.dst): t.count for t in m.transitions}
+    assert counts == {(ids["hub"], "pressButton:Training", ids["training"]): 3,
+                      (ids["training"], "back", ids["hub"]): 2,
+                      (ids["hub"], "pressButton:Races", ids["races"]): 3, (ids["races"], "back", ids["hub"]): 2}
+    assert m.screens[ids["hub"]].seen == 6  # three times each
+    assert "goTo: Races</map>" in _texts(a.model.requests[-1])  # run a is told of what run b learned

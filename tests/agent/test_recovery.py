@@ -16,9 +16,12 @@ from lluma_agent.loop import checkpoint
 from lluma_agent.loop.app import tell_the_end
 from lluma_agent.loop.coordinator import Coordinator
 from lluma_agent.loop.stop import StopKind, exit_status
+from lluma_agent.model.calls import ToolCall
+from lluma_agent.model.claude import ModelReply
 from lluma_agent.notify import Notifier
 from lluma_agent.runlog.stats import compute
 from lluma_agent.runlog.turnlog import read_turns
+from lluma_facts import Usage
 
 PKG = "com.cygames.umamusume"
 ACT = "jp.co.cygames.umamusume_activity.UmamusumeActivity"
@@ -355,3 +358,58 @@ def test_a_long_wait_ends_at_a_persons_stop_and_at_max_hours(tmp_path: Path) -> 
     totals = c2.run()
     assert totals.stop_kind == StopKind.MAX_HOURS and totals.turns == 1  # the hour's wait cut at half an hour
     assert clock2.now == 1800 and "waited 1800 s" in read_turns(tmp_path / "hours" / "logs")[0].guard[0]
+
+
+class KilledPhone(AppPhone):
+    """The game stopped from outside every few seconds: two looks of three find it gone again (whatever was on the
+    screen), so the screens read vary (the title, home, a career screen) and no streak of one screen builds up."""
+
+    def __init__(self) -> None:
+        super().__init__({"home": FakeScreen(buttons=[button("Career", 100, 1300, 500, 1400)],
+                                             texts=[text("Home", 40, 40, 300, 100)], goes_to={"Career": "scenario"}),
+                          "scenario": FakeScreen(buttons=[button("Next", 400, 1600, 700, 1700)],
+                                                 texts=[text("Select Scenario", 40, 40, 400, 100)],
+                                                 goes_to={"Next": "home"})}, start="home")
+        self.looks = 0
+
+    def shell(self, command: str, what: str = "shell") -> tuple[str, str, int | None]:
+        if command.split()[:2] == ["dumpsys", "window"]:
+            self.looks += 1
+            if self.looks % 3:
+                self.running, self.screen = False, "launcher"
+        return super().shell(command, what)
+
+
+class Player:
+    """A model that presses what the screen offers: the title's text, else the first button."""
+
+    def __init__(self) -> None:
+        self.requests: list[dict[str, object]] = []
+
+    def decide(self, request: dict[str, object]) -> ModelReply:
+        self.requests.append(request)
+        seen = json.dumps(request["messages"][-1])  # type: ignore[index]
+        name = "TAP TO START" if "TAP TO START" in seen else "Career" if "Career" in seen else "Next"
+        block = call("pressButton", name=name)
+        return ModelReply(content=[block], text="", tool_calls=[ToolCall(id=block["id"], name=block["name"],
+                                                                         input=block["input"])],
+                          stop_reason="tool_use", usage=Usage(input_tokens=1000, output_tokens=50))
+
+    def preflight(self, request: dict[str, object]) -> tuple[bool, str] | None:
+        return None
+
+
+def test_a_game_stopped_from_outside_again_and_again_ends_in_a_clear_stop_not_a_loop(tmp_path: Path) -> None:
+    """Probe: the game is killed every few seconds for minutes. Each start succeeds and the screens read vary, so
+    the stuck detector sees no streak of one screen and no A-B-A-B loop: before, the run started the game again on
+    two turns of three until max_turns. The ladder counts the starts: recovery.max_starts of them within
+    recovery.calm_turns turns is a ladder climbed in vain, and recovery.max_cycles of those pause the run (exit 3)."""
+    c = _loop(tmp_path, KilledPhone(), Player(), max_turns=300)  # type: ignore[arg-type]
+    totals = c.run()
+    rc = c.cfg.recovery
+    assert totals.stop_kind == StopKind.STUCK and exit_status(totals.stop_kind) == 3, totals.stop_reason
+    assert f"the game kept stopping: started again {rc.max_starts} times within {rc.calm_turns} turns" \
+        in totals.stop_reason
+    assert totals.game_starts == rc.max_cycles * rc.max_starts and totals.turns < 100
+    rungs = [log.recovery.rung for log in read_turns(tmp_path / "logs") if log.recovery is not None]
+    assert rungs[-1] == "pause" and rungs.count("over") >= rc.max_cycles - 1

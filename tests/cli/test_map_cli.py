@@ -58,6 +58,33 @@ def test_text_lists_each_screen_with_its_ways_out(demo_run: Path, capsys: pytest
     assert re.search(r"pressButton:Race\s+-> Career  1 use\(s\), 1 failed", out)  # expected once and missed
 
 
+def test_an_interruption_is_listed_apart_not_as_a_way_out(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Select Scenario's Next once met Android's not-responding dialog, Wait went on to the trainee screen: `lluma
+    map` lists Next -> Select Trainee under Select Scenario and the dialog among the interruptions."""
+    m = ScreenMap()
+    for sid, name in (("scn", "Select Scenario"), ("trn", "Select Trainee"), ("anr", "Umamusume isn't responding")):
+        m.see(sid, name, 0.0)
+    for dst in ("trn", "scn"):
+        m.record("scn" if dst == "trn" else "trn", "pressButton:Next" if dst == "trn" else "back", dst, 1.0, 0.0)
+    m.record("scn", "pressButton:Next", "anr", 1.0, 1.0)
+    m.record("anr", "pressButton:Wait", "trn", 1.0, 2.0)
+    path = tmp_path / "memory.map.json"
+    save_map(path, m)
+    assert main(["map", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "Select Scenario: Next -> Umamusume" not in out and "-> Umamusume isn't responding" not in out
+    assert re.search(r"pressButton:Next\s+-> Select Trainee  2 use\(s\)", out)
+    assert ("Interruptions (came over a screen after an action; dismissed, the game went on: no way out)\n"
+            "  Umamusume isn't responding [anr] over Select Scenario after pressButton:Next: 1 time(s), dismissed by "
+            "pressButton:Wait") in out
+    assert main(["map", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert not [t for t in data["transitions"] if t["src"] == "scn" and t["dst"] == "anr"]
+    assert data["interruptions"] == [{"screen": "anr", "screen_name": "Umamusume isn't responding", "over": "scn",
+                                      "over_name": "Select Scenario", "action": "pressButton:Next",
+                                      "way_out": "pressButton:Wait", "count": 1}]
+
+
 def test_json_has_screens_and_transitions(demo_run: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["map", str(demo_run), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)

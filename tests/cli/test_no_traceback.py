@@ -46,6 +46,25 @@ def test_demo_turns_below_one_are_refused(argv: list[str], capsys) -> None:
     assert exit_.value.code == 2 and "--turns: " in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("value", ["0", "-5", "100000", "x"])
+@pytest.mark.parametrize("command", ["demo", "sim phone"])
+def test_a_career_length_out_of_range_is_one_clear_line(command: str, value: str, capsys) -> None:
+    """Probe: --career-turns 0, -5, 100000 (a career no night would see end) are refused before anything starts,
+    in one line (not argparse's usage block), exit 2."""
+    from lluma_cli import sim
+
+    if command == "demo":
+        with pytest.raises(SystemExit) as exit_:
+            demo.main([f"--career-turns={value}"])
+        code = exit_.value.code
+    else:
+        code = sim.main(["phone", f"--career-turns={value}"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1, err
+    assert err.startswith(f"lluma {command}: error: argument --career-turns: ")
+    assert ("a career lasts 1 to 1,000 game turns" if value != "x" else "expected a whole number") in err
+
+
 @pytest.mark.parametrize("argv", [["--max-turns", "-1"], ["--max-cost", "nan"], ["--max-cost", "-2"]])
 def test_run_limits_are_checked(argv: list[str], capsys) -> None:
     with pytest.raises(SystemExit) as exit_:

@@ -39,6 +39,22 @@ def test_row_text_becomes_meta_of_the_nearest_button_without_crossing_another():
     assert compact(got).texts == ["Skill List"]
 
 
+def test_a_speech_bubble_beside_a_button_is_no_meta_of_it_but_a_sentence_on_its_row_is():
+    """The real lobby: the trainee's bubble (four lines of speech) left of the round "Full Stats" button stays text
+    of its own; the near miss, one line of a goal beside its button, stays the button's meta."""
+    bubble = ("Now then, what should we do? How about we try twisting the microfilaments in your cells by three "
+              "rotations?")
+    out = VisionOutput(
+        width=417, height=482,
+        buttons=[Button(name="Full Stats", bounds=Box(x0=338, y0=286, x1=359, y1=304)),
+                 Button(name="Goal", bounds=Box(x0=173, y0=32, x1=196, y1=54))],
+        texts=[_t(bubble, 125, 271, 252, 312), _t("Place top 5 in Hanshin J.F.", 199, 33, 314, 46)],
+    )
+    got = associate(out)
+    assert got.button("Full Stats").meta == "" and got.button("Goal").meta == "Place top 5 in Hanshin J.F."
+    assert compact(got).texts == [bubble]
+
+
 @pytest.fixture(scope="module")
 def vision():
     return Vision(VisionConfig(backend="ocr"))
