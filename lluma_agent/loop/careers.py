@@ -52,7 +52,11 @@ class CareerTracker:
         # this turn (the coordinator says why), and a resume writes the record again from the turn logs
         if self.notify is not None:
             self.notify("career_ended", record.model_dump(mode="json"))
-        self._write(record)
+        try:
+            self._write(record)
+        except OSError:
+            self.tell(log, totals)  # the run stops after this turn: the career's line first, then the disk error
+            raise
 
     def tell(self, log: TurnLog, totals: RunTotals) -> None:
         """An `on_turn` hook after the live line: the line of a career this turn ended, after the turn's own."""

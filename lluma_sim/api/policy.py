@@ -362,7 +362,7 @@ class ScriptedPolicy:
         return ""
 
     def _hub(self, names: set[str], texts: str, energy: float | None, badge: Any = None,
-             goal: Goal | None = None) -> list[Action]:
+             goal: GoalRead | None = None) -> list[Action]:
         order: list[str] = [RACE_DAY]  # a goal's race is due: nothing else ends the turn
         mood = _mood(badge, texts)
         if "condition" in texts.lower():
@@ -487,7 +487,7 @@ class ScriptedPolicy:
         return PolicyReply(content=[{"type": "text", "text": text}], decision=decision)
 
 
-class Goal(BaseModel):
+class GoalRead(BaseModel):
     """The current goal as the hub shows it (read from the texts alone)."""
 
     text: str = ""
@@ -503,14 +503,14 @@ class Goal(BaseModel):
                 and self.turns_left <= FANS_AHEAD and (self.fans is None or self.fans < self.fans_needed))
 
 
-def _goal(texts: str) -> Goal:
+def _goal(texts: str) -> GoalRead:
     """The goal on the hub: its text ("Earn 3000 fans"), "N turn(s) left", "Goal Achieved!", the fans read."""
     parts = [t.strip() for t in texts.split("|")]
     text = next((t for t in parts if re.match(r"(run in|place|earn)\b", t, re.IGNORECASE)), "")
     left = _TURNS_LEFT.search(texts)
     need = _GOAL_FANS.search(text)
     fans = _FANS.search(texts)
-    return Goal(text=text, turns_left=int(left.group(1)) if left else None,
+    return GoalRead(text=text, turns_left=int(left.group(1)) if left else None,
                 achieved="goal achieved" in texts.lower(),
                 fans_needed=int(need.group(1).replace(",", "")) if need else 0,
                 fans=int(fans.group(1).replace(",", "")) if fans else None)

@@ -400,7 +400,7 @@ def test_demo_hazards_flag_counts_what_fired_in_its_json(tmp_path, capsys) -> No
             main([*bad, "--turns", "1"])  # argparse: one line naming the problem, nothing run
         assert stop.value.code == 2
     err = capsys.readouterr().err
-    assert "a career lasts 1 to 1000 turns, got 100000" in err
+    assert "a career lasts 1 to 1,000 game turns (78 is the real game's), got 100,000" in err
 
 
 def test_sim_phone_refuses_a_bad_hazard_rate_or_career_length() -> None:
