@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, process
 
 from lluma_agent.navmap.events import (
     EVENTS_VERSION,
@@ -38,6 +38,17 @@ from lluma_vision.story import event_choices, event_title
 SAME_CHOICE = 80  # rapidfuzz ratio: an OCR variant of a choice's words is the same choice (the bots match event
 # titles at 0.8)
 _log = logging.getLogger(__name__)
+
+
+def _same(name: str, known: Iterable[str]) -> str:
+    """The known name `name` is an OCR variant of (rapidfuzz ratio at least SAME_CHOICE), else `name`."""
+    best = process.extractOne(name, list(known), scorer=fuzz.ratio, score_cutoff=SAME_CHOICE)
+    return best[0] if best is not None else name
+
+
+def _event_name(out: VisionOutput, choices: list[str]) -> str:
+    """An event's name: its title, else its choices (a title the reading did not find)."""
+    return event_title(out) or " / ".join(sorted(choices))
 
 
 class EventMemory:
@@ -89,8 +100,7 @@ class EventMemory:
         choices = [name for name, _ in event_choices(out)]
         if action.target not in choices:
             return
-        title = event_title(out) or " / ".join(sorted(choices))
-        event = self._known(title)
+        event = self._known(_event_name(out, choices))
         choice = self._known_choice(event, action.target)
         stats = {k: v + self.expect.get(k, 0.0) for k, v in self.last.stats.items()}
         before = state_of(out).over(self.last.model_copy(update={"stats": stats}))
@@ -98,20 +108,17 @@ class EventMemory:
 
     def _known(self, title: str) -> str:
         """The book's name for an event read as `title` (an OCR variant is the same event), else `title`."""
-        best = max(self.book.events, key=lambda e: fuzz.ratio(e, title), default=None)
-        return best if best is not None and fuzz.ratio(best, title) >= SAME_CHOICE else title
+        return _same(title, self.book.events)
 
     def _known_choice(self, event: str, choice: str) -> str:
         rec = self.book.events.get(event)
-        best = max(rec.choices, key=lambda c: fuzz.ratio(c, choice), default=None) if rec else None
-        return best if best is not None and fuzz.ratio(best, choice) >= SAME_CHOICE else choice
+        return _same(choice, rec.choices if rec else {})
 
     def note(self, out: VisionOutput) -> str:
         """`<events>...</events>` for an event's choice screen the book knows, else ""."""
         if not self.enabled or not (choices := event_choices(out)):
             return ""
-        title = event_title(out) or " / ".join(sorted(name for name, _ in choices))
-        return self.book.told(self._known(title))
+        return self.book.told(self._known(_event_name(out, [name for name, _ in choices])))
 
     def save(self) -> str:
         """Write the book (atomically); the problem for the turn log, or ""."""
