@@ -363,6 +363,14 @@ class LoopConfig(_Section):
     wait_s: float = Field(2.0, ge=0, le=600, description="A routine pass over a loading screen waits this long.")
 
 
+class SurveyConfig(_Section):
+    enabled: bool = Field(
+        True, description="On a screen whose options raise before they commit (the training screen: the reading finds "
+        "the raised tile under its failure pill), raise each option in turn and read it, then ask the model once with "
+        "one table; the chosen option is raised if needed and committed, each press checked (loop/survey.py).",
+    )
+
+
 class Config(_Section):
     device: DeviceConfig = Field(default_factory=DeviceConfig)
     vision: VisionConfig = Field(default_factory=VisionConfig)
@@ -378,6 +386,7 @@ class Config(_Section):
     run: RunConfig = Field(default_factory=RunConfig)
     map: MapConfig = Field(default_factory=MapConfig)
     loop: LoopConfig = Field(default_factory=LoopConfig)
+    survey: SurveyConfig = Field(default_factory=SurveyConfig)
 
 
 class _Environ(EnvSettingsSource):

@@ -101,6 +101,9 @@ class DemoSummary(BaseModel):
     careers_recorded: int = 0  # careers the agent saw end and recorded (careers/career_NNN.json)
     goto_calls: int = 0  # turns the agent walked a goTo path (the screen map; no model call per step)
     routine_passes: int = 0  # routine screens passed without a model call (loop.autopilot)
+    surveys: int = 0  # turns whose options were raised and read before the model chose (survey.enabled)
+    option_decisions: int = 0  # the model's presses of a training (an option that raises before it commits)
+    full_view_decisions: int = 0  # ...of them, made with every option raised and read that turn
     careers: list[CareerSummary] = []  # the agent's record of each career (the one going on last, not complete)
 
     def usage(self) -> Usage:
@@ -309,6 +312,9 @@ def run_demo(
         careers_recorded=sum(r.complete for r in records),
         goto_calls=totals.goto_calls,
         routine_passes=totals.routine_passes,
+        surveys=totals.surveys,
+        option_decisions=totals.option_decisions,
+        full_view_decisions=totals.full_view_decisions,
         careers=records,
     )
 
@@ -355,6 +361,9 @@ def in_words(s: DemoSummary) -> str:
     if s.goto_calls or s.routine_passes:
         lines.append(f"  screen map: {s.goto_calls} goTo walk(s), {s.routine_passes} routine screen(s) passed without "
                      "a model call")
+    if s.surveys or s.option_decisions:
+        lines.append(f"  surveys: {s.surveys}; {s.full_view_decisions} of {s.option_decisions} training choice(s) made "
+                     "with every tile raised and read")
     if g.of:
         gap = f"; the bar was read at most {g.largest_error:.0%} off" if g.largest_error is not None else ""
         unread = f"; {g.unread} made with no bar read" if g.unread else ""

@@ -23,6 +23,10 @@ def meant_taps(logs_dir: Path, after_turn: int = 0) -> list[MeantTap]:
         if log.turn <= after_turn:
             continue  # a resumed demo's phone received only this sitting's taps
         a = log.action
+        survey = log.survey
+        if survey is not None:  # the options raised before the decision: the coordinator's own taps
+            taps += [MeantTap(x=r.point[0], y=r.point[1], target=r.element, by_model=False)
+                     for r in survey.rows if r.point]
         if log.navigation:  # a goTo: each step's tap, meant for its element (the action names the screen)
             taps += [MeantTap(x=s.point[0], y=s.point[1], target=s.element, by_model=False)
                      for s in log.navigation if s.point]
@@ -30,6 +34,9 @@ def meant_taps(logs_dir: Path, after_turn: int = 0) -> list[MeantTap]:
             target = "" if a.target in NO_ELEMENT else a.target
             by_model = log.response is not None and log.routine is None and not a.forced
             taps.append(MeantTap(x=a.point[0], y=a.point[1], target=target, by_model=by_model))
+        if survey is not None:  # the chosen option's commit, after the model's press raised it
+            taps += [MeantTap(x=r.point[0], y=r.point[1], target=r.element, by_model=False)
+                     for r in survey.commit if r.point]
     return taps
 
 

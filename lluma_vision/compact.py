@@ -19,6 +19,7 @@ from lluma_vision.models import (
     VisionData,
     VisionOutput,
 )
+from lluma_vision.raised import raised
 from lluma_vision.values import box_key, boxes_of, keyed, unique_keys
 
 TEXT_CHARS = 160  # a dialogue line longer than this is cut (the screenshot has the rest)
@@ -55,6 +56,7 @@ def compact(out: VisionOutput, max_buttons: int = 30, max_texts: int = 12) -> Vi
         gains=gains,
         mood=out.mood,
         doubtful=_doubtful_gauges(out.gauges) + [k for d in (values, gains) for k, v in d.items() if v.endswith(DOUBT)],
+        selected=r.selected if (r := raised(out)) else None,
     )
 
 

@@ -221,6 +221,7 @@ class VisionData(BaseModel):
     gains: dict[str, str] = Field(default_factory=dict)  # caption -> signed gain
     mood: str | None = None
     doubtful: list[str] = Field(default_factory=list)  # keys above whose reading failed a check (values end in "?")
+    selected: str | None = None  # the raised option of a screen that selects before it commits (raised.py)
 
     def to_json(self) -> str:
         return self.model_dump_json(exclude_none=True, exclude_defaults=True)

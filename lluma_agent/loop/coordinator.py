@@ -42,7 +42,9 @@ from lluma_agent.loop.navigate import Navigator
 from lluma_agent.loop.observe import VisionLike, observe
 from lluma_agent.loop.prompting import Prompter
 from lluma_agent.loop.state import LoopState
+from lluma_agent.loop.steps import Stepper
 from lluma_agent.loop.stop import RunEnded, StopKind, disk_error
+from lluma_agent.loop.survey import Looked, Surveyor
 from lluma_agent.loop.turn import (
     Call,
     Decision,
@@ -132,6 +134,9 @@ class Coordinator:
         # an input never answered may still run: no input for two command timeouts after it, whoever sends it
         self.actor = Actor(device, tools, self._same_screen, guard=self.guard,
                            quiet_s=2 * cfg.device.command_timeout_s)
+        # one checked press at a time for the coordinator's own sequences; the survey of a screen's options
+        self.stepper = Stepper(cfg, device, vision, settle, tools, stopping=lambda: self.stop_requested)
+        self.survey = Surveyor(cfg, self.stepper, self.nav, logger.save_screenshot)
         self.plausible = Plausible()  # numbers that moved as no turn moves them are marked doubtful (context/plausible)
         self.totals = RunTotals()
         self.state = LoopState()  # what each turn hands to the next (loop/state.py)
@@ -277,9 +282,12 @@ class Coordinator:
             if passed.stop:
                 self.request_stop()
             return
+        looked = self.look(t)  # options that raise before they commit: each raised and read, one table
         t.notes = self.nav.tell(t.notes, t.reading.out)  # where the model is, and what was passed without it
         if told := self.events.note(t.reading.out):  # an event the book knows: what each choice did before
             t.notes = replace(t.notes, lines=[*t.notes.lines, told])
+        if looked is not None:
+            t.notes = replace(t.notes, lines=[*t.notes.lines, looked.table])
         t.fold, t.fold_calls = self.prompter.make_room(t.turn)
         t.notes = self.prompter.ahead_of_fold(t.notes)
         t.request = self.prompter.request(t.reading, t.screen, t.notes, list(t.state.owed))
@@ -289,12 +297,34 @@ class Coordinator:
         if t.acted.pending is not None:
             self.events.chose(t.acted.action, t.reading.out, t.turn)  # an event's choice: its outcome awaited
             self.events.pressed(t.reading.out)
-        ask = self.before_step
-        self.nav.after_act(t, self.actor, lambda seen: self._ctx(t.state, seen),  # a goTo's later steps, each gated
-                           (lambda what: ask(t.turn, what)) if ask is not None else None)
+        # a goTo's later steps, each gated
+        self.nav.after_act(t, self.actor, lambda seen: self._ctx(t.state, seen), self._asks(t))
+        if looked is not None:  # the chosen option raised if needed, and committed
+            self.survey.commit(t, looked, self.actor, lambda seen: self._ctx(t.state, seen), self._asks(t))
+        t.decided_on_options = self.survey.decided(looked, t.reading, t.acted)
         if t.acted.stop:
-            self.request_stop()  # a person stopped the run during a goTo walk
+            self.request_stop()  # a person stopped the run during a goTo walk or a survey's commit
         t.past = self.remember(t.turn, t.request, t.screen, t.decision)
+
+    def _asks(self, t: TurnParts) -> Callable[[str], bool] | None:
+        """`--step`'s question before each step the coordinator takes in this turn, or None."""
+        ask = self.before_step
+        return (lambda what: ask(t.turn, what)) if ask is not None else None
+
+    def look(self, t: TurnParts) -> Looked | None:
+        """The survey, before the model decides: the screen it leaves is the one the model is shown."""
+        assert t.reading is not None and t.notes is not None
+        if t.notes.stuck.level != "ok":
+            return None
+        looked = self.survey.look(t.turn, t.reading, self.actor, lambda seen: self._ctx(t.state, seen), self._asks(t))
+        if looked is None:
+            return None
+        t.survey, t.reading = looked.log, looked.here
+        t.screen = self.read(t.reading.out)
+        t.guard += looked.gate.guarded
+        if looked.gate.stop:
+            self.request_stop()
+        return looked
 
     def _timed(self, t: TurnParts, field: str, stage: Callable[..., T], *args: Any) -> T:
         started = time.monotonic()
@@ -308,6 +338,9 @@ class Coordinator:
         self.totals.turns += 1  # every turn counts toward max_turns, a failed one too (a run always ends)
         self.totals.goto_calls += bool(t.navigation)
         self.totals.routine_passes += t.routine is not None
+        self.totals.surveys += t.survey is not None
+        self.totals.option_decisions += t.decided_on_options
+        self.totals.full_view_decisions += t.decided_on_options and t.survey is not None and t.survey.complete
         t.failures += [problem for problem in (self.nav.save(), self.events.save()) if problem]
         turn_log = assemble(t, side_calls, cost)
         if t.recovery is not None and t.recovery.rung in RUNGS:

@@ -40,7 +40,7 @@ from lluma_agent.loop.turn import Notes, Observation, TurnParts
 from lluma_agent.navmap import PendingStep, ScreenMap, Transition
 from lluma_agent.navmap.actions import ActionKey, key_of, readable
 from lluma_agent.navmap.shared import SharedMap
-from lluma_agent.runlog.turnlog import NavigationStep, RoutineLog
+from lluma_agent.runlog.turnlog import ActionLog, NavigationStep, RoutineLog
 from lluma_agent.tools.actions import ActionError, InputTool, PlannedAction
 from lluma_agent.tools.goto import GoTo
 from lluma_agent.tools.toolkit import ToolContext, ToolRegistry
@@ -206,6 +206,16 @@ class Navigator:
     def _pend(self, action: ActionKey, out: VisionOutput, expected: str | None = None, routine: bool = False) -> None:
         self.map.pending = PendingStep(src=self.screen(out).id, action=action.key, tool=action.tool, args=action.args,
                                        sent_at=self.clock(), run=self.run, expected=expected, routine=routine)
+
+    def step_taken(self, before: VisionOutput, action: ActionLog, after: VisionOutput, seconds: float,
+                   expected: VisionOutput | None = None) -> None:
+        """A press the coordinator checked at once (a survey's raise): recorded where it led, as any step is."""
+        if not self.enabled or (key := key_of(action, before)) is None:
+            return
+        now, src, dst = self.clock(), self.screen(before), self.screen(after)
+        self.map.see(dst.id, dst.name, now)
+        self.map.record(src.id, key.key, dst.id, seconds, now, key.tool, key.args,
+                        expected=self.screen(expected).id if expected is not None else None)
 
     def save(self) -> str:
         """Write the map (atomically); the problem for the turn log, or ""."""

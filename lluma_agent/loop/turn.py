@@ -32,6 +32,7 @@ from lluma_agent.runlog.turnlog import (
     ResponseLog,
     RoutineLog,
     SideCall,
+    SurveyLog,
     Timings,
     TurnLog,
     VisionLog,
@@ -52,6 +53,9 @@ class RunTotals(BaseModel):
     game_start_failures: int = 0  # starts the device refused (`monkey aborted`, no such activity)
     goto_calls: int = 0  # turns whose action was a goTo walk (the screen map)
     routine_passes: int = 0  # turns that passed a routine screen without a model call (loop.autopilot)
+    surveys: int = 0  # turns that raised and read a screen's options before the model chose (survey.enabled)
+    option_decisions: int = 0  # the model's presses of an option on a screen that raises before it commits
+    full_view_decisions: int = 0  # ...of them, made with every option of the row raised and read that turn
 
     @property
     def cache_hit_ratio(self) -> float:
@@ -149,6 +153,8 @@ class TurnParts:
     guard: list[str] = field(default_factory=list)  # what the guard refused or did
     navigation: list[NavigationStep] = field(default_factory=list)  # a goTo walk's steps (loop/navigate.py)
     routine: RoutineLog | None = None  # a routine screen passed without a model call
+    survey: SurveyLog | None = None  # the options raised and read before the decision (loop/survey.py)
+    decided_on_options: bool = False  # the model pressed an option of a screen that raises before it commits
 
     def calls(self) -> list[Call]:
         """Every model call this turn made, in the order they were made."""
@@ -182,6 +188,7 @@ def assemble(t: TurnParts, side_calls: list[SideCall], cost: CostLog) -> TurnLog
         knowledge=t.notes.knowledge if t.notes else [],
         stuck=t.notes.stuck if t.notes else StuckState(),
         recovery=t.recovery, game_start=t.game_start, guard=list(t.guard), navigation=t.navigation, routine=t.routine,
+        survey=t.survey, decided_on_options=t.decided_on_options,
         usage=d.reply.usage if d else Usage(),
         estimated_input_tokens=sum(x.tokens for x in t.request.sections) if t.request else 0,
         side_calls=side_calls, cost=cost,

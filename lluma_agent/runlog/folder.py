@@ -102,8 +102,9 @@ class RunFolder(BaseModel):
     def screens(self) -> Path:
         return self.path / "screens"
 
-    def screenshot(self, turn: int) -> Path:
-        return self.screens / f"{_numbered(turn)}.jpg"
+    def screenshot(self, turn: int, part: str = "") -> Path:
+        """The turn's screenshot; `part` names another frame of the same turn (a survey's "s2")."""
+        return self.screens / f"{_numbered(turn)}{f'_{part}' if part else ''}.jpg"
 
     def screenshots(self) -> list[Path]:
         """Every kept screenshot, oldest turn first."""

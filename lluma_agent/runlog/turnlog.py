@@ -128,6 +128,29 @@ class RoutineLog(BaseModel):
     uses: int = 0  # times the map saw it taken on this screen
 
 
+class SurveyRow(BaseModel):
+    """One option of a survey (lluma_agent/loop/survey.py): raised and read, or where the survey stopped."""
+
+    option: str
+    line: str = ""  # what the model read of it (its gains, failure, energy after, cards)
+    frame: str = ""  # the screenshot of it raised (run folder relative; "" for the one raised on arrival)
+    point: list[int] | None = None  # where the raising tap landed (None: raised on arrival, or not sent)
+    element: str = ""  # what the tap meant, for the simulator's on-target check
+    note: str = ""  # why the survey stopped here
+
+
+class SurveyLog(BaseModel):
+    """A survey: each option of a screen that selects before it commits raised in turn and read, one table sent
+    to the model; then, after its choice, the chosen option raised if it was not and committed (`commit`)."""
+
+    screen: str
+    options: list[str]  # the row the reading found
+    rows: list[SurveyRow] = Field(default_factory=list)
+    complete: bool = False  # every option raised and read
+    chosen: str = ""  # the option the model pressed
+    commit: list[SurveyRow] = Field(default_factory=list)  # the coordinator's press that committed it
+
+
 class SideCall(BaseModel):
     """A model call the turn made besides its decision: the VLM reading, a history fold's summary, the
     count_tokens preflight (free, but listed: it is a call)."""
@@ -182,6 +205,8 @@ class TurnLog(BaseModel):
     guard: list[str] = Field(default_factory=list)  # what the guard refused or did (guard.*): "refused ...", "..."
     navigation: list[NavigationStep] = Field(default_factory=list)  # a goTo walk's steps (the action is goTo)
     routine: RoutineLog | None = None  # a routine screen passed without a model call (the action is its input)
+    survey: SurveyLog | None = None  # the options raised and read before the decision, and its commit
+    decided_on_options: bool = False  # the model decided on a screen whose options raise before they commit
     usage: Usage = Field(default_factory=Usage)  # the decision call, as billed
     # The agent's own estimate of the decision's input tokens (lluma_agent.context.tokens), beside the billed
     # usage.total_input_tokens: the API (or the stand-in) counts with its own tokenizer.
@@ -338,8 +363,8 @@ class TurnLogger:
         self.db.commit()
         self.last_written = 0  # the last turn whose JSON and SQLite row are both written (checkpoints wait for it)
 
-    def save_screenshot(self, turn: int, image: Image.Image) -> str:
-        path = self.run.screenshot(turn)
+    def save_screenshot(self, turn: int, image: Image.Image, part: str = "") -> str:
+        path = self.run.screenshot(turn, part)
         buf = io.BytesIO()
         image.convert("RGB").save(buf, format="JPEG", quality=85)
         atomic_write_bytes(path, buf.getvalue())

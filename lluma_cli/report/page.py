@@ -113,11 +113,16 @@ def _map_cards(turns: list[TurnLog]) -> list[tuple[str, str, str]]:
     """goTo walks and routine passes (the screen map: no model call for either); none when the run made neither."""
     walks = [t.navigation for t in turns if t.navigation]
     passes = sum(1 for t in turns if t.routine is not None)
-    if not walks and not passes:
+    surveys = [t.survey for t in turns if t.survey is not None]
+    if not walks and not passes and not surveys:
         return []
     stopped = sum(1 for w in walks if not w[-1].ok)
+    decided = [t for t in turns if t.decided_on_options]
+    full = sum(1 for t in decided if t.survey is not None and t.survey.complete)
     return [("goTo walks", f"{len(walks)}", f"{sum(len(w) for w in walks)} steps; {stopped} stopped on a surprise"),
-            ("routine passes", f"{passes}", "screens passed without a model call")]
+            ("routine passes", f"{passes}", "screens passed without a model call"),
+            ("surveys", f"{len(surveys)}", f"options raised and read before a choice; {full} of {len(decided)} "
+                                           "choices made with every option in view")]
 
 
 def _header(s: RunStats, turns: list[TurnLog]) -> str:

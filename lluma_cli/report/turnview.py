@@ -142,8 +142,8 @@ class TurnView(BaseModel):
 
 
 def navigation_lines(log: TurnLog) -> list[str]:
-    """What the screen map did this turn without asking the model: each step of a goTo walk (step k of n, the
-    action, the screen the map expected and the one reached), or a routine screen passed."""
+    """What the coordinator did this turn without asking the model: each step of a goTo walk (step k of n, the
+    action, the screen the map expected and the one reached), a routine screen passed, a survey's rows and commit."""
     lines = []
     for s in log.navigation:
         outcome = (f"reached {s.reached}" if s.ok else f"SURPRISE: expected {s.expected}, reached "
@@ -153,6 +153,12 @@ def navigation_lines(log: TurnLog) -> list[str]:
     if (r := log.routine) is not None:
         lines.append(f"routine pass (no model call): {r.action} on {r.screen}"
                      + (f", expecting {r.expected}" if r.expected else "") + f"; taken {r.uses} time(s) before")
+    if (sv := log.survey) is not None:  # each option raised and read, then the chosen one committed
+        for row in sv.rows:
+            lines.append(f"survey of {sv.screen}: {row.line or row.option}" + (f" [{row.frame}]" if row.frame else "")
+                         + (f"; {row.note}" if row.note else ""))
+        for row in sv.commit:
+            lines.append(f"survey: committed {row.option}" + (f"; {row.note}" if row.note else ""))
     return lines
 
 

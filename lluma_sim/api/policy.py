@@ -28,6 +28,7 @@ from typing import Any, Protocol
 from pydantic import BaseModel, Field
 
 from lluma_facts.request import content_blocks
+from lluma_sim.api import survey_read
 from lluma_sim.api.vlm import ScreenTruth, read_screen
 from lluma_sim.game.hazards import APP_LABEL
 
@@ -118,6 +119,7 @@ class ScriptedPolicy:
         self._careless: tuple[str, bool] = ("", False)  # a screen, and whether it tries a guarded button there
         self._places: dict[str, str] = {}  # the screens the current turn's map hint leads to: bare name -> label
         self._here = ""  # the screen the current turn's map hint names ("" without one)
+        self._survey: list[survey_read.Row] = []  # the current turn's survey table (empty without one)
         self._goto_key = ""  # goTo's argument name, from the request's tool schema; "" when not offered
         self._goto_paused: dict[str, int] = {}  # target -> the policy turn its goTo stopped on a surprise
         self._target: str | None = None  # the training chosen on this visit to the training screen
@@ -156,6 +158,7 @@ class ScriptedPolicy:
         last_action, failed = self._last_outcome(messages)
         self._places, self._goto_key = _map_places(_texts(messages[-1])), _goto_key(request)
         self._here = _map_here(_texts(messages[-1]))
+        self._survey = survey_read.rows(_texts(messages[-1]))  # the options a survey raised and read this turn
         surprise = last_action is not None and last_action[0] == GOTO and failed
         if surprise and last_action is not None:
             target = str(dict(last_action[1]).get(self._goto_key, ""))
@@ -396,6 +399,8 @@ class ScriptedPolicy:
         if self._target is None:
             if energy is not None and energy < 0.5:
                 self._target = "Wit"
+            elif chosen := survey_read.best(self._survey, FAIL_CAP):
+                self._target = chosen  # every tile in view: the most gain under the failure cap
             else:
                 rot = ["Speed", "Power", "Stamina", "Speed", "Guts", "Wit"]
                 self._target = rot[self.turns % len(rot)]

@@ -1,0 +1,183 @@
+"""Look before choosing (issue 40): on a screen whose options raise before they commit, raise each in turn, read it,
+and send the model one table in the same turn; after its choice, raise the chosen option if needed and commit it.
+
+The training screen is the first such screen (FACTS: one tile raised on arrival, a tap on another raises it, a tap
+on the raised one trains). The reading says where options raise (`lluma_vision.raised`: the tile under the failure
+pill, and its row); the screen map records each raise (a press that kept the screen and moved its selection). Every
+press goes through `Stepper` (the guard, a person in the loop, `--step`, the stale-frame check, the spend check) and
+is checked: the screen must stay and the option pressed must be the one raised, or the survey stops there and the
+model gets the turn with what is known. Never a commit without the model: the survey presses only options that are
+not raised; the commit presses the option the model pressed, once it shows raised.
+
+With `survey.enabled: false` nothing here runs: the model raises and commits press by press, as the game asks.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from PIL import Image
+from rapidfuzz import fuzz
+
+from lluma_agent.config import Config
+from lluma_agent.loop.acting import Acted, Actor
+from lluma_agent.loop.navigate import Navigator
+from lluma_agent.loop.observe import observe
+from lluma_agent.loop.steps import Stepper
+from lluma_agent.loop.turn import Observation, TurnParts
+from lluma_agent.runlog.turnlog import SurveyLog, SurveyRow
+from lluma_agent.tools.actions import ActionError
+from lluma_agent.tools.toolkit import ToolContext
+from lluma_vision.compact import compact
+from lluma_vision.raised import Raised, raised
+
+SAME_NAME = 80  # rapidfuzz ratio: an OCR spelling of the pressed option ("Stamlna") names it (the event book's 80)
+PRESSES = ("pressButton", "tapText")  # the model's ways to press an option by its name
+
+
+def same_option(a: str, b: str) -> bool:
+    x, y = (re.sub(r"[^0-9a-z]", "", s.split("#")[0].casefold()) for s in (a, b))
+    return bool(x) and (x == y or fuzz.ratio(x, y) >= SAME_NAME)
+
+
+def facts_line(option: str, obs: Observation) -> str:
+    """What one raised option shows, as the survey's row: its gains, failure and the energy it leaves."""
+    view = compact(obs.out)
+    gains = ", ".join(f"{k.split('#')[0]} {v}" for k, v in view.gains.items()) or "none read"
+    failure = next((v for k, v in view.values.items() if k.casefold().startswith("failure")), "not read")
+    now, after = view.gauges.get("Energy"), view.gauges.get("Energy after")
+    energy = f"energy {now:.2f} -> {after:.2f}" if now is not None and after is not None else "energy not read"
+    return f"{option}: gains {gains}; failure {failure}; {energy}"
+
+
+@dataclass
+class Looked:
+    """A survey done this turn: its log, the screen as it shows now, what is raised on it, the table sent."""
+
+    log: SurveyLog
+    here: Observation
+    selected: str
+    table: str
+    gate: Acted  # what the gate said on the way (a person's answers and stop, the guard's refusals)
+
+
+class Surveyor:
+    def __init__(self, cfg: Config, stepper: Stepper, nav: Navigator,
+                 save_frame: Callable[[int, Image.Image, str], str]) -> None:
+        self.enabled = cfg.survey.enabled
+        self.stepper, self.nav, self.save_frame = stepper, nav, save_frame
+
+    def options(self, obs: Observation) -> Raised | None:
+        """The raised option and its row when this screen is one to survey, else None."""
+        r = raised(obs.out) if self.enabled and obs.out.cinematic == "none" else None
+        return r if r is not None and len(r.options) > 1 else None
+
+    def look(self, turn: int, here: Observation, actor: Actor, ctx_of: Callable[[Observation], ToolContext],
+             before_step: Callable[[str], bool] | None) -> Looked | None:
+        """Raise and read each option not raised yet; None when the screen is not one to survey."""
+        r = self.options(here)
+        if r is None:
+            return None
+        screen = self.nav.map.label(self.nav.screen(here.out).id) if self.nav.enabled else "this screen"
+        log = SurveyLog(screen=screen, options=r.options, rows=[SurveyRow(option=r.selected,
+                                                                            line=facts_line(r.selected, here))])
+        selected, gate = r.selected, Acted()
+        for n, option in enumerate(o for o in r.options if not same_option(o, r.selected)):
+            row = SurveyRow(option=option)
+            log.rows.append(row)
+            try:
+                tool, planned = self.stepper.press(option, here)
+            except (ActionError, ValueError, LookupError) as exc:
+                row.note = f"cannot be pressed here ({exc})"
+                break
+            done = self.stepper.step(tool, planned, here, ctx_of(here), actor, f"survey: raise {option}", before_step)
+            row.point, row.element, row.note = done.point, done.element, done.note
+            gate = gate.then(done.gate)
+            if done.gate.errors or done.gate.person or done.gate.guarded:
+                row.note = row.note or "; ".join([*done.gate.errors, done.gate.person, *done.gate.guarded]).strip("; ")
+            if done.seen is None:
+                break
+            if done.action is not None:
+                self.nav.step_taken(here.out, done.action, done.seen.out, done.seconds, expected=here.out)
+            before, here = here, done.seen
+            row.frame = self.save_frame(turn, here.frame.image, f"s{n + 2}")
+            now = raised(here.out)
+            if self.nav.screen(here.out).id != self.nav.screen(before.out).id or now is None:
+                row.note = row.note or "a surprise: the press left the screen"
+                break
+            if not same_option(now.selected, option):
+                row.note = row.note or f"a surprise: {now.selected} shows raised, not {option}"
+                selected = now.selected
+                break
+            selected, row.line = now.selected, facts_line(option, here)
+            if row.note:
+                break
+        log.complete = len(log.rows) == len(r.options) and all(row.line and not row.note for row in log.rows)
+        return Looked(log, here, selected, self._table(log, selected), gate)
+
+    def decided(self, looked: Looked | None, reading: Observation, acted: Acted | None) -> bool:
+        """The model's input pressed one of the options of a screen that raises before it commits (a training
+        decision), whether or not a survey showed it the others."""
+        r = looked.log.options if looked is not None else (o.options if (o := self.options_anyway(reading)) else [])
+        act = acted.action if acted is not None else None
+        return act is not None and act.tool in PRESSES and any(same_option(o, act.target) for o in r)
+
+    @staticmethod
+    def options_anyway(obs: Observation) -> Raised | None:
+        """The raised option and its row whether or not surveys are on (the decisions are counted either way)."""
+        return raised(obs.out)
+
+    @staticmethod
+    def _table(log: SurveyLog, selected: str) -> str:
+        read = [f"- {row.line}" for row in log.rows if row.line]
+        stopped = next((f"(the survey stopped at {row.option}: {row.note})" for row in log.rows if row.note), "")
+        missing = [o for o in log.options if not any(same_option(o, row.option) and row.line for row in log.rows)]
+        unread = [f"not read: {', '.join(missing)}"] if missing else []
+        return "\n".join([f"<survey>{log.screen}: each option raised and read this turn ({selected} is raised now).",
+                          *read, *unread, *([stopped] if stopped else []),
+                          "Press an option's name once: the coordinator raises it if needed and commits it.</survey>"])
+
+    def commit(self, t: TurnParts, looked: Looked, actor: Actor, ctx_of: Callable[[Observation], ToolContext],
+               before_step: Callable[[str], bool] | None) -> None:
+        """The model pressed an option: if it was not the raised one, its press raised it; read that, then press it
+        again to commit it (one checked step). Logged in the survey; the model's call is told what was done."""
+        acted = t.acted
+        if acted is None or acted.action is None or acted.pending is None or acted.action.tool not in PRESSES:
+            return
+        chosen = next((o for o in looked.log.options if same_option(o, acted.action.target)), "")
+        if not chosen:
+            return
+        looked.log.chosen = chosen
+        if same_option(chosen, looked.selected) or acted.action.outcome == "unknown":
+            return  # a press of the raised option commits it; an unanswered one may land late: nothing more
+        row = SurveyRow(option=chosen)
+        looked.log.commit.append(row)
+        try:
+            here = observe(self.stepper.device, self.stepper.vision, self.stepper.settle, self.stepper.cfg.device)
+        except Exception as exc:  # noqa: BLE001 - the device's failure is the next turn's to see
+            row.note = f"the raise could not be read ({type(exc).__name__}: {exc})"
+            return
+        self.nav.step_taken(looked.here.out, acted.action, here.out, 0.0, expected=looked.here.out)
+        now = raised(here.out)
+        same_screen = self.nav.screen(here.out).id == self.nav.screen(looked.here.out).id
+        if not same_screen or now is None or not same_option(now.selected, chosen):
+            row.note = f"not committed: after the press {now.selected if now else 'nothing'} shows raised"
+            return
+        try:
+            tool, planned = self.stepper.press(now.selected, here)
+        except (ActionError, ValueError, LookupError) as exc:
+            row.note = f"not committed: {chosen} cannot be pressed ({exc})"
+            return
+        done = self.stepper.step(tool, planned, here, ctx_of(here), actor, f"commit {chosen}", before_step,
+                                 look=False)
+        row.point, row.element, row.note = done.point, done.element, done.note
+        gate = done.gate
+        t.acted = acted.then(Acted(errors=gate.errors, person=gate.person, stop=gate.stop, person_s=gate.person_s,
+                                   guarded=gate.guarded))
+        t.guard += gate.guarded
+        if done.point is not None and acted.pending is not None:
+            said = f"{acted.pending.description}; it raised {chosen}, and the coordinator pressed it again to commit it"
+            t.acted = t.acted.model_copy(update={"pending": acted.pending.model_copy(update={"description": said})})
+            t.state = t.state.but(pending=t.acted.pending)

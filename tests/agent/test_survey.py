@@ -1,0 +1,150 @@
+"""Look before choosing (issue 40, item 2), in the real turn loop on the fake phone: a training screen whose tiles
+raise before they train (FACTS), surveyed with one model call, the chosen tile raised if needed and committed, each
+press checked; a surprise, a spend, the guard and a person's stop end a survey; `survey.enabled: false` turns it off."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fakes import FakePhone, FakeScreen, ScriptedModel, button, call, loop, text
+
+from lluma_agent.runlog.turnlog import TurnLog
+from lluma_vision.models import Box, CaptionedValue, Gauge
+
+TITLE = (40, 40, 300, 100)
+TILES = {"Speed": 60, "Stamina": 255, "Power": 450, "Guts": 645, "Wit": 838}  # x0 of each tile (180 wide)
+GAINS = {"Speed": 12, "Stamina": 11, "Power": 13, "Guts": 14, "Wit": 9}
+
+
+def _training(raised: str, trains_to: str = "event", extra: list[str] | None = None,
+              commits_at_once: str = "") -> FakeScreen:
+    """The training screen with `raised` up: its pill over it, its gains over the stat row; a tap on another tile
+    raises that one (`commits_at_once` trains at once instead: a screen the reading misjudged)."""
+    x0 = TILES[raised]
+    buttons = [button(name, x, 1298 if name == raised else 1326, x + 180, 1426 if name == raised else 1456)
+               for name, x in TILES.items()] + [button("Back", 33, 1749, 321, 1858)]
+    goes = {name: (trains_to if name in (raised, commits_at_once) else f"t_{name}") for name in TILES}
+    return FakeScreen(
+        buttons=buttons, texts=[text("Training", *TITLE), *(text(t, 100, 600, 900, 660) for t in extra or [])],
+        goes_to={**goes, "Back": "hub"},
+        values=[CaptionedValue(caption="Failure", value=f"{GAINS[raised] - 8}%", bounds=Box(x0=x0 + 14, y0=1216,
+                                                                                          x1=x0 + 164, y1=1256)),
+                CaptionedValue(caption=raised, value=f"+{GAINS[raised]}", kind="gain",
+                               bounds=Box(x0=x0, y0=998, x1=x0 + 70, y1=1042))],
+        gauges=[Gauge(label="Energy", fill=0.9, bounds=Box(x0=200, y0=200, x1=900, y1=230)),
+                Gauge(label="Energy after", fill=0.7, bounds=Box(x0=200, y0=200, x1=900, y1=230))])
+
+
+def _phone(first: str = "Speed", **kw: Any) -> FakePhone:
+    screens = {f"t_{name}": _training(name, **kw) for name in TILES}
+    screens["event"] = FakeScreen(buttons=[button("Next", 400, 1600, 700, 1700)], texts=[text("Event", *TITLE)],
+                                  goes_to={"Next": f"t_{first}"})
+    screens["hub"] = FakeScreen(buttons=[button("Training", 100, 1300, 500, 1400)], texts=[text("Hub", *TITLE)],
+                                goes_to={"Training": f"t_{first}"})
+    return FakePhone(screens, start=f"t_{first}")
+
+
+def _log(tmp: Path, turn: int) -> TurnLog:
+    return TurnLog.model_validate_json((tmp / "logs" / f"turn_{turn:06d}.json").read_text())
+
+
+def _taps(phone: FakePhone) -> list[str]:
+    """The tiles the phone received taps on, in order."""
+    out = []
+    for c in phone.calls:
+        if c[0] == "tap":
+            out.append(next((n for n, x in TILES.items() if x <= c[1] <= x + 180 and 1298 <= c[2] <= 1456),
+                            f"({c[1]},{c[2]})"))
+    return out
+
+
+def _table(request: dict[str, Any]) -> str:
+    return next(b["text"] for b in request["messages"][-1]["content"]
+                if b["type"] == "text" and "<survey>" in b["text"])
+
+
+def test_one_call_sees_every_tile_and_the_chosen_one_is_raised_and_trained(tmp_path: Path) -> None:
+    phone = _phone()
+    model = ScriptedModel([[call("pressButton", name="Stamina")]])
+    c = loop(tmp_path, phone, model, max_turns=1)
+    c.run()
+    assert len(model.requests) == 1
+    table = _table(model.requests[0])
+    for name, gain in GAINS.items():  # each tile's own facts, read while it was raised
+        assert f"- {name}: gains {name} +{gain}; failure {gain - 8}%; energy 0.90 -> 0.70" in table
+    # the survey raised the four others, the model's press raised Stamina again, the commit trained it
+    assert _taps(phone) == ["Stamina", "Power", "Guts", "Wit", "Stamina", "Stamina"]
+    assert phone.screen == "event"
+    log = _log(tmp_path, 1)
+    assert log.survey is not None and log.survey.complete and log.survey.chosen == "Stamina"
+    assert [r.option for r in log.survey.rows] == list(TILES) and len(log.survey.commit) == 1
+    assert all(r.frame for r in log.survey.rows[1:])  # each raised tile's frame kept beside the turn's
+    assert all((tmp_path / "logs" / r.frame).is_file() for r in log.survey.rows[1:])
+    assert log.decided_on_options and c.totals.surveys == 1 and c.totals.full_view_decisions == 1
+
+
+def test_the_raised_tile_chosen_trains_with_the_models_press_alone(tmp_path: Path) -> None:
+    phone = _phone()
+    model = ScriptedModel([[call("pressButton", name="Wit")]])  # the survey leaves Wit raised
+    loop(tmp_path, phone, model, max_turns=1).run()
+    assert _taps(phone) == ["Stamina", "Power", "Guts", "Wit", "Wit"] and phone.screen == "event"
+    log = _log(tmp_path, 1)
+    assert log.survey is not None and log.survey.chosen == "Wit" and log.survey.commit == []
+
+
+def test_with_surveys_off_the_model_raises_and_trains_press_by_press(tmp_path: Path) -> None:
+    phone = _phone()
+    model = ScriptedModel([[call("pressButton", name="Power")], [call("pressButton", name="Power")]])
+    c = loop(tmp_path, phone, model, max_turns=2, settings={"survey__enabled": False})
+    c.run()
+    assert _taps(phone) == ["Power", "Power"] and phone.screen == "event"
+    assert "<survey>" not in str(model.requests[0]["messages"][-1])
+    assert c.totals.surveys == 0 and c.totals.option_decisions == 2 and c.totals.full_view_decisions == 0
+
+
+def test_a_press_that_trains_instead_of_raising_stops_the_survey(tmp_path: Path) -> None:
+    phone = _phone(commits_at_once="Power")  # Power commits at once: the reading was wrong about it
+    model = ScriptedModel([[call("pressButton", name="Next")]])
+    loop(tmp_path, phone, model, max_turns=1).run()
+    assert _taps(phone)[:2] == ["Stamina", "Power"]
+    log = _log(tmp_path, 1)
+    assert log.survey is not None and not log.survey.complete
+    assert "a surprise" in log.survey.rows[-1].note and log.survey.rows[-1].option == "Power"
+    assert "the survey stopped at Power" in _table(model.requests[0])
+    assert "Guts" not in _taps(phone)  # nothing pressed after the surprise but the model's own input
+
+
+def test_a_screen_that_may_spend_is_never_surveyed(tmp_path: Path) -> None:
+    phone = _phone(extra=["Use 1 Alarm Clock?"])
+    model = ScriptedModel([[call("pressButton", name="Back")]])
+    loop(tmp_path, phone, model, max_turns=1).run()
+    log = _log(tmp_path, 1)
+    assert log.survey is not None and not log.survey.complete and "may spend" in log.survey.rows[1].note
+    assert not [t for t in _taps(phone) if t in TILES]  # no tile pressed: only the model's Back
+
+
+def test_the_guard_refuses_a_survey_press_and_the_survey_stops_there(tmp_path: Path) -> None:
+    phone = _phone()
+    model = ScriptedModel([[call("pressButton", name="Speed")]])
+    loop(tmp_path, phone, model, max_turns=1, settings={"guard__never_press": ["Power"]}).run()
+    log = _log(tmp_path, 1)
+    assert log.survey is not None and log.survey.rows[2].option == "Power" and "not sent" in log.survey.rows[2].note
+    assert "Power" not in _taps(phone) and any("Power" in g for g in log.guard)
+
+
+def test_step_asks_before_each_survey_press_and_a_no_stops_the_run(tmp_path: Path) -> None:
+    phone = _phone()
+    model = ScriptedModel([[call("pressButton", name="Speed")]])
+    c = loop(tmp_path, phone, model, max_turns=3)
+    asked: list[str] = []
+
+    def before_step(turn: int, what: str) -> bool:
+        asked.append(what)
+        return len(asked) < 2
+
+    c.before_step = before_step
+    c.run()
+    assert asked == ["survey: raise Stamina", "survey: raise Power"]
+    assert _taps(phone)[:1] == ["Stamina"] and "Power" not in _taps(phone)
+    assert c.totals.stop_reason == "stopped by user"
