@@ -24,7 +24,7 @@ from typing import cast
 
 from pydantic import BaseModel, Field
 
-from lluma_agent.context.stuck import StuckState
+from lluma_agent.context.stuck import Rung, StuckState, rung
 from lluma_agent.device.protocol import DeviceError, Frame, Phone
 from lluma_agent.memory.store import MemoryChange
 from lluma_agent.model.calls import ToolCall, ToolResult
@@ -136,6 +136,9 @@ class SafeTap(InputTool):
         return f"tapped a safe area at ({done.point[0]},{done.point[1]})" if done.point else "tapped a safe area"
 
 
+LADDER_TOOLS: dict[str, InputTool] = {SafeTap.name: SafeTap()}  # the ladder's inputs the model is not offered
+
+
 class Actor:
     def __init__(self, device: Phone, tools: ToolRegistry, same_screen: Callable[[str, str], bool],
                  guard: Guard | None = None, quiet_s: float = 0.0) -> None:
@@ -206,10 +209,11 @@ class Actor:
         return Acted(results=[] if call is None else [error_result(call, msg)], errors=[f"guard: {msg}"],
                      refused=f"{planned.tool}(refused)", guarded=[f"refused {planned.label}: {hit!r} is guarded"])
 
-    def rung(self, name: str, frame: Frame, ctx: ToolContext, reason: str) -> Acted:
-        """The ladder's `back` or `safe_tap`: the coordinator's own input, no model call (call None)."""
-        tool = SafeTap() if name == "safe_tap" else cast(InputTool, self.tools.get("back"))
-        note = say("rung_ran", reason=reason, rung=name, tool=tool.name)
+    def rung(self, step: Rung, frame: Frame, ctx: ToolContext, reason: str) -> Acted:
+        """An input rung of the ladder (`back`, `safe_tap`): the coordinator's own input, no model call (call None).
+        Its tool is the registry's, or one of the ladder's own (LADDER_TOOLS: not offered to the model)."""
+        tool = cast(InputTool, LADDER_TOOLS.get(step.tool) or self.tools.get(step.tool))
+        note = say(step.said, reason=reason, rung=step.name, tool=tool.name)
         try:
             planned = tool.plan(tool.args(), ctx.vision)
         except ActionError as exc:
@@ -304,7 +308,7 @@ class Actor:
             if self.guard is not None and self.guard.refuses(planned, ctx.vision):
                 problems.append(f"{name}: guarded")
                 continue
-            note = say("forced", reason=stuck.reason, tool=name)
+            note = say(rung("force").said, reason=stuck.reason, tool=name)
             return Acted(errors=[note]).then(self._send(tool, call, planned, frame, ctx, note=f"{note}; "))
         msg = say("forced_none", reason=stuck.reason, problems="; ".join(problems))
         return Acted(results=[] if call is None else [error_result(call, msg)], errors=[msg])

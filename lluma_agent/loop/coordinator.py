@@ -30,7 +30,7 @@ from lluma_agent.context import knowledge
 from lluma_agent.context.history import History, PastTurn, compact_reply
 from lluma_agent.context.plausible import Plausible
 from lluma_agent.context.request import memory_update_note
-from lluma_agent.context.stuck import RUNGS, StuckDetector, StuckState
+from lluma_agent.context.stuck import Rung, StuckDetector, StuckState, ladder_words, on_ladder, rung
 from lluma_agent.device.app import GameApp, Started, gist
 from lluma_agent.device.protocol import DeviceDisconnected, DeviceError, Phone
 from lluma_agent.device.settle import Settle
@@ -60,7 +60,7 @@ from lluma_agent.model.claude import Attempt, ModelError, ModelReply
 from lluma_agent.model.protocol import DecisionModel
 from lluma_agent.navmap import map_path_for
 from lluma_agent.navmap.events import events_path
-from lluma_agent.notify import Notifier
+from lluma_agent.notify import Event, Notifier
 from lluma_agent.runlog import index as history_index
 from lluma_agent.runlog.turnlog import GameStartLog, RecoveryLog, TurnLog, TurnLogger, VisionLog
 from lluma_agent.sentences import say
@@ -310,7 +310,7 @@ class Coordinator:
         self.totals.routine_passes += t.routine is not None
         t.failures += [problem for problem in (self.nav.save(), self.events.save()) if problem]
         turn_log = assemble(t, side_calls, cost)
-        if t.recovery is not None and t.recovery.rung in RUNGS:
+        if t.recovery is not None and on_ladder(t.recovery.rung):
             self.totals.recoveries[t.recovery.rung] = self.totals.recoveries.get(t.recovery.rung, 0) + 1
         if t.game_start is not None:
             if t.game_start.ok:
@@ -471,7 +471,7 @@ class Coordinator:
         t.game_start = GameStartLog(reason=reason, ok=started.ok, command=started.command, output=started.output)
         if started.ok:
             t.state = t.state.but(failed_starts=0)
-            self.notifier.send("game_restarted", {"turn": t.turn, "reason": reason, "ok": True,
+            self.notifier.send(Event.GAME_RESTARTED, {"turn": t.turn, "reason": reason, "ok": True,
                                                   "output": started.output})
             return started
         failed = t.state.failed_starts + 1
@@ -504,7 +504,7 @@ class Coordinator:
             reason = "the game shows 'Session Error' (the account was logged in elsewhere): a person must look"
             self._ends(StopKind.SESSION, reason)
             t.failures.append(f"session: {reason}; no model call this turn")
-            self.notifier.send("session_error", {"turn": t.turn, "reason": reason})
+            self.notifier.send(Event.SESSION_ERROR, {"turn": t.turn, "reason": reason})
             return True
         if self.cfg.guard.tp_recovery != "wait" or not shows(out, RECOVER_TP):
             return False
@@ -538,27 +538,39 @@ class Coordinator:
         if climb.rung == "over":  # from the bottom again: the model plays this turn, told what happened
             t.recovery = RecoveryLog(rung="over", reason=stuck.reason, failed=climb.failed)
             t.notes.stuck = self.stuck.state()
-            t.notes.lines.append(say("ladder_over", reason=stuck.reason, failed=climb.failed,
-                                     max_cycles=rc.max_cycles, window_s=rc.window_s))
+            t.notes.lines.append(say("ladder_over", reason=stuck.reason, ladder=ladder_words(),
+                                     failed=climb.failed, max_cycles=rc.max_cycles, window_s=rc.window_s))
             return False
         t.notes.stuck = stuck.model_copy(update={"level": "recover"})
         t.recovery = RecoveryLog(rung=climb.rung, reason=stuck.reason)
-        frame, note = t.reading.frame, say("rung", reason=stuck.reason, rung=climb.rung)
-        if climb.rung in ("back", "safe_tap"):
-            acted = self.actor.rung(climb.rung, frame, self._ctx(t.state, t.reading), stuck.reason)
-        elif climb.rung == "restart":
-            started = self._start_game(t, f"recovery rung restart ({stuck.reason})", stop_first=True)
-            did = (say("rung_restarted") if started.ok
-                   else say("rung_start_failed", output=gist(started.output) or "no output"))
-            acted = Acted(errors=[f"{note}: {did}; no model call this turn"]).then(
-                Actor.own("restart(game)", say("rung_did", note=note, did=did), "restarted the game", frame, t.turn))
-        else:
-            waited = self._sleep(self.cfg.recovery.wait_s)
-            did = say("rung_waited", seconds=waited)
-            acted = Acted(errors=[f"{note}: {did}; no model call this turn"]).then(
-                Actor.own("wait", say("rung_waited_alone", note=note, did=did), "waited", frame, t.turn))
-        self._own(t, acted)
+        step = rung(climb.rung)
+        take = {"input": self._rung_input, "restart": self._rung_restart, "wait": self._rung_wait}[step.does]
+        self._own(t, take(t, step, stuck.reason))
         return True
+
+    def _rung_input(self, t: TurnParts, step: Rung, reason: str) -> Acted:
+        """An input rung (back, a safe tap): the actor plans its tool and sends it like any input."""
+        assert t.reading is not None
+        return self.actor.rung(step, t.reading.frame, self._ctx(t.state, t.reading), reason)
+
+    def _rung_restart(self, t: TurnParts, step: Rung, reason: str) -> Acted:
+        """The game stopped and started again, pending like an input (the next capture says what it did)."""
+        assert t.reading is not None
+        note = say("rung", reason=reason, rung=step.name)
+        started = self._start_game(t, f"recovery rung restart ({reason})", stop_first=True)
+        did = (say(step.said) if started.ok
+               else say("rung_start_failed", output=gist(started.output) or "no output"))
+        return Acted(errors=[f"{note}: {did}; no model call this turn"]).then(
+            Actor.own("restart(game)", say("rung_did", note=note, did=did), "restarted the game", t.reading.frame,
+                      t.turn))
+
+    def _rung_wait(self, t: TurnParts, step: Rung, reason: str) -> Acted:
+        """recovery.wait_s waited (cut short by a stop), pending like an input."""
+        assert t.reading is not None
+        note = say("rung", reason=reason, rung=step.name)
+        did = say("rung_waited", seconds=self._sleep(self.cfg.recovery.wait_s))
+        return Acted(errors=[f"{note}: {did}; no model call this turn"]).then(
+            Actor.own("wait", say(step.said, note=note, did=did), "waited", t.reading.frame, t.turn))
 
     def _own(self, t: TurnParts, acted: Acted) -> None:
         """What the coordinator did itself this turn, pending like the model's input (its effect comes next turn)."""
