@@ -18,7 +18,6 @@ Every input goes out through one step, `_send`. A person in the loop (`lluma run
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import cast
 
@@ -42,6 +41,7 @@ from lluma_agent.tools.toolkit import (
     ToolRegistry,
     error_result,
 )
+from lluma_facts.clock import Clock
 from lluma_vision.models import Box, VisionOutput
 from lluma_vision.phash import distance
 
@@ -141,13 +141,14 @@ LADDER_TOOLS: dict[str, InputTool] = {SafeTap.name: SafeTap()}  # the ladder's i
 
 class Actor:
     def __init__(self, device: Phone, tools: ToolRegistry, same_screen: Callable[[str, str], bool],
-                 guard: Guard | None = None, quiet_s: float = 0.0) -> None:
+                 guard: Guard | None = None, quiet_s: float = 0.0, clock: Clock | None = None) -> None:
         self.device, self.tools, self.same_screen = device, tools, same_screen
         self.guard = guard  # guard.never_press: taps refused whatever planned them
+        self.clock = clock or Clock()  # the run's one clock (the coordinator's)
         # After an input the device never answered (it may still run), no input for `quiet_s`, whoever sends it:
         # the model, a routine pass, a goTo step, a rung. Kept here, where every input goes out, so none skips it.
         self.quiet_s = quiet_s
-        self.not_before = 0.0  # monotonic
+        self.not_before = 0.0  # on the clock's now()
 
     def run(self, reply: ModelReply, frame: Frame, ctx: ToolContext, stuck: StuckState, last_action: str) -> Acted:
         """The reply's calls, in order; `frame`/`ctx.vision` are what the model decided on. `last_action` is
@@ -260,8 +261,8 @@ class Actor:
         # Never act on a frame older than the decision: if the screen moved meanwhile, do nothing.
         # An input the device never confirmed comes back from execute() as done with `unknown` set.
         signature, done = f"{planned.tool}({planned.target})", None
-        if (wait := self.not_before - time.monotonic()) > 0:
-            time.sleep(wait)  # let a late input land first: the capture below then sees what it did
+        if (wait := self.not_before - self.clock.now()) > 0:
+            self.clock.sleep(wait)  # let a late input land first: the capture below then sees what it did
         try:
             fresh = self.device.capture()
             msg = "" if self.same_screen(fresh.phash, frame.phash) else say("screen_moved")
@@ -278,7 +279,7 @@ class Actor:
         )
         described, brief, errors = tool.describe(done), tool.brief(done), []
         if done.unknown:  # sent and unanswered: it may have happened; the effect (next frame) is the truth
-            self.not_before = time.monotonic() + self.quiet_s
+            self.not_before = self.clock.now() + self.quiet_s
             errors.append(f"action: outcome unknown ({done.unknown})")
             described = say("unconfirmed", did=described)
             brief = say("brief_unconfirmed", brief=brief)

@@ -19,10 +19,10 @@ says what really happened.
 from __future__ import annotations
 
 import logging
-import time
 import traceback
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 from typing import Any, TypeVar
 
 from lluma_agent.config import Config
@@ -33,16 +33,18 @@ from lluma_agent.context.request import memory_update_note
 from lluma_agent.context.stuck import Rung, StuckDetector, StuckState, ladder_words, on_ladder, rung
 from lluma_agent.device.app import GameApp, Started, gist
 from lluma_agent.device.protocol import DeviceDisconnected, DeviceError, Phone
-from lluma_agent.device.settle import Settle
+from lluma_agent.device.settle import SameScreen, Settle
 from lluma_agent.loop.acting import Acted, Actor, Effect, effect_of
 from lluma_agent.loop.careers import CareerTracker
 from lluma_agent.loop.eventbook import EventMemory
+from lluma_agent.loop.gated import InTheLoop, PersonGate
 from lluma_agent.loop.layouts import CachedLayout, ContextLayout, Sent
 from lluma_agent.loop.navigate import Navigator
 from lluma_agent.loop.observe import VisionLike, observe
 from lluma_agent.loop.prompting import Prompter
+from lluma_agent.loop.recording import RecordingModel
 from lluma_agent.loop.state import LoopState
-from lluma_agent.loop.stop import RunEnded, StopKind, disk_error
+from lluma_agent.loop.stop import RunEnded, StopFlag, StopKind, disk_error
 from lluma_agent.loop.turn import (
     Call,
     Decision,
@@ -64,13 +66,13 @@ from lluma_agent.notify import Event, Notifier
 from lluma_agent.runlog import index as history_index
 from lluma_agent.runlog.turnlog import GameStartLog, RecoveryLog, TurnLog, TurnLogger, VisionLog
 from lluma_agent.sentences import say
-from lluma_agent.tools.goto import GoTo
 from lluma_agent.tools.guard import RECOVER_TP, SESSION_ERROR, Guard, shows
+from lluma_agent.tools.registry import default_tools
 from lluma_agent.tools.toolkit import ToolContext, ToolRegistry
 from lluma_facts import Usage
+from lluma_facts.clock import Clock
 from lluma_vision.compact import compact, summarize
 from lluma_vision.models import VisionOutput
-from lluma_vision.phash import distance
 
 MAX_MODEL_ERRORS = 3  # consecutive non-retryable model errors that end the run
 MAX_INTERNAL_ERRORS = 3  # consecutive turns that hit a bug: the run stops instead of looping on it
@@ -100,58 +102,67 @@ class Coordinator:
         memory: MemoryStore,
         logger: TurnLogger,
         system_prompt: str,
-        tools: ToolRegistry,
         settle: Settle,
+        tools: ToolRegistry | None = None,
         on_turn: Callable[[TurnLog, RunTotals], None] | None = None,
         knowledge: knowledge.Knowledge | None = None,
         app: GameApp | None = None,
         layout: ContextLayout | None = None,
+        clock: Clock | None = None,
+        notifier: Notifier | None = None,
+        careers: CareerTracker | None = None,
+        person: InTheLoop | None = None,
+        requests: Path | None = None,
     ) -> None:
-        self.cfg, self.device, self.vision, self.model = cfg, device, vision, model
+        """Every part of the loop is built here or given here, once: nothing is attached afterwards.
+
+        `tools`: the registry (default `default_tools`, with goTo when the map is on); `clock`: the one clock of
+        waits, timings and run.max_hours (tests give a fake: a wait of an hour takes none); `notifier`: notify.command
+        (default: one for cfg.notify); `careers`: the careers ended, toward run.max_careers; `person`: a person in
+        the loop (--confirm, --step); `requests`: the folder where each request is kept as sent."""
+        self.cfg, self.device, self.vision = cfg, device, vision
         self.memory, self.logger = memory, logger
         self._settle = settle
         self.on_turn = on_turn
         self.knowledge = knowledge
+        self.clock = clock or Clock()
+        self.stop = StopFlag()
+        self.person = person or InTheLoop()
+        self.careers = careers
+        # every request kept as sent, under the turn that sent it (lluma logs --request, lluma replay)
+        self.model = RecordingModel(model, requests, lambda: self.turn) if requests is not None else model
         self.layout: ContextLayout = layout or CachedLayout()  # another: a benchmark's (bench/baseline_layout.py)
         self.history = History(cfg.context.history_max_turns, cfg.context.fold_chunk_turns)
+        self._same_screen = SameScreen(cfg.device.settle_threshold)
         self.stuck = StuckDetector(
             cfg.run.stuck_after, cfg.run.stuck_force_after, cfg.run.stuck_pause_after, same=self._same_screen
         )
         self.app = app  # the game as an app (None: a device that cannot start it; no foreground check, no restart)
         self.guard = Guard(cfg.guard)
         # the screen map (map.enabled): recorded each turn, goTo offered, routine screens passed (loop/navigate.py)
-        self.nav = Navigator(cfg, map_path_for(memory.folder), logger.folder.name, tools, device, vision, settle,
-                             stopping=lambda: self.stop_requested)
+        self.nav = Navigator(cfg, map_path_for(memory.folder), logger.folder.name, device, vision, settle, self.stop,
+                             self.clock)
         # what each event choice did, beside the map and with it (loop/eventbook.py)
-        self.events = EventMemory(events_path(self.nav.path), logger.folder.name, self.nav.enabled)
-        if self.nav.enabled and GoTo.name not in tools:  # offered after the other input tools (a new registry)
-            listed = list(tools)
-            at = max((i + 1 for i, tool in enumerate(listed) if tool.acts), default=0)
-            tools = ToolRegistry([*listed[:at], GoTo(self.nav), *listed[at:]])
-        self.notifier = Notifier(cfg.notify, run=logger.folder.name)  # does nothing when notify.command is None
+        self.events = EventMemory(events_path(self.nav.path), logger.folder.name, self.nav.enabled, self.clock.wall)
+        tools = tools or default_tools(router=self.nav if self.nav.enabled else None)
+        # does nothing when notify.command is None
+        self.notifier = notifier or Notifier(cfg.notify, run=logger.folder.name)
         # an input never answered may still run: no input for two command timeouts after it, whoever sends it
-        self.actor = Actor(device, tools, self._same_screen, guard=self.guard,
-                           quiet_s=2 * cfg.device.command_timeout_s)
+        actor = Actor(device, tools, self._same_screen, guard=self.guard, quiet_s=2 * cfg.device.command_timeout_s,
+                      clock=self.clock)
+        # a person asked before every input (`lluma run --confirm`): the actor wrapped (loop/gated.py)
+        self.actor = actor if self.person.gate is None else PersonGate(actor, self.person.gate)
         self.plausible = Plausible()  # numbers that moved as no turn moves them are marked doubtful (context/plausible)
         self.totals = RunTotals()
         self.state = LoopState()  # what each turn hands to the next (loop/state.py)
-        self.stop_requested = False
         self.ending: RunEnded | None = None  # found during the turn being played: the run ends once it is reported
-        # `lluma run --step`: called before each turn with its number; False stops the run (a person said so).
-        self.before_turn: Callable[[int], bool] | None = None
-        # ...and before each later step of a goTo walk, with what it will press; False stops the run.
-        self.before_step: Callable[[int, str], bool] | None = None
-        self.prompter = Prompter(cfg, model, tools.definitions(), self.nav.prompt(system_prompt), self.layout,
+        self.prompter = Prompter(cfg, self.model, tools.definitions(), self.nav.prompt(system_prompt), self.layout,
                                  self.history, memory)
-        self.careers: CareerTracker | None = None  # build() sets it: careers ended count toward run.max_careers
-        # The clock and sleep of waits and of run.max_hours (tests give a fake pair: a wait of an hour takes none)
-        self.clock: Callable[[], float] = time.monotonic
-        self.sleep: Callable[[float], None] = time.sleep
-        self.started = self.clock()  # this sitting's start: run.max_hours counts from it
+        self.started = self.clock.now()  # this sitting's start: run.max_hours counts from it
 
-    def _same_screen(self, a: str, b: str) -> bool:
-        """The one test of "nothing changed" (settle, action effects, stuck loops, the pre-tap check)."""
-        return distance(a, b) <= self.cfg.device.settle_threshold
+    @property
+    def stop_requested(self) -> bool:
+        return self.stop.requested
 
     @property
     def turn(self) -> int:
@@ -159,14 +170,14 @@ class Coordinator:
 
     # ---- the loop ------------------------------------------------------------------------------
     def request_stop(self) -> None:
-        self.stop_requested = True
+        self.stop.set()
 
     def run(self) -> RunTotals:
-        self.started = self.clock()
+        self.started = self.clock.now()
         try:
             while True:
                 self._check_limits()
-                if self.before_turn is not None and not self.before_turn(self.turn + 1):
+                if self.person.before_turn is not None and not self.person.before_turn(self.turn + 1):
                     raise RunEnded(StopKind.PERSON, "stopped by user")
                 log = self.step()
                 self._report(log)
@@ -210,7 +221,7 @@ class Coordinator:
             limit, kind = f"max_cost_usd (${run.max_cost_usd:.2f}) reached", StopKind.MAX_COST
         elif run.max_careers and self.careers is not None and self.careers.ended >= run.max_careers:
             limit, kind = f"max_careers ({run.max_careers}) ended", StopKind.MAX_CAREERS
-        elif run.max_hours and self.clock() - self.started >= run.max_hours * 3600:
+        elif run.max_hours and self.clock.now() - self.started >= run.max_hours * 3600:
             limit, kind = f"max_hours ({run.max_hours:g}) played", StopKind.MAX_HOURS
         if limit and s.last_model_error and not s.model_answered:  # the run did nothing it was asked to do
             raise RunEnded(StopKind.MODEL, f"{limit} without one answer from the model API: {s.last_model_error}")
@@ -221,7 +232,8 @@ class Coordinator:
         """One turn; its log is written whatever happened. The turn works on its own copy of the loop's
         state (`t.state`), which the stages hand back changed; the loop keeps it once the turn is over."""
         self.state = self.state.but(turn=self.turn + 1)  # the turn in play (the request log names it)
-        t = TurnParts(turn=self.turn, model=self.cfg.model.name, state=self.state)
+        t = TurnParts(turn=self.turn, model=self.cfg.model.name, state=self.state, started_at=self.clock.wall(),
+                      started=self.clock.now())
         try:
             self._play(t)
         except DeviceError as exc:
@@ -271,10 +283,12 @@ class Coordinator:
         t.notes = self.notes(effect, t.reading.out)
         if self.recover(t):  # a rung of the ladder the coordinator takes itself: no model call this turn
             return
-        if (passed := self.nav.routine_pass(t, self.actor, self._ctx(t.state, t.reading), self._sleep)) is not None:
-            self._own(t, passed)  # a routine screen passed without a model call (loop.autopilot)
+        if (passed := self.nav.routine_pass(t.reading, t.notes.stuck.level, t.turn, self.actor,
+                                            self._ctx(t.state, t.reading), self._sleep)) is not None:
+            t.routine = passed.log
+            self._own(t, passed.acted)  # a routine screen passed without a model call (loop.autopilot)
             self.events.pressed(t.reading.out)
-            if passed.stop:
+            if passed.acted.stop:
                 self.request_stop()
             return
         t.notes = self.nav.tell(t.notes, t.reading.out)  # where the model is, and what was passed without it
@@ -289,19 +303,24 @@ class Coordinator:
         if t.acted.pending is not None:
             self.events.chose(t.acted.action, t.reading.out, t.turn)  # an event's choice: its outcome awaited
             self.events.pressed(t.reading.out)
-        ask = self.before_step
-        self.nav.after_act(t, self.actor, lambda seen: self._ctx(t.state, seen),  # a goTo's later steps, each gated
-                           (lambda what: ask(t.turn, what)) if ask is not None else None)
-        if t.acted.stop:
-            self.request_stop()  # a person stopped the run during a goTo walk
+        ask, turn = self.person.before_step, t.turn
+        # a goTo's later steps, each gated; its account is what the model reads next turn
+        walked = self.nav.after_act(t.acted, t.reading, self.actor, self._ctx(t.state, t.reading),
+                                    (lambda what: ask(turn, what)) if ask is not None else None)
+        if walked is not None:
+            t.acted, t.navigation, t.action_s = walked.acted, walked.steps, t.action_s + walked.seconds
+            t.guard += walked.guarded
+            t.state = t.state.but(pending=walked.acted.pending)
+            if walked.acted.stop:
+                self.request_stop()  # a person stopped the run during a goTo walk
         t.past = self.remember(t.turn, t.request, t.screen, t.decision)
 
     def _timed(self, t: TurnParts, field: str, stage: Callable[..., T], *args: Any) -> T:
-        started = time.monotonic()
+        started = self.clock.now()
         try:
             return stage(*args)
         finally:
-            setattr(t, field, time.monotonic() - started)
+            setattr(t, field, self.clock.now() - started)
 
     def _finish(self, t: TurnParts) -> TurnLog:
         side_calls, cost = bill(self.totals, t.calls())  # billed first: a failed log write loses no cost
@@ -309,7 +328,7 @@ class Coordinator:
         self.totals.goto_calls += bool(t.navigation)
         self.totals.routine_passes += t.routine is not None
         t.failures += [problem for problem in (self.nav.save(), self.events.save()) if problem]
-        turn_log = assemble(t, side_calls, cost)
+        turn_log = assemble(t, side_calls, cost, self.clock.now())
         if t.recovery is not None and on_ladder(t.recovery.rung):
             self.totals.recoveries[t.recovery.rung] = self.totals.recoveries.get(t.recovery.rung, 0) + 1
         if t.game_start is not None:
@@ -451,7 +470,8 @@ class Coordinator:
         """A start the game needed: too many within recovery.calm_turns turns count as a ladder climbed in vain (the
         game keeps stopping, killed from outside or crashing at once); raises Paused when that pauses the run."""
         rc = self.cfg.recovery
-        climb = self.stuck.game_started(t.turn, rc.max_starts, rc.calm_turns, rc.max_cycles, rc.window_s, time.time())
+        climb = self.stuck.game_started(t.turn, rc.max_starts, rc.calm_turns, rc.max_cycles, rc.window_s,
+                                        self.clock.wall())
         if climb is None:
             return
         why = f"the game kept stopping: started again {rc.max_starts} times within {rc.calm_turns} turns"
@@ -528,7 +548,7 @@ class Coordinator:
             self.stuck.unsettled()
             t.recovery = RecoveryLog(rung=stuck.level, reason=stuck.reason)
             return False
-        climb = self.stuck.climb(self.app is not None, rc.max_cycles, rc.window_s, time.time())
+        climb = self.stuck.climb(self.app is not None, rc.max_cycles, rc.window_s, self.clock.wall())
         if climb.rung == "pause":  # stop spending money and say why (step() ends the run)
             why = stuck.reason + (f"; the recovery ladder was climbed in vain {climb.failed} time(s) within "
                                   f"{rc.window_s:g} s (recovery.max_cycles {rc.max_cycles})" if climb.failed else "")
@@ -580,19 +600,19 @@ class Coordinator:
 
     def _sleep(self, seconds: float) -> float:
         """Sleep up to `seconds`, cut short by a person's stop (Ctrl+C) or run.max_hours; returns the seconds slept."""
-        started = self.clock()
+        started = self.clock.now()
         hours = self.cfg.run.max_hours
         end = min(started + seconds, self.started + hours * 3600 if hours else float("inf"))
-        while not self.stop_requested and (left := end - self.clock()) > 0:
-            self.sleep(min(left, 0.5))
-        return self.clock() - started
+        while not self.stop_requested and (left := end - self.clock.now()) > 0:
+            self.clock.sleep(min(left, 0.5))
+        return self.clock.now() - started
 
     # ---- helpers -------------------------------------------------------------------------------------
     def _device_failed(self, state: LoopState, exc: DeviceError) -> tuple[str, LoopState]:
         """A bad frame or a dropped-and-reconnected device: this turn sees nothing and the next one tries
         again (the pending action's result waits for a good frame). A device that did not come back
         within `device.outage_wait_s`, or that has given no usable frame for that long, ends the run."""
-        now = time.monotonic()
+        now = self.clock.now()
         since = state.device_down_since or now
         if isinstance(exc, DeviceDisconnected) and not exc.reconnected:
             self._ends(StopKind.DEVICE, f"the device failed: {exc}")
@@ -606,7 +626,7 @@ class Coordinator:
         state = t.state.but(last_model_error=str(exc))
         if exc.busy:
             since = state.model_down_since or t.started
-            if (down := time.monotonic() - since) > self.cfg.model.outage_wait_s:
+            if (down := self.clock.now() - since) > self.cfg.model.outage_wait_s:
                 self._ends(StopKind.MODEL, f"the model API has not answered for {down:.0f} s (model.outage_wait_s "
                                            f"{self.cfg.model.outage_wait_s:.0f}): {exc}")
             return state.but(model_down_since=since)
