@@ -30,7 +30,7 @@ from lluma_agent.context import knowledge
 from lluma_agent.context.history import History, PastTurn, compact_reply
 from lluma_agent.context.plausible import Plausible
 from lluma_agent.context.request import memory_update_note
-from lluma_agent.context.stuck import Rung, StuckDetector, StuckState, ladder_words, on_ladder, rung
+from lluma_agent.context.stuck import Rung, StuckDetector, ladder_words, on_ladder, rung
 from lluma_agent.device.app import GameApp, Started, gist
 from lluma_agent.device.protocol import DeviceDisconnected, DeviceError, Phone
 from lluma_agent.device.settle import SameScreen, Settle
@@ -58,7 +58,7 @@ from lluma_agent.loop.turn import (
     bill,
 )
 from lluma_agent.memory.store import MemoryStore
-from lluma_agent.model.claude import Attempt, ModelError, ModelReply
+from lluma_agent.model.claude import Attempt, ModelError
 from lluma_agent.model.protocol import DecisionModel
 from lluma_agent.navmap import map_path_for
 from lluma_agent.navmap.events import events_path
@@ -269,51 +269,16 @@ class Coordinator:
         """The stages, in the order of ARCHITECTURE.md's "One turn"."""
         if not self.keep_game_up(t):  # the game cannot be started: the run ends with this turn, nothing played
             return
-        t.reading = observe(self.device, self.vision, self._settle, self.cfg.device)
-        t.state = t.state.but(device_down_since=None)
-        t.screenshot = self.logger.save_screenshot(t.turn, t.reading.frame.image)
-        effect, t.state = self.effect_of_pending(t.state, t.reading)
-        t.reading.out = self.plausible.check(t.reading.out, acted=effect is not None)
-        # where the last action led, on the screen map (not known when the game had to be started again)
-        t.failures += self.nav.observed(t.reading.out, effect, restarted=t.game_start is not None)
-        t.failures += self.events.seen(t.reading.out, t.turn)  # the trainee's state; a choice's outcome read
-        t.screen = self.read(t.reading.out)
-        if self.guarded_screen(t):  # Session Error, Recover TP: the coordinator's own, no model call
+        reading, screen, effect = self.look(t)
+        if self.alone(t, effect):  # a guarded screen, a rung of the ladder, a routine pass: no model call
             return
-        t.notes = self.notes(effect, t.reading.out)
-        if self.recover(t):  # a rung of the ladder the coordinator takes itself: no model call this turn
-            return
-        if (passed := self.nav.routine_pass(t.reading, t.notes.stuck.level, t.turn, self.actor,
-                                            self._ctx(t.state, t.reading), self._sleep)) is not None:
-            t.routine = passed.log
-            self._own(t, passed.acted)  # a routine screen passed without a model call (loop.autopilot)
-            self.events.pressed(t.reading.out)
-            if passed.acted.stop:
-                self.request_stop()
-            return
-        t.notes = self.nav.tell(t.notes, t.reading.out)  # where the model is, and what was passed without it
-        if told := self.events.note(t.reading.out):  # an event the book knows: what each choice did before
-            t.notes = replace(t.notes, lines=[*t.notes.lines, told])
+        assert t.notes is not None
         t.fold, t.fold_calls = self.prompter.make_room(t.turn)
         t.notes = self.prompter.ahead_of_fold(t.notes)
-        t.request = self.prompter.request(t.reading, t.screen, t.notes, list(t.state.owed))
+        t.request = self.prompter.request(reading, screen, t.notes, list(t.state.owed))
         t.decision, t.state = self._timed(t, "model_s", self._decide, t)
-        t.acted, t.state = self._timed(t, "action_s", self.act, t.state, t.decision.reply, t.reading, t.notes.stuck)
-        t.guard += t.acted.guarded
-        if t.acted.pending is not None:
-            self.events.chose(t.acted.action, t.reading.out, t.turn)  # an event's choice: its outcome awaited
-            self.events.pressed(t.reading.out)
-        ask, turn = self.person.before_step, t.turn
-        # a goTo's later steps, each gated; its account is what the model reads next turn
-        walked = self.nav.after_act(t.acted, t.reading, self.actor, self._ctx(t.state, t.reading),
-                                    (lambda what: ask(turn, what)) if ask is not None else None)
-        if walked is not None:
-            t.acted, t.navigation, t.action_s = walked.acted, walked.steps, t.action_s + walked.seconds
-            t.guard += walked.guarded
-            t.state = t.state.but(pending=walked.acted.pending)
-            if walked.acted.stop:
-                self.request_stop()  # a person stopped the run during a goTo walk
-        t.past = self.remember(t.turn, t.request, t.screen, t.decision)
+        self._timed(t, "action_s", self.act, t)
+        t.past = self.remember(t.turn, t.request, screen, t.decision)
 
     def _timed(self, t: TurnParts, field: str, stage: Callable[..., T], *args: Any) -> T:
         started = self.clock.now()
@@ -346,6 +311,30 @@ class Coordinator:
         return turn_log
 
     # ---- the stages ----------------------------------------------------------------------------------
+    def look(self, t: TurnParts) -> tuple[Observation, Screen, Effect | None]:
+        """The settled screen, read: its screenshot kept, the last input's effect seen (owed to the model), the
+        numbers checked against it, the map and the event book told where it led."""
+        t.reading = observe(self.device, self.vision, self._settle, self.cfg.device)
+        t.state = t.state.but(device_down_since=None)
+        t.screenshot = self.logger.save_screenshot(t.turn, t.reading.frame.image)
+        effect, t.state = self.effect_of_pending(t.state, t.reading)
+        t.reading.out = self.plausible.check(t.reading.out, acted=effect is not None)
+        # where the last action led, on the screen map (not known when the game had to be started again)
+        t.failures += self.nav.observed(t.reading.out, effect, restarted=t.game_start is not None)
+        t.failures += self.events.seen(t.reading.out, t.turn)  # the trainee's state; a choice's outcome read
+        t.screen = self.read(t.reading.out)
+        return t.reading, t.screen, effect
+
+    def alone(self, t: TurnParts, effect: Effect | None) -> bool:
+        """True when the coordinator plays this turn itself, without a model call: a guarded screen ("Session Error"
+        ends the run, "Recover TP" is waited out), a rung of the recovery ladder, a routine screen passed on the map.
+        Else the turn is the model's, and `t.notes` says what it must be told besides the screen."""
+        assert t.reading is not None
+        if self.guarded_screen(t):  # before the notes: a person's memory edit waits for the model's turn
+            return True
+        t.notes = self.notes(effect, t.reading.out)
+        return self.recover(t) or self.routine(t)
+
     def effect_of_pending(self, state: LoopState, reading: Observation) -> tuple[Effect | None, LoopState]:
         """What the last input action did, now that the screen shows it: owed to the model, logged, counted."""
         if state.pending is None:
@@ -366,6 +355,8 @@ class Coordinator:
         return Screen(view, log, [f"vision: {e}" for e in out.errors], vlm)
 
     def notes(self, effect: Effect | None, out: VisionOutput) -> Notes:
+        """What the model must be told besides the screen: the effect of the coordinator's own last action, a
+        person's memory edits, the stuck warning, matching knowledge."""
         lines = [effect.note] if effect and effect.note else []
         external = self.memory.refresh()
         memory = []
@@ -426,19 +417,30 @@ class Coordinator:
                            search=lambda query, limit: history_index.search(self.logger.db, query, limit),
                            frame=reading.frame.image)
 
-    def act(
-        self, state: LoopState, reply: ModelReply, reading: Observation, stuck: StuckState
-    ) -> tuple[Acted, LoopState]:
-        ctx = self._ctx(state, reading)
+    def act(self, t: TurnParts) -> None:
+        """The reply's calls run (at most one input); an event's choice awaits its outcome; a goTo walks its later
+        steps, each through the actor (its account is what the model reads next turn)."""
+        assert t.decision is not None and t.reading is not None and t.notes is not None
+        reading, ctx = t.reading, self._ctx(t.state, t.reading)
         last = self.stuck.actions[-1] if self.stuck.actions else ""
         # adb cannot cancel a sent command: after one never answered the actor sends nothing for two command
         # timeouts, then checks the screen against the decision's frame, so a late tap never meets a new screen
-        acted = self.actor.run(reply, reading.frame, ctx, stuck, last)
+        acted = self.actor.run(t.decision.reply, reading.frame, ctx, t.notes.stuck, last)
         if acted.refused:
             self.stuck.record(reading.frame.phash, acted.refused, changed=False)
+        t.guard += acted.guarded
+        if acted.pending is not None:
+            self.events.chose(acted.action, reading.out, t.turn)  # an event's choice: its outcome awaited
+            self.events.pressed(reading.out)
+        ask, turn = self.person.before_step, t.turn
+        walked = self.nav.after_act(acted, reading, self.actor, ctx,
+                                    (lambda what: ask(turn, what)) if ask is not None else None)
+        if walked is not None:
+            acted, t.navigation = walked.acted, walked.steps
+            t.guard += walked.guarded
         if acted.stop:
             self.request_stop()  # a person in the loop said quit: this turn is logged, no other starts
-        return acted, state.but(pending=acted.pending, owed=(*state.owed, *acted.results))
+        t.acted, t.state = acted, t.state.but(pending=acted.pending, owed=(*t.state.owed, *acted.results))
 
     def remember(self, turn: int, request: Prompt, screen: Screen, decision: Decision) -> PastTurn:
         """The turn as history keeps it: compact results, the screen line, the reply."""
@@ -574,23 +576,42 @@ class Coordinator:
         return self.actor.rung(step, t.reading.frame, self._ctx(t.state, t.reading), reason)
 
     def _rung_restart(self, t: TurnParts, step: Rung, reason: str) -> Acted:
-        """The game stopped and started again, pending like an input (the next capture says what it did)."""
-        assert t.reading is not None
+        """The game stopped and started again."""
         note = say("rung", reason=reason, rung=step.name)
         started = self._start_game(t, f"recovery rung restart ({reason})", stop_first=True)
         did = (say(step.said) if started.ok
                else say("rung_start_failed", output=gist(started.output) or "no output"))
-        return Acted(errors=[f"{note}: {did}; no model call this turn"]).then(
-            Actor.own("restart(game)", say("rung_did", note=note, did=did), "restarted the game", t.reading.frame,
-                      t.turn))
+        return self._rung_done(t, note, did, "restart(game)", say("rung_did", note=note, did=did), "restarted the game")
 
     def _rung_wait(self, t: TurnParts, step: Rung, reason: str) -> Acted:
-        """recovery.wait_s waited (cut short by a stop), pending like an input."""
-        assert t.reading is not None
+        """recovery.wait_s waited (cut short by a stop)."""
         note = say("rung", reason=reason, rung=step.name)
         did = say("rung_waited", seconds=self._sleep(self.cfg.recovery.wait_s))
+        return self._rung_done(t, note, did, "wait", say(step.said, note=note, did=did), "waited")
+
+    @staticmethod
+    def _rung_done(t: TurnParts, note: str, did: str, signature: str, description: str, brief: str) -> Acted:
+        """A rung that is no input (restart, wait), pending like one: the next capture says what it did."""
+        assert t.reading is not None
         return Acted(errors=[f"{note}: {did}; no model call this turn"]).then(
-            Actor.own("wait", say(step.said, note=note, did=did), "waited", t.reading.frame, t.turn))
+            Actor.own(signature, description, brief, t.reading.frame, t.turn))
+
+    def routine(self, t: TurnParts) -> bool:
+        """A routine screen passed on the map's one way out, without a model call (True), else the model's turn is
+        told where it is, what was passed without it and, on an event the book knows, what each choice did."""
+        assert t.reading is not None and t.notes is not None
+        passed, t.notes = self.nav.pass_or_tell(t.reading, t.notes, t.turn, self.actor, self._ctx(t.state, t.reading),
+                                                self._sleep)
+        if passed is not None:
+            t.routine = passed.log
+            self._own(t, passed.acted)  # pending like the model's input (loop.autopilot)
+            self.events.pressed(t.reading.out)
+            if passed.acted.stop:
+                self.request_stop()
+            return True
+        if told := self.events.note(t.reading.out):
+            t.notes = replace(t.notes, lines=[*t.notes.lines, told])
+        return False
 
     def _own(self, t: TurnParts, acted: Acted) -> None:
         """What the coordinator did itself this turn, pending like the model's input (its effect comes next turn)."""

@@ -412,6 +412,13 @@ class Navigator:
         """Why the screen holds something to choose or spend ("" when nothing): conservative, from the reading."""
         return kept_for_model(out, planned.tool, planned.target, self.never, self.spend_words)
 
+    def pass_or_tell(self, reading: Observation, notes: Notes, turn: int, actor: Actor, ctx: ToolContext,
+                     sleep: Callable[[float], float]) -> tuple[Passed | None, Notes]:
+        """A routine screen passed (its input, the notes as they were), or the model's turn: its notes told where it
+        is and what was passed without it (`tell`)."""
+        passed = self.routine_pass(reading, notes.stuck.level, turn, actor, ctx, sleep)
+        return (passed, notes) if passed is not None else (None, self.tell(notes, reading.out))
+
     def routine_pass(self, reading: Observation, stuck: str, turn: int, actor: Actor, ctx: ToolContext,
                      sleep: Callable[[float], float]) -> Passed | None:
         """Pass this screen without a model call when it is routine (the acted input, pending like the model's),

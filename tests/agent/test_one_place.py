@@ -4,6 +4,7 @@ the names said elsewhere (the README, the sentences) are the table's."""
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import shlex
@@ -21,6 +22,7 @@ from lluma_agent.notify import Event, Notifier
 from lluma_agent.runlog.turnlog import read_turns
 from lluma_agent.sentences import templates
 from lluma_agent.tools.registry import default_tools
+from lluma_agent.tools.toolkit import Tool
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -87,3 +89,36 @@ def test_every_notify_event_is_a_member_of_one_enum_and_the_readme_lists_them(tm
         n.send(event, {})
     assert n.close() == []
     assert [json.loads(line)["event"] for line in out.read_text().splitlines()] == [e.value for e in Event]
+
+
+# ---- a tool --------------------------------------------------------------------------------------------------------
+def test_every_tool_offered_is_the_registrys_goto_included(tmp_path: Path) -> None:
+    """The tools a request carries are `default_tools`' list, in its order: goTo comes from there too (after the other
+    input tools, with the map on), not spliced in by the coordinator."""
+    for on in (True, False):
+        model = ScriptedModel([[call("pressButton", name="Shop")]])
+        c = loop(tmp_path / str(on), _stuck_phone(), model, settings={"map__enabled": on}, max_turns=1)
+        c.run()
+        offered = [t["name"] for t in model.requests[0]["tools"]]
+        assert offered == [t["name"] for t in default_tools(router=c.nav if on else None).definitions()]
+        assert ("goTo" in offered) is on
+        if on:
+            assert offered.index("goTo") == 1 + max(offered.index(t) for t in default_tools().names(acts=True))
+
+
+def test_no_tool_is_made_outside_the_registry() -> None:
+    """A tool is constructed in tools/registry.py's list only (the ladder's safe tap, never offered, aside), so a new
+    tool is one line there: no module of the loop builds or splices one."""
+    tools = {cls.__name__ for cls in _subclasses(Tool)}
+    made: list[str] = []
+    for path in (ROOT / "lluma_agent").rglob("*.py"):
+        if path.parent.name == "tools" and path.name in ("registry.py", "actions.py", "memory.py"):
+            continue  # the registry, and the lists it is made of
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in tools:
+                made.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.func.id}")
+    assert [m.split()[-1] for m in made] == ["SafeTap"] and made[0].startswith("lluma_agent/loop/acting.py"), made
+
+
+def _subclasses(cls: type) -> list[type]:
+    return [sub for direct in cls.__subclasses__() for sub in (direct, *_subclasses(direct))]
