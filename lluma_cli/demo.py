@@ -36,6 +36,7 @@ from lluma_agent.runlog import figures
 from lluma_agent.runlog.careers import CareerSummary, career_line, careers_of
 from lluma_agent.runlog.logread import load_run
 from lluma_agent.runlog.runs import LogDirInUse, check_fresh, new_run_dir
+from lluma_agent.runlog.turnlog import TurnLog
 from lluma_cli.confirm import Person, in_the_loop
 from lluma_cli.errors import OneLineParser, at_least_one, career_length, hours, rate, start_failed
 from lluma_cli.sim_check import spends_without_the_model, taps_off_target
@@ -210,17 +211,18 @@ def sim_environment(
 @contextmanager
 def agent_on(sim: SimEnv, quiet: bool = True, live: TextIO | None = None,
              resume: ResumePoint | None = None, layout: ContextLayout | None = None,
-             person: InTheLoop | None = None) -> Iterator[Coordinator]:
+             person: InTheLoop | None = None,
+             watch: Callable[[TurnLog, RunTotals], None] | None = None) -> Iterator[Coordinator]:
     """The agent wired to a running simulator, on its clock; its checkpoints carry the game and the stand-in's key.
     `layout`: the context layout (default the cached one; bench/tokens.py passes its baseline); `person`: a person
-    in the loop (`--confirm`, `--step`)."""
+    in the loop (`--confirm`, `--step`); `watch`: called after each turn (build's)."""
     client = make_client(sim.cfg.model, api_key=DEMO_KEY)
 
     def state() -> dict[str, Any]:
         return DemoState(game=sim.game.snapshot(), api_secret=sim.api.secret.hex()).model_dump(mode="json")
 
     coordinator, close = build(sim.cfg, client, quiet=quiet, resume=resume, live=live, env_state=state,
-                               layout=layout, clock=sim.clock, person=person)
+                               layout=layout, clock=sim.clock, person=person, watch=watch)
     try:
         yield coordinator
     finally:
@@ -231,15 +233,15 @@ def agent_on(sim: SimEnv, quiet: bool = True, live: TextIO | None = None,
 def sim_agent(
     turns: int, logs_dir: Path, seed: int = 7, quiet: bool = True, live: TextIO | None = None,
     resume: ResumePoint | None = None, layout: ContextLayout | None = None, person: InTheLoop | None = None,
-    **env: Any
+    watch: Callable[[TurnLog, RunTotals], None] | None = None, **env: Any
 ) -> Iterator[tuple[SimEnv, Coordinator]]:
     """The agent wired to the simulated phone and the API stand-in (`env`: sim_environment's options).
-    `resume`: go on with that demo run (its game and history) in its folder; `person` as in agent_on."""
+    `resume`: go on with that demo run (its game and history) in its folder; `person`, `watch` as in agent_on."""
     if not quiet:
         status("starting the simulated phone (adb server) and the Messages API stand-in on 127.0.0.1")
     state = DemoState.of(resume) if resume is not None else None
     with sim_environment(turns, logs_dir, seed, state=state, **env) as sim:
-        with agent_on(sim, quiet, live, resume, layout, person) as coordinator:
+        with agent_on(sim, quiet, live, resume, layout, person, watch) as coordinator:
             yield sim, coordinator
 
 
@@ -262,19 +264,20 @@ def run_demo(
     career_turns: int = DEMO_CAREER_TURNS,
     layout: ContextLayout | None = None,
     person: InTheLoop | None = None,
+    watch: Callable[[TurnLog, RunTotals], None] | None = None,
 ) -> DemoSummary:
     """Play `turns` turns; `overrides` are extra LLUMA_* settings (the token benchmark uses them).
     `runner` runs the loop (the CLI passes CtrlC().run for Ctrl+C handling); `environ` as in sim_environment;
     `fault_rate` injects the seeded fault schedule (faults per turn, 0..1); `style` as in sim_environment.
     `resume` (resume.open_point of `logs_dir`): `turns` more turns of that run; the totals are the whole run's.
     `layout`: the context layout (default the cached one; bench/tokens.py passes its baseline); `person`: a person
-    in the loop (`--confirm`, `--step`)."""
+    in the loop (`--confirm`, `--step`); `watch`: called after each turn."""
     limits = {"LLUMA_RUN__MAX_CAREERS": str(careers), "LLUMA_RUN__MAX_HOURS": str(hours)} if careers or hours else {}
     overrides = {**limits, **(overrides or {})}
     env = {"config": config, "overrides": overrides, "environ": environ, "fault_rate": fault_rate, "style": style,
            "hazard_rate": hazard_rate, "career_turns": career_turns}
     with sim_agent(turns, logs_dir, seed, quiet=quiet, live=live, resume=resume, layout=layout, person=person,
-                   **env) as (sim, coordinator):
+                   watch=watch, **env) as (sim, coordinator):
         cfg, game = sim.cfg, sim.game
         totals = runner(coordinator)
         injected = sim.injector.injected() if sim.injector else FaultsInjected(total=0, by_kind={})

@@ -139,10 +139,12 @@ def record_memory_at_start(path: Path, memory: MemoryStore) -> None:
 def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume: ResumePoint | None = None,
           live: TextIO | None = None, env_state: EnvState | None = None,
           layout: ContextLayout | None = None, clock: Clock | None = None,
-          person: InTheLoop | None = None) -> tuple[Coordinator, Any]:
+          person: InTheLoop | None = None,
+          watch: Callable[[TurnLog, RunTotals], None] | None = None) -> tuple[Coordinator, Any]:
     """Everything the loop needs, built here once (nothing is attached to the coordinator afterwards). Returns the
     coordinator and a close() for the resources it holds. `clock`: the run's one clock (the demo's is the
-    stand-in's too); `person`: a person in the loop (`--confirm`, `--step`).
+    stand-in's too); `person`: a person in the loop (`--confirm`, `--step`); `watch`: called after each turn's
+    hooks (a test or a benchmark watching the run).
 
     A log folder that already holds a run is refused (LogDirInUse) unless it is the one `resume` goes on
     with (resume.open_point): then the turns after its checkpoint are set aside and the coordinator starts
@@ -231,6 +233,8 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
     if not quiet:
         hooks.append(lambda log, totals: print(live_line(log, totals), file=out, flush=True))
     hooks.append(careers.tell)  # a career's end is said after the line of the turn that ended it
+    if watch is not None:
+        hooks.append(watch)
 
     def close() -> None:
         t = coordinator.totals

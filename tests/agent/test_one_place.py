@@ -122,3 +122,31 @@ def test_no_tool_is_made_outside_the_registry() -> None:
 
 def _subclasses(cls: type) -> list[type]:
     return [sub for direct in cls.__subclasses__() for sub in (direct, *_subclasses(direct))]
+
+
+# ---- built in one place ----------------------------------------------------------------------------------------
+def test_no_part_is_attached_to_a_coordinator_after_it_is_built() -> None:
+    """Every part of the loop is given to the Coordinator when it is built (build(), the demo's wiring, the tests'
+    loop()): no module assigns one afterwards (`coordinator.careers =`, `model.turn =`, `coordinator.actor =`...).
+    checkpoint.restore sets the resumed state and totals: a resume's values, not parts."""
+    init = next(f for f in ast.parse((ROOT / "lluma_agent/loop/coordinator.py").read_text(encoding="utf-8")).body
+                if isinstance(f, ast.ClassDef) and f.name == "Coordinator")
+    parts = {t.attr for n in ast.walk(init) for t in _targets(n)
+             if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"}
+    parts |= {"sleep", "turn", "before_turn", "before_step"}  # what was attached before issue 38
+    parts -= {"state", "totals", "ending", "started"}  # the run's values (restore, run) are not parts
+    attached = []
+    for folder in ("lluma_agent", "lluma_cli", "bench", "tests"):
+        for path in (ROOT / folder).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                for t in _targets(node):
+                    if (isinstance(t, ast.Attribute) and t.attr in parts and isinstance(t.value, ast.Name)
+                            and t.value.id in ("coordinator", "c", "c2", "model")):
+                        attached.append(f"{path.relative_to(ROOT)}:{node.lineno} {t.value.id}.{t.attr}")
+    assert attached == [], attached
+
+
+def _targets(node: ast.AST) -> list[ast.expr]:
+    """What an assignment assigns to, a tuple's items one by one."""
+    targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+    return [e for t in targets for e in (t.elts if isinstance(t, ast.Tuple) else [t])]
