@@ -200,7 +200,7 @@ def sim_environment(
             vlm = cfg.vision.backend != "ocr"
             timeouts = {"command_timeout_s": cfg.device.command_timeout_s, "api_timeout_s": cfg.model.timeout_s}
             plan = FaultPlan.make(fault_rate, seed, turns or UNBOUNDED_PLAN_TURNS, vlm=vlm, **timeouts)
-            api.faults = injector = FaultInjector(plan, adb, DEMO_SERIAL)
+            api.faults = injector = FaultInjector(plan, adb, DEMO_SERIAL, clock=clock)
         try:
             yield SimEnv(game=game, adb=adb, api=api, cfg=cfg, injector=injector, audit=audit, clock=clock)
         finally:

@@ -428,6 +428,8 @@ class Coordinator:
         acted = self.actor.run(t.decision.reply, reading.frame, ctx, t.notes.stuck, last)
         if acted.refused:
             self.stuck.record(reading.frame.phash, acted.refused, changed=False)
+        if acted.stop:
+            self.request_stop()  # a person in the loop said quit: this turn is logged, no other starts
         t.guard += acted.guarded
         if acted.pending is not None:
             self.events.chose(acted.action, reading.out, t.turn)  # an event's choice: its outcome awaited
@@ -438,8 +440,8 @@ class Coordinator:
         if walked is not None:
             acted, t.navigation = walked.acted, walked.steps
             t.guard += walked.guarded
-        if acted.stop:
-            self.request_stop()  # a person in the loop said quit: this turn is logged, no other starts
+            if acted.stop:
+                self.request_stop()  # a person stopped the run during a goTo walk
         t.acted, t.state = acted, t.state.but(pending=acted.pending, owed=(*t.state.owed, *acted.results))
 
     def remember(self, turn: int, request: Prompt, screen: Screen, decision: Decision) -> PastTurn:

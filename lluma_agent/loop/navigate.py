@@ -60,12 +60,11 @@ _log = logging.getLogger(__name__)
 @dataclass
 class Walked:
     """What `after_act` did after a goTo's first step: the turn's input as the model will read of it (the walk's
-    account pending, with what the gate said on the way), the steps walked, and how long it took."""
+    account pending, with what the gate said on the way), what the guard refused on the way, the steps walked."""
 
     acted: Acted
     guarded: list[str]
     steps: list[NavigationStep]
-    seconds: float
 
 
 @dataclass
@@ -317,12 +316,10 @@ class Navigator:
         if not self.enabled or acted.action is None or acted.pending is None:
             return None
         if acted.action.tool == GoTo.name and route is not None:
-            started = self.clock.now()
             steps, summary, gate = self.walk(route, acted, reading, actor, ctx, before_step)
             # the walk's account is what the model reads next turn
             pending = acted.pending.model_copy(update={"description": summary})
-            return Walked(acted.then(gate).model_copy(update={"pending": pending}), gate.guarded, steps,
-                          self.clock.now() - started)
+            return Walked(acted.then(gate).model_copy(update={"pending": pending}), gate.guarded, steps)
         if (key := key_of(acted.action, reading.out)) is not None:
             self._pend(key, reading.out)
         return None
