@@ -22,7 +22,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from lluma_agent.loop.coordinator import Coordinator  # noqa: E402
 from lluma_agent.loop.stop import exit_status  # noqa: E402
 from lluma_agent.loop.turn import RunTotals  # noqa: E402
 from lluma_cli.demo import DemoSummary, run_demo  # noqa: E402
@@ -46,21 +45,13 @@ def soak(turns: int, faults: float, seed: int, where: Path, marks: tuple[int, ..
     print(f"soak: {turns} turns, {faults:g} faults per turn, seed {seed} ...", file=sys.stderr, flush=True)
     rss: dict[int, float] = {}
 
-    def runner(c: Coordinator) -> RunTotals:
-        report = c.on_turn
-
-        def on_turn(log: object, totals: RunTotals) -> None:
-            if report:
-                report(log, totals)  # type: ignore[arg-type]
-            if totals.turns in marks:
-                rss[totals.turns] = round(rss_mb(), 1)
-                print(f"soak: turn {totals.turns}, RSS {rss[totals.turns]:.0f} MB", file=sys.stderr, flush=True)
-
-        c.on_turn = on_turn
-        return c.run()
+    def watch(log: object, totals: RunTotals) -> None:
+        if totals.turns in marks:
+            rss[totals.turns] = round(rss_mb(), 1)
+            print(f"soak: turn {totals.turns}, RSS {rss[totals.turns]:.0f} MB", file=sys.stderr, flush=True)
 
     start = time.monotonic()
-    summary = run_demo(turns, where, seed=seed, quiet=True, fault_rate=faults, runner=runner)
+    summary = run_demo(turns, where, seed=seed, quiet=True, fault_rate=faults, watch=watch)
     return summary, time.monotonic() - start, folder_bytes(where), rss
 
 

@@ -2,8 +2,8 @@
 
 The command line is split like a shell line (shlex) and run without a shell, one event after another in a thread
 of their own, so a person hears them in the order they happened (a career's end before the run's): a command
-that is missing, fails or hangs is logged on stderr (one line) and never stops or slows the run. Events:
-`run_stopped`, `run_paused` (a stuck pause), `game_restarted`, `session_error`, `career_ended`. The object is
+that is missing, fails or hangs is logged on stderr (one line) and never stops or slows the run. The events are
+`Event`'s members (a new event is one member; README's list is held to it by a test). The object is
 `{"event", "time" (UTC, ISO 8601), "run" (the run folder), **data}`.
 
 Each command runs in a process group of its own: when it exits, whatever it left running in that group is killed,
@@ -28,11 +28,22 @@ import threading
 import time
 import weakref
 from datetime import UTC, datetime
+from enum import StrEnum
 from typing import IO, Any
 
 from lluma_agent.config import NotifyConfig
 
 ERR_TAIL_BYTES = 4096  # the end of a failed command's stderr, for its last line
+
+
+class Event(StrEnum):
+    """What a person is told of, by its name in the event's JSON."""
+
+    RUN_STOPPED = "run_stopped"  # the run ended, whatever its stop kind but a stuck pause (loop/app.py)
+    RUN_PAUSED = "run_paused"  # the run ended paused: stuck, the recovery ladder climbed in vain
+    GAME_RESTARTED = "game_restarted"  # a start of the game that worked (loop/coordinator.py)
+    SESSION_ERROR = "session_error"  # "Session Error" on screen: a person must look
+    CAREER_ENDED = "career_ended"  # a career's record, as written in careers/ (loop/careers.py)
 
 
 def _say(line: str) -> None:
@@ -60,20 +71,21 @@ class Notifier:
     def __init__(self, cfg: NotifyConfig, run: str = "") -> None:
         self.cfg, self.run = cfg, run
         self.argv = shlex.split(cfg.command) if cfg.command else []
-        self._events: queue.Queue[tuple[str, bytes]] = queue.Queue()
+        self._events: queue.Queue[tuple[Event, bytes]] = queue.Queue()
         self._worker: threading.Thread | None = None  # started at the first event, lives as long as the process
         self._idle = threading.Condition()
-        self._pending: list[str] = []  # events handed over and not yet done, the one in flight first
+        self._pending: list[Event] = []  # events handed over and not yet done, the one in flight first
         self._running: subprocess.Popen[bytes] | None = None  # the command in flight
         self._closed = False  # close() was called: nothing more is started
-        self.sent: list[str] = []  # events handed to the command, in order (what a test or the summary can list)
+        self.sent: list[Event] = []  # events handed to the command, in order (what a test or the summary can list)
 
     @property
     def enabled(self) -> bool:
         return bool(self.argv)
 
-    def send(self, event: str, data: dict[str, Any] | None = None) -> None:
+    def send(self, event: Event, data: dict[str, Any] | None = None) -> None:
         """Start the command for `event` in the background; returns at once."""
+        event = Event(event)  # one of the events a person is told of, whoever calls (ValueError otherwise)
         if not self.argv:
             return
         payload = {"event": event, "time": datetime.now(UTC).isoformat(timespec="seconds"), "run": self.run,
@@ -102,7 +114,7 @@ class Notifier:
                     self._pending.remove(event)
                     self._idle.notify_all()
 
-    def _run(self, event: str, body: bytes) -> None:
+    def _run(self, event: Event, body: bytes) -> None:
         with tempfile.TemporaryFile() as err:
             with self._idle:
                 if self._closed:  # the run ended before this one's turn came: close() named it
@@ -145,13 +157,13 @@ class Notifier:
                 self._idle.wait(left)
             return not self._pending
 
-    def close(self, timeout_s: float | None = None) -> list[str]:
+    def close(self, timeout_s: float | None = None) -> list[Event]:
         """The run's end: wait up to `timeout_s` (default notify.timeout_s) in all for the events handed over, then
         start no more, kill the command in flight with its group, and return the events not delivered."""
         self.wait(timeout_s)
         return self._stop()
 
-    def _stop(self) -> list[str]:
+    def _stop(self) -> list[Event]:
         with self._idle:
             self._closed = True
             if self._running is not None:

@@ -21,8 +21,7 @@ from PIL import Image, ImageDraw
 from lluma_agent import interrupts
 from lluma_agent.atomic import atomic_write_bytes
 from lluma_agent.device.protocol import Frame
-from lluma_agent.loop.coordinator import Coordinator
-from lluma_agent.loop.gated import PersonGate, Verdict
+from lluma_agent.loop.gated import InTheLoop, Verdict
 from lluma_agent.runlog.folder import RunFolder
 from lluma_agent.tools.actions import PlannedAction
 from lluma_cli.report.marks import MARK, mark_action
@@ -129,9 +128,7 @@ class Person:
         return answer is not None and answer.lower() not in ("q", "quit")
 
 
-def in_the_loop(coordinator: Coordinator, person: Person, confirm: bool, step: bool) -> None:
-    """Put a person in the run: asked before each input (`confirm`), and before each turn (`step`)."""
-    if confirm:
-        coordinator.actor = PersonGate(coordinator.actor, person)
-    if step:
-        coordinator.before_turn, coordinator.before_step = person.before_turn, person.before_step
+def in_the_loop(person: Person, confirm: bool, step: bool) -> InTheLoop:
+    """A person in the run, for `build`: asked before each input (`confirm`), and before each turn (`step`)."""
+    return InTheLoop(gate=person if confirm else None, before_turn=person.before_turn if step else None,
+                     before_step=person.before_step if step else None)

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict
 from lluma_agent.config import Config, ConfigError, find_config, load_config
 from lluma_agent.loop.app import CtrlC, build, status
 from lluma_agent.loop.coordinator import Coordinator
+from lluma_agent.loop.gated import InTheLoop
 from lluma_agent.loop.layouts import ContextLayout
 from lluma_agent.loop.resume import (
     NoCompletedTurn,
@@ -35,10 +36,12 @@ from lluma_agent.runlog import figures
 from lluma_agent.runlog.careers import CareerSummary, career_line, careers_of
 from lluma_agent.runlog.logread import load_run
 from lluma_agent.runlog.runs import LogDirInUse, check_fresh, new_run_dir
+from lluma_agent.runlog.turnlog import TurnLog
 from lluma_cli.confirm import Person, in_the_loop
 from lluma_cli.errors import OneLineParser, at_least_one, career_length, hours, rate, start_failed
 from lluma_cli.sim_check import spends_without_the_model, taps_off_target
 from lluma_facts import Usage
+from lluma_facts.clock import Clock
 from lluma_sim.adb.server import AdbServer
 from lluma_sim.api.faults import FaultSchedule
 from lluma_sim.api.policy import ScriptedPolicy
@@ -136,6 +139,7 @@ class SimEnv(BaseModel):
     cfg: Config
     injector: FaultInjector | None = None
     audit: GaugeAudit
+    clock: Clock  # the run's one clock: the stand-in's and the agent's
 
 
 @contextmanager
@@ -151,7 +155,7 @@ def sim_environment(
     fault_rate: float = 0.0,
     style: Style = DEMO_STYLE,
     state: DemoState | None = None,
-    clock: Callable[[], float] | None = None,
+    clock: Clock | None = None,
     hazard_rate: float = 0.0,
     career_turns: int = DEMO_CAREER_TURNS,
 ) -> Iterator[SimEnv]:
@@ -163,7 +167,8 @@ def sim_environment(
     The default policy reads VLM requests from the game's ground truth of the current frame; its rest-or-train
     calls go to `SimEnv.audit`, which compares them with the game's true energy.
     `style="hard"` plays the hard screens at the seed's frame size and letterboxing (SimGame.hard).
-    `state` (a resumed demo) restores the game and the stand-in's signing key; `clock` is the stand-in's.
+    `state` (a resumed demo) restores the game and the stand-in's signing key; `clock` is the run's one clock, the
+    stand-in's and the agent's (agent_on).
     `hazard_rate`: the game's hazards per input (lluma_sim.hazards); `career_turns`: a career's length."""
     if state is not None:
         game = SimGame.from_snapshot(state.game)
@@ -174,6 +179,7 @@ def sim_environment(
     audit = GaugeAudit(game.truth)
     policy = policy or ScriptedPolicy(screen=game.truth, on_rest_or_train=audit.on_call)
     secret = bytes.fromhex(state.api_secret) if state else None
+    clock = clock or Clock()
     with AdbServer() as adb, ApiServer(policy=policy, faults=faults, clock=clock, secret=secret) as api:
         adb.add_device(DEMO_SERIAL, game)
         env = {
@@ -197,9 +203,9 @@ def sim_environment(
             vlm = cfg.vision.backend != "ocr"
             timeouts = {"command_timeout_s": cfg.device.command_timeout_s, "api_timeout_s": cfg.model.timeout_s}
             plan = FaultPlan.make(fault_rate, seed, turns or UNBOUNDED_PLAN_TURNS, vlm=vlm, **timeouts)
-            api.faults = injector = FaultInjector(plan, adb, DEMO_SERIAL)
+            api.faults = injector = FaultInjector(plan, adb, DEMO_SERIAL, clock=clock)
         try:
-            yield SimEnv(game=game, adb=adb, api=api, cfg=cfg, injector=injector, audit=audit)
+            yield SimEnv(game=game, adb=adb, api=api, cfg=cfg, injector=injector, audit=audit, clock=clock)
         finally:
             if injector is not None:
                 injector.close()  # the phone and the adb server end attached and running
@@ -207,16 +213,19 @@ def sim_environment(
 
 @contextmanager
 def agent_on(sim: SimEnv, quiet: bool = True, live: TextIO | None = None,
-             resume: ResumePoint | None = None, layout: ContextLayout | None = None) -> Iterator[Coordinator]:
-    """The agent wired to a running simulator; its checkpoints carry the game and the stand-in's key. `layout`:
-    the context layout (default the cached one; bench/tokens.py passes its baseline)."""
+             resume: ResumePoint | None = None, layout: ContextLayout | None = None,
+             person: InTheLoop | None = None,
+             watch: Callable[[TurnLog, RunTotals], None] | None = None) -> Iterator[Coordinator]:
+    """The agent wired to a running simulator, on its clock; its checkpoints carry the game and the stand-in's key.
+    `layout`: the context layout (default the cached one; bench/tokens.py passes its baseline); `person`: a person
+    in the loop (`--confirm`, `--step`); `watch`: called after each turn (build's)."""
     client = make_client(sim.cfg.model, api_key=DEMO_KEY)
 
     def state() -> dict[str, Any]:
         return DemoState(game=sim.game.snapshot(), api_secret=sim.api.secret.hex()).model_dump(mode="json")
 
     coordinator, close = build(sim.cfg, client, quiet=quiet, resume=resume, live=live, env_state=state,
-                               layout=layout)
+                               layout=layout, clock=sim.clock, person=person, watch=watch)
     try:
         yield coordinator
     finally:
@@ -226,15 +235,16 @@ def agent_on(sim: SimEnv, quiet: bool = True, live: TextIO | None = None,
 @contextmanager
 def sim_agent(
     turns: int, logs_dir: Path, seed: int = 7, quiet: bool = True, live: TextIO | None = None,
-    resume: ResumePoint | None = None, layout: ContextLayout | None = None, **env: Any
+    resume: ResumePoint | None = None, layout: ContextLayout | None = None, person: InTheLoop | None = None,
+    watch: Callable[[TurnLog, RunTotals], None] | None = None, **env: Any
 ) -> Iterator[tuple[SimEnv, Coordinator]]:
     """The agent wired to the simulated phone and the API stand-in (`env`: sim_environment's options).
-    `resume`: go on with that demo run (its game and history) in its folder."""
+    `resume`: go on with that demo run (its game and history) in its folder; `person`, `watch` as in agent_on."""
     if not quiet:
         status("starting the simulated phone (adb server) and the Messages API stand-in on 127.0.0.1")
     state = DemoState.of(resume) if resume is not None else None
     with sim_environment(turns, logs_dir, seed, state=state, **env) as sim:
-        with agent_on(sim, quiet, live, resume, layout) as coordinator:
+        with agent_on(sim, quiet, live, resume, layout, person, watch) as coordinator:
             yield sim, coordinator
 
 
@@ -256,18 +266,21 @@ def run_demo(
     hazard_rate: float = 0.0,
     career_turns: int = DEMO_CAREER_TURNS,
     layout: ContextLayout | None = None,
+    person: InTheLoop | None = None,
+    watch: Callable[[TurnLog, RunTotals], None] | None = None,
 ) -> DemoSummary:
     """Play `turns` turns; `overrides` are extra LLUMA_* settings (the token benchmark uses them).
     `runner` runs the loop (the CLI passes CtrlC().run for Ctrl+C handling); `environ` as in sim_environment;
     `fault_rate` injects the seeded fault schedule (faults per turn, 0..1); `style` as in sim_environment.
     `resume` (resume.open_point of `logs_dir`): `turns` more turns of that run; the totals are the whole run's.
-    `layout`: the context layout (default the cached one; bench/tokens.py passes its baseline)."""
+    `layout`: the context layout (default the cached one; bench/tokens.py passes its baseline); `person`: a person
+    in the loop (`--confirm`, `--step`); `watch`: called after each turn."""
     limits = {"LLUMA_RUN__MAX_CAREERS": str(careers), "LLUMA_RUN__MAX_HOURS": str(hours)} if careers or hours else {}
     overrides = {**limits, **(overrides or {})}
     env = {"config": config, "overrides": overrides, "environ": environ, "fault_rate": fault_rate, "style": style,
            "hazard_rate": hazard_rate, "career_turns": career_turns}
-    with sim_agent(turns, logs_dir, seed, quiet=quiet, live=live, resume=resume, layout=layout,
-                   **env) as (sim, coordinator):
+    with sim_agent(turns, logs_dir, seed, quiet=quiet, live=live, resume=resume, layout=layout, person=person,
+                   watch=watch, **env) as (sim, coordinator):
         cfg, game = sim.cfg, sim.game
         totals = runner(coordinator)
         injected = sim.injector.injected() if sim.injector else FaultsInjected(total=0, by_kind={})
@@ -443,11 +456,6 @@ def main(argv: list[str]) -> int:
         return start_failed("demo", args.resume or args.logs, exc)
     with CtrlC() as ctrl_c:
 
-        def runner(c: Coordinator) -> RunTotals:
-            if args.confirm or args.step:
-                in_the_loop(c, Person(logs, out=sys.stderr if args.json else None), args.confirm, args.step)
-            return ctrl_c.run(c)
-
         try:
             turns = args.turns or (TURNS_PER_CAREER * args.careers if args.careers else 0 if args.hours else DEMO_TURNS)
             s = run_demo(
@@ -455,7 +463,7 @@ def main(argv: list[str]) -> int:
                 logs,
                 seed=seed,
                 config=config,
-                runner=runner,
+                runner=ctrl_c.run,
                 live=sys.stderr if args.json else None,
                 environ=os.environ,
                 fault_rate=args.faults,
@@ -465,6 +473,8 @@ def main(argv: list[str]) -> int:
                 hours=args.hours or 0.0,
                 hazard_rate=args.hazards,
                 career_turns=args.career_turns or (REAL_CAREER_TURNS if args.careers else DEMO_CAREER_TURNS),
+                person=in_the_loop(Person(logs, out=sys.stderr if args.json else None), args.confirm, args.step)
+                if args.confirm or args.step else None,
             )
         except Exception as exc:  # as `lluma run`: build() refused (the model, the device, a full disk)
             return start_failed("demo", logs, exc)

@@ -91,9 +91,8 @@ def main(argv: list[str]) -> int:
             cfg.logs.dir = start_in
         else:  # each run gets a new folder of its own (made exclusively: runs started in the same second differ)
             made = where = cfg.logs.dir = new_run_dir(cfg.logs.dir, "run")
-        coordinator, close = build(cfg, client, resume=point)
-        if args.confirm or args.step:
-            in_the_loop(coordinator, Person(cfg.logs.dir), confirm=args.confirm, step=args.step)
+        person = in_the_loop(Person(cfg.logs.dir), args.confirm, args.step) if args.confirm or args.step else None
+        coordinator, close = build(cfg, client, resume=point, person=person)
     except Exception as exc:  # noqa: BLE001 - start_failed raises a bug again
         if made is not None:
             with contextlib.suppress(OSError):

@@ -12,6 +12,7 @@ import itertools
 import re
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -21,17 +22,22 @@ import numpy as np
 from PIL import Image
 
 from lluma_agent.config import Config
+from lluma_agent.context.knowledge import Knowledge
+from lluma_agent.device.app import GameApp
 from lluma_agent.device.protocol import Frame, FrameError, InputUnknown
 from lluma_agent.device.settle import settle
 from lluma_agent.loop.coordinator import Coordinator
+from lluma_agent.loop.gated import InTheLoop
 from lluma_agent.loop.layouts import ContextLayout
+from lluma_agent.loop.turn import RunTotals
 from lluma_agent.memory.store import MemoryStore
 from lluma_agent.model.calls import ToolCall
 from lluma_agent.model.claude import ModelError, ModelReply
-from lluma_agent.runlog.turnlog import TurnLogger
-from lluma_agent.tools.registry import default_tools
+from lluma_agent.notify import Notifier
+from lluma_agent.runlog.turnlog import TurnLog, TurnLogger
 from lluma_agent.tools.toolkit import ToolRegistry
 from lluma_facts import Usage
+from lluma_facts.clock import Clock
 from lluma_vision.models import Box, Button, CaptionedValue, Gauge, TextLine, VisionOutput
 from lluma_vision.phash import phash
 
@@ -165,10 +171,13 @@ def bench_module(name: str) -> ModuleType:
 
 def loop(tmp: Path, phone: FakePhone, model: ScriptedModel, tools: ToolRegistry | None = None,
          layout: ContextLayout | None = None, logs: str = "logs", memory: str = "memory",
-         settings: dict[str, Any] | None = None, **run: Any) -> Coordinator:
-    """The real Coordinator on fakes; `run` overrides cfg.run keys (max_turns, stuck_after...); `settings` other
-    sections' keys as "section__name"; `layout` the context layout (default the cached one); `logs` and `memory`
-    folders under `tmp`."""
+         settings: dict[str, Any] | None = None, app: bool = False, clock: Clock | None = None,
+         notifier: Notifier | None = None, person: InTheLoop | None = None, knowledge: Knowledge | None = None,
+         on_turn: Callable[[TurnLog, RunTotals], None] | None = None, **run: Any) -> Coordinator:
+    """The real Coordinator on fakes, every part given when it is built; `run` overrides cfg.run keys (max_turns,
+    stuck_after...); `settings` other sections' keys as "section__name"; `layout` the context layout (default the
+    cached one); `logs` and `memory` folders under `tmp`; `app`: the phone is a game app (its shell answers as
+    Android's); `clock`, `notifier`, `person`, `knowledge`, `on_turn` as the Coordinator takes them."""
     cfg = Config()
     cfg.device.settle_interval_s, cfg.device.settle_timeout_s = 0.0, 0.2
     cfg.run.max_cost_usd = 0
@@ -180,22 +189,29 @@ def loop(tmp: Path, phone: FakePhone, model: ScriptedModel, tools: ToolRegistry 
     return Coordinator(
         cfg, device=phone, vision=FakeVision(phone), model=model,
         memory=MemoryStore(tmp / memory, cfg.memory.budget_tokens), logger=TurnLogger(tmp / logs),
-        system_prompt="You play the game.", tools=tools or default_tools(), settle=settle, layout=layout,
+        system_prompt="You play the game.", tools=tools, settle=settle, layout=layout,
+        app=GameApp(phone, cfg.game) if app else None, clock=clock, notifier=notifier, person=person,
+        knowledge=knowledge, on_turn=on_turn,
     )
 
 
-class FakeClock:
-    """A clock and sleep for retry tests: sleeping advances time at once and records the wait."""
+class FakeClock(Clock):
+    """The run's one clock for a test: sleeping advances time at once and records the wait (`at`: the time now)."""
+
+    WALL = 1_700_000_000.0  # epoch seconds at `at` 0
 
     def __init__(self) -> None:
-        self.now, self.waits = 0.0, []
+        self.at, self.waits = 0.0, []
+
+    def now(self) -> float:
+        return self.at
+
+    def wall(self) -> float:
+        return self.WALL + self.at
 
     def sleep(self, seconds: float) -> None:
         self.waits.append(seconds)
-        self.now += seconds
-
-    def __call__(self) -> float:
-        return self.now
+        self.at += seconds
 
 
 class IgnoresFoldAsk:

@@ -20,20 +20,82 @@ within `recovery.calm_turns` turns count as a ladder climbed in vain, toward the
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
+
+from lluma_agent.sentences import say
 
 Level = Literal["ok", "warn", "force", "recover", "pause"]
-RUNGS = ("warn", "force", "back", "safe_tap", "restart", "wait")  # the ladder, bottom to top
-OWN_RUNGS = RUNGS[2:]  # the coordinator's own, one a turn, no model call
+Does = Literal["warn", "force", "input", "restart", "wait"]
+
+
+@dataclass(frozen=True)
+class Rung:
+    """One rung of the recovery ladder: a new rung is one entry of `LADDER`. `does` says who acts and how: the
+    model warned (`warn`) or its input replaced (`force`), else the coordinator's own turn (no model call): an input
+    (`tool`, planned with its default arguments, through the guard and a person in the loop), the game started
+    again (`restart`, only where the device can) or a wait (`wait`, recovery.wait_s). `what` names it for the model
+    (the ladder told whole when it failed: `ladder_over`); `said` is the sentence (sentences.yaml) the model reads of
+    it when it is taken."""
+
+    name: str
+    does: Does
+    what: str
+    said: str
+    tool: str = ""
+
+    @property
+    def own(self) -> bool:
+        """The coordinator's own rung, one a turn once the model's are spent."""
+        return self.does not in ("warn", "force")
+
+
+LADDER: tuple[Rung, ...] = (  # bottom to top
+    Rung("warn", "warn", "warning", "stuck_warning"),
+    Rung("force", "force", "forced action", "forced"),
+    Rung("back", "input", "back", "rung_ran", tool="back"),
+    Rung("safe_tap", "input", "a safe tap", "rung_ran", tool="safeTap"),
+    Rung("restart", "restart", "restarting the game", "rung_restarted"),
+    Rung("wait", "wait", "waiting", "rung_waited_alone"),
+)
+RUNGS = tuple(r.name for r in LADDER)  # the names a turn log's `recovery.rung` counts (stats, careers)
+OWN_RUNGS = tuple(r.name for r in LADDER if r.own)  # the coordinator's own, one a turn, no model call
+ENDS = ("over", "pause")  # a ladder climbed in vain: from the bottom again (over), or the run pauses
+
+
+def rung(name: str) -> Rung:
+    """The ladder's rung `name` (KeyError for one the ladder does not have)."""
+    for r in LADDER:
+        if r.name == name:
+            return r
+    raise KeyError(name)
+
+
+def on_ladder(name: str) -> bool:
+    """A rung of the ladder (a turn counted in the run's recoveries), not one of ENDS."""
+    return any(r.name == name for r in LADDER)
+
+
+def ladder_words() -> str:
+    """The whole ladder as the model is told of it: "warning, forced action, back, ..."."""
+    return ", ".join(r.what for r in LADDER)
 
 
 class Climb(BaseModel):
-    """What the ladder does this turn, once the model's rungs are spent."""
+    """What the ladder does this turn, once the model's rungs are spent: an own rung's name, or one of ENDS."""
 
-    rung: Literal["back", "safe_tap", "restart", "wait", "over", "pause"]  # over: failed, starting again from warn
+    rung: str  # over: failed, starting again from warn
     failed: int = 0  # ladders climbed in vain within the window, this one included (over, pause)
+
+    @field_validator("rung")
+    @classmethod
+    def _on_the_ladder(cls, name: str) -> str:
+        known = (*(r.name for r in LADDER if r.own), *ENDS)
+        if name not in known:
+            raise ValueError(f"{name!r} is no rung the coordinator climbs ({', '.join(known)})")
+        return name
 
 
 class StuckState(BaseModel):
@@ -99,11 +161,11 @@ class StuckDetector:
         time, so failed ladders in a checkpoint still count in a resumed run's window."""
         if max_cycles == 0:
             return Climb(rung="pause")
-        rungs = [r for r in OWN_RUNGS if r != "restart" or can_restart]
+        rungs = [r.name for r in LADDER if r.own and (r.does != "restart" or can_restart)]
         self.calm = 0
         if self.climbed < len(rungs):
             self.climbed += 1
-            return Climb.model_validate({"rung": rungs[self.climbed - 1]})
+            return Climb(rung=rungs[self.climbed - 1])
         climb = self._in_vain(max_cycles, window_s, now)
         if climb.rung == "over":
             self.unchanged, self.screens, self.actions, self.climbed = 0, [], [], 0  # from the bottom again
@@ -162,7 +224,6 @@ class StuckDetector:
             level = "pause"
         elif streak >= self.force_after:
             level = "force"
-        recent = ", ".join(self.actions[-4:])
-        warning = f"STUCK WARNING: {reason} (recent: {recent}). Try a different kind of action."
+        warning = say(rung("warn").said, reason=reason, recent=", ".join(self.actions[-4:]))
         return StuckState(level=level, unchanged_streak=self.unchanged, loop_streak=loop, reason=reason,
                           warning=warning)

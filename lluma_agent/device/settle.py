@@ -13,6 +13,17 @@ from lluma_vision.phash import distance
 RECAPTURES_AFTER_RECONNECT = 3  # more drops than this within one settle: the link is too flaky to trust
 
 
+class SameScreen:
+    """The one test of "nothing changed" (settle, action effects, stuck loops, the pre-tap check): two frames whose
+    perceptual hashes differ by at most `threshold` bits (device.settle_threshold) show the same screen."""
+
+    def __init__(self, threshold: int) -> None:
+        self.threshold = threshold
+
+    def __call__(self, a: str, b: str) -> bool:
+        return distance(a, b) <= self.threshold
+
+
 class SettleResult(BaseModel):
     model_config = ConfigDict(arbitrary_types_allowed=True, frozen=True)
 

@@ -18,13 +18,12 @@ Every input goes out through one step, `_send`. A person in the loop (`lluma run
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import cast
 
 from pydantic import BaseModel, Field
 
-from lluma_agent.context.stuck import StuckState
+from lluma_agent.context.stuck import Rung, StuckState, rung
 from lluma_agent.device.protocol import DeviceError, Frame, Phone
 from lluma_agent.memory.store import MemoryChange
 from lluma_agent.model.calls import ToolCall, ToolResult
@@ -42,6 +41,7 @@ from lluma_agent.tools.toolkit import (
     ToolRegistry,
     error_result,
 )
+from lluma_facts.clock import Clock
 from lluma_vision.models import Box, VisionOutput
 from lluma_vision.phash import distance
 
@@ -136,15 +136,19 @@ class SafeTap(InputTool):
         return f"tapped a safe area at ({done.point[0]},{done.point[1]})" if done.point else "tapped a safe area"
 
 
+LADDER_TOOLS: dict[str, InputTool] = {SafeTap.name: SafeTap()}  # the ladder's inputs the model is not offered
+
+
 class Actor:
     def __init__(self, device: Phone, tools: ToolRegistry, same_screen: Callable[[str, str], bool],
-                 guard: Guard | None = None, quiet_s: float = 0.0) -> None:
+                 guard: Guard | None = None, quiet_s: float = 0.0, clock: Clock | None = None) -> None:
         self.device, self.tools, self.same_screen = device, tools, same_screen
         self.guard = guard  # guard.never_press: taps refused whatever planned them
+        self.clock = clock or Clock()  # the run's one clock (the coordinator's)
         # After an input the device never answered (it may still run), no input for `quiet_s`, whoever sends it:
         # the model, a routine pass, a goTo step, a rung. Kept here, where every input goes out, so none skips it.
         self.quiet_s = quiet_s
-        self.not_before = 0.0  # monotonic
+        self.not_before = 0.0  # on the clock's now()
 
     def run(self, reply: ModelReply, frame: Frame, ctx: ToolContext, stuck: StuckState, last_action: str) -> Acted:
         """The reply's calls, in order; `frame`/`ctx.vision` are what the model decided on. `last_action` is
@@ -206,10 +210,11 @@ class Actor:
         return Acted(results=[] if call is None else [error_result(call, msg)], errors=[f"guard: {msg}"],
                      refused=f"{planned.tool}(refused)", guarded=[f"refused {planned.label}: {hit!r} is guarded"])
 
-    def rung(self, name: str, frame: Frame, ctx: ToolContext, reason: str) -> Acted:
-        """The ladder's `back` or `safe_tap`: the coordinator's own input, no model call (call None)."""
-        tool = SafeTap() if name == "safe_tap" else cast(InputTool, self.tools.get("back"))
-        note = say("rung_ran", reason=reason, rung=name, tool=tool.name)
+    def rung(self, step: Rung, frame: Frame, ctx: ToolContext, reason: str) -> Acted:
+        """An input rung of the ladder (`back`, `safe_tap`): the coordinator's own input, no model call (call None).
+        Its tool is the registry's, or one of the ladder's own (LADDER_TOOLS: not offered to the model)."""
+        tool = cast(InputTool, LADDER_TOOLS.get(step.tool) or self.tools.get(step.tool))
+        note = say(step.said, reason=reason, rung=step.name, tool=tool.name)
         try:
             planned = tool.plan(tool.args(), ctx.vision)
         except ActionError as exc:
@@ -256,8 +261,8 @@ class Actor:
         # Never act on a frame older than the decision: if the screen moved meanwhile, do nothing.
         # An input the device never confirmed comes back from execute() as done with `unknown` set.
         signature, done = f"{planned.tool}({planned.target})", None
-        if (wait := self.not_before - time.monotonic()) > 0:
-            time.sleep(wait)  # let a late input land first: the capture below then sees what it did
+        if (wait := self.not_before - self.clock.now()) > 0:
+            self.clock.sleep(wait)  # let a late input land first: the capture below then sees what it did
         try:
             fresh = self.device.capture()
             msg = "" if self.same_screen(fresh.phash, frame.phash) else say("screen_moved")
@@ -274,7 +279,7 @@ class Actor:
         )
         described, brief, errors = tool.describe(done), tool.brief(done), []
         if done.unknown:  # sent and unanswered: it may have happened; the effect (next frame) is the truth
-            self.not_before = time.monotonic() + self.quiet_s
+            self.not_before = self.clock.now() + self.quiet_s
             errors.append(f"action: outcome unknown ({done.unknown})")
             described = say("unconfirmed", did=described)
             brief = say("brief_unconfirmed", brief=brief)
@@ -304,7 +309,7 @@ class Actor:
             if self.guard is not None and self.guard.refuses(planned, ctx.vision):
                 problems.append(f"{name}: guarded")
                 continue
-            note = say("forced", reason=stuck.reason, tool=name)
+            note = say(rung("force").said, reason=stuck.reason, tool=name)
             return Acted(errors=[note]).then(self._send(tool, call, planned, frame, ctx, note=f"{note}; "))
         msg = say("forced_none", reason=stuck.reason, problems="; ".join(problems))
         return Acted(results=[] if call is None else [error_result(call, msg)], errors=[msg])

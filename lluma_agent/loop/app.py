@@ -17,7 +17,7 @@ import anthropic
 
 from lluma_agent import heap, interrupts
 from lluma_agent.atomic import atomic_write_text
-from lluma_agent.config import Config, ConfigError, ModelConfig
+from lluma_agent.config import Config, ConfigError
 from lluma_agent.context import knowledge
 from lluma_agent.context.knowledge import Knowledge
 from lluma_agent.device.android import Device
@@ -26,21 +26,22 @@ from lluma_agent.device.settle import settle
 from lluma_agent.loop.careers import CareerTracker
 from lluma_agent.loop.checkpoint import Checkpointer, EnvState
 from lluma_agent.loop.coordinator import Coordinator
+from lluma_agent.loop.gated import InTheLoop
 from lluma_agent.loop.layouts import ContextLayout
 from lluma_agent.loop.resume import ResumePoint, check_settings, restore, set_aside, start_over
 from lluma_agent.loop.stop import StopKind, disk_error, exit_status
 from lluma_agent.loop.turn import RunTotals
 from lluma_agent.memory.store import MemoryStore, write_state
-from lluma_agent.model.claude import MessagesRequest, Model, ModelReply, check_model, retry_policy
+from lluma_agent.model.claude import Model, check_model, retry_policy
 from lluma_agent.navmap.actions import readable
+from lluma_agent.notify import Event, Notifier
 from lluma_agent.runlog import figures
 from lluma_agent.runlog.folder import RunFolder
 from lluma_agent.runlog.logread import action_label, clip, errors_label, screen_name, waited_label
-from lluma_agent.runlog.requestlog import write_request
 from lluma_agent.runlog.runs import RunLock, check_fresh
 from lluma_agent.runlog.turnlog import RunSummary, TurnLog, TurnLogger, read_turn
-from lluma_agent.tools.registry import default_tools
 from lluma_facts import model_spec
+from lluma_facts.clock import Clock
 from lluma_vision.pipeline import Vision
 
 
@@ -122,21 +123,6 @@ def status(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
-class RecordingModel(Model):
-    """The model, keeping each request as sent in the run's `requests/` folder (`lluma logs --request`,
-    `lluma replay`). A turn's fold summary is sent before its decision, so the file a turn keeps is the
-    decision's request."""
-
-    def __init__(self, cfg: ModelConfig, client: anthropic.Anthropic, folder: Path) -> None:
-        super().__init__(cfg, client)
-        self.folder = folder
-        self.turn: Callable[[], int] = lambda: 0  # set by build() once the coordinator exists
-
-    def decide(self, request: MessagesRequest) -> ModelReply:
-        write_request(self.folder, self.turn(), request)
-        return super().decide(request)
-
-
 def record_memory_at_start(path: Path, memory: MemoryStore) -> None:
     """`memory_at_start.json`: each memory file's sha256 as the run found it, what a person changed since the
     last run (diffs), and files that do not parse. The first turn's log carries the same diffs. A resumed run
@@ -152,8 +138,13 @@ def record_memory_at_start(path: Path, memory: MemoryStore) -> None:
 
 def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume: ResumePoint | None = None,
           live: TextIO | None = None, env_state: EnvState | None = None,
-          layout: ContextLayout | None = None) -> tuple[Coordinator, Any]:
-    """Everything the loop needs. Returns the coordinator and a close() for the resources it holds.
+          layout: ContextLayout | None = None, clock: Clock | None = None,
+          person: InTheLoop | None = None,
+          watch: Callable[[TurnLog, RunTotals], None] | None = None) -> tuple[Coordinator, Any]:
+    """Everything the loop needs, built here once (nothing is attached to the coordinator afterwards). Returns the
+    coordinator and a close() for the resources it holds. `clock`: the run's one clock (the demo's is the
+    stand-in's too); `person`: a person in the loop (`--confirm`, `--step`); `watch`: called after each turn's
+    hooks (a test or a benchmark watching the run).
 
     A log folder that already holds a run is refused (LogDirInUse) unless it is the one `resume` goes on
     with (resume.open_point): then the turns after its checkpoint are set aside and the coordinator starts
@@ -202,7 +193,8 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
     memory.on_warning = lambda line: status(f"memory: {line}")
     run = RunFolder.at(cfg.logs.dir)
     record_memory_at_start(run.memory_at_turn(resume.turn + 1) if resume else run.memory_at_start, memory)
-    model = RecordingModel(cfg.model, client, cfg.logs.dir)
+    clock = clock or Clock()  # the run's one clock: the coordinator's, its parts' and the model's retries
+    model = Model(cfg.model, client, sleep=clock.sleep, clock=clock)
     out = live or sys.stdout
     hooks: list[Callable[[TurnLog, RunTotals], None]] = []
 
@@ -210,6 +202,11 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
         for hook in hooks:
             hook(log, totals)
 
+    notifier = Notifier(cfg.notify, run=logger.folder.name)  # does nothing when notify.command is None
+    careers = CareerTracker(run, notify=notifier.send,
+                            say=None if quiet else lambda line: print(line, file=out, flush=True))
+    if resume is not None:
+        careers.replay(_readable_turns(run))  # the turns before the checkpoint: counting goes on where it was
     coordinator = Coordinator(
         cfg,
         device=device,
@@ -218,26 +215,26 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
         memory=memory,
         logger=logger,
         system_prompt=prompt,
-        tools=default_tools(),
         settle=settle,
         on_turn=on_turn,
         knowledge=load_knowledge(cfg),
         app=GameApp(device, cfg.game),
         layout=layout,
+        clock=clock,
+        notifier=notifier,
+        careers=careers,
+        person=person,
+        requests=cfg.logs.dir,
     )
     if resume is not None:
         restore(resume, coordinator)
-    careers = CareerTracker(run, notify=_notifier_of(coordinator),
-                            say=None if quiet else lambda line: print(line, file=out, flush=True))
-    if resume is not None:
-        careers.replay(_readable_turns(run))  # the turns before the checkpoint: counting goes on where it was
-    coordinator.careers = careers
     hooks.append(Checkpointer(coordinator, logger, env_state))  # first: the live line may hit a closed pipe
     hooks.append(careers)  # after the checkpoint: a career's record is written once its last turn is saved
     if not quiet:
         hooks.append(lambda log, totals: print(live_line(log, totals), file=out, flush=True))
     hooks.append(careers.tell)  # a career's end is said after the line of the turn that ended it
-    model.turn = lambda: coordinator.turn
+    if watch is not None:
+        hooks.append(watch)
 
     def close() -> None:
         t = coordinator.totals
@@ -267,20 +264,13 @@ def tell_the_end(coordinator: Coordinator) -> None:
     t, notifier = coordinator.totals, coordinator.notifier
     if not notifier.enabled:
         return
-    event = "run_paused" if t.stop_kind == StopKind.STUCK else "run_stopped"
+    event = Event.RUN_PAUSED if t.stop_kind == StopKind.STUCK else Event.RUN_STOPPED
     notifier.send(event, {"stop_kind": str(t.stop_kind or ""), "stop_reason": t.stop_reason,
                           "exit_status": exit_status(t.stop_kind), "turns": t.turns, "cost_usd": round(t.cost_usd, 4),
                           "game_starts": t.game_starts, "recoveries": t.recoveries})
     if left := notifier.close():  # one notify.timeout_s in all, however many events wait (Ctrl+C too)
         status(f"notify: {', '.join(left)} unfinished {notifier.cfg.timeout_s:g} s after the run ended "
                "(notify.timeout_s): the command was killed with what it started")
-
-
-def _notifier_of(coordinator: Coordinator) -> Callable[[str, dict[str, Any]], None] | None:
-    """The coordinator's notifier's `send`, when it has one."""
-    notifier = getattr(coordinator, "notifier", None)
-    send = getattr(notifier, "send", None)
-    return send if callable(send) else None
 
 
 def _readable_turns(run: RunFolder) -> list[TurnLog]:

@@ -19,10 +19,10 @@ says what really happened.
 from __future__ import annotations
 
 import logging
-import time
 import traceback
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 from typing import Any, TypeVar
 
 from lluma_agent.config import Config
@@ -30,20 +30,22 @@ from lluma_agent.context import knowledge
 from lluma_agent.context.history import History, PastTurn, compact_reply
 from lluma_agent.context.plausible import Plausible
 from lluma_agent.context.request import memory_update_note
-from lluma_agent.context.stuck import RUNGS, StuckDetector, StuckState
+from lluma_agent.context.stuck import Rung, StuckDetector, ladder_words, on_ladder, rung
 from lluma_agent.device.app import GameApp, Started, gist
 from lluma_agent.device.protocol import DeviceDisconnected, DeviceError, Phone
-from lluma_agent.device.settle import Settle
+from lluma_agent.device.settle import SameScreen, Settle
 from lluma_agent.loop.acting import Acted, Actor, Effect, effect_of
 from lluma_agent.loop.careers import CareerTracker
 from lluma_agent.loop.eventbook import EventMemory
+from lluma_agent.loop.gated import InTheLoop, PersonGate
 from lluma_agent.loop.layouts import CachedLayout, ContextLayout, Sent
 from lluma_agent.loop.navigate import Navigator
 from lluma_agent.loop.observe import VisionLike, observe
 from lluma_agent.loop.prompting import Prompter
+from lluma_agent.loop.recording import RecordingModel
 from lluma_agent.loop.state import LoopState
 from lluma_agent.loop.steps import Stepper
-from lluma_agent.loop.stop import RunEnded, StopKind, disk_error
+from lluma_agent.loop.stop import RunEnded, StopFlag, StopKind, disk_error
 from lluma_agent.loop.survey import Looked, Surveyor
 from lluma_agent.loop.turn import (
     Call,
@@ -58,21 +60,21 @@ from lluma_agent.loop.turn import (
     bill,
 )
 from lluma_agent.memory.store import MemoryStore
-from lluma_agent.model.claude import Attempt, ModelError, ModelReply
+from lluma_agent.model.claude import Attempt, ModelError
 from lluma_agent.model.protocol import DecisionModel
 from lluma_agent.navmap import map_path_for
 from lluma_agent.navmap.events import events_path
-from lluma_agent.notify import Notifier
+from lluma_agent.notify import Event, Notifier
 from lluma_agent.runlog import index as history_index
 from lluma_agent.runlog.turnlog import GameStartLog, RecoveryLog, TurnLog, TurnLogger, VisionLog
 from lluma_agent.sentences import say
-from lluma_agent.tools.goto import GoTo
 from lluma_agent.tools.guard import RECOVER_TP, SESSION_ERROR, Guard, shows
+from lluma_agent.tools.registry import default_tools
 from lluma_agent.tools.toolkit import ToolContext, ToolRegistry
 from lluma_facts import Usage
+from lluma_facts.clock import Clock
 from lluma_vision.compact import compact, summarize
 from lluma_vision.models import VisionOutput
-from lluma_vision.phash import distance
 
 MAX_MODEL_ERRORS = 3  # consecutive non-retryable model errors that end the run
 MAX_INTERNAL_ERRORS = 3  # consecutive turns that hit a bug: the run stops instead of looping on it
@@ -102,61 +104,70 @@ class Coordinator:
         memory: MemoryStore,
         logger: TurnLogger,
         system_prompt: str,
-        tools: ToolRegistry,
         settle: Settle,
+        tools: ToolRegistry | None = None,
         on_turn: Callable[[TurnLog, RunTotals], None] | None = None,
         knowledge: knowledge.Knowledge | None = None,
         app: GameApp | None = None,
         layout: ContextLayout | None = None,
+        clock: Clock | None = None,
+        notifier: Notifier | None = None,
+        careers: CareerTracker | None = None,
+        person: InTheLoop | None = None,
+        requests: Path | None = None,
     ) -> None:
-        self.cfg, self.device, self.vision, self.model = cfg, device, vision, model
+        """Every part of the loop is built here or given here, once: nothing is attached afterwards.
+
+        `tools`: the registry (default `default_tools`, with goTo when the map is on); `clock`: the one clock of
+        waits, timings and run.max_hours (tests give a fake: a wait of an hour takes none); `notifier`: notify.command
+        (default: one for cfg.notify); `careers`: the careers ended, toward run.max_careers; `person`: a person in
+        the loop (--confirm, --step); `requests`: the folder where each request is kept as sent."""
+        self.cfg, self.device, self.vision = cfg, device, vision
         self.memory, self.logger = memory, logger
         self._settle = settle
         self.on_turn = on_turn
         self.knowledge = knowledge
+        self.clock = clock or Clock()
+        self.stop = StopFlag()
+        self.person = person or InTheLoop()
+        self.careers = careers
+        # every request kept as sent, under the turn that sent it (lluma logs --request, lluma replay)
+        self.model = RecordingModel(model, requests, lambda: self.turn) if requests is not None else model
         self.layout: ContextLayout = layout or CachedLayout()  # another: a benchmark's (bench/baseline_layout.py)
         self.history = History(cfg.context.history_max_turns, cfg.context.fold_chunk_turns)
+        self._same_screen = SameScreen(cfg.device.settle_threshold)
         self.stuck = StuckDetector(
             cfg.run.stuck_after, cfg.run.stuck_force_after, cfg.run.stuck_pause_after, same=self._same_screen
         )
         self.app = app  # the game as an app (None: a device that cannot start it; no foreground check, no restart)
         self.guard = Guard(cfg.guard)
         # the screen map (map.enabled): recorded each turn, goTo offered, routine screens passed (loop/navigate.py)
-        self.nav = Navigator(cfg, map_path_for(memory.folder), logger.folder.name, tools, device, vision, settle,
-                             stopping=lambda: self.stop_requested)
+        self.nav = Navigator(cfg, map_path_for(memory.folder), logger.folder.name, device, vision, settle, self.stop,
+                             self.clock)
         # what each event choice did, beside the map and with it (loop/eventbook.py)
-        self.events = EventMemory(events_path(self.nav.path), logger.folder.name, self.nav.enabled)
-        if self.nav.enabled and GoTo.name not in tools:  # offered after the other input tools (a new registry)
-            listed = list(tools)
-            at = max((i + 1 for i, tool in enumerate(listed) if tool.acts), default=0)
-            tools = ToolRegistry([*listed[:at], GoTo(self.nav), *listed[at:]])
-        self.notifier = Notifier(cfg.notify, run=logger.folder.name)  # does nothing when notify.command is None
+        self.events = EventMemory(events_path(self.nav.path), logger.folder.name, self.nav.enabled, self.clock.wall)
+        tools = tools or default_tools(router=self.nav if self.nav.enabled else None)
+        # does nothing when notify.command is None
+        self.notifier = notifier or Notifier(cfg.notify, run=logger.folder.name)
         # an input never answered may still run: no input for two command timeouts after it, whoever sends it
-        self.actor = Actor(device, tools, self._same_screen, guard=self.guard,
-                           quiet_s=2 * cfg.device.command_timeout_s)
+        actor = Actor(device, tools, self._same_screen, guard=self.guard, quiet_s=2 * cfg.device.command_timeout_s,
+                      clock=self.clock)
+        # a person asked before every input (`lluma run --confirm`): the actor wrapped (loop/gated.py)
+        self.actor = actor if self.person.gate is None else PersonGate(actor, self.person.gate)
         # one checked press at a time for the coordinator's own sequences; the survey of a screen's options
-        self.stepper = Stepper(cfg, device, vision, settle, tools, stopping=lambda: self.stop_requested)
+        self.stepper = Stepper(cfg, device, vision, settle, tools, stopping=lambda: self.stop.requested)
         self.survey = Surveyor(cfg, self.stepper, self.nav, logger.save_screenshot)
         self.plausible = Plausible()  # numbers that moved as no turn moves them are marked doubtful (context/plausible)
         self.totals = RunTotals()
         self.state = LoopState()  # what each turn hands to the next (loop/state.py)
-        self.stop_requested = False
         self.ending: RunEnded | None = None  # found during the turn being played: the run ends once it is reported
-        # `lluma run --step`: called before each turn with its number; False stops the run (a person said so).
-        self.before_turn: Callable[[int], bool] | None = None
-        # ...and before each later step of a goTo walk, with what it will press; False stops the run.
-        self.before_step: Callable[[int, str], bool] | None = None
-        self.prompter = Prompter(cfg, model, tools.definitions(), self.nav.prompt(system_prompt), self.layout,
+        self.prompter = Prompter(cfg, self.model, tools.definitions(), self.nav.prompt(system_prompt), self.layout,
                                  self.history, memory)
-        self.careers: CareerTracker | None = None  # build() sets it: careers ended count toward run.max_careers
-        # The clock and sleep of waits and of run.max_hours (tests give a fake pair: a wait of an hour takes none)
-        self.clock: Callable[[], float] = time.monotonic
-        self.sleep: Callable[[float], None] = time.sleep
-        self.started = self.clock()  # this sitting's start: run.max_hours counts from it
+        self.started = self.clock.now()  # this sitting's start: run.max_hours counts from it
 
-    def _same_screen(self, a: str, b: str) -> bool:
-        """The one test of "nothing changed" (settle, action effects, stuck loops, the pre-tap check)."""
-        return distance(a, b) <= self.cfg.device.settle_threshold
+    @property
+    def stop_requested(self) -> bool:
+        return self.stop.requested
 
     @property
     def turn(self) -> int:
@@ -164,14 +175,14 @@ class Coordinator:
 
     # ---- the loop ------------------------------------------------------------------------------
     def request_stop(self) -> None:
-        self.stop_requested = True
+        self.stop.set()
 
     def run(self) -> RunTotals:
-        self.started = self.clock()
+        self.started = self.clock.now()
         try:
             while True:
                 self._check_limits()
-                if self.before_turn is not None and not self.before_turn(self.turn + 1):
+                if self.person.before_turn is not None and not self.person.before_turn(self.turn + 1):
                     raise RunEnded(StopKind.PERSON, "stopped by user")
                 log = self.step()
                 self._report(log)
@@ -215,7 +226,7 @@ class Coordinator:
             limit, kind = f"max_cost_usd (${run.max_cost_usd:.2f}) reached", StopKind.MAX_COST
         elif run.max_careers and self.careers is not None and self.careers.ended >= run.max_careers:
             limit, kind = f"max_careers ({run.max_careers}) ended", StopKind.MAX_CAREERS
-        elif run.max_hours and self.clock() - self.started >= run.max_hours * 3600:
+        elif run.max_hours and self.clock.now() - self.started >= run.max_hours * 3600:
             limit, kind = f"max_hours ({run.max_hours:g}) played", StopKind.MAX_HOURS
         if limit and s.last_model_error and not s.model_answered:  # the run did nothing it was asked to do
             raise RunEnded(StopKind.MODEL, f"{limit} without one answer from the model API: {s.last_model_error}")
@@ -226,7 +237,8 @@ class Coordinator:
         """One turn; its log is written whatever happened. The turn works on its own copy of the loop's
         state (`t.state`), which the stages hand back changed; the loop keeps it once the turn is over."""
         self.state = self.state.but(turn=self.turn + 1)  # the turn in play (the request log names it)
-        t = TurnParts(turn=self.turn, model=self.cfg.model.name, state=self.state)
+        t = TurnParts(turn=self.turn, model=self.cfg.model.name, state=self.state, started_at=self.clock.wall(),
+                      started=self.clock.now())
         try:
             self._play(t)
         except DeviceError as exc:
@@ -262,76 +274,52 @@ class Coordinator:
         """The stages, in the order of ARCHITECTURE.md's "One turn"."""
         if not self.keep_game_up(t):  # the game cannot be started: the run ends with this turn, nothing played
             return
-        t.reading = observe(self.device, self.vision, self._settle, self.cfg.device)
-        t.state = t.state.but(device_down_since=None)
-        t.screenshot = self.logger.save_screenshot(t.turn, t.reading.frame.image)
-        effect, t.state = self.effect_of_pending(t.state, t.reading)
-        t.reading.out = self.plausible.check(t.reading.out, acted=effect is not None)
-        # where the last action led, on the screen map (not known when the game had to be started again)
-        t.failures += self.nav.observed(t.reading.out, effect, restarted=t.game_start is not None)
-        t.failures += self.events.seen(t.reading.out, t.turn)  # the trainee's state; a choice's outcome read
-        t.screen = self.read(t.reading.out)
-        if self.guarded_screen(t):  # Session Error, Recover TP: the coordinator's own, no model call
+        reading, screen, effect = self.look(t)
+        if self.alone(t, effect):  # a guarded screen, a rung of the ladder, a routine pass: no model call
             return
-        t.notes = self.notes(effect, t.reading.out)
-        if self.recover(t):  # a rung of the ladder the coordinator takes itself: no model call this turn
-            return
-        if (passed := self.nav.routine_pass(t, self.actor, self._ctx(t.state, t.reading), self._sleep)) is not None:
-            self._own(t, passed)  # a routine screen passed without a model call (loop.autopilot)
-            self.events.pressed(t.reading.out)
-            if passed.stop:
-                self.request_stop()
-            return
-        looked = self.look(t)  # options that raise before they commit: each raised and read, one table
-        t.notes = self.nav.tell(t.notes, t.reading.out)  # where the model is, and what was passed without it
-        if told := self.events.note(t.reading.out):  # an event the book knows: what each choice did before
-            t.notes = replace(t.notes, lines=[*t.notes.lines, told])
-        if looked is not None:
+        assert t.notes is not None
+        if (looked := self.surveyed(t)) is not None:  # options that raise before they commit: each raised and read
+            reading, screen = looked.here, self.read(looked.here.out)
+            t.reading, t.screen = reading, screen
             t.notes = replace(t.notes, lines=[*t.notes.lines, looked.table])
         t.fold, t.fold_calls = self.prompter.make_room(t.turn)
         t.notes = self.prompter.ahead_of_fold(t.notes)
-        t.request = self.prompter.request(t.reading, t.screen, t.notes, list(t.state.owed))
+        t.request = self.prompter.request(reading, screen, t.notes, list(t.state.owed))
         t.decision, t.state = self._timed(t, "model_s", self._decide, t)
-        t.acted, t.state = self._timed(t, "action_s", self.act, t.state, t.decision.reply, t.reading, t.notes.stuck)
-        t.guard += t.acted.guarded
-        if t.acted.pending is not None:
-            self.events.chose(t.acted.action, t.reading.out, t.turn)  # an event's choice: its outcome awaited
-            self.events.pressed(t.reading.out)
-        # a goTo's later steps, each gated
-        self.nav.after_act(t, self.actor, lambda seen: self._ctx(t.state, seen), self._asks(t))
+        self._timed(t, "action_s", self.act, t)
         if looked is not None:  # the chosen option raised if needed, and committed
             self.survey.commit(t, looked, self.actor, lambda seen: self._ctx(t.state, seen), self._asks(t))
-        t.decided_on_options = self.survey.decided(looked, t.reading, t.acted)
-        if t.acted.stop:
-            self.request_stop()  # a person stopped the run during a goTo walk or a survey's commit
-        t.past = self.remember(t.turn, t.request, t.screen, t.decision)
+            if t.acted is not None and t.acted.stop:
+                self.request_stop()  # a person stopped the run at the commit
+        t.decided_on_options = self.survey.decided(looked, reading, t.acted)
+        t.past = self.remember(t.turn, t.request, screen, t.decision)
 
     def _asks(self, t: TurnParts) -> Callable[[str], bool] | None:
         """`--step`'s question before each step the coordinator takes in this turn, or None."""
-        ask = self.before_step
-        return (lambda what: ask(t.turn, what)) if ask is not None else None
+        ask, turn = self.person.before_step, t.turn
+        return (lambda what: ask(turn, what)) if ask is not None else None
 
-    def look(self, t: TurnParts) -> Looked | None:
-        """The survey, before the model decides: the screen it leaves is the one the model is shown."""
+    def surveyed(self, t: TurnParts) -> Looked | None:
+        """The survey, before the model decides (loop/survey.py): the screen it leaves is the one the model is
+        shown; None when this screen is not one to survey."""
         assert t.reading is not None and t.notes is not None
         if t.notes.stuck.level != "ok":
             return None
         looked = self.survey.look(t.turn, t.reading, self.actor, lambda seen: self._ctx(t.state, seen), self._asks(t))
         if looked is None:
             return None
-        t.survey, t.reading = looked.log, looked.here
-        t.screen = self.read(t.reading.out)
+        t.survey = looked.log
         t.guard += looked.gate.guarded
         if looked.gate.stop:
             self.request_stop()
         return looked
 
     def _timed(self, t: TurnParts, field: str, stage: Callable[..., T], *args: Any) -> T:
-        started = time.monotonic()
+        started = self.clock.now()
         try:
             return stage(*args)
         finally:
-            setattr(t, field, time.monotonic() - started)
+            setattr(t, field, self.clock.now() - started)
 
     def _finish(self, t: TurnParts) -> TurnLog:
         side_calls, cost = bill(self.totals, t.calls())  # billed first: a failed log write loses no cost
@@ -342,8 +330,8 @@ class Coordinator:
         self.totals.option_decisions += t.decided_on_options
         self.totals.full_view_decisions += t.decided_on_options and t.survey is not None and t.survey.complete
         t.failures += [problem for problem in (self.nav.save(), self.events.save()) if problem]
-        turn_log = assemble(t, side_calls, cost)
-        if t.recovery is not None and t.recovery.rung in RUNGS:
+        turn_log = assemble(t, side_calls, cost, self.clock.now())
+        if t.recovery is not None and on_ladder(t.recovery.rung):
             self.totals.recoveries[t.recovery.rung] = self.totals.recoveries.get(t.recovery.rung, 0) + 1
         if t.game_start is not None:
             if t.game_start.ok:
@@ -360,6 +348,30 @@ class Coordinator:
         return turn_log
 
     # ---- the stages ----------------------------------------------------------------------------------
+    def look(self, t: TurnParts) -> tuple[Observation, Screen, Effect | None]:
+        """The settled screen, read: its screenshot kept, the last input's effect seen (owed to the model), the
+        numbers checked against it, the map and the event book told where it led."""
+        t.reading = observe(self.device, self.vision, self._settle, self.cfg.device)
+        t.state = t.state.but(device_down_since=None)
+        t.screenshot = self.logger.save_screenshot(t.turn, t.reading.frame.image)
+        effect, t.state = self.effect_of_pending(t.state, t.reading)
+        t.reading.out = self.plausible.check(t.reading.out, acted=effect is not None)
+        # where the last action led, on the screen map (not known when the game had to be started again)
+        t.failures += self.nav.observed(t.reading.out, effect, restarted=t.game_start is not None)
+        t.failures += self.events.seen(t.reading.out, t.turn)  # the trainee's state; a choice's outcome read
+        t.screen = self.read(t.reading.out)
+        return t.reading, t.screen, effect
+
+    def alone(self, t: TurnParts, effect: Effect | None) -> bool:
+        """True when the coordinator plays this turn itself, without a model call: a guarded screen ("Session Error"
+        ends the run, "Recover TP" is waited out), a rung of the recovery ladder, a routine screen passed on the map.
+        Else the turn is the model's, and `t.notes` says what it must be told besides the screen."""
+        assert t.reading is not None
+        if self.guarded_screen(t):  # before the notes: a person's memory edit waits for the model's turn
+            return True
+        t.notes = self.notes(effect, t.reading.out)
+        return self.recover(t) or self.routine(t)
+
     def effect_of_pending(self, state: LoopState, reading: Observation) -> tuple[Effect | None, LoopState]:
         """What the last input action did, now that the screen shows it: owed to the model, logged, counted."""
         if state.pending is None:
@@ -380,6 +392,8 @@ class Coordinator:
         return Screen(view, log, [f"vision: {e}" for e in out.errors], vlm)
 
     def notes(self, effect: Effect | None, out: VisionOutput) -> Notes:
+        """What the model must be told besides the screen: the effect of the coordinator's own last action, a
+        person's memory edits, the stuck warning, matching knowledge."""
         lines = [effect.note] if effect and effect.note else []
         external = self.memory.refresh()
         memory = []
@@ -440,19 +454,32 @@ class Coordinator:
                            search=lambda query, limit: history_index.search(self.logger.db, query, limit),
                            frame=reading.frame.image)
 
-    def act(
-        self, state: LoopState, reply: ModelReply, reading: Observation, stuck: StuckState
-    ) -> tuple[Acted, LoopState]:
-        ctx = self._ctx(state, reading)
+    def act(self, t: TurnParts) -> None:
+        """The reply's calls run (at most one input); an event's choice awaits its outcome; a goTo walks its later
+        steps, each through the actor (its account is what the model reads next turn)."""
+        assert t.decision is not None and t.reading is not None and t.notes is not None
+        reading, ctx = t.reading, self._ctx(t.state, t.reading)
         last = self.stuck.actions[-1] if self.stuck.actions else ""
         # adb cannot cancel a sent command: after one never answered the actor sends nothing for two command
         # timeouts, then checks the screen against the decision's frame, so a late tap never meets a new screen
-        acted = self.actor.run(reply, reading.frame, ctx, stuck, last)
+        acted = self.actor.run(t.decision.reply, reading.frame, ctx, t.notes.stuck, last)
         if acted.refused:
             self.stuck.record(reading.frame.phash, acted.refused, changed=False)
         if acted.stop:
             self.request_stop()  # a person in the loop said quit: this turn is logged, no other starts
-        return acted, state.but(pending=acted.pending, owed=(*state.owed, *acted.results))
+        t.guard += acted.guarded
+        if acted.pending is not None:
+            self.events.chose(acted.action, reading.out, t.turn)  # an event's choice: its outcome awaited
+            self.events.pressed(reading.out)
+        ask, turn = self.person.before_step, t.turn
+        walked = self.nav.after_act(acted, reading, self.actor, ctx,
+                                    (lambda what: ask(turn, what)) if ask is not None else None)
+        if walked is not None:
+            acted, t.navigation = walked.acted, walked.steps
+            t.guard += walked.guarded
+            if acted.stop:
+                self.request_stop()  # a person stopped the run during a goTo walk
+        t.acted, t.state = acted, t.state.but(pending=acted.pending, owed=(*t.state.owed, *acted.results))
 
     def remember(self, turn: int, request: Prompt, screen: Screen, decision: Decision) -> PastTurn:
         """The turn as history keeps it: compact results, the screen line, the reply."""
@@ -484,7 +511,8 @@ class Coordinator:
         """A start the game needed: too many within recovery.calm_turns turns count as a ladder climbed in vain (the
         game keeps stopping, killed from outside or crashing at once); raises Paused when that pauses the run."""
         rc = self.cfg.recovery
-        climb = self.stuck.game_started(t.turn, rc.max_starts, rc.calm_turns, rc.max_cycles, rc.window_s, time.time())
+        climb = self.stuck.game_started(t.turn, rc.max_starts, rc.calm_turns, rc.max_cycles, rc.window_s,
+                                        self.clock.wall())
         if climb is None:
             return
         why = f"the game kept stopping: started again {rc.max_starts} times within {rc.calm_turns} turns"
@@ -504,7 +532,7 @@ class Coordinator:
         t.game_start = GameStartLog(reason=reason, ok=started.ok, command=started.command, output=started.output)
         if started.ok:
             t.state = t.state.but(failed_starts=0)
-            self.notifier.send("game_restarted", {"turn": t.turn, "reason": reason, "ok": True,
+            self.notifier.send(Event.GAME_RESTARTED, {"turn": t.turn, "reason": reason, "ok": True,
                                                   "output": started.output})
             return started
         failed = t.state.failed_starts + 1
@@ -537,7 +565,7 @@ class Coordinator:
             reason = "the game shows 'Session Error' (the account was logged in elsewhere): a person must look"
             self._ends(StopKind.SESSION, reason)
             t.failures.append(f"session: {reason}; no model call this turn")
-            self.notifier.send("session_error", {"turn": t.turn, "reason": reason})
+            self.notifier.send(Event.SESSION_ERROR, {"turn": t.turn, "reason": reason})
             return True
         if self.cfg.guard.tp_recovery != "wait" or not shows(out, RECOVER_TP):
             return False
@@ -561,7 +589,7 @@ class Coordinator:
             self.stuck.unsettled()
             t.recovery = RecoveryLog(rung=stuck.level, reason=stuck.reason)
             return False
-        climb = self.stuck.climb(self.app is not None, rc.max_cycles, rc.window_s, time.time())
+        climb = self.stuck.climb(self.app is not None, rc.max_cycles, rc.window_s, self.clock.wall())
         if climb.rung == "pause":  # stop spending money and say why (step() ends the run)
             why = stuck.reason + (f"; the recovery ladder was climbed in vain {climb.failed} time(s) within "
                                   f"{rc.window_s:g} s (recovery.max_cycles {rc.max_cycles})" if climb.failed else "")
@@ -571,27 +599,58 @@ class Coordinator:
         if climb.rung == "over":  # from the bottom again: the model plays this turn, told what happened
             t.recovery = RecoveryLog(rung="over", reason=stuck.reason, failed=climb.failed)
             t.notes.stuck = self.stuck.state()
-            t.notes.lines.append(say("ladder_over", reason=stuck.reason, failed=climb.failed,
-                                     max_cycles=rc.max_cycles, window_s=rc.window_s))
+            t.notes.lines.append(say("ladder_over", reason=stuck.reason, ladder=ladder_words(),
+                                     failed=climb.failed, max_cycles=rc.max_cycles, window_s=rc.window_s))
             return False
         t.notes.stuck = stuck.model_copy(update={"level": "recover"})
         t.recovery = RecoveryLog(rung=climb.rung, reason=stuck.reason)
-        frame, note = t.reading.frame, say("rung", reason=stuck.reason, rung=climb.rung)
-        if climb.rung in ("back", "safe_tap"):
-            acted = self.actor.rung(climb.rung, frame, self._ctx(t.state, t.reading), stuck.reason)
-        elif climb.rung == "restart":
-            started = self._start_game(t, f"recovery rung restart ({stuck.reason})", stop_first=True)
-            did = (say("rung_restarted") if started.ok
-                   else say("rung_start_failed", output=gist(started.output) or "no output"))
-            acted = Acted(errors=[f"{note}: {did}; no model call this turn"]).then(
-                Actor.own("restart(game)", say("rung_did", note=note, did=did), "restarted the game", frame, t.turn))
-        else:
-            waited = self._sleep(self.cfg.recovery.wait_s)
-            did = say("rung_waited", seconds=waited)
-            acted = Acted(errors=[f"{note}: {did}; no model call this turn"]).then(
-                Actor.own("wait", say("rung_waited_alone", note=note, did=did), "waited", frame, t.turn))
-        self._own(t, acted)
+        step = rung(climb.rung)
+        take = {"input": self._rung_input, "restart": self._rung_restart, "wait": self._rung_wait}[step.does]
+        self._own(t, take(t, step, stuck.reason))
         return True
+
+    def _rung_input(self, t: TurnParts, step: Rung, reason: str) -> Acted:
+        """An input rung (back, a safe tap): the actor plans its tool and sends it like any input."""
+        assert t.reading is not None
+        return self.actor.rung(step, t.reading.frame, self._ctx(t.state, t.reading), reason)
+
+    def _rung_restart(self, t: TurnParts, step: Rung, reason: str) -> Acted:
+        """The game stopped and started again."""
+        note = say("rung", reason=reason, rung=step.name)
+        started = self._start_game(t, f"recovery rung restart ({reason})", stop_first=True)
+        did = (say(step.said) if started.ok
+               else say("rung_start_failed", output=gist(started.output) or "no output"))
+        return self._rung_done(t, note, did, "restart(game)", say("rung_did", note=note, did=did), "restarted the game")
+
+    def _rung_wait(self, t: TurnParts, step: Rung, reason: str) -> Acted:
+        """recovery.wait_s waited (cut short by a stop)."""
+        note = say("rung", reason=reason, rung=step.name)
+        did = say("rung_waited", seconds=self._sleep(self.cfg.recovery.wait_s))
+        return self._rung_done(t, note, did, "wait", say(step.said, note=note, did=did), "waited")
+
+    @staticmethod
+    def _rung_done(t: TurnParts, note: str, did: str, signature: str, description: str, brief: str) -> Acted:
+        """A rung that is no input (restart, wait), pending like one: the next capture says what it did."""
+        assert t.reading is not None
+        return Acted(errors=[f"{note}: {did}; no model call this turn"]).then(
+            Actor.own(signature, description, brief, t.reading.frame, t.turn))
+
+    def routine(self, t: TurnParts) -> bool:
+        """A routine screen passed on the map's one way out, without a model call (True), else the model's turn is
+        told where it is, what was passed without it and, on an event the book knows, what each choice did."""
+        assert t.reading is not None and t.notes is not None
+        passed, t.notes = self.nav.pass_or_tell(t.reading, t.notes, t.turn, self.actor, self._ctx(t.state, t.reading),
+                                                self._sleep)
+        if passed is not None:
+            t.routine = passed.log
+            self._own(t, passed.acted)  # pending like the model's input (loop.autopilot)
+            self.events.pressed(t.reading.out)
+            if passed.acted.stop:
+                self.request_stop()
+            return True
+        if told := self.events.note(t.reading.out):
+            t.notes = replace(t.notes, lines=[*t.notes.lines, told])
+        return False
 
     def _own(self, t: TurnParts, acted: Acted) -> None:
         """What the coordinator did itself this turn, pending like the model's input (its effect comes next turn)."""
@@ -601,19 +660,19 @@ class Coordinator:
 
     def _sleep(self, seconds: float) -> float:
         """Sleep up to `seconds`, cut short by a person's stop (Ctrl+C) or run.max_hours; returns the seconds slept."""
-        started = self.clock()
+        started = self.clock.now()
         hours = self.cfg.run.max_hours
         end = min(started + seconds, self.started + hours * 3600 if hours else float("inf"))
-        while not self.stop_requested and (left := end - self.clock()) > 0:
-            self.sleep(min(left, 0.5))
-        return self.clock() - started
+        while not self.stop_requested and (left := end - self.clock.now()) > 0:
+            self.clock.sleep(min(left, 0.5))
+        return self.clock.now() - started
 
     # ---- helpers -------------------------------------------------------------------------------------
     def _device_failed(self, state: LoopState, exc: DeviceError) -> tuple[str, LoopState]:
         """A bad frame or a dropped-and-reconnected device: this turn sees nothing and the next one tries
         again (the pending action's result waits for a good frame). A device that did not come back
         within `device.outage_wait_s`, or that has given no usable frame for that long, ends the run."""
-        now = time.monotonic()
+        now = self.clock.now()
         since = state.device_down_since or now
         if isinstance(exc, DeviceDisconnected) and not exc.reconnected:
             self._ends(StopKind.DEVICE, f"the device failed: {exc}")
@@ -627,7 +686,7 @@ class Coordinator:
         state = t.state.but(last_model_error=str(exc))
         if exc.busy:
             since = state.model_down_since or t.started
-            if (down := time.monotonic() - since) > self.cfg.model.outage_wait_s:
+            if (down := self.clock.now() - since) > self.cfg.model.outage_wait_s:
                 self._ends(StopKind.MODEL, f"the model API has not answered for {down:.0f} s (model.outage_wait_s "
                                            f"{self.cfg.model.outage_wait_s:.0f}): {exc}")
             return state.but(model_down_since=since)

@@ -12,7 +12,8 @@ the turn's other calls (memory writes, search, zoom) wait: a refused turn runs n
 from __future__ import annotations
 
 import re
-import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Literal, NamedTuple, Protocol, cast
 
 from pydantic import BaseModel
@@ -42,6 +43,17 @@ class Gate(Protocol):
     def __call__(self, turn: int, planned: PlannedAction, frame: Frame, problem: str) -> Verdict: ...
 
 
+@dataclass(frozen=True)
+class InTheLoop:
+    """A person in the run, given to the coordinator when it is built: asked before each input (`gate`, `lluma run
+    --confirm`), before each turn with its number and before each later step of a goTo walk with what it will press
+    (`before_turn`, `before_step`: `--step`; False stops the run). None: not asked."""
+
+    gate: Gate | None = None
+    before_turn: Callable[[int], bool] | None = None
+    before_step: Callable[[int, str], bool] | None = None
+
+
 def person_call(text: str, tools: ToolRegistry, call_id: str) -> ToolCall:
     """A person's action as a tool call: `tool(key=value, ...)`, a bare input tool name, or a button's name."""
     text = text.strip()
@@ -67,7 +79,8 @@ class PersonGate(Actor):
     """The Actor with a person asked before every input (`gate`)."""
 
     def __init__(self, actor: Actor, gate: Gate) -> None:
-        super().__init__(actor.device, actor.tools, actor.same_screen, guard=actor.guard, quiet_s=actor.quiet_s)
+        super().__init__(actor.device, actor.tools, actor.same_screen, guard=actor.guard, quiet_s=actor.quiet_s,
+                         clock=actor.clock)
         self.not_before = actor.not_before
         self.gate = gate
 
@@ -112,9 +125,9 @@ class PersonGate(Actor):
         problem = ""
         waited = 0.0
         while True:
-            asked_at = time.monotonic()
+            asked_at = self.clock.now()
             verdict = self.gate(ctx.turn, planned, frame, problem)
-            waited += time.monotonic() - asked_at
+            waited += self.clock.now() - asked_at
             if verdict.answer == "yes":
                 return Heard(acted=Acted(person=f"approved {what}", person_s=waited), send=(tool, planned, ""))
             if verdict.answer in ("no", "quit"):

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import logging
 import re
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from importlib import resources
@@ -36,14 +35,17 @@ from lluma_agent.device.protocol import DeviceError, Phone
 from lluma_agent.device.settle import Settle
 from lluma_agent.loop.acting import Acted, Actor, Effect
 from lluma_agent.loop.observe import VisionLike, observe
-from lluma_agent.loop.turn import Notes, Observation, TurnParts
+from lluma_agent.loop.stop import StopFlag
+from lluma_agent.loop.turn import Notes, Observation
 from lluma_agent.navmap import PendingStep, ScreenMap, Transition
 from lluma_agent.navmap.actions import ActionKey, key_of, readable
 from lluma_agent.navmap.shared import SharedMap
 from lluma_agent.runlog.turnlog import ActionLog, NavigationStep, RoutineLog
 from lluma_agent.tools.actions import ActionError, InputTool, PlannedAction
 from lluma_agent.tools.goto import GoTo
-from lluma_agent.tools.toolkit import ToolContext, ToolRegistry
+from lluma_agent.tools.registry import default_tools
+from lluma_agent.tools.toolkit import ToolContext
+from lluma_facts.clock import Clock
 from lluma_vision.models import ScreenIdentity, VisionOutput
 from lluma_vision.screen import choice_stack, identify
 from lluma_vision.story import choices_as_text, sentence, story_lines
@@ -53,6 +55,24 @@ DISMISS = CHROME | {"back", "cancel", "close"}  # leave, never choose
 PROMPT = "system_prompt_map.md"  # appended to the system prompt when the map is on
 KNOWN_SHOWN = 30  # screens named when goTo's target is unknown
 _log = logging.getLogger(__name__)
+
+
+@dataclass
+class Walked:
+    """What `after_act` did after a goTo's first step: the turn's input as the model will read of it (the walk's
+    account pending, with what the gate said on the way), what the guard refused on the way, the steps walked."""
+
+    acted: Acted
+    guarded: list[str]
+    steps: list[NavigationStep]
+
+
+@dataclass
+class Passed:
+    """A routine pass (no model call): the input sent (pending like the model's) and its log."""
+
+    acted: Acted
+    log: RoutineLog
 
 
 @dataclass
@@ -142,11 +162,12 @@ def _element(planned: PlannedAction) -> str:
 
 
 class Navigator:
-    def __init__(self, cfg: Config, path: Path, run: str, tools: ToolRegistry, device: Phone, vision: VisionLike,
-                 settle: Settle, stopping: Callable[[], bool], clock: Callable[[], float] = time.time) -> None:
-        self.cfg, self.path, self.run, self.tools = cfg, path, run, tools
+    def __init__(self, cfg: Config, path: Path, run: str, device: Phone, vision: VisionLike, settle: Settle,
+                 stop: StopFlag, clock: Clock) -> None:
+        self.cfg, self.path, self.run = cfg, path, run
+        self.tools = default_tools()  # the input tools the map's steps name (goTo is never a step)
         self.device, self.vision, self.settle = device, vision, settle
-        self.stopping, self.clock = stopping, clock
+        self.stop, self.clock = stop, clock
         self.enabled = cfg.map.enabled
         self.file = SharedMap(path)  # other runs on the same memory folder write it too: merged at each save
         self.map, self.notice = self.file.open() if self.enabled else (ScreenMap(), "")
@@ -176,7 +197,7 @@ class Navigator:
         if not self.enabled:
             return []
         told, self.notice = ([f"map: {self.notice}"] if self.notice else []), ""
-        now, here = self.clock(), self.screen(out)
+        now, here = self.clock.wall(), self.screen(out)
         self.map.see(here.id, here.name, now)
         p, self.map.pending = self.map.pending, None
         # a dialog the model's own input opened asks to confirm that choice (Rest -> "Rest": Cancel / OK)
@@ -205,7 +226,7 @@ class Navigator:
 
     def _pend(self, action: ActionKey, out: VisionOutput, expected: str | None = None, routine: bool = False) -> None:
         self.map.pending = PendingStep(src=self.screen(out).id, action=action.key, tool=action.tool, args=action.args,
-                                       sent_at=self.clock(), run=self.run, expected=expected, routine=routine)
+                                       sent_at=self.clock.wall(), run=self.run, expected=expected, routine=routine)
 
     def step_taken(self, before: VisionOutput, action: ActionLog, after: VisionOutput, seconds: float,
                    expected: VisionOutput | None = None) -> None:
@@ -295,30 +316,26 @@ class Navigator:
         return planned.model_copy(update={"tool": GoTo.name, "target": self.map.label(target),
                                           "note": f"of {len(steps)}: {readable(steps[0].action)}"})
 
-    def after_act(self, t: TurnParts, actor: Actor, ctx_of: Callable[[Observation], ToolContext],
-                  before_step: Callable[[str], bool] | None = None) -> None:
-        """After the model's action was sent: walk a goTo's remaining steps, or wait for where the action leads.
-        Each later step goes out through `actor` like the model's input (the guard, a person in the loop, the
-        stale-frame check, the wait after an unconfirmed input); `before_step` (`--step`) is asked before each."""
+    def after_act(self, acted: Acted, reading: Observation, actor: Actor, ctx: ToolContext,
+                  before_step: Callable[[str], bool] | None = None) -> Walked | None:
+        """After the model's action was sent: walk a goTo's remaining steps (returned), or wait for where the action
+        leads (None). Each later step goes out through `actor` like the model's input (the guard, a person in the
+        loop, the stale-frame check, the wait after an unconfirmed input), planned on its own reading (`ctx` with
+        that reading); `before_step` (`--step`) is asked before each."""
         route, self.route = self.route, None
-        if not self.enabled or t.acted is None or t.reading is None:
-            return
-        acted = t.acted
-        if acted.action is not None and acted.action.tool == GoTo.name and route is not None and acted.pending:
-            started = time.monotonic()
-            t.navigation, summary, gate = self.walk(route, acted, t.reading, actor, ctx_of, before_step)
+        if not self.enabled or acted.action is None or acted.pending is None:
+            return None
+        if acted.action.tool == GoTo.name and route is not None:
+            steps, summary, gate = self.walk(route, acted, reading, actor, ctx, before_step)
+            # the walk's account is what the model reads next turn
             pending = acted.pending.model_copy(update={"description": summary})
-            t.acted = acted = acted.then(gate).model_copy(update={"pending": pending})
-            t.guard += gate.guarded
-            t.state = t.state.but(pending=acted.pending)  # the walk's account is what the model reads next turn
-            t.action_s += time.monotonic() - started
-        elif acted.action is not None and acted.pending is not None:
-            if (key := key_of(acted.action, t.reading.out)) is not None:
-                self._pend(key, t.reading.out)
+            return Walked(acted.then(gate).model_copy(update={"pending": pending}), gate.guarded, steps)
+        if (key := key_of(acted.action, reading.out)) is not None:
+            self._pend(key, reading.out)
+        return None
 
-    def walk(self, route: Route, acted: Acted, reading: Observation, actor: Actor,
-             ctx_of: Callable[[Observation], ToolContext], before_step: Callable[[str], bool] | None = None
-             ) -> tuple[list[NavigationStep], str, Acted]:
+    def walk(self, route: Route, acted: Acted, reading: Observation, actor: Actor, ctx: ToolContext,
+             before_step: Callable[[str], bool] | None = None) -> tuple[list[NavigationStep], str, Acted]:
         """Steps 2..n of a goTo whose step 1 was just sent: each checked against the map, sent through `actor`;
         stops at a surprise. Returns the steps, what the model is told, and what the gate said on the way (a
         person's answers, the guard's refusals; no action and nothing pending)."""
@@ -327,7 +344,7 @@ class Navigator:
         gate = Acted()
         point = acted.action.point if acted.action else None
         unknown = acted.action is not None and acted.action.outcome == "unknown"
-        element, sent_at, here = route.element, self.clock(), reading
+        element, sent_at, here = route.element, self.clock.wall(), reading
         for i, edge in enumerate(route.steps):
             step = NavigationStep(target=target, step=i + 1, of=n, action=edge.action,
                                   expected=self.map.label(edge.dst))
@@ -344,14 +361,14 @@ class Navigator:
                     gate = gate.then(Acted(stop=True, person=f"stopped the run at goTo({target}) step {i + 1}"))
                     steps.append(step.model_copy(update={"note": "a person asked the run to stop"}))
                     break
-                done = actor.take(tool, planned, here.frame, ctx_of(here))
+                done = actor.take(tool, planned, here.frame, replace(ctx, vision=here.out, frame=here.frame.image))
                 gate = gate.then(Acted(errors=done.errors, person=done.person, stop=done.stop,
                                        person_s=done.person_s, guarded=done.guarded))
                 if done.action is None or done.pending is None:
                     why = "; ".join(done.errors) or done.person or "nothing was sent"
                     steps.append(step.model_copy(update={"note": f"not sent ({why})"}))
                     break
-                sent_at, point, element = self.clock(), done.action.point, _element(planned)
+                sent_at, point, element = self.clock.wall(), done.action.point, _element(planned)
                 unknown = done.action.outcome == "unknown"
             step.point, step.element = point, element
             try:
@@ -359,7 +376,7 @@ class Navigator:
             except DeviceError as exc:
                 steps.append(step.model_copy(update={"note": f"the device failed ({exc})"}))
                 break
-            now, reached = self.clock(), self.screen(here.out)
+            now, reached = self.clock.wall(), self.screen(here.out)
             self.map.see(reached.id, reached.name, now)
             self.map.record(edge.src, edge.action, reached.id, now - sent_at, now, edge.tool, edge.args,
                             expected=edge.dst)
@@ -372,7 +389,7 @@ class Navigator:
 
     def _next(self, edge: Transition, out: VisionOutput) -> tuple[InputTool | None, PlannedAction | None, str]:
         """A later step's tool and action on the fresh reading, or None and why the walk stops here."""
-        if self.stopping():
+        if self.stop.requested:
             return None, None, "a person asked the run to stop"
         if why := spend(out, self.never, self.spend_words):
             return None, None, f"the screen may spend something ({why}): the choice is yours"
@@ -402,21 +419,28 @@ class Navigator:
         """Why the screen holds something to choose or spend ("" when nothing): conservative, from the reading."""
         return kept_for_model(out, planned.tool, planned.target, self.never, self.spend_words)
 
-    def routine_pass(self, t: TurnParts, actor: Actor, ctx: ToolContext, sleep: Callable[[float], float]
-                     ) -> Acted | None:
+    def pass_or_tell(self, reading: Observation, notes: Notes, turn: int, actor: Actor, ctx: ToolContext,
+                     sleep: Callable[[float], float]) -> tuple[Passed | None, Notes]:
+        """A routine screen passed (its input, the notes as they were), or the model's turn: its notes told where it
+        is and what was passed without it (`tell`)."""
+        passed = self.routine_pass(reading, notes.stuck.level, turn, actor, ctx, sleep)
+        return (passed, notes) if passed is not None else (None, self.tell(notes, reading.out))
+
+    def routine_pass(self, reading: Observation, stuck: str, turn: int, actor: Actor, ctx: ToolContext,
+                     sleep: Callable[[float], float]) -> Passed | None:
         """Pass this screen without a model call when it is routine (the acted input, pending like the model's),
-        or None: the model decides."""
-        if not (self.enabled and self.cfg.loop.autopilot) or self.hold or t.notes is None or t.reading is None:
+        or None: the model decides. `stuck` is the turn's stuck level (a pass only when "ok")."""
+        if not (self.enabled and self.cfg.loop.autopilot) or self.hold:
             return None
-        if t.notes.stuck.level != "ok" or self.in_row >= self.cfg.loop.max_routine:
+        if stuck != "ok" or self.in_row >= self.cfg.loop.max_routine:
             return None
-        out, frame = t.reading.out, t.reading.frame
+        out, frame = reading.out, reading.frame
         here = self.screen(out)
         if out.cinematic == "loading":  # still loading after observe's waits: wait again, without the model
             waited = sleep(self.cfg.loop.wait_s)
             acted = Actor.own("wait", f"waited {waited:.0f} s on a loading screen without a model call", "waited",
-                              frame, t.turn)
-            return self._passed(t, acted, ActionKey("wait", "wait", {}), None, 0)
+                              frame, turn)
+            return self._passed(out, acted, ActionKey("wait", "wait", {}), None, 0)
         # where a screen's one way on leads is the game's when the model asked for it (a confirm of its choice) or
         # when nothing else can be pressed there (a title's tap to start, a notice's OK): anywhere but here will do
         way = self.map.routine(here.id, self.cfg.map.routine_after, closing=self.confirming or one_way_on(out))
@@ -432,16 +456,14 @@ class Navigator:
         if self.choice(out, planned):
             return None
         acted = actor.take(tool, planned, frame, ctx)
-        return self._passed(t, acted, ActionKey(way.action, way.tool, way.args), way.expected, way.uses)
+        return self._passed(out, acted, ActionKey(way.action, way.tool, way.args), way.expected, way.uses)
 
-    def _passed(self, t: TurnParts, acted: Acted, key: ActionKey, expected: str | None, uses: int) -> Acted:
-        assert t.reading is not None
-        out = t.reading.out
-        t.routine = RoutineLog(screen=self.map.label(self.screen(out).id), action=key.key,
-                               expected=self.map.label(expected) if expected else "", uses=uses)
+    def _passed(self, out: VisionOutput, acted: Acted, key: ActionKey, expected: str | None, uses: int) -> Passed:
+        log = RoutineLog(screen=self.map.label(self.screen(out).id), action=key.key,
+                         expected=self.map.label(expected) if expected else "", uses=uses)
         self.in_row += 1
         if acted.pending is None:  # refused by the guard, vetoed, not sent: the model takes the next turn
             self.hold = True
         else:
             self._pend(key, out, expected, routine=True)
-        return acted
+        return Passed(acted, log)

@@ -29,6 +29,17 @@ class StopKind(StrEnum):
     GAME_START = "game_start"  # the game could not be started game.start_tries times in a row (not installed?)
 
 
+class StopFlag:
+    """A person's stop (Ctrl+C, `q` at a prompt), set once and read by every part that waits or walks (the
+    coordinator before each turn and in its waits, the navigator before each goTo step)."""
+
+    def __init__(self) -> None:
+        self.requested = False
+
+    def set(self) -> None:
+        self.requested = True
+
+
 OK_EXIT = 0
 FAILED_EXIT = 1
 STUCK_EXIT = 3

@@ -163,9 +163,10 @@ class TurnParts:
         return [*screen, *self.fold_calls, *decision]
 
 
-def assemble(t: TurnParts, side_calls: list[SideCall], cost: CostLog) -> TurnLog:
+def assemble(t: TurnParts, side_calls: list[SideCall], cost: CostLog, now: float) -> TurnLog:
+    """The turn log of what the turn got to; `now` on the clock `t.started` was read on."""
     r, s, d, a = t.reading, t.screen, t.decision, t.acted
-    timings = Timings(model_s=t.model_s, action_s=t.action_s, total_s=time.monotonic() - t.started)
+    timings = Timings(model_s=t.model_s, action_s=t.action_s, total_s=now - t.started)
     if r is not None:
         timings.capture_s, timings.vision_s, timings.settle_s = r.capture_s, r.vision_s, r.settle_s
     if a is not None:

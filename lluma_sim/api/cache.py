@@ -32,6 +32,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from lluma_facts import model_spec
+from lluma_facts.clock import Clock
 from lluma_facts.request import content_blocks, strip_cache_control, system_blocks
 from lluma_sim.api.tokens import RequestCount, count_request
 
@@ -52,14 +53,15 @@ class ManualClock:
         self.now += seconds
 
 
-class ShiftedClock:
-    """The real clock plus a shift that `advance(s)` grows: a break of minutes, as the cache's TTL sees it,
-    without waiting them out (bench/long_runs.py measures a resume after 10 minutes this way)."""
+class ShiftedClock(Clock):
+    """The real clock plus a shift that `advance(s)` grows: a break of minutes, as the cache's TTL (and an agent on
+    the same clock) sees it, without waiting them out (bench/long_runs.py measures a resume after 10 minutes this
+    way)."""
 
     def __init__(self, base: Callable[[], float] = time.monotonic) -> None:
         self.base, self.shift = base, 0.0
 
-    def __call__(self) -> float:
+    def now(self) -> float:
         return self.base() + self.shift
 
     def advance(self, seconds: float) -> None:

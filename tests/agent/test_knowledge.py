@@ -167,12 +167,11 @@ def test_matching_entries_go_into_the_current_turn_only_and_the_log_lists_them(t
                                goes_to={"Back": "home"}),
     }, start="home")
     model = ScriptedModel([[call("pressButton", name="Training")], [call("pressButton", name="Speed")], [call("back")]])
-    coordinator = loop(tmp_path, phone, model, max_turns=3)
-    coordinator.knowledge = Knowledge(entries=[
+    coordinator = loop(tmp_path, phone, model, max_turns=3, knowledge=Knowledge(entries=[
         _entry("camp", 80, "CAMP-HINT enter with high energy", texts=["summer camp"]),
         _entry("speed", 70, "SPEED-HINT speed first", buttons=["^Speed$"]),
         _entry("never", 90, "NEVER-HINT", buttons=["^Rest$"]),
-    ])
+    ]))
     coordinator.run()
     logs = [json.loads((tmp_path / "logs" / f"turn_{n:06d}.json").read_text()) for n in (1, 2, 3)]
     assert [log["knowledge"] for log in logs] == [["camp"], ["speed"], ["speed"]]  # Speed stays on the screen

@@ -10,9 +10,8 @@ import numpy as np
 from fakes import FakePhone, FakeScreen, FakeVision, ScriptedModel, button, call, loop, text
 from PIL import Image
 
-from lluma_agent.device.app import GameApp
 from lluma_agent.loop.coordinator import Coordinator
-from lluma_agent.loop.gated import PersonGate, Verdict
+from lluma_agent.loop.gated import InTheLoop, Verdict
 from lluma_agent.navmap import ScreenMap, Transition, load_map, save_map
 from lluma_agent.runlog.turnlog import TurnLog
 from lluma_agent.tools.registry import default_tools
@@ -67,8 +66,8 @@ def _edge(tmp: Path, phone: FakePhone, src: str, action: str, dst: str) -> Trans
 
 
 def _loop(tmp: Path, phone: FakePhone, model: ScriptedModel, turns: int, logs: str = "logs",
-          **settings: Any) -> Coordinator:
-    return loop(tmp, phone, model, logs=logs, settings=settings, max_turns=turns)
+          person: InTheLoop | None = None, app: bool = False, **settings: Any) -> Coordinator:
+    return loop(tmp, phone, model, logs=logs, settings=settings, person=person, app=app, max_turns=turns)
 
 
 def _log(tmp: Path, turn: int) -> TurnLog:
@@ -198,8 +197,8 @@ def test_a_person_in_the_loop_sees_each_step_of_a_goto(tmp_path: Path) -> None:
         asked.append(planned.label)
         return Verdict(answer="yes")
 
-    coordinator = _loop(tmp_path, phone, ScriptedModel([[call("goTo", screen="Races")]]), 1)
-    coordinator.actor = PersonGate(coordinator.actor, gate)
+    coordinator = _loop(tmp_path, phone, ScriptedModel([[call("goTo", screen="Races")]]), 1,
+                        person=InTheLoop(gate=gate))
     coordinator.run()
     assert asked == ["goTo(Races)", "pressButton(Races)"] and len(phone.calls) == 2
 
@@ -209,8 +208,8 @@ def test_a_goto_step_a_person_vetoes_is_not_sent_and_the_walk_stops_there(tmp_pa
     _seed(tmp_path, phone, BACK, RACES)
     answers = iter(["yes", "no"])
     model = ScriptedModel([[call("goTo", screen="Races")], [call("pressButton", name="Training")]])
-    coordinator = _loop(tmp_path, phone, model, 2)
-    coordinator.actor = PersonGate(coordinator.actor, lambda *a: Verdict(answer=next(answers, "yes")))
+    coordinator = _loop(tmp_path, phone, model, 2,
+                        person=InTheLoop(gate=lambda *a: Verdict(answer=next(answers, "yes"))))
     coordinator.run()
     assert phone.calls[0] == ("tap", 140, 1795) and ("tap", 800, 1350) not in phone.calls  # Back, never Races
     log = _log(tmp_path, 1)
@@ -225,8 +224,8 @@ def test_step_mode_asks_before_each_later_step_of_a_goto(tmp_path: Path) -> None
     phone = _phone("training")
     _seed(tmp_path, phone, BACK, RACES)
     asked: list[tuple[int, str]] = []
-    coordinator = _loop(tmp_path, phone, ScriptedModel([[call("goTo", screen="Races")]]), 1)
-    coordinator.before_step = lambda turn, what: asked.append((turn, what)) is None and False  # q: stop
+    coordinator = _loop(tmp_path, phone, ScriptedModel([[call("goTo", screen="Races")]]), 1, person=InTheLoop(
+        before_step=lambda turn, what: asked.append((turn, what)) is None and False))  # q: stop
     coordinator.run()
     assert asked == [(1, "goTo(Races) step 2 of 2: Races")]
     assert phone.calls == [("tap", 140, 1795)] and coordinator.stop_requested  # nothing after the person's q
@@ -480,8 +479,7 @@ def test_an_action_after_which_the_game_had_to_be_started_again_is_no_way_out(tm
 
     phone = app_phone()
     model = ScriptedModel([[call("pressButton", name="Training")], [call("pressButton", name="TAP TO START")]])
-    c = _loop(tmp_path, phone, model, 2)
-    c.app = GameApp(phone, c.cfg.game)
+    c = _loop(tmp_path, phone, model, 2, app=True)
     c.step()
     phone.running, phone.screen = False, "launcher"  # the game's process died
     second = c.step()

@@ -7,11 +7,12 @@ import json
 import shlex
 import sys
 from pathlib import Path
+from typing import Any
 
 from fakes import FakeClock, FakePhone, FakeScreen, ScriptedModel, button, call, loop, text
 
+from lluma_agent.config import NotifyConfig
 from lluma_agent.context.stuck import StuckDetector
-from lluma_agent.device.app import GameApp
 from lluma_agent.loop import checkpoint
 from lluma_agent.loop.app import tell_the_end
 from lluma_agent.loop.coordinator import Coordinator
@@ -61,10 +62,12 @@ def _phone(installed: bool = True, **more: FakeScreen) -> AppPhone:
     }, start="home", installed=installed)
 
 
-def _loop(tmp_path: Path, phone: AppPhone, model: ScriptedModel, **run: object) -> Coordinator:
-    c = loop(tmp_path, phone, model, **run)
-    c.app = GameApp(phone, c.cfg.game)
-    c.cfg.recovery.wait_s = 0
+def _loop(tmp_path: Path, phone: AppPhone, model: ScriptedModel, notify: str | None = None,
+          notifier_run: str | None = None, **run: Any) -> Coordinator:
+    """The loop on a phone whose game is an app; `notify`: notify.command (its notifier names the run
+    `notifier_run`, default the run folder's name)."""
+    c = loop(tmp_path, phone, model, app=True, settings={"recovery__wait_s": 0, "notify__command": notify},
+             notifier=Notifier(NotifyConfig(command=notify), run=notifier_run) if notifier_run else None, **run)
     return c
 
 
@@ -131,9 +134,7 @@ def test_a_game_not_in_the_foreground_is_started_and_the_start_is_logged_and_tol
     command, out = _hook(tmp_path)
     model = ScriptedModel([[call("pressButton", name="Training")], [call("pressButton", name="TAP TO START")],
                            [call("pressButton", name="Training")]])
-    c = _loop(tmp_path, phone, model, max_turns=3)
-    c.cfg.notify.command = command
-    c.notifier = Notifier(c.cfg.notify, run="run-x")
+    c = _loop(tmp_path, phone, model, notify=command, notifier_run="run-x", max_turns=3)
     c.step()
     phone.running, phone.screen = False, "launcher"  # the game crashed to the launcher
     second = c.step()
@@ -169,9 +170,7 @@ def test_a_game_that_cannot_be_started_ends_the_run_after_game_start_tries_told_
     phone.running, phone.screen = False, "launcher"
     command, out = _hook(tmp_path)
     model = ScriptedModel([[call("pressButton", name="Uma Musume")]] * 20)
-    c = _loop(tmp_path, phone, model, max_turns=20)
-    c.cfg.notify.command = command
-    c.notifier = Notifier(c.cfg.notify)
+    c = _loop(tmp_path, phone, model, notify=command, max_turns=20)
     totals = c.run()
     tell_the_end(c)
     assert totals.stop_kind == StopKind.GAME_START and exit_status(totals.stop_kind) == 1
@@ -223,9 +222,7 @@ def test_session_error_ends_the_run_with_exit_1_and_tells_a_person(tmp_path: Pat
                                       buttons=[button("Title Screen", 340, 1100, 740, 1200)]))
     command, out = _hook(tmp_path)
     model = ScriptedModel([[call("pressButton", name="Training")]])
-    c = _loop(tmp_path, phone, model, max_turns=5)
-    c.cfg.notify.command = command
-    c.notifier = Notifier(c.cfg.notify)
+    c = _loop(tmp_path, phone, model, notify=command, max_turns=5)
     phone.on_capture = ["home", "home", "home", "session"]  # after the first turn the game shows Session Error
     totals = c.run()
     tell_the_end(c)
@@ -337,27 +334,24 @@ def test_agreeing_on_a_guarded_dialog_is_refused_and_the_way_out_is_not(tmp_path
 
 def test_a_long_wait_ends_at_a_persons_stop_and_at_max_hours(tmp_path: Path) -> None:
     tp = FakeScreen(texts=[text("Recover TP", 380, 500, 700, 560)], buttons=[button("Cancel", 180, 1100, 480, 1200)])
-    c = _loop(tmp_path, _phone(tp=tp), ScriptedModel([]), max_turns=5)
+    class StopsAt30(FakeClock):  # a wait takes no time: the clock moves as the coordinator sleeps
+        def sleep(self, seconds: float) -> None:
+            super().sleep(seconds)
+            if self.at >= 30:
+                c.request_stop()  # Ctrl+C half a minute into the ten-minute wait
+
+    c = _loop(tmp_path, _phone(tp=tp), ScriptedModel([]), clock=StopsAt30(), max_turns=5)
     c.app.device.screen = "tp"  # type: ignore[union-attr]
     c.cfg.guard.tp_wait_s = 600
-    clock = FakeClock()  # a wait takes no time: the clock moves as the coordinator sleeps
-
-    def sleep(seconds: float) -> None:
-        clock.sleep(seconds)
-        if clock.now >= 30:
-            c.request_stop()  # Ctrl+C half a minute into the ten-minute wait
-
-    c.clock, c.sleep = clock, sleep
     log = c.step()
     assert log.guard == ["cancelled 'Recover TP' and waited 30 s for TP to come back"]
-    c2 = _loop(tmp_path / "hours", _phone(tp=tp), ScriptedModel([]), max_turns=5, max_hours=0.5)
+    clock2 = FakeClock()
+    c2 = _loop(tmp_path / "hours", _phone(tp=tp), ScriptedModel([]), clock=clock2, max_turns=5, max_hours=0.5)
     c2.app.device.screen = "tp"  # type: ignore[union-attr]
     c2.cfg.guard.tp_wait_s = 3600
-    clock2 = FakeClock()
-    c2.clock, c2.sleep = clock2, clock2.sleep
     totals = c2.run()
     assert totals.stop_kind == StopKind.MAX_HOURS and totals.turns == 1  # the hour's wait cut at half an hour
-    assert clock2.now == 1800 and "waited 1800 s" in read_turns(tmp_path / "hours" / "logs")[0].guard[0]
+    assert clock2.at == 1800 and "waited 1800 s" in read_turns(tmp_path / "hours" / "logs")[0].guard[0]
 
 
 class KilledPhone(AppPhone):

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from lluma_agent.context.stuck import ladder_words
 from lluma_agent.sentences import SentenceError, say, templates
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,5 +32,5 @@ def test_a_missing_or_unknown_field_is_an_error_not_an_empty_word() -> None:
 
 
 def test_a_folded_sentence_reads_as_one_line() -> None:
-    note = say("ladder_over", reason="screen unchanged", failed=1, max_cycles=3, window_s=3600.0)
+    note = say("ladder_over", reason="screen unchanged", ladder=ladder_words(), failed=1, max_cycles=3, window_s=3600.0)
     assert "\n" not in note and "restarting the game, waiting) did not" in note and "within 3600 s)." in note

@@ -148,12 +148,11 @@ def test_a_full_disk_ends_the_run_after_the_turn_and_loses_no_cost(tmp_path: Pat
 
 
 def test_a_checkpoint_the_disk_refuses_ends_the_run(tmp_path: Path) -> None:
-    c = loop(tmp_path, _phone(), ScriptedModel([[call("pressButton", name="Training")]] * 3), max_turns=3)
-
     def checkpoint(log: TurnLog, totals: Any) -> None:
         raise OSError(errno.EROFS, "Read-only file system", str(tmp_path / "checkpoint.json"))
 
-    c.on_turn = checkpoint
+    c = loop(tmp_path, _phone(), ScriptedModel([[call("pressButton", name="Training")]] * 3), on_turn=checkpoint,
+             max_turns=3)
     totals = c.run()
     assert totals.stop_kind == StopKind.DISK and totals.turns == 1
 

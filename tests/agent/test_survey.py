@@ -9,6 +9,7 @@ from typing import Any
 
 from fakes import FakePhone, FakeScreen, ScriptedModel, button, call, loop, text
 
+from lluma_agent.loop.gated import InTheLoop
 from lluma_agent.runlog.turnlog import TurnLog
 from lluma_vision.models import Box, CaptionedValue, Gauge
 
@@ -136,14 +137,13 @@ def test_the_guard_refuses_a_survey_press_and_the_survey_stops_there(tmp_path: P
 def test_step_asks_before_each_survey_press_and_a_no_stops_the_run(tmp_path: Path) -> None:
     phone = _phone()
     model = ScriptedModel([[call("pressButton", name="Speed")]])
-    c = loop(tmp_path, phone, model, max_turns=3)
     asked: list[str] = []
 
     def before_step(turn: int, what: str) -> bool:
         asked.append(what)
         return len(asked) < 2
 
-    c.before_step = before_step
+    c = loop(tmp_path, phone, model, max_turns=3, person=InTheLoop(before_step=before_step))
     c.run()
     assert asked == ["survey: raise Stamina", "survey: raise Power"]
     assert _taps(phone)[:1] == ["Stamina"] and "Power" not in _taps(phone)

@@ -67,9 +67,8 @@ def test_a_busy_api_is_waited_out_and_never_ends_the_run(tmp_path):
     """Three turns whose calls stay overloaded for the whole five-minute window (retry-after honoured, capped
     at 60 s, on a fake clock), then the API is back: the run goes on to max_turns."""
     faults = FaultSchedule(queue=[Fault(kind="overloaded", retry_after_s=90)] * 18)
-    with sim_agent(5, tmp_path, seed=3, faults=faults) as (sim, coordinator):
-        clock = FakeClock()
-        coordinator.model.sleep, coordinator.model.clock = clock.sleep, clock
+    clock = FakeClock()  # the run's one clock: the model's retries wait on it, and the stand-in reads it
+    with sim_agent(5, tmp_path, seed=3, faults=faults, clock=clock) as (sim, coordinator):
         totals = coordinator.run()
         logs = coordinator.logger
     assert totals.stop_reason == "max_turns (5) reached"

@@ -29,17 +29,14 @@ def test_two_careers_through_a_night_of_hazards_and_faults(tmp_path: Path) -> No
     overrides = {"LLUMA_NOTIFY__COMMAND": f"{shlex.quote(sys.executable)} {shlex.quote(str(hook))} "
                                           f"{shlex.quote(str(events))}",
                  "LLUMA_RUN__MAX_CAREERS": "2"}
+    crashed: list[int] = []
+
+    def watch(log: TurnLog, totals: RunTotals) -> None:
+        if log.turn >= CRASH_FROM and not crashed and sim.game.hazard("app_crash"):  # not during an animation
+            crashed.append(log.turn)
+
     with sim_agent(400, logs, seed=4, overrides=overrides, hazard_rate=0.05, fault_rate=0.02,
-                   career_turns=2) as (sim, coordinator):
-        report, crashed = coordinator.on_turn, []
-
-        def on_turn(log: TurnLog, totals: RunTotals) -> None:
-            if report is not None:
-                report(log, totals)
-            if log.turn >= CRASH_FROM and not crashed and sim.game.hazard("app_crash"):  # not during an animation
-                crashed.append(log.turn)
-
-        coordinator.on_turn = on_turn
+                   career_turns=2, watch=watch) as (sim, coordinator):
         totals = Coordinator.run(coordinator)
         game = sim.game
     assert totals.stop_kind == StopKind.MAX_CAREERS and exit_status(totals.stop_kind) == 0, totals.stop_reason

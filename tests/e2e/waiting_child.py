@@ -21,13 +21,32 @@ from lluma_agent.loop.app import CtrlC
 from lluma_agent.loop.checkpoint import Checkpointer
 from lluma_agent.loop.resume import open_point, restore, set_aside
 from lluma_agent.loop.stop import exit_status
-from lluma_agent.runlog.turnlog import RunSummary
+from lluma_agent.loop.turn import RunTotals
+from lluma_agent.runlog.turnlog import RunSummary, TurnLog
+from lluma_facts.clock import Clock
 from tests.agent.test_recovery import _loop, _phone
 
 WAIT_S = 600.0
 
 
+class Marked(Clock):
+    """The system's clock, writing `waiting` in the folder when a wait begins (the parent's cue)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def sleep(self, seconds: float) -> None:
+        (self.folder / "waiting").touch()
+        time.sleep(seconds)
+
+
 def main(folder: Path, mode: str, resume: bool) -> int:
+    checkpoints: list[Checkpointer] = []  # as build() does: the coordinator's on_turn calls the hook made after it
+
+    def on_turn(log: TurnLog, totals: RunTotals) -> None:
+        for checkpoint in checkpoints:
+            checkpoint(log, totals)
+
     if mode == "tp":
         phone = _phone(tp=FakeScreen(texts=[text("Recover TP", 380, 500, 700, 560)],
                                      buttons=[button("Cancel", 180, 1100, 480, 1200)], goes_to={"Cancel": "home"}))
@@ -35,26 +54,22 @@ def main(folder: Path, mode: str, resume: bool) -> int:
         phone.screen = "tp" if resume else "home"  # the phone as the stopped run left it: the dialog still up
         model = ScriptedModel([[call("pressButton", name="Training")], [call("pressButton", name="Shop")],
                                [call("back")]])
-        c = _loop(folder, phone, model, max_turns=3)
+        c = _loop(folder, phone, model, clock=Marked(folder), on_turn=on_turn, max_turns=3)
     else:  # Training leads nowhere: warn, force, back, safe tap, restart, then the wait
         phone = _phone()
         phone.screens["title"].goes_to["TAP TO START"] = "home"
         phone.screen = "title" if resume else "home"  # the phone as the stopped run left it: the restart's title
         model = ScriptedModel([[call("pressButton", name="Training")]] * 12)
-        c = _loop(folder, phone, model, max_turns=12, stuck_after=1, stuck_force_after=2, stuck_pause_after=3)
+        c = _loop(folder, phone, model, clock=Marked(folder), on_turn=on_turn, max_turns=12, stuck_after=1,
+                  stuck_force_after=2, stuck_pause_after=3)
     c.cfg.guard.tp_wait_s = c.cfg.recovery.wait_s = 0.0 if resume else WAIT_S
-    c.on_turn = Checkpointer(c, c.logger)
+    checkpoints.append(Checkpointer(c, c.logger))
     if resume:  # two more turns
         point = open_point(folder / "logs")
         set_aside(point, c.logger)
         c.cfg.run.max_turns = 2
         restore(point, c)
 
-    def sleep(seconds: float) -> None:
-        (folder / "waiting").touch()
-        time.sleep(seconds)
-
-    c.sleep = sleep
     with CtrlC() as ctrl_c:
         totals = ctrl_c.run(c)
     c.logger.write_summary(RunSummary(stop_reason=totals.stop_reason, stop_kind=totals.stop_kind, turns=totals.turns,
