@@ -371,6 +371,14 @@ class SurveyConfig(_Section):
     )
 
 
+class PlansConfig(_Section):
+    enabled: bool = Field(
+        True, description="Offer runPlan(name, args): procedures (lluma_knowledge/procedures, and the model's own in "
+        "its memory file procedures.yaml) the coordinator carries out step by step, each step checked; a surprise "
+        "stops the plan and the model takes the turn (loop/plans.py). Needs map.enabled (a plan's goto walks the map).",
+    )
+
+
 class Config(_Section):
     device: DeviceConfig = Field(default_factory=DeviceConfig)
     vision: VisionConfig = Field(default_factory=VisionConfig)
@@ -387,6 +395,7 @@ class Config(_Section):
     map: MapConfig = Field(default_factory=MapConfig)
     loop: LoopConfig = Field(default_factory=LoopConfig)
     survey: SurveyConfig = Field(default_factory=SurveyConfig)
+    plans: PlansConfig = Field(default_factory=PlansConfig)
 
 
 class _Environ(EnvSettingsSource):

@@ -65,6 +65,14 @@ SITTING_ONLY = ("faults_injected", "taps_off_target", "off_target", "spends_with
 TURNS_PER_CAREER = 600  # with --careers and no --turns: a bound on the run, should careers stop ending
 
 
+class PlanCounts(BaseModel):
+    """runPlan procedures the agent carried out (lluma_agent/loop/plans.py)."""
+
+    run: int = 0
+    steps: int = 0  # their presses
+    surprises: int = 0  # plans stopped before their end
+
+
 class DemoSummary(BaseModel):
     turns: int
     uncached_input_tokens: int
@@ -107,6 +115,7 @@ class DemoSummary(BaseModel):
     surveys: int = 0  # turns whose options were raised and read before the model chose (survey.enabled)
     option_decisions: int = 0  # the model's presses of a training (an option that raises before it commits)
     full_view_decisions: int = 0  # ...of them, made with every option raised and read that turn
+    plans: PlanCounts = PlanCounts()  # runPlan procedures carried out: run, steps (presses), surprises
     careers: list[CareerSummary] = []  # the agent's record of each career (the one going on last, not complete)
 
     def usage(self) -> Usage:
@@ -328,6 +337,7 @@ def run_demo(
         surveys=totals.surveys,
         option_decisions=totals.option_decisions,
         full_view_decisions=totals.full_view_decisions,
+        plans=PlanCounts(run=totals.plans_run, steps=totals.plan_steps, surprises=totals.plan_surprises),
         careers=records,
     )
 
@@ -374,6 +384,8 @@ def in_words(s: DemoSummary) -> str:
     if s.goto_calls or s.routine_passes:
         lines.append(f"  screen map: {s.goto_calls} goTo walk(s), {s.routine_passes} routine screen(s) passed without "
                      "a model call")
+    if s.plans.run:
+        lines.append(f"  plans: {s.plans.run} run, {s.plans.steps} step(s), {s.plans.surprises} stopped on a surprise")
     if s.surveys or s.option_decisions:
         lines.append(f"  surveys: {s.surveys}; {s.full_view_decisions} of {s.option_decisions} training choice(s) made "
                      "with every tile raised and read")

@@ -24,10 +24,13 @@ def meant_taps(logs_dir: Path, after_turn: int = 0) -> list[MeantTap]:
             continue  # a resumed demo's phone received only this sitting's taps
         a = log.action
         survey = log.survey
-        if survey is not None:  # the options raised before the decision: the coordinator's own taps
+        if survey is not None:  # the options raised before the decision (and the press that opened their screen)
             taps += [MeantTap(x=r.point[0], y=r.point[1], target=r.element, by_model=False)
-                     for r in survey.rows if r.point]
-        if log.navigation:  # a goTo: each step's tap, meant for its element (the action names the screen)
+                     for r in [*([survey.lead_in] if survey.lead_in else []), *survey.rows] if r.point]
+        if log.plan is not None:  # a runPlan: each press's tap (its first is the action, named for the plan)
+            taps += [MeantTap(x=s.point[0], y=s.point[1], target=s.element, by_model=False)
+                     for s in log.plan.steps if s.point]
+        elif log.navigation:  # a goTo: each step's tap, meant for its element (the action names the screen)
             taps += [MeantTap(x=s.point[0], y=s.point[1], target=s.element, by_model=False)
                      for s in log.navigation if s.point]
         elif a is not None and a.point and not a.swipe:

@@ -41,6 +41,7 @@ from lluma_agent.loop.gated import InTheLoop, PersonGate
 from lluma_agent.loop.layouts import CachedLayout, ContextLayout, Sent
 from lluma_agent.loop.navigate import Navigator
 from lluma_agent.loop.observe import VisionLike, observe
+from lluma_agent.loop.plans import Planner
 from lluma_agent.loop.prompting import Prompter
 from lluma_agent.loop.recording import RecordingModel
 from lluma_agent.loop.state import LoopState
@@ -146,7 +147,13 @@ class Coordinator:
                              self.clock)
         # what each event choice did, beside the map and with it (loop/eventbook.py)
         self.events = EventMemory(events_path(self.nav.path), logger.folder.name, self.nav.enabled, self.clock.wall)
-        tools = tools or default_tools(router=self.nav if self.nav.enabled else None)
+        # one checked press at a time for the coordinator's own sequences: a survey of a screen's options, a plan
+        self.stepper = Stepper(cfg, device, vision, settle, stopping=lambda: self.stop.requested, clock=self.clock)
+        self.survey = Surveyor(cfg, self.stepper, self.nav, logger.save_screenshot)
+        self.plans = Planner(cfg, self.nav, self.stepper, memory)
+        planning = self.nav.enabled and self.plans.enabled
+        tools = tools or default_tools(router=self.nav if self.nav.enabled else None,
+                                       planner=self.plans if planning else None)
         # does nothing when notify.command is None
         self.notifier = notifier or Notifier(cfg.notify, run=logger.folder.name)
         # an input never answered may still run: no input for two command timeouts after it, whoever sends it
@@ -154,9 +161,6 @@ class Coordinator:
                       clock=self.clock)
         # a person asked before every input (`lluma run --confirm`): the actor wrapped (loop/gated.py)
         self.actor = actor if self.person.gate is None else PersonGate(actor, self.person.gate)
-        # one checked press at a time for the coordinator's own sequences; the survey of a screen's options
-        self.stepper = Stepper(cfg, device, vision, settle, tools, stopping=lambda: self.stop.requested)
-        self.survey = Surveyor(cfg, self.stepper, self.nav, logger.save_screenshot)
         self.plausible = Plausible()  # numbers that moved as no turn moves them are marked doubtful (context/plausible)
         self.totals = RunTotals()
         self.state = LoopState()  # what each turn hands to the next (loop/state.py)
@@ -281,7 +285,7 @@ class Coordinator:
         if (looked := self.surveyed(t)) is not None:  # options that raise before they commit: each raised and read
             reading, screen = looked.here, self.read(looked.here.out)
             t.reading, t.screen = reading, screen
-            t.notes = replace(t.notes, lines=[*t.notes.lines, looked.table])
+            t.notes = replace(t.notes, lines=[*t.notes.lines, *([looked.table] if looked.table else [])])
         t.fold, t.fold_calls = self.prompter.make_room(t.turn)
         t.notes = self.prompter.ahead_of_fold(t.notes)
         t.request = self.prompter.request(reading, screen, t.notes, list(t.state.owed))
@@ -327,6 +331,10 @@ class Coordinator:
         self.totals.goto_calls += bool(t.navigation)
         self.totals.routine_passes += t.routine is not None
         self.totals.surveys += t.survey is not None
+        if t.plan is not None:
+            self.totals.plans_run += 1
+            self.totals.plan_steps += len(t.plan.steps)
+            self.totals.plan_surprises += t.plan.surprise
         self.totals.option_decisions += t.decided_on_options
         self.totals.full_view_decisions += t.decided_on_options and t.survey is not None and t.survey.complete
         t.failures += [problem for problem in (self.nav.save(), self.events.save()) if problem]
@@ -479,6 +487,12 @@ class Coordinator:
             t.guard += walked.guarded
             if acted.stop:
                 self.request_stop()  # a person stopped the run during a goTo walk
+        ran = self.plans.after_act(acted, reading, self.actor, lambda seen: self._ctx(t.state, seen), self._asks(t))
+        if ran is not None:  # a plan's later steps, each checked (loop/plans.py)
+            acted, t.plan = ran.acted, ran.log
+            t.guard += ran.guarded
+            if acted.stop:
+                self.request_stop()  # a person stopped the run during a plan
         t.acted, t.state = acted, t.state.but(pending=acted.pending, owed=(*t.state.owed, *acted.results))
 
     def remember(self, turn: int, request: Prompt, screen: Screen, decision: Decision) -> PastTurn:

@@ -41,7 +41,7 @@ from lluma_agent.navmap import PendingStep, ScreenMap, Transition
 from lluma_agent.navmap.actions import ActionKey, key_of, readable
 from lluma_agent.navmap.shared import SharedMap
 from lluma_agent.runlog.turnlog import ActionLog, NavigationStep, RoutineLog
-from lluma_agent.tools.actions import ActionError, InputTool, PlannedAction
+from lluma_agent.tools.actions import ActionError, InputTool, PlannedAction, element_of
 from lluma_agent.tools.goto import GoTo
 from lluma_agent.tools.registry import default_tools
 from lluma_agent.tools.toolkit import ToolContext
@@ -155,10 +155,6 @@ def kept_for_model(out: VisionOutput, tool: str, target: str, never: list[list[s
               and "".join(words(b.name)) not in DISMISS and _worded(b.name)]
     return f"other buttons ({', '.join(others)})" if others else ""
 
-
-def _element(planned: PlannedAction) -> str:
-    """What a tap meant, for the simulator's on-target check ("" for a key or the dialogue box)."""
-    return planned.target if planned.kind == "tap" and (planned.target_kind or planned.tool == "back") else ""
 
 
 class Navigator:
@@ -279,6 +275,14 @@ class Navigator:
         """Never walk through an action that spends or chooses (loop.never_autopilot words in its target)."""
         return not self._never(edge.args.get("name", ""))
 
+    def walkable(self, edge: Transition) -> bool:
+        """An edge a walk may take, for the coordinator's other sequences (a plan's goto)."""
+        return self._walkable(edge)
+
+    def step_tool(self, edge: Transition, out: VisionOutput) -> tuple[InputTool, PlannedAction]:
+        """The map's step `edge` planned on the screen `out` reads (ActionError when it cannot be taken here)."""
+        return self._plan(edge, out)
+
     def _plan(self, edge: Transition, out: VisionOutput) -> tuple[InputTool, PlannedAction]:
         tool = self.tools.get(edge.tool)
         if not isinstance(tool, InputTool) or isinstance(tool, GoTo):
@@ -312,7 +316,7 @@ class Navigator:
             raise ActionError(f"goTo never presses on a screen that may spend something ({why}): choose here "
                               "yourself")
         _tool, planned = self._plan(steps[0], vision)
-        self.route = Route(target, steps, _element(planned))
+        self.route = Route(target, steps, element_of(planned))
         return planned.model_copy(update={"tool": GoTo.name, "target": self.map.label(target),
                                           "note": f"of {len(steps)}: {readable(steps[0].action)}"})
 
@@ -368,7 +372,7 @@ class Navigator:
                     why = "; ".join(done.errors) or done.person or "nothing was sent"
                     steps.append(step.model_copy(update={"note": f"not sent ({why})"}))
                     break
-                sent_at, point, element = self.clock.wall(), done.action.point, _element(planned)
+                sent_at, point, element = self.clock.wall(), done.action.point, element_of(planned)
                 unknown = done.action.outcome == "unknown"
             step.point, step.element = point, element
             try:

@@ -9,7 +9,6 @@ late, on whatever shows then). The caller checks the screen reached against the 
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -21,8 +20,11 @@ from lluma_agent.loop.navigate import spend, words
 from lluma_agent.loop.observe import VisionLike, observe
 from lluma_agent.loop.turn import Observation
 from lluma_agent.runlog.turnlog import ActionLog
-from lluma_agent.tools.actions import ActionError, InputTool, PlannedAction
-from lluma_agent.tools.toolkit import ToolContext, ToolRegistry
+from lluma_agent.tools.actions import ActionError, InputTool, PlannedAction, element_of
+from lluma_agent.tools.registry import default_tools
+from lluma_agent.tools.toolkit import ToolContext
+from lluma_facts.clock import Clock
+from lluma_vision.models import VisionOutput
 
 
 @dataclass
@@ -41,19 +43,20 @@ class Stepped:
 
 
 class Stepper:
-    def __init__(self, cfg: Config, device: Phone, vision: VisionLike, settle: Settle, tools: ToolRegistry,
-                 stopping: Callable[[], bool], clock: Callable[[], float] = time.monotonic) -> None:
-        self.cfg, self.device, self.vision, self.settle, self.tools = cfg, device, vision, settle, tools
+    def __init__(self, cfg: Config, device: Phone, vision: VisionLike, settle: Settle,
+                 stopping: Callable[[], bool], clock: Clock) -> None:
+        self.cfg, self.device, self.vision, self.settle = cfg, device, vision, settle
+        self.tools = default_tools()  # the input tools its presses take (a plan's step is never a plan)
         self.stopping, self.clock = stopping, clock
         self.never = [words(w) for w in cfg.loop.never_autopilot]
         self.spend_words = [words(w) for w in cfg.loop.spend_words]
 
-    def press(self, name: str, here: Observation) -> tuple[InputTool, PlannedAction]:
-        """`pressButton(name)` planned on `here` (ActionError when the button is not there)."""
+    def press(self, name: str, out: VisionOutput) -> tuple[InputTool, PlannedAction]:
+        """`pressButton(name)` planned on the screen `out` reads (ActionError when the button is not there)."""
         tool = self.tools.get("pressButton")
         if not isinstance(tool, InputTool):
             raise ActionError("no pressButton tool")
-        return tool, tool.plan(tool.args.model_validate({"name": name}), here.out)
+        return tool, tool.plan(tool.args.model_validate({"name": name}), out)
 
     def step(self, tool: InputTool, planned: PlannedAction, here: Observation, ctx: ToolContext, actor: Actor,
              what: str, before_step: Callable[[str], bool] | None, look: bool = True) -> Stepped:
@@ -70,17 +73,16 @@ class Stepper:
                      guarded=done.guarded)
         if done.action is None or done.pending is None:
             return Stepped(gate=gate, note=f"not sent ({'; '.join(done.errors) or done.person or 'nothing sent'})")
-        element = planned.target if planned.kind == "tap" and planned.target_kind else ""
-        out = Stepped(gate=gate, action=done.action, point=done.action.point, element=element)
+        out = Stepped(gate=gate, action=done.action, point=done.action.point, element=element_of(planned))
         if done.action.outcome == "unknown":
             out.note = "its input was sent and never answered: nothing more is pressed"
             return out
         if not look:
             return out
-        sent = self.clock()
+        sent = self.clock.now()
         try:
             out.seen = observe(self.device, self.vision, self.settle, self.cfg.device)
         except DeviceError as exc:
             out.note = f"the device failed ({exc})"
-        out.seconds = self.clock() - sent
+        out.seconds = self.clock.now() - sent
         return out

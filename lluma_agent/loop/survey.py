@@ -27,12 +27,14 @@ from lluma_agent.loop.navigate import Navigator
 from lluma_agent.loop.observe import observe
 from lluma_agent.loop.steps import Stepper
 from lluma_agent.loop.turn import Observation, TurnParts
+from lluma_agent.navmap import Transition
 from lluma_agent.runlog.turnlog import SurveyLog, SurveyRow
 from lluma_agent.tools.actions import ActionError
 from lluma_agent.tools.toolkit import ToolContext
 from lluma_vision.compact import compact
 from lluma_vision.raised import Raised, raised
 
+LEARNED_RAISES = 2  # options seen to keep a screen (raised, not committed) before the map counts it one to survey
 SAME_NAME = 80  # rapidfuzz ratio: an OCR spelling of the pressed option ("Stamlna") names it (the event book's 80)
 PRESSES = ("pressButton", "tapText")  # the model's ways to press an option by its name
 
@@ -68,27 +70,69 @@ class Surveyor:
                  save_frame: Callable[[int, Image.Image, str], str]) -> None:
         self.enabled = cfg.survey.enabled
         self.stepper, self.nav, self.save_frame = stepper, nav, save_frame
+        self.surveyed: set[str] = set()  # screens a survey found options on, this run (lead-ins go only there)
 
     def options(self, obs: Observation) -> Raised | None:
         """The raised option and its row when this screen is one to survey, else None."""
         r = raised(obs.out) if self.enabled and obs.out.cinematic == "none" else None
         return r if r is not None and len(r.options) > 1 else None
 
+    def surveyable(self, screen: str) -> bool:
+        """A screen surveyed in this run whose options the map saw raise: two presses or more kept it."""
+        return screen in self.surveyed and len({t.action for t in self.nav.map.transitions
+                                                if t.src == screen and t.loop and t.tool == "pressButton"
+                                                }) >= LEARNED_RAISES
+
+    def lead_in(self, here: Observation) -> Transition | None:
+        """The map's reliable press from this screen to a screen it knows to survey (the hub's Training), or None."""
+        if not (self.enabled and self.nav.enabled) or here.out.cinematic != "none":
+            return None
+        m, src = self.nav.cfg.map, self.nav.screen(here.out).id
+        for edge in self.nav.map.ways_out(src):
+            if (self.nav.map.reliable(edge, m.min_uses, m.min_rate) and self.nav.walkable(edge)
+                    and edge.tool == "pressButton" and self.surveyable(edge.dst)
+                    and not any(b.name == edge.args.get("name") and "disabled" in b.meta for b in here.out.buttons)):
+                return edge
+        return None
+
     def look(self, turn: int, here: Observation, actor: Actor, ctx_of: Callable[[Observation], ToolContext],
              before_step: Callable[[str], bool] | None) -> Looked | None:
-        """Raise and read each option not raised yet; None when the screen is not one to survey."""
-        r = self.options(here)
+        """Raise and read each option not raised yet; None when the screen is not one to survey. On a screen the
+        map knows leads to one (the hub's Training), the coordinator first opens it (one checked press): the model
+        decides the game turn once, on the table, with Back or runPlan for what the first screen offered."""
+        r, came, origin, gate = self.options(here), None, None, Acted()
+        if r is None and (edge := self.lead_in(here)) is not None:
+            before = origin = here
+            try:
+                tool, planned = self.nav.step_tool(edge, here.out)
+            except (ActionError, ValueError, LookupError):
+                return None
+            done = self.stepper.step(tool, planned, here, ctx_of(here), actor,
+                                     f"survey: open {self.nav.map.label(edge.dst)}", before_step)
+            gate = done.gate
+            if done.seen is None or done.note or done.action is None:
+                return None if not gate.stop else Looked(SurveyLog(screen="", options=[]), here, "", "", gate)
+            here = done.seen
+            self.nav.step_taken(before.out, done.action, here.out, done.seconds, expected=None)
+            r = self.options(here)
+            if r is None:
+                return Looked(SurveyLog(screen=self.nav.map.label(self.nav.screen(here.out).id), options=[],
+                                        lead_in=self._came(before, edge, done.point, done.element),
+                                        rows=[SurveyRow(option="", note="a surprise: no option shows raised")]),
+                              here, "", self._opened_note(before, here), gate)
+            came = self._came(before, edge, done.point, done.element)
         if r is None:
             return None
         screen = self.nav.map.label(self.nav.screen(here.out).id) if self.nav.enabled else "this screen"
         log = SurveyLog(screen=screen, options=r.options, rows=[SurveyRow(option=r.selected,
-                                                                            line=facts_line(r.selected, here))])
-        selected, gate = r.selected, Acted()
+                                                                            line=facts_line(r.selected, here))],
+                        lead_in=came)
+        selected = r.selected
         for n, option in enumerate(o for o in r.options if not same_option(o, r.selected)):
             row = SurveyRow(option=option)
             log.rows.append(row)
             try:
-                tool, planned = self.stepper.press(option, here)
+                tool, planned = self.stepper.press(option, here.out)
             except (ActionError, ValueError, LookupError) as exc:
                 row.note = f"cannot be pressed here ({exc})"
                 break
@@ -115,7 +159,22 @@ class Surveyor:
             if row.note:
                 break
         log.complete = len(log.rows) == len(r.options) and all(row.line and not row.note for row in log.rows)
-        return Looked(log, here, selected, self._table(log, selected), gate)
+        if log.complete:
+            self.surveyed.add(self.nav.screen(here.out).id)
+        table = self._table(log, selected)
+        if origin is not None:
+            table = table.replace("</survey>", f"\n{self._opened_note(origin, here)}</survey>")
+        return Looked(log, here, selected, table, gate)
+
+    def _came(self, before: Observation, edge: Transition, point: list[int] | None, element: str) -> SurveyRow:
+        return SurveyRow(option=edge.args.get("name", ""), point=point, element=element,
+                         line=f"opened from {self.nav.map.label(self.nav.screen(before.out).id)}")
+
+    def _opened_note(self, before: Observation, here: Observation) -> str:
+        names = [b.name for b in before.out.buttons if b.region != "menu"]
+        src = self.nav.map.label(self.nav.screen(before.out).id)
+        return (f"The coordinator opened {self.nav.map.label(self.nav.screen(here.out).id)} from {src} to show you "
+                f"this; {src} offered: {', '.join(names) or 'nothing read'} (Back, goTo or runPlan for those).")
 
     def decided(self, looked: Looked | None, reading: Observation, acted: Acted | None) -> bool:
         """The model's input pressed one of the options of a screen that raises before it commits (a training
@@ -166,7 +225,7 @@ class Surveyor:
             row.note = f"not committed: after the press {now.selected if now else 'nothing'} shows raised"
             return
         try:
-            tool, planned = self.stepper.press(now.selected, here)
+            tool, planned = self.stepper.press(now.selected, here.out)
         except (ActionError, ValueError, LookupError) as exc:
             row.note = f"not committed: {chosen} cannot be pressed ({exc})"
             return

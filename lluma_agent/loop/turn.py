@@ -28,6 +28,7 @@ from lluma_agent.runlog.turnlog import (
     FrameInfo,
     GameStartLog,
     NavigationStep,
+    PlanLog,
     RecoveryLog,
     ResponseLog,
     RoutineLog,
@@ -56,6 +57,9 @@ class RunTotals(BaseModel):
     surveys: int = 0  # turns that raised and read a screen's options before the model chose (survey.enabled)
     option_decisions: int = 0  # the model's presses of an option on a screen that raises before it commits
     full_view_decisions: int = 0  # ...of them, made with every option of the row raised and read that turn
+    plans_run: int = 0  # runPlan procedures carried out (loop/plans.py)
+    plan_steps: int = 0  # their presses
+    plan_surprises: int = 0  # plans stopped before their end
 
     @property
     def cache_hit_ratio(self) -> float:
@@ -155,6 +159,7 @@ class TurnParts:
     routine: RoutineLog | None = None  # a routine screen passed without a model call
     survey: SurveyLog | None = None  # the options raised and read before the decision (loop/survey.py)
     decided_on_options: bool = False  # the model pressed an option of a screen that raises before it commits
+    plan: PlanLog | None = None  # a procedure run for the model's runPlan (loop/plans.py)
 
     def calls(self) -> list[Call]:
         """Every model call this turn made, in the order they were made."""
@@ -189,7 +194,7 @@ def assemble(t: TurnParts, side_calls: list[SideCall], cost: CostLog, now: float
         knowledge=t.notes.knowledge if t.notes else [],
         stuck=t.notes.stuck if t.notes else StuckState(),
         recovery=t.recovery, game_start=t.game_start, guard=list(t.guard), navigation=t.navigation, routine=t.routine,
-        survey=t.survey, decided_on_options=t.decided_on_options,
+        survey=t.survey, decided_on_options=t.decided_on_options, plan=t.plan,
         usage=d.reply.usage if d else Usage(),
         estimated_input_tokens=sum(x.tokens for x in t.request.sections) if t.request else 0,
         side_calls=side_calls, cost=cost,

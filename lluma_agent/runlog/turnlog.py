@@ -145,10 +145,35 @@ class SurveyLog(BaseModel):
 
     screen: str
     options: list[str]  # the row the reading found
+    lead_in: SurveyRow | None = None  # the press that opened the screen from the one before (the hub's Training)
     rows: list[SurveyRow] = Field(default_factory=list)
     complete: bool = False  # every option raised and read
     chosen: str = ""  # the option the model pressed
     commit: list[SurveyRow] = Field(default_factory=list)  # the coordinator's press that committed it
+
+
+class PlanStepLog(BaseModel):
+    """One press of a plan (lluma_agent/loop/plans.py): what it was, the screen expected and the one reached."""
+
+    step: int
+    action: str  # "press Rest", "goto Career: Back", "choose Speed: raise"
+    expected: str = ""
+    reached: str = ""
+    ok: bool = False
+    point: list[int] | None = None  # where its tap landed: the simulator checks it on target like any other
+    element: str = ""
+    seconds: float = 0.0
+    note: str = ""  # why the plan stopped here
+
+
+class PlanLog(BaseModel):
+    """A procedure run for the model's `runPlan(name, args)`: its steps, done or stopped on a surprise."""
+
+    name: str
+    args: dict[str, str] = Field(default_factory=dict)
+    steps: list[PlanStepLog] = Field(default_factory=list)
+    done: bool = False
+    surprise: bool = False  # it stopped before its end (a screen not expected, a button not there, a refusal)
 
 
 class SideCall(BaseModel):
@@ -206,6 +231,7 @@ class TurnLog(BaseModel):
     navigation: list[NavigationStep] = Field(default_factory=list)  # a goTo walk's steps (the action is goTo)
     routine: RoutineLog | None = None  # a routine screen passed without a model call (the action is its input)
     survey: SurveyLog | None = None  # the options raised and read before the decision, and its commit
+    plan: PlanLog | None = None  # a procedure run for the model's runPlan (the action is its first press)
     decided_on_options: bool = False  # the model decided on a screen whose options raise before they commit
     usage: Usage = Field(default_factory=Usage)  # the decision call, as billed
     # The agent's own estimate of the decision's input tokens (lluma_agent.context.tokens), beside the billed

@@ -45,6 +45,12 @@ class PlannedAction(BaseModel):
         return f"{self.tool}({self.target or self.direction or self.key or ''})"
 
 
+def element_of(planned: PlannedAction) -> str:
+    """What a tap meant, for the simulator's on-target check: a named element or a way back ("" for a key or the
+    dialogue box)."""
+    return planned.target if planned.kind == "tap" and (planned.target_kind or planned.tool == "back") else ""
+
+
 class ActionDone(BaseModel):
     planned: PlannedAction
     point: tuple[int, int] | None = None

@@ -28,7 +28,20 @@ class GoToArgs(Args):
     screen: str = Field(min_length=1, description="The screen to reach: its name as <map> names it, or its id.")
 
 
-class GoTo(InputTool):
+class Walk(InputTool):
+    """An input tool whose first press is this turn's action and whose rest the loop walks (goTo, runPlan): its
+    account names the tool, its target and step 1."""
+
+    def describe(self, done: ActionDone) -> str:
+        p = done.planned
+        where = f" at ({done.point[0]},{done.point[1]})" if done.point else ""
+        return f"{self.name}({p.target}): step 1 {p.note}{where}"
+
+    def brief(self, done: ActionDone) -> str:
+        return f"{self.name} {done.planned.target}"
+
+
+class GoTo(Walk):
     name = "goTo"
     args = GoToArgs
     description = (
@@ -43,11 +56,3 @@ class GoTo(InputTool):
 
     def plan(self, args: GoToArgs, vision: VisionOutput) -> PlannedAction:
         return self.router.first_step(args.screen, vision)
-
-    def describe(self, done: ActionDone) -> str:
-        p = done.planned
-        where = f" at ({done.point[0]},{done.point[1]})" if done.point else ""
-        return f"goTo({p.target}): step 1 {p.note}{where}"
-
-    def brief(self, done: ActionDone) -> str:
-        return f"goTo {done.planned.target}"

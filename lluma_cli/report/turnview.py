@@ -154,6 +154,8 @@ def navigation_lines(log: TurnLog) -> list[str]:
         lines.append(f"routine pass (no model call): {r.action} on {r.screen}"
                      + (f", expecting {r.expected}" if r.expected else "") + f"; taken {r.uses} time(s) before")
     if (sv := log.survey) is not None:  # each option raised and read, then the chosen one committed
+        if sv.lead_in is not None:
+            lines.append(f"survey: pressed {sv.lead_in.option} ({sv.lead_in.line}) to open {sv.screen}")
         for row in sv.rows:
             lines.append(f"survey of {sv.screen}: {row.line or row.option}" + (f" [{row.frame}]" if row.frame else "")
                          + (f"; {row.note}" if row.note else ""))

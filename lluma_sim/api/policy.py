@@ -120,6 +120,7 @@ class ScriptedPolicy:
         self._places: dict[str, str] = {}  # the screens the current turn's map hint leads to: bare name -> label
         self._here = ""  # the screen the current turn's map hint names ("" without one)
         self._survey: list[survey_read.Row] = []  # the current turn's survey table (empty without one)
+        self._offered: set[str] | None = None  # the hub's buttons, when the coordinator opened training from it
         self._goto_key = ""  # goTo's argument name, from the request's tool schema; "" when not offered
         self._goto_paused: dict[str, int] = {}  # target -> the policy turn its goTo stopped on a surprise
         self._target: str | None = None  # the training chosen on this visit to the training screen
@@ -159,6 +160,7 @@ class ScriptedPolicy:
         self._places, self._goto_key = _map_places(_texts(messages[-1])), _goto_key(request)
         self._here = _map_here(_texts(messages[-1]))
         self._survey = survey_read.rows(_texts(messages[-1]))  # the options a survey raised and read this turn
+        self._offered = survey_read.offered(_texts(messages[-1]))  # the hub's buttons when it opened the survey
         surprise = last_action is not None and last_action[0] == GOTO and failed
         if surprise and last_action is not None:
             target = str(dict(last_action[1]).get(self._goto_key, ""))
@@ -299,7 +301,10 @@ class ScriptedPolicy:
             seen = f"the career hub, energy {_pct(energy)}" + (f", goal: {goal.text}" if goal.text else "")
             return self._hub(names, texts, energy, v.get("mood"), goal) + press, seen
         if sum(n in names for n in STATS) >= 3:
-            return self._training(names, energy, texts) + [("back", ())], f"training choice, energy {_pct(energy)}"
+            first = self._hub_first(v, texts, energy)  # opened from the hub: what the hub would have chosen
+            return first + self._training(names, energy, texts) + [("back", ())], (
+                f"training choice, energy {_pct(energy)}" + (f", the hub's choice first: {_describe(first[0])}"
+                                                             if first else ""))
         self._target = self._raised = None  # off the training screen: the next visit chooses afresh
         if any(n.startswith("Learn") for n in names) or "Reset" in names:
             self.skills_turns += 1
@@ -391,6 +396,25 @@ class ScriptedPolicy:
             if n in names:
                 out.append(("pressButton", (("name", n),)))
         return out
+
+    def _hub_first(self, v: dict[str, Any], texts: str, energy: float | None) -> list[Action]:
+        """The coordinator opened the training screen from the hub (its survey says so, with the hub's buttons): the
+        hub's rule decides first, and anything but Training is asked for as a plan (rest, recreation, infirmary) or
+        a walk (the race list); [] when training it is, or when no hub is named."""
+        if self._offered is None:
+            return []
+        self.hub_visits += 1
+        values: dict[str, Any] = v["values"] if isinstance(v.get("values"), dict) else {}
+        goal = _goal(" | ".join([texts, *(f"{k} | {val}" for k, val in values.items())]))
+        for kind, args in self._hub(self._offered, texts, energy, v.get("mood"), goal):
+            name = str(dict(args).get("name", ""))
+            if kind == GOTO or name == "Training":
+                return [(kind, args)] if kind == GOTO else []
+            if name in survey_read.PLANNED:
+                return [("runPlan", (("name", survey_read.PLANNED[name]),))]
+            if name == RACE_DAY:
+                return [("back", ())]  # the goal's race is due: back to the hub, where it is entered
+        return []
 
     def _training(self, names: set[str], energy: float | None, texts: str) -> list[Action]:
         """The real screen raises a tile on the first tap and trains on a tap of the raised one: choose a training

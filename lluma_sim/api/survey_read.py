@@ -35,3 +35,14 @@ def best(table: list[Row], cap: int) -> str | None:
     """The option with the most gain among those whose failure is at most `cap` (all of them when none is)."""
     safe = [r for r in table if r.failure is None or r.failure <= cap] or table
     return max(safe, key=lambda r: r.gain).option if safe else None
+
+
+OFFERED = re.compile(r"opened .+? from .+?; (?P<src>.+?) offered: (?P<names>.+?) \(Back, goTo or runPlan")
+PLANNED = {"Rest": "rest", "Recreation": "recreation", "Infirmary": "infirmary"}  # the hub's, as procedures
+
+
+def offered(texts: list[str]) -> set[str] | None:
+    """The buttons of the screen the coordinator opened the surveyed one from (the hub's), or None."""
+    table = next((t for t in texts if "<survey>" in t), "")
+    m = OFFERED.search(table)
+    return {n.strip() for n in m["names"].split(",")} if m else None

@@ -148,3 +148,21 @@ def test_step_asks_before_each_survey_press_and_a_no_stops_the_run(tmp_path: Pat
     assert asked == ["survey: raise Stamina", "survey: raise Power"]
     assert _taps(phone)[:1] == ["Stamina"] and "Power" not in _taps(phone)
     assert c.totals.stop_reason == "stopped by user"
+
+
+def test_on_the_hub_the_coordinator_opens_a_screen_it_surveyed_and_the_model_decides_once(tmp_path: Path) -> None:
+    phone = _phone()
+    phone.screen, phone.screens["event"].goes_to = "hub", {"Next": "hub"}  # the game turn ends on the hub
+    model = ScriptedModel([[call("pressButton", name="Training")], [call("pressButton", name="Stamina")],
+                           [call("pressButton", name="Next")], [call("pressButton", name="Power")]])
+    c = loop(tmp_path, phone, model, max_turns=4)
+    c.run()
+    assert len(model.requests) == 4
+    # the first visit: the model pressed Training; the second: the coordinator did, then surveyed
+    assert "<survey>" not in str(model.requests[0]["messages"][-1])
+    table = _table(model.requests[3])
+    assert "The coordinator opened Training from Hub" in table and "Hub offered: Training" in table
+    log = _log(tmp_path, 4)
+    assert log.survey is not None and log.survey.lead_in is not None and log.survey.lead_in.option == "Training"
+    assert log.survey.complete and log.survey.chosen == "Power" and phone.screen == "event"
+    assert c.totals.surveys == 2 and c.totals.full_view_decisions == 2

@@ -1,0 +1,372 @@
+"""Plans the coordinator carries out (issue 40, item 3): `runPlan(name, args)` names a procedure, data in the knowledge
+package (lluma_knowledge/procedures/career.yaml) or the model's own memory file `procedures.yaml`, and the
+coordinator takes it step by step without a model call per screen.
+
+Each step is a `goto` (the screen map's known way, each press checked against the map), a `press` (a button by name,
+`expect` the screen it must lead to) or a `choose` (an option that raises before it commits: raised if needed, then
+committed). The first press is this turn's input (the actor sends it like any: the guard, a person in the loop); the
+rest go through `Stepper` (a person's stop, the spend gate, `--step`, the guard, `--confirm`, the stale-frame check).
+A surprise (a screen other than expected, a button not there, a spend, a refusal) stops the plan: the model gets the
+turn with what was done and where it is. A procedure the model wrote is validated when it is asked for (known step
+kinds, arguments declared, bounded length); a bad one is one clear error to the model, nothing is sent.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from rapidfuzz import fuzz
+
+from lluma_agent.config import Config
+from lluma_agent.loop.acting import Acted, Actor
+from lluma_agent.loop.navigate import Navigator, spend
+from lluma_agent.loop.observe import observe
+from lluma_agent.loop.steps import Stepper
+from lluma_agent.loop.survey import same_option
+from lluma_agent.loop.turn import Observation
+from lluma_agent.memory.store import MemoryStore
+from lluma_agent.navmap.actions import readable
+from lluma_agent.runlog.turnlog import ActionLog, PlanLog, PlanStepLog
+from lluma_agent.tools.actions import ActionError, InputTool, PlannedAction, element_of
+from lluma_agent.tools.toolkit import ToolContext
+from lluma_vision.models import VisionOutput
+from lluma_vision.raised import raised
+
+MEMORY_FILE = "procedures.yaml"  # the model's own procedures, in its memory folder
+MAX_STEPS = 12  # steps of one procedure (a turn of the game takes 3-4 presses; a skill list a few more)
+MAX_PRESSES = 24  # presses of one plan, goto walks included: a loop on the map cannot run on
+SAME_SCREEN_NAME = 80  # rapidfuzz ratio: the screen reached is the one `expect` names (OCR spellings)
+_ARG = re.compile(r"\{(\w+)\}")
+
+
+class PlanError(ValueError):
+    """A procedure that cannot be run: unknown, badly written, missing an argument (told to the model)."""
+
+
+class Step(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    goto: str | None = Field(None, min_length=1, max_length=80)
+    press: str | None = Field(None, min_length=1, max_length=80)
+    choose: str | None = Field(None, min_length=1, max_length=80)
+    expect: str | None = Field(None, min_length=1, max_length=80)
+    each: str | None = Field(None, min_length=1, max_length=40)
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> Step:
+        if sum(x is not None for x in (self.goto, self.press, self.choose)) != 1:
+            raise ValueError("a step is exactly one of goto, press, choose")
+        return self
+
+    @property
+    def kind(self) -> str:
+        return "goto" if self.goto is not None else "press" if self.press is not None else "choose"
+
+    @property
+    def what(self) -> str:
+        return self.goto or self.press or self.choose or ""
+
+
+class Procedure(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    about: str = Field(min_length=1, max_length=200)
+    args: list[str] = Field(default_factory=list, max_length=4)
+    steps: list[Step] = Field(min_length=1, max_length=MAX_STEPS)
+
+    @model_validator(mode="after")
+    def _args_declared(self) -> Procedure:
+        for step in self.steps:
+            if step.each is not None and step.each not in self.args:
+                raise ValueError(f"`each: {step.each}` names no argument (args: {self.args})")
+            for used in _ARG.findall(" ".join(filter(None, (step.what, step.expect)))):
+                if used not in self.args and not (used == "item" and step.each):
+                    raise ValueError(f"{{{used}}} is not an argument (args: {self.args})")
+        return self
+
+
+def parse(text: str, source: str) -> dict[str, Procedure]:
+    """The procedures of one YAML text (a mapping of name -> procedure); PlanError names the source and the fault."""
+    try:
+        data = yaml.safe_load(text) or {}
+    except yaml.YAMLError as exc:
+        raise PlanError(f"{source} is not YAML ({exc})") from None
+    if not isinstance(data, dict):
+        raise PlanError(f"{source} must map procedure names to procedures")
+    out = {}
+    for name, body in data.items():
+        if not isinstance(name, str) or not re.fullmatch(r"[a-z][a-z0-9_]{0,30}", name):
+            raise PlanError(f"{source}: {name!r} is not a procedure name (lower case letters, digits, _)")
+        try:
+            out[name] = Procedure.model_validate(body)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(x) for x in first["loc"])
+            raise PlanError(f"{source}: procedure {name!r}{f' at {where}' if where else ''}: {first['msg']}") from None
+    return out
+
+
+def built_in() -> dict[str, Procedure]:
+    return parse(resources.files("lluma_knowledge.procedures").joinpath("career.yaml").read_text("utf-8"),
+                 "lluma_knowledge/procedures/career.yaml")
+
+
+def expand(proc: Procedure, args: dict[str, Any]) -> list[Step]:
+    """The procedure's steps with its arguments in place (`each` repeated per item); PlanError for a missing one."""
+    missing = [a for a in proc.args if a not in args]
+    if missing:
+        raise PlanError(f"missing argument(s): {', '.join(missing)} (the procedure takes {', '.join(proc.args)})")
+    unknown = [a for a in args if a not in proc.args]
+    if unknown:
+        raise PlanError(f"unknown argument(s): {', '.join(unknown)} (the procedure takes "
+                        f"{', '.join(proc.args) or 'none'})")
+
+    def fill(text: str | None, item: str = "") -> str | None:
+        if text is None:
+            return None
+        return _ARG.sub(lambda m: item if m.group(1) == "item" else _text(args[m.group(1)]), text)
+
+    out = []
+    for step in proc.steps:
+        items = args[step.each] if step.each is not None else [""]
+        items = items if isinstance(items, list) else [items]
+        for item in items:
+            out.append(step.model_copy(update={k: fill(getattr(step, k), str(item))
+                                               for k in ("goto", "press", "choose", "expect")}))
+    if len(out) > MAX_STEPS * 2:
+        raise PlanError(f"the plan takes {len(out)} steps, more than {MAX_STEPS * 2}")
+    return out
+
+
+def _text(value: Any) -> str:
+    return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
+@dataclass
+class Press:
+    """The next press of a plan on the screen read: what to send and how to check where it leads."""
+
+    tool: InputTool
+    planned: PlannedAction
+    label: str  # "press Rest", "goto Training: Training"
+    expect_id: str | None = None  # the screen it must reach
+    expect_name: str | None = None  # ...by name
+    leaves: bool = False  # it must leave this screen (a choice committed)
+    selects: str | None = None  # the option it must raise
+    advance: bool = True  # the plan's step is done once this press is
+
+
+@dataclass
+class Plan:
+    """A plan being run: its name, its steps with arguments in place, where it is."""
+
+    name: str
+    args: dict[str, Any]
+    steps: list[Step]
+    first: Press
+    log: PlanLog
+    at: int = 0
+    presses: int = 0
+
+
+@dataclass
+class Ran:
+    """What the plan did after its first press: the model's pending input told the whole account."""
+
+    acted: Acted
+    log: PlanLog
+    guarded: list[str]
+
+
+class Planner:
+    def __init__(self, cfg: Config, nav: Navigator, stepper: Stepper, memory: MemoryStore) -> None:
+        self.cfg, self.nav, self.stepper, self.memory = cfg, nav, stepper, memory
+        self.enabled = cfg.plans.enabled
+        self.built_in = built_in()
+        self.plan: Plan | None = None  # the plan whose first press this turn's input is
+
+    def procedures(self) -> dict[str, Procedure]:
+        """The built-in procedures and the model's own (its memory file; a bad file is a PlanError)."""
+        path = self.memory.folder / MEMORY_FILE
+        own = parse(path.read_text("utf-8"), f"memory file {MEMORY_FILE}") if path.is_file() else {}
+        if clash := sorted(set(own) & set(self.built_in)):
+            raise PlanError(f"memory file {MEMORY_FILE}: {', '.join(clash)} is a built-in procedure's name")
+        return {**self.built_in, **own}
+
+    def listing(self) -> str:
+        """The built-in procedures, one line each, for the tool's description."""
+        return "; ".join(f"{n}({', '.join(p.args)}): {p.about}" for n, p in self.built_in.items())
+
+    # ---- the first press (the tool's plan) -----------------------------------------------------------------
+    def first_step(self, name: str, args: dict[str, Any], vision: VisionOutput) -> PlannedAction:
+        """The plan's first press on this screen, labelled `runPlan(<name>)`; ActionError with the reason when the
+        plan cannot start (told to the model, nothing sent)."""
+        self.plan = None
+        try:
+            procs = self.procedures()
+            if name not in procs:
+                raise PlanError(f"no procedure {name!r}; known: {', '.join(sorted(procs))}")
+            steps = expand(procs[name], args)
+        except PlanError as exc:
+            raise ActionError(str(exc)) from None
+        if why := spend(vision, self.stepper.never, self.stepper.spend_words):
+            raise ActionError(f"a plan never presses on a screen that may spend something ({why}): choose here "
+                              "yourself")
+        log = PlanLog(name=name, args={k: _text(v) for k, v in args.items()})
+        probe = Plan(name, args, steps, first=None, log=log)  # type: ignore[arg-type]  # set below
+        press = self._next(probe, vision)
+        if press is None:
+            raise ActionError(f"nothing to do: {name} is done already here")
+        self.plan = Plan(name, args, steps, first=press, log=log, at=probe.at)
+        log.steps.append(PlanStepLog(step=1, action=press.label, expected=self._expected(press)))
+        return press.planned.model_copy(update={"tool": "runPlan", "target": name, "note": press.label})
+
+    def _next(self, plan: Plan, out: VisionOutput) -> Press | None:
+        """The next press of `plan` on the screen `out` reads (steps already done here skipped), or None when the
+        plan is done; PlanError / ActionError when it cannot go on here."""
+        while plan.at < len(plan.steps):
+            step = plan.steps[plan.at]
+            if step.goto is not None:
+                press = self._goto(step.goto, out)
+                if press is None:
+                    plan.at += 1
+                    continue
+                return press
+            if step.press is not None:
+                tool, planned = self.stepper.press(step.press, out)
+                return Press(tool, planned, f"press {step.press}", expect_name=step.expect)
+            return self._choose(step.choose or "", out)
+        return None
+
+    def _goto(self, target: str, out: VisionOutput) -> Press | None:
+        m, here = self.cfg.map, self.nav.screen(out).id
+        dst = self.nav.map.find(target)
+        if dst is None:
+            raise ActionError(f"goto {target}: no such screen on the map; known: {self.nav.known()}")
+        if dst == here:
+            return None
+        path = self.nav.map.path(here, dst, m.min_uses, m.min_rate, usable=self.nav.walkable)
+        if not path:  # no way known yet: a screen's way back is tried once, checked like any step (the map learns it)
+            back = self.stepper.tools.get("back")
+            if not isinstance(back, InputTool) or not any(b.name.casefold() == "back" for b in out.buttons):
+                raise ActionError(f"goto {target}: no known way from {self.nav.map.label(here)}")
+            return Press(back, back.plan(back.args(), out), f"goto {target}: back (not on the map yet)",
+                         expect_id=dst, advance=False)
+        tool, planned = self.nav.step_tool(path[0], out)
+        return Press(tool, planned, f"goto {target}: {readable(path[0].action)}", expect_id=path[0].dst,
+                     advance=False)
+
+    def _choose(self, option: str, out: VisionOutput) -> Press:
+        r = raised(out)
+        if r is None:
+            raise ActionError(f"choose {option}: no option shows raised here")
+        name = next((o for o in r.options if same_option(o, option)), None)
+        if name is None:
+            raise ActionError(f"choose {option}: not among {', '.join(r.options)}")
+        tool, planned = self.stepper.press(name, out)
+        if same_option(r.selected, option):
+            return Press(tool, planned, f"choose {option}: commit", leaves=True)
+        return Press(tool, planned, f"choose {option}: raise", selects=option, advance=False)
+
+    def _expected(self, press: Press) -> str:
+        if press.expect_id:
+            return self.nav.map.label(press.expect_id)
+        return press.expect_name or ("another screen" if press.leaves else press.selects and
+                                     f"{press.selects} raised" or "")
+
+    # ---- the rest (after the first press was sent) -------------------------------------------------------------
+    def after_act(self, acted: Acted, reading: Observation, actor: Actor, ctx_of: Callable[[Observation], ToolContext],
+                  before_step: Callable[[str], bool] | None) -> Ran | None:
+        """The plan's later steps, once its first press was sent by the actor; None when this turn ran no plan."""
+        plan, self.plan = self.plan, None
+        if plan is None or acted.action is None or acted.action.tool != "runPlan" or acted.pending is None:
+            return None
+        press, gate = plan.first, Acted()
+        first = plan.log.steps[0]
+        first.point, first.element = acted.action.point, element_of(press.planned)
+        here, seen, sent = reading, None, ActionLog(tool=press.tool.name, target=press.planned.target)
+        if acted.action.outcome == "unknown":
+            first.note = "its input was sent and never answered: the plan stops here"
+        else:
+            try:
+                seen = observe(self.stepper.device, self.stepper.vision, self.stepper.settle, self.cfg.device)
+            except Exception as exc:  # noqa: BLE001 - a failing device is the next turn's to see
+                first.note = f"the screen could not be read ({type(exc).__name__}: {exc})"
+        while seen is not None:
+            log = plan.log.steps[-1]
+            log.reached = self.nav.map.label(self.nav.screen(seen.out).id) if self.nav.enabled else (
+                self.nav.screen(seen.out).name)
+            self.nav.step_taken(here.out, sent, seen.out, log.seconds)
+            log.ok, why = self._check(press, here, seen)
+            here = seen  # where the plan is now, whether it goes on or not
+            if not log.ok:
+                log.note = why
+                break
+            if press.advance:
+                plan.at += 1
+            plan.presses += 1
+            try:
+                nxt = self._next(plan, here.out)
+            except (ActionError, ValueError, LookupError) as exc:
+                plan.log.steps.append(PlanStepLog(step=len(plan.log.steps) + 1, action="", note=str(exc)))
+                break
+            if nxt is None:
+                plan.log.done = True
+                break
+            if plan.presses >= MAX_PRESSES:
+                plan.log.steps.append(PlanStepLog(step=len(plan.log.steps) + 1, action=nxt.label,
+                                                  note=f"more than {MAX_PRESSES} presses: the plan stops"))
+                break
+            press = nxt
+            step = PlanStepLog(step=len(plan.log.steps) + 1, action=press.label, expected=self._expected(press))
+            plan.log.steps.append(step)
+            done = self.stepper.step(press.tool, press.planned, here, ctx_of(here), actor,
+                                     f"runPlan({plan.name}) step {step.step}: {press.label}", before_step)
+            gate = gate.then(done.gate)
+            step.point, step.element, step.seconds, step.note = done.point, done.element, done.seconds, done.note
+            if done.seen is None or done.note or done.action is None:
+                break
+            seen, sent = done.seen, done.action
+        plan.log.surprise = not plan.log.done
+        summary = self._told(plan.log, here)
+        pending = acted.pending.model_copy(update={"description": summary}) if acted.pending else None
+        return Ran(acted.then(gate).model_copy(update={"pending": pending}), plan.log, gate.guarded)
+
+    def _check(self, press: Press, before: Observation, seen: Observation) -> tuple[bool, str]:
+        """Did the press reach what the plan expected? (ok, why not)"""
+        here, was = self.nav.screen(seen.out), self.nav.screen(before.out)
+        if press.expect_id is not None and here.id != press.expect_id:
+            return False, (f"a surprise: {self.nav.map.label(here.id)} reached, the map expected "
+                           f"{self.nav.map.label(press.expect_id)}")
+        if press.expect_name is not None and not _named(press.expect_name, here.name, self.nav.map.label(here.id)):
+            return False, f"a surprise: {here.name} reached, {press.expect_name} expected"
+        if press.leaves and here.id == was.id:
+            return False, "a surprise: the screen did not change"
+        if press.selects is not None:
+            r = raised(seen.out)
+            if here.id != was.id or r is None or not same_option(r.selected, press.selects):
+                return False, f"a surprise: {press.selects} does not show raised"
+        return True, ""
+
+    def _told(self, log: PlanLog, here: Observation) -> str:
+        where = self.nav.map.label(self.nav.screen(here.out).id) if self.nav.enabled else self.nav.screen(here.out).name
+        did = "; ".join(f"{s.action} -> {s.reached or '?'}" for s in log.steps if s.reached)
+        if log.done:
+            return f"runPlan({log.name}): done in {len(log.steps)} step(s) ({did}); you are on {where}"
+        last = log.steps[-1] if log.steps else None
+        why = last.note if last is not None and last.note else "it stopped"
+        return (f"runPlan({log.name}): stopped at step {last.step if last else 1} ({why}); done: {did or 'nothing'}; "
+                f"you are on {where}")
+
+
+def _named(expected: str, name: str, label: str) -> bool:
+    a = re.sub(r"[^0-9a-z]", "", expected.casefold())
+    return any(bool(a) and (a == b or fuzz.ratio(a, b) >= SAME_SCREEN_NAME)
+               for b in (re.sub(r"[^0-9a-z]", "", x.casefold()) for x in (name, label)))
+

@@ -1,0 +1,1 @@
+"""The procedures runPlan carries out (career.yaml): data, read by lluma_agent/loop/plans.py."""

@@ -1,0 +1,166 @@
+"""Plans the coordinator carries out (issue 40, item 3), in the real turn loop on the fake phone: a procedure from the
+knowledge package walked step by step with one model call, each step checked; a surprise stops it and the model is
+told where it is; the model's own procedures are validated (a bad one is one clear error, nothing sent); a screen
+that may spend is never pressed; `runPlan` is counted."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fakes import FakePhone, FakeScreen, FakeVision, ScriptedModel, button, call, loop, text
+
+from lluma_agent.loop.plans import PlanError, built_in, expand, parse
+from lluma_agent.navmap import ScreenMap, save_map
+from lluma_agent.runlog.turnlog import TurnLog
+from lluma_vision.screen import identify
+
+TITLE = (40, 40, 300, 100)
+
+
+def _phone(rest_opens: str = "rest", hub_extra: list[str] | None = None) -> FakePhone:
+    return FakePhone({
+        "hub": FakeScreen(buttons=[button("Training", 100, 1300, 500, 1400), button("Rest", 600, 1300, 1000, 1400)],
+                          texts=[text("Career", *TITLE), *(text(t, 100, 600, 900, 660) for t in hub_extra or [])],
+                          goes_to={"Training": "training", "Rest": rest_opens}),
+        "training": FakeScreen(buttons=[button("Speed", 100, 800, 400, 900), button("Back", 40, 1750, 240, 1840)],
+                               texts=[text("Training", *TITLE)], goes_to={"Back": "hub", "Speed": "hub2"}),
+        "rest": FakeScreen(buttons=[button("OK", 600, 1600, 900, 1700), button("Cancel", 100, 1600, 400, 1700)],
+                           texts=[text("Rest", *TITLE), text("Rest for this turn?", 100, 900, 900, 960)],
+                           goes_to={"OK": "hub2", "Cancel": "hub"}),
+        "hub2": FakeScreen(buttons=[button("Training", 100, 1300, 500, 1400)], texts=[text("Day Two", *TITLE)]),
+        "menu": FakeScreen(buttons=[button("Close", 400, 1600, 700, 1700)], texts=[text("Menu", *TITLE)],
+                           goes_to={"Close": "hub"}),
+    }, start="training")
+
+
+def _seed(tmp: Path, phone: FakePhone, back: bool = True) -> None:
+    """The map as earlier runs left it: Back from Training to the hub (unless not `back`), the hub's Training."""
+    vision = FakeVision(phone)
+    ids = {n: identify(vision.analyze(phone.images[n], phone.hashes[n])) for n in phone.screens}
+    m = ScreenMap()
+    for i in ids.values():
+        m.see(i.id, i.name, 0.0)
+    for _ in range(3 if back else 0):
+        m.record(ids["training"].id, "pressButton:Back", ids["hub"].id, 1.0, 0.0, tool="pressButton",
+                 args={"name": "Back"})
+    for _ in range(3):
+        m.record(ids["hub"].id, "pressButton:Training", ids["training"].id, 1.0, 0.0, tool="pressButton",
+                 args={"name": "Training"})
+    save_map(tmp / "memory.map.json", m)
+
+
+def _log(tmp: Path, turn: int) -> TurnLog:
+    return TurnLog.model_validate_json((tmp / "logs" / f"turn_{turn:06d}.json").read_text())
+
+
+def _said(request: dict[str, Any]) -> str:
+    return str(request["messages"][-1]["content"])
+
+
+def _pressed(phone: FakePhone) -> list[str]:
+    names = {(b.bounds.center): b.name for s in phone.screens.values() for b in s.buttons}
+    return [names.get((c[1], c[2]), "?") for c in phone.calls if c[0] == "tap"]
+
+
+def test_rest_from_the_training_screen_is_one_call_and_three_checked_presses(tmp_path: Path) -> None:
+    phone = _phone()
+    _seed(tmp_path, phone)
+    model = ScriptedModel([[call("runPlan", name="rest")], [call("pressButton", name="Training")]])
+    c = loop(tmp_path, phone, model, max_turns=2)
+    c.run()
+    assert _pressed(phone) == ["Back", "Rest", "OK", "Training"]
+    log = _log(tmp_path, 1)
+    assert log.plan is not None and log.plan.done and not log.plan.surprise
+    assert [s.action for s in log.plan.steps] == ["goto Career: Back", "press Rest", "press OK"]
+    assert all(s.ok for s in log.plan.steps) and all(s.point for s in log.plan.steps)
+    told = _said(model.requests[1])
+    assert "runPlan(rest): done in 3 step(s)" in told and "you are on Day Two" in told
+    assert (c.totals.plans_run, c.totals.plan_steps, c.totals.plan_surprises) == (1, 3, 0)
+
+
+def test_a_way_back_the_map_does_not_know_yet_is_tried_once_and_checked(tmp_path: Path) -> None:
+    phone = _phone()
+    _seed(tmp_path, phone, back=False)  # the map knows the hub's Training, not the way back from it
+    model = ScriptedModel([[call("runPlan", name="rest")], [call("pressButton", name="Training")]])
+    loop(tmp_path, phone, model, max_turns=2).run()
+    assert _pressed(phone) == ["Back", "Rest", "OK", "Training"]
+    log = _log(tmp_path, 1)
+    assert log.plan is not None and log.plan.done
+    assert log.plan.steps[0].action == "goto Career: back (not on the map yet)" and log.plan.steps[0].ok
+    assert log.plan.steps[0].element == "Back"  # the simulator's on-target check knows what it meant
+
+
+def test_a_surprise_stops_the_plan_and_the_model_is_told_where_it_is(tmp_path: Path) -> None:
+    phone = _phone(rest_opens="menu")  # the hub's Rest opens something else this time
+    _seed(tmp_path, phone)
+    model = ScriptedModel([[call("runPlan", name="rest")], [call("pressButton", name="Close")]])
+    c = loop(tmp_path, phone, model, max_turns=2)
+    c.run()
+    assert _pressed(phone)[:2] == ["Back", "Rest"] and "OK" not in _pressed(phone)
+    log = _log(tmp_path, 1)
+    assert log.plan is not None and log.plan.surprise and "a surprise: Menu reached, Rest expected" in \
+        log.plan.steps[-1].note
+    told = _said(model.requests[1])
+    assert "runPlan(rest): stopped at step 2" in told and "you are on Menu" in told
+    assert c.totals.plan_surprises == 1
+
+
+def test_the_models_own_procedure_runs_and_a_bad_one_is_one_clear_error(tmp_path: Path) -> None:
+    phone = _phone()
+    _seed(tmp_path, phone)
+    (tmp_path / "memory").mkdir(exist_ok=True)
+    (tmp_path / "memory" / "procedures.yaml").write_text(
+        "nap:\n  about: Back to the hub and rest.\n  steps:\n"
+        "    - goto: Career\n    - press: Rest\n      expect: Rest\n")
+    model = ScriptedModel([[call("runPlan", name="nap")], [call("pressButton", name="Cancel")]])
+    loop(tmp_path, phone, model, max_turns=2).run()
+    assert _pressed(phone)[:2] == ["Back", "Rest"]
+    assert _log(tmp_path, 1).plan is not None and _log(tmp_path, 1).plan.done  # type: ignore[union-attr]
+
+    bad = tmp_path / "bad"
+    phone2 = _phone()
+    _seed(bad, phone2)
+    (bad / "memory").mkdir(parents=True)
+    (bad / "memory" / "procedures.yaml").write_text("nap:\n  about: x\n  steps:\n    - fly: Moon\n")
+    model2 = ScriptedModel([[call("runPlan", name="nap")], [call("pressButton", name="Back")]])
+    loop(bad, phone2, model2, max_turns=2).run()
+    result = _said(model2.requests[1])
+    assert "memory file procedures.yaml: procedure 'nap'" in result and "fly" in result
+    assert _pressed(phone2) == ["Back"]  # nothing sent for the bad plan; the model's Back next turn
+
+
+def test_a_plan_never_starts_on_a_screen_that_may_spend(tmp_path: Path) -> None:
+    phone = _phone(hub_extra=["Use 1 Alarm Clock?"])
+    phone.screen = "hub"
+    _seed(tmp_path, phone)
+    model = ScriptedModel([[call("runPlan", name="rest")], [call("pressButton", name="Training")]])
+    loop(tmp_path, phone, model, max_turns=2).run()
+    assert "never presses on a screen that may spend" in _said(model.requests[1])
+    assert _pressed(phone) == ["Training"]
+
+
+def test_the_built_in_procedures_load_and_expand() -> None:
+    procs = built_in()
+    assert {"rest", "recreation", "infirmary", "train", "race", "skills", "go"} <= set(procs)
+    steps = expand(procs["skills"], {"skills": ["Corner Recovery", "Straightaway Adept"]})
+    assert [s.press for s in steps if s.press] == ["Corner Recovery", "Straightaway Adept", "Confirm"]
+    assert [s.choose for s in expand(procs["train"], {"stat": "Speed"}) if s.choose] == ["Speed"]
+    with pytest.raises(PlanError, match="missing argument"):
+        expand(procs["train"], {})
+    with pytest.raises(PlanError, match="unknown argument"):
+        expand(procs["rest"], {"stat": "Speed"})
+
+
+@pytest.mark.parametrize(("text", "why"), [
+    ("x:\n  about: a\n  steps: []\n", "at least 1"),
+    ("x:\n  about: a\n  steps:\n    - goto: A\n      press: B\n", "exactly one of goto, press, choose"),
+    ("x:\n  about: a\n  steps:\n    - press: '{who}'\n", "{who} is not an argument"),
+    ("x:\n  about: a\n  steps:\n" + "    - press: A\n" * 13, "at most 12"),
+    ("Bad Name:\n  about: a\n  steps:\n    - press: A\n", "not a procedure name"),
+    ("- press: A\n", "must map procedure names"),
+])
+def test_a_procedure_written_wrong_is_refused_with_its_fault(text: str, why: str) -> None:
+    with pytest.raises(PlanError, match=why.replace("{", r"\{").replace("}", r"\}")):
+        parse(text, "memory file procedures.yaml")
