@@ -75,6 +75,8 @@ def night(careers: int, career_turns: int, hazards: float, faults: float, seed: 
         "stuck_episodes": {"count": len(episodes), "median_turns": statistics.median(episodes) if episodes else 0,
                            "longest_turns": max(episodes, default=0)},
         "taps_off_target": s.taps_off_target,
+        "spends_without_model": s.spends_without_model,
+        "game_turn": s.game_turn,
         "cost_usd": s.cost_usd,
         "wall_s": round(wall, 1),
         "turns_per_hour": round(s.turns / wall * 3600, 1) if wall else 0.0,

@@ -1,0 +1,161 @@
+"""Decide at the game's grain, proved by numbers: the same seeded careers with the survey and plans and without them
+(the map only), in one process.
+
+Plays `--careers` careers (default 2) of `--career-turns` game turns (default 78, the real length) with the
+unattended bench's wiring (hard screens, the game's hazards and the device's and API's faults at its rates), two
+ways: `without` (survey.enabled and plans.enabled false: the map alone, the model asked screen by screen) and `with`
+(both on). Prints per run: model calls and agent turns per game turn, cost and wall time per career, goals met and
+the score, the training decisions and how many were made with every tile in view, plans run with their steps and
+surprises, events met with history, events with choices per game turn, and presses that spent something without the
+model's choice; then the done-check: with, at most 1.5 model calls per game turn, every training decision with all
+tiles in view, goals met at least as often as without, no spend without the model in either run.
+`--json` prints the same as one object (`with`, `without`, `check`).
+
+    .venv/bin/python bench/careers.py [--careers 2] [--career-turns 78] [--seed 11] [--parallel] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from unattended import add_night_arguments, night  # noqa: E402  (bench/ is this script's own folder)
+
+from lluma_agent.runlog.logread import load_run, turn_calls  # noqa: E402
+from lluma_agent.runlog.turnlog import TurnLog  # noqa: E402
+
+CAREERS = 2  # two real-length careers a variant: both variants fit a sitting on a shared machine
+TARGET_CALLS = 1.5  # the issue's done-check: model calls per game turn with the survey and plans
+WITHOUT = {"LLUMA_SURVEY__ENABLED": "false", "LLUMA_PLANS__ENABLED": "false"}
+
+
+def decisions(turns: list[TurnLog]) -> dict[str, Any]:
+    """What the turn logs say of the decisions: training choices (and those made with every tile read), surveys,
+    plans, events (with choices, and with what each choice did before shown)."""
+    plans = [t.plan for t in turns if t.plan is not None]
+    event_choices = [t for t in turns if t.response is not None and any("<events>" in n for n in t.notes)]
+    choice_turns = [t for t in turns if t.response is not None and t.vision is not None
+                    and "(choices)" in t.vision.summary]
+    return {
+        "training_decisions": sum(t.decided_on_options for t in turns),
+        "training_full_view": sum(t.decided_on_options and t.survey is not None and t.survey.complete for t in turns),
+        "surveys": sum(t.survey is not None for t in turns),
+        "plans": {"run": len(plans), "steps": sum(len(p.steps) for p in plans),
+                  "surprises": sum(p.surprise for p in plans)},
+        "events_with_history": len(event_choices),
+        "event_choice_turns": len(choice_turns),
+        "model_calls": sum(1 for t in turns for c in turn_calls(t) if c.kind == "decision"),
+    }
+
+
+def play(label: str, args: argparse.Namespace, where: Path, overrides: dict[str, str] | None = None
+         ) -> dict[str, Any]:
+    r = night(args.careers, args.career_turns, args.hazards, args.faults, args.seed, where, overrides, label)
+    turns = load_run(where).turns if r["turns"] else []
+    d = decisions(turns)
+    games = r["game_careers"]
+    game_turns = sum(int(c.get("turns", 0)) for c in games) or max(1, r.get("game_turn", 0))
+    goals = [g for c in games for g in c.get("goals", [])]
+    n = max(1, len(games))
+    return {
+        "careers": len(games),
+        "careers_completed": r["careers_completed"],
+        "game_turns": game_turns,
+        "turns": r["turns"],
+        "model_calls": d["model_calls"],
+        "model_calls_per_game_turn": round(d["model_calls"] / game_turns, 3),
+        "agent_turns_per_game_turn": round(r["turns"] / game_turns, 3),
+        "cost_per_career": round(r["cost_usd"] / n, 4),
+        "wall_s_per_career": round(r["wall_s"] / n, 1),
+        "goals_met": sum(1 for g in goals if g.get("met")),
+        "goals_total": len(goals),
+        "ended": [c.get("ended", "complete") for c in games],
+        "score_mean": round(statistics.fmean(c.get("score", 0) for c in games), 1) if games else 0.0,
+        "training_decisions": d["training_decisions"],
+        "training_full_view": d["training_full_view"],
+        "surveys": d["surveys"],
+        "plans": d["plans"],
+        "events_with_history": d["events_with_history"],
+        "event_choices_per_game_turn": round(d["event_choice_turns"] / game_turns, 3),
+        "spends_without_model": r.get("spends_without_model", 0),
+        "taps_off_target": r["taps_off_target"],
+        "stop_reason": r["stop_reason"],
+    }
+
+
+def bench(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
+    if args.parallel:  # both on threads of this process (the OCR engine's work runs outside the GIL)
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            running = pool.submit(play, "without (map only)", args, tmp / "without", WITHOUT)
+            with_ = play("with (survey and plans)", args, tmp / "with")
+            without = running.result()
+    else:
+        without = play("without (map only)", args, tmp / "without", WITHOUT)
+        with_ = play("with (survey and plans)", args, tmp / "with")
+
+    def share(x: dict[str, Any]) -> float:
+        return x["goals_met"] / x["goals_total"] if x["goals_total"] else 0.0
+
+    check = {
+        "calls_per_game_turn_at_most": TARGET_CALLS,
+        "calls_per_game_turn": with_["model_calls_per_game_turn"],
+        "every_training_decision_full_view": with_["training_full_view"] == with_["training_decisions"] > 0,
+        "goals_as_often": share(with_) >= share(without),
+        "no_spend_without_model": with_["spends_without_model"] == 0 == without["spends_without_model"],
+    }
+    check["holds"] = (check["calls_per_game_turn"] <= TARGET_CALLS and check["every_training_decision_full_view"]
+                      and check["goals_as_often"] and check["no_spend_without_model"])
+    return {"careers": args.careers, "career_turns": args.career_turns, "seed": args.seed, "hazards": args.hazards,
+            "faults": args.faults, "parallel": args.parallel, "with": with_, "without": without, "check": check}
+
+
+def table(r: dict[str, Any]) -> str:
+    runs = [("without (map only)", r["without"]), ("with (survey, plans)", r["with"])]
+    lines = [
+        f"{r['careers']} careers of {r['career_turns']} game turns, seed {r['seed']}, hazards {r['hazards']:g} per "
+        f"input, faults {r['faults']:g} per turn (hard screens)",
+        "",
+        "| run | careers (ended) | game turns | model calls / game turn | agent turns / game turn | cost / career | "
+        "wall / career | goals met | score | training decisions (all tiles in view) | plans (steps, surprises) | "
+        "events with history | event choices / game turn | spends without the model | taps off target |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        *(f"| {name} | {x['careers']} ({', '.join(x['ended']) or '-'}) | {x['game_turns']} | "
+          f"{x['model_calls_per_game_turn']:.2f} | {x['agent_turns_per_game_turn']:.2f} | "
+          f"${x['cost_per_career']:.4f} | "
+          f"{x['wall_s_per_career']:.0f} s | {x['goals_met']}/{x['goals_total']} | {x['score_mean']:.0f} | "
+          f"{x['training_decisions']} ({x['training_full_view']}) | {x['plans']['run']} ({x['plans']['steps']}, "
+          f"{x['plans']['surprises']}) | {x['events_with_history']} | {x['event_choices_per_game_turn']:.2f} | "
+          f"{x['spends_without_model']} | {x['taps_off_target']} |" for name, x in runs),
+    ]
+    c = r["check"]
+    lines.append(f"done-check {'HOLDS' if c['holds'] else 'FAILS'}: model calls per game turn "
+                 f"{c['calls_per_game_turn']:.2f} (at most {c['calls_per_game_turn_at_most']}), every training "
+                 f"decision with all tiles in view: {'yes' if c['every_training_decision_full_view'] else 'no'}, "
+                 f"goals met as often: {'yes' if c['goals_as_often'] else 'no'}, no spend without the model: "
+                 f"{'yes' if c['no_spend_without_model'] else 'no'}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_night_arguments(ap, careers=CAREERS)
+    ap.add_argument("--parallel", action="store_true",
+                    help="play without and with at once, on two threads of this process")
+    args = ap.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="lluma-careers-") as tmp:
+        result = bench(args, Path(tmp))
+    print(json.dumps(result) if args.json else table(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

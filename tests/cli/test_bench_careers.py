@@ -1,0 +1,112 @@
+"""bench/careers.py, smoke: its two runs wired as issue 40 asks (the survey and plans off, then on, the same seeded
+careers), what it reads of the turn logs (training decisions and those made with every tile in view, plans, events
+with history) and of the game's records (goals met), the figures per game turn and the done-check. The nights are
+bench/unattended.py's (played by tests/e2e/test_unattended.py); here a stand-in night writes the logs one would."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lluma_agent.runlog.turnlog import (
+    PlanLog,
+    PlanStepLog,
+    ResponseLog,
+    SurveyLog,
+    SurveyRow,
+    TurnLog,
+    TurnLogger,
+    VisionLog,
+)
+from lluma_facts import Usage
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bench"))
+careers = importlib.import_module("careers")
+ROW = ["Speed", "Stamina", "Power", "Guts", "Wit"]
+
+
+def write_night(where: Path, on: bool) -> None:
+    """Without: four training decisions, none with the tiles in view. With: two, each after a full survey, a plan
+    that went to its end and one stopped on a surprise, an event with its history shown."""
+    logger, asked, usage = TurnLogger(where), ResponseLog(text="..."), Usage(input_tokens=10, output_tokens=5)
+
+    def turn(n: int, **kw: Any) -> TurnLog:
+        return TurnLog(turn=n, started_at=1_760_000_000.0 + n, model="claude-haiku-4-5", response=asked, usage=usage,
+                       vision=VisionLog(seen_by_model={}, summary=kw.pop("summary", "Training")), **kw)
+
+    if not on:
+        turns = [turn(n, decided_on_options=True) for n in range(1, 5)]
+    else:
+        full = SurveyLog(screen="Training", options=ROW, complete=True,
+                         rows=[SurveyRow(option=o, line=f"{o}: gains {o} +10") for o in ROW])
+        steps = [PlanStepLog(step=1, action="goto Career: back", ok=True), PlanStepLog(step=2, action="press Rest")]
+        turns = [turn(1, decided_on_options=True, survey=full), turn(2, decided_on_options=True, survey=full),
+                 turn(3, plan=PlanLog(name="rest", steps=steps, done=True)),
+                 turn(4, plan=PlanLog(name="rest", steps=steps[:1], surprise=True)),
+                 turn(5, summary="Event (choices)", notes=["<events>Lunch, what each choice did before ...</events>"])]
+    for t in turns:
+        logger.write(t)
+    logger.close()
+
+
+@pytest.fixture
+def nights(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    asked: list[dict[str, Any]] = []
+
+    def night(n: int, career_turns: int, hazards: float, faults: float, seed: int, where: Path,
+              overrides: dict[str, str] | None = None, label: str = "") -> dict[str, Any]:
+        asked.append({"label": label, "careers": n, "career_turns": career_turns, "overrides": overrides or {},
+                      "seed": seed})
+        on = not overrides
+        write_night(where, on)
+        goals = [{"text": "Run in Junior Make Debut", "met": True}, {"text": "Earn 10000 fans", "met": on}]
+        games = [{"number": k, "turns": 10, "goals": goals, "ended": "complete", "score": 300 if on else 200}
+                 for k in range(1, n + 1)]
+        return {"turns": 5 if on else 4, "careers_completed": n, "taps_off_target": 0, "spends_without_model": 0,
+                "cost_usd": 0.02 * n, "wall_s": 100.0 * n, "stop_reason": "max careers", "game_careers": games,
+                "game_turn": 10}
+
+    monkeypatch.setattr(careers, "night", night)
+    return asked
+
+
+def test_the_same_careers_without_and_with_the_survey_and_plans(nights: list[dict[str, Any]],
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    assert careers.main(["--careers", "1", "--json"]) == 0
+    r = json.loads(capsys.readouterr().out)
+    assert [n["label"] for n in nights] == ["without (map only)", "with (survey and plans)"]
+    assert nights[0]["overrides"] == {"LLUMA_SURVEY__ENABLED": "false", "LLUMA_PLANS__ENABLED": "false"}
+    assert not nights[1]["overrides"] and {n["career_turns"] for n in nights} == {78}  # the real length
+    assert {n["seed"] for n in nights} == {11}
+    for key in ("with", "without"):  # the interface scripts read
+        assert {"careers", "model_calls_per_game_turn", "training_decisions", "training_full_view",
+                "spends_without_model", "goals_met", "goals_total", "cost_per_career"} <= set(r[key])
+    w, wo = r["with"], r["without"]
+    assert (w["training_decisions"], w["training_full_view"]) == (2, 2)
+    assert (wo["training_decisions"], wo["training_full_view"]) == (4, 0)
+    assert w["plans"] == {"run": 2, "steps": 3, "surprises": 1} and w["events_with_history"] == 1
+    assert w["model_calls_per_game_turn"] == 0.5 and wo["model_calls_per_game_turn"] == 0.4  # 5 and 4 calls, 10 turns
+    assert (w["goals_met"], w["goals_total"], wo["goals_met"]) == (2, 2, 1)
+    assert r["check"]["holds"] is True
+
+
+def test_the_check_fails_when_a_training_decision_lacked_the_full_view(nights: list[dict[str, Any]],
+                                                                      monkeypatch: pytest.MonkeyPatch,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    real = careers.decisions
+
+    def partial(turns: list[TurnLog]) -> dict[str, Any]:
+        d = real(turns)
+        return {**d, "training_full_view": max(0, d["training_full_view"] - 1)}
+
+    monkeypatch.setattr(careers, "decisions", partial)
+    assert careers.main(["--careers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "done-check FAILS" in out and "every training decision with all tiles in view: no" in out
+    assert "| with (survey, plans) | 1 (complete) | 10 |" in out
