@@ -1,8 +1,10 @@
 """The turn loop of docs/ARCHITECTURE.md ("One turn"): observe, read, note, make room, request, decide, act,
 remember.
 
-Each stage returns what it produced; `step` keeps those values in its own `TurnParts` and, in
-`finally`, assembles the turn log from whatever the turn got to and writes it. A device that fails,
+`_play` calls six stages (keep_game_up, look, alone, decide, act, remember); they fill the turn's `TurnParts`, and
+the parts they call (the actor, the navigator, the prompter, the event book) take values and return values. In
+`finally`, `step` assembles the turn log from whatever the turn got to and writes it. Every part is given to the
+Coordinator when it is built (loop/app.build), the one clock among them. A device that fails,
 a failed model call and a stuck pause end the turn, not the run (the next turn tries again). The run ends with
 `RunEnded(kind, reason)` (stop.py), decided where its cause is found (`_ends`: the ladder's pause, a device or a
 model API away for longer than its outage window, the third failure of a kind in a row, a Session Error, a
