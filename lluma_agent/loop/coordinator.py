@@ -64,7 +64,7 @@ from lluma_agent.model.claude import Attempt, ModelError
 from lluma_agent.model.protocol import DecisionModel
 from lluma_agent.navmap import map_path_for
 from lluma_agent.navmap.events import events_path
-from lluma_agent.notify import Event, Notifier
+from lluma_agent.notify import Notifier, NotifyEvent
 from lluma_agent.runlog import index as history_index
 from lluma_agent.runlog.turnlog import GameStartLog, RecoveryLog, TurnLog, TurnLogger, VisionLog
 from lluma_agent.sentences import say
@@ -497,7 +497,7 @@ class Coordinator:
         t.game_start = GameStartLog(reason=reason, ok=started.ok, command=started.command, output=started.output)
         if started.ok:
             t.state = t.state.but(failed_starts=0)
-            self.notifier.send(Event.GAME_RESTARTED, {"turn": t.turn, "reason": reason, "ok": True,
+            self.notifier.send(NotifyEvent.GAME_RESTARTED, {"turn": t.turn, "reason": reason, "ok": True,
                                                   "output": started.output})
             return started
         failed = t.state.failed_starts + 1
@@ -530,7 +530,7 @@ class Coordinator:
             reason = "the game shows 'Session Error' (the account was logged in elsewhere): a person must look"
             self._ends(StopKind.SESSION, reason)
             t.failures.append(f"session: {reason}; no model call this turn")
-            self.notifier.send(Event.SESSION_ERROR, {"turn": t.turn, "reason": reason})
+            self.notifier.send(NotifyEvent.SESSION_ERROR, {"turn": t.turn, "reason": reason})
             return True
         if self.cfg.guard.tp_recovery != "wait" or not shows(out, RECOVER_TP):
             return False
