@@ -3,7 +3,7 @@
 The command line is split like a shell line (shlex) and run without a shell, one event after another in a thread
 of their own, so a person hears them in the order they happened (a career's end before the run's): a command
 that is missing, fails or hangs is logged on stderr (one line) and never stops or slows the run. The events are
-`Event`'s members (a new event is one member; README's list is held to it by a test). The object is
+`NotifyEvent`'s members (a new event is one member; README's list is held to it by a test). The object is
 `{"event", "time" (UTC, ISO 8601), "run" (the run folder), **data}`.
 
 Each command runs in a process group of its own: when it exits, whatever it left running in that group is killed,
@@ -36,7 +36,7 @@ from lluma_agent.config import NotifyConfig
 ERR_TAIL_BYTES = 4096  # the end of a failed command's stderr, for its last line
 
 
-class Event(StrEnum):
+class NotifyEvent(StrEnum):
     """What a person is told of, by its name in the event's JSON."""
 
     RUN_STOPPED = "run_stopped"  # the run ended, whatever its stop kind but a stuck pause (loop/app.py)
@@ -71,21 +71,21 @@ class Notifier:
     def __init__(self, cfg: NotifyConfig, run: str = "") -> None:
         self.cfg, self.run = cfg, run
         self.argv = shlex.split(cfg.command) if cfg.command else []
-        self._events: queue.Queue[tuple[Event, bytes]] = queue.Queue()
+        self._events: queue.Queue[tuple[NotifyEvent, bytes]] = queue.Queue()
         self._worker: threading.Thread | None = None  # started at the first event, lives as long as the process
         self._idle = threading.Condition()
-        self._pending: list[Event] = []  # events handed over and not yet done, the one in flight first
+        self._pending: list[NotifyEvent] = []  # events handed over and not yet done, the one in flight first
         self._running: subprocess.Popen[bytes] | None = None  # the command in flight
         self._closed = False  # close() was called: nothing more is started
-        self.sent: list[Event] = []  # events handed to the command, in order (what a test or the summary can list)
+        self.sent: list[NotifyEvent] = []  # events handed to the command, in order (a test or the summary lists them)
 
     @property
     def enabled(self) -> bool:
         return bool(self.argv)
 
-    def send(self, event: Event, data: dict[str, Any] | None = None) -> None:
+    def send(self, event: NotifyEvent, data: dict[str, Any] | None = None) -> None:
         """Start the command for `event` in the background; returns at once."""
-        event = Event(event)  # one of the events a person is told of, whoever calls (ValueError otherwise)
+        event = NotifyEvent(event)  # one of the events a person is told of, whoever calls (ValueError otherwise)
         if not self.argv:
             return
         payload = {"event": event, "time": datetime.now(UTC).isoformat(timespec="seconds"), "run": self.run,
@@ -114,7 +114,7 @@ class Notifier:
                     self._pending.remove(event)
                     self._idle.notify_all()
 
-    def _run(self, event: Event, body: bytes) -> None:
+    def _run(self, event: NotifyEvent, body: bytes) -> None:
         with tempfile.TemporaryFile() as err:
             with self._idle:
                 if self._closed:  # the run ended before this one's turn came: close() named it
@@ -157,13 +157,13 @@ class Notifier:
                 self._idle.wait(left)
             return not self._pending
 
-    def close(self, timeout_s: float | None = None) -> list[Event]:
+    def close(self, timeout_s: float | None = None) -> list[NotifyEvent]:
         """The run's end: wait up to `timeout_s` (default notify.timeout_s) in all for the events handed over, then
         start no more, kill the command in flight with its group, and return the events not delivered."""
         self.wait(timeout_s)
         return self._stop()
 
-    def _stop(self) -> list[Event]:
+    def _stop(self) -> list[NotifyEvent]:
         with self._idle:
             self._closed = True
             if self._running is not None:

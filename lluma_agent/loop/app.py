@@ -34,7 +34,7 @@ from lluma_agent.loop.turn import RunTotals
 from lluma_agent.memory.store import MemoryStore, write_state
 from lluma_agent.model.claude import Model, check_model, retry_policy
 from lluma_agent.navmap.actions import readable
-from lluma_agent.notify import Event, Notifier
+from lluma_agent.notify import Notifier, NotifyEvent
 from lluma_agent.runlog import figures
 from lluma_agent.runlog.folder import RunFolder
 from lluma_agent.runlog.logread import action_label, clip, errors_label, screen_name, waited_label
@@ -264,7 +264,7 @@ def tell_the_end(coordinator: Coordinator) -> None:
     t, notifier = coordinator.totals, coordinator.notifier
     if not notifier.enabled:
         return
-    event = Event.RUN_PAUSED if t.stop_kind == StopKind.STUCK else Event.RUN_STOPPED
+    event = NotifyEvent.RUN_PAUSED if t.stop_kind == StopKind.STUCK else NotifyEvent.RUN_STOPPED
     notifier.send(event, {"stop_kind": str(t.stop_kind or ""), "stop_reason": t.stop_reason,
                           "exit_status": exit_status(t.stop_kind), "turns": t.turns, "cost_usd": round(t.cost_usd, 4),
                           "game_starts": t.game_starts, "recoveries": t.recoveries})

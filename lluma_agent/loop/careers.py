@@ -13,12 +13,12 @@ from typing import Any
 
 from lluma_agent.atomic import atomic_write_text
 from lluma_agent.loop.turn import RunTotals
-from lluma_agent.notify import Event
+from lluma_agent.notify import NotifyEvent
 from lluma_agent.runlog.careers import CareerBook, CareerSummary, career_line, dump
 from lluma_agent.runlog.folder import RunFolder
 from lluma_agent.runlog.turnlog import TurnLog
 
-Notify = Callable[[Event, dict[str, Any]], None]
+Notify = Callable[[NotifyEvent, dict[str, Any]], None]
 
 
 class CareerTracker:
@@ -52,7 +52,7 @@ class CareerTracker:
         # told first (the line after this turn's own, in `tell`): a full disk refusing the record ends the run after
         # this turn (the coordinator says why), and a resume writes the record again from the turn logs
         if self.notify is not None:
-            self.notify(Event.CAREER_ENDED, record.model_dump(mode="json"))
+            self.notify(NotifyEvent.CAREER_ENDED, record.model_dump(mode="json"))
         try:
             self._write(record)
         except OSError:

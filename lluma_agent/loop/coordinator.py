@@ -1,8 +1,10 @@
 """The turn loop of docs/ARCHITECTURE.md ("One turn"): observe, read, note, make room, request, decide, act,
 remember.
 
-Each stage returns what it produced; `step` keeps those values in its own `TurnParts` and, in
-`finally`, assembles the turn log from whatever the turn got to and writes it. A device that fails,
+`_play` calls six stages (keep_game_up, look, alone, decide, act, remember); they fill the turn's `TurnParts`, and
+the parts they call (the actor, the navigator, the prompter, the event book) take values and return values. In
+`finally`, `step` assembles the turn log from whatever the turn got to and writes it. Every part is given to the
+Coordinator when it is built (loop/app.build), the one clock among them. A device that fails,
 a failed model call and a stuck pause end the turn, not the run (the next turn tries again). The run ends with
 `RunEnded(kind, reason)` (stop.py), decided where its cause is found (`_ends`: the ladder's pause, a device or a
 model API away for longer than its outage window, the third failure of a kind in a row, a Session Error, a
@@ -65,7 +67,7 @@ from lluma_agent.model.claude import Attempt, ModelError
 from lluma_agent.model.protocol import DecisionModel
 from lluma_agent.navmap import map_path_for
 from lluma_agent.navmap.events import events_path
-from lluma_agent.notify import Event, Notifier
+from lluma_agent.notify import Notifier, NotifyEvent
 from lluma_agent.runlog import index as history_index
 from lluma_agent.runlog.turnlog import GameStartLog, RecoveryLog, TurnLog, TurnLogger, VisionLog
 from lluma_agent.sentences import say
@@ -546,7 +548,7 @@ class Coordinator:
         t.game_start = GameStartLog(reason=reason, ok=started.ok, command=started.command, output=started.output)
         if started.ok:
             t.state = t.state.but(failed_starts=0)
-            self.notifier.send(Event.GAME_RESTARTED, {"turn": t.turn, "reason": reason, "ok": True,
+            self.notifier.send(NotifyEvent.GAME_RESTARTED, {"turn": t.turn, "reason": reason, "ok": True,
                                                   "output": started.output})
             return started
         failed = t.state.failed_starts + 1
@@ -579,7 +581,7 @@ class Coordinator:
             reason = "the game shows 'Session Error' (the account was logged in elsewhere): a person must look"
             self._ends(StopKind.SESSION, reason)
             t.failures.append(f"session: {reason}; no model call this turn")
-            self.notifier.send(Event.SESSION_ERROR, {"turn": t.turn, "reason": reason})
+            self.notifier.send(NotifyEvent.SESSION_ERROR, {"turn": t.turn, "reason": reason})
             return True
         if self.cfg.guard.tp_recovery != "wait" or not shows(out, RECOVER_TP):
             return False

@@ -1,7 +1,8 @@
 """The values one turn's stages produce, and the TurnLog assembled from them.
 
-Each stage of the loop returns one of these; the loop keeps them in a `TurnParts` (its own record,
-never handed to a stage) and `assemble` builds the log from whatever the turn got to.
+The coordinator's stages fill a `TurnParts` (the coordinator's own record of the turn: the actor, the navigator and
+the prompter are handed these values, never the record) and `assemble` builds the log from whatever the turn got
+to.
 """
 
 from __future__ import annotations

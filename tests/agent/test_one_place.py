@@ -18,7 +18,7 @@ from lluma_agent.config import NotifyConfig
 from lluma_agent.context import stuck
 from lluma_agent.context.stuck import LADDER, OWN_RUNGS, RUNGS, Climb, Rung, ladder_words
 from lluma_agent.loop.acting import LADDER_TOOLS
-from lluma_agent.notify import Event, Notifier
+from lluma_agent.notify import Notifier, NotifyEvent
 from lluma_agent.runlog.turnlog import read_turns
 from lluma_agent.sentences import templates
 from lluma_agent.tools.registry import default_tools
@@ -55,7 +55,8 @@ def test_a_new_input_rung_is_one_entry_of_the_ladder(tmp_path: Path, monkeypatch
     assert totals.recoveries.get("scroll") == 1  # counted like every rung
     assert ("scroll", "down") in phone.calls  # sent to the phone
     over = [n for t in logs for n in t.notes if "the whole recovery ladder" in n]
-    assert not over or "scrolling the list" in over[0]  # the ladder told whole names it too
+    assert over and "(warning, forced action, back, scrolling the list, a safe tap, restarting the game, waiting)" in (
+        over[0])  # the ladder told whole, when it failed, names it in its place
 
 
 def test_every_name_and_sentence_of_the_ladder_comes_from_its_table() -> None:
@@ -76,7 +77,7 @@ def test_every_name_and_sentence_of_the_ladder_comes_from_its_table() -> None:
 def test_every_notify_event_is_a_member_of_one_enum_and_the_readme_lists_them(tmp_path: Path) -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     told = readme[readme.index("`notify.command` is run on each event"):][:800]
-    assert set(re.findall(r"`([a-z]+_[a-z_]+)`", told)) >= {e.value for e in Event}
+    assert set(re.findall(r"`([a-z]+_[a-z_]+)`", told)) >= {e.value for e in NotifyEvent}
     code = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "lluma_agent").rglob("*.py")
                      if p.name != "notify.py")
     assert not re.search(r"""(send|notify)\(\s*["']""", code)  # every event sent is a member, never a free string
@@ -85,10 +86,10 @@ def test_every_notify_event_is_a_member_of_one_enum_and_the_readme_lists_them(tm
     out, script = tmp_path / "events.jsonl", tmp_path / "hook.py"
     script.write_text("import sys\nopen(sys.argv[1], 'a').write(sys.stdin.read())\n", encoding="utf-8")
     n = Notifier(NotifyConfig(command=f"{shlex.quote(sys.executable)} {script} {out}", timeout_s=10.0))
-    for event in Event:
+    for event in NotifyEvent:
         n.send(event, {})
     assert n.close() == []
-    assert [json.loads(line)["event"] for line in out.read_text().splitlines()] == [e.value for e in Event]
+    assert [json.loads(line)["event"] for line in out.read_text().splitlines()] == [e.value for e in NotifyEvent]
 
 
 # ---- a tool --------------------------------------------------------------------------------------------------------
