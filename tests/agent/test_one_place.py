@@ -94,17 +94,19 @@ def test_every_notify_event_is_a_member_of_one_enum_and_the_readme_lists_them(tm
 
 # ---- a tool --------------------------------------------------------------------------------------------------------
 def test_every_tool_offered_is_the_registrys_goto_included(tmp_path: Path) -> None:
-    """The tools a request carries are `default_tools`' list, in its order: goTo comes from there too (after the other
-    input tools, with the map on), not spliced in by the coordinator."""
+    """The tools a request carries are `default_tools`' list, in its order: goTo and runPlan come from there too
+    (after the other input tools, with the map on), not spliced in by the coordinator."""
     for on in (True, False):
         model = ScriptedModel([[call("pressButton", name="Shop")]])
         c = loop(tmp_path / str(on), _stuck_phone(), model, settings={"map__enabled": on}, max_turns=1)
         c.run()
         offered = [t["name"] for t in model.requests[0]["tools"]]
-        assert offered == [t["name"] for t in default_tools(router=c.nav if on else None).definitions()]
-        assert ("goTo" in offered) is on
+        assert offered == [t["name"] for t in default_tools(router=c.nav if on else None,
+                                                            planner=c.plans if on else None).definitions()]
+        assert ("goTo" in offered) is on and ("runPlan" in offered) is on
         if on:
             assert offered.index("goTo") == 1 + max(offered.index(t) for t in default_tools().names(acts=True))
+            assert offered.index("runPlan") == offered.index("goTo") + 1
 
 
 def test_no_tool_is_made_outside_the_registry() -> None:

@@ -56,6 +56,10 @@ SUBLAYERS: dict[str, dict[str, set[str]]] = {
         "lluma_cli": {"lluma_cli", "lluma_cli.report"},
         "lluma_cli.report": set(),
     },
+    "lluma_knowledge": {  # data: the starter knowledge, and runPlan's procedures (read by name, no code)
+        "lluma_knowledge": set(),
+        "lluma_knowledge.procedures": set(),
+    },
 }
 MODULE_STRING = re.compile(r"(lluma_[a-z]+(?:\.[A-Za-z_][A-Za-z0-9_]*)*)(?::[A-Za-z_][A-Za-z0-9_]*)?")
 
