@@ -4,9 +4,9 @@ Inside the pipeline every rectangle is in *working* pixels (the frame as `ocr.pr
 speaks *device* pixels (`models.Box`). The one crossing is `ocr.Work`: `work.to_device(rect)` out,
 `work.from_device(box)` in (the re-reads that start from an output value), nothing else multiplies by the scale.
 
-`Rect` is a NamedTuple so a rule can still unpack it (`x0, y0, x1, y1 = r`), hand it to numpy/OpenCV code, or
-take one from code not moved to it yet (a plain 4-tuple is accepted wherever a `Rect` is read, via `Rect.of`).
-Every operation returns a new `Rect`; none clips unless asked (`clip`).
+`Rect` is a NamedTuple so a rule can still unpack it (`x0, y0, x1, y1 = r`) or hand it to numpy/OpenCV code; a
+rectangle is made as a `Rect` where it is found (OpenCV's (x, y, w, h) through `Rect.xywh`), never passed around
+as a bare 4-tuple. Every operation returns a new `Rect`; none clips unless asked (`clip`).
 """
 
 from __future__ import annotations
@@ -36,10 +36,8 @@ class Rect(NamedTuple):
     y1: float
 
     @classmethod
-    def of(cls, b: HasBox | tuple[float, float, float, float]) -> Rect:
-        """The rectangle of a box-like object (its four sides) or a 4-tuple."""
-        if isinstance(b, tuple):
-            return cls(*b)
+    def of(cls, b: HasBox) -> Rect:
+        """The rectangle of a box-like object (its four sides)."""
         return cls(b.x0, b.y0, b.x1, b.y1)
 
     @classmethod

@@ -68,7 +68,7 @@ from lluma_agent.tools.goto import GoTo
 from lluma_agent.tools.guard import RECOVER_TP, SESSION_ERROR, Guard, shows
 from lluma_agent.tools.toolkit import ToolContext, ToolRegistry
 from lluma_facts import Usage
-from lluma_vision.compact import compact, summarize
+from lluma_vision.facts.compact import compact, summarize
 from lluma_vision.models import VisionOutput
 from lluma_vision.phash import distance
 

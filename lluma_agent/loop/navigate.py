@@ -44,9 +44,9 @@ from lluma_agent.runlog.turnlog import NavigationStep, RoutineLog
 from lluma_agent.tools.actions import ActionError, InputTool, PlannedAction
 from lluma_agent.tools.goto import GoTo
 from lluma_agent.tools.toolkit import ToolContext, ToolRegistry
+from lluma_vision.facts.screen import choice_stack, identify
+from lluma_vision.facts.story import choices_as_text, sentence, story_lines
 from lluma_vision.models import ScreenIdentity, VisionOutput
-from lluma_vision.screen import choice_stack, identify
-from lluma_vision.story import choices_as_text, sentence, story_lines
 
 CHROME = frozenset({"skip", "quick", "log", "auto", "menu"})  # a story's and a screen's own controls
 DISMISS = CHROME | {"back", "cancel", "close"}  # leave, never choose

@@ -4,21 +4,22 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from lluma_vision.associate import associate
-from lluma_vision.captioned import line_values
-from lluma_vision.compact import compact, summarize
-from lluma_vision.disabled import mark_disabled
-from lluma_vision.gauges import badge_word, find_gauges
-from lluma_vision.models import Box, Button, CaptionedValue, Gauge, TextLine, VisionOutput
-from lluma_vision.ocr import Line, Work, _one_spaced
-from lluma_vision.reread import (
+from lluma_vision.buttons.disabled import mark_disabled
+from lluma_vision.facts.associate import associate
+from lluma_vision.facts.captioned import line_values
+from lluma_vision.facts.compact import compact, summarize
+from lluma_vision.facts.reread import (
     numbers_over,
     numbers_over_caps,
     numbers_without_icons,
     widened_numbers,
     without_icon_letter,
 )
-from lluma_vision.values import keyed, read_values, split_words
+from lluma_vision.facts.values import keyed, read_values, split_words
+from lluma_vision.geometry import Rect
+from lluma_vision.models import Box, Button, CaptionedValue, Gauge, TextLine, VisionOutput
+from lluma_vision.pixels.gauges import badge_word, find_gauges
+from lluma_vision.pixels.ocr import Line, Work, _one_spaced
 
 GREY, TRACK = (245, 245, 245), (117, 117, 117)
 
@@ -244,7 +245,7 @@ def _big_yellow_digit(at: tuple[int, int], size: int) -> Work:
 
 def test_a_big_number_the_detector_missed_is_re_read_digit_only_over_its_caption():
     work = _big_yellow_digit((160, 60), 72)
-    caption = (140.0, 150.0, 240.0, 180.0)
+    caption = Rect(140.0, 150.0, 240.0, 180.0)
     [found] = numbers_over(work, [caption], [])
     assert found is not None and found[0] == "7" and found[1][3] <= caption[1]  # read in the band over it
     assert numbers_over(work, [caption], [Line("Year", 0.9, 150, 90, 230, 140)]) == [None]  # read text there
@@ -256,7 +257,7 @@ def test_a_digits_flat_top_over_a_narrow_caption_is_no_plates_edge():
     """Over a caption about as wide as the digit, the "7"'s bar fills most of the band's rows at its top; it keeps
     clear of the band's sides, so it stays the digit's."""
     work = _big_yellow_digit((165, 60), 72)
-    [found] = numbers_over(work, [(160.0, 150.0, 210.0, 180.0)], [])
+    [found] = numbers_over(work, [Rect(160.0, 150.0, 210.0, 180.0)], [])
     assert found is not None and found[0] == "7"
 
 
@@ -269,14 +270,14 @@ def test_a_big_number_touching_its_calendars_header_is_still_re_read():
     top = d.textbbox((170, 70), "2", font=font)[1]
     d.rectangle((110, 60, 290, top), fill=(245, 205, 20))  # the header, meeting the digit's top
     d.text((170, 70), "2", fill=(235, 170, 20), font=font)
-    caption = (150.0, 160.0, 250.0, 190.0)
+    caption = Rect(150.0, 160.0, 250.0, 190.0)
     [found] = numbers_over(Work(rgb=np.asarray(img), scale=1.0, device_width=400, device_height=300), [caption], [])
     assert found is not None and found[0] == "2"
 
 
 def test_a_big_number_missed_just_left_of_its_caption_is_re_read_there():
     work = _big_yellow_digit((95, 88), 72)
-    caption = (150.0, 110.0, 230.0, 160.0)  # "turn(s)" over "left", right of the day count
+    caption = Rect(150.0, 110.0, 230.0, 160.0)  # "turn(s)" over "left", right of the day count
     [found] = numbers_over(work, [caption], [])
     assert found is not None and found[0] == "7" and found[1][2] <= caption[0]  # read in the band left of it
     assert numbers_over(work, [caption], [Line("Goal", 0.9, 60, 105, 140, 150)]) == [None]  # read text there

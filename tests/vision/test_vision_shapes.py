@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
+from lluma_vision.buttons.resolve import apply
+from lluma_vision.buttons.rules.row import cells
 from lluma_vision.config import VisionConfig
-from lluma_vision.icons import find_icons
-from lluma_vision.layout import Block, clean_name
-from lluma_vision.ocr import Line, prepare
 from lluma_vision.pipeline import Vision
-from lluma_vision.resolve import apply
-from lluma_vision.rules_row import cells
+from lluma_vision.pixels.icons import find_icons
+from lluma_vision.pixels.layout import Block, clean_name
+from lluma_vision.pixels.ocr import Line, prepare
 
 WIDTHS = (420, 720, 1440)
 OUTLINE = (90, 80, 110)
@@ -184,8 +184,8 @@ def test_a_word_label_broken_over_two_lines_joins_whatever_colours_its_lines_rea
     """Outlined ribbon text reads as its white fill on one line and as its dark outline on the next; one
     label ("Scenario / Details") all the same. Lines of prose in two colours (a title over a greyer
     subtitle) stay apart."""
-    from lluma_vision.layout import group_lines
-    from lluma_vision.ocr import Line
+    from lluma_vision.pixels.layout import group_lines
+    from lluma_vision.pixels.ocr import Line
 
     rgb = np.zeros((200, 400, 3), np.uint8)
     rgb[10:40, 100:200] = (90, 170, 150)  # green ribbon, white glyphs

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from lluma_vision.layout import Block, Edges
-from lluma_vision.menu import tab_bar
-from lluma_vision.ocr import Line, Work
+from lluma_vision.pixels.layout import Block, Edges
+from lluma_vision.pixels.menu import tab_bar
+from lluma_vision.pixels.ocr import Line, Work
 
 TABS = ("Enhance", "Story", "Home", "Race", "Scout")
 
