@@ -1,8 +1,9 @@
-"""Re-reads: what OCR's detector missed or cut short, read again from the working image, as a table of specs.
+"""Re-reads: what OCR's detector missed or cut short, read again from the working image: one procedure, a spec per case.
 
 The bots re-read a failure rate the same way: look in a band where the number must be, take its glyphs alone, read
 them with only the characters a number is written with, and keep the read when the recogniser is sure. Here that
-procedure is written once (`reread`) and each case is a `Spec` in the table below (`SPECS`):
+procedure is written once (`reread`) and each case is a `Spec` below, run by the function that knows its anchors
+(`numbers_over`, `numbers_over_caps`, `badge_words`, `widened_numbers`, `gains_like_siblings`, ...):
 
 - where to look: the spec's `looks`, each a band relative to an anchor (a caption, a cap, a gain, a number), sized
   in the anchor's heights, dropped when it holds read text (nothing was missed there); the first band that holds
@@ -347,8 +348,6 @@ LINE_DIGITS = Spec("line_digits", (Look("line", _itself),), (Try("band", SURE),)
 
 CAPTION_SPECS = {(False, False): CAPTION_NUMBER, (True, False): STACKED_CAPTION_NUMBER,
                  (False, True): ABBREVIATION_NUMBER, (True, True): replace(CAPTION_NUMBER, looks=(OVER, LEFT, RIGHT))}
-SPECS: tuple[Spec, ...] = (CAPTION_NUMBER, STACKED_CAPTION_NUMBER, ABBREVIATION_NUMBER, CAP_NUMBER, BADGE_CAPTION,
-                           SIBLING_GAIN, STACKED_GAIN, WIDENED_NUMBER, LINE_DIGITS)
 
 
 # -- the runner ------------------------------------------------------------------------------------------------------
