@@ -12,6 +12,8 @@ import numpy as np
 
 from lluma_vision.models import Box, Button
 
+# evidence: PALE, DARK: b352537 (the facts a rest-or-train decision needs, on screens and screens2 (bench/vision.py));
+#   DIMMER: 4eee93a (greyed plates sat 45-101 under their siblings on screens and screens2, pale live ones 13-17)
 PALE = 0.5  # saturation below this share of the siblings' ...
 DIMMER = 30  # ... and value this much under theirs (0..255): greyed plates sat 45-101 under, pale live ones 13-17
 DARK = 0.7  # or value below this share of theirs
@@ -31,6 +33,7 @@ def _siblings(i: int, buttons: list[Button]) -> list[int]:
     return out
 
 
+# evidence: 0a584cf (gauge readouts never marked: false disabled marks on screens 10 -> 4 at 1x)
 READOUT_GAP = 3.0  # a gauge's caption or badge ends or starts within this many bar heights of the bar
 
 

@@ -14,6 +14,8 @@ from lluma_vision.evidence import ButtonScore, Step
 from lluma_vision.models import Button, VisionOutput
 from lluma_vision.pixels.layout import Block, clean_name, split_annotation
 
+# evidence: ALIKE, NEAREST, SHOWN: named in 22af599 from inline values; readings identical on screens 43/43, screens2
+#   21/21 (not re-measured one by one); PART: 10bfa57 (what --explain NAME shows (a display choice, not measured))
 ALIKE = 0.6  # a text reads like a name from this similarity on (difflib ratio over casefolded letters) on
 NEAREST = 3  # how many of the nearest texts a miss shows
 SHOWN = 60  # characters of a long text shown

@@ -18,6 +18,8 @@ from lluma_vision.pixels.ocr import Work
 TOP_BAND = 0.15
 BOTTOM_BAND = 0.85
 
+# evidence: named in 6f8e42f from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
+#   one by one)
 # An icon's caption: a short label (at most CAPTION_WORDS words, at most CAPTION_WIDTH icon widths wide) centred on
 # the icon (within CAPTION_CENTRE of its width), just under or over it: its gap from CAPTION_OVERLAP (overlapping)
 # to CAPTION_GAP of the icon's height (the hub's "Log"/"Menu" captions sit 0.1-0.4 heights under their icons)

@@ -19,6 +19,7 @@ from lluma_vision.facts.values import GAIN, SAME_COLUMN, fact_of, read_values, s
 from lluma_vision.models import Box, Button, TextLine, VisionOutput
 from lluma_vision.pixels.layout import PROSE_WORDS
 
+# evidence: 29bec38 (values joined to their labels (Speed 90, Energy 100/100) on the sim's hub and training screens)
 VALUE = re.compile(r"^[+\-]?\d[\d.,/%+\- ]{0,10}(pt|pts)?$")
 LABEL_MAX_CHARS = 24
 META_MAX_CHARS = 90

@@ -18,6 +18,9 @@ import numpy as np
 from lluma_vision.models import CaptionedValue
 from lluma_vision.pixels.ocr import DIGITS_RATIO, NUMBER_CHARS, Line, Work, recognise
 
+# evidence: STAT_CAP, CAREER_TURNS, PERCENT: 87152ca (what the game can show (a stat's cap, 1200, 100%, a 75-turn
+#   career)); SURE: 76f2dec (captioned values from single lines, held by bench/vision.py's facts figures on screens
+#   and screens2)
 STATS = ("speed", "stamina", "power", "guts", "wit")  # FACTS: the row of stat captions
 STAT_CAP = 1200  # FACTS: a stat is printed over its cap, "796 /1200" (the cap when none is printed beside it)
 CAREER_TURNS = 75  # FACTS: a URA Finale career is 75 turns: no count of turns left is higher

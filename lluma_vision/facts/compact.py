@@ -21,6 +21,7 @@ from lluma_vision.models import (
     VisionOutput,
 )
 
+# evidence: 79c57df (the first OCR reading)
 TEXT_CHARS = 160  # a dialogue line longer than this is cut (the screenshot has the rest)
 
 

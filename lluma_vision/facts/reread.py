@@ -53,6 +53,11 @@ BADGE_LETTER = 0.4
 ICON_LETTER = 0.5
 WORD_LETTER = 0.8
 
+# evidence: INK_DISTANCE, MAX_GLYPHS: 76f2dec (captioned values from single lines, held by bench/vision.py's facts
+#   figures on screens and screens2); COLOUR_BITS, EIGHT_WAY, GLYPH_TOPS, GLYPH_ASPECT, GLYPH_PAD: named in 6f8e42f
+#   from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured one by one); EDGE_ROW:
+#   bee3a04 (gauges on rescaled frames: screens energy 12 -> 18/19 at 0.75x); BADGE_MIN, BADGE_MAX_W: add3622 (badge
+#   words: screens2 values 81 -> 96/113 at 1x, screens unchanged)
 # -- glyphs ----------------------------------------------------------------------------------------------------------
 INK_DISTANCE = 90  # summed RGB distance from the band's commonest colour that counts as ink
 COLOUR_BITS = 5  # colours are binned by their top 3 bits (>> 5) to find the plate's commonest one
@@ -66,6 +71,8 @@ GLYPH_PAD = 4  # the glyphs are padded by a quarter of their height (at least 2 
 BADGE_MIN = 0.6  # a badge at least 0.6 of the number's height tall and wide...
 BADGE_MAX_W = 2.5  # ...and at most 2.5 wide
 
+# evidence: named in 6f8e42f from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
+#   one by one)
 # -- bands: free of read text ----------------------------------------------------------------------------------------
 FREE_MIN_W = 0.5  # a band narrower than half a glyph height holds no glyph
 FREE_SIDE = 0.1  # a read line overlapping a band's side by less than a tenth of a height does not fill it
@@ -184,6 +191,12 @@ def free(band: Rect, lines: Iterable[Line], h: float) -> bool:
         for ln in lines)
 
 
+# evidence: OVER_REACH, OVER_GLYPH, OVER_SLACK, SIDE_REACH, RIGHT_GAP, RIGHT_REACH: named in 6f8e42f from inline
+#   values; readings identical on screens 43/43, screens2 21/21 (not re-measured one by one); SIDE_PAD: 04334e0
+#   (captioned values round 1: chosen on screens2 66 -> 79/113 values, held out on screens 22 -> 24/26); SIDE_GLYPH:
+#   2e4dc23 (side band for two-line captions only: screens 24/26, screens2 79/113, re-read crops 69 -> 43); RIGHT_PAD,
+#   RIGHT_GLYPH, SHORT_CAPTION: 7d24b09 (abbreviation re-read: chosen on screens2 79 -> 80/113, verified on screens
+#   24/26)
 # -- where to look ---------------------------------------------------------------------------------------------------
 # A caption left without a value may still have one printed big over it, or just left of it on its row, in a colour
 # the detector does not see against its plate (a calendar's day count over or before "turn(s) left"); an
@@ -227,6 +240,9 @@ OVER = Look("over", _over_caption, OVER_GLYPH)
 LEFT = Look("left", _left_of_caption, SIDE_GLYPH)
 RIGHT = Look("right", _right_of_caption, RIGHT_GLYPH)
 
+# evidence: CAP_REACH, CAP_DIP: named in 6f8e42f from inline values; readings identical on screens 43/43, screens2
+#   21/21 (not re-measured one by one); CAP_PAD, CAP_GLYPH: c950175 (a cap read alone: screens2 values 105 -> 106/113
+#   at 1x)
 # A cap read alone ("/200" with no number over it): its number is printed right over it, bigger, and the detector
 # missed it (a lone "7" beside a badge): the band over the cap, CAP_PAD past its sides (the number is centred or
 # right-aligned over it), up to CAP_REACH of its heights and CAP_DIP into it, with glyphs at least CAP_GLYPH tall.
@@ -242,6 +258,9 @@ def _over_cap(a: Rect, h: float, lines: list[Line], work: Work) -> Rect | None:
     return band if free(band, lines, h) else None
 
 
+# evidence: BADGE_REACH, BADGE_GAP: named in 6f8e42f from inline values; readings identical on screens 43/43, screens2
+#   21/21 (not re-measured one by one); BADGE_PAD: add3622 (badge words: screens2 values 81 -> 96/113 at 1x, screens
+#   unchanged)
 # A bare number with a badge just left of it (a coloured hexagon holding "Pa"): the badge's word is its caption. The
 # detector does not see a word that small on a plate of its own colour; the band left of the number, BADGE_REACH of
 # its heights long and BADGE_PAD over and under its row, stopping BADGE_GAP short of it, holds the badge.
@@ -256,6 +275,8 @@ def _left_of_number(a: Rect, h: float, lines: list[Line], work: Work) -> Rect | 
     return band if free(band, lines, h) else None
 
 
+# evidence: named in 6f8e42f from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
+#   one by one)
 # A row of values where some have a gain printed at one place relative to their value: each other value has its gain,
 # if any, at that same place. The anchor is where the gain should be (the siblings' median offset, their widest and
 # tallest gain); the band is SIBLING_W of that width each side of its centre, from SIBLING_OVER over its top to
@@ -278,6 +299,8 @@ def _at_siblings_gain(a: Rect, h: float, lines: list[Line], work: Work) -> Rect 
     return band
 
 
+# evidence: STACK_REACH: named in 6f8e42f from inline values; readings identical on screens 43/43, screens2 21/21 (not
+#   re-measured one by one); STACK_GAP: 858cf3a (Unity Cup bonus badges: screens2 values 101 -> 104/113 at 1x)
 # A second signed number printed right over a gain, in its column (a scenario's bonus on a coloured badge over the
 # training's "+26"): the band over the gain, of its own width (wider, it takes in the badge's edges and the recogniser
 # grows unsure: BAND_SURE), from STACK_REACH of its heights over it to STACK_GAP over it.
@@ -290,6 +313,9 @@ def _over_gain(a: Rect, h: float, lines: list[Line], work: Work) -> Rect | None:
     return band if band.height >= FREE_MIN_W * h and free(band, lines, h) else None
 
 
+# evidence: WIDEN: 9d2ad09 (dhrpf's +19 read whole at 0.75/1/1.5x, no other value changed on the labelled screens);
+#   PAST_GLYPH, PAST_START, PAST_INNER: named in 6f8e42f from inline values; readings identical on screens 43/43,
+#   screens2 21/21 (not re-measured one by one)
 # A number's detected box can stop short of its last glyph (a "9" cut off "+19" by a badge that crowds it): when a
 # blob of ink at least PAST_GLYPH of its height starts within PAST_START of a height past its right end, where no
 # read line sits (the strip PAST_INNER in from its top and bottom), the box widened by WIDEN heights is read again.
@@ -457,6 +483,8 @@ def _same_row(a: CaptionedValue, b: CaptionedValue) -> bool:
     return abs(a.bounds.y0 - b.bounds.y0) < SAME_ROW * min(a.bounds.height, b.bounds.height)
 
 
+# evidence: named in 6f8e42f from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
+#   one by one)
 SAME_ROW = 0.5  # two values' tops within half the lower one's height: one row
 
 
@@ -516,6 +544,8 @@ def _letters(read: Iterable[tuple[str, float]]) -> list[tuple[str, float]]:
     return [(c, p) for c, p in read if c.isascii() and c.isalpha()]
 
 
+# evidence: named in 6f8e42f from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
+#   one by one)
 MIN_ICON_WORD = 4  # a word shorter than this keeps its letters (a letter less would leave no word)
 
 
@@ -536,6 +566,8 @@ def without_icon_letter(work: Work, word: str, line: Line) -> str:
     return _icon_end(word, read) or word
 
 
+# evidence: named in 6f8e42f from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
+#   one by one)
 # A stat's grade badge beside its number can be read as a digit set apart by a space ("5 117": an "F" badge): an end
 # letter or digit scored under ICON_LETTER, set apart by a space, on a line whose other non-space characters all score
 # at least WORD_LETTER and that is a number without it, is that icon and goes.

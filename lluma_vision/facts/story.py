@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from lluma_vision.models import Box, TextLine, VisionOutput
 
+# evidence: MIN_PICKS: e49d33c (an event's choice page on the sim); TITLE_WORDS, TITLE_CONFIDENCE: ace7c95 (event
+#   choices measured in play)
 STORY_BAND = 0.45  # the story's text box lies below this fraction of the height (sim 0.68-0.76, real 0.70-0.85)
 CHOICE_CHARS, CHOICE_WORDS = 18, 3  # an event's choice reads as a sentence, a button as a word or two
 MIN_PICKS = 2  # sentences away from the story's text box: an event's choices the reader did not frame as buttons

@@ -17,6 +17,7 @@ from lluma_vision.geometry import HasBox
 from lluma_vision.models import Box, CaptionedValue, TextLine
 from lluma_vision.pixels.ocr import ICON_INITIAL
 
+# evidence: b352537 (the facts a rest-or-train decision needs, on screens and screens2 (bench/vision.py))
 NUMBER = r"[+\-]?\d[\d,.]*\s*(?:/\s*\d[\d,]*|%)?"
 FACT = re.compile(rf"^(?P<caption>[^\d+\-]*[A-Za-z][^\d+]*?)\s*(?P<value>{NUMBER})$")
 # the number first, its words after on the line ("11,219 Fans", "12 turn(s) left"; "3turn(s)" run together, not "1st")
@@ -125,6 +126,9 @@ def caption_word(t: TextLine) -> str:
     return fact[0] if fact else caption_text(t.text)
 
 
+# evidence: CAPTION_MAX_WORDS, BELOW_COST, RIGHT_COST: 76f2dec (captioned values from single lines, held by
+#   bench/vision.py's facts figures on screens and screens2); ABOVE_COST: 04334e0 (captioned values round 1: chosen on
+#   screens2 66 -> 79/113 values, held out on screens 22 -> 24/26)
 NUMBER_LINE = re.compile(rf"^{NUMBER}$")
 CAP_TAIL = re.compile(r"^/\s*\d[\d,]*$")  # "/1200" printed under or after its number
 CAPTION_MAX_WORDS = 5
@@ -158,6 +162,7 @@ def _stacked(upper: Box, lower: Box, most: float = 1.4) -> bool:
     return aligned and -OVERLAP * h <= lower.y0 - upper.y1 <= OVERLAP * h and STACK_LEAST <= lower.height / h <= most
 
 
+# evidence: add3622 (badge words: screens2 values 81 -> 96/113 at 1x, screens unchanged)
 SENTENCE_END = re.compile(r"(?:[a-z]{3,}\.|\?)\s*$")  # "rotations?", "the end." - not "Lvl." or "No."
 NUMBER_FIRST_MOST = 1.6  # a label's second line led by its number printed bigger ("Concert in" over "19 turn(s)")
 

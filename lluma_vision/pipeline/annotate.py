@@ -14,6 +14,10 @@ from PIL import Image, ImageDraw, ImageFont
 
 from lluma_vision.models import Box, VisionOutput
 
+# evidence: BUTTON, TEXT, SCROLL: fe2b3c0 (the annotated picture (a display choice, not measured)); GAUGE, GAP:
+#   62ffb40 (the annotated picture's tags (a display choice, not measured)); MIN_FONT, FONT_PER_HEIGHT,
+#   LINE_PER_WIDTH, TAG_PAD_X, TAG_PAD_Y, LEGEND_STEP, LEGEND_MIN_STEP, MARGIN, SWATCH_GAP: named in 6f8e42f from
+#   inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured one by one)
 BUTTON = (230, 40, 90)  # what the model can press
 TEXT = (30, 120, 230)  # what it reads
 GAUGE = (235, 130, 0)  # a bar named by its caption, with its fill

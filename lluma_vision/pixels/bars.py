@@ -12,6 +12,10 @@ from pydantic import BaseModel
 
 from lluma_vision.models import Box
 
+# evidence: BAR_MIN, BAR_FLAT, BAR_SKEW: 166892d (a game between flat bars: boxed screens back to their unboxed
+#   figures (energy 19/19, values 25/26, 106/113)); BAR_DARK: 9bed130 (bars are dark: a flat light page around the CLI
+#   tests' Confirm dialog is no pillarbox); GAME_MIN: ff1b421 (a picture between bars spans a quarter of the frame (a
+#   spinner on a black loading frame))
 BAR_MIN = 0.02  # a bar is at least this share of the frame's side across it...
 BAR_FLAT = 12  # ...every pixel of it within this (summed RGB) of the bar's colour
 BAR_SKEW = 0.02  # and the two bars alike in size, within this share of that side
@@ -23,6 +27,8 @@ GAME_MIN = 0.25  # the picture between the bars spans at least this share of the
 M = TypeVar("M")
 
 
+# evidence: 166892d (a game between flat bars: boxed screens back to their unboxed figures (energy 19/19, values
+#   25/26, 106/113))
 SAMPLE = 8  # bars are looked for on every 8th line across them, then checked on every line
 
 

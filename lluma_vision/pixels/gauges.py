@@ -25,6 +25,10 @@ import numpy as np
 
 from lluma_vision.pixels.ocr import Line
 
+# evidence: SOLID, MIN_ELONGATION, LONE_ELONGATION: b352537 (the facts a rest-or-train decision needs, on screens and
+#   screens2 (bench/vision.py)); SCANNED_MIN_H, RUN_TOLERANCE: bee3a04 (gauges on rescaled frames: screens energy 12
+#   -> 18/19 at 0.75x); STRIP_MIN_ELONGATION, EMPTY_SOLID, MAX_BAR_H, MIN_BAR_W, LONE_MIN_W, CAPTION_OVER,
+#   BADGE_MAX_LETTERS, BADGE_REACH: 6bf8542 (the sim's training screen with its energy preview)
 # pixel classes (OpenCV HSV, 0..255): filled = clearly coloured and lit; empty = grey, neither white nor black
 FILLED_MIN_S, FILLED_MIN_V = 100, 90
 EMPTY_MAX_S, EMPTY_MIN_V, EMPTY_MAX_V = 30, 60, 200

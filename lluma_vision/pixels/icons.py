@@ -20,9 +20,12 @@ from PIL import Image, ImageDraw
 
 from lluma_vision.geometry import HasBox, Rect
 
+# evidence: ee1902b (shape and layout rules at 0.4x-1.5x on screens and screens2 (bench/vision.py))
 N = 24  # glyph masks are compared at N x N
 Px = tuple[int, int, int, int]  # a contour's bounding box (x0, y0, x1, y1) in whole pixels, for slicing
 
+# evidence: named in 22af599 from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
+#   one by one)
 # the conventional glyphs, in shares of the template's side (drawn at 4x and reduced)
 STROKE = 0.2  # a plus's, minus's, cross's and back arrow's stroke
 INFO_DOT = 0.3  # an "i": its dot's diameter and stem's width...
@@ -36,10 +39,14 @@ ARROW_ARM = 0.9
 MASK_CUT = 127  # grey level from which a reduced template pixel is ink
 NORMALISED_CUT = 100  # the same for a candidate's mask resized to N x N (area resampling softens thin strokes)
 
+# evidence: named in 22af599 from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
+#   one by one)
 # three_bars: a hamburger in any proportions
 BAR_ROW = 0.6  # a bar's rows are filled across at least this share of the glyph's width
 RIM_ROW = 0.5  # rows thinner than this share of the thickest bar are a plate's rim, not a bar
 
+# evidence: named in 22af599 from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
+#   one by one)
 # a glyph on a plate of one colour
 RIM = 0.08  # the plate's rim (this share of its short side) is left out
 MIN_INNER = 16  # an inside of fewer pixels holds no glyph to read
@@ -50,6 +57,8 @@ SPECK = 0.01  # glyph parts under this share of the inside are specks
 ON_RIM = 0.25  # a part with over this share of its pixels on the inner rim is an outline or a bevel
 GLYPH_SHARE = (0.04, 0.6)  # a glyph covers this share of the plate's inside
 
+# evidence: named in 22af599 from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
+#   one by one)
 # candidates: contours of the Canny edge map (thresholds 60/160) sized against the frame's short side
 CANNY = (60, 160)
 ICON_SIZE = (0.03, 0.13)  # an icon's side: 13-94 px on a 720-wide frame

@@ -22,10 +22,14 @@ from lluma_vision.evidence import Evidence, Frame, Step
 from lluma_vision.geometry import Rect
 from lluma_vision.pixels.ocr import ICON_INITIAL, Line
 
+# evidence: EDGE_T: 79c57df (the first OCR reading); BOX_SHRINK: named in 22af599 from inline values; readings
+#   identical on screens 43/43, screens2 21/21 (not re-measured one by one)
 Pads = tuple[float, float, float, float]  # the space between a text and its frame: (top, bottom, left, right)
 EDGE_T = 24  # max per-channel step between neighbouring pixels that counts as an edge
 BOX_SHRINK = 0.15  # a detector's line box overlaps the shape's border by about this share of its height each side
 
+# evidence: named in 22af599 from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
+#   one by one)
 # find_frame: how far to look for a shape's sides, and how straight they must be
 SIDE_REACH = 0.8  # a plate's left/right side lies within this share of the frame's width...
 SIDE_REACH_LINES = 25  # ...and this many line heights (the widest choice bars: about 20)
@@ -36,6 +40,8 @@ SIDE_AGREE = 0.7  # at least this share of the samples must meet the side
 COLUMNS = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)  # where across the text the top and bottom are looked for
 ROWS = (0.35, 0.45, 0.55, 0.65)  # where down the text the left and right are looked for (clear of ascenders)
 
+# evidence: named in 22af599 from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
+#   one by one)
 # _can_merge: the next line of one label or paragraph, in heights of the smaller line
 MERGE_GAP = 0.45  # at most this gap under the line above...
 MERGE_OVERLAP = 0.6  # ...or this much overlap (detector boxes of tight lines overlap)
@@ -54,6 +60,8 @@ WORD_SHIFT = 0.15  # a word broken over two lines: centres within this share of 
 WORD_SIZE = 1.35  # ...and sizes within this ratio
 WORD_LETTERS = 4  # each part a word of at least this many letters
 
+# evidence: named in 22af599 from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
+#   one by one)
 PROSE_WORDS = 5  # a text of this many words or more is prose, not a label
 BADGE_REACH = 1.2  # a badge touches its button within this many of its own line heights
 

@@ -23,6 +23,10 @@ from lluma_vision.geometry import Rect
 from lluma_vision.pixels.layout import Block, Edges
 from lluma_vision.pixels.ocr import Line, Work
 
+# evidence: MAX_BAND, EVEN: 65e01f7 (faint scrollbar tracks about 10 grey levels off a white list); TAB_CHARS, FLAT,
+#   SELECTED_SAT, SELECTED_LEAD, ROW_TOL, COLUMN_TOL, SPACING_MAX, SPACING_WHOLE, SIZE_SPREAD, BOTTOM, STRIP, CRISP,
+#   DIMMED, STRIP_SHARP, STRIP_TEXTURE: named in 22af599 from inline values; readings identical on screens 43/43,
+#   screens2 21/21 (not re-measured one by one)
 MAX_BAND = 10  # labels in one band beyond which it is a grid of content, not a bar with intruders
 EVEN = 1.6  # widest / narrowest gap of an evenly spaced bar (a wider Home tab: 1.4)
 TAB_CHARS = 18  # a tab's label: at most this many characters, two words, no digit ("Enhance", "Race Results")

@@ -93,6 +93,8 @@ class Work:
         return Rect.of(r).scale(self.scale)
 
 
+# evidence: named in 6f8e42f from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
+#   one by one)
 # A strip (one side over 2.5 times the other: a cropped bar, a banner) keeps the long-side cap when enlarged
 STRIP = 2.5
 # an enlargement under 1.15x is not worth its time: the recogniser reads text of 0.87 of the reference size as well
@@ -257,6 +259,7 @@ def recognise(crops: list[np.ndarray], allowed: str | None = None,
     return out
 
 
+# evidence: 7d24b09 (abbreviation re-read: chosen on screens2 79 -> 80/113, verified on screens 24/26)
 NUMBER_CHARS = "0123456789/%+,"  # what a number printed in the game is written with
 DIGITS_RATIO = 3.0  # a few digits fit in 3 heights; the padding past them only cost time and made icons read as "0"
 

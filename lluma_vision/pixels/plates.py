@@ -15,6 +15,9 @@ import numpy as np
 from lluma_vision.geometry import Rect
 from lluma_vision.pixels.layout import BOX_SHRINK, Block, Edges
 
+# evidence: REACH: 396ea82 (labels on discs and stacked list rows: labelled buttons the reading had found only as
+#   text); FILLED, PICTURE: named in 22af599 from inline values; readings identical on screens 43/43, screens2 21/21
+#   (not re-measured one by one)
 REACH = 3.0  # how far around the text a label's own shape may extend, in line heights
 FILLED = 0.5  # the region fills at least this share of its bounding box: a shape, not a gap between drawings
 PICTURE = 12  # a region over this many times the text's area is a picture with a caption, not the label's plate

@@ -17,6 +17,8 @@ from lluma_vision.geometry import Rect
 from lluma_vision.pixels.layout import STAT, Block, Edges, Said, find_frame, sentence
 from lluma_vision.pixels.plates import closed_shape
 
+# evidence: named in 22af599 from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
+#   one by one)
 # a block's own plate (find_frame's pads: top, bottom, left, right)
 PAD_SKEW = 0.45  # top and bottom pads differ by at most this share of the block's height (+2 px): centred
 PAD_MAX = 1.5  # neither pad over this many line heights (+2 px): the plate is the text's own, not a panel
@@ -26,6 +28,8 @@ BANNER_TOP = 0.25  # ...in the top quarter of it is a screen's header banner
 TITLE_BAR_WIDE = 0.75  # a bar this share of the frame wide with its text centred on it...
 TITLE_BAR_CENTRE = 0.1  # ...(within this share of the bar's width) is a dialog's title or message
 
+# evidence: named in 22af599 from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
+#   one by one)
 # a card (a list row drawn as one: race rows) around a short label and a detail or two
 CARD_REACH = 5.0  # looked for up to this many line heights above and below, through the card's other labels
 CARD_WIDE = 0.4  # at least this share of the frame wide...
@@ -34,9 +38,13 @@ CARD_TEXTS = 3  # it holds at most this many blocks
 TITLE_TOP = 2  # the title is its top line (nothing starts more than this many px above it)...
 TITLE_SIZE = 1.05  # ...and its biggest text (no other over this ratio of its line height)
 
+# evidence: named in 22af599 from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
+#   one by one)
 SHAPE_MIN_SIZE = 0.6  # a closed shape's label is at least this share of the body text's size (not small print)
 SHAPE_MIN_LETTERS = 3  # and has this many letters (two-letter stat initials on a badge are tags)
 
+# evidence: named in 22af599 from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
+#   one by one)
 # a stack of alike plates (event choices, shop and lesson rows)
 STACK_WIDE = 0.4  # plates at least this share of the frame wide
 STACK_EDGE = 0.03  # whose right sides line up within this share of the frame's width...

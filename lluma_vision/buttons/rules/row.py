@@ -15,6 +15,8 @@ import numpy as np
 from lluma_vision.evidence import ButtonScore, Evidence
 from lluma_vision.pixels.layout import NUMERIC, Block, Said, split_annotation
 
+# evidence: named in 22af599 from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
+#   one by one)
 CELL_WORDS = 2  # a cell's label: at most this many words...
 CELL_CHARS = 18  # ...and characters, no digit ("Infirmary", "Skill Points" but not "Turn 12")
 ROW_DRIFT = 1.6  # a row's first lines lie within this many line heights (the selected cell is often raised)
@@ -32,6 +34,8 @@ ART_MIN_PX = 4  # an area narrower or shorter than this cannot be told
 VALUE_GAP = 1.5  # a value heads under a label within this many line heights...
 VALUE_CENTRE = 0.6  # ...centred on it within this share of the wider of the two
 
+# evidence: named in 22af599 from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
+#   one by one)
 PAIR_ROW = 0.4  # a toggle's halves: centres within this many line heights vertically,
 PAIR_SIZE = (0.8, 1.25)  # text sizes this alike,
 PAIR_GAP = 2.5  # at most this many line heights apart,

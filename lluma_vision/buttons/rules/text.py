@@ -12,6 +12,8 @@ import re
 from lluma_vision.evidence import ButtonScore, Evidence
 from lluma_vision.pixels.layout import ANNOTATION, NUMERIC, STAT, Block, sentence
 
+# evidence: named in 22af599 from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
+#   one by one)
 MIN_LETTERS = 2  # a block with fewer letters is a mark or a number, not a label
 SHORT_WORDS = 3  # a short label: at most this many words...
 SHORT_CHARS = 24  # ...and characters, on at most two lines ("Career Profile", "Start Career!")
