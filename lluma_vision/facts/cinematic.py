@@ -16,9 +16,10 @@ import re
 import cv2
 import numpy as np
 
+from lluma_vision.facts.story import STORY_BAND  # subtitles and dialogue live under it
 from lluma_vision.geometry import Rect
 from lluma_vision.pixels.heuristics import gray
-from lluma_vision.pixels.layout import Block
+from lluma_vision.pixels.layout import PROSE_WORDS, Block  # a block of this many words is prose, not a label
 
 _LOADING = re.compile(r"now\s*loading|^loading|connecting|downloading", re.I)
 _STORY_CTL = re.compile(r"^(auto|log)$", re.I)
@@ -27,11 +28,9 @@ _CONTROL = re.compile(r"^(auto|log|next|skip|quick|fast forward)\W*$", re.I)  # 
 # Where things sit, as fractions of the viewport's height from its top (the game's portrait layout: set on the
 # simulator's story and event pages in the first classifier, held since by the labelled real cinematics in
 # tests/vision/test_vision_real.py):
-STORY_BAND = 0.7  # subtitles and dialogue live in the bottom 30%
 DIALOGUE_TOP = 0.55  # a full-screen story page has nothing over this (name plate, one line, Auto/Log)
 HEADER = 0.25  # title bars and turn counters live over this: not actions
 PROSE_TOP = 0.45  # an event page's story text sits under this
-PROSE_WORDS = 4  # a block of at least this many words is prose, not a label
 STORY_BLOCKS = 6  # a story page shows at most this many blocks (name, line(s), Auto, Log, menu)
 LOADING_EXTRAS = 3  # a loading caption comes with at most a tip's few lines
 # Pixel statistics of the viewport's grey (0-255): a blank transition frame is flat (std under 12), the pale

@@ -60,9 +60,12 @@ WORD_SHIFT = 0.15  # a word broken over two lines: centres within this share of 
 WORD_SIZE = 1.35  # ...and sizes within this ratio
 WORD_LETTERS = 4  # each part a word of at least this many letters
 
-# evidence: named in 22af599 from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
-#   one by one)
-PROSE_WORDS = 5  # a text of this many words or more is prose, not a label
+# A text of this many words or more is prose, not a label: for the plate rules (a sentence centred in a box is a
+# message), the cinematic classifier (story prose) and association (speech). One value (issue 38: cinematic.py had 4):
+# at 4, twelve plated 4-word labels on screens and screens2 ("Junior Year Late Dec", "Front Runner Corners O") would
+# fall to text; at 5, cinematic.py changes no frame (no dialogue or cutscene frame there holds a 4-word text; the
+# before-snapshot of 5f90229).
+PROSE_WORDS = 5
 BADGE_REACH = 1.2  # a badge touches its button within this many of its own line heights
 
 
