@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 
 from lluma_vision.models import Box, Button
+from lluma_vision.pixels.ocr import Work
 
 # evidence: PALE, DARK: b352537 (the facts a rest-or-train decision needs, on screens and screens2 (bench/vision.py));
 #   DIMMER: 4eee93a (greyed plates sat 45-101 under their siblings on screens and screens2, pale live ones 13-17)
@@ -44,18 +45,17 @@ def beside_gauge(b: Box, gauges: list[Box]) -> bool:
                     or -g.height <= b.x0 - g.x1 <= READOUT_GAP * g.height) for g in gauges)
 
 
-def mark_disabled(rgb: np.ndarray, scale: float, buttons: list[Button],
-                  gauges: list[Box] | None = None) -> list[Button]:
-    """`rgb` is the working image, `scale` working px per device px; buttons and gauges in device pixels."""
+def mark_disabled(work: Work, buttons: list[Button], gauges: list[Box] | None = None) -> list[Button]:
+    """Buttons and gauges in device pixels; their plates' colours read off the working image."""
     readouts = {i for i, b in enumerate(buttons) if beside_gauge(b.bounds, gauges or [])}
     if len(buttons) < 2:
         return buttons
-    hsv = cv2.cvtColor(np.ascontiguousarray(rgb), cv2.COLOR_RGB2HSV)
+    hsv = cv2.cvtColor(np.ascontiguousarray(work.rgb), cv2.COLOR_RGB2HSV)
     hh, ww = hsv.shape[:2]
     plate: list[tuple[float, float] | None] = []
     for b in buttons:
-        x0, y0 = max(0, int(b.bounds.x0 * scale)), max(0, int(b.bounds.y0 * scale))
-        x1, y1 = min(ww, int(b.bounds.x1 * scale)), min(hh, int(b.bounds.y1 * scale))
+        r = work.from_device(b.bounds)
+        x0, y0, x1, y1 = max(0, int(r.x0)), max(0, int(r.y0)), min(ww, int(r.x1)), min(hh, int(r.y1))
         if x1 - x0 < 2 or y1 - y0 < 2:
             plate.append(None)
             continue

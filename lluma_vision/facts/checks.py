@@ -53,7 +53,7 @@ def broken_rule(v: CaptionedValue) -> str | None:
 
 def _digit_lines(work: Work, v: CaptionedValue, lines: list[Line]) -> list[Line]:
     """The OCR lines holding the value's digits: inside its box (working pixels), top to bottom, left to right."""
-    x0, y0, x1, y1 = (c * work.scale for c in v.bounds.as_list())  # working px = device px * scale
+    x0, y0, x1, y1 = work.from_device(v.bounds)
     inside = [ln for ln in lines if x0 <= (ln.x0 + ln.x1) / 2 <= x1 and y0 <= (ln.y0 + ln.y1) / 2 <= y1
               and any(c.isdigit() for c in ln.text)]
     return sorted(inside, key=lambda ln: (ln.y0, ln.x0))

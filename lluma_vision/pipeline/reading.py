@@ -123,8 +123,7 @@ def output_stage(r: Reading) -> None:
     work, blocks, view, tabs = r.work, r.blocks, r.view, r.tabs
     extra = icon_buttons(work, view, r.icons, blocks)
     bars = [work.to_device(g) for g in r.gauges]
-    buttons = mark_disabled(work.rgb, work.scale, [block_button(work, view, b) for b in blocks if b.is_button] + extra,
-                            bars)
+    buttons = mark_disabled(work, [block_button(work, view, b) for b in blocks if b.is_button] + extra, bars)
     if tabs is not None and not tabs.usable:  # the bar is blurred/dimmed behind a pop-up: what is sharp is in it
         buttons = [b if b.region == "menu" else b.model_copy(update={"region": "dialog"}) for b in buttons]
     texts = [t for b in blocks if not b.is_button and (t := block_text(work, b, r.value_lines)) is not None]

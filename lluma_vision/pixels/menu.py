@@ -20,6 +20,7 @@ from itertools import combinations
 import numpy as np
 
 from lluma_vision.geometry import Rect
+from lluma_vision.models import Box
 from lluma_vision.pixels.layout import Block, Edges
 from lluma_vision.pixels.ocr import Line, Work
 
@@ -60,15 +61,14 @@ class TabMemory:
 
     size: tuple[int, int] = (0, 0)
     names: list[str] = field(default_factory=list)
-    boxes: list[tuple[int, int, int, int]] = field(default_factory=list)
+    boxes: list[Box] = field(default_factory=list)
     selected: int | None = None
     brightness: float = 0.0
 
     def remember(self, work: Work, bar: TabBarPx) -> None:
-        s = 1.0 / work.scale
         self.size = (work.device_width, work.device_height)
         self.names = [b.text for b in bar.tabs]
-        self.boxes = [(round(b.x0 * s), round(b.y0 * s), round(b.x1 * s), round(b.y1 * s)) for b in bar.tabs]
+        self.boxes = [work.to_device(b) for b in bar.tabs]
         self.selected = bar.selected
         self.brightness = _brightness(work.rgb, bar.tabs)
 
@@ -204,11 +204,8 @@ def tab_bar(
 
 def _blurred_remembered(work: Work, mem: TabMemory) -> TabBarPx | None:
     """The remembered bar, now unreadable: every label spot blurred and the selected colour still in place."""
-    s = work.scale
-    tabs = [
-        Block(lines=[Line(text=n, conf=0.0, x0=b[0] * s, y0=b[1] * s, x1=b[2] * s, y1=b[3] * s)])
-        for n, b in zip(mem.names, mem.boxes, strict=True)
-    ]
+    spots = [(n, work.from_device(b)) for n, b in zip(mem.names, mem.boxes, strict=True)]
+    tabs = [Block(lines=[Line(text=n, conf=0.0, x0=r.x0, y0=r.y0, x1=r.x1, y1=r.y1)]) for n, r in spots]
     if mem.selected is None or max(crispness(work.rgb, t) for t in tabs) >= CRISP:
         return None
     if _selected(work.rgb, tabs) != mem.selected:

@@ -24,6 +24,11 @@ from lluma_vision.pixels.ocr import Line, Work, _one_spaced
 GREY, TRACK = (245, 245, 245), (117, 117, 117)
 
 
+def _work(img: Image.Image) -> Work:
+    """A drawn frame at working size (scale 1)."""
+    return Work(rgb=np.asarray(img), scale=1.0, device_width=img.width, device_height=img.height)
+
+
 def _bar_frame(scale: float, fill: float, coloured: bool = True) -> tuple[np.ndarray, Line]:
     """A 720-wide frame with a bordered track (coloured run, grey rest) and a caption line to its left."""
     w, h = round(720 * scale), round(1280 * scale)
@@ -174,7 +179,7 @@ def test_a_plate_greyer_and_darker_than_its_row_is_disabled():
         x0 = 40 + 220 * i
         d.rectangle((x0, 1200, x0 + 180, 1260), fill=colour, outline=(90, 90, 90))
         buttons.append(Button(name=name, bounds=Box(x0=x0, y0=1200, x1=x0 + 181, y1=1261)))
-    got = mark_disabled(np.asarray(img), 1.0, buttons)
+    got = mark_disabled(_work(img), buttons)
     assert [b.name for b in got if "disabled" in b.meta] == ["Quick"]  # a white plate is pale but not greyed out
 
 
@@ -193,7 +198,7 @@ def _row(plates: dict[str, tuple[int, int, int, int]], y0: int, region: str = "m
 def test_a_greyed_tile_of_a_menu_row_is_disabled_against_its_menu_siblings():
     img, buttons = _row({"Infirmary": (20, 120, 110, 130), "Recreation": (200, 250, 150, 40),
                          "Lessons": (380, 230, 90, 200), "Races": (560, 125, 115, 125)}, 1100, region="menu")
-    got = mark_disabled(np.asarray(img), 1.0, buttons)
+    got = mark_disabled(_work(img), buttons)
     assert [b.name for b in got if "disabled" in b.meta] == ["Infirmary", "Races"]
 
 
@@ -202,7 +207,7 @@ def test_a_pale_plate_a_little_dimmer_than_its_siblings_is_live_a_greyed_one_is_
     of another colour, not a greyed-out one (greyed plates sit 45 and more under)."""
     img, buttons = _row({"Goal": (20, 255, 215, 20), "Details": (200, 234, 234, 234), "Run": (380, 250, 200, 30),
                          "Quick": (560, 200, 200, 200)}, 100)
-    got = mark_disabled(np.asarray(img), 1.0, buttons)
+    got = mark_disabled(_work(img), buttons)
     assert [b.name for b in got if "disabled" in b.meta] == ["Quick"]
 
 
@@ -210,9 +215,9 @@ def test_a_gauges_caption_and_badge_are_readouts_never_disabled():
     img, buttons = _row({"Energy": (10, 140, 140, 140), "GOOD": (330, 250, 150, 40), "Details": (450, 130, 130, 130),
                          "Goal": (590, 60, 180, 60)}, 100)
     gauge = Box(x0=120, y0=110, x1=320, y1=140)  # between the caption and the badge, on their row
-    assert [b.name for b in mark_disabled(np.asarray(img), 1.0, buttons) if "disabled" in b.meta] == [
+    assert [b.name for b in mark_disabled(_work(img), buttons) if "disabled" in b.meta] == [
         "Energy", "Details"]
-    got = mark_disabled(np.asarray(img), 1.0, buttons, [gauge])
+    got = mark_disabled(_work(img), buttons, [gauge])
     assert [b.name for b in got if "disabled" in b.meta] == ["Details"]
 
 
