@@ -451,7 +451,7 @@ def numbers_over_caps(work: Work, lines: list[Line]) -> list[Line]:
         found = reread(work, CAP_NUMBER, Rect.of(cap), [ln for ln in lines if ln is not cap])
         if found is not None:
             b = found.band
-            out.append(Line(text=found.text, conf=found.score, x0=b.x0, y0=b.y0, x1=b.x1, y1=b.y1))
+            out.append(Line(text=found.text, conf=found.score, box=Rect(b.x0, b.y0, b.x1, b.y1)))
     return out
 
 
@@ -463,7 +463,7 @@ def badge_words(work: Work, numbers: list[Line], lines: list[Line]) -> list[Line
         found = reread(work, BADGE_CAPTION, Rect.of(ln), lines)
         if found is not None:
             g = found.glyphs
-            out.append(Line(text=found.text, conf=found.score, x0=g.x0, y0=g.y0, x1=g.x1, y1=g.y1))
+            out.append(Line(text=found.text, conf=found.score, box=Rect(g.x0, g.y0, g.x1, g.y1)))
     return out
 
 
@@ -475,7 +475,7 @@ def widened_numbers(work: Work, lines: list[Line]) -> list[Line]:
             continue
         found = reread(work, WIDENED_NUMBER, Rect.of(ln), lines, ln.text)
         if found is not None:
-            out[k] = replace(ln, text=found.text, x1=found.band.x1, scores=found.scores)
+            out[k] = replace(ln, text=found.text, box=ln.box._replace(x1=found.band.x1), scores=found.scores)
     return out
 
 
@@ -588,8 +588,8 @@ def numbers_without_icons(lines: list[Line]) -> list[Line]:
             # a sign or a percent is the number's own, however doubted
             if t[sep] == " " and t[gone].isalnum() and p[gone] < ICON_LETTER and NUMBER_LINE.match(t[keep]) and sure:
                 cut = 2 / len(t) * ln.w  # the glyph and its space, by their share of the characters
-                ln = replace(ln, text=t[keep], scores=p[keep], x0=ln.x0 + cut if gone == 0 else ln.x0,
-                             x1=ln.x1 - cut if gone else ln.x1)
+                box = ln.box._replace(x0=ln.x0 + cut) if gone == 0 else ln.box._replace(x1=ln.x1 - cut)
+                ln = replace(ln, text=t[keep], scores=p[keep], box=box)
                 break
         out.append(ln)
     return out

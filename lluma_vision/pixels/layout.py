@@ -82,18 +82,29 @@ class Block:
     from it (nothing else sets them: see resolve.py)."""
 
     lines: list[Line]
-    x0: float = 0.0
-    y0: float = 0.0
-    x1: float = 0.0
-    y1: float = 0.0
     trace: list[Step] = field(default_factory=list)
     meta: list[str] = field(default_factory=list)
+    box: Rect = field(init=False)  # around its lines, working pixels
 
     def __post_init__(self) -> None:
-        self.x0 = min(ln.x0 for ln in self.lines)
-        self.y0 = min(ln.y0 for ln in self.lines)
-        self.x1 = max(ln.x1 for ln in self.lines)
-        self.y1 = max(ln.y1 for ln in self.lines)
+        self.box = Rect(min(ln.x0 for ln in self.lines), min(ln.y0 for ln in self.lines),
+                        max(ln.x1 for ln in self.lines), max(ln.y1 for ln in self.lines))
+
+    @property
+    def x0(self) -> float:
+        return self.box.x0
+
+    @property
+    def y0(self) -> float:
+        return self.box.y0
+
+    @property
+    def x1(self) -> float:
+        return self.box.x1
+
+    @property
+    def y1(self) -> float:
+        return self.box.y1
 
     @property
     def score(self) -> float:
@@ -133,11 +144,11 @@ class Block:
 
     @property
     def cx(self) -> float:
-        return (self.x0 + self.x1) / 2
+        return self.box.cx
 
     @property
     def cy(self) -> float:
-        return (self.y0 + self.y1) / 2
+        return self.box.cy
 
 
 Said = Iterator[tuple[Block, Evidence]]  # what a rule says, block by block (resolve.py applies it as it is said)

@@ -205,7 +205,7 @@ def tab_bar(
 def _blurred_remembered(work: Work, mem: TabMemory) -> TabBarPx | None:
     """The remembered bar, now unreadable: every label spot blurred and the selected colour still in place."""
     spots = [(n, work.from_device(b)) for n, b in zip(mem.names, mem.boxes, strict=True)]
-    tabs = [Block(lines=[Line(text=n, conf=0.0, x0=r.x0, y0=r.y0, x1=r.x1, y1=r.y1)]) for n, r in spots]
+    tabs = [Block(lines=[Line(text=n, conf=0.0, box=Rect(r.x0, r.y0, r.x1, r.y1))]) for n, r in spots]
     if mem.selected is None or max(crispness(work.rgb, t) for t in tabs) >= CRISP:
         return None
     if _selected(work.rgb, tabs) != mem.selected:

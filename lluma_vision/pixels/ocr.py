@@ -27,31 +27,44 @@ _LOCK = threading.Lock()
 
 @dataclass(frozen=True)
 class Line:
-    """One OCR line in working-image pixels (floats)."""
+    """One OCR line: its text and its box in working-image pixels (floats)."""
 
     text: str
     conf: float
-    x0: float
-    y0: float
-    x1: float
-    y1: float
+    box: Rect
     scores: tuple[float, ...] = ()  # the recogniser's score for each character of `text`; empty when unknown
 
     @property
+    def x0(self) -> float:
+        return self.box.x0
+
+    @property
+    def y0(self) -> float:
+        return self.box.y0
+
+    @property
+    def x1(self) -> float:
+        return self.box.x1
+
+    @property
+    def y1(self) -> float:
+        return self.box.y1
+
+    @property
     def h(self) -> float:
-        return self.y1 - self.y0
+        return self.box.height
 
     @property
     def w(self) -> float:
-        return self.x1 - self.x0
+        return self.box.width
 
     @property
     def cx(self) -> float:
-        return (self.x0 + self.x1) / 2
+        return self.box.cx
 
     @property
     def cy(self) -> float:
-        return (self.y0 + self.y1) / 2
+        return self.box.cy
 
 
 @dataclass
@@ -219,7 +232,7 @@ def read_lines(work: Work, det_limit: int = 960, min_conf: float = 0.5, threads:
         y0, y1 = max(0.0, float(pts[:, 1].min())), min(float(work.h), float(pts[:, 1].max()))
         if x1 - x0 < 2 or y1 - y0 < 2:
             continue
-        line = Line(text=text, conf=float(conf), x0=x0, y0=y0, x1=x1, y1=y1, scores=scores)
+        line = Line(text=text, conf=float(conf), box=Rect(x0, y0, x1, y1), scores=scores)
         if _shape_not_text(text, float(conf), x1 - x0, y1 - y0):
             if doubtful is not None and re.fullmatch(r"[A-Za-z]{2}", text) and not _letter_shaped(text, line.w, line.h):
                 doubtful.append(line)

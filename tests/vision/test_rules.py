@@ -16,6 +16,7 @@ import pytest
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 import lluma_vision
+from lluma_vision.geometry import Rect
 from lluma_vision.pipeline.reading import STAGES, Reading
 from lluma_vision.pixels.ocr import Line, prepare
 from tests.vision.test_vision_shapes import OUTLINE, canvas
@@ -29,7 +30,7 @@ def write(d: Draw, text: str, x: float, cy: float, h: float = 30, at: str = "mm"
     font = ImageFont.load_default(size=round(0.8 * h))
     d.text((x, cy), text, font=font, fill=fill, anchor=at)
     x0, _, x1, _ = d.textbbox((x, cy), text, font=font, anchor=at)
-    return Line(text=text, conf=0.95, x0=float(x0 - 2), y0=cy - h / 2, x1=float(x1 + 2), y1=cy + h / 2)
+    return Line(text=text, conf=0.95, box=Rect(float(x0 - 2), cy - h / 2, float(x1 + 2), cy + h / 2))
 
 
 def plate(d: Draw, x0: float, y0: float, x1: float, y1: float, fill=(250, 250, 250)) -> None:

@@ -39,7 +39,7 @@ def _bar_frame(scale: float, fill: float, coloured: bool = True) -> tuple[np.nda
     d.rectangle((x0, y0, x1 - 1, y1 - 1), fill=TRACK)
     if coloured:
         d.rectangle((x0, y0, x0 + round((x1 - x0) * fill) - 1, y1 - 1), fill=(40, 200, 255))
-    caption = Line("Energy", 0.9, 150 * scale, 150 * scale, 226 * scale, 178 * scale)
+    caption = Line("Energy", 0.9, Rect(150 * scale, 150 * scale, 226 * scale, 178 * scale))
     return np.asarray(img), caption
 
 
@@ -64,7 +64,7 @@ def test_a_gauge_whose_grey_rim_a_rescale_blurred_into_its_empty_run_is_still_fo
     d.rectangle((x0, y0, x1 - 1, y1 - 1), fill=TRACK)
     d.rectangle((x0, y0, x0 + round((x1 - x0) * fill) - 1, y1 - 1), fill=(40, 200, 255))
     blurred = img.resize((1080, 1920), Image.BICUBIC).resize((720, 1280), Image.BILINEAR)
-    gauges = find_gauges(np.asarray(blurred), [Line("Energy", 0.9, 150, 148, 222, 172)])
+    gauges = find_gauges(np.asarray(blurred), [Line("Energy", 0.9, Rect(150, 148, 222, 172))])
     assert [g.label for g in gauges] == ["Energy"] and abs(gauges[0].fill - fill) < 0.05
 
 
@@ -80,7 +80,7 @@ def test_a_gauge_whose_light_rim_a_rescale_joined_to_the_grey_around_it_is_still
     d.rounded_rectangle((x0, y0, x1 - 1, y1 - 1), radius=9, fill=TRACK)
     d.rectangle((x0 + 4, y0, x0 + round((x1 - x0) * fill) - 1, y1 - 1), fill=(40, 200, 255))
     blurred = img.resize((1080, 1920), Image.BICUBIC).resize((720, 1280), Image.BILINEAR)
-    gauges = find_gauges(np.asarray(blurred), [Line("Energy", 0.9, 150, 148, 222, 172)])
+    gauges = find_gauges(np.asarray(blurred), [Line("Energy", 0.9, Rect(150, 148, 222, 172))])
     assert [g.label for g in gauges] == ["Energy"] and abs(gauges[0].fill - fill) < 0.05
 
 
@@ -92,7 +92,7 @@ def test_a_tracks_rim_is_not_a_second_empty_bar():
     d.rectangle((230, 139, 510, 143), fill=TRACK)  # the rim, one white row over the track
     d.rectangle((230, 145, 509, 163), fill=TRACK)
     d.rectangle((230, 145, 379, 163), fill=(40, 200, 255))
-    lines = [Line("Energy", 0.9, 150, 136, 222, 172), Line("GOOD", 0.9, 540, 140, 620, 168)]
+    lines = [Line("Energy", 0.9, Rect(150, 136, 222, 172)), Line("GOOD", 0.9, Rect(540, 140, 620, 168))]
     gauges = find_gauges(np.asarray(img), lines)
     assert [(g.label, round(g.fill, 2)) for g in gauges] == [("Energy", 0.54)]
     assert badge_word(gauges, lines, 720) == "GOOD"
@@ -107,7 +107,7 @@ def test_a_full_bar_counts_only_beside_a_caption():
 def test_the_badge_word_is_the_upper_case_word_on_the_gauge_row():
     rgb, caption = _bar_frame(1.0, 0.5)
     gauges = find_gauges(rgb, [caption])
-    lines = [caption, Line("↑GOOD", 0.9, 530, 145, 640, 182), Line("NEW", 0.9, 530, 600, 600, 630)]
+    lines = [caption, Line("↑GOOD", 0.9, Rect(530, 145, 640, 182)), Line("NEW", 0.9, Rect(530, 600, 600, 630))]
     assert badge_word(gauges, lines, 720) == "GOOD"
     assert badge_word([], lines, 720) is None
 
@@ -253,7 +253,7 @@ def test_a_big_number_the_detector_missed_is_re_read_digit_only_over_its_caption
     caption = Rect(140.0, 150.0, 240.0, 180.0)
     [found] = numbers_over(work, [caption], [])
     assert found is not None and found[0] == "7" and found[1][3] <= caption[1]  # read in the band over it
-    assert numbers_over(work, [caption], [Line("Year", 0.9, 150, 90, 230, 140)]) == [None]  # read text there
+    assert numbers_over(work, [caption], [Line("Year", 0.9, Rect(150, 90, 230, 140))]) == [None]  # read text there
     blank = Work(rgb=np.full((300, 400, 3), 250, np.uint8), scale=1.0, device_width=400, device_height=300)
     assert numbers_over(blank, [caption], []) == [None]
 
@@ -285,7 +285,7 @@ def test_a_big_number_missed_just_left_of_its_caption_is_re_read_there():
     caption = Rect(150.0, 110.0, 230.0, 160.0)  # "turn(s)" over "left", right of the day count
     [found] = numbers_over(work, [caption], [])
     assert found is not None and found[0] == "7" and found[1][2] <= caption[0]  # read in the band left of it
-    assert numbers_over(work, [caption], [Line("Goal", 0.9, 60, 105, 140, 150)]) == [None]  # read text there
+    assert numbers_over(work, [caption], [Line("Goal", 0.9, Rect(60, 105, 140, 150))]) == [None]  # read text there
 
 
 def _badge(arrow: bool) -> tuple[Work, Line]:
@@ -296,7 +296,7 @@ def _badge(arrow: bool) -> tuple[Work, Line]:
         d.line((8, 46, 34, 14), fill=(255, 255, 255), width=8)
     d.text((44, 8), "GOOD", fill=(255, 255, 255), font=ImageFont.load_default(size=40), stroke_width=2,
            stroke_fill=(180, 80, 10))
-    return Work(rgb=np.asarray(img), scale=1.0, device_width=240, device_height=60), Line("x", 0.9, 0, 0, 240, 60)
+    return Work(rgb=np.asarray(img), scale=1.0, device_width=240, device_height=60), Line("x", 0.9, Rect(0, 0, 240, 60))
 
 
 def test_a_badge_icon_read_as_a_letter_is_dropped_from_the_word():
@@ -312,9 +312,9 @@ def test_a_badge_letter_the_ocr_pass_doubted_is_its_icon_whatever_a_second_read_
     img = Image.new("RGB", (260, 60), (250, 140, 40))
     ImageDraw.Draw(img).text((8, 8), "AGOOD", fill=(255, 255, 255), font=ImageFont.load_default(size=40))
     work = Work(rgb=np.asarray(img), scale=1.0, device_width=260, device_height=60)
-    doubted = Line("AGOOD", 0.8, 0, 0, 260, 60, scores=(0.15, 0.98, 0.97, 0.99, 0.97))
+    doubted = Line("AGOOD", 0.8, Rect(0, 0, 260, 60), scores=(0.15, 0.98, 0.97, 0.99, 0.97))
     assert without_icon_letter(work, "AGOOD", doubted) == "GOOD"
-    assert without_icon_letter(work, "AGOOD", Line("AGOOD", 0.8, 0, 0, 260, 60)) == "AGOOD"  # read alone: sure
+    assert without_icon_letter(work, "AGOOD", Line("AGOOD", 0.8, Rect(0, 0, 260, 60))) == "AGOOD"  # read alone: sure
 
 
 def _facts(texts: list[TextLine]) -> tuple[dict[str, str], dict[str, str]]:
@@ -359,13 +359,13 @@ def test_a_signed_number_under_a_value_is_its_captions_gain_and_under_a_bare_cap
 
 def test_an_abbreviation_gets_the_bigger_number_the_detector_missed_at_the_other_end_of_its_cell():
     work = _big_yellow_digit((215, 92), 48)
-    badge = Line("Da", 0.99, 120, 110, 150, 135)  # the number sits 2-3 caption heights right of it
+    badge = Line("Da", 0.99, Rect(120, 110, 150, 135))  # the number sits 2-3 caption heights right of it
     values, _used = line_values(work, [badge])
     assert [(v.caption, v.value) for v in values] == [("Da", "7")]
     # a caption of words is not an abbreviation: its row is not searched (a number there is OCR's to read)
-    assert line_values(work, [Line("Stats", 0.99, 65, 110, 150, 135)])[0] == []
+    assert line_values(work, [Line("Stats", 0.99, Rect(65, 110, 150, 135))])[0] == []
     # read text right of it: nothing was missed there
-    assert line_values(work, [badge, Line("Vo", 0.99, 190, 112, 215, 134)])[0] == []
+    assert line_values(work, [badge, Line("Vo", 0.99, Rect(190, 112, 215, 134))])[0] == []
 
 
 def _hexagon_badge(word: str, colour: tuple[int, int, int]) -> Work:
@@ -380,13 +380,13 @@ def _hexagon_badge(word: str, colour: tuple[int, int, int]) -> Work:
 
 @pytest.mark.parametrize("word,colour", [("Pa", (230, 70, 80)), ("Vi", (245, 175, 40))])  # white on a pale badge too
 def test_a_bare_number_takes_the_word_on_the_badge_just_left_of_it_as_its_caption(word, colour):
-    number = Line("73", 0.99, 132, 40, 190, 82)
+    number = Line("73", 0.99, Rect(132, 40, 190, 82))
     values, _used = line_values(_hexagon_badge(word, colour), [number])
     assert [(v.caption, v.value) for v in values] == [(word, "73")]
     # a badge's single letter is an icon (a stat's grade), not a caption
     assert line_values(_hexagon_badge("F", (150, 110, 230)), [number])[0] == []
     # read text there: OCR read that caption itself, the badge is not read again
-    values, _used = line_values(_hexagon_badge("Pa", (230, 70, 80)), [number, Line("Xy", 0.99, 60, 45, 100, 75)])
+    values, _used = line_values(_hexagon_badge("Pa", (230, 70, 80)), [number, Line("Xy", 0.99, Rect(60, 45, 100, 75))])
     assert [(v.caption, v.value) for v in values] == [("Xy", "73")]
 
 
@@ -422,11 +422,11 @@ def test_a_rows_missing_gain_is_re_read_where_its_siblings_have_theirs():
     img = Image.new("RGB", (720, 400), (250, 250, 250))
     ImageDraw.Draw(img).text((612, 162), "+6", fill=(230, 110, 20), font=ImageFont.load_default(size=34))
     work = Work(rgb=np.asarray(img), scale=1.0, device_width=720, device_height=400)
-    row = [Line("Speed", 0.99, 60, 200, 130, 225), Line("243", 0.99, 70, 228, 130, 258),
-           Line("Power", 0.99, 270, 200, 350, 225), Line("91", 0.99, 300, 228, 350, 258),
-           Line("Guts", 0.99, 390, 200, 450, 225), Line("144", 0.99, 395, 228, 450, 258),
-           Line("Skill Pts", 0.99, 600, 200, 690, 225), Line("151", 0.99, 620, 228, 672, 258),
-           Line("+18", 0.99, 50, 162, 120, 198), Line("+6", 0.99, 285, 162, 335, 198)]
+    row = [Line("Speed", 0.99, Rect(60, 200, 130, 225)), Line("243", 0.99, Rect(70, 228, 130, 258)),
+           Line("Power", 0.99, Rect(270, 200, 350, 225)), Line("91", 0.99, Rect(300, 228, 350, 258)),
+           Line("Guts", 0.99, Rect(390, 200, 450, 225)), Line("144", 0.99, Rect(395, 228, 450, 258)),
+           Line("Skill Pts", 0.99, Rect(600, 200, 690, 225)), Line("151", 0.99, Rect(620, 228, 672, 258)),
+           Line("+18", 0.99, Rect(50, 162, 120, 198)), Line("+6", 0.99, Rect(285, 162, 335, 198))]
     values, _used = line_values(work, row)
     gains = {v.caption: v.value for v in values if v.kind == "gain"}
     assert gains == {"Speed": "+18", "Power": "+6", "Skill Pts": "+6"}  # Guts has none printed: none read
@@ -442,13 +442,14 @@ def test_a_cap_read_alone_gets_the_number_printed_over_it():
     work = Work(rgb=np.asarray(img), scale=1.0, device_width=300, device_height=200)
     seven = d.textbbox((96, 31), "7", font=ImageFont.load_default(size=30))
     cap = d.textbbox((70, 60), "/200", font=ImageFont.load_default(size=20))
-    lines = [Line("Da", 0.99, 17, 48, 47, 69), Line("/200", 0.99, cap[0] - 1, cap[1] - 2, cap[2] + 1, cap[3] + 2)]
+    lines = [Line("Da", 0.99, Rect(17, 48, 47, 69)),
+             Line("/200", 0.99, Rect(cap[0] - 1, cap[1] - 2, cap[2] + 1, cap[3] + 2))]
     values, _used = line_values(work, lines)
     assert {v.caption: v.value for v in values} == {"Da": "7/200"}
-    read = Line("7", 0.99, seven[0] - 1, seven[1] - 2, seven[2] + 1, seven[3] + 2)
+    read = Line("7", 0.99, Rect(seven[0] - 1, seven[1] - 2, seven[2] + 1, seven[3] + 2))
     assert numbers_over_caps(work, [*lines, read]) == []
     # a cap printed after its number on its row has its number, whatever ink is over it
-    before = Line("4", 0.99, cap[0] - 28, cap[1] - 6, cap[0] - 11, cap[3] + 4)
+    before = Line("4", 0.99, Rect(cap[0] - 28, cap[1] - 6, cap[0] - 11, cap[3] + 4))
     assert numbers_over_caps(work, [*lines, before]) == []
 
 
@@ -461,9 +462,9 @@ def test_a_bonus_printed_on_a_badge_over_a_gain_is_a_second_gain_of_its_caption(
     font = ImageFont.load_default(size=30)
     d.rounded_rectangle((262, 112, 360, 156), radius=14, fill=(60, 150, 235))
     d.text((290, 116), "+2", fill=(255, 255, 255), font=font, stroke_width=2, stroke_fill=(20, 50, 120))
-    rows = [Line("+26", 0.99, 267, 160, 356, 198), Line("Power", 0.99, 285, 200, 350, 225),
-            Line("349", 0.99, 300, 228, 350, 258), Line("+0", 0.99, 52, 160, 112, 198),
-            Line("Speed", 0.99, 60, 200, 130, 225), Line("434", 0.99, 70, 228, 130, 258)]
+    rows = [Line("+26", 0.99, Rect(267, 160, 356, 198)), Line("Power", 0.99, Rect(285, 200, 350, 225)),
+            Line("349", 0.99, Rect(300, 228, 350, 258)), Line("+0", 0.99, Rect(52, 160, 112, 198)),
+            Line("Speed", 0.99, Rect(60, 200, 130, 225)), Line("434", 0.99, Rect(70, 228, 130, 258))]
     work = Work(rgb=np.asarray(img), scale=1.0, device_width=720, device_height=400)
     values, _used = line_values(work, rows)
     assert compact(VisionOutput(width=720, height=400, values=values)).gains == {
@@ -498,8 +499,8 @@ def test_a_number_whose_box_cut_off_its_last_glyph_is_read_again_over_it():
     twelve = d.textbbox((200, 10), "12", font=font)
     d.text((twelve[2] + 4, 10), "G", fill=(60, 40, 20), font=font)
     work = Work(rgb=np.asarray(img), scale=1.0, device_width=420, device_height=80)
-    cut, whole = Line("+1", 0.97, 16, 18, 80, 62), Line("+19", 0.97, 16, 18, 108, 62)
-    lettered = Line("12", 0.97, twelve[0] - 2, 18, twelve[2] + 2, 62)
+    cut, whole = Line("+1", 0.97, Rect(16, 18, 80, 62)), Line("+19", 0.97, Rect(16, 18, 108, 62))
+    lettered = Line("12", 0.97, Rect(twelve[0] - 2, 18, twelve[2] + 2, 62))
     # each read on its own: "+1" and "+19" are two readings of the same glyphs, never lines of one frame
     assert [widened_numbers(work, [ln])[0].text for ln in (cut, whole, lettered)] == ["+19", "+19", "12"]
 
@@ -507,12 +508,12 @@ def test_a_number_whose_box_cut_off_its_last_glyph_is_read_again_over_it():
 def test_a_grade_badge_read_as_a_doubted_digit_beside_a_number_goes():
     """An "F" grade badge before "117" read as a "5" the recogniser doubts, set apart by a space: the number is 117,
     and its box starts after the badge. A sure glyph stays ("+ 5%"), and so do words ("Corners O")."""
-    graded = Line("5 117", 0.79, 156, 447, 251, 479, scores=(0.29, 0.67, 1.0, 1.0, 1.0))
-    plus = Line("+ 5%", 0.9, 10, 10, 60, 30, scores=(0.98, 0.65, 1.0, 1.0))
-    words = Line("Front Runner Corners O", 0.98, 10, 50, 300, 80, scores=(1.0,) * 21 + (0.47,))
-    unknown = Line("5 117", 0.79, 156, 447, 251, 479)  # no scores: nothing to tell by
-    sign = Line("+ 5", 0.7, 10, 10, 60, 30, scores=(0.3, 0.9, 1.0))  # a sign is the number's own, however doubted
-    after = Line("12 B", 0.8, 100, 10, 180, 30, scores=(1.0, 1.0, 0.9, 0.2))  # an icon after it
+    graded = Line("5 117", 0.79, Rect(156, 447, 251, 479), scores=(0.29, 0.67, 1.0, 1.0, 1.0))
+    plus = Line("+ 5%", 0.9, Rect(10, 10, 60, 30), scores=(0.98, 0.65, 1.0, 1.0))
+    words = Line("Front Runner Corners O", 0.98, Rect(10, 50, 300, 80), scores=(1.0,) * 21 + (0.47,))
+    unknown = Line("5 117", 0.79, Rect(156, 447, 251, 479))  # no scores: nothing to tell by
+    sign = Line("+ 5", 0.7, Rect(10, 10, 60, 30), scores=(0.3, 0.9, 1.0))  # a sign is the number's own, however doubted
+    after = Line("12 B", 0.8, Rect(100, 10, 180, 30), scores=(1.0, 1.0, 0.9, 0.2))  # an icon after it
     out = numbers_without_icons([graded, plus, words, unknown, sign, after])
     assert [ln.text for ln in out] == ["117", "+ 5%", "Front Runner Corners O", "5 117", "+ 5", "12"]
     assert out[0].x0 == pytest.approx(156 + 2 / 5 * 95) and out[0].x1 == 251
@@ -536,6 +537,6 @@ def test_a_number_is_not_read_into_the_next_read_line():
     d.text((twelve[2] + 6, 15), "7", fill=(90, 50, 20), font=font)
     seven = d.textbbox((twelve[2] + 6, 15), "7", font=font)
     work = Work(rgb=np.asarray(img), scale=1.0, device_width=400, device_height=80)
-    lines = [Line("12", 0.99, twelve[0] - 1, twelve[1] - 3, twelve[2] + 1, twelve[3] + 3),
-             Line("7", 0.99, seven[0] - 1, seven[1] - 3, seven[2] + 1, seven[3] + 3)]
+    lines = [Line("12", 0.99, Rect(twelve[0] - 1, twelve[1] - 3, twelve[2] + 1, twelve[3] + 3)),
+             Line("7", 0.99, Rect(seven[0] - 1, seven[1] - 3, seven[2] + 1, seven[3] + 3))]
     assert [ln.text for ln in widened_numbers(work, lines)] == ["12", "7"]
