@@ -151,3 +151,34 @@ class Rect(NamedTuple):
         """The image's pixels under it (truncated to whole pixels; empty when it lies outside)."""
         x0, y0, x1, y1 = self.ints()
         return np.ascontiguousarray(rgb[max(0, y0):max(0, y1), max(0, x0):max(0, x1)])
+
+
+class Boxed:
+    """The sides and centre of something that holds one `box: Rect` (an OCR line, a block of lines): read from the
+    box, never stored apart from it."""
+
+    box: Rect
+
+    @property
+    def x0(self) -> float:
+        return self.box.x0
+
+    @property
+    def y0(self) -> float:
+        return self.box.y0
+
+    @property
+    def x1(self) -> float:
+        return self.box.x1
+
+    @property
+    def y1(self) -> float:
+        return self.box.y1
+
+    @property
+    def cx(self) -> float:
+        return self.box.cx
+
+    @property
+    def cy(self) -> float:
+        return self.box.cy

@@ -19,7 +19,7 @@ import numpy as np
 
 from lluma_vision.evidence import ButtonScore as ButtonScore  # re-exported: the scale's home before evidence.py
 from lluma_vision.evidence import Evidence, Frame, Step
-from lluma_vision.geometry import Rect
+from lluma_vision.geometry import Boxed, Rect
 from lluma_vision.pixels.ocr import ICON_INITIAL, Line
 
 # evidence: EDGE_T: 79c57df (the first OCR reading); BOX_SHRINK: named in 22af599 from inline values; readings
@@ -75,7 +75,7 @@ STAT = re.compile(r"[+\-]\s*\d|\d\s*/\s*\d|\w:\s*\w|\d\s*%")  # "Energy -20", "T
 
 
 @dataclass
-class Block:
+class Block(Boxed):
     """One or more OCR lines read together; becomes a Button or a TextLine.
 
     `trace` is the evidence the resolver applied, in order; the score, the frame and the tab flag are read
@@ -89,22 +89,6 @@ class Block:
     def __post_init__(self) -> None:
         self.box = Rect(min(ln.x0 for ln in self.lines), min(ln.y0 for ln in self.lines),
                         max(ln.x1 for ln in self.lines), max(ln.y1 for ln in self.lines))
-
-    @property
-    def x0(self) -> float:
-        return self.box.x0
-
-    @property
-    def y0(self) -> float:
-        return self.box.y0
-
-    @property
-    def x1(self) -> float:
-        return self.box.x1
-
-    @property
-    def y1(self) -> float:
-        return self.box.y1
 
     @property
     def score(self) -> float:
@@ -142,13 +126,6 @@ class Block:
         hs = sorted(ln.h for ln in self.lines)
         return hs[len(hs) // 2]
 
-    @property
-    def cx(self) -> float:
-        return self.box.cx
-
-    @property
-    def cy(self) -> float:
-        return self.box.cy
 
 
 Said = Iterator[tuple[Block, Evidence]]  # what a rule says, block by block (resolve.py applies it as it is said)

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 from PIL import Image
 
-from lluma_vision.geometry import HasBox, Rect
+from lluma_vision.geometry import Boxed, HasBox, Rect
 from lluma_vision.models import Box
 
 _ENGINE = None
@@ -26,7 +26,7 @@ _LOCK = threading.Lock()
 
 
 @dataclass(frozen=True)
-class Line:
+class Line(Boxed):
     """One OCR line: its text and its box in working-image pixels (floats)."""
 
     text: str
@@ -35,36 +35,12 @@ class Line:
     scores: tuple[float, ...] = ()  # the recogniser's score for each character of `text`; empty when unknown
 
     @property
-    def x0(self) -> float:
-        return self.box.x0
-
-    @property
-    def y0(self) -> float:
-        return self.box.y0
-
-    @property
-    def x1(self) -> float:
-        return self.box.x1
-
-    @property
-    def y1(self) -> float:
-        return self.box.y1
-
-    @property
     def h(self) -> float:
         return self.box.height
 
     @property
     def w(self) -> float:
         return self.box.width
-
-    @property
-    def cx(self) -> float:
-        return self.box.cx
-
-    @property
-    def cy(self) -> float:
-        return self.box.cy
 
 
 @dataclass
