@@ -12,7 +12,7 @@ import difflib
 
 from lluma_vision.evidence import ButtonScore, Step
 from lluma_vision.models import Button, VisionOutput
-from lluma_vision.pixels.layout import Block, clean_name, split_annotation
+from lluma_vision.pixels.layout import Block, clean_name, letters, split_annotation
 
 # evidence: ALIKE, NEAREST, SHOWN: named in 22af599 from inline values; readings identical on screens 43/43, screens2
 #   21/21 (not re-measured one by one); PART: 10bfa57 (what --explain NAME shows (a display choice, not measured))
@@ -22,14 +22,8 @@ SHOWN = 60  # characters of a long text shown
 PART = 4  # a text of this many letters or more found inside the name reads like a part of it ("Scout")
 WHY = {  # what made the elements no block rule judges
     "icon.glyph": "an icon: its glyph matched a template (icons.py)",
-    "disabled.greyer": "drawn disabled: its plate greyer or darker than its row's (disabled.py)",
-    "gauge.readout": "a gauge's caption or its mood badge: a readout, shown as text (reading.py)",
+    "disabled.greyer": "drawn disabled: its plate greyer or darker than its row's (rules/disabled.py)",
 }
-
-
-def letters(text: str) -> str:
-    """A text's ASCII letters, casefolded: what a name and its misreadings share."""
-    return "".join(c for c in text.casefold() if c.isascii() and c.isalpha())
 
 
 def _name(b: Block) -> str:

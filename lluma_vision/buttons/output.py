@@ -76,7 +76,7 @@ def block_button(work: Work, view: Rect, b: Block, weight: float = 1.0) -> Butto
     name, notes = split_annotation(b)
     return Button(
         name=clean_name(name),
-        meta=", ".join(notes + b.meta),
+        meta=", ".join(notes + b.meta + b.marks),
         region=region_of(view, b.cx, b.cy, b.tab),
         bounds=work.to_device(_button_box(b)),
         source="ocr",
@@ -142,7 +142,3 @@ def icon_buttons(work: Work, view: Rect, icons: list[Icon], blocks: list[Block])
                           source="heuristic", confidence=round(ic.score, 3), rules=[ICON_RULE]))
     return out
 
-
-def letters(name: str) -> str:
-    """A name's ASCII letters, casefolded: what two spellings of one caption share."""
-    return "".join(c for c in name.casefold() if c.isascii() and c.isalpha())

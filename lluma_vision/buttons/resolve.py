@@ -24,10 +24,17 @@ score reads every earlier stage's evidence (and its own earlier words). The stag
 8. icon captions and labels (`icon.caption`, `icon.label`): after the icons are found (output.icon_buttons), reads
    whether the caption is a button already. The cinematic classifier and the badges read the scores after stage 7,
    before this one.
+9. readouts (`gauge.readout`): after the gauges and the mood are read, a button named as a gauge's caption or the
+   mood, beside the bar, falls to text.
+10. greyed plates (`disabled.greyer`): judged with stage 9 on the buttons as they stood before it (a readout's plate
+   still stands for its row's look), on device boxes; the block stays a button marked "disabled". An icon button is
+   no block: its Button is marked the same way.
 """
 
 from __future__ import annotations
 
+from lluma_vision.buttons.rules import disabled as rules_disabled
+from lluma_vision.buttons.rules import gauge as rules_gauge
 from lluma_vision.buttons.rules import icon as rules_icon
 from lluma_vision.buttons.rules import menu as rules_menu
 from lluma_vision.buttons.rules import plate as rules_plate
@@ -35,6 +42,7 @@ from lluma_vision.buttons.rules import row as rules_row
 from lluma_vision.buttons.rules import text as rules_text
 from lluma_vision.evidence import ButtonScore, Step
 from lluma_vision.geometry import Rect
+from lluma_vision.models import Box, Button
 from lluma_vision.pixels.icons import Icon
 from lluma_vision.pixels.layout import Block, Edges, Said
 from lluma_vision.pixels.menu import TabBarPx, TabMemory, tab_bar
@@ -98,3 +106,14 @@ def buttons(work: Work, lines: list[Line], blocks: list[Block], doubtful: list[L
 def icon_caption(cap: Block, ic: Icon, how: str = "caption") -> None:
     """Stage 8 for one icon: `cap` names it, as its caption or as the label it leads on its row (`how`)."""
     apply(rules_icon.label(cap, ic) if how == "label" else rules_icon.caption(cap, ic))
+
+
+def readouts_and_greyed(work: Work, blocks: list[Block], looks: list[Button], icons: list[Button], names: set[str],
+                        bars: list[Box]) -> list[Button]:
+    """Stages 9 and 10 over the button blocks and their `looks` (their buttons as read so far, device pixels, in
+    order), beside the icon buttons; `names` are the letters of the gauges' captions and the mood, `bars` the
+    gauges. Returns the icon buttons, those drawn disabled marked."""
+    found = rules_disabled.greyed(work, looks + icons, bars)
+    apply(rules_gauge.readouts(blocks, looks, names, bars))
+    apply(rules_disabled.greyer(blocks, looks, found))
+    return [rules_disabled.mark(b) if len(looks) + k in found else b for k, b in enumerate(icons)]

@@ -14,8 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from lluma_vision.buttons import resolve
-from lluma_vision.buttons.disabled import beside_gauge, mark_disabled
-from lluma_vision.buttons.output import block_button, block_text, icon_buttons, letters, unique_names
+from lluma_vision.buttons.output import block_button, block_text, icon_buttons, unique_names
+from lluma_vision.buttons.rules.gauge import READOUT
 from lluma_vision.facts import cinematic as cine
 from lluma_vision.facts.captioned import line_values
 from lluma_vision.facts.checks import checks_stage
@@ -31,6 +31,7 @@ from lluma_vision.pixels.layout import (
     attach_badges,
     clean_name,
     group_lines,
+    letters,
 )
 from lluma_vision.pixels.menu import TabBarPx, TabMemory
 from lluma_vision.pixels.ocr import Line, Work, read_lines
@@ -121,18 +122,21 @@ def values_stage(r: Reading) -> None:
 def output_stage(r: Reading) -> None:
     """The VisionOutput of what the stages found, in device pixels."""
     work, blocks, view, tabs = r.work, r.blocks, r.view, r.tabs
-    extra = icon_buttons(work, view, r.icons, blocks)
+    icons = icon_buttons(work, view, r.icons, blocks)
     bars = [work.to_device(g) for g in r.gauges]
-    buttons = mark_disabled(work, [block_button(work, view, b) for b in blocks if b.is_button] + extra, bars)
+    judged = [b for b in blocks if b.is_button]
+    looks = [block_button(work, view, b) for b in judged]
+    readers = ({letters(g.label) for g in r.gauges} | {letters(r.mood or "")}) - {""}  # "": a name of no letters
+    icons = resolve.readouts_and_greyed(work, judged, looks, icons, readers, bars)
+    buttons = [block_button(work, view, b) for b in blocks if b.is_button] + icons
     if tabs is not None and not tabs.usable:  # the bar is blurred/dimmed behind a pop-up: what is sharp is in it
         buttons = [b if b.region == "menu" else b.model_copy(update={"region": "dialog"}) for b in buttons]
-    texts = [t for b in blocks if not b.is_button and (t := block_text(work, b, r.value_lines)) is not None]
-    # a gauge's caption and its mood badge drawn on plates are readouts (the reading's gauges and mood), not buttons
-    readouts = ({letters(g.label) for g in r.gauges} | {letters(r.mood or "")}) - {""}  # "": a name of no letters
-    shown = [b for b in buttons if letters(b.name) in readouts and beside_gauge(b.bounds, bars)]
-    buttons = [b for b in buttons if b not in shown]
-    texts += [TextLine(text=b.name, bounds=b.bounds, confidence=b.confidence, rules=[*b.rules, "gauge.readout"])
-              for b in shown]
+    # a readout is shown as the button it was read as (its name and plate), after the other texts
+    readouts = [(b, look) for b, look in zip(judged, looks, strict=True) if READOUT in b.rules]
+    texts = [t for b in blocks if not b.is_button and all(b is not o for o, _ in readouts)
+             and (t := block_text(work, b, r.value_lines)) is not None]
+    texts += [TextLine(text=look.name, bounds=look.bounds, confidence=look.confidence, rules=b.rules)
+              for b, look in readouts]
     menu = None
     if tabs is not None:
         names = [clean_name(t.text) for t in tabs.tabs]

@@ -105,6 +105,11 @@ class Block(Boxed):
         return any(s.evidence.tab for s in self.trace)
 
     @property
+    def marks(self) -> list[str]:
+        """The words rules marked it with ("disabled"), for its button's meta."""
+        return [s.evidence.meta for s in self.trace if s.evidence.meta]
+
+    @property
     def rules(self) -> list[str]:
         """The names of the rules that judged it, in the order they were applied."""
         return [s.rule for s in self.trace]
@@ -330,6 +335,11 @@ def attach_badges(blocks: list[Block]) -> list[Block]:
         else:
             best.meta.append(b.text.strip())
     return keep
+
+
+def letters(text: str) -> str:
+    """A text's ASCII letters, casefolded: what two spellings of one caption (or a name and its misreading) share."""
+    return "".join(c for c in text.casefold() if c.isascii() and c.isalpha())
 
 
 _TRAILING_JUNK = re.compile(r"[\s>»▶▷►→]+$")

@@ -278,3 +278,14 @@ def test_every_rule_id_has_a_case() -> None:
     found = {m for p in Path(lluma_vision.__file__).parent.rglob("*.py")
              for g in said.findall(p.read_text(encoding="utf-8")) for m in g if m}
     assert found == set(RULES)
+
+
+@pytest.mark.parametrize("rule", ["gauge.readout", "disabled.greyer"])
+def test_the_output_stage_decisions_are_steps_of_the_block_trace(rule: str) -> None:
+    """A readout falling to text and a plate drawn disabled are evidence the resolver applied: steps of the block's
+    trace (what `--explain` prints with its score), not a change made to the output behind it."""
+    fires, _, case = RULES[rule]
+    r = read(fires)
+    [block] = [b for b in r.blocks if b.text == case]
+    assert rule in [s.rule for s in block.trace]
+    assert block.is_button == (rule == "disabled.greyer")  # a readout is text; a disabled plate is still a button

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from lluma_vision.buttons.disabled import mark_disabled
+from lluma_vision.buttons.rules.disabled import mark_disabled
 from lluma_vision.facts.associate import associate
 from lluma_vision.facts.captioned import line_values
 from lluma_vision.facts.compact import compact, summarize
