@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 
+from lluma_vision.geometry import Rect
 from lluma_vision.models import Box, VisionOutput
 
 # evidence: BUTTON, TEXT, SCROLL: fe2b3c0 (the annotated picture (a display choice, not measured)); GAUGE, GAP:
@@ -48,11 +49,9 @@ def _font(height: int) -> Font:
     return ImageFont.load_default(size=max(MIN_FONT, height // FONT_PER_HEIGHT))
 
 
-def _overlap(a: Box, b: Box) -> int:
+def _overlap(a: Box, b: Box) -> float:
     """Area two boxes share (x1/y1 exclusive)."""
-    w = min(a.x1, b.x1) - max(a.x0, b.x0)
-    h = min(a.y1, b.y1) - max(a.y0, b.y0)
-    return w * h if w > 0 and h > 0 else 0
+    return Rect.of(a).overlap(b)
 
 
 def _clamped(x: int, y: int, w: int, h: int, size: tuple[int, int]) -> Box:
@@ -104,7 +103,7 @@ def _spot(w: int, h: int, size: tuple[int, int], avoid: Iterable[Box]) -> Box:
     xs = sorted({*range(m, max(m + 1, W - w - m + 1), step), max(m, W - w - m)}, reverse=True)
     ys = sorted({*range(m, max(m + 1, H - h - m + 1), step), max(m, H - h - m)})
 
-    def key(c: Box) -> tuple[int, int]:
+    def key(c: Box) -> tuple[float, int]:
         corner = min(min(c.x0, W - c.x1), W) + min(c.y0, H - c.y1)
         return sum(_overlap(c, b) for b in boxes), corner
 

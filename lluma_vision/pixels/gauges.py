@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from lluma_vision.geometry import Rect
 from lluma_vision.pixels.ocr import Line
 
 # evidence: SOLID, MIN_ELONGATION, LONE_ELONGATION: b352537 (the facts a rest-or-train decision needs, on screens and
@@ -103,7 +104,7 @@ def _strips(mask: np.ndarray, min_w: int, max_h: int, solid: float, min_elong: f
 
 
 def _same_band(a: _Strip, b: _Strip) -> bool:
-    overlap = min(a.y1, b.y1) - max(a.y0, b.y0)
+    overlap = Rect.of(a).rows_overlap(b)
     return overlap >= BAND_OVERLAP * min(a.h, b.h) and 1 / BAND_RATIO <= a.h / b.h <= BAND_RATIO
 
 

@@ -241,7 +241,7 @@ def _can_merge(a: Line, b: Line) -> bool:
         return False
     if max(a.h, b.h) > MERGE_SIZE * h:
         return False
-    overlap = min(a.x1, b.x1) - max(a.x0, b.x0)
+    overlap = a.box.columns_overlap(b)
     if overlap < MERGE_COLUMNS * min(a.w, b.w):
         return False
     if abs(a.x0 - b.x0) <= ALIGNED_LEFT * h:

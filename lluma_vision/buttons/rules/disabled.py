@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 
 from lluma_vision.evidence import Evidence
+from lluma_vision.geometry import Rect
 from lluma_vision.models import Box, Button
 from lluma_vision.pixels.layout import Block, Said
 from lluma_vision.pixels.ocr import Work
@@ -31,7 +32,7 @@ def _siblings(i: int, buttons: list[Button]) -> list[int]:
         # a tab bar's tabs are only compared with each other (its selected tab is drawn apart)
         if j == i or (b.region == "menu" and buttons[i].region != "menu") or not 0.5 <= o.height / a.height <= 2.0:
             continue
-        if min(a.y1, o.y1) - max(a.y0, o.y0) >= 0.5 * min(a.height, o.height):
+        if Rect.of(a).rows_overlap(o) >= 0.5 * min(a.height, o.height):
             out.append(j)
     return out
 
@@ -42,7 +43,7 @@ READOUT_GAP = 3.0  # a gauge's caption or badge ends or starts within this many 
 
 def beside_gauge(b: Box, gauges: list[Box]) -> bool:
     """On a gauge's row, just beside the bar (its caption, its badge), not over it."""
-    return any(min(b.y1, g.y1) - max(b.y0, g.y0) >= 0.5 * min(b.height, g.height)
+    return any(Rect.of(b).rows_overlap(g) >= 0.5 * min(b.height, g.height)
                and (-g.height <= g.x0 - b.x1 <= READOUT_GAP * g.height
                     or -g.height <= b.x0 - g.x1 <= READOUT_GAP * g.height) for g in gauges)
 
