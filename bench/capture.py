@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from lluma_agent.config import DeviceConfig  # noqa: E402
 from lluma_agent.device.android import Device  # noqa: E402
-from lluma_sim.real_screens import screens_dir  # noqa: E402
+from lluma_sim.labelled.screens import screens_dir  # noqa: E402
 
 SIZE = (1080, 2400)
 SERIAL = "sim-0"

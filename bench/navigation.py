@@ -39,8 +39,8 @@ from lluma_agent.loop.navigate import kept_for_model, words  # noqa: E402
 from lluma_agent.navmap import map_path_for  # noqa: E402
 from lluma_agent.runlog.logread import load_run, turn_calls  # noqa: E402
 from lluma_agent.runlog.turnlog import TurnLog  # noqa: E402
+from lluma_vision.facts.screen import identify  # noqa: E402
 from lluma_vision.models import VisionOutput  # noqa: E402
-from lluma_vision.screen import identify  # noqa: E402
 
 CAREER_TURNS = 12  # short careers: three variants of a night must fit a sitting on a shared machine
 TARGET_RATIO = 0.6  # the done-check: with the map, at most 60% of the model calls per career

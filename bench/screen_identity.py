@@ -2,7 +2,7 @@
 
 - the hand groups of the labelled real screens (bench/labels/screen_groups.json: group -> ["source/file"]):
   same-group pairs that share an id, different-group pairs with different ids, per source and over all;
-- held out: the identity's thresholds (lluma_vision.screen.Knobs) chosen on one source's pairs, scored on the
+- held out: the identity's thresholds (lluma_vision.facts.screen.Knobs) chosen on one source's pairs, scored on the
   other's (and the reverse);
 - per scale: each rescaled screen's id against its 1x id, and the pair figures at that scale;
 - the simulator: frames of a short career (lluma_sim.tour: the truth says which screen), plain and hard styles;
@@ -18,8 +18,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from lluma_vision.facts.screen import KNOBS, Knobs, identify
 from lluma_vision.models import VisionOutput
-from lluma_vision.screen import KNOBS, Knobs, identify
 
 GROUPS_FILE = Path(__file__).resolve().parent / "labels" / "screen_groups.json"
 # the grid the held-out choice runs over: each knob at, below and above its shipped value
@@ -115,7 +115,7 @@ def sim_report(vision: Any, turns: int = 4) -> dict[str, Any]:
     """The simulator's screens read by `vision` (a fresh tab memory each frame), per run and over all runs."""
     from lluma_sim.game.game import HARD_VARIANTS
     from lluma_sim.tour import tour
-    from lluma_vision.menu import TabMemory
+    from lluma_vision.pixels.menu import TabMemory
 
     ids: dict[str, str] = {}
     key_of: dict[str, str] = {}

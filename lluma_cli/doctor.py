@@ -143,7 +143,7 @@ def check_ocr(cfg: Config) -> Check:
     bad: Literal["warn", "fail"] = "warn" if cfg.vision.backend == "claude" else "fail"
     t0 = time.monotonic()
     try:
-        from lluma_vision.ocr import get_engine
+        from lluma_vision.pixels.ocr import get_engine
 
         get_engine(cfg.vision.ocr_det_limit)
     except Exception as exc:  # ImportError, onnxruntime load errors, a damaged model file

@@ -42,8 +42,8 @@ from lluma_agent.runlog.requestlog import OMITTED, image_blocks, load_request, r
 from lluma_agent.runlog.turnlog import TurnLog, read_turn
 from lluma_cli.errors import INTERRUPTED_EXIT, one_line
 from lluma_facts import cost_usd, model_spec
-from lluma_vision.compact import compact
 from lluma_vision.config import VisionConfig
+from lluma_vision.facts.compact import compact
 
 _VISION = re.compile(r"<vision>.*?</vision>", re.DOTALL)
 

@@ -18,12 +18,12 @@ from lluma_agent.atomic import write_output
 from lluma_agent.config import ConfigError, check_base_url
 from lluma_agent.model.claude import ModelError, check_key
 from lluma_cli.errors import disk_line, one_line
-from lluma_vision.compact import model_view
 from lluma_vision.config import VisionConfig
+from lluma_vision.facts.compact import model_view
 from lluma_vision.models import VisionOutput
 
 if TYPE_CHECKING:
-    from lluma_vision.reading import Reading
+    from lluma_vision.pipeline.reading import Reading
 
 
 def _vision_config(backend: str) -> VisionConfig:
@@ -97,7 +97,7 @@ def _facts(out: VisionOutput) -> list[str]:
 def explanation(out: VisionOutput, reading: Reading | None, name: str) -> str:
     """`--explain`: every element and the rules behind it, or (`name`) why no button of that name was found.
     `reading` is the OCR reading the output came from (its blocks carry the rules' scores)."""
-    from lluma_vision.explain import explain, explain_name
+    from lluma_vision.buttons.explain import explain, explain_name
 
     blocks = reading.blocks if reading is not None else []
     return explain_name(name, out, blocks) if name else explain(out, blocks)
@@ -224,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
         out = vision.analyze(image)
         if args.annotate is not None:
             target = annotation_path(args.annotate, path, folder)
-            from lluma_vision.annotate import annotate
+            from lluma_vision.pipeline.annotate import annotate
 
             try:
                 save_png(annotate(image, out), target)

@@ -14,7 +14,7 @@ from typing import Literal
 from lluma_vision.geometry import Rect
 
 Frame = Rect  # a shape around a block's text, in working pixels
-How = Literal["set", "raise", "cap"]  # the score becomes the level / at least the level / at most the level
+How = Literal["set", "raise", "cap", "mark"]  # the score becomes the level / at least / at most it / stays as it is
 
 
 class ButtonScore:
@@ -44,6 +44,7 @@ class Evidence:
     why: str
     frame: Frame | None = None  # the shape the rule found around the text, when it found one
     tab: bool = False  # the block is a tab of the tab bar
+    meta: str = ""  # a word the block's button carries in its meta ("disabled"), when the rule marks one
 
     def after(self, before: float) -> float:
         """The block's score once this evidence is applied to a score of `before`."""
@@ -51,6 +52,8 @@ class Evidence:
             return max(before, self.level)
         if self.how == "cap":
             return min(before, self.level)
+        if self.how == "mark":
+            return before
         return self.level
 
 

@@ -4,9 +4,9 @@ Inside the pipeline every rectangle is in *working* pixels (the frame as `ocr.pr
 speaks *device* pixels (`models.Box`). The one crossing is `ocr.Work`: `work.to_device(rect)` out,
 `work.from_device(box)` in (the re-reads that start from an output value), nothing else multiplies by the scale.
 
-`Rect` is a NamedTuple so a rule can still unpack it (`x0, y0, x1, y1 = r`), hand it to numpy/OpenCV code, or
-take one from code not moved to it yet (a plain 4-tuple is accepted wherever a `Rect` is read, via `Rect.of`).
-Every operation returns a new `Rect`; none clips unless asked (`clip`).
+`Rect` is a NamedTuple so a rule can still unpack it (`x0, y0, x1, y1 = r`) or hand it to numpy/OpenCV code; a
+rectangle is made as a `Rect` where it is found (OpenCV's (x, y, w, h) through `Rect.xywh`), never passed around
+as a bare 4-tuple. Every operation returns a new `Rect`; none clips unless asked (`clip`).
 """
 
 from __future__ import annotations
@@ -36,10 +36,8 @@ class Rect(NamedTuple):
     y1: float
 
     @classmethod
-    def of(cls, b: HasBox | tuple[float, float, float, float]) -> Rect:
-        """The rectangle of a box-like object (its four sides) or a 4-tuple."""
-        if isinstance(b, tuple):
-            return cls(*b)
+    def of(cls, b: HasBox) -> Rect:
+        """The rectangle of a box-like object (its four sides)."""
         return cls(b.x0, b.y0, b.x1, b.y1)
 
     @classmethod
@@ -153,3 +151,34 @@ class Rect(NamedTuple):
         """The image's pixels under it (truncated to whole pixels; empty when it lies outside)."""
         x0, y0, x1, y1 = self.ints()
         return np.ascontiguousarray(rgb[max(0, y0):max(0, y1), max(0, x0):max(0, x1)])
+
+
+class Boxed:
+    """The sides and centre of something that holds one `box: Rect` (an OCR line, a block of lines): read from the
+    box, never stored apart from it."""
+
+    box: Rect
+
+    @property
+    def x0(self) -> float:
+        return self.box.x0
+
+    @property
+    def y0(self) -> float:
+        return self.box.y0
+
+    @property
+    def x1(self) -> float:
+        return self.box.x1
+
+    @property
+    def y1(self) -> float:
+        return self.box.y1
+
+    @property
+    def cx(self) -> float:
+        return self.box.cx
+
+    @property
+    def cy(self) -> float:
+        return self.box.cy

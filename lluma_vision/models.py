@@ -16,12 +16,6 @@ Region = Literal["top", "middle", "bottom", "dialog", "menu", "left", "right"]
 Cinematic = Literal["none", "loading", "cutscene", "cutscene_paused", "dialogue"]
 Source = Literal["ocr", "vlm", "hybrid", "heuristic", "sim"]
 
-# A rectangle inside the reading's own arithmetic: (x0, y0, x1, y1) in pixels of the image read, x1/y1 exclusive.
-# The one tuple form (OpenCV's (x, y, w, h) is converted where it is produced); `Box` is the pydantic form that
-# leaves the package.
-Rect = tuple[int, int, int, int]
-
-
 class Box(BaseModel):
     """A rectangle in device pixels, x1/y1 exclusive. The only coordinates the input layer takes."""
 
@@ -147,7 +141,7 @@ class CaptionedValue(BaseModel):
 
 
 class ScreenIdentity(BaseModel):
-    """Which screen a reading shows (lluma_vision.screen.identify): the same id for what a player calls the same
+    """Which screen a reading shows (lluma_vision.facts.screen.identify): the same id for what a player calls the same
     screen, whatever its numbers or list position; `name` is readable (its title where it has one)."""
 
     id: str  # short hex hash of the screen's canonical signature, stable across runs and processes
@@ -176,7 +170,7 @@ class VisionOutput(BaseModel):
     elapsed_ms: float = 0.0  # time analyze() took for this frame (a cache hit reports the hit's time)
     vlm_usage: dict[str, int] = Field(default_factory=dict)  # Messages API usage of the VLM call(s), for cost
     vlm_retries: list[Attempt] = Field(default_factory=list)  # failed VLM tries that were retried (logged)
-    screen: ScreenIdentity | None = None  # which screen this is (lluma_vision.screen.identify)
+    screen: ScreenIdentity | None = None  # which screen this is (lluma_vision.facts.screen.identify)
 
     @property
     def loose_texts(self) -> list[TextLine]:

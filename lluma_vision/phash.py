@@ -17,6 +17,9 @@ from PIL import Image
 
 from lluma_vision.models import Box
 
+# evidence: BITS: feaeb93 (per-region hashes: a dialogue page or one stat counts as a change); SIDE, MIN_CELL, TINY,
+#   ID_CHARS: named in 6f8e42f from inline values; readings identical on screens 43/43, screens2 21/21 (not re-
+#   measured one by one)
 BITS = 64  # per region; also the distance of frames that cannot be compared (other size or grid)
 SIDE = 8  # a region's hash: the lowest SIDE x SIDE DCT coefficients over their median (BITS = SIDE**2)
 MIN_CELL = 24  # px per cell kept after reducing a big frame (a cell must still show a button's shape)

@@ -3,7 +3,7 @@ model sees it (the compact JSON shows it with a "?" and lists it under `doubtful
 
 The bots people run show what a misread costs: skill points read as 920 instead of 92 stopped one (FACTS, "How the
 bots people use read the game"). Within one screen the vision checks what the game could not print at all
-(lluma_vision.checks); across turns only the agent knows what was seen before and whether anything was done:
+(lluma_vision.facts.checks); across turns only the agent knows what was seen before and whether anything was done:
 
 - skill points that grew tenfold (a digit gained) or by more than the turns passed can give;
 - turns left that went up (other than a count restarting once a goal or a career was reached) or down by more than

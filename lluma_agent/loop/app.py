@@ -174,7 +174,7 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
     vision = Vision(cfg.vision, client=vision_client, retry=retry_policy(cfg.model))
     if not quiet:
         status(f"loading OCR (vision backend {vision.backend})")
-    from lluma_vision.ocr import get_engine
+    from lluma_vision.pixels.ocr import get_engine
 
     get_engine()  # the OCR model loads here (seconds), not silently inside turn 1
     lock = RunLock(cfg.logs.dir)  # two processes never write one folder at once (a run resumed twice)

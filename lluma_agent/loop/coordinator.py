@@ -76,7 +76,7 @@ from lluma_agent.tools.registry import default_tools
 from lluma_agent.tools.toolkit import ToolContext, ToolRegistry
 from lluma_facts import Usage
 from lluma_facts.clock import Clock
-from lluma_vision.compact import compact, summarize
+from lluma_vision.facts.compact import compact, summarize
 from lluma_vision.models import VisionOutput
 
 MAX_MODEL_ERRORS = 3  # consecutive non-retryable model errors that end the run

@@ -32,8 +32,8 @@ from lluma_agent.navmap.events import (
 )
 from lluma_agent.navmap.jsonfile import BookError, open_book, save_book
 from lluma_agent.runlog.turnlog import ActionLog
+from lluma_vision.facts.story import event_choices, event_title
 from lluma_vision.models import VisionOutput
-from lluma_vision.story import event_choices, event_title
 
 SAME_CHOICE = 80  # rapidfuzz ratio: an OCR variant of a choice's words is the same choice (the bots match event
 # titles at 0.8)

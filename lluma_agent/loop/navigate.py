@@ -46,9 +46,9 @@ from lluma_agent.tools.goto import GoTo
 from lluma_agent.tools.registry import default_tools
 from lluma_agent.tools.toolkit import ToolContext
 from lluma_facts.clock import Clock
+from lluma_vision.facts.screen import choice_stack, identify
+from lluma_vision.facts.story import choices_as_text, sentence, story_lines
 from lluma_vision.models import ScreenIdentity, VisionOutput
-from lluma_vision.screen import choice_stack, identify
-from lluma_vision.story import choices_as_text, sentence, story_lines
 
 CHROME = frozenset({"skip", "quick", "log", "auto", "menu"})  # a story's and a screen's own controls
 DISMISS = CHROME | {"back", "cancel", "close"}  # leave, never choose

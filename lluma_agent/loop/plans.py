@@ -35,8 +35,8 @@ from lluma_agent.navmap.actions import readable
 from lluma_agent.runlog.turnlog import ActionLog, PlanLog, PlanStepLog
 from lluma_agent.tools.actions import ActionError, InputTool, PlannedAction, element_of
 from lluma_agent.tools.toolkit import ToolContext
+from lluma_vision.facts.raised import raised
 from lluma_vision.models import VisionOutput
-from lluma_vision.raised import raised
 
 MEMORY_FILE = "procedures.yaml"  # the model's own procedures, in its memory folder
 MAX_STEPS = 12  # steps of one procedure (a turn of the game takes 3-4 presses; a skill list a few more)

@@ -2,7 +2,7 @@
 and send the model one table in the same turn; after its choice, raise the chosen option if needed and commit it.
 
 The training screen is the first such screen (FACTS: one tile raised on arrival, a tap on another raises it, a tap
-on the raised one trains). The reading says where options raise (`lluma_vision.raised`: the tile under the failure
+on the raised one trains). The reading says where options raise (`lluma_vision.facts.raised`: the tile under the failure
 pill, and its row); the screen map records each raise (a press that kept the screen and moved its selection). Every
 press goes through `Stepper` (the guard, a person in the loop, `--step`, the stale-frame check, the spend check) and
 is checked: the screen must stay and the option pressed must be the one raised, or the survey stops there and the
@@ -31,8 +31,8 @@ from lluma_agent.navmap import Transition
 from lluma_agent.runlog.turnlog import SurveyLog, SurveyRow
 from lluma_agent.tools.actions import ActionError
 from lluma_agent.tools.toolkit import ToolContext
-from lluma_vision.compact import compact
-from lluma_vision.raised import Raised, raised
+from lluma_vision.facts.compact import compact
+from lluma_vision.facts.raised import Raised, raised
 
 LEARNED_RAISES = 2  # options seen to keep a screen (raised, not committed) before the map counts it one to survey
 SAME_NAME = 80  # rapidfuzz ratio: an OCR spelling of the pressed option ("Stamlna") names it (the event book's 80)

@@ -1,6 +1,6 @@
 """The screen map: the screens a run has seen and the actions that led from one to another.
 
-Nodes are screen identities (lluma_vision.screen.identify: a short id and a readable name); edges are
+Nodes are screen identities (lluma_vision.facts.screen.identify: a short id and a readable name); edges are
 `Transition`s, one per (screen, action, screen reached), counting how often the action led there, how long it
 took and how often it was expected to lead there (a `goTo` step, a routine pass) and did not. An action that
 left the screen where it was is kept (a self-loop: a scroll, a tap that did nothing) but never walked.

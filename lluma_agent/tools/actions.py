@@ -16,8 +16,8 @@ from rapidfuzz import fuzz, process
 
 from lluma_agent.device.protocol import InputUnknown, Phone
 from lluma_agent.tools.toolkit import Args, Tool
+from lluma_vision.facts.story import story_lines
 from lluma_vision.models import Box, VisionOutput
-from lluma_vision.story import story_lines
 
 CONFIRM_NAMES = ("ok", "confirm", "yes", "next", "close", "done", "finish", "start", "race", "continue")
 BACK_NAMES = ("back", "return")

@@ -1,6 +1,6 @@
 """The stand-in's answer to a VLM reading request, the way a model reading the screen would answer.
 
-The request (lluma_vision/vlm.py) holds the screenshot and `<ocr>` lines (id TAB text TAB box in the sent
+The request (lluma_vision/pipeline/vlm.py) holds the screenshot and `<ocr>` lines (id TAB text TAB box in the sent
 image's pixels) and asks for `{"buttons": [...], "icons": [...]}`. With the simulated game's ground truth
 of the current frame (`screen`, wired by the demo), real buttons, tabs and choices are named as buttons
 over the OCR lines inside them, text stays text, and icon-only buttons (and labels OCR missed) come as

@@ -15,8 +15,8 @@ from lluma_agent.loop.gated import InTheLoop, Verdict
 from lluma_agent.navmap import ScreenMap, Transition, load_map, save_map
 from lluma_agent.runlog.turnlog import TurnLog
 from lluma_agent.tools.registry import default_tools
+from lluma_vision.facts.screen import identify
 from lluma_vision.phash import phash
-from lluma_vision.screen import identify
 
 TITLE = (40, 40, 300, 100)  # a title in the header band: the screen's identity and name
 

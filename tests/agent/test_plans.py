@@ -14,7 +14,7 @@ from fakes import FakePhone, FakeScreen, FakeVision, ScriptedModel, button, call
 from lluma_agent.loop.plans import PlanError, built_in, expand, parse
 from lluma_agent.navmap import ScreenMap, save_map
 from lluma_agent.runlog.turnlog import TurnLog
-from lluma_vision.screen import identify
+from lluma_vision.facts.screen import identify
 
 TITLE = (40, 40, 300, 100)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from lluma_agent.context.plausible import Plausible
-from lluma_vision.compact import compact
+from lluma_vision.facts.compact import compact
 from lluma_vision.models import Box, CaptionedValue, Gauge, VisionOutput
 
 BOX = Box(x0=10, y0=10, x1=100, y1=40)
@@ -86,5 +86,5 @@ def test_unwatched_values_and_a_reading_with_nothing_doubtful_pass_unchanged() -
     p = Plausible()
     first = reading(energy=0.5, speed="434/1200")
     assert p.check(first, acted=True) is first
-    again = reading(energy=0.5, speed="1434/1200")  # the within-screen grammar is lluma_vision.checks' job
+    again = reading(energy=0.5, speed="1434/1200")  # the within-screen grammar is lluma_vision.facts.checks' job
     assert p.check(again, acted=False) is again

@@ -16,9 +16,9 @@ from lluma_sim.game.draw import Painter
 from lluma_sim.game.screens_home import draw_dialog
 from lluma_sim.game.state import DialogState
 from lluma_vision.config import VisionConfig
+from lluma_vision.facts.screen import identify
 from lluma_vision.models import VisionOutput
 from lluma_vision.pipeline import Vision
-from lluma_vision.screen import identify
 
 BODIES = {
     "rest": ("Rest for this turn?", "Energy will recover."),

@@ -123,8 +123,8 @@ def test_folder_annotate_wants_a_folder_and_an_empty_folder_is_an_error(
 
 def test_compact_prints_the_vision_payload_a_turn_sends(shot: Path, capsys: pytest.CaptureFixture[str],
                                                         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from lluma_vision.compact import compact
     from lluma_vision.config import VisionConfig
+    from lluma_vision.facts.compact import compact
     from lluma_vision.pipeline import Vision
 
     monkeypatch.chdir(tmp_path)  # no config.yaml here: the defaults, as a run in this folder would use

@@ -29,6 +29,7 @@ ALLOWED: dict[str, set[str]] = {
 # A unit is a subpackage (`lluma_agent.loop`) or, for a package's own top-level modules, the package
 # itself (`lluma_agent`: config, atomic writes, interrupts: the base every subpackage may use).
 _AGENT_BASE = {"lluma_agent"}
+_VISION_BASE = {"lluma_vision"}
 SUBLAYERS: dict[str, dict[str, set[str]]] = {
     "lluma_agent": {
         "lluma_agent": _AGENT_BASE,
@@ -47,10 +48,20 @@ SUBLAYERS: dict[str, dict[str, set[str]]] = {
     },
     "lluma_sim": {
         # the top-level modules (fault_plan, taps) wire the phone and the API stand-in together
-        "lluma_sim": {"lluma_sim", "lluma_sim.game", "lluma_sim.adb", "lluma_sim.api"},
+        "lluma_sim": {"lluma_sim", "lluma_sim.game", "lluma_sim.adb", "lluma_sim.api", "lluma_sim.labelled"},
         "lluma_sim.game": set(),
         "lluma_sim.adb": {"lluma_sim.game"},
         "lluma_sim.api": {"lluma_sim.game"},
+        "lluma_sim.labelled": set(),  # the labelled real screens and their scoring: vision only
+    },
+    # The reading's stages: the top-level modules are its base (geometry, the output models, the evidence scale,
+    # config, the frame hash), then what is read from pixels, what is a button and why, the facts, the whole.
+    "lluma_vision": {
+        "lluma_vision": _VISION_BASE,
+        "lluma_vision.pixels": _VISION_BASE,
+        "lluma_vision.buttons": _VISION_BASE | {"lluma_vision.pixels"},
+        "lluma_vision.facts": _VISION_BASE | {"lluma_vision.pixels"},
+        "lluma_vision.pipeline": _VISION_BASE | {"lluma_vision.pixels", "lluma_vision.buttons", "lluma_vision.facts"},
     },
     "lluma_cli": {
         "lluma_cli": {"lluma_cli", "lluma_cli.report"},

@@ -16,7 +16,7 @@ TAPPABLE = ("button", "tab", "choice")
 
 
 def vlm_request(g: SimGame) -> tuple[dict[str, Any], list[str], GroundTruth]:
-    """A VLM reading request for the current frame, shaped like lluma_vision.vlm's; the OCR lines are the
+    """A VLM reading request for the current frame, shaped like lluma_vision.pipeline.vlm's; the OCR lines are the
     drawn texts and the buttons' labels (tight boxes, as OCR finds them), in the sent image's pixels."""
     img, t = g.capture(), g.truth()
     data, (w, h) = jpeg_base64(img, max_side=896)  # as the VLM request sends it

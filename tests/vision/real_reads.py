@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lluma_vision import labels as lab
+from lluma_sim.labelled import buttons as lab
 from lluma_vision.config import VisionConfig
-from lluma_vision.menu import TabMemory
 from lluma_vision.models import VisionOutput
 from lluma_vision.pipeline import Vision
+from lluma_vision.pixels.menu import TabMemory
 
 _READ: dict[tuple[str, str], VisionOutput] = {}
 _VISION: list[Vision] = []

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 from PIL import Image, ImageDraw
 
-from lluma_vision.annotate import BUTTON, GAUGE, KINDS, TEXT, _font, annotate, labels, place_label
 from lluma_vision.models import Box, Button, Gauge, MenuState, Scrollbar, TextLine, VisionOutput
+from lluma_vision.pipeline.annotate import BUTTON, GAUGE, KINDS, TEXT, _font, annotate, labels, place_label
 
 SIZE = (720, 1280)
 

@@ -1,4 +1,4 @@
-"""Numbers checked before they are facts (lluma_vision.checks): a value the game could not show is re-read from its
+"""Numbers checked before they are facts (facts/checks.py): a value the game could not show is re-read from its
 own pixels, and marked doubtful (shown with a "?" and listed in the compact JSON) when the re-read cannot show it
 either; a value the game could show is never touched."""
 
@@ -11,10 +11,11 @@ import pytest
 from PIL import Image, ImageDraw
 
 from lluma_sim.game.draw import font
-from lluma_vision.checks import broken_rule, check
-from lluma_vision.compact import compact, summarize
+from lluma_vision.facts.checks import broken_rule, check
+from lluma_vision.facts.compact import compact, summarize
+from lluma_vision.geometry import Rect
 from lluma_vision.models import Box, CaptionedValue, Gauge, VisionOutput
-from lluma_vision.ocr import Line, prepare
+from lluma_vision.pixels.ocr import Line, prepare
 
 BOX = Box(x0=10, y0=10, x1=200, y1=60)
 
@@ -55,8 +56,7 @@ def _number_frame(printed: str) -> tuple[Image.Image, tuple[float, float, float,
 def _read_as(printed: str, misread: str) -> CaptionedValue:
     img, box = _number_frame(printed)
     work = prepare(img)
-    line = Line(text=misread, conf=0.9, x0=box[0] * work.scale, y0=box[1] * work.scale, x1=box[2] * work.scale,
-                y1=box[3] * work.scale)
+    line = Line(text=misread, conf=0.9, box=Rect(*box).scale(work.scale))
     v = CaptionedValue(caption="Speed", value=misread, bounds=Box(x0=round(box[0]), y0=round(box[1]),
                                                                   x1=round(box[2]), y1=round(box[3])))
     return check(work, [line], [v])[0]

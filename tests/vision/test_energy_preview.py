@@ -11,10 +11,10 @@ from lluma_sim.game import SimGame
 from lluma_sim.game.content import MAX_ENERGY, STATS, TRAININGS
 from lluma_sim.game.draw import GREEN, TRACK, paler
 from lluma_sim.game.game import HARD_VARIANTS
-from lluma_vision.compact import compact
 from lluma_vision.config import VisionConfig
-from lluma_vision.gauges import find_gauges
+from lluma_vision.facts.compact import compact
 from lluma_vision.pipeline import Vision
+from lluma_vision.pixels.gauges import find_gauges
 
 CAREER_START = ("Career", "Next", "Next", "Auto-Select", "Next", "Borrow", "Start Career!")  # home to the hub
 COST = TRAININGS[STATS[0]][1] / MAX_ENERGY  # the selected (first) training's

@@ -14,14 +14,14 @@ import pytest
 from PIL import Image
 
 from lluma_sim import game
-from lluma_sim.real_screens import labelled_sources
-from lluma_vision import labels as lab
-from lluma_vision.compact import model_view
+from lluma_sim.labelled import buttons as lab
+from lluma_sim.labelled.screens import labelled_sources
+from lluma_vision.buttons.explain import explain, explain_name
 from lluma_vision.config import VisionConfig
-from lluma_vision.explain import explain, explain_name
-from lluma_vision.layout import Block
+from lluma_vision.facts.compact import model_view
 from lluma_vision.models import VisionOutput
 from lluma_vision.pipeline import Vision
+from lluma_vision.pixels.layout import Block
 
 ROOT = Path(__file__).resolve().parents[2]
 PER_SOURCE = 5  # screens read from each labelled source (reading all of them is test_vision_real's job)

@@ -11,11 +11,11 @@ from real_reads import cold_read
 from lluma_sim.game import SimGame
 from lluma_sim.game.content import STATS
 from lluma_sim.game.game import HARD_VARIANTS
-from lluma_vision.compact import compact
 from lluma_vision.config import VisionConfig
+from lluma_vision.facts.compact import compact
+from lluma_vision.facts.raised import raised
 from lluma_vision.models import Box, Button, CaptionedValue, VisionOutput
 from lluma_vision.pipeline import Vision
-from lluma_vision.raised import raised
 
 CAREER_START = ("Career", "Next", "Next", "Auto-Select", "Next", "Borrow", "Start Career!", "Training")
 SCREENS2 = Path(__file__).resolve().parents[3] / "shared" / "data" / "screens2"

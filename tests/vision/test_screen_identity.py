@@ -1,4 +1,4 @@
-"""Screen identity (lluma_vision.screen): the same for what a player calls the same screen, different otherwise.
+"""Screen identity (lluma_vision.facts.screen): the same for what a player calls the same screen, different otherwise.
 
 Real screens: the hand groups of bench/labels/screen_groups.json (a subset: the groups that span sources and the
 screens most like them), read once per module. Simulator: frames of lluma_sim.tour, whose truth names the screen.
@@ -15,14 +15,14 @@ from PIL import Image
 from real_reads import cold_read
 
 from lluma_sim.game.game import HARD_VARIANTS
-from lluma_sim.real_screens import labelled_sources
+from lluma_sim.labelled import buttons as lab
+from lluma_sim.labelled.screens import labelled_sources
 from lluma_sim.tour import tour
-from lluma_vision import labels as lab
 from lluma_vision.config import VisionConfig
-from lluma_vision.menu import TabMemory
+from lluma_vision.facts.screen import identify, signature
 from lluma_vision.models import Box, Button, MenuState, TextLine, VisionOutput
 from lluma_vision.pipeline import Vision
-from lluma_vision.screen import identify, signature
+from lluma_vision.pixels.menu import TabMemory
 
 REPO = Path(__file__).resolve().parents[2]
 GROUPS: dict[str, list[str]] = json.loads((REPO / "bench" / "labels" / "screen_groups.json").read_text())

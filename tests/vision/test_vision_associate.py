@@ -3,9 +3,9 @@
 import pytest
 
 from lluma_sim.game import SimGame
-from lluma_vision.associate import associate
-from lluma_vision.compact import compact
 from lluma_vision.config import VisionConfig
+from lluma_vision.facts.associate import associate
+from lluma_vision.facts.compact import compact
 from lluma_vision.models import Box, Button, TextLine, VisionOutput
 from lluma_vision.pipeline import Vision
 

@@ -9,10 +9,10 @@ from PIL import Image, ImageDraw
 
 from lluma_sim.game import SimGame
 from lluma_sim.game.game import HARD_VARIANTS
-from lluma_vision.bars import content_box, shifted
 from lluma_vision.config import VisionConfig
 from lluma_vision.models import Box, Button, CaptionedValue, Gauge, Scrollbar, TextLine, VisionOutput
 from lluma_vision.pipeline import Vision
+from lluma_vision.pixels.bars import content_box, shifted
 
 
 def _boxed(game: Image.Image, width: int, height: int, colour: tuple[int, int, int] = (0, 0, 0)) -> Image.Image:

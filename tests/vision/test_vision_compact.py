@@ -10,13 +10,13 @@ from fakes import bench_module
 from PIL import Image, ImageDraw, ImageFont
 
 from lluma_agent.context.tokens import estimate_text_tokens
-from lluma_vision import reading as reading_mod
-from lluma_vision.cache import VisionCache
-from lluma_vision.compact import compact, summarize
 from lluma_vision.config import VisionConfig
+from lluma_vision.facts.compact import compact, summarize
 from lluma_vision.models import Box, Button, MenuState, Scrollbar, TextLine, VisionOutput
 from lluma_vision.phash import max_region_distance, region_hash
 from lluma_vision.pipeline import Vision
+from lluma_vision.pipeline import reading as reading_mod
+from lluma_vision.pipeline.cache import VisionCache
 
 
 def screen(n_buttons: int = 20, seed: int = 0) -> VisionOutput:

@@ -4,23 +4,29 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from lluma_vision.associate import associate
-from lluma_vision.captioned import line_values
-from lluma_vision.compact import compact, summarize
-from lluma_vision.disabled import mark_disabled
-from lluma_vision.gauges import badge_word, find_gauges
-from lluma_vision.models import Box, Button, CaptionedValue, Gauge, TextLine, VisionOutput
-from lluma_vision.ocr import Line, Work, _one_spaced
-from lluma_vision.reread import (
+from lluma_vision.buttons.rules.disabled import mark_disabled
+from lluma_vision.facts.associate import associate
+from lluma_vision.facts.captioned import line_values
+from lluma_vision.facts.compact import compact, summarize
+from lluma_vision.facts.reread import (
     numbers_over,
     numbers_over_caps,
     numbers_without_icons,
     widened_numbers,
     without_icon_letter,
 )
-from lluma_vision.values import keyed, read_values, split_words
+from lluma_vision.facts.values import keyed, read_values, split_words
+from lluma_vision.geometry import Rect
+from lluma_vision.models import Box, Button, CaptionedValue, Gauge, TextLine, VisionOutput
+from lluma_vision.pixels.gauges import badge_word, find_gauges
+from lluma_vision.pixels.ocr import Line, Work, _one_spaced
 
 GREY, TRACK = (245, 245, 245), (117, 117, 117)
+
+
+def _work(img: Image.Image) -> Work:
+    """A drawn frame at working size (scale 1)."""
+    return Work(rgb=np.asarray(img), scale=1.0, device_width=img.width, device_height=img.height)
 
 
 def _bar_frame(scale: float, fill: float, coloured: bool = True) -> tuple[np.ndarray, Line]:
@@ -33,7 +39,7 @@ def _bar_frame(scale: float, fill: float, coloured: bool = True) -> tuple[np.nda
     d.rectangle((x0, y0, x1 - 1, y1 - 1), fill=TRACK)
     if coloured:
         d.rectangle((x0, y0, x0 + round((x1 - x0) * fill) - 1, y1 - 1), fill=(40, 200, 255))
-    caption = Line("Energy", 0.9, 150 * scale, 150 * scale, 226 * scale, 178 * scale)
+    caption = Line("Energy", 0.9, Rect(150 * scale, 150 * scale, 226 * scale, 178 * scale))
     return np.asarray(img), caption
 
 
@@ -58,7 +64,7 @@ def test_a_gauge_whose_grey_rim_a_rescale_blurred_into_its_empty_run_is_still_fo
     d.rectangle((x0, y0, x1 - 1, y1 - 1), fill=TRACK)
     d.rectangle((x0, y0, x0 + round((x1 - x0) * fill) - 1, y1 - 1), fill=(40, 200, 255))
     blurred = img.resize((1080, 1920), Image.BICUBIC).resize((720, 1280), Image.BILINEAR)
-    gauges = find_gauges(np.asarray(blurred), [Line("Energy", 0.9, 150, 148, 222, 172)])
+    gauges = find_gauges(np.asarray(blurred), [Line("Energy", 0.9, Rect(150, 148, 222, 172))])
     assert [g.label for g in gauges] == ["Energy"] and abs(gauges[0].fill - fill) < 0.05
 
 
@@ -74,7 +80,7 @@ def test_a_gauge_whose_light_rim_a_rescale_joined_to_the_grey_around_it_is_still
     d.rounded_rectangle((x0, y0, x1 - 1, y1 - 1), radius=9, fill=TRACK)
     d.rectangle((x0 + 4, y0, x0 + round((x1 - x0) * fill) - 1, y1 - 1), fill=(40, 200, 255))
     blurred = img.resize((1080, 1920), Image.BICUBIC).resize((720, 1280), Image.BILINEAR)
-    gauges = find_gauges(np.asarray(blurred), [Line("Energy", 0.9, 150, 148, 222, 172)])
+    gauges = find_gauges(np.asarray(blurred), [Line("Energy", 0.9, Rect(150, 148, 222, 172))])
     assert [g.label for g in gauges] == ["Energy"] and abs(gauges[0].fill - fill) < 0.05
 
 
@@ -86,7 +92,7 @@ def test_a_tracks_rim_is_not_a_second_empty_bar():
     d.rectangle((230, 139, 510, 143), fill=TRACK)  # the rim, one white row over the track
     d.rectangle((230, 145, 509, 163), fill=TRACK)
     d.rectangle((230, 145, 379, 163), fill=(40, 200, 255))
-    lines = [Line("Energy", 0.9, 150, 136, 222, 172), Line("GOOD", 0.9, 540, 140, 620, 168)]
+    lines = [Line("Energy", 0.9, Rect(150, 136, 222, 172)), Line("GOOD", 0.9, Rect(540, 140, 620, 168))]
     gauges = find_gauges(np.asarray(img), lines)
     assert [(g.label, round(g.fill, 2)) for g in gauges] == [("Energy", 0.54)]
     assert badge_word(gauges, lines, 720) == "GOOD"
@@ -101,7 +107,7 @@ def test_a_full_bar_counts_only_beside_a_caption():
 def test_the_badge_word_is_the_upper_case_word_on_the_gauge_row():
     rgb, caption = _bar_frame(1.0, 0.5)
     gauges = find_gauges(rgb, [caption])
-    lines = [caption, Line("↑GOOD", 0.9, 530, 145, 640, 182), Line("NEW", 0.9, 530, 600, 600, 630)]
+    lines = [caption, Line("↑GOOD", 0.9, Rect(530, 145, 640, 182)), Line("NEW", 0.9, Rect(530, 600, 600, 630))]
     assert badge_word(gauges, lines, 720) == "GOOD"
     assert badge_word([], lines, 720) is None
 
@@ -173,7 +179,7 @@ def test_a_plate_greyer_and_darker_than_its_row_is_disabled():
         x0 = 40 + 220 * i
         d.rectangle((x0, 1200, x0 + 180, 1260), fill=colour, outline=(90, 90, 90))
         buttons.append(Button(name=name, bounds=Box(x0=x0, y0=1200, x1=x0 + 181, y1=1261)))
-    got = mark_disabled(np.asarray(img), 1.0, buttons)
+    got = mark_disabled(_work(img), buttons)
     assert [b.name for b in got if "disabled" in b.meta] == ["Quick"]  # a white plate is pale but not greyed out
 
 
@@ -192,7 +198,7 @@ def _row(plates: dict[str, tuple[int, int, int, int]], y0: int, region: str = "m
 def test_a_greyed_tile_of_a_menu_row_is_disabled_against_its_menu_siblings():
     img, buttons = _row({"Infirmary": (20, 120, 110, 130), "Recreation": (200, 250, 150, 40),
                          "Lessons": (380, 230, 90, 200), "Races": (560, 125, 115, 125)}, 1100, region="menu")
-    got = mark_disabled(np.asarray(img), 1.0, buttons)
+    got = mark_disabled(_work(img), buttons)
     assert [b.name for b in got if "disabled" in b.meta] == ["Infirmary", "Races"]
 
 
@@ -201,7 +207,7 @@ def test_a_pale_plate_a_little_dimmer_than_its_siblings_is_live_a_greyed_one_is_
     of another colour, not a greyed-out one (greyed plates sit 45 and more under)."""
     img, buttons = _row({"Goal": (20, 255, 215, 20), "Details": (200, 234, 234, 234), "Run": (380, 250, 200, 30),
                          "Quick": (560, 200, 200, 200)}, 100)
-    got = mark_disabled(np.asarray(img), 1.0, buttons)
+    got = mark_disabled(_work(img), buttons)
     assert [b.name for b in got if "disabled" in b.meta] == ["Quick"]
 
 
@@ -209,9 +215,9 @@ def test_a_gauges_caption_and_badge_are_readouts_never_disabled():
     img, buttons = _row({"Energy": (10, 140, 140, 140), "GOOD": (330, 250, 150, 40), "Details": (450, 130, 130, 130),
                          "Goal": (590, 60, 180, 60)}, 100)
     gauge = Box(x0=120, y0=110, x1=320, y1=140)  # between the caption and the badge, on their row
-    assert [b.name for b in mark_disabled(np.asarray(img), 1.0, buttons) if "disabled" in b.meta] == [
+    assert [b.name for b in mark_disabled(_work(img), buttons) if "disabled" in b.meta] == [
         "Energy", "Details"]
-    got = mark_disabled(np.asarray(img), 1.0, buttons, [gauge])
+    got = mark_disabled(_work(img), buttons, [gauge])
     assert [b.name for b in got if "disabled" in b.meta] == ["Details"]
 
 
@@ -244,10 +250,10 @@ def _big_yellow_digit(at: tuple[int, int], size: int) -> Work:
 
 def test_a_big_number_the_detector_missed_is_re_read_digit_only_over_its_caption():
     work = _big_yellow_digit((160, 60), 72)
-    caption = (140.0, 150.0, 240.0, 180.0)
+    caption = Rect(140.0, 150.0, 240.0, 180.0)
     [found] = numbers_over(work, [caption], [])
     assert found is not None and found[0] == "7" and found[1][3] <= caption[1]  # read in the band over it
-    assert numbers_over(work, [caption], [Line("Year", 0.9, 150, 90, 230, 140)]) == [None]  # read text there
+    assert numbers_over(work, [caption], [Line("Year", 0.9, Rect(150, 90, 230, 140))]) == [None]  # read text there
     blank = Work(rgb=np.full((300, 400, 3), 250, np.uint8), scale=1.0, device_width=400, device_height=300)
     assert numbers_over(blank, [caption], []) == [None]
 
@@ -256,7 +262,7 @@ def test_a_digits_flat_top_over_a_narrow_caption_is_no_plates_edge():
     """Over a caption about as wide as the digit, the "7"'s bar fills most of the band's rows at its top; it keeps
     clear of the band's sides, so it stays the digit's."""
     work = _big_yellow_digit((165, 60), 72)
-    [found] = numbers_over(work, [(160.0, 150.0, 210.0, 180.0)], [])
+    [found] = numbers_over(work, [Rect(160.0, 150.0, 210.0, 180.0)], [])
     assert found is not None and found[0] == "7"
 
 
@@ -269,17 +275,17 @@ def test_a_big_number_touching_its_calendars_header_is_still_re_read():
     top = d.textbbox((170, 70), "2", font=font)[1]
     d.rectangle((110, 60, 290, top), fill=(245, 205, 20))  # the header, meeting the digit's top
     d.text((170, 70), "2", fill=(235, 170, 20), font=font)
-    caption = (150.0, 160.0, 250.0, 190.0)
+    caption = Rect(150.0, 160.0, 250.0, 190.0)
     [found] = numbers_over(Work(rgb=np.asarray(img), scale=1.0, device_width=400, device_height=300), [caption], [])
     assert found is not None and found[0] == "2"
 
 
 def test_a_big_number_missed_just_left_of_its_caption_is_re_read_there():
     work = _big_yellow_digit((95, 88), 72)
-    caption = (150.0, 110.0, 230.0, 160.0)  # "turn(s)" over "left", right of the day count
+    caption = Rect(150.0, 110.0, 230.0, 160.0)  # "turn(s)" over "left", right of the day count
     [found] = numbers_over(work, [caption], [])
     assert found is not None and found[0] == "7" and found[1][2] <= caption[0]  # read in the band left of it
-    assert numbers_over(work, [caption], [Line("Goal", 0.9, 60, 105, 140, 150)]) == [None]  # read text there
+    assert numbers_over(work, [caption], [Line("Goal", 0.9, Rect(60, 105, 140, 150))]) == [None]  # read text there
 
 
 def _badge(arrow: bool) -> tuple[Work, Line]:
@@ -290,7 +296,7 @@ def _badge(arrow: bool) -> tuple[Work, Line]:
         d.line((8, 46, 34, 14), fill=(255, 255, 255), width=8)
     d.text((44, 8), "GOOD", fill=(255, 255, 255), font=ImageFont.load_default(size=40), stroke_width=2,
            stroke_fill=(180, 80, 10))
-    return Work(rgb=np.asarray(img), scale=1.0, device_width=240, device_height=60), Line("x", 0.9, 0, 0, 240, 60)
+    return Work(rgb=np.asarray(img), scale=1.0, device_width=240, device_height=60), Line("x", 0.9, Rect(0, 0, 240, 60))
 
 
 def test_a_badge_icon_read_as_a_letter_is_dropped_from_the_word():
@@ -306,9 +312,9 @@ def test_a_badge_letter_the_ocr_pass_doubted_is_its_icon_whatever_a_second_read_
     img = Image.new("RGB", (260, 60), (250, 140, 40))
     ImageDraw.Draw(img).text((8, 8), "AGOOD", fill=(255, 255, 255), font=ImageFont.load_default(size=40))
     work = Work(rgb=np.asarray(img), scale=1.0, device_width=260, device_height=60)
-    doubted = Line("AGOOD", 0.8, 0, 0, 260, 60, scores=(0.15, 0.98, 0.97, 0.99, 0.97))
+    doubted = Line("AGOOD", 0.8, Rect(0, 0, 260, 60), scores=(0.15, 0.98, 0.97, 0.99, 0.97))
     assert without_icon_letter(work, "AGOOD", doubted) == "GOOD"
-    assert without_icon_letter(work, "AGOOD", Line("AGOOD", 0.8, 0, 0, 260, 60)) == "AGOOD"  # read alone: sure
+    assert without_icon_letter(work, "AGOOD", Line("AGOOD", 0.8, Rect(0, 0, 260, 60))) == "AGOOD"  # read alone: sure
 
 
 def _facts(texts: list[TextLine]) -> tuple[dict[str, str], dict[str, str]]:
@@ -353,13 +359,13 @@ def test_a_signed_number_under_a_value_is_its_captions_gain_and_under_a_bare_cap
 
 def test_an_abbreviation_gets_the_bigger_number_the_detector_missed_at_the_other_end_of_its_cell():
     work = _big_yellow_digit((215, 92), 48)
-    badge = Line("Da", 0.99, 120, 110, 150, 135)  # the number sits 2-3 caption heights right of it
+    badge = Line("Da", 0.99, Rect(120, 110, 150, 135))  # the number sits 2-3 caption heights right of it
     values, _used = line_values(work, [badge])
     assert [(v.caption, v.value) for v in values] == [("Da", "7")]
     # a caption of words is not an abbreviation: its row is not searched (a number there is OCR's to read)
-    assert line_values(work, [Line("Stats", 0.99, 65, 110, 150, 135)])[0] == []
+    assert line_values(work, [Line("Stats", 0.99, Rect(65, 110, 150, 135))])[0] == []
     # read text right of it: nothing was missed there
-    assert line_values(work, [badge, Line("Vo", 0.99, 190, 112, 215, 134)])[0] == []
+    assert line_values(work, [badge, Line("Vo", 0.99, Rect(190, 112, 215, 134))])[0] == []
 
 
 def _hexagon_badge(word: str, colour: tuple[int, int, int]) -> Work:
@@ -374,13 +380,13 @@ def _hexagon_badge(word: str, colour: tuple[int, int, int]) -> Work:
 
 @pytest.mark.parametrize("word,colour", [("Pa", (230, 70, 80)), ("Vi", (245, 175, 40))])  # white on a pale badge too
 def test_a_bare_number_takes_the_word_on_the_badge_just_left_of_it_as_its_caption(word, colour):
-    number = Line("73", 0.99, 132, 40, 190, 82)
+    number = Line("73", 0.99, Rect(132, 40, 190, 82))
     values, _used = line_values(_hexagon_badge(word, colour), [number])
     assert [(v.caption, v.value) for v in values] == [(word, "73")]
     # a badge's single letter is an icon (a stat's grade), not a caption
     assert line_values(_hexagon_badge("F", (150, 110, 230)), [number])[0] == []
     # read text there: OCR read that caption itself, the badge is not read again
-    values, _used = line_values(_hexagon_badge("Pa", (230, 70, 80)), [number, Line("Xy", 0.99, 60, 45, 100, 75)])
+    values, _used = line_values(_hexagon_badge("Pa", (230, 70, 80)), [number, Line("Xy", 0.99, Rect(60, 45, 100, 75))])
     assert [(v.caption, v.value) for v in values] == [("Xy", "73")]
 
 
@@ -416,11 +422,11 @@ def test_a_rows_missing_gain_is_re_read_where_its_siblings_have_theirs():
     img = Image.new("RGB", (720, 400), (250, 250, 250))
     ImageDraw.Draw(img).text((612, 162), "+6", fill=(230, 110, 20), font=ImageFont.load_default(size=34))
     work = Work(rgb=np.asarray(img), scale=1.0, device_width=720, device_height=400)
-    row = [Line("Speed", 0.99, 60, 200, 130, 225), Line("243", 0.99, 70, 228, 130, 258),
-           Line("Power", 0.99, 270, 200, 350, 225), Line("91", 0.99, 300, 228, 350, 258),
-           Line("Guts", 0.99, 390, 200, 450, 225), Line("144", 0.99, 395, 228, 450, 258),
-           Line("Skill Pts", 0.99, 600, 200, 690, 225), Line("151", 0.99, 620, 228, 672, 258),
-           Line("+18", 0.99, 50, 162, 120, 198), Line("+6", 0.99, 285, 162, 335, 198)]
+    row = [Line("Speed", 0.99, Rect(60, 200, 130, 225)), Line("243", 0.99, Rect(70, 228, 130, 258)),
+           Line("Power", 0.99, Rect(270, 200, 350, 225)), Line("91", 0.99, Rect(300, 228, 350, 258)),
+           Line("Guts", 0.99, Rect(390, 200, 450, 225)), Line("144", 0.99, Rect(395, 228, 450, 258)),
+           Line("Skill Pts", 0.99, Rect(600, 200, 690, 225)), Line("151", 0.99, Rect(620, 228, 672, 258)),
+           Line("+18", 0.99, Rect(50, 162, 120, 198)), Line("+6", 0.99, Rect(285, 162, 335, 198))]
     values, _used = line_values(work, row)
     gains = {v.caption: v.value for v in values if v.kind == "gain"}
     assert gains == {"Speed": "+18", "Power": "+6", "Skill Pts": "+6"}  # Guts has none printed: none read
@@ -436,13 +442,14 @@ def test_a_cap_read_alone_gets_the_number_printed_over_it():
     work = Work(rgb=np.asarray(img), scale=1.0, device_width=300, device_height=200)
     seven = d.textbbox((96, 31), "7", font=ImageFont.load_default(size=30))
     cap = d.textbbox((70, 60), "/200", font=ImageFont.load_default(size=20))
-    lines = [Line("Da", 0.99, 17, 48, 47, 69), Line("/200", 0.99, cap[0] - 1, cap[1] - 2, cap[2] + 1, cap[3] + 2)]
+    lines = [Line("Da", 0.99, Rect(17, 48, 47, 69)),
+             Line("/200", 0.99, Rect(cap[0] - 1, cap[1] - 2, cap[2] + 1, cap[3] + 2))]
     values, _used = line_values(work, lines)
     assert {v.caption: v.value for v in values} == {"Da": "7/200"}
-    read = Line("7", 0.99, seven[0] - 1, seven[1] - 2, seven[2] + 1, seven[3] + 2)
+    read = Line("7", 0.99, Rect(seven[0] - 1, seven[1] - 2, seven[2] + 1, seven[3] + 2))
     assert numbers_over_caps(work, [*lines, read]) == []
     # a cap printed after its number on its row has its number, whatever ink is over it
-    before = Line("4", 0.99, cap[0] - 28, cap[1] - 6, cap[0] - 11, cap[3] + 4)
+    before = Line("4", 0.99, Rect(cap[0] - 28, cap[1] - 6, cap[0] - 11, cap[3] + 4))
     assert numbers_over_caps(work, [*lines, before]) == []
 
 
@@ -455,9 +462,9 @@ def test_a_bonus_printed_on_a_badge_over_a_gain_is_a_second_gain_of_its_caption(
     font = ImageFont.load_default(size=30)
     d.rounded_rectangle((262, 112, 360, 156), radius=14, fill=(60, 150, 235))
     d.text((290, 116), "+2", fill=(255, 255, 255), font=font, stroke_width=2, stroke_fill=(20, 50, 120))
-    rows = [Line("+26", 0.99, 267, 160, 356, 198), Line("Power", 0.99, 285, 200, 350, 225),
-            Line("349", 0.99, 300, 228, 350, 258), Line("+0", 0.99, 52, 160, 112, 198),
-            Line("Speed", 0.99, 60, 200, 130, 225), Line("434", 0.99, 70, 228, 130, 258)]
+    rows = [Line("+26", 0.99, Rect(267, 160, 356, 198)), Line("Power", 0.99, Rect(285, 200, 350, 225)),
+            Line("349", 0.99, Rect(300, 228, 350, 258)), Line("+0", 0.99, Rect(52, 160, 112, 198)),
+            Line("Speed", 0.99, Rect(60, 200, 130, 225)), Line("434", 0.99, Rect(70, 228, 130, 258))]
     work = Work(rgb=np.asarray(img), scale=1.0, device_width=720, device_height=400)
     values, _used = line_values(work, rows)
     assert compact(VisionOutput(width=720, height=400, values=values)).gains == {
@@ -492,8 +499,8 @@ def test_a_number_whose_box_cut_off_its_last_glyph_is_read_again_over_it():
     twelve = d.textbbox((200, 10), "12", font=font)
     d.text((twelve[2] + 4, 10), "G", fill=(60, 40, 20), font=font)
     work = Work(rgb=np.asarray(img), scale=1.0, device_width=420, device_height=80)
-    cut, whole = Line("+1", 0.97, 16, 18, 80, 62), Line("+19", 0.97, 16, 18, 108, 62)
-    lettered = Line("12", 0.97, twelve[0] - 2, 18, twelve[2] + 2, 62)
+    cut, whole = Line("+1", 0.97, Rect(16, 18, 80, 62)), Line("+19", 0.97, Rect(16, 18, 108, 62))
+    lettered = Line("12", 0.97, Rect(twelve[0] - 2, 18, twelve[2] + 2, 62))
     # each read on its own: "+1" and "+19" are two readings of the same glyphs, never lines of one frame
     assert [widened_numbers(work, [ln])[0].text for ln in (cut, whole, lettered)] == ["+19", "+19", "12"]
 
@@ -501,12 +508,12 @@ def test_a_number_whose_box_cut_off_its_last_glyph_is_read_again_over_it():
 def test_a_grade_badge_read_as_a_doubted_digit_beside_a_number_goes():
     """An "F" grade badge before "117" read as a "5" the recogniser doubts, set apart by a space: the number is 117,
     and its box starts after the badge. A sure glyph stays ("+ 5%"), and so do words ("Corners O")."""
-    graded = Line("5 117", 0.79, 156, 447, 251, 479, scores=(0.29, 0.67, 1.0, 1.0, 1.0))
-    plus = Line("+ 5%", 0.9, 10, 10, 60, 30, scores=(0.98, 0.65, 1.0, 1.0))
-    words = Line("Front Runner Corners O", 0.98, 10, 50, 300, 80, scores=(1.0,) * 21 + (0.47,))
-    unknown = Line("5 117", 0.79, 156, 447, 251, 479)  # no scores: nothing to tell by
-    sign = Line("+ 5", 0.7, 10, 10, 60, 30, scores=(0.3, 0.9, 1.0))  # a sign is the number's own, however doubted
-    after = Line("12 B", 0.8, 100, 10, 180, 30, scores=(1.0, 1.0, 0.9, 0.2))  # an icon after it
+    graded = Line("5 117", 0.79, Rect(156, 447, 251, 479), scores=(0.29, 0.67, 1.0, 1.0, 1.0))
+    plus = Line("+ 5%", 0.9, Rect(10, 10, 60, 30), scores=(0.98, 0.65, 1.0, 1.0))
+    words = Line("Front Runner Corners O", 0.98, Rect(10, 50, 300, 80), scores=(1.0,) * 21 + (0.47,))
+    unknown = Line("5 117", 0.79, Rect(156, 447, 251, 479))  # no scores: nothing to tell by
+    sign = Line("+ 5", 0.7, Rect(10, 10, 60, 30), scores=(0.3, 0.9, 1.0))  # a sign is the number's own, however doubted
+    after = Line("12 B", 0.8, Rect(100, 10, 180, 30), scores=(1.0, 1.0, 0.9, 0.2))  # an icon after it
     out = numbers_without_icons([graded, plus, words, unknown, sign, after])
     assert [ln.text for ln in out] == ["117", "+ 5%", "Front Runner Corners O", "5 117", "+ 5", "12"]
     assert out[0].x0 == pytest.approx(156 + 2 / 5 * 95) and out[0].x1 == 251
@@ -530,6 +537,6 @@ def test_a_number_is_not_read_into_the_next_read_line():
     d.text((twelve[2] + 6, 15), "7", fill=(90, 50, 20), font=font)
     seven = d.textbbox((twelve[2] + 6, 15), "7", font=font)
     work = Work(rgb=np.asarray(img), scale=1.0, device_width=400, device_height=80)
-    lines = [Line("12", 0.99, twelve[0] - 1, twelve[1] - 3, twelve[2] + 1, twelve[3] + 3),
-             Line("7", 0.99, seven[0] - 1, seven[1] - 3, seven[2] + 1, seven[3] + 3)]
+    lines = [Line("12", 0.99, Rect(twelve[0] - 1, twelve[1] - 3, twelve[2] + 1, twelve[3] + 3)),
+             Line("7", 0.99, Rect(seven[0] - 1, seven[1] - 3, seven[2] + 1, seven[3] + 3))]
     assert [ln.text for ln in widened_numbers(work, lines)] == ["12", "7"]

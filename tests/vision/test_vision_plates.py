@@ -9,10 +9,10 @@ import pytest
 from PIL import Image
 
 from lluma_vision.config import VisionConfig
-from lluma_vision.heuristics import scrollbar
 from lluma_vision.models import VisionOutput
-from lluma_vision.ocr import prepare
 from lluma_vision.pipeline import Vision
+from lluma_vision.pixels.heuristics import scrollbar
+from lluma_vision.pixels.ocr import prepare
 from tests.vision.test_vision_shapes import OUTLINE, canvas, label
 
 ROW_TEXT = ("We should go to the beach today", "Maybe rest a little longer first")

@@ -12,8 +12,8 @@ import pytest
 from PIL import Image
 from real_reads import cold_read
 
-from lluma_sim.real_screens import labelled_sources, screens_dir
-from lluma_vision import labels as lab
+from lluma_sim.labelled import buttons as lab
+from lluma_sim.labelled.screens import labelled_sources, screens_dir
 from lluma_vision.models import VisionOutput
 
 SCREENS = screens_dir()

@@ -1,11 +1,11 @@
 """The facts a decision needs, on the real screenshots: the energy gauge, captioned values, the mood and greyed-out
-buttons, scored as bench/vision.py scores them (lluma_vision.fact_labels) against bench/labels/*.facts.json.
+buttons, scored as bench/vision.py scores them (lluma_sim.labelled.facts) against bench/labels/*.facts.json.
 
 Floors are counts over every labelled fact of a source (today's figures, measured with `bench/vision.py --no-sim`
 before the round that added these tests), so a change that loses one fails here, beside the button floors of
 test_vision_real.py. A source without floors of its own (a held-back folder with its facts file) is held to the
 weakest share of the known sources, over all its labelled facts, and must read every energy gauge. No true value may be
-marked doubtful (lluma_vision.checks).
+marked doubtful (lluma_vision.facts.checks).
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 from real_reads import cold_read
 
-from lluma_sim.real_screens import facts_path, labelled_sources
-from lluma_vision import fact_labels
-from lluma_vision.fact_labels import FactScore
+from lluma_sim.labelled import facts as fact_labels
+from lluma_sim.labelled.facts import FactScore
+from lluma_sim.labelled.screens import facts_path, labelled_sources
 
 SOURCES = [f for f in labelled_sources() if fact_labels.load(facts_path(f.name))]
 pytestmark = [pytest.mark.skipif(not SOURCES, reason="no labelled screenshots with facts"), pytest.mark.timeout(1200)]

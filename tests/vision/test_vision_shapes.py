@@ -9,13 +9,14 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
+from lluma_vision.buttons.resolve import apply
+from lluma_vision.buttons.rules.row import cells
 from lluma_vision.config import VisionConfig
-from lluma_vision.icons import find_icons
-from lluma_vision.layout import Block, clean_name
-from lluma_vision.ocr import Line, prepare
+from lluma_vision.geometry import Rect
 from lluma_vision.pipeline import Vision
-from lluma_vision.resolve import apply
-from lluma_vision.rules_row import cells
+from lluma_vision.pixels.icons import find_icons
+from lluma_vision.pixels.layout import Block, clean_name
+from lluma_vision.pixels.ocr import Line, prepare
 
 WIDTHS = (420, 720, 1440)
 OUTLINE = (90, 80, 110)
@@ -184,35 +185,35 @@ def test_a_word_label_broken_over_two_lines_joins_whatever_colours_its_lines_rea
     """Outlined ribbon text reads as its white fill on one line and as its dark outline on the next; one
     label ("Scenario / Details") all the same. Lines of prose in two colours (a title over a greyer
     subtitle) stay apart."""
-    from lluma_vision.layout import group_lines
-    from lluma_vision.ocr import Line
+    from lluma_vision.pixels.layout import group_lines
+    from lluma_vision.pixels.ocr import Line
 
     rgb = np.zeros((200, 400, 3), np.uint8)
     rgb[10:40, 100:200] = (90, 170, 150)  # green ribbon, white glyphs
     rgb[18:32, 110:190:4] = (250, 250, 250)
     rgb[36:60, 105:195] = (230, 230, 235)  # pale, dark-green glyphs
     rgb[42:54, 112:188:4] = (10, 150, 100)
-    label = [Line("Scenario", 0.99, 100, 10, 200, 40), Line("Details", 0.99, 105, 36, 195, 60)]
+    label = [Line("Scenario", 0.99, Rect(100, 10, 200, 40)), Line("Details", 0.99, Rect(105, 36, 195, 60))]
     assert [b.text for b in group_lines(label, rgb)] == ["Scenario Details"]
     # the arrows around a word ("> Transfer <") read as marks are no part of it
-    arrows = [Line(">Scenario<", 0.99, 100, 10, 200, 40), Line("Details", 0.99, 105, 36, 195, 60)]
+    arrows = [Line(">Scenario<", 0.99, Rect(100, 10, 200, 40)), Line("Details", 0.99, Rect(105, 36, 195, 60))]
     assert [b.text for b in group_lines(arrows, rgb)] == [">Scenario< Details"]
 
     rgb[110:140, 100:300] = (250, 250, 250)
     rgb[118:132, 110:290:4] = (60, 40, 30)  # a dark title...
     rgb[140:164, 100:300] = (250, 250, 250)
     rgb[146:158, 110:290:4] = (170, 170, 170)  # ...over a grey subtitle
-    prose = [Line("Race Details", 0.99, 100, 110, 300, 140), Line("Turf 1600m", 0.99, 100, 140, 300, 164)]
+    prose = [Line("Race Details", 0.99, Rect(100, 110, 300, 140)), Line("Turf 1600m", 0.99, Rect(100, 140, 300, 164))]
     assert [b.text for b in group_lines(prose, rgb)] == ["Race Details", "Turf 1600m"]
 
 
 def test_a_greyed_tiles_tighter_text_box_still_counts_in_its_row() -> None:
     """Low-contrast (greyed-out) text gets a tighter box from the detector: the hub's "Infirmary" read 30 px high
     beside 44 px "Recreation" and "Races". The row is still a row of three tiles, all tappable."""
-    body = [Block(lines=[Line(f"word {i}", 0.9, 40, 300 + 40 * i, 200, 320 + 40 * i)]) for i in range(6)]
-    row = [Block(lines=[Line("Infirmary", 0.9, 104, 1141, 225, 1171)]),
-           Block(lines=[Line("Recreation", 0.9, 285, 1136, 432, 1180)]),
-           Block(lines=[Line("Races", 0.9, 501, 1136, 603, 1181)])]
+    body = [Block(lines=[Line(f"word {i}", 0.9, Rect(40, 300 + 40 * i, 200, 320 + 40 * i))]) for i in range(6)]
+    row = [Block(lines=[Line("Infirmary", 0.9, Rect(104, 1141, 225, 1171))]),
+           Block(lines=[Line("Recreation", 0.9, Rect(285, 1136, 432, 1180))]),
+           Block(lines=[Line("Races", 0.9, Rect(501, 1136, 603, 1181))])]
     apply(cells(body + row, 720))
     assert [b.is_button for b in row] == [True, True, True]
 

@@ -9,8 +9,8 @@ import pytest
 
 from lluma_sim.game import SimGame
 from lluma_sim.game.game import HARD_VARIANTS
-from lluma_vision.compact import compact
 from lluma_vision.config import VisionConfig
+from lluma_vision.facts.compact import compact
 from lluma_vision.pipeline import Vision
 
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from lluma_vision.layout import Block, Edges
-from lluma_vision.menu import tab_bar
-from lluma_vision.ocr import Line, Work
+from lluma_vision.geometry import Rect
+from lluma_vision.pixels.layout import Block, Edges
+from lluma_vision.pixels.menu import tab_bar
+from lluma_vision.pixels.ocr import Line, Work
 
 TABS = ("Enhance", "Story", "Home", "Race", "Scout")
 
@@ -20,7 +21,7 @@ def frame() -> Work:
 
 def label(text: str, cx: float, cy: float, h: float = 28) -> Block:
     w = 0.55 * h * len(text)
-    return Block(lines=[Line(text=text, conf=0.9, x0=cx - w / 2, y0=cy - h / 2, x1=cx + w / 2, y1=cy + h / 2)])
+    return Block(lines=[Line(text=text, conf=0.9, box=Rect(cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2))])
 
 
 def tabs(cy: float = 1250) -> list[Block]:

@@ -15,13 +15,13 @@ from PIL import Image
 from lluma_facts.retry import RetryPolicy
 from lluma_sim.api.server import ApiServer
 from lluma_sim.game import SimGame
-from lluma_sim.real_screens import screens_dir
-from lluma_vision.associate import associate
+from lluma_sim.labelled.screens import screens_dir
 from lluma_vision.config import VisionConfig
-from lluma_vision.ocr import prepare
+from lluma_vision.facts.associate import associate
 from lluma_vision.pipeline import Vision
-from lluma_vision.reading import Reading, read_frame
-from lluma_vision.vlm import VLM_SCHEMA, OcrFallback, VlmBackend, VlmReading, VlmResponse, build_request
+from lluma_vision.pipeline.reading import Reading, read_frame
+from lluma_vision.pipeline.vlm import VLM_SCHEMA, OcrFallback, VlmBackend, VlmReading, VlmResponse, build_request
+from lluma_vision.pixels.ocr import prepare
 
 SCREENS = screens_dir()
 EVENT = SCREENS / "umaplay__events__event_scenario_ura_exhilarating.png"

@@ -1,0 +1,128 @@
+"""The `row` family: a block judged by its neighbours.
+
+Three or more short labels of one size spread evenly across the frame are a row of cells (the hub's tiles, icon
+captions): tappable, with less confidence than a plate gives. A row whose labels each head a number below them is
+a stat grid: text, plate or not. A short bare label beside a plated one of its size is the other half of a toggle
+pair (On / Off).
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from lluma_vision.evidence import ButtonScore, Evidence
+from lluma_vision.pixels.layout import NUMERIC, Block, Said, split_annotation
+
+# evidence: named in 22af599 from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
+#   one by one)
+CELL_WORDS = 2  # a cell's label: at most this many words...
+CELL_CHARS = 18  # ...and characters, no digit ("Infirmary", "Skill Points" but not "Turn 12")
+ROW_DRIFT = 1.6  # a row's first lines lie within this many line heights (the selected cell is often raised)
+ROW_SIZE = (0.65, 1.55)  # line heights against the first label's; and against the row's median: 0.65..ROW_BADGE
+# (a greyed-out label reads low-contrast with a tighter box: the hub's Infirmary at 0.68)
+ROW_BADGE = 1.33  # a taller label in the row is a badge, not a cell (one size of text boxes within a third)
+ROW_SPREAD = 0.4  # the row spans at least this share of the frame's width
+ROW_EVEN = 2.5  # and its gaps are even: the widest at most this many times the narrowest
+ROW_BODY = 1.1  # cells are bigger than the frame's usual text (body-sized labels in a row are column headings)...
+ART_REACH = 2.5  # ...unless each captions a picture: the area up to this many line heights over it...
+ART_GAP = 0.2  # ...(from this far over it)...
+ART_FAR = 40  # ...has pixels this far (a channel, 0..255) from its main colour...
+ART_SHARE = 0.25  # ...over at least this share of it
+ART_MIN_PX = 4  # an area narrower or shorter than this cannot be told
+VALUE_GAP = 1.5  # a value heads under a label within this many line heights...
+VALUE_CENTRE = 0.6  # ...centred on it within this share of the wider of the two
+
+# evidence: named in 22af599 from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
+#   one by one)
+PAIR_ROW = 0.4  # a toggle's halves: centres within this many line heights vertically,
+PAIR_SIZE = (0.8, 1.25)  # text sizes this alike,
+PAIR_GAP = 2.5  # at most this many line heights apart,
+PAIR_WIDTH = (0.4, 2.5)  # and widths this alike
+
+
+def cell_label(b: Block) -> bool:
+    t = split_annotation(b)[0].strip()
+    return (len(b.lines) <= 2 and 1 <= len(t.split()) <= CELL_WORDS and len(t) <= CELL_CHARS
+            and not any(c.isdigit() for c in t) and len(re.sub(r"[^A-Za-z]", "", t)) >= 2)
+
+
+def _art_above(rgb: np.ndarray, b: Block) -> bool:
+    """A picture right above a label (an icon or illustration it captions): much of the area over it, as wide
+    as the caption or two line heights, is far from that area's own main colour."""
+    h = b.line_h
+    half = max(b.x1 - b.x0, 2 * h) / 2
+    y0, y1 = int(max(0, b.y0 - ART_REACH * h)), int(max(0, b.y0 - ART_GAP * h))
+    x0, x1 = int(max(0, b.cx - half)), int(min(rgb.shape[1], b.cx + half))
+    if y1 - y0 < ART_MIN_PX or x1 - x0 < ART_MIN_PX:
+        return False
+    px = rgb[y0:y1, x0:x1].reshape(-1, 3).astype(np.int16)
+    far = np.abs(px - np.median(px, axis=0)).max(axis=1) > ART_FAR
+    return bool(far.mean() >= ART_SHARE)
+
+
+def _value_under(label: Block, v: Block) -> bool:
+    """`v` sits right under `label`, centred on it: the label heads that value."""
+    return (0 <= v.y0 - label.y1 <= VALUE_GAP * label.line_h
+            and abs(v.cx - label.cx) <= VALUE_CENTRE * max(label.x1 - label.x0, v.x1 - v.x0))
+
+
+def cells(blocks: list[Block], width: int, rgb: np.ndarray | None = None) -> Said:
+    """Rows of equal cells: three or more short labels of one text size side by side across the frame (the
+    hub's tiles, a row of stat icons with captions, each under its illustration). A label with no plate of
+    its own is tappable there, with less confidence than a plate gives. Text bigger than the frame's usual
+    text only: small labels in a row are column headings. A row whose labels each head a number below
+    them is a stat grid, not buttons, even on plates. Reads the scores so far: a plated cell keeps its own."""
+    found = [b for b in blocks if cell_label(b) and not b.tab]
+    if not found:
+        return
+    values = [b for b in blocks if NUMERIC.match(b.text.strip())]
+    body = float(np.median([b.line_h for b in blocks]))
+    lo, hi = ROW_SIZE
+    used: set[int] = set()
+    for b in sorted(found, key=lambda b: b.x0):
+        if id(b) in used:
+            continue
+        # by the caption's first line, not the block (a level line under one caption), and with slack: the
+        # selected cell of a row is often raised
+        row = [o for o in found
+               if abs(o.lines[0].cy - b.lines[0].cy) <= ROW_DRIFT * b.line_h and lo <= o.line_h / b.line_h <= hi]
+        size = float(np.median([o.line_h for o in row]))
+        row = sorted((o for o in row if lo <= o.line_h / size <= ROW_BADGE), key=lambda o: o.cx)
+        if len(row) < 3 or row[-1].cx - row[0].cx < ROW_SPREAD * width:
+            continue
+        gaps = np.diff([o.cx for o in row])
+        if gaps.min() <= 0 or gaps.max() > ROW_EVEN * gaps.min():
+            continue  # cells of one row are evenly spaced
+        used.update(id(o) for o in row)
+        graded = sum(any(_value_under(o, v) for v in values) for o in row)
+        if 2 * graded >= len(row):  # a stat grid: each label heads its value ("Speed" over "92"), plate or not
+            for o in row:
+                yield o, Evidence("row.stat_grid", "cap", ButtonScore.DOUBT,
+                                  f"one of {len(row)} labels that head a number each: a stat grid")
+            continue
+        if size < ROW_BODY * body and (rgb is None or not all(_art_above(rgb, o) for o in row)):
+            continue  # body-sized labels in a row are column headings, unless each captions a picture
+        for o in row:
+            if not o.is_button:  # a plated cell keeps its own (higher or looser) score
+                yield o, Evidence("row.cell", "raise", ButtonScore.ROW_CELL,
+                                  f"one of {len(row)} evenly spaced labels across the frame")
+
+
+def pairs(blocks: list[Block]) -> Said:
+    """Toggle pairs and segmented choices (On / Off): a short bare label right beside a plated button of the same
+    text size and about the same width is the other half of the pair (the unselected one is often drawn without
+    a plate). Reads the scores so far: which blocks are plated buttons."""
+    plated = [b for b in blocks if b.is_button and b.frame is not None and cell_label(b)]
+    slo, shi = PAIR_SIZE
+    wlo, whi = PAIR_WIDTH
+    for b in blocks:
+        if b.is_button or not cell_label(b):
+            continue
+        for o in plated:
+            gap = max(o.x0 - b.x1, b.x0 - o.x1)
+            if (abs(o.cy - b.cy) <= PAIR_ROW * b.line_h and slo <= o.line_h / b.line_h <= shi
+                    and gap <= PAIR_GAP * b.line_h and wlo <= (b.x1 - b.x0) / max(1.0, o.x1 - o.x0) <= whi):
+                yield b, Evidence("row.toggle", "raise", ButtonScore.TOGGLE, f"the bare half of a pair with {o.text!r}")
+                break
