@@ -80,6 +80,9 @@ def notes(log: TurnLog) -> list[str]:
         out.append(f"goTo {clip(last.target, 30)}: step {last.step} of {last.of}{'' if last.ok else ' stopped'}")
     if log.routine is not None:
         out.append(f"routine: {clip(log.routine.action, 40)} (no model call)")
+    if log.plan is not None:  # a procedure carried out without a model call per step
+        out.append(f"plan {clip(log.plan.name, 20)}: {len(log.plan.steps)} step(s)"
+                   + ("" if log.plan.done else " stopped"))
     if (sv := log.survey) is not None:  # options raised and read before the decision
         read = sum(1 for r in sv.rows if r.line)
         out.append(f"survey: {read} of {len(sv.options)} read" + (f", chose {clip(sv.chosen, 20)}" if sv.chosen else "")

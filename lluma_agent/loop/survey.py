@@ -124,9 +124,9 @@ class Surveyor:
         if r is None:
             return None
         screen = self.nav.map.label(self.nav.screen(here.out).id) if self.nav.enabled else "this screen"
-        log = SurveyLog(screen=screen, options=r.options, rows=[SurveyRow(option=r.selected,
-                                                                            line=facts_line(r.selected, here))],
-                        lead_in=came)
+        log = SurveyLog(screen=screen, options=r.options, lead_in=came,
+                        rows=[SurveyRow(option=r.selected, line=facts_line(r.selected, here),
+                                        view=compact(here.out).to_json())])
         selected = r.selected
         for n, option in enumerate(o for o in r.options if not same_option(o, r.selected)):
             row = SurveyRow(option=option)
@@ -155,7 +155,7 @@ class Surveyor:
                 row.note = row.note or f"a surprise: {now.selected} shows raised, not {option}"
                 selected = now.selected
                 break
-            selected, row.line = now.selected, facts_line(option, here)
+            selected, row.line, row.view = now.selected, facts_line(option, here), compact(here.out).to_json()
             if row.note:
                 break
         log.complete = len(log.rows) == len(r.options) and all(row.line and not row.note for row in log.rows)

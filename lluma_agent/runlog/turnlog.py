@@ -133,6 +133,7 @@ class SurveyRow(BaseModel):
 
     option: str
     line: str = ""  # what the model read of it (its gains, failure, energy after, cards)
+    view: str = ""  # the compact reading of the screen with it raised (the <vision> JSON)
     frame: str = ""  # the screenshot of it raised (run folder relative; "" for the one raised on arrival)
     point: list[int] | None = None  # where the raising tap landed (None: raised on arrival, or not sent)
     element: str = ""  # what the tap meant, for the simulator's on-target check

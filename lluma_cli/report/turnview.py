@@ -79,7 +79,7 @@ class TurnView(BaseModel):
     stuck_line: str
     stuck_reason: str
     unattended: list[str]  # the recovery ladder's rung, the game started, what the guard did
-    navigation: list[str]  # a goTo walk's steps, a routine screen passed (the screen map, no model call)
+    navigation: list[str]  # a goTo walk's steps, a routine pass, a survey, a plan (no model call per step)
     errors: list[str]
 
     @classmethod
@@ -161,6 +161,12 @@ def navigation_lines(log: TurnLog) -> list[str]:
                          + (f"; {row.note}" if row.note else ""))
         for row in sv.commit:
             lines.append(f"survey: committed {row.option}" + (f"; {row.note}" if row.note else ""))
+    if (p := log.plan) is not None:  # a procedure carried out, press by press
+        for st in p.steps:
+            outcome = (f"reached {st.reached}" if st.ok else f"SURPRISE: expected {st.expected or 'a change'}, "
+                       f"reached {st.reached or 'nothing read'}") if st.reached else "not sent"
+            lines.append(f"runPlan {p.name}: step {st.step}, {st.action or '(none)'} -> {outcome}"
+                         + (f"; {st.note}" if st.note else ""))
     return lines
 
 
@@ -228,7 +234,7 @@ def as_text(v: TurnView) -> str:
     out += _block("calls (each billed to this turn)", "\n".join(c.line for c in v.calls))
     for m in v.memory:
         out += _block(m.title, m.diff or "(no diff)")
-    out += _block("screen map (no model call)", "\n".join(v.navigation))
+    out += _block("screen map, survey, plan (no model call)", "\n".join(v.navigation))
     if v.stuck_line:
         out.append(v.stuck_line)
     out += v.unattended
