@@ -40,6 +40,20 @@ _NUMBER = re.compile(r"\d[\d,]*")
 _WORDS = re.compile(r"[^a-z0-9]+")
 
 
+class PlanCount(BaseModel):
+    """runPlan procedures carried out (lluma_agent/loop/plans.py): how many, their presses, those stopped early."""
+
+    run: int = 0
+    steps: int = 0
+    surprises: int = 0
+
+    def add(self, log: TurnLog) -> None:
+        if log.plan is not None:
+            self.run += 1
+            self.steps += len(log.plan.steps)
+            self.surprises += log.plan.surprise
+
+
 class CareerSummary(BaseModel):
     """One career as the turn logs saw it (`careers/career_001.json`; `lluma stats --json` key `careers`)."""
 
@@ -57,6 +71,8 @@ class CareerSummary(BaseModel):
     races_won: int = 0  # ...showing 1st
     recoveries: dict[str, int] = Field(default_factory=dict)  # recovery ladder rungs climbed, by rung
     game_starts: int = 0  # times the game had to be started again
+    plans: PlanCount = Field(default_factory=PlanCount)  # runPlan procedures carried out in it
+    surveys: int = 0  # turns whose options were raised and read before the model chose
     ended_at: float | None = None  # epoch seconds of the turn that saw its end
 
 
@@ -114,6 +130,8 @@ class _Open(BaseModel):
     races_won: int = 0
     recoveries: dict[str, int] = Field(default_factory=dict)
     game_starts: int = 0
+    plans: PlanCount = Field(default_factory=PlanCount)
+    surveys: int = 0
     playing: bool = False  # its hub has shown: what the screens print is its own
 
     @classmethod
@@ -130,6 +148,8 @@ class _Open(BaseModel):
             self.recoveries[rung] = self.recoveries.get(rung, 0) + 1
         if log.game_start is not None and log.game_start.ok:
             self.game_starts += 1
+        self.plans.add(log)
+        self.surveys += log.survey is not None
 
     def record(self, number: int, complete: bool, ended_at: float | None) -> CareerSummary:
         return CareerSummary(
@@ -138,6 +158,7 @@ class _Open(BaseModel):
             wall_s=round(max(0.0, self.ended_at - self.started_at), 3), stats=dict(self.stats),
             skill_points=self.skill_points, races_entered=self.races_entered, races_won=self.races_won,
             recoveries=dict(self.recoveries), game_starts=self.game_starts, ended_at=ended_at,
+            plans=self.plans.model_copy(), surveys=self.surveys,
         )
 
 

@@ -216,3 +216,16 @@ def test_a_full_disk_during_a_career_record_loses_nothing(tmp_path: Path, monkey
     CareerTracker(RunFolder.at(tmp_path)).replay(turns)
     record = json.loads((tmp_path / "careers" / "career_001.json").read_text())
     assert record["complete"] and record["stats"]["Speed"] == 100
+
+
+def test_plans_and_surveys_are_counted_per_career() -> None:
+    from lluma_agent.runlog.turnlog import PlanLog, PlanStepLog, SurveyLog
+    steps = [PlanStepLog(step=1, action="goto Career: Back", ok=True), PlanStepLog(step=2, action="press Rest")]
+    turns = [turn(1, HOME), turn(2, hub(120)), turn(3, hub(130)), turn(4, END), turn(5, HOME), turn(6, hub(90))]
+    turns[1].plan = PlanLog(name="rest", steps=steps, done=True)
+    turns[2].plan = PlanLog(name="rest", steps=steps[:1], surprise=True)
+    turns[2].survey = SurveyLog(screen="Training", options=["Speed", "Wit"])
+    turns[5].plan = PlanLog(name="rest", steps=steps, done=True)
+    first, second = careers_of(turns)
+    assert first.plans.model_dump() == {"run": 2, "steps": 3, "surprises": 1} and first.surveys == 1
+    assert second.plans.model_dump() == {"run": 1, "steps": 2, "surprises": 0} and second.surveys == 0

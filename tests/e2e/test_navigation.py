@@ -46,7 +46,10 @@ def test_the_map_is_recorded_walked_and_passes_routine_screens(tmp_path: Path) -
     logs, memory = tmp_path / "logs", tmp_path / "memory"
     policy = WalksToTraining(ScriptedPolicy(seed=7))
     requests: list[dict[str, Any]] = []
-    with sim_agent(24, logs, seed=7, policy=policy, overrides={"LLUMA_MEMORY__DIR": str(memory)}) as (sim, agent):
+    # the survey off: it opens the training screen from the hub itself, and this test asks goTo there (the survey's
+    # own walk is tests/agent/test_survey.py's and tests/e2e/test_decide_at_the_grain.py's)
+    overrides = {"LLUMA_MEMORY__DIR": str(memory), "LLUMA_SURVEY__ENABLED": "false"}
+    with sim_agent(24, logs, seed=7, policy=policy, overrides=overrides) as (sim, agent):
         respond = policy.respond
         policy.respond = lambda request: (requests.append(request), respond(request))[1]  # type: ignore[method-assign]
         totals = Coordinator.run(agent)
