@@ -332,7 +332,7 @@ class Coordinator:
         self.totals.turns += 1  # every turn counts toward max_turns, a failed one too (a run always ends)
         self.totals.goto_calls += bool(t.navigation)
         self.totals.routine_passes += t.routine is not None
-        self.totals.surveys += t.survey is not None
+        self.totals.surveys += t.survey is not None and bool(t.survey.options)  # a lead-in that found none: no survey
         if t.plan is not None:
             self.totals.plans_run += 1
             self.totals.plan_steps += len(t.plan.steps)
