@@ -212,8 +212,12 @@ class RngState(Frozen):
         rng.setstate((self.version, self.internal, self.gauss_next))
 
 
-class GameState(Frozen):
-    """Everything that decides the next frames and outcomes. `model_dump_json()` saves it."""
+class GameState(BaseModel):
+    """Everything that decides the next frames and outcomes: `SimGame.state`, the game's only state (its dice are
+    `SimGame.rng`, copied in here by `snapshot()`). The flows change it; painters draw a copy. `model_dump_json()`
+    saves it."""
+
+    model_config = ConfigDict(extra="forbid")
 
     seed: int
     width: int
@@ -226,14 +230,14 @@ class GameState(Frozen):
     tab: str = "Home"
     dialog: DialogState | None = None
     anim: AnimState | None = None
-    queue: tuple[Action, ...] = ()  # phases that follow the current animation
-    career: CareerState | None = None
+    queue: list[Action] = Field(default_factory=list)  # phases that follow the current animation
+    career: CareerData | None = None  # a live `Career` in SimGame.state
     event: Event | None = None
     page: int = 0
     quick: bool = False
     scroll: int = 0  # skills list offset, device px
-    pending: tuple[str, ...] = ()  # skills marked with Learn, not yet confirmed
-    races: tuple[Race, ...] = ()
+    pending: list[str] = Field(default_factory=list)  # skills marked with Learn, not yet confirmed
+    races: list[Race] = Field(default_factory=list)
     race_sel: int = 0
     result: RaceResult | None = None
     finished: bool = False
@@ -246,7 +250,7 @@ class GameState(Frozen):
     drawn: bool = True  # the game's window has been drawn since its start (else no window has focus yet)
     resume_screen: str = "hub"  # the career screen a "Continue Career" resumes
     career_open: bool = False  # a career started and not yet completed (ended careers are in `careers`)
-    careers: tuple[CareerRecord, ...] = ()
+    careers: list[CareerRecord] = Field(default_factory=list)
     setup_step: int = 0  # career setup: scenario, trainee, legacy, deck
     trainee: int = 0
     legacy_set: bool = False
@@ -262,9 +266,9 @@ class GameState(Frozen):
     hazard: str | None = None  # the hazard on screen now
     maintenance_until: float = 0.0  # clock_s when the maintenance ends
     update_pending: bool = False  # a data update must be downloaded before play
-    login: tuple[str, ...] = ()  # popups still to show after the next login (after a daily reset)
+    login: list[str] = Field(default_factory=list)  # popups still to show after the next login (after a daily reset)
     tutorial_armed: bool = False
-    tutorials_seen: tuple[str, ...] = ()
+    tutorials_seen: list[str] = Field(default_factory=list)
     purchase_attempts: int = 0  # presses of "Purchase Carats" that reached the game
 
     @property

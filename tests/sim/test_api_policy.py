@@ -107,13 +107,13 @@ def test_policy_plays_the_simulated_game_through_the_sdk():
             inputs_per_reply.append(len(inputs))
             memory_calls += len(uses) - len(inputs)
             assert any(b["type"] == "text" and b["text"] for b in blocks)
-            before = game.version
+            before = game.state.version
             results = []
             for b in uses:
                 if b["name"] in INPUT_TOOLS:
                     what = execute(game, t, b["name"], b["input"])
                     t = settle(game)
-                    effect = "screen changed" if game.version != before else "screen unchanged"
+                    effect = "screen changed" if game.state.version != before else "screen unchanged"
                     results.append({"type": "tool_result", "tool_use_id": b["id"], "content": f"{what}; {effect}"})
                 else:
                     results.append({"type": "tool_result", "tool_use_id": b["id"], "content": "saved"})
