@@ -18,6 +18,7 @@ from lluma_sim.game.content import (
     MOOD_FACTOR,
     MOODS,
     PLACES,
+    RACE_COINS,
     RACES,
     SKILLS,
     STATS,
@@ -122,8 +123,12 @@ class Career(CareerData):
         return self._rng.choice(EVENTS)
 
     def apply_choice(self, choice: Choice) -> None:
+        self.status = "Event: " + ", ".join(self.apply(choice.effects))
+
+    def apply(self, effects: dict[str, int]) -> list[str]:
+        """Effects on energy, mood, skill points and stats (an event choice's, a shop item's); each as said."""
         parts = []
-        for key, v in choice.effects.items():
+        for key, v in effects.items():
             if key == "Energy":
                 self.energy = max(0, min(MAX_ENERGY, self.energy + v))
             elif key == "Mood":
@@ -133,7 +138,7 @@ class Career(CareerData):
             else:
                 self._add(key, v)
             parts.append(f"{key} {v:+d}")
-        self.status = "Event: " + ", ".join(parts)
+        return parts
 
     # --- races ----------------------------------------------------------------------------
 
@@ -153,13 +158,15 @@ class Career(CareerData):
         self.energy = max(0, self.energy - 15)
         self.skill_points += points
         self.fans += fans
+        coins = RACE_COINS[min(place, len(RACE_COINS)) - 1]
+        self.coins += coins
         self.wins += place == 1
         self.races += 1
         self.top3 += 1 < place <= 3
         if goal is not None and place <= (self.goals()[goal][0].top or len(PLACES)):
             self.won = self.won | {goal}
         self.status = f"{race.name}: {PLACES[place - 1]} place, fans +{fans}, skill points +{points}"
-        return RaceResult(race=race, place=place, points=points, fans=fans, goal=goal)
+        return RaceResult(race=race, place=place, points=points, fans=fans, goal=goal, coins=coins)
 
     def try_again(self, lost: RaceResult) -> RaceResult:
         """An Alarm Clock spent on a lost goal race: as if it had not been run, in a better mood (FACTS: the
@@ -168,6 +175,7 @@ class Career(CareerData):
         self.energy = min(MAX_ENERGY, self.energy + 15)
         self.skill_points -= lost.points
         self.fans -= lost.fans
+        self.coins -= lost.coins
         self.wins -= lost.place == 1
         self.races -= 1
         self.top3 -= 1 < lost.place <= 3

@@ -184,3 +184,24 @@ EVENTS: tuple[Event, ...] = (
         ),
     ),
 )
+
+
+@dataclass(frozen=True)
+class ShopItem:
+    name: str
+    effect: str  # as the row prints it
+    cost: int  # shop coins
+    effects: dict[str, int] = field(default_factory=dict)  # as an event choice's: stats, "Energy", "Mood"
+
+
+# The career's shop (FACTS is silent on it: the real client's shop is a scenario's, e.g. Trackblazer's, with
+# items bought for coins the races pay; these names are that shop's). An item is used when bought.
+SHOP_ITEMS: tuple[ShopItem, ...] = (
+    ShopItem("Vita 20", "Energy +20", 35, {"Energy": 20}),
+    ShopItem("Plain Cupcake", "Mood +1", 30, {"Mood": 1}),
+    ShopItem("Speed Notepad", "Speed +5", 25, {"Speed": 5}),
+    ShopItem("Stamina Notepad", "Stamina +5", 25, {"Stamina": 5}),
+    ShopItem("Vita 40", "Energy +40", 60, {"Energy": 40}),
+)
+START_COINS = 60  # enough for one item at the start: every career can meet a spend
+RACE_COINS = (40, 25, 20, 10)  # coins a race pays by place (1st, 2nd, 3rd, lower)

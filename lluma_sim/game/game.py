@@ -15,6 +15,7 @@ from lluma_sim.game.calendar import MAX_CAREER_TURNS
 from lluma_sim.game.career import Career
 from lluma_sim.game.content import SKILLS, bond_level
 from lluma_sim.game.draw import Painter, Widget
+from lluma_sim.game.flows import shop
 from lluma_sim.game.goals import goal_race
 from lluma_sim.game.hazards import HazardsInjected
 from lluma_sim.game.state import (
@@ -71,6 +72,7 @@ DRAWERS = {
     "race_lobby": screens_career.draw_race_lobby,
     "race_result": screens_career.draw_race_result,
     "race_rewards": screens_career.draw_race_rewards,
+    "shop": screens_career.draw_shop,
 }
 
 
@@ -271,7 +273,8 @@ class SimGame:
     def _stock(self) -> dict[str, int]:
         """What a tap can spend, counted: a spend is a count that went down (the game's own record of it)."""
         s = self.state
-        return {"a TP item": s.tp_items, **({"an Alarm Clock": s.career.clocks} if s.career else {})}
+        return {"a TP item": s.tp_items,
+                **({"an Alarm Clock": s.career.clocks, "shop coins": s.career.coins} if s.career else {})}
 
     def _framed(self, b: Box) -> Box:
         """Game coordinates -> frame coordinates (below the top letterbox bar)."""
@@ -314,7 +317,7 @@ class SimGame:
             elif self.state.dialog:
                 if self.state.dialog.back:
                     self._do(self.state.dialog.buttons[0][2])
-            elif self.state.screen in ("training", "skills", "races"):
+            elif self.state.screen in ("training", "skills", "races", "shop"):
                 self._do(("goto", "hub"))
             elif self.state.screen == "setup":
                 self._do(("setup_back",))
@@ -363,6 +366,7 @@ class SimGame:
                 turns_left=goal[2] - min(c.turn, c.max_turns) if c and goal else None,
                 fans=c.fans if c else 0,
                 clocks=c.clocks if c else 0,
+                coins=c.coins if c else 0,
                 selected=c.sel if c and self.state.screen == "training" else None,
                 supports=[SupportTruth(name=n, bond=bond_level(c.bonds.get(n, 0)), hint=n in c.hints)
                           for n in c.cards_on(c.sel)] if c and self.state.screen == "training" else [],
@@ -453,7 +457,7 @@ class SimGame:
                 # this capture already shows the new one
                 self.state.anim = self.state.anim.model_copy(update={"step": 1})
 
-    def _play(self, phases: list[Action]) -> None:
+    def play(self, phases: list[Action]) -> None:
         self.state.queue = list(phases)
         self._next_phase()
 
@@ -466,7 +470,10 @@ class SimGame:
     # --- actions (widgets carry these as tuples: name, *args) -----------------------------
 
     def _do(self, action: Action) -> None:
-        getattr(self, "_act_" + str(action[0]))(*action[1:])
+        act = ACTIONS.get(action[0])
+        if act is None:
+            raise ValueError(f"no action {action[0]!r} in the game's table (lluma_sim.game.game.ACTIONS)")
+        act(self, *action[1:])
         if self.state.hazard is not None and self.state.anim is None and (
                 self.state.dialog is None or self.state.dialog.kind in ("confirm", "menu", "settings")):
             self.state.hazard = None  # the night's trouble is off the screen
@@ -489,7 +496,7 @@ class SimGame:
         if screen == "races" and self.state.career:
             day = self.state.career.race_day()
             if day is None:
-                self.state.races = self._career().races_available()
+                self.state.races = self.live().races_available()
             else:  # Race Day: the goal's race alone
                 self.state.races = [goal_race(self.state.career.goals()[day][0], self.state.career.turn)]
             self.state.race_sel = 0
@@ -517,7 +524,7 @@ class SimGame:
     def _act_set(self, name: str, on: bool) -> None:
         self.state.settings[name] = on
 
-    def _confirm(self, title: str, lines: list[str], ok: Action) -> None:
+    def confirm(self, title: str, lines: list[str], ok: Action) -> None:
         self.state.dialog = DialogState(
             kind="confirm",
             title=title,
@@ -580,42 +587,42 @@ class SimGame:
         self.state.career = Career.new(self.rng, self.state.max_turns, trainee=self.state.trainee)
         self.state.career.deal()
         self.state.finished, self.state.career_open, self.state.resume_screen = False, True, "hub"
-        self._play([("anim", "loading"), ("anim", "cutscene", "intro"), ("goto", "hub")])
+        self.play([("anim", "loading"), ("anim", "cutscene", "intro"), ("goto", "hub")])
 
     def _act_skip_anim(self) -> None:
         self._next_phase()
 
     def _act_rest_prompt(self) -> None:
-        self._confirm("Rest", ["Rest for this turn?", "Energy will recover."], ("rest",))
+        self.confirm("Rest", ["Rest for this turn?", "Energy will recover."], ("rest",))
 
     def _act_rest(self) -> None:
         self.state.dialog = None
-        self._career().rest()
-        self._end_turn()
+        self.live().rest()
+        self.end_turn()
 
     def _act_recreation(self) -> None:
-        self._career().recreation()
-        self._play([("anim", "cutscene", "outing"), ("end_turn",)])
+        self.live().recreation()
+        self.play([("anim", "cutscene", "outing"), ("end_turn",)])
 
     def _act_infirmary(self) -> None:
-        self._career().infirmary()
-        self._end_turn()
+        self.live().infirmary()
+        self.end_turn()
 
     def _act_tile(self, stat: str) -> None:
         """A training tile: a tap on another raises it (its gains, failure and cards show), a tap on the raised one
         trains (FACTS: the training screen)."""
-        c = self._career()
+        c = self.live()
         if c.sel != stat:
             c.sel = stat
             return
         c.train(stat)
-        self._end_turn()
+        self.end_turn()
 
     def _act_end_turn(self) -> None:
-        self._end_turn()
+        self.end_turn()
 
-    def _end_turn(self) -> None:
-        c = self._career()
+    def end_turn(self) -> None:
+        c = self.live()
         if c.next_turn():
             self.state.event, self.state.page = c.pick_event(), 0
             if self.state.quick:
@@ -623,10 +630,10 @@ class SimGame:
             self.state.screen = "event"
         elif c.ended:
             self.state.screen = "hub"
-            self._goal_missed()
+            self.goal_missed()
         elif c.over:
             self.state.finished = True
-            self._play([("anim", "loading"), ("goto", "career_summary")])
+            self.play([("anim", "loading"), ("goto", "career_summary")])
         else:
             self.state.screen = "hub"
 
@@ -644,11 +651,11 @@ class SimGame:
 
     def _act_choose(self, index: int) -> None:
         assert self.state.event is not None
-        self._career().apply_choice(self.state.event.choices[index])
+        self.live().apply_choice(self.state.event.choices[index])
         self.state.event = None
-        if self._career().over:
+        if self.live().over:
             self.state.finished = True
-            self._play([("anim", "loading"), ("goto", "career_summary")])
+            self.play([("anim", "loading"), ("goto", "career_summary")])
         else:
             self.state.screen = "hub"
 
@@ -661,14 +668,14 @@ class SimGame:
     def _act_confirm_skills(self) -> None:
         cost = sum(s.cost for s in SKILLS if s.name in self.state.pending)
         n = len(self.state.pending)
-        self._confirm(
+        self.confirm(
             "Learn Skills",
             [f"Learn {n} skill{'s' if n > 1 else ''}?", f"Cost: {cost} skill points."],
             ("learn_commit",),
         )
 
     def _act_learn_commit(self) -> None:
-        self._career().learn(self.state.pending)
+        self.live().learn(self.state.pending)
         self.state.pending, self.state.dialog = [], None
 
     def _act_select_race(self, index: int) -> None:
@@ -676,18 +683,18 @@ class SimGame:
 
     def _act_race_prompt(self) -> None:
         race = self.state.races[self.state.race_sel]
-        self._confirm("Race Entry", [f"Enter the {race.name}?", "Racing uses a turn and energy."], ("race",))
+        self.confirm("Race Entry", [f"Enter the {race.name}?", "Racing uses a turn and energy."], ("race",))
 
     def _act_race(self) -> None:
         self.state.dialog = None
-        c = self._career()
+        c = self.live()
         self.state.result = c.run_race(self.state.races[self.state.race_sel], c.race_day())
-        self._play([("anim", "loading"), ("goto", "race_lobby")])
+        self.play([("anim", "loading"), ("goto", "race_lobby")])
 
     def _act_race_next(self) -> None:
         """The placing's Next: the rewards, or, for a goal race lost, "Try Again" for an Alarm Clock when one is
         left (the item is spent only on the player's word), else the goal is missed."""
-        c, r = self._career(), self.state.result
+        c, r = self.live(), self.state.result
         if r is None or r.goal is None or c.goal_met(r.goal):
             self.state.screen = "race_rewards"
         elif c.clocks > 0:
@@ -698,19 +705,19 @@ class SimGame:
                 buttons=(("Cancel", "white", ("give_up",)), ("Try Again", "green", ("try_again",))),
             )
         else:
-            self._goal_missed()
+            self.goal_missed()
 
     def _act_try_again(self) -> None:
         assert self.state.result is not None
         self.state.dialog = None
-        self.state.result = self._career().try_again(self.state.result)
-        self._play([("anim", "loading"), ("goto", "race_lobby")])
+        self.state.result = self.live().try_again(self.state.result)
+        self.play([("anim", "loading"), ("goto", "race_lobby")])
 
     def _act_give_up(self) -> None:
-        self._goal_missed()
+        self.goal_missed()
 
-    def _goal_missed(self) -> None:
-        c = self._career()
+    def goal_missed(self) -> None:
+        c = self.live()
         c.ended = "goal_missed"
         now = c.goal_now()
         self.state.dialog = DialogState(
@@ -722,13 +729,13 @@ class SimGame:
 
     def _act_career_over(self) -> None:
         self.state.dialog, self.state.finished = None, True
-        self._play([("anim", "loading"), ("goto", "career_summary")])
+        self.play([("anim", "loading"), ("goto", "career_summary")])
 
     def _act_view_results(self) -> None:
         self.state.screen = "race_result"
 
     def _act_watch_race(self) -> None:
-        self._play([("anim", "cutscene", "race"), ("goto", "race_result")])
+        self.play([("anim", "cutscene", "race"), ("goto", "race_result")])
 
     def _act_complete_prompt(self) -> None:
         self.state.dialog = DialogState(
@@ -740,7 +747,7 @@ class SimGame:
 
     def _act_complete(self) -> None:
         """The career ends: its record is kept (the game's truth of it), then the result screens."""
-        c = self._career()
+        c = self.live()
         self.state.careers.append(CareerRecord(
             number=len(self.state.careers) + 1,
             turns=min(c.turn, c.max_turns),
@@ -766,7 +773,7 @@ class SimGame:
     def _act_finish(self) -> None:
         self.state.screen, self.state.tab = "home", "Home"
 
-    def _career(self) -> Career:
+    def live(self) -> Career:
         c = self.state.career
         assert isinstance(c, Career), "career action without a career"
         return c
@@ -786,7 +793,7 @@ class SimGame:
             if action[0] != "anim":
                 self._do(action)
         self.state.anim, self.state.queue, self.state.dialog, self.state.hazard = None, [], None, None
-        if self.state.screen in ("training", "skills", "races"):
+        if self.state.screen in ("training", "skills", "races", "shop"):
             self.state.resume_screen = "hub"
         elif self.state.screen in RESUMABLE:
             self.state.resume_screen = self.state.screen
@@ -803,11 +810,11 @@ class SimGame:
 
     def _act_title_tap(self) -> None:
         if self.state.clock_s < self.state.maintenance_until:
-            self._dialog_of("maintenance", hz.MAINTENANCE, (("OK", "green", ("to_title",)),))
+            self.dialog_of("maintenance", hz.MAINTENANCE, (("OK", "green", ("to_title",)),))
         elif self.state.update_pending:
             self._update_prompt()
         else:
-            self._play([("anim", "loading"), ("goto", "home"), ("after_login",)])
+            self.play([("anim", "loading"), ("goto", "home"), ("after_login",)])
 
     def _act_after_login(self) -> None:
         """After the title: the login's popups one by one, then a career in progress asks to be continued."""
@@ -817,20 +824,20 @@ class SimGame:
             if kind == "daily_sale":
                 buttons: tuple[tuple[str, str, Action], ...] = (
                     ("Close", "white", ("after_login",)), ("Purchase Carats", "green", ("purchase",)))
-                self._dialog_of(kind, hz.DAILY_SALE, buttons, back=True)
+                self.dialog_of(kind, hz.DAILY_SALE, buttons, back=True)
             else:
                 words = hz.LOGIN_BONUS if kind == "login_bonus" else hz.NOTICES
-                self._dialog_of(kind, words, (("OK" if kind == "login_bonus" else "Close", "green",
+                self.dialog_of(kind, words, (("OK" if kind == "login_bonus" else "Close", "green",
                                                ("after_login",)),), back=True)
         elif self.state.career_open:
             self._continue_prompt()
 
     def _act_purchase(self) -> None:
         self.state.purchase_attempts += 1  # a money button reached the game: the agent's guard did not stop it
-        self._dialog_of("purchase", hz.PURCHASE_CLOSED, (("Close", "white", ("after_login",)),), back=True)
+        self.dialog_of("purchase", hz.PURCHASE_CLOSED, (("Close", "white", ("after_login",)),), back=True)
 
     def _continue_prompt(self) -> None:
-        c = self._career()
+        c = self.live()
         self.state.dialog = DialogState(
             kind="continue_career",
             title="Continue Career",
@@ -845,7 +852,7 @@ class SimGame:
 
     # --- the night's hazards (lluma_sim.game.hazards) ------------------------------------------------
 
-    def _dialog_of(self, kind: str, words: tuple[str, tuple[str, ...]], buttons: tuple[tuple[str, str, Action], ...],
+    def dialog_of(self, kind: str, words: tuple[str, tuple[str, ...]], buttons: tuple[tuple[str, str, Action], ...],
                    back: bool = False) -> None:
         title, lines = words
         self.state.dialog = DialogState(kind=kind, title=title, lines=lines, buttons=buttons, back=back)
@@ -888,20 +895,20 @@ class SimGame:
             self.state.dialog = DialogState(kind="anr", title=hz.ANR_TITLE, lines=(),
                                       buttons=(("Close app", "", ("app_close",)), ("Wait", "", ("close",))))
         elif kind == "connection_error":
-            self._dialog_of(kind, hz.CONNECTION_ERROR,
+            self.dialog_of(kind, hz.CONNECTION_ERROR,
                             (("Title Screen", "white", ("to_title",)), ("Retry", "green", ("retry",))))
         elif kind == "daily_reset":
-            self._dialog_of(kind, hz.DATE_CHANGED, (("OK", "green", ("daily_reset",)),))
+            self.dialog_of(kind, hz.DATE_CHANGED, (("OK", "green", ("daily_reset",)),))
         elif kind == "maintenance":
             self.state.maintenance_until = self.state.clock_s + hz.MAINTENANCE_S
-            self._dialog_of(kind, hz.MAINTENANCE, (("OK", "green", ("to_title",)),))
+            self.dialog_of(kind, hz.MAINTENANCE, (("OK", "green", ("to_title",)),))
         elif kind == "update_prompt":
             self.state.update_pending = True
             self._update_prompt()
         elif kind == "long_loading":
-            self._play([("anim", "loading", "long"), ("back_to", self.state.screen)])
+            self.play([("anim", "loading", "long"), ("back_to", self.state.screen)])
         elif kind == "session_error":
-            self._dialog_of(kind, hz.SESSION_ERROR, (("Title Screen", "green", ("to_title",)),))
+            self.dialog_of(kind, hz.SESSION_ERROR, (("Title Screen", "green", ("to_title",)),))
         self.state.hazard = kind
         self.state.hazard_counts[kind] = self.state.hazard_counts.get(kind, 0) + 1
         return True
@@ -914,18 +921,18 @@ class SimGame:
             return False
         self.state.tutorials_seen.append(self.state.screen)
         self.state.tutorial_armed = False
-        self._dialog_of("tutorial", ("Tutorial", (text,)), (("Close", "green", ("close",)),), back=True)
+        self.dialog_of("tutorial", ("Tutorial", (text,)), (("Close", "green", ("close",)),), back=True)
         self.state.hazard = "tutorial"
         self.state.hazard_counts["tutorial"] = self.state.hazard_counts.get("tutorial", 0) + 1
         return True
 
     def _update_prompt(self) -> None:
-        self._dialog_of("update_prompt", hz.DATA_UPDATE,
+        self.dialog_of("update_prompt", hz.DATA_UPDATE,
                         (("Cancel", "white", ("to_title",)), ("Download", "green", ("download",))))
 
     def _act_download(self) -> None:
         self.state.dialog, self.state.update_pending = None, False
-        self._play([("anim", "download"), ("to_title",)])
+        self.play([("anim", "download"), ("to_title",)])
 
     def _act_retry(self) -> None:
         self.state.dialog = None
@@ -938,3 +945,67 @@ class SimGame:
 
     def _act_back_to(self, screen: str) -> None:
         self.state.screen = screen
+
+
+# Every action a widget, a dialog's button or a queued phase may carry: name -> function(game, *args). A test
+# draws every screen and checks each widget's action is here with arguments its function takes.
+ACTIONS: dict[str, Callable[..., None]] = {
+    "shop": shop.open_shop,
+    "exchange_prompt": shop.exchange_prompt,
+    "exchange": shop.exchange,
+    "anim": SimGame._act_anim,
+    "goto": SimGame._act_goto,
+    "tab": SimGame._act_tab,
+    "close": SimGame._act_close,
+    "menu": SimGame._act_menu,
+    "set": SimGame._act_set,
+    "career_prompt": SimGame._act_career_prompt,
+    "setup_next": SimGame._act_setup_next,
+    "setup_back": SimGame._act_setup_back,
+    "trainee": SimGame._act_trainee,
+    "auto_select": SimGame._act_auto_select,
+    "borrow": SimGame._act_borrow,
+    "start_press": SimGame._act_start_press,
+    "recover_prompt": SimGame._act_recover_prompt,
+    "use_item": SimGame._act_use_item,
+    "start_career": SimGame._act_start_career,
+    "skip_anim": SimGame._act_skip_anim,
+    "rest_prompt": SimGame._act_rest_prompt,
+    "rest": SimGame._act_rest,
+    "recreation": SimGame._act_recreation,
+    "infirmary": SimGame._act_infirmary,
+    "tile": SimGame._act_tile,
+    "end_turn": SimGame._act_end_turn,
+    "page": SimGame._act_page,
+    "skip": SimGame._act_skip,
+    "quick": SimGame._act_quick,
+    "choose": SimGame._act_choose,
+    "learn": SimGame._act_learn,
+    "reset": SimGame._act_reset,
+    "confirm_skills": SimGame._act_confirm_skills,
+    "learn_commit": SimGame._act_learn_commit,
+    "select_race": SimGame._act_select_race,
+    "race_prompt": SimGame._act_race_prompt,
+    "race": SimGame._act_race,
+    "race_next": SimGame._act_race_next,
+    "try_again": SimGame._act_try_again,
+    "give_up": SimGame._act_give_up,
+    "career_over": SimGame._act_career_over,
+    "view_results": SimGame._act_view_results,
+    "watch_race": SimGame._act_watch_race,
+    "complete_prompt": SimGame._act_complete_prompt,
+    "complete": SimGame._act_complete,
+    "results_next": SimGame._act_results_next,
+    "finish": SimGame._act_finish,
+    "launch": SimGame._act_launch,
+    "to_title": SimGame._act_to_title,
+    "title_tap": SimGame._act_title_tap,
+    "after_login": SimGame._act_after_login,
+    "purchase": SimGame._act_purchase,
+    "resume": SimGame._act_resume,
+    "download": SimGame._act_download,
+    "retry": SimGame._act_retry,
+    "daily_reset": SimGame._act_daily_reset,
+    "app_close": SimGame._act_app_close,
+    "back_to": SimGame._act_back_to,
+}

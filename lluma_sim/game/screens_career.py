@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from lluma_sim.game import goals as goal_rules
 from lluma_sim.game.calendar import summer_camp
-from lluma_sim.game.content import MAX_ENERGY, PLACES, SKILLS, STATS, TRAININGS, bond_level
+from lluma_sim.game.content import MAX_ENERGY, PLACES, SHOP_ITEMS, SKILLS, STATS, TRAININGS, bond_level
 from lluma_sim.game.draw import CREAM, EDGE, GREEN, GREEN_EDGE, INK, INK_SOFT, MOOD_BADGES, WHITE, Painter, Widget
 from lluma_sim.game.state import CareerData, GameState, RaceResult
 from lluma_sim.game.truth import TruthScrollbar
@@ -125,6 +125,8 @@ def draw_hub(p: Painter, g: GameState) -> None:
         else:
             y0 = 0.67 + row * 0.1
             p.button(p.box(x0, y0, x0 + 0.29, y0 + 0.08), label, action, style, enabled)
+    # the shop (lluma_sim.game.flows.shop): a small plate right of the trainee, as a scenario's shop button sits
+    p.button(p.box(0.7, 0.27, 0.96, 0.33), "Shop", ("shop",), "cream", size=p.fit("Shop", 38, p.w * 0.22))
     p.hamburger(p.box(0.86, 0.965 - 0.1 * p.w / p.h, 0.96, 0.965), ("menu",))
 
 
@@ -362,3 +364,27 @@ def draw_race_result(p: Painter, g: GameState) -> None:
     p.text(p.w * 0.5, p.h * 0.5, f"Skill Points +{r.points}", 44)
     p.character(p.w * 0.5, p.h * 0.62, p.w * 0.08)
     p.button(p.box(0.3, 0.84, 0.7, 0.91), "Next", ("race_next",), "green", size=50)
+
+
+def draw_shop(p: Painter, g: GameState) -> None:
+    """The shop: "Shop Coins N" on top, a row per item (its name, effect and cost, an "Exchange" plate, greyed when
+    the coins do not reach), Back."""
+    c = g.career
+    assert c is not None
+    _background(p, 12)
+    _header(p, g, "Shop")
+    p.rrect(p.box(0.2, 0.115, 0.8, 0.155), WHITE, EDGE, shadow=False)
+    p.text(p.w * 0.24, p.h * 0.135, "Shop Coins", 38, anchor="lm")
+    p.text(p.w * 0.76, p.h * 0.135, str(c.coins), 44, (220, 120, 30), anchor="rm", bold=True)
+    for i, item in enumerate(SHOP_ITEMS):
+        y0 = 0.18 + i * 0.12
+        card = p.box(0.04, y0, 0.96, y0 + 0.105)
+        p.rrect(card, WHITE, EDGE, shadow=False)
+        p.text(card.x0 + 30 * p.s, card.y0 + card.height * 0.3, item.name, 40, anchor="lm", row=i, bold=True)
+        p.text(card.x0 + 30 * p.s, card.y0 + card.height * 0.72, item.effect, 34, INK_SOFT, "lm", row=i)
+        p.text(card.x1 - p.w * 0.3, card.center[1], f"{item.cost} coins", 36, anchor="rm", row=i)
+        btn = Box(x0=card.x1 - round(p.w * 0.27), y0=card.y0 + card.height // 5, x1=card.x1 - round(p.w * 0.02),
+                  y1=card.y1 - card.height // 5)
+        p.button(btn, "Exchange", ("exchange_prompt", i), "green", item.cost <= c.coins, row=i,
+                 size=p.fit("Exchange", 38, btn.width * 0.9))
+    _back(p)

@@ -26,6 +26,7 @@ from lluma_sim.game.content import (
     MOOD_FACTOR,
     MOODS,
     SKILLS,
+    START_COINS,
     START_SKILL_POINTS,
     START_STATS,
     SUPPORT_TYPE,
@@ -61,6 +62,7 @@ class CareerData(BaseModel):
     trainee: int = 0  # index into screens_app.TRAINEES: whose goals (lluma_sim.game.goals)
     fans: int = 0
     clocks: int = goal_rules.ALARM_CLOCKS  # Alarm Clocks left: each runs a lost goal race again
+    coins: int = START_COINS  # shop coins (lluma_sim.game.flows.shop)
     won: frozenset[int] = frozenset()  # goal races met, by their index in `goals()`
     ended: Literal["goal_missed"] | None = None  # set when a goal is missed: the career ends early
     # The training screen: the raised tile, where each support card sits this turn ("" on none), its bond, the
@@ -158,6 +160,7 @@ class RaceResult(Frozen):
     points: int
     fans: int = 0
     goal: int | None = None  # the goal (its index) this race was run for
+    coins: int = 0  # shop coins it paid
 
 
 class DialogState(Frozen):

@@ -764,3 +764,61 @@ def test_the_raised_tiles_cards_show_as_portraits_with_bond_and_hint(style: str,
     assert len(tiles) == 5 and power.box.x0 <= pill.box.center[0] <= power.box.x1 and pill.box.y1 <= power.box.y1
     assert all(0 <= e.box.x0 and e.box.x1 <= g.width and 0 <= e.box.y0 and e.box.y1 <= g.height for e in t.elements)
     assert all(i.box.y1 < min(e.box.y0 for e in tiles) for i in icons)  # the column stays above the tiles
+
+
+def test_the_shop_spends_coins_only_when_its_exchange_is_confirmed() -> None:
+    """Issue 40: a spend in every career. The shop's Exchange asks first; Cancel spends nothing; the confirm's
+    Exchange spends the coins, uses the item, and the game marks that tap as a spend."""
+    g = SimGame(seed=3, max_turns=24)
+    start_career(g)
+    coins = g.truth().coins
+    tap(g, "Shop")
+    t = g.truth()
+    assert t.screen == "shop" and "Shop Coins" in names(t) and "Vita 20" in names(t) and "Energy +20" in names(t)
+    tap(g, "Exchange", row=0)
+    t = g.truth()
+    assert t.screen == "exchange" and {"Cancel", "Exchange"} <= set(names(t, "button"))
+    assert "Exchange 35 coins for Vita 20?" in names(t)
+    tap(g, "Cancel")
+    assert g.truth().coins == coins and not any(tp.spent for tp in g.taps)
+    tap(g, "Exchange", row=1)  # the cupcake: mood +1
+    mood = g.truth().mood
+    tap(g, "Exchange")
+    t = g.truth()
+    assert t.screen == "shop" and t.coins == coins - 30 and t.mood != mood
+    assert [tp.spent for tp in g.taps if tp.spent] == ["shop coins"]
+    assert t.turn == 1  # no turn passes
+    tap(g, "Back")
+    assert g.truth().screen == "hub"
+
+
+def test_every_action_on_screen_is_in_the_games_table() -> None:
+    """The widgets' actions are dispatched through a checked table: each name drawn is in it, with arguments its
+    function takes, on every screen of a career (its shop, races, skills, events and end included)."""
+    import inspect
+
+    from lluma_sim.game.game import ACTIONS
+
+    g = SimGame(seed=1, max_turns=12)
+    seen: set[str] = set()
+    shopped = False
+    for _ in range(400):
+        for w in g._painter().widgets:  # noqa: SLF001 - the drawn actions are what is checked
+            if w.action is None:
+                continue
+            assert w.action[0] in ACTIONS, (g.truth().screen, w.name, w.action)
+            inspect.signature(ACTIONS[w.action[0]]).bind(g, *w.action[1:])
+            seen.add(w.action[0])
+        t = g.truth()
+        if t.screen == "hub" and not shopped:
+            tap(g, "Shop")
+            shopped = True
+        elif t.screen == "shop":
+            tap(g, "Back")
+        elif t.screen == "career_end":
+            break
+        else:
+            policy_step(g)
+    assert {"shop", "exchange_prompt", "tile", "choose", "race_prompt", "complete"} <= seen
+    with pytest.raises(ValueError, match="no action 'nothing'"):
+        g._do(("nothing",))  # noqa: SLF001
