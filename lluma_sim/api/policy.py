@@ -48,6 +48,7 @@ _MOODS = ("awful", "bad", "normal", "good", "great")
 RACE_DAY = "Race Day"
 FAIL_CAP = 15  # a raised training's failure percent above which it trains Wit instead (FACTS: bots cap 5-15%)
 _FAILURE = re.compile(r"failure\s*(\d{1,3})\s*%", re.IGNORECASE)
+SHOP_EVERY = 30  # hub visits between trips to the shop (one or two a 78-turn career; a spend in each)
 FANS_AHEAD = 4  # turns before a fan goal's turn from which a player short of fans races for them
 _GOAL_FANS = re.compile(r"earn\s+([\d,]+)\s+fans", re.IGNORECASE)
 _TURNS_LEFT = re.compile(r"(\d+)\s+turn\(?s?\)?\s+left", re.IGNORECASE)
@@ -122,6 +123,8 @@ class ScriptedPolicy:
         self._goto_paused: dict[str, int] = {}  # target -> the policy turn its goTo stopped on a surprise
         self._target: str | None = None  # the training chosen on this visit to the training screen
         self._raised: str | None = None  # the tile this visit's last press raised
+        self._shopped = -SHOP_EVERY  # the hub visit it last went to the shop
+        self._bought = False  # bought an item on this visit to the shop
 
     # ---- entry point ----------------------------------------------------------------------------------
 
@@ -242,6 +245,18 @@ class ScriptedPolicy:
             add("Try Again")
             add("Cancel")
             return out + press, "a lost goal race can be run again"
+        if "Exchange" in names and "Cancel" in names and any(t.startswith("Exchange ") for t in said):
+            add("Exchange")  # the shop's confirm of an item it chose: the spend is this decision's
+            self._bought = True
+            return out + press, "the shop asks to confirm an exchange"
+        captions = [str(k).split("#")[0].strip() for k in (v.get("values") or {})] if isinstance(
+            v.get("values"), dict) else []
+        if any(t.startswith("Shop Coins") for t in [*said, *captions]):
+            exchange = [n for n in enabled if n.split(" #")[0] == "Exchange"]
+            if exchange and not self._bought:
+                add(exchange[0])  # the first item it can afford: Vita 20 (energy) when the coins reach
+            add("Back")
+            return out + [("back", ())] + press, "the shop"
         if any(n in names for n in ("OK", "Close")):
             add("OK")
             add("Close")
@@ -374,6 +389,9 @@ class ScriptedPolicy:
             order.append("Rest")
         if mood in ("bad", "awful"):
             order.append("Recreation")
+        if rest and "Shop" in names and self.hub_visits - self._shopped >= SHOP_EVERY:
+            self._shopped, self._bought = self.hub_visits, False
+            order.insert(1, "Shop")  # tired: an item for coins before a rest (a turn kept)
         if self.hub_visits % 9 == 0 and (energy is None or energy >= 0.6):
             order.append("Skills")
         if self.hub_visits % 5 == 0 and (energy is None or energy >= 0.6):

@@ -6,6 +6,7 @@ import random
 
 from pydantic import PrivateAttr
 
+from lluma_sim.game import races as race_rules
 from lluma_sim.game.content import (
     BOND_HINT,
     BOND_PER_TRAINING,
@@ -15,11 +16,9 @@ from lluma_sim.game.content import (
     FAN_SHARE,
     HINT_CHANCE,
     MAX_ENERGY,
-    MOOD_FACTOR,
     MOODS,
     PLACES,
     RACE_COINS,
-    RACES,
     SKILLS,
     STATS,
     SUPPORT_ABSENT,
@@ -143,16 +142,18 @@ class Career(CareerData):
     # --- races ----------------------------------------------------------------------------
 
     def races_available(self) -> list[Race]:
-        """Two or three races that get harder as the career goes on."""
-        start = min(len(RACES) - 3, (self.turn - 1) * len(RACES) // max(1, self.max_turns))
-        count = 3 if self.turn % 2 else 2
-        return list(RACES[start : start + count])
+        """The date's races (lluma_sim.game.races): graded ones on their calendar dates, OP and Pre-OP between."""
+        return race_rules.on_turn(self.turn, self.max_turns)
 
     def run_race(self, race: Race, goal: int | None = None) -> RaceResult:
-        """Run `race` (for goal `goal`, when it is one's): the placing follows the stats, mood and energy."""
-        power = sum(self.stats.values()) * MOOD_FACTOR[self.mood] * (0.7 + 0.3 * self.energy / MAX_ENERGY)
+        """Run `race` (for goal `goal`, when it is one's): the placing follows the stats weighed for its distance,
+        the aptitudes, the mood, the energy and the skills (lluma_sim.game.races.strength)."""
+        power = race_rules.strength(self.stats, self.trainee, race, self.mood, self.energy, self.learned)
         margin = (power - race.difficulty) / 40 + self._rng.uniform(-1.5, 1.5)
         place = 1 if margin > 1 else 2 if margin > 0 else 3 if margin > -1 else 4 + min(4, int(-margin - 1))
+        if self.last_race != self.turn:  # a Try Again runs the same turn's race again: no new race in a row
+            self.streak = self.streak + 1 if self.last_race == self.turn - 1 else 1
+            self.last_race = self.turn
         points = race.points if place == 1 else race.points // 2 if place <= 3 else 10
         fans = round(race.fans * FAN_SHARE[place - 1])
         self.energy = max(0, self.energy - 15)

@@ -81,20 +81,71 @@ SKILLS: tuple[Skill, ...] = (
 @dataclass(frozen=True)
 class Race:
     name: str
-    grade: str
-    distance: str
+    grade: str  # "EX", "G1", "G2", "G3", "OP", "Pre-OP", "Debut"
+    distance: str  # "2400m Turf": the length and the surface
     difficulty: int  # stat total the trainee needs for an even chance to win
     points: int  # skill points for a win
     fans: int = 0  # fans for a win; a lower place earns FAN_SHARE of them
+    track: str = "Tokyo"  # the racecourse
+    direction: str = "Left"
+
+    @property
+    def meters(self) -> int:
+        return int(self.distance.split("m")[0])
+
+    @property
+    def surface(self) -> str:
+        return "Dirt" if "Dirt" in self.distance else "Turf"
+
+    @property
+    def category(self) -> str:
+        """The distance's class as the track line prints it (Sprint up to 1400m, Mile to 1800m, Med to 2400m)."""
+        m = self.meters
+        return "Sprint" if m <= 1400 else "Mile" if m <= 1800 else "Med" if m <= 2400 else "Long"
+
+    @property
+    def line(self) -> str:
+        """The track line of a race row: "Tokyo Turf 2400m (Med) Left" (FACTS)."""
+        return f"{self.track} {self.surface} {self.meters}m ({self.category}) {self.direction}"
 
 
-RACES: tuple[Race, ...] = (
-    Race("Junior Stakes", "OP", "1600m Turf", 430, 30, 1200),
-    Race("Hopeful Stakes", "G1", "2000m Turf", 520, 45, 4000),
-    Race("Spring Cup", "G3", "1800m Turf", 480, 35, 1800),
-    Race("Japanese Derby", "G1", "2400m Turf", 600, 60, 5000),
-    Race("Autumn Sprint", "G2", "1200m Dirt", 560, 40, 2500),
-    Race("Arima Kinen", "G1", "2500m Turf", 680, 70, 6000),
+# The race calendar: (calendar turn 1..78, name, grade, distance, racecourse, direction, fans for a win). The
+# graded races are the real calendar's; OP and Pre-OP fill the dates between (one or two a date, as the real list
+# has). A race is set against the stats a sensible player has by its date (lluma_sim.game.races).
+CALENDAR: tuple[tuple[int, str, str, str, str, str, int], ...] = (
+    (14, "Niigata Junior Stakes", "G3", "1600m Turf", "Niigata", "Left", 2200),
+    (17, "Saudi Arabia Royal Cup", "G3", "1600m Turf", "Tokyo", "Left", 2400),
+    (20, "Keio Hai Junior Stakes", "G2", "1400m Turf", "Tokyo", "Left", 3200),
+    (22, "Asahi Hai Futurity Stakes", "G1", "1600m Turf", "Hanshin", "Right", 5500),
+    (24, "Hopeful Stakes", "G1", "2000m Turf", "Nakayama", "Right", 5500),
+    (28, "Kyodo News Hai", "G3", "1800m Turf", "Tokyo", "Left", 2600),
+    (30, "Yayoi Sho", "G2", "2000m Turf", "Nakayama", "Right", 3600),
+    (31, "Satsuki Sho", "G1", "2000m Turf", "Nakayama", "Right", 7000),
+    (34, "Japanese Derby", "G1", "2400m Turf", "Tokyo", "Left", 10000),
+    (36, "Japan Dirt Derby", "G1", "2000m Dirt", "Ohi", "Right", 6000),
+    (42, "Kobe Shimbun Hai", "G2", "2400m Turf", "Hanshin", "Right", 3800),
+    (44, "Kikuka Sho", "G1", "3000m Turf", "Kyoto", "Right", 7000),
+    (46, "Tenno Sho (Autumn)", "G1", "2000m Turf", "Tokyo", "Left", 9000),
+    (47, "Japan Cup", "G1", "2400m Turf", "Tokyo", "Left", 10000),
+    (48, "Arima Kinen", "G1", "2500m Turf", "Nakayama", "Right", 10000),
+    (54, "Osaka Hai", "G1", "2000m Turf", "Hanshin", "Right", 8000),
+    (56, "Tenno Sho (Spring)", "G1", "3200m Turf", "Kyoto", "Right", 8000),
+    (60, "Takarazuka Kinen", "G1", "2200m Turf", "Hanshin", "Right", 9000),
+    (68, "Tenno Sho (Autumn)", "G1", "2000m Turf", "Tokyo", "Left", 9000),
+    (70, "Japan Cup", "G1", "2400m Turf", "Tokyo", "Left", 10000),
+    (72, "Arima Kinen", "G1", "2500m Turf", "Nakayama", "Right", 10000),
+)
+FILLERS: tuple[tuple[str, str, str, str, str, int], ...] = (  # (name, grade, distance, racecourse, direction, fans)
+    ("Hagi Stakes", "OP", "1800m Turf", "Kyoto", "Right", 1500),
+    ("Cattleya Sho", "Pre-OP", "1600m Turf", "Tokyo", "Left", 900),
+    ("Wakagoma Stakes", "OP", "2000m Turf", "Kyoto", "Right", 1600),
+    ("Fukushima TV Open", "OP", "1800m Turf", "Fukushima", "Right", 1500),
+    ("Kimmei Sho", "Pre-OP", "2000m Turf", "Fukushima", "Right", 1000),
+    ("Sweet Pea Stakes", "Pre-OP", "1800m Turf", "Tokyo", "Left", 900),
+    ("Shirayuri Stakes", "OP", "1800m Turf", "Tokyo", "Left", 1500),
+    ("Hyacinth Stakes", "OP", "1600m Dirt", "Tokyo", "Left", 1400),
+    ("Shiun Stakes", "OP", "1800m Turf", "Kyoto", "Right", 1600),
+    ("Aoi Stakes", "OP", "1200m Turf", "Kyoto", "Right", 1400),
 )
 FAN_SHARE = (1.0, 0.6, 0.45, 0.3, 0.25, 0.15, 0.1, 0.1)  # of a race's fans, by place
 

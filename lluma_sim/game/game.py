@@ -15,8 +15,7 @@ from lluma_sim.game.calendar import MAX_CAREER_TURNS
 from lluma_sim.game.career import Career
 from lluma_sim.game.content import SKILLS, bond_level
 from lluma_sim.game.draw import Painter, Widget
-from lluma_sim.game.flows import shop
-from lluma_sim.game.goals import goal_race
+from lluma_sim.game.flows import races, shop
 from lluma_sim.game.hazards import HazardsInjected
 from lluma_sim.game.state import (
     Action,
@@ -494,12 +493,7 @@ class SimGame:
         if screen == "skills":
             self.state.pending, self.state.scroll = [], 0
         if screen == "races" and self.state.career:
-            day = self.state.career.race_day()
-            if day is None:
-                self.state.races = self.live().races_available()
-            else:  # Race Day: the goal's race alone
-                self.state.races = [goal_race(self.state.career.goals()[day][0], self.state.career.turn)]
-            self.state.race_sel = 0
+            races.list_races(self)
         self.state.screen = screen
 
     def _act_tab(self, name: str) -> None:
@@ -678,44 +672,6 @@ class SimGame:
         self.live().learn(self.state.pending)
         self.state.pending, self.state.dialog = [], None
 
-    def _act_select_race(self, index: int) -> None:
-        self.state.race_sel = index
-
-    def _act_race_prompt(self) -> None:
-        race = self.state.races[self.state.race_sel]
-        self.confirm("Race Entry", [f"Enter the {race.name}?", "Racing uses a turn and energy."], ("race",))
-
-    def _act_race(self) -> None:
-        self.state.dialog = None
-        c = self.live()
-        self.state.result = c.run_race(self.state.races[self.state.race_sel], c.race_day())
-        self.play([("anim", "loading"), ("goto", "race_lobby")])
-
-    def _act_race_next(self) -> None:
-        """The placing's Next: the rewards, or, for a goal race lost, "Try Again" for an Alarm Clock when one is
-        left (the item is spent only on the player's word), else the goal is missed."""
-        c, r = self.live(), self.state.result
-        if r is None or r.goal is None or c.goal_met(r.goal):
-            self.state.screen = "race_rewards"
-        elif c.clocks > 0:
-            self.state.dialog = DialogState(
-                kind="try_again",
-                title="Try Again",
-                lines=("Use 1 Alarm Clock to try again?", f"Alarm Clocks owned: {c.clocks}"),
-                buttons=(("Cancel", "white", ("give_up",)), ("Try Again", "green", ("try_again",))),
-            )
-        else:
-            self.goal_missed()
-
-    def _act_try_again(self) -> None:
-        assert self.state.result is not None
-        self.state.dialog = None
-        self.state.result = self.live().try_again(self.state.result)
-        self.play([("anim", "loading"), ("goto", "race_lobby")])
-
-    def _act_give_up(self) -> None:
-        self.goal_missed()
-
     def goal_missed(self) -> None:
         c = self.live()
         c.ended = "goal_missed"
@@ -730,12 +686,6 @@ class SimGame:
     def _act_career_over(self) -> None:
         self.state.dialog, self.state.finished = None, True
         self.play([("anim", "loading"), ("goto", "career_summary")])
-
-    def _act_view_results(self) -> None:
-        self.state.screen = "race_result"
-
-    def _act_watch_race(self) -> None:
-        self.play([("anim", "cutscene", "race"), ("goto", "race_result")])
 
     def _act_complete_prompt(self) -> None:
         self.state.dialog = DialogState(
@@ -950,6 +900,7 @@ class SimGame:
 # Every action a widget, a dialog's button or a queued phase may carry: name -> function(game, *args). A test
 # draws every screen and checks each widget's action is here with arguments its function takes.
 ACTIONS: dict[str, Callable[..., None]] = {
+    "race_warned": races.race_warned,
     "shop": shop.open_shop,
     "exchange_prompt": shop.exchange_prompt,
     "exchange": shop.exchange,
@@ -984,15 +935,15 @@ ACTIONS: dict[str, Callable[..., None]] = {
     "reset": SimGame._act_reset,
     "confirm_skills": SimGame._act_confirm_skills,
     "learn_commit": SimGame._act_learn_commit,
-    "select_race": SimGame._act_select_race,
-    "race_prompt": SimGame._act_race_prompt,
-    "race": SimGame._act_race,
-    "race_next": SimGame._act_race_next,
-    "try_again": SimGame._act_try_again,
-    "give_up": SimGame._act_give_up,
+    "select_race": races.select_race,
+    "race_prompt": races.race_prompt,
+    "race": races.race,
+    "race_next": races.race_next,
+    "try_again": races.try_again,
+    "give_up": races.give_up,
     "career_over": SimGame._act_career_over,
-    "view_results": SimGame._act_view_results,
-    "watch_race": SimGame._act_watch_race,
+    "view_results": races.view_results,
+    "watch_race": races.watch_race,
     "complete_prompt": SimGame._act_complete_prompt,
     "complete": SimGame._act_complete,
     "results_next": SimGame._act_results_next,

@@ -8,6 +8,7 @@ second Next (the race's rewards) back to the career."""
 from __future__ import annotations
 
 from lluma_sim.game import goals as goal_rules
+from lluma_sim.game import races as race_rules
 from lluma_sim.game.calendar import summer_camp
 from lluma_sim.game.content import MAX_ENERGY, PLACES, SHOP_ITEMS, SKILLS, STATS, TRAININGS, bond_level
 from lluma_sim.game.draw import CREAM, EDGE, GREEN, GREEN_EDGE, INK, INK_SOFT, MOOD_BADGES, WHITE, Painter, Widget
@@ -114,7 +115,9 @@ def draw_hub(p: Painter, g: GameState) -> None:
         ("Skills", ("goto", "skills"), "white", True),
         ("Infirmary", ("infirmary",), "white", free and c.condition is not None),
         ("Recreation", ("recreation",), "white", free),
-        ("Races" if free else "Race Day", ("goto", "races"), "white" if free else "green", True),
+        # greyed before the debut, when the list opens (FACTS: Races greyed when locked)
+        ("Races" if free else "Race Day", ("goto", "races"), "white" if free else "green",
+         not free or bool(race_rules.on_turn(c.turn, c.max_turns))),
     )
     for i, (label, action, style, enabled) in enumerate(grid):
         col, row = i % 3, i // 3
@@ -305,23 +308,44 @@ def draw_skills(p: Painter, g: GameState) -> None:
     _back(p)
 
 
+GRADE_COLORS = {"EX": (120, 70, 170), "G1": (40, 110, 210), "G2": (220, 70, 90), "G3": (60, 160, 80),
+                "OP": (240, 150, 40), "Pre-OP": (240, 150, 40), "Debut": (150, 150, 160)}
+
+
 def draw_races(p: Painter, g: GameState) -> None:
+    """The race list as the real one (FACTS): the raised race's details above; rows with a grade badge, the name
+    plate, the track line ("Tokyo Turf 2400m (Med) Left"), "+N fans" and an aptitude star for a race the trainee is
+    fit for; Race under them. A tap on a row raises it."""
+    c = g.career
     _background(p, 8)
     _header(p, g, "Races")
     _goal(p, g, 0.11, status=False)
-    day = g.career.race_day() if g.career else None
+    day = c.race_day() if c else None
+    if g.races:
+        raised = g.races[min(g.race_sel, len(g.races) - 1)]
+        panel = p.box(0.04, 0.2, 0.96, 0.33)
+        p.rrect(panel, CREAM, (232, 196, 96), shadow=False)
+        p.text(p.w * 0.08, p.h * 0.225, raised.name, p.fit(raised.name, 42, p.w * 0.6), INK, "lm", bold=True)
+        p.text(p.w * 0.08, p.h * 0.265, raised.line, p.fit(raised.line, 34, p.w * 0.84), INK_SOFT, "lm")
+        p.text(p.w * 0.08, p.h * 0.305, f"+{raised.points} pts", 34, INK, "lm")
+        p.text(p.w * 0.92, p.h * 0.305, f"+{raised.fans:,} fans", 34, INK, "rm", bold=True)
+    else:
+        p.text(p.w * 0.5, p.h * 0.27, "No races today", 40, INK_SOFT)
     for i, race in enumerate(g.races):
-        y0 = 0.2 + i * 0.15
-        b = p.box(0.05, y0, 0.95, y0 + 0.12)
+        y0 = 0.35 + i * 0.115
         sel = i == g.race_sel
-        p.button(b, race.name, ("select_race", i), "cream" if sel else "white", size=44, align="left", row=i)
-        p.text(b.x0 + 36 * p.s, p.h * (y0 + 0.09), f"{race.grade}  {race.distance}", 34, INK_SOFT, "lm", row=i)
-        if sel:
-            p.text(b.x1 - 36 * p.s, b.center[1], "Selected", 34, GREEN_EDGE, "rm", row=i, bold=True)
+        p.badge(p.box(0.04, y0 + 0.01, 0.17, y0 + 0.045), race.grade, GRADE_COLORS.get(race.grade, GOAL_RED))
+        b = p.box(0.19, y0, 0.96, y0 + 0.1)
+        size = p.fit(race.name, 40, b.width * 0.6)
+        p.button(b, race.name, ("select_race", i), "cream" if sel else "white", size=size, align="left", row=i)
+        p.text(b.x0 + 30 * p.s, p.h * (y0 + 0.08), race.line, p.fit(race.line, 30, b.width * 0.62), INK_SOFT, "lm",
+               row=i)
+        p.text(b.x1 - 24 * p.s, p.h * (y0 + 0.08), f"+{race.fans:,} fans", 30, INK, "rm", row=i)
+        if c is not None and race_rules.fits(c.trainee, race):
+            p.star(b.x1 - p.w * 0.05, p.h * (y0 + 0.03), p.w * 0.025, row=i)
         if day is not None:
-            p.badge(Box(x0=round(b.x1 - p.w * 0.17), y0=b.y0 + 8, x1=b.x1 - 8, y1=round(b.y0 + p.h * 0.035)), "Goal",
-                    GOAL_RED)
-    p.button(p.box(0.3, 0.72, 0.7, 0.79), "Race", ("race_prompt",), "green", size=50)
+            p.badge(p.box(0.04, y0 + 0.055, 0.17, y0 + 0.09), "Goal", GOAL_RED)
+    p.button(p.box(0.3, 0.72, 0.7, 0.79), "Race", ("race_prompt",), "green", bool(g.races), size=50)
     _back(p)
 
 
@@ -332,7 +356,8 @@ def draw_race_lobby(p: Painter, g: GameState) -> None:
     _background(p, 10)
     _header(p, g, "Paddock")
     p.text(p.w * 0.5, p.h * 0.16, r.race.name, 48, bold=True)
-    p.text(p.w * 0.5, p.h * 0.21, f"{r.race.grade}  {r.race.distance}", 36, INK_SOFT)
+    line = f"{r.race.grade}  {r.race.line}"
+    p.text(p.w * 0.5, p.h * 0.21, line, p.fit(line, 36, p.w * 0.9), INK_SOFT)
     p.character(p.w * 0.5, p.h * 0.42, p.w * 0.12)
     p.button(p.box(0.06, 0.8, 0.47, 0.87), "View Results", ("view_results",), "white", size=44)
     p.button(p.box(0.53, 0.8, 0.94, 0.87), "Race", ("watch_race",), "green", size=50)

@@ -63,6 +63,8 @@ class CareerData(BaseModel):
     fans: int = 0
     clocks: int = goal_rules.ALARM_CLOCKS  # Alarm Clocks left: each runs a lost goal race again
     coins: int = START_COINS  # shop coins (lluma_sim.game.flows.shop)
+    last_race: int = -1  # the career turn of the last race run, and how many turns in a row had one
+    streak: int = 0
     won: frozenset[int] = frozenset()  # goal races met, by their index in `goals()`
     ended: Literal["goal_missed"] | None = None  # set when a goal is missed: the career ends early
     # The training screen: the raised tile, where each support card sits this turn ("" on none), its bond, the

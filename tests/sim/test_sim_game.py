@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import threading
 
 import pytest
@@ -321,15 +322,25 @@ def test_learn_reset_confirm() -> None:
     assert [e.name for e in t.elements if e.row == row and e.kind == "button"] == ["Owned"]
 
 
+def on_race_date(g: SimGame, turn: int = 10) -> None:
+    """The career moved on to career turn `turn` (a date with races, no goal race due), on the hub."""
+    state = g.snapshot()
+    assert state.career is not None
+    g.restore(state.model_copy(update={"career": state.career.model_copy(update={"turn": turn})}))
+    assert g.career is not None and g.career.race_day() is None and g.career.races_available()
+
+
 def test_race_flow() -> None:
     g = SimGame(seed=0)
     start_career(g)
+    on_race_date(g)
     tap(g, "Races")
     t = g.truth()
     races = [e for e in t.elements if e.kind == "button" and e.row is not None]
     assert 2 <= len(races) <= 3
     g.tap(*races[1].box.center)
-    assert "Selected" in [e.name for e in g.truth().elements if e.row == 1]
+    details = [e.name for e in g.truth().elements if e.row is None]  # the raised race's, above the rows
+    assert races[1].name in details and races[0].name not in details
     tap(g, "Race")
     assert g.truth().screen == "confirm" and f"Enter the {races[1].name}?" in names(g.truth())
     tap(g, "OK")
@@ -341,14 +352,15 @@ def test_race_flow() -> None:
     assert t.screen == "race_result" and races[1].name in names(t)
     assert any(n in names(t) for n in ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th"))
     tap(g, "Next")
-    assert g.truth().screen == "race_rewards" and g.truth().turn == 1
+    assert g.truth().screen == "race_rewards" and g.truth().turn == 10
     tap(g, "Next")
-    assert g.truth().turn == 2
+    assert g.truth().turn == 11
 
 
 def test_a_race_watched_plays_its_cutscene_then_the_same_result() -> None:
     g = SimGame(seed=0)
     start_career(g)
+    on_race_date(g)
     tap(g, "Races")
     tap(g, "Race")
     tap(g, "OK")
@@ -822,3 +834,64 @@ def test_every_action_on_screen_is_in_the_games_table() -> None:
     assert {"shop", "exchange_prompt", "tile", "choose", "race_prompt", "complete"} <= seen
     with pytest.raises(ValueError, match="no action 'nothing'"):
         g._do(("nothing",))  # noqa: SLF001
+
+
+def test_the_race_list_shows_rows_as_the_real_one() -> None:
+    """Item 3: each row a grade badge, the name plate, the track line, "+N fans", a star where the trainee is fit;
+    the raised race's details above; nothing before the debut (Races greyed)."""
+    from lluma_sim.game.races import fits
+
+    g = SimGame(seed=0, max_turns=78)
+    start_career(g)
+    assert not g.truth().element("Races").enabled  # type: ignore[union-attr]  # before the debut
+    on_race_date(g, turn=34 - 1)  # Classic Year Late Apr: before the Derby (a goal on turn 34)
+    tap(g, "Races")
+    t = g.truth()
+    rows = [e for e in t.elements if e.kind == "button" and e.row is not None]
+    assert rows and g.career is not None
+    for row, race in enumerate(g.state.races):
+        said = [e.name for e in t.elements if e.row == row]
+        assert race.name in said and f"+{race.fans:,} fans" in said and race.line in said
+        assert ("Aptitude" in said) == fits(0, race)
+        assert race.grade.upper() in names(t)
+    assert re.fullmatch(r"\w[\w ]* (Turf|Dirt) \d{4}m \((Sprint|Mile|Med|Long)\) (Left|Right)", g.state.races[0].line)
+
+
+def test_a_third_race_in_a_row_warns_first() -> None:
+    g = SimGame(seed=0, max_turns=78)
+    start_career(g)
+    on_race_date(g, turn=14)
+    for k in range(3):
+        tap(g, "Races")
+        tap(g, "Race")
+        if k == 2:
+            t = g.truth()
+            assert t.screen == "race_warning" and "Warning" in names(t)
+            tap(g, "OK")
+        assert g.truth().screen == "confirm"
+        tap(g, "OK")
+        settle(g)
+        tap(g, "View Results")
+        tap(g, "Next")
+        tap(g, "Next")
+        while g.truth().screen == "event":
+            t = g.truth()
+            tap(g, "Next" if t.cinematic == "dialogue" else names(t, "choice")[0])
+
+
+def test_a_race_is_won_on_aptitude_and_stats_for_its_distance() -> None:
+    """The placing follows the stats weighed for the distance and the aptitudes: the same trainee is stronger at a
+    distance she is fit for, and a stayer's stamina counts more over 3200m than over 1200m."""
+    from lluma_sim.game.content import Race
+    from lluma_sim.game.races import strength
+
+    stats = {"Speed": 300, "Stamina": 300, "Power": 300, "Guts": 300, "Wit": 300}
+    med = Race("A", "G1", "2400m Turf", 600, 60)
+    dirt = Race("B", "G1", "2400m Dirt", 600, 60)
+    assert strength(stats, 0, med, 2, 100, frozenset()) > 1.5 * strength(stats, 0, dirt, 2, 100, frozenset())
+    stayer = {**stats, "Stamina": 600}
+    long, sprint = Race("C", "G1", "3200m Turf", 600, 60), Race("D", "G1", "1200m Turf", 600, 60)
+    assert strength(stayer, 0, long, 2, 100, frozenset()) - strength(stats, 0, long, 2, 100, frozenset()) > (
+        strength(stayer, 0, sprint, 2, 100, frozenset()) - strength(stats, 0, sprint, 2, 100, frozenset()))
+    assert strength(stats, 0, med, 4, 100, frozenset()) > strength(stats, 0, med, 0, 100, frozenset())  # mood
+    assert strength(stats, 0, med, 2, 100, frozenset({"Corner Adept"})) > strength(stats, 0, med, 2, 100, frozenset())
