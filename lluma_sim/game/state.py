@@ -36,6 +36,7 @@ from lluma_sim.game.content import (
     Race,
 )
 
+GOAL_POINTS = 150  # a goal met, in the score (about a win and a place: a goal race is one)
 Action = tuple[Any, ...]  # (action name, *args), dispatched to SimGame._act_<name>
 Style = Literal["plain", "hard"]
 
@@ -146,10 +147,13 @@ class CareerData(BaseModel):
         return out
 
     def score(self) -> int:
-        # Gains only, so a career that does nothing scores ~0 and a sensible one grows.
+        """Gains, so a career that does nothing scores ~0 and a sensible one grows; each goal met adds; a career a
+        missed goal ended keeps only the share of the calendar it reached (it scores low)."""
         gained = sum(self.stats.values()) - sum(START_STATS.values())
         skills = sum(s.cost for s in SKILLS if s.name in self.learned) // 2
-        return max(0, gained + 120 * self.wins + 40 * self.top3 + skills)
+        goals = GOAL_POINTS * sum(self.goal_met(i) for i in range(len(self.goals())))
+        total = max(0, gained + 120 * self.wins + 40 * self.top3 + skills + goals)
+        return total * self.real_turn // calendar.REAL_TURNS if self.ended else total
 
 
 class CareerState(CareerData):

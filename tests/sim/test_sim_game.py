@@ -895,3 +895,32 @@ def test_a_race_is_won_on_aptitude_and_stats_for_its_distance() -> None:
         strength(stayer, 0, sprint, 2, 100, frozenset()) - strength(stats, 0, sprint, 2, 100, frozenset()))
     assert strength(stats, 0, med, 4, 100, frozenset()) > strength(stats, 0, med, 0, 100, frozenset())  # mood
     assert strength(stats, 0, med, 2, 100, frozenset({"Corner Adept"})) > strength(stats, 0, med, 2, 100, frozenset())
+
+
+def test_the_summary_lists_the_goals_and_a_career_ended_early_scores_low() -> None:
+    """Item 6: the career's summary prints its fans, skills learned and each goal with its outcome, as its record
+    has them; a missed goal keeps only the share of the calendar reached in the score."""
+    g = SimGame(seed=0, max_turns=24)
+    start_career(g)
+    state = g.snapshot()
+    assert state.career is not None
+    g.restore(state.model_copy(update={"career": state.career.model_copy(update={
+        "stats": dict.fromkeys(state.career.stats, 1), "clocks": 0})}))
+    for _ in range(300):
+        t = g.truth()
+        if t.screen == "career_summary":
+            break
+        if t.screen == "hub" and not t.element("Race Day"):
+            tap(g, "Rest")
+            tap(g, "OK")
+        else:
+            policy_step(g)
+    said = names(g.truth())
+    assert "The career ended early." in said and any(s.startswith("Missed: ") for s in said)
+    assert g.career is not None and g.career.ended == "goal_missed"
+    trained = g.career.model_copy(update={"stats": dict.fromkeys(g.career.stats, 300)})  # a score to cut
+    assert 0 < trained.score() <= trained.model_copy(update={"ended": None}).score() * 11 // 24
+    finish_career(g)
+    record = g.careers[0]
+    assert record.ended == "goal_missed" and [f"{'Achieved' if x.met else 'x'}: {x.text}" for x in record.goals][
+        0] in said and f"Fans {record.fans:,}" in said and f"Skills Learned {record.skills_learned}" in said
