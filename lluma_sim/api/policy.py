@@ -313,7 +313,7 @@ class ScriptedPolicy:
         if sum(n in names for n in STATS) >= 3:
             return self._training(names, energy, texts) + [("back", ())], f"training choice, energy {_pct(energy)}"
         self._target = self._raised = None  # off the training screen: the next visit chooses afresh
-        if any(n.startswith("Learn") for n in names) or "Reset" in names:
+        if ("Learn" in names and "Cancel" in names) or "Reset" in names:
             self.skills_turns += 1
             return self._skills(v, names), "the skill list"
         menu = v.get("menu") or {}
@@ -427,18 +427,20 @@ class ScriptedPolicy:
         return out
 
     def _skills(self, v: dict[str, Any], names: set[str]) -> list[Action]:
+        """The Learn list: mark the first skill its points reach ("+", read as a plate or an icon), then Confirm
+        and its "Learn"; back to the hub after a few turns here."""
         out: list[Action] = []
-        learn = sorted(n for n in names if n.startswith("Learn"))
+        plus = sorted(n for n in names if _is_plus(n))
         home = [walk] if (walk := self._goto(CAREER_HUB)) else []  # back to the hub by the map, else by hand
         if self.skills_turns > 6:
             return [*home, ("back", ()), ("pressButton", (("name", "Back"),))]
-        if "Added" in names or ("Confirm" in names and not learn):
-            out.append(("pressButton", (("name", "Confirm"),)))
-        if learn and "Added" not in names:
-            out.append(("pressButton", (("name", learn[0]),)))
+        if "Learn" in names and "Cancel" in names:
+            return [("pressButton", (("name", "Learn"),)), ("pressButton", (("name", "Cancel"),))]
+        if plus and self.skills_turns <= 2:
+            out.append(("pressButton", (("name", plus[0]),)))
         if "Confirm" in names:
             out.append(("pressButton", (("name", "Confirm"),)))
-        if (v.get("scroll") or {}).get("down") and not learn:
+        if (v.get("scroll") or {}).get("down") and not plus:
             out.append(("scrollDown", ()))
         return [*out, *home, ("back", ())]
 
@@ -591,6 +593,11 @@ def _mood(badge: Any, texts: str) -> str:
 
 def _pct(energy: float | None) -> str:
     return "unknown" if energy is None else f"{round(energy * 100)}%"
+
+
+def _is_plus(name: str) -> bool:
+    """A skill row's "+" stepper, as a reading names it ("+", "+#2", or an icon read as "Plus")."""
+    return name.split("#")[0].strip().lower() in ("+", "plus")
 
 
 def _is_choice(name: str) -> bool:

@@ -16,12 +16,14 @@ from lluma_sim.game.content import (
     FAN_SHARE,
     HINT_CHANCE,
     MAX_ENERGY,
+    MAX_HINT,
     MOODS,
     PLACES,
     RACE_COINS,
     SKILLS,
     STATS,
     SUPPORT_ABSENT,
+    SUPPORT_TYPE,
     SUPPORTS,
     TRAININGS,
     Choice,
@@ -80,6 +82,8 @@ class Career(CareerData):
             self._add(k, v)
         self.skill_points += points
         for name in self.cards_on(training):
+            if name in self.hints:  # the "!": a skill hint of the card's type
+                self.hint(SUPPORT_TYPE[name] if SUPPORT_TYPE[name] in STATS else None)
             gain = BOND_PER_TRAINING + (BOND_HINT if name in self.hints else 0)
             self.bonds = {**self.bonds, name: min(100, self.bonds.get(name, BOND_START) + gain)}
         self.trained = {**self.trained, training: self.trained.get(training, 0) + 1}
@@ -186,12 +190,22 @@ class Career(CareerData):
     # --- skills ---------------------------------------------------------------------------
 
     def learn(self, names: list[str]) -> None:
+        learned = 0
         for skill in SKILLS:
-            if skill.name in names and skill.name not in self.learned and skill.cost <= self.skill_points:
-                self.skill_points -= skill.cost
+            cost = self.skill_cost(skill.name)
+            if skill.name in names and skill.name not in self.learned and cost <= self.skill_points:
+                self.skill_points -= cost
                 self.learned = self.learned | {skill.name}
                 self._add(skill.stat, skill.bonus)
-        self.status = f"Learned {len(names)} skill(s)"
+                learned += 1
+        self.status = f"Learned {learned} skill(s)"
+
+    def hint(self, stat: str | None = None) -> str:
+        """A skill hint: a level more on a skill (one of `stat`'s, when given), each level 10% off its cost."""
+        pool = [s.name for s in SKILLS if stat is None or s.stat == stat] or [s.name for s in SKILLS]
+        name = self._rng.choice(pool)
+        self.skill_hints = {**self.skill_hints, name: min(MAX_HINT, self.skill_hints.get(name, 0) + 1)}
+        return name
 
     def _add(self, stat: str, v: int) -> None:
         if stat in STATS:

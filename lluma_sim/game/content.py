@@ -48,6 +48,8 @@ LEVEL_EVERY = 4  # trainings of a kind per level, levels 1 to 5 (5 all through a
 SUPPORT_ABSENT = 0.2  # the chance a card sits on no training this turn
 HINT_CHANCE = 0.15  # the chance a placed card shows a "!" hint (a skill hint: skill points when trained with)
 HINT_POINTS = 10
+HINT_OFF = 10  # percent off a skill's cost per hint level (FACTS: "Hint Lvl 3", "30% OFF!")
+MAX_HINT = 5
 
 
 def bond_level(bond: int) -> str:
@@ -60,21 +62,22 @@ class Skill:
     cost: int
     stat: str  # the stat it nudges when learned
     bonus: int
+    text: str = ""  # the row's description
 
 
 SKILLS: tuple[Skill, ...] = (
-    Skill("Corner Adept", 90, "Speed", 6),
-    Skill("Straightaway Adept", 110, "Speed", 8),
-    Skill("Slick Surge", 180, "Power", 14),
-    Skill("Updrafters", 160, "Power", 12),
-    Skill("Front Runner Corners", 117, "Speed", 9),
-    Skill("Pace Keeper", 80, "Wit", 6),
-    Skill("Stamina to Spare", 130, "Stamina", 10),
-    Skill("Deep Breaths", 100, "Stamina", 8),
-    Skill("Iron Will", 150, "Guts", 12),
-    Skill("Focus", 70, "Wit", 5),
-    Skill("Late Charge", 200, "Power", 16),
-    Skill("Fast Learner", 60, "Wit", 4),
+    Skill("Corner Adept", 90, "Speed", 6, "Increase velocity on corners."),
+    Skill("Straightaway Adept", 110, "Speed", 8, "Increase velocity on straights."),
+    Skill("Slick Surge", 180, "Power", 14, "Increase acceleration mid-race."),
+    Skill("Updrafters", 160, "Power", 12, "Increase velocity on uphills."),
+    Skill("Front Runner Corners", 117, "Speed", 9, "Increase velocity on corners (Front)."),
+    Skill("Pace Keeper", 80, "Wit", 6, "Keep a steady pace early on."),
+    Skill("Stamina to Spare", 130, "Stamina", 10, "Recover endurance on straights."),
+    Skill("Deep Breaths", 100, "Stamina", 8, "Recover endurance mid-race."),
+    Skill("Iron Will", 150, "Guts", 12, "Increase guts in the last spurt."),
+    Skill("Focus", 70, "Wit", 5, "Improve the start out of the gate."),
+    Skill("Late Charge", 200, "Power", 16, "Increase velocity in the last spurt."),
+    Skill("Fast Learner", 60, "Wit", 4, "Lower the cost of skills learned later."),
 )
 
 

@@ -13,9 +13,9 @@ from lluma_sim.game import hazards as hz
 from lluma_sim.game import screens_app, screens_career, screens_home
 from lluma_sim.game.calendar import MAX_CAREER_TURNS
 from lluma_sim.game.career import Career
-from lluma_sim.game.content import SKILLS, bond_level
+from lluma_sim.game.content import bond_level
 from lluma_sim.game.draw import Painter, Widget
-from lluma_sim.game.flows import races, shop
+from lluma_sim.game.flows import races, shop, skills
 from lluma_sim.game.hazards import HazardsInjected
 from lluma_sim.game.state import (
     Action,
@@ -491,7 +491,7 @@ class SimGame:
     def _act_goto(self, screen: str) -> None:
         self.state.dialog = None
         if screen == "skills":
-            self.state.pending, self.state.scroll = [], 0
+            skills.open_skills(self)
         if screen == "races" and self.state.career:
             races.list_races(self)
         self.state.screen = screen
@@ -652,25 +652,6 @@ class SimGame:
             self.play([("anim", "loading"), ("goto", "career_summary")])
         else:
             self.state.screen = "hub"
-
-    def _act_learn(self, name: str) -> None:
-        self.state.pending.append(name)
-
-    def _act_reset(self) -> None:
-        self.state.pending = []
-
-    def _act_confirm_skills(self) -> None:
-        cost = sum(s.cost for s in SKILLS if s.name in self.state.pending)
-        n = len(self.state.pending)
-        self.confirm(
-            "Learn Skills",
-            [f"Learn {n} skill{'s' if n > 1 else ''}?", f"Cost: {cost} skill points."],
-            ("learn_commit",),
-        )
-
-    def _act_learn_commit(self) -> None:
-        self.live().learn(self.state.pending)
-        self.state.pending, self.state.dialog = [], None
 
     def goal_missed(self) -> None:
         c = self.live()
@@ -931,10 +912,11 @@ ACTIONS: dict[str, Callable[..., None]] = {
     "skip": SimGame._act_skip,
     "quick": SimGame._act_quick,
     "choose": SimGame._act_choose,
-    "learn": SimGame._act_learn,
-    "reset": SimGame._act_reset,
-    "confirm_skills": SimGame._act_confirm_skills,
-    "learn_commit": SimGame._act_learn_commit,
+    "plus": skills.plus,
+    "minus": skills.minus,
+    "reset": skills.reset,
+    "confirm_skills": skills.confirm_skills,
+    "learn_commit": skills.learn_commit,
     "select_race": races.select_race,
     "race_prompt": races.race_prompt,
     "race": races.race,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from lluma_sim.game import goals as goal_rules
 from lluma_sim.game import races as race_rules
 from lluma_sim.game.calendar import summer_camp
-from lluma_sim.game.content import MAX_ENERGY, PLACES, SHOP_ITEMS, SKILLS, STATS, TRAININGS, bond_level
+from lluma_sim.game.content import HINT_OFF, MAX_ENERGY, PLACES, SHOP_ITEMS, SKILLS, STATS, TRAININGS, bond_level
 from lluma_sim.game.draw import CREAM, EDGE, GREEN, GREEN_EDGE, INK, INK_SOFT, MOOD_BADGES, WHITE, Painter, Widget
 from lluma_sim.game.state import CareerData, GameState, RaceResult
 from lluma_sim.game.truth import TruthScrollbar
@@ -256,11 +256,13 @@ def max_scroll(width: int, height: int) -> int:
 
 
 def draw_skills(p: Painter, g: GameState) -> None:
+    """The "Learn" list (FACTS): "Skill Points N" on top; per row the name, a description, the cost between "-" and
+    "+" plates, a hint's "Hint Lvl N" and "N% OFF!", greyed "Obtained" rows; it scrolls; Confirm, Reset, Back."""
     c = g.career
     assert c is not None
     _background(p, 6)
-    _header(p, g, "Skill List")
-    spent = sum(s.cost for s in SKILLS if s.name in g.pending)
+    _header(p, g, "Learn")
+    spent = sum(c.skill_cost(n) for n in g.pending)
     left = c.skill_points - spent
     p.rrect(p.box(0.2, 0.115, 0.8, 0.155), WHITE, EDGE, shadow=False)
     p.text(p.w * 0.24, p.h * 0.135, "Skill Points", 38, anchor="lm")
@@ -274,24 +276,31 @@ def draw_skills(p: Painter, g: GameState) -> None:
         if y0 + row_h < view.y0 or y0 > view.y1:
             continue
         card = Box(x0=view.x0 + 8, y0=y0 + 8, x1=view.x1 - 8, y1=y0 + row_h - 8)
-        layer.rrect(card, WHITE, EDGE, shadow=False)
-        layer.text(card.x0 + 30 * p.s, card.y0 + card.height * 0.3, skill.name, 40, anchor="lm", row=i, bold=True)
-        layer.text(
-            card.x0 + 30 * p.s, card.y0 + card.height * 0.72, f"{skill.stat} +{skill.bonus}", 34, INK_SOFT, "lm", row=i
-        )
-        layer.text(card.x1 - p.w * 0.27, card.center[1], f"{skill.cost} pt", 38, anchor="rm", row=i)
-        btn = Box(
-            x0=card.x1 - round(p.w * 0.24),
-            y0=card.y0 + card.height // 5,
-            x1=card.x1 - round(p.w * 0.02),
-            y1=card.y1 - card.height // 5,
-        )
-        if skill.name in c.learned:
-            layer.button(btn, "Owned", None, enabled=False, row=i, size=38)
-        elif skill.name in g.pending:
-            layer.button(btn, "Added", None, enabled=False, row=i, size=38)
-        else:
-            layer.button(btn, "Learn", ("learn", skill.name), "green", skill.cost <= left, row=i, size=38)
+        owned, marked = skill.name in c.learned, skill.name in g.pending
+        layer.rrect(card, (226, 226, 230) if owned else CREAM if marked else WHITE, EDGE, shadow=False)
+        ink = INK_SOFT if owned else INK
+        layer.text(card.x0 + 24 * p.s, card.y0 + card.height * 0.26, skill.name,
+                   layer.fit(skill.name, 38, card.width * 0.5), ink, anchor="lm", row=i, bold=True)
+        layer.text(card.x0 + 24 * p.s, card.y0 + card.height * 0.74, skill.text,
+                   layer.fit(skill.text, 30, card.width * 0.55), INK_SOFT, "lm", row=i)
+        level = c.skill_hints.get(skill.name, 0)
+        if level and not owned:
+            layer.text(card.x0 + card.width * 0.58, card.y0 + card.height * 0.26, f"Hint Lvl {level}", 28,
+                       GREEN_EDGE, "lm", row=i, bold=True)
+            layer.text(card.x0 + card.width * 0.58, card.y0 + card.height * 0.74, f"{HINT_OFF * level}% OFF!", 28,
+                       FAIL_RED, "lm", row=i, bold=True)
+        step = round(p.w * 0.08)
+        mid = card.center[1]
+        plus = Box(x0=card.x1 - round(p.w * 0.02) - step, y0=mid - step // 2, x1=card.x1 - round(p.w * 0.02),
+                   y1=mid + step // 2)
+        minus = Box(x0=plus.x0 - round(p.w * 0.12) - step, y0=plus.y0, x1=plus.x0 - round(p.w * 0.12), y1=plus.y1)
+        if owned:
+            layer.text((minus.x0 + plus.x1) / 2, mid, "Obtained", 34, INK_SOFT, row=i, bold=True)
+            continue
+        cost = c.skill_cost(skill.name)
+        layer.button(minus, "-", ("minus", skill.name), "white", marked, row=i, size=44)
+        layer.text((minus.x1 + plus.x0) / 2, mid, str(cost), 38, ink, row=i, bold=True)
+        layer.button(plus, "+", ("plus", skill.name), "green", not marked and cost <= left, row=i, size=44)
     p.clip_into(layer, view)
     # scrollbar: thin track on the right; thumb size = visible share, position = scroll share
     track = Box(x0=round(0.955 * p.w), y0=view.y0, x1=round(0.955 * p.w) + max(4, round(10 * p.s)), y1=view.y1)

@@ -19,6 +19,7 @@ from lluma_sim.game.content import (
     CARD_FACTOR,
     FRIENDSHIP_BOND,
     FRIENDSHIP_FACTOR,
+    HINT_OFF,
     HINT_POINTS,
     LEVEL_EVERY,
     LEVEL_FACTOR,
@@ -64,6 +65,7 @@ class CareerData(BaseModel):
     fans: int = 0
     clocks: int = goal_rules.ALARM_CLOCKS  # Alarm Clocks left: each runs a lost goal race again
     coins: int = START_COINS  # shop coins (lluma_sim.game.flows.shop)
+    skill_hints: dict[str, int] = Field(default_factory=dict)  # skill -> hint level (each 10% off its cost)
     last_race: int = -1  # the career turn of the last race run, and how many turns in a row had one
     streak: int = 0
     won: frozenset[int] = frozenset()  # goal races met, by their index in `goals()`
@@ -113,6 +115,11 @@ class CareerData(BaseModel):
             return None
         i, goal, turn = now
         return i if goal.race and turn == self.turn and i not in self.won else None
+
+    def skill_cost(self, skill: str) -> int:
+        """A skill's cost as the list shows it: its hint levels off (HINT_OFF percent each)."""
+        base = next(s.cost for s in SKILLS if s.name == skill)
+        return base * (100 - HINT_OFF * self.skill_hints.get(skill, 0)) // 100
 
     def fail_chance(self, training: str) -> int:
         """Failure percent shown on the training screen; rises steeply as energy drops."""

@@ -284,12 +284,12 @@ def test_skill_list_scrolls_with_scrollbar() -> None:
     t = g.truth()
     sb = t.scrollbar
     assert sb is not None and not sb.up and sb.down and sb.thumb.height < sb.track.height
-    rows_before = {e.row for e in t.elements if e.name == "Learn"}
+    rows_before = {e.row for e in t.elements if e.name == "+"}
     view_x, view_y = g.width / 2, g.height * 0.6
     g.swipe(view_x, view_y, view_x, view_y - g.height * 0.3)  # drag up = scroll down
     t2 = g.truth()
     assert t2.scrollbar.up and t2.scrollbar.thumb.y0 > sb.thumb.y0
-    assert max(e.row for e in t2.elements if e.name == "Learn") > max(rows_before)
+    assert max(e.row for e in t2.elements if e.name == "+") > max(rows_before)
     for _ in range(5):
         g.swipe(view_x, view_y, view_x, view_y - g.height * 0.3)
     t3 = g.truth()
@@ -302,24 +302,48 @@ def test_skill_list_scrolls_with_scrollbar() -> None:
 
 
 def test_learn_reset_confirm() -> None:
+    """Item 4: "+" marks a row (its cost comes off the points on top), "-" or Reset unmarks it; Confirm asks in a
+    "Learn" dialog; learned, the row is a greyed "Obtained" one."""
     g = open_skills()
     points = g.truth().skill_points
-    learn = [e for e in g.truth().elements if e.name == "Learn" and e.enabled]
+    plus = [e for e in g.truth().elements if e.name == "+" and e.enabled]
     assert not g.truth().element("Confirm").enabled
-    g.tap(*learn[0].box.center)
+    g.tap(*plus[0].box.center)
     t = g.truth()
-    row = learn[0].row
-    assert [e.name for e in t.elements if e.row == row and e.kind == "button"] == ["Added"]
+    row = plus[0].row
+    assert [(e.name, e.enabled) for e in t.elements if e.row == row and e.kind == "button"] == [("-", True),
+                                                                                               ("+", False)]
     assert t.element("Confirm").enabled and str(points) not in names(t)
+    tap(g, "-", row=row)
+    assert [e.enabled for e in g.truth().elements if e.row == row and e.name == "+"] == [True]
+    g.tap(*plus[0].box.center)
     tap(g, "Reset")
-    assert [e.name for e in g.truth().elements if e.row == row and e.kind == "button"] == ["Learn"]
-    g.tap(*learn[0].box.center)
+    assert not g.truth().element("Confirm").enabled
+    g.tap(*plus[0].box.center)
     tap(g, "Confirm")
-    assert g.truth().screen == "confirm"
-    tap(g, "OK")
+    t = g.truth()
+    assert t.screen == "learn" and {"Cancel", "Learn"} <= set(names(t, "button"))
+    tap(g, "Learn")
+    assert g.truth().screen == "skills_learned"
+    tap(g, "Close")
     t = g.truth()
     assert t.screen == "skills" and t.skill_points < points
-    assert [e.name for e in t.elements if e.row == row and e.kind == "button"] == ["Owned"]
+    assert "Obtained" in [e.name for e in t.elements if e.row == row]
+    assert all(e.row != row for e in t.elements if e.name in ("+", "-"))
+
+
+def test_a_hint_takes_its_levels_off_a_skills_cost() -> None:
+    g = open_skills()
+    assert g.career is not None
+    g.career.skill_hints = {"Corner Adept": 3}
+    g.state.version += 1
+    t = g.truth()
+    said = [e.name for e in t.elements if e.row == 0]
+    assert "Hint Lvl 3" in said and "30% OFF!" in said and "63" in said  # 90 less 30%
+    tap(g, "+", row=0)
+    tap(g, "Confirm")
+    tap(g, "Learn")
+    assert g.truth().skill_points == 120 - 63
 
 
 def on_race_date(g: SimGame, turn: int = 10) -> None:
