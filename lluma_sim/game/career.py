@@ -15,11 +15,14 @@ from lluma_sim.game.content import (
     EVENTS,
     FAN_SHARE,
     HINT_CHANCE,
+    INFIRMARY_CURES,
+    INFIRMARY_ENERGY,
     MAX_ENERGY,
     MAX_HINT,
     MOODS,
     PLACES,
     RACE_COINS,
+    REST_GAINS,
     SKILLS,
     STATS,
     SUPPORT_ABSENT,
@@ -93,7 +96,7 @@ class Career(CareerData):
     # --- other turn actions ---------------------------------------------------------------
 
     def rest(self) -> None:
-        gain = self._rng.choice((30, 50, 70))
+        gain = self._rng.choices([g for g, _ in REST_GAINS], weights=[w for _, w in REST_GAINS])[0]
         self.energy = min(MAX_ENERGY, self.energy + gain)
         self.status = f"Rested: energy +{gain}"
 
@@ -103,10 +106,12 @@ class Career(CareerData):
         self.status = f"Recreation: mood {self.mood_word}, energy +10"
 
     def infirmary(self) -> None:
-        cured = self.condition
-        self.condition = None
-        self.energy = min(MAX_ENERGY, self.energy + 10)
-        self.status = f"Infirmary: {cured} cured"
+        """FACTS: a condition cured about 85% of the time, +20 energy."""
+        had = self.condition
+        if self._rng.random() < INFIRMARY_CURES:
+            self.condition = None
+        self.energy = min(MAX_ENERGY, self.energy + INFIRMARY_ENERGY)
+        self.status = f"Infirmary: {had} cured" if self.condition is None else f"Infirmary: {had} not cured yet"
 
     def next_turn(self) -> bool:
         """Judge the goals due this turn, then advance the calendar; True when a random event should be shown now.
@@ -123,10 +128,29 @@ class Career(CareerData):
         return self._rng.random() < EVENT_CHANCE
 
     def pick_event(self) -> Event:
-        return self._rng.choice(EVENTS)
+        """An event from the table: a chain's next step (once) only after its first was met."""
+        pool = [e for e in EVENTS if not e.after or (e.after in self.met and e.title not in self.met)]
+        event = self._rng.choice(pool)
+        self.met = self.met | {event.title}
+        return event
 
-    def apply_choice(self, choice: Choice) -> None:
-        self.status = "Event: " + ", ".join(self.apply(choice.effects))
+    def apply_choice(self, choice: Choice, event: Event | None = None) -> None:
+        """A choice's outcome: its effects, or, with its risk, the other ones (drawn on the game's dice)."""
+        effects = choice.otherwise if choice.risk and self._rng.random() < choice.risk else choice.effects
+        said = []
+        for key, v in effects.items():
+            if key == "Bond" and event is not None and event.card:
+                self.bonds = {**self.bonds, event.card: min(100, self.bonds.get(event.card, BOND_START) + v)}
+                said.append(f"{event.card} bond +{v}")
+            elif key == "Hint":
+                said += [f"{self.hint()} hint" for _ in range(v)]
+            elif key == "Condition":
+                if self.condition is None:
+                    self.condition = self._rng.choice(CONDITIONS)
+                    said.append(f"condition {self.condition}")
+            else:
+                said += self.apply({key: v})
+        self.status = "Event: " + ", ".join(said)
 
     def apply(self, effects: dict[str, int]) -> list[str]:
         """Effects on energy, mood, skill points and stats (an event choice's, a shop item's); each as said."""

@@ -22,6 +22,9 @@ TRAININGS: dict[str, tuple[dict[str, int], int]] = {
 }
 
 CONDITIONS = ("Headache", "Night Owl", "Skin Outbreak")
+REST_GAINS = ((30, 13.0), (50, 58.0), (70, 25.5))  # Rest's energy and how often each (FACTS, about)
+INFIRMARY_CURES = 0.85  # FACTS: the infirmary cures a condition about 85% of the time, +20 energy
+INFIRMARY_ENERGY = 20
 
 # The support deck (screens_app.DECK and its borrowed friend's card) with each card's type; "Pal" has no training
 # of its own. Each turn every card sits on one training, or on none (FACTS: the training screen).
@@ -155,8 +158,14 @@ FAN_SHARE = (1.0, 0.6, 0.45, 0.3, 0.25, 0.15, 0.1, 0.1)  # of a race's fans, by 
 
 @dataclass(frozen=True)
 class Choice:
+    """An event choice and its outcome (FACTS: each choice has outcomes, some at random). Effects: stat names,
+    "Energy", "Mood", "Skill Pts", "Bond" (the event's support card), "Hint" (levels on a skill), "Condition" (1:
+    the trainee catches one)."""
+
     text: str
-    effects: dict[str, int] = field(default_factory=dict)  # stat names, "Energy", "Mood", "Skill Pts"
+    effects: dict[str, int] = field(default_factory=dict)
+    risk: float = 0.0  # the chance it goes the other way
+    otherwise: dict[str, int] = field(default_factory=dict)  # its effects then
 
 
 @dataclass(frozen=True)
@@ -164,6 +173,8 @@ class Event:
     title: str
     pages: tuple[str, ...]
     choices: tuple[Choice, ...]
+    after: str = ""  # a chain's next step: shown once, only after the event of this title was met
+    card: str = ""  # a support card's event: its "Bond" effects go to that card
 
 
 EVENTS: tuple[Event, ...] = (
@@ -236,6 +247,50 @@ EVENTS: tuple[Event, ...] = (
             Choice("Join in and set up a secret obstacle course.", {"Guts": 8, "Mood": 1}),
             Choice("Ask her to help put everything back properly.", {"Wit": 10}),
         ),
+    ),
+    Event(
+        "A Night Run",
+        ("The track lights are still on long after practice.", "She asks for one more lap in the dark."),
+        (
+            Choice("One lap, then straight home.", {"Speed": 10, "Energy": -10}, 0.3,
+                   {"Energy": -20, "Condition": 1}),
+            Choice("Not tonight: sleep is training too.", {"Energy": 10, "Mood": -1}),
+        ),
+    ),
+    Event(
+        "Festival Spirit",
+        ("Kitasan Black drags you to the shopping street's festival.", "She knows every stall owner by name."),
+        (
+            Choice("Let's try every stall!", {"Bond": 10, "Mood": 1, "Energy": -5}),
+            Choice("Just the takoyaki, then back to training.", {"Bond": 5, "Power": 6}),
+        ),
+        card="Kitasan Black",
+    ),
+    Event(
+        "Study Session",
+        ("Fine Motion spreads race videos across the table.", "She has notes on every corner of every track."),
+        (
+            Choice("Watch the corners with her.", {"Bond": 10, "Hint": 1}),
+            Choice("Quiz her on pacing.", {"Wit": 8, "Bond": 5}),
+        ),
+        card="Fine Motion",
+    ),
+    Event(
+        "A Dream Spoken Aloud (1/2)",
+        ("On the way back from practice she stops at the bridge.", "I want to be the best in Japan, Trainer."),
+        (
+            Choice("Then we'll get there together.", {"Guts": 8, "Mood": 1}),
+            Choice("Then let's make a plan, step by step.", {"Wit": 8, "Skill Pts": 15}),
+        ),
+    ),
+    Event(
+        "A Dream Spoken Aloud (2/2)",
+        ("Months later, she stands on the same bridge.", "Do you remember what I said here?"),
+        (
+            Choice("Every word. And you're closer now.", {"Speed": 10, "Stamina": 10, "Mood": 1}),
+            Choice("Remember it at the finish line.", {"Guts": 12, "Hint": 2}),
+        ),
+        after="A Dream Spoken Aloud (1/2)",
     ),
 )
 

@@ -645,7 +645,7 @@ class SimGame:
 
     def _act_choose(self, index: int) -> None:
         assert self.state.event is not None
-        self.live().apply_choice(self.state.event.choices[index])
+        self.live().apply_choice(self.state.event.choices[index], self.state.event)
         self.state.event = None
         if self.live().over:
             self.state.finished = True

@@ -948,3 +948,52 @@ def test_the_summary_lists_the_goals_and_a_career_ended_early_scores_low() -> No
     record = g.careers[0]
     assert record.ended == "goal_missed" and [f"{'Achieved' if x.met else 'x'}: {x.text}" for x in record.goals][
         0] in said and f"Fans {record.fans:,}" in said and f"Skills Learned {record.skills_learned}" in said
+
+
+def test_events_have_outcomes_chains_card_bonds_and_risks() -> None:
+    """Item 5: a choice's effects (a support card's bond, a skill hint, a condition), a risky choice that sometimes
+    goes the other way, and a chain's next step only after its first."""
+    import random
+
+    from lluma_sim.game.career import Career
+    from lluma_sim.game.content import EVENTS
+
+    by = {e.title: e for e in EVENTS}
+    c = Career.new(random.Random(1), 78)
+    c.apply_choice(by["Festival Spirit"].choices[0], by["Festival Spirit"])
+    assert c.bonds["Kitasan Black"] == 25 and c.mood == 3
+    c.apply_choice(by["Study Session"].choices[0], by["Study Session"])
+    assert sum(c.skill_hints.values()) == 1
+    outcomes = set()
+    for seed in range(40):
+        c = Career.new(random.Random(seed), 78)
+        c.apply_choice(by["A Night Run"].choices[0], by["A Night Run"])
+        outcomes.add((c.stats["Speed"], c.condition is not None))
+    assert (90 + 10, False) in outcomes and any(cond for _, cond in outcomes)  # both ways, over the seeds
+    c = Career.new(random.Random(0), 78)
+    seen = [c.pick_event().title for _ in range(200)]
+    second = "A Dream Spoken Aloud (2/2)"
+    assert seen.count(second) <= 1
+    assert second not in seen or seen.index("A Dream Spoken Aloud (1/2)") < seen.index(second)
+
+
+def test_rest_and_the_infirmary_give_what_facts_say() -> None:
+    import random
+
+    from lluma_sim.game.career import Career
+
+    gains = []
+    for seed in range(300):
+        c = Career.new(random.Random(seed), 78)
+        c.energy = 0
+        c.rest()
+        gains.append(c.energy)
+    assert set(gains) == {30, 50, 70} and gains.count(50) > gains.count(70) > gains.count(30)
+    cured = 0
+    for seed in range(200):
+        c = Career.new(random.Random(seed), 78)
+        c.condition, c.energy = "Headache", 50
+        c.infirmary()
+        cured += c.condition is None
+        assert c.energy == 70
+    assert 150 < cured < 200  # about 85%
