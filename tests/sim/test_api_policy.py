@@ -179,21 +179,29 @@ HUB = ["Rest", "Training", "Skills", "Infirmary", "Recreation", "Races"]
         (
             {
                 "buttons": [
-                    {"name": "Learn"},
-                    {"name": "Learn#2"},
+                    {"name": "Plus"},  # a "+" stepper as a reading names an icon
+                    {"name": "Plus#2"},
                     {"name": "Confirm", "meta": "disabled"},
                     {"name": "Reset"},
                     {"name": "Back"},
                 ],
                 "scroll": {"up": False, "down": True},
             },
+            ("pressButton", {"name": "Plus"}),
+        ),
+        (
+            {"buttons": [{"name": "Cancel"}, {"name": "Learn"}], "texts": ["Learn", "Learn 1 skill?"]},
             ("pressButton", {"name": "Learn"}),
+        ),
+        (
+            {"buttons": [{"name": "Cancel"}, {"name": "Exchange"}], "texts": ["Exchange 35 coins for Vita 20?"]},
+            ("pressButton", {"name": "Exchange"}),
         ),
         (
             {
                 "buttons": [
-                    {"name": "Owned", "meta": "disabled"},
-                    {"name": "Added", "meta": "disabled"},
+                    {"name": "-"},
+                    {"name": "+", "meta": "disabled"},
                     {"name": "Confirm"},
                     {"name": "Reset"},
                     {"name": "Back"},
@@ -487,6 +495,10 @@ GOAL_HUB = ["Career", "Energy", "Classic Year Late Nov", "GOAL", "2 turn(s) left
         ({"buttons": _b("Cancel", "Try Again"), "texts": ["Try Again", "Use 1 Alarm Clock to try again?"]},
          "Try Again"),
         ({"buttons": _b("OK"), "texts": ["Goal Not Reached", "The career ends here."]}, "OK"),
+        # tired, with a shop on the hub: an item for coins before a rest (issue 40: a spend the model chooses)
+        ({"buttons": _b(*HUB, "Shop"), "texts": GOAL_HUB[:-2], "gauges": {"Energy": 0.2}}, "Shop"),
+        ({"buttons": _b("Exchange", "Exchange#2", "Back"), "texts": ["Shop", "Vita 20", "Energy +20"],
+          "values": {"Shop Coins": "60"}}, "Exchange"),
     ],
 )
 def test_policy_learns_the_goal_from_the_screen(vision: dict[str, Any], pressed: str) -> None:
