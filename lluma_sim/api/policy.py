@@ -596,8 +596,9 @@ def _pct(energy: float | None) -> str:
 
 
 def _is_plus(name: str) -> bool:
-    """A skill row's "+" stepper, as a reading names it ("+", "+#2", or an icon read as "Plus")."""
-    return name.split("#")[0].strip().lower() in ("+", "plus")
+    """A skill row's "+" stepper, as a reading names it ("+", "+#2", or an icon read as "Plus"), or the plain
+    style's "Learn" plate."""
+    return name.split("#")[0].strip().lower() in ("+", "plus", "learn")
 
 
 def _is_choice(name: str) -> bool:

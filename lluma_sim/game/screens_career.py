@@ -289,8 +289,22 @@ def draw_skills(p: Painter, g: GameState) -> None:
                        GREEN_EDGE, "lm", row=i, bold=True)
             layer.text(card.x0 + card.width * 0.58, card.y0 + card.height * 0.74, f"{HINT_OFF * level}% OFF!", 28,
                        FAIL_RED, "lm", row=i, bold=True)
-        step = round(p.w * 0.08)
         mid = card.center[1]
+        if g.style != "hard":  # the plain style: one labelled plate a row (Learn, Added: tap to unmark, Obtained)
+            btn = Box(x0=card.x1 - round(p.w * 0.24), y0=card.y0 + card.height // 5, x1=card.x1 - round(p.w * 0.02),
+                      y1=card.y1 - card.height // 5)
+            cost = c.skill_cost(skill.name)
+            if not owned:
+                layer.text(btn.x0 - round(p.w * 0.02), mid, f"{cost} pt", 36, ink, "rm", row=i)
+            if owned:
+                layer.button(btn, "Obtained", None, enabled=False, row=i, size=34)
+            elif marked:
+                layer.button(btn, "Added", ("minus", skill.name), "white", row=i, size=38)
+            else:
+                layer.button(btn, "Learn", ("plus", skill.name), "green", cost <= left, row=i, size=38)
+            continue
+        # the hard style, as the real list: the cost between "-" and "+" plates
+        step = round(p.w * 0.08)
         plus = Box(x0=card.x1 - round(p.w * 0.02) - step, y0=mid - step // 2, x1=card.x1 - round(p.w * 0.02),
                    y1=mid + step // 2)
         minus = Box(x0=plus.x0 - round(p.w * 0.12) - step, y0=plus.y0, x1=plus.x0 - round(p.w * 0.12), y1=plus.y1)

@@ -10,7 +10,7 @@ import pytest
 from PIL import ImageChops, ImageStat
 
 from lluma_sim.game import GroundTruth, SimGame
-from lluma_sim.game.state import GameState
+from lluma_sim.game.state import GameState, Style
 
 TABS = ["Enhance", "Story", "Home", "Race", "Scout"]
 
@@ -271,8 +271,8 @@ def test_skip_jumps_to_choices() -> None:
     assert g.truth().cinematic == "none" and names(g.truth(), "choice")
 
 
-def open_skills(seed: int = 0) -> SimGame:
-    g = SimGame(seed=seed)
+def open_skills(seed: int = 0, style: Style = "plain") -> SimGame:
+    g = SimGame(seed=seed, style=style)
     start_career(g)
     tap(g, "Skills")
     assert g.truth().screen == "skills"
@@ -284,12 +284,12 @@ def test_skill_list_scrolls_with_scrollbar() -> None:
     t = g.truth()
     sb = t.scrollbar
     assert sb is not None and not sb.up and sb.down and sb.thumb.height < sb.track.height
-    rows_before = {e.row for e in t.elements if e.name == "+"}
+    rows_before = {e.row for e in t.elements if e.name == "Learn" and e.kind == "button"}
     view_x, view_y = g.width / 2, g.height * 0.6
     g.swipe(view_x, view_y, view_x, view_y - g.height * 0.3)  # drag up = scroll down
     t2 = g.truth()
     assert t2.scrollbar.up and t2.scrollbar.thumb.y0 > sb.thumb.y0
-    assert max(e.row for e in t2.elements if e.name == "+") > max(rows_before)
+    assert max(e.row for e in t2.elements if e.name == "Learn" and e.kind == "button") > max(rows_before)
     for _ in range(5):
         g.swipe(view_x, view_y, view_x, view_y - g.height * 0.3)
     t3 = g.truth()
@@ -303,8 +303,8 @@ def test_skill_list_scrolls_with_scrollbar() -> None:
 
 def test_learn_reset_confirm() -> None:
     """Item 4: "+" marks a row (its cost comes off the points on top), "-" or Reset unmarks it; Confirm asks in a
-    "Learn" dialog; learned, the row is a greyed "Obtained" one."""
-    g = open_skills()
+    "Learn" dialog; learned, the row is a greyed "Obtained" one. (The hard style, as the real list.)"""
+    g = open_skills(style="hard")
     points = g.truth().skill_points
     plus = [e for e in g.truth().elements if e.name == "+" and e.enabled]
     assert not g.truth().element("Confirm").enabled
@@ -332,8 +332,23 @@ def test_learn_reset_confirm() -> None:
     assert all(e.row != row for e in t.elements if e.name in ("+", "-"))
 
 
-def test_a_hint_takes_its_levels_off_a_skills_cost() -> None:
+def test_the_plain_skill_list_marks_with_one_plate_a_row() -> None:
     g = open_skills()
+    learn = [e for e in g.truth().elements if e.name == "Learn" and e.kind == "button" and e.enabled]
+    g.tap(*learn[0].box.center)
+    row = learn[0].row
+    assert [e.name for e in g.truth().elements if e.row == row and e.kind == "button"] == ["Added"]
+    tap(g, "Added")  # a tap unmarks it
+    assert [e.name for e in g.truth().elements if e.row == row and e.kind == "button"] == ["Learn"]
+    g.tap(*learn[0].box.center)
+    tap(g, "Confirm")
+    tap(g, "Learn")
+    tap(g, "Close")
+    assert [e.name for e in g.truth().elements if e.row == row and e.kind == "button"] == ["Obtained"]
+
+
+def test_a_hint_takes_its_levels_off_a_skills_cost() -> None:
+    g = open_skills(style="hard")
     assert g.career is not None
     g.career.skill_hints = {"Corner Adept": 3}
     g.state.version += 1
