@@ -15,7 +15,7 @@ from lluma_sim.game.calendar import MAX_CAREER_TURNS
 from lluma_sim.game.career import Career
 from lluma_sim.game.content import bond_level
 from lluma_sim.game.draw import Painter, Widget
-from lluma_sim.game.flows import races, shop, skills
+from lluma_sim.game.flows import events, hub, races, shop, skills, training
 from lluma_sim.game.hazards import HazardsInjected
 from lluma_sim.game.state import (
     Action,
@@ -586,32 +586,6 @@ class SimGame:
     def _act_skip_anim(self) -> None:
         self._next_phase()
 
-    def _act_rest_prompt(self) -> None:
-        self.confirm("Rest", ["Rest for this turn?", "Energy will recover."], ("rest",))
-
-    def _act_rest(self) -> None:
-        self.state.dialog = None
-        self.live().rest()
-        self.end_turn()
-
-    def _act_recreation(self) -> None:
-        self.live().recreation()
-        self.play([("anim", "cutscene", "outing"), ("end_turn",)])
-
-    def _act_infirmary(self) -> None:
-        self.live().infirmary()
-        self.end_turn()
-
-    def _act_tile(self, stat: str) -> None:
-        """A training tile: a tap on another raises it (its gains, failure and cards show), a tap on the raised one
-        trains (FACTS: the training screen)."""
-        c = self.live()
-        if c.sel != stat:
-            c.sel = stat
-            return
-        c.train(stat)
-        self.end_turn()
-
     def _act_end_turn(self) -> None:
         self.end_turn()
 
@@ -626,28 +600,6 @@ class SimGame:
             self.state.screen = "hub"
             self.goal_missed()
         elif c.over:
-            self.state.finished = True
-            self.play([("anim", "loading"), ("goto", "career_summary")])
-        else:
-            self.state.screen = "hub"
-
-    def _act_page(self) -> None:
-        if self.state.event and self.state.page < len(self.state.event.pages):
-            self.state.page += 1
-
-    def _act_skip(self) -> None:
-        if self.state.event:
-            self.state.page = len(self.state.event.pages)
-
-    def _act_quick(self) -> None:
-        self.state.quick = not self.state.quick
-        self._act_skip()
-
-    def _act_choose(self, index: int) -> None:
-        assert self.state.event is not None
-        self.live().apply_choice(self.state.event.choices[index], self.state.event)
-        self.state.event = None
-        if self.live().over:
             self.state.finished = True
             self.play([("anim", "loading"), ("goto", "career_summary")])
         else:
@@ -902,16 +854,16 @@ ACTIONS: dict[str, Callable[..., None]] = {
     "use_item": SimGame._act_use_item,
     "start_career": SimGame._act_start_career,
     "skip_anim": SimGame._act_skip_anim,
-    "rest_prompt": SimGame._act_rest_prompt,
-    "rest": SimGame._act_rest,
-    "recreation": SimGame._act_recreation,
-    "infirmary": SimGame._act_infirmary,
-    "tile": SimGame._act_tile,
+    "rest_prompt": hub.rest_prompt,
+    "rest": hub.rest,
+    "recreation": hub.recreation,
+    "infirmary": hub.infirmary,
+    "tile": training.tile,
     "end_turn": SimGame._act_end_turn,
-    "page": SimGame._act_page,
-    "skip": SimGame._act_skip,
-    "quick": SimGame._act_quick,
-    "choose": SimGame._act_choose,
+    "page": events.page,
+    "skip": events.skip,
+    "quick": events.quick,
+    "choose": events.choose,
     "plus": skills.plus,
     "minus": skills.minus,
     "reset": skills.reset,
