@@ -378,7 +378,8 @@ class ScriptedPolicy:
 
     def _hub(self, names: set[str], texts: str, energy: float | None, badge: Any = None,
              goal: GoalRead | None = None) -> list[Action]:
-        order: list[str] = [RACE_DAY]  # a goal's race is due: nothing else ends the turn
+        # a goal's race is due: nothing else ends the turn (its tile read as "Race Day", or run together "RaceDay")
+        order: list[str] = [next((n for n in names if re.sub(r"\W", "", n).lower() == "raceday"), RACE_DAY)]
         mood = _mood(badge, texts)
         if "condition" in texts.lower():
             order.append("Infirmary")

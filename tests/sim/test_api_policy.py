@@ -482,6 +482,9 @@ GOAL_HUB = ["Career", "Energy", "Classic Year Late Nov", "GOAL", "2 turn(s) left
         # Race Day: the goal's race is the only way on; the turn's other tiles are greyed
         ({"buttons": _b("Rest", "Training", "Skills", "Race Day", Rest="disabled", Training="disabled"),
           "texts": ["Energy", "90/100", "GOAL", "0 turn(s) left", "Place top 5 in Japanese Derby"]}, "Race Day"),
+        # the same, its tile's words read run together (OCR on the hard hub), the greyed tiles not told apart
+        ({"buttons": _b("Rest", "Training", "Skills", "RaceDay"), "texts": ["Energy", "O turn(s) left",
+                                                                             "Run in Junior Make Debut"]}, "RaceDay"),
         # a fan goal two turns off with too few fans: race for them rather than train
         ({"buttons": _b(*HUB), "texts": GOAL_HUB, "gauges": {"Energy": 0.8}}, "Races"),
         # the same goal already achieved, or far off: train as usual
