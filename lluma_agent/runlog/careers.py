@@ -189,7 +189,9 @@ def _read_record(c: _Open, view: VisionData) -> None:
                 c.skills_learned = number
     for key, value in view.values.items():
         caption, read = key.split("#")[0].strip().lower(), _number(value)
-        if caption == "fans" and read is not None:
+        if caption == "turn" and read is not None:  # the header's "Turn 3/10", read as a caption and its value
+            c.game_turns = read
+        elif caption == "fans" and read is not None:
             c.fans = read
         elif caption == "skills learned" and read is not None:
             c.skills_learned = read

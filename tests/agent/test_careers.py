@@ -240,3 +240,6 @@ def test_a_career_record_says_its_goals_how_it_ended_its_turn_fans_and_skills() 
     assert c.ended == "complete" and c.game_turns == 78 and [g.met for g in c.goals] == [True]
     going = careers_of([turn(1, playing)])[0]
     assert going.ended is None and going.game_turns == 33 and going.fans == 4100
+    # the header read as a caption over its value, as the reading pairs "Turn" and "3/10" on the hard hub
+    going = careers_of([turn(1, {**HUB, "values": {**HUB["values"], "Turn": "3/10"}})])[0]
+    assert going.game_turns == 3
