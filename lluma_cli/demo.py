@@ -117,6 +117,9 @@ class DemoSummary(BaseModel):
     full_view_decisions: int = 0  # ...of them, made with every option raised and read that turn
     plans: PlanCounts = PlanCounts()  # runPlan procedures carried out: run, steps (presses), surprises
     careers: list[CareerSummary] = []  # the agent's record of each career (the one going on last, not complete)
+    # each completed career's record (goals met, how it ended, game turns, fans, skills) the same in the agent's
+    # `careers` as in the game's `game_careers` (None: none completed)
+    records_agree: bool | None = None
 
     def usage(self) -> Usage:
         """The run's tokens as one Usage: the text's cache hit comes from it, unrounded (cache_hit_ratio is
@@ -339,7 +342,21 @@ def run_demo(
         full_view_decisions=totals.full_view_decisions,
         plans=PlanCounts(run=totals.plans_run, steps=totals.plan_steps, surprises=totals.plan_surprises),
         careers=records,
+        records_agree=records_agree(list(game.careers), records),
     )
+
+
+def records_agree(game: list[GameCareer], agent: list[CareerSummary]) -> bool | None:
+    """Whether the agent's record of each completed career says what the game's does: its goals and whether each
+    was met, how it ended, its last game turn, fans and skills learned (None: no career completed)."""
+    done = [r for r in agent if r.complete]
+    if not done:
+        return None
+    return len(done) <= len(game) and all(
+        [(g.text, g.met) for g in mine.goals] == [(g.text, g.met) for g in truth.goals]
+        and mine.ended == truth.ended and mine.game_turns == truth.turns and mine.fans == truth.fans
+        and mine.skills_learned == truth.skills_learned
+        for mine, truth in zip(done, game, strict=False))
 
 
 FAULTS_PER_TURN = rate("faults per turn")

@@ -27,10 +27,10 @@ class TourFrame:
 
 
 def screen_key(g: SimGame, t: GroundTruth) -> str:
-    if g.dialog is not None:
-        return f"{t.screen}:{g.dialog.title}"
+    if g.state.dialog is not None:
+        return f"{t.screen}:{g.state.dialog.title}"
     if t.screen == "setup":
-        return f"setup:{g.setup_step}"
+        return f"setup:{g.state.setup_step}"
     if t.cinematic == "dialogue":  # an event's talk pages (Next) before its choices: the game's story dialogue
         return f"{t.screen}:dialogue"
     return t.screen
@@ -74,8 +74,8 @@ def _tap(g: SimGame, t: GroundTruth, name: str) -> bool:
 def _step(g: SimGame, t: GroundTruth, done: set[str]) -> None:
     """One move of a player who looks around once, then trains."""
     names = _enabled(t)
-    if g.dialog is not None:  # looked at: the Rest confirmation is cancelled, the menu closed, the rest taken
-        if g.dialog.title == "Rest" and _tap(g, t, "Cancel"):
+    if g.state.dialog is not None:  # looked at: the Rest confirmation is cancelled, the menu closed, the rest taken
+        if g.state.dialog.title == "Rest" and _tap(g, t, "Cancel"):
             return
         for name in PASSING:
             if _tap(g, t, name):

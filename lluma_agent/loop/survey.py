@@ -71,6 +71,7 @@ class Surveyor:
         self.enabled = cfg.survey.enabled
         self.stepper, self.nav, self.save_frame = stepper, nav, save_frame
         self.surveyed: set[str] = set()  # screens a survey found options on, this run (lead-ins go only there)
+        self.left = False  # the model left a surveyed screen without choosing: the next screen is its to decide on
 
     def options(self, obs: Observation) -> Raised | None:
         """The raised option and its row when this screen is one to survey, else None."""
@@ -85,6 +86,9 @@ class Surveyor:
 
     def lead_in(self, here: Observation) -> Transition | None:
         """The map's reliable press from this screen to a screen it knows to survey (the hub's Training), or None."""
+        if self.left:  # the model went back to choose there (the hub's Races, Shop): no lead-in this time
+            self.left = False
+            return None
         if not (self.enabled and self.nav.enabled) or here.out.cinematic != "none":
             return None
         m, src = self.nav.cfg.map, self.nav.screen(here.out).id
@@ -178,10 +182,13 @@ class Surveyor:
 
     def decided(self, looked: Looked | None, reading: Observation, acted: Acted | None) -> bool:
         """The model's input pressed one of the options of a screen that raises before it commits (a training
-        decision), whether or not a survey showed it the others."""
+        decision), whether or not a survey showed it the others. A model that left a surveyed screen another way
+        (back) decides on the screen it goes to: no lead-in takes it back at once."""
         r = looked.log.options if looked is not None else (o.options if (o := self.options_anyway(reading)) else [])
         act = acted.action if acted is not None else None
-        return act is not None and act.tool in PRESSES and any(same_option(o, act.target) for o in r)
+        chose = act is not None and act.tool in PRESSES and any(same_option(o, act.target) for o in r)
+        self.left = looked is not None and bool(r) and act is not None and not chose and act.tool == "back"
+        return chose
 
     @staticmethod
     def options_anyway(obs: Observation) -> Raised | None:

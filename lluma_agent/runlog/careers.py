@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
+from typing import Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
@@ -38,6 +39,20 @@ STATS = ("Speed", "Stamina", "Power", "Guts", "Wit")
 SKILL_POINTS = ("skill pts", "skill points")
 _NUMBER = re.compile(r"\d[\d,]*")
 _WORDS = re.compile(r"[^a-z0-9]+")
+
+
+GOAL_TEXT = re.compile(r"(run in|place|earn)\b", re.IGNORECASE)  # a goal's text as the game prints it (FACTS)
+# a goal's outcome on the career's summary, before its text ("Achieved: Place top 5 in Japanese Derby")
+GOAL_WORDS = {"achieved": True, "missed": False, "not run": False}
+GOAL_NOT_REACHED = "goal not reached"  # the dialog a missed goal shows (FACTS: a title bots handle)
+SUMMARY_BUTTON = "Complete Career"
+_TURN = re.compile(r"turn\s*(\d+)\s*/\s*\d+", re.IGNORECASE)
+_LABELLED = re.compile(r"(fans|skills learned)\s+([\d,]+)$", re.IGNORECASE)
+
+
+class GoalSeen(BaseModel):
+    text: str
+    met: bool
 
 
 class PlanCount(BaseModel):
@@ -74,6 +89,15 @@ class CareerSummary(BaseModel):
     plans: PlanCount = Field(default_factory=PlanCount)  # runPlan procedures carried out in it
     surveys: int = 0  # turns whose options were raised and read before the model chose
     ended_at: float | None = None  # epoch seconds of the turn that saw its end
+    # What the career came to, as its screens said (the game's record has the same: `lluma demo --json`'s
+    # game_careers): its goals and whether each was met (the summary's list), how it ended ("goal_missed": a
+    # "Goal Not Reached" seen or a goal missed on the list), the game's turn it ended on (the last "Turn N/M"),
+    # fans and skills learned (the last read).
+    goals: list[GoalSeen] = Field(default_factory=list)
+    ended: Literal["complete", "goal_missed"] | None = None
+    game_turns: int | None = None
+    fans: int | None = None
+    skills_learned: int | None = None
 
 
 def _words(text: str) -> str:
@@ -133,6 +157,11 @@ class _Open(BaseModel):
     plans: PlanCount = Field(default_factory=PlanCount)
     surveys: int = 0
     playing: bool = False  # its hub has shown: what the screens print is its own
+    goals: list[GoalSeen] = Field(default_factory=list)
+    missed: bool = False
+    game_turns: int | None = None
+    fans: int | None = None
+    skills_learned: int | None = None
 
     @classmethod
     def at(cls, log: TurnLog) -> _Open:
@@ -158,8 +187,48 @@ class _Open(BaseModel):
             wall_s=round(max(0.0, self.ended_at - self.started_at), 3), stats=dict(self.stats),
             skill_points=self.skill_points, races_entered=self.races_entered, races_won=self.races_won,
             recoveries=dict(self.recoveries), game_starts=self.game_starts, ended_at=ended_at,
+            goals=[g.model_copy() for g in self.goals],
+            ended=("goal_missed" if self.missed or any(not g.met for g in self.goals) else "complete") if complete
+            else None,
+            game_turns=self.game_turns, fans=self.fans, skills_learned=self.skills_learned,
             plans=self.plans.model_copy(), surveys=self.surveys,
         )
+
+
+def _read_record(c: _Open, view: VisionData) -> None:
+    """What the career came to, as this screen prints it: the turn, fans, skills learned, a missed goal, and on
+    the career's summary its goals with their outcomes."""
+    said = [*view.texts, *(b.name for b in view.buttons)]
+    for t in said:
+        if m := _TURN.fullmatch(t.strip()):
+            c.game_turns = int(m.group(1))
+        elif m := _LABELLED.match(t.strip()):
+            number = int(m.group(2).replace(",", ""))
+            if m.group(1).lower() == "fans":
+                c.fans = number
+            else:
+                c.skills_learned = number
+    for key, value in view.values.items():
+        caption, read = key.split("#")[0].strip().lower(), _number(value)
+        if caption == "turn" and read is not None:  # the header's "Turn 3/10", read as a caption and its value
+            c.game_turns = read
+        elif caption == "fans" and read is not None:
+            c.fans = read
+        elif caption == "skills learned" and read is not None:
+            c.skills_learned = read
+    if _shows(view, GOAL_NOT_REACHED):
+        c.missed = True
+    if SUMMARY_BUTTON not in _names(view):
+        return
+    goals: list[GoalSeen] = []
+    lines = [*said, *(f"{k.split('#')[0].strip()}: {v}" for k, v in view.values.items())]
+    for line in lines:
+        word, _, text = line.partition(":")
+        text = text.strip()
+        if _words(word) in GOAL_WORDS and GOAL_TEXT.match(text) and text not in {g.text for g in goals}:
+            goals.append(GoalSeen(text=text, met=GOAL_WORDS[_words(word)]))
+    if goals:
+        c.goals = goals
 
 
 class CareerBook:
@@ -219,6 +288,7 @@ class CareerBook:
                 c.stats[caption] = number
             elif caption.lower() in SKILL_POINTS:
                 c.skill_points = number
+        _read_record(c, view)
         result = _shows(view, RACE_RESULT_TITLE)
         if result and not self._in_race_result:
             c.races_entered += 1

@@ -49,6 +49,7 @@ _MOODS = ("awful", "bad", "normal", "good", "great")
 RACE_DAY = "Race Day"
 FAIL_CAP = 15  # a raised training's failure percent above which it trains Wit instead (FACTS: bots cap 5-15%)
 _FAILURE = re.compile(r"failure\s*(\d{1,3})\s*%", re.IGNORECASE)
+SHOP_EVERY = 30  # hub visits between trips to the shop (one or two a 78-turn career; a spend in each)
 FANS_AHEAD = 4  # turns before a fan goal's turn from which a player short of fans races for them
 _GOAL_FANS = re.compile(r"earn\s+([\d,]+)\s+fans", re.IGNORECASE)
 _TURNS_LEFT = re.compile(r"(\d+)\s+turn\(?s?\)?\s+left", re.IGNORECASE)
@@ -125,6 +126,8 @@ class ScriptedPolicy:
         self._goto_paused: dict[str, int] = {}  # target -> the policy turn its goTo stopped on a surprise
         self._target: str | None = None  # the training chosen on this visit to the training screen
         self._raised: str | None = None  # the tile this visit's last press raised
+        self._shopped = -SHOP_EVERY  # the hub visit it last went to the shop
+        self._bought = False  # bought an item on this visit to the shop
 
     # ---- entry point ----------------------------------------------------------------------------------
 
@@ -247,6 +250,18 @@ class ScriptedPolicy:
             add("Try Again")
             add("Cancel")
             return out + press, "a lost goal race can be run again"
+        if "Exchange" in names and "Cancel" in names and any(t.startswith("Exchange ") for t in said):
+            add("Exchange")  # the shop's confirm of an item it chose: the spend is this decision's
+            self._bought = True
+            return out + press, "the shop asks to confirm an exchange"
+        captions = [str(k).split("#")[0].strip() for k in (v.get("values") or {})] if isinstance(
+            v.get("values"), dict) else []
+        if any(t.startswith("Shop Coins") for t in [*said, *captions]):
+            exchange = [n for n in enabled if n.split(" #")[0] == "Exchange"]
+            if exchange and not self._bought:
+                add(exchange[0])  # the first item it can afford: Vita 20 (energy) when the coins reach
+            add("Back")
+            return out + [("back", ())] + press, "the shop"
         if any(n in names for n in ("OK", "Close")):
             add("OK")
             add("Close")
@@ -306,7 +321,7 @@ class ScriptedPolicy:
                 f"training choice, energy {_pct(energy)}" + (f", the hub's choice first: {_describe(first[0])}"
                                                              if first else ""))
         self._target = self._raised = None  # off the training screen: the next visit chooses afresh
-        if any(n.startswith("Learn") for n in names) or "Reset" in names:
+        if ("Learn" in names and "Cancel" in names) or "Reset" in names:
             self.skills_turns += 1
             return self._skills(v, names), "the skill list"
         menu = v.get("menu") or {}
@@ -371,7 +386,8 @@ class ScriptedPolicy:
 
     def _hub(self, names: set[str], texts: str, energy: float | None, badge: Any = None,
              goal: GoalRead | None = None) -> list[Action]:
-        order: list[str] = [RACE_DAY]  # a goal's race is due: nothing else ends the turn
+        # a goal's race is due: nothing else ends the turn (its tile read as "Race Day", or run together "RaceDay")
+        order: list[str] = [next((n for n in names if re.sub(r"\W", "", n).lower() == "raceday"), RACE_DAY)]
         mood = _mood(badge, texts)
         if "condition" in texts.lower():
             order.append("Infirmary")
@@ -382,6 +398,9 @@ class ScriptedPolicy:
             order.append("Rest")
         if mood in ("bad", "awful"):
             order.append("Recreation")
+        if rest and "Shop" in names and self.hub_visits - self._shopped >= SHOP_EVERY:
+            self._shopped, self._bought = self.hub_visits, False
+            order.insert(1, "Shop")  # tired: an item for coins before a rest (a turn kept)
         if self.hub_visits % 9 == 0 and (energy is None or energy >= 0.6):
             order.append("Skills")
         if self.hub_visits % 5 == 0 and (energy is None or energy >= 0.6):
@@ -412,8 +431,8 @@ class ScriptedPolicy:
                 return [(kind, args)] if kind == GOTO else []
             if name in survey_read.PLANNED:
                 return [("runPlan", (("name", survey_read.PLANNED[name]),))]
-            if name == RACE_DAY:
-                return [("back", ())]  # the goal's race is due: back to the hub, where it is entered
+            if name != "Training" and name in self._offered:
+                return [("back", ())]  # the goal's race, the race list, the shop: back to the hub to choose there
         return []
 
     def _training(self, names: set[str], energy: float | None, texts: str) -> list[Action]:
@@ -438,18 +457,20 @@ class ScriptedPolicy:
         return out
 
     def _skills(self, v: dict[str, Any], names: set[str]) -> list[Action]:
+        """The Learn list: mark the first skill its points reach ("+", read as a plate or an icon), then Confirm
+        and its "Learn"; back to the hub after a few turns here."""
         out: list[Action] = []
-        learn = sorted(n for n in names if n.startswith("Learn"))
+        plus = sorted(n for n in names if _is_plus(n))
         home = [walk] if (walk := self._goto(CAREER_HUB)) else []  # back to the hub by the map, else by hand
         if self.skills_turns > 6:
             return [*home, ("back", ()), ("pressButton", (("name", "Back"),))]
-        if "Added" in names or ("Confirm" in names and not learn):
-            out.append(("pressButton", (("name", "Confirm"),)))
-        if learn and "Added" not in names:
-            out.append(("pressButton", (("name", learn[0]),)))
+        if "Learn" in names and "Cancel" in names:
+            return [("pressButton", (("name", "Learn"),)), ("pressButton", (("name", "Cancel"),))]
+        if plus and self.skills_turns <= 2:
+            out.append(("pressButton", (("name", plus[0]),)))
         if "Confirm" in names:
             out.append(("pressButton", (("name", "Confirm"),)))
-        if (v.get("scroll") or {}).get("down") and not learn:
+        if (v.get("scroll") or {}).get("down") and not plus:
             out.append(("scrollDown", ()))
         return [*out, *home, ("back", ())]
 
@@ -602,6 +623,12 @@ def _mood(badge: Any, texts: str) -> str:
 
 def _pct(energy: float | None) -> str:
     return "unknown" if energy is None else f"{round(energy * 100)}%"
+
+
+def _is_plus(name: str) -> bool:
+    """A skill row's "+" stepper, as a reading names it ("+", "+#2", or an icon read as "Plus"), or the plain
+    style's "Learn" plate."""
+    return name.split("#")[0].strip().lower() in ("+", "plus", "learn")
 
 
 def _is_choice(name: str) -> bool:

@@ -6,6 +6,7 @@ import random
 
 from pydantic import PrivateAttr
 
+from lluma_sim.game import races as race_rules
 from lluma_sim.game.content import (
     BOND_HINT,
     BOND_PER_TRAINING,
@@ -14,14 +15,18 @@ from lluma_sim.game.content import (
     EVENTS,
     FAN_SHARE,
     HINT_CHANCE,
+    INFIRMARY_CURES,
+    INFIRMARY_ENERGY,
     MAX_ENERGY,
-    MOOD_FACTOR,
+    MAX_HINT,
     MOODS,
     PLACES,
-    RACES,
+    RACE_COINS,
+    REST_GAINS,
     SKILLS,
     STATS,
     SUPPORT_ABSENT,
+    SUPPORT_TYPE,
     SUPPORTS,
     TRAININGS,
     Choice,
@@ -80,6 +85,8 @@ class Career(CareerData):
             self._add(k, v)
         self.skill_points += points
         for name in self.cards_on(training):
+            if name in self.hints:  # the "!": a skill hint of the card's type
+                self.hint(SUPPORT_TYPE[name] if SUPPORT_TYPE[name] in STATS else None)
             gain = BOND_PER_TRAINING + (BOND_HINT if name in self.hints else 0)
             self.bonds = {**self.bonds, name: min(100, self.bonds.get(name, BOND_START) + gain)}
         self.trained = {**self.trained, training: self.trained.get(training, 0) + 1}
@@ -89,7 +96,7 @@ class Career(CareerData):
     # --- other turn actions ---------------------------------------------------------------
 
     def rest(self) -> None:
-        gain = self._rng.choice((30, 50, 70))
+        gain = self._rng.choices([g for g, _ in REST_GAINS], weights=[w for _, w in REST_GAINS])[0]
         self.energy = min(MAX_ENERGY, self.energy + gain)
         self.status = f"Rested: energy +{gain}"
 
@@ -99,10 +106,12 @@ class Career(CareerData):
         self.status = f"Recreation: mood {self.mood_word}, energy +10"
 
     def infirmary(self) -> None:
-        cured = self.condition
-        self.condition = None
-        self.energy = min(MAX_ENERGY, self.energy + 10)
-        self.status = f"Infirmary: {cured} cured"
+        """FACTS: a condition cured about 85% of the time, +20 energy."""
+        had = self.condition
+        if self._rng.random() < INFIRMARY_CURES:
+            self.condition = None
+        self.energy = min(MAX_ENERGY, self.energy + INFIRMARY_ENERGY)
+        self.status = f"Infirmary: {had} cured" if self.condition is None else f"Infirmary: {had} not cured yet"
 
     def next_turn(self) -> bool:
         """Judge the goals due this turn, then advance the calendar; True when a random event should be shown now.
@@ -119,11 +128,34 @@ class Career(CareerData):
         return self._rng.random() < EVENT_CHANCE
 
     def pick_event(self) -> Event:
-        return self._rng.choice(EVENTS)
+        """An event from the table: a chain's next step (once) only after its first was met."""
+        pool = [e for e in EVENTS if not e.after or (e.after in self.met and e.title not in self.met)]
+        event = self._rng.choice(pool)
+        self.met = self.met | {event.title}
+        return event
 
-    def apply_choice(self, choice: Choice) -> None:
+    def apply_choice(self, choice: Choice, event: Event | None = None) -> None:
+        """A choice's outcome: its effects, or, with its risk, the other ones (drawn on the game's dice)."""
+        effects = choice.otherwise if choice.risk and self._rng.random() < choice.risk else choice.effects
+        said = []
+        for key, v in effects.items():
+            if key == "Bond" and event is not None and event.card:
+                self.bonds = {**self.bonds, event.card: min(100, self.bonds.get(event.card, BOND_START) + v)}
+                said.append(f"{event.card} bond +{v}")
+            elif key == "Hint":
+                said += [f"{self.hint()} hint" for _ in range(v)]
+            elif key == "Condition":
+                if self.condition is None:
+                    self.condition = self._rng.choice(CONDITIONS)
+                    said.append(f"condition {self.condition}")
+            else:
+                said += self.apply({key: v})
+        self.status = "Event: " + ", ".join(said)
+
+    def apply(self, effects: dict[str, int]) -> list[str]:
+        """Effects on energy, mood, skill points and stats (an event choice's, a shop item's); each as said."""
         parts = []
-        for key, v in choice.effects.items():
+        for key, v in effects.items():
             if key == "Energy":
                 self.energy = max(0, min(MAX_ENERGY, self.energy + v))
             elif key == "Mood":
@@ -133,33 +165,37 @@ class Career(CareerData):
             else:
                 self._add(key, v)
             parts.append(f"{key} {v:+d}")
-        self.status = "Event: " + ", ".join(parts)
+        return parts
 
     # --- races ----------------------------------------------------------------------------
 
     def races_available(self) -> list[Race]:
-        """Two or three races that get harder as the career goes on."""
-        start = min(len(RACES) - 3, (self.turn - 1) * len(RACES) // max(1, self.max_turns))
-        count = 3 if self.turn % 2 else 2
-        return list(RACES[start : start + count])
+        """The date's races (lluma_sim.game.races): graded ones on their calendar dates, OP and Pre-OP between."""
+        return race_rules.on_turn(self.turn, self.max_turns)
 
     def run_race(self, race: Race, goal: int | None = None) -> RaceResult:
-        """Run `race` (for goal `goal`, when it is one's): the placing follows the stats, mood and energy."""
-        power = sum(self.stats.values()) * MOOD_FACTOR[self.mood] * (0.7 + 0.3 * self.energy / MAX_ENERGY)
+        """Run `race` (for goal `goal`, when it is one's): the placing follows the stats weighed for its distance,
+        the aptitudes, the mood, the energy and the skills (lluma_sim.game.races.strength)."""
+        power = race_rules.strength(self.stats, self.trainee, race, self.mood, self.energy, self.learned)
         margin = (power - race.difficulty) / 40 + self._rng.uniform(-1.5, 1.5)
         place = 1 if margin > 1 else 2 if margin > 0 else 3 if margin > -1 else 4 + min(4, int(-margin - 1))
+        if self.last_race != self.turn:  # a Try Again runs the same turn's race again: no new race in a row
+            self.streak = self.streak + 1 if self.last_race == self.turn - 1 else 1
+            self.last_race = self.turn
         points = race.points if place == 1 else race.points // 2 if place <= 3 else 10
         fans = round(race.fans * FAN_SHARE[place - 1])
         self.energy = max(0, self.energy - 15)
         self.skill_points += points
         self.fans += fans
+        coins = RACE_COINS[min(place, len(RACE_COINS)) - 1]
+        self.coins += coins
         self.wins += place == 1
         self.races += 1
         self.top3 += 1 < place <= 3
         if goal is not None and place <= (self.goals()[goal][0].top or len(PLACES)):
             self.won = self.won | {goal}
         self.status = f"{race.name}: {PLACES[place - 1]} place, fans +{fans}, skill points +{points}"
-        return RaceResult(race=race, place=place, points=points, fans=fans, goal=goal)
+        return RaceResult(race=race, place=place, points=points, fans=fans, goal=goal, coins=coins)
 
     def try_again(self, lost: RaceResult) -> RaceResult:
         """An Alarm Clock spent on a lost goal race: as if it had not been run, in a better mood (FACTS: the
@@ -168,6 +204,7 @@ class Career(CareerData):
         self.energy = min(MAX_ENERGY, self.energy + 15)
         self.skill_points -= lost.points
         self.fans -= lost.fans
+        self.coins -= lost.coins
         self.wins -= lost.place == 1
         self.races -= 1
         self.top3 -= 1 < lost.place <= 3
@@ -177,12 +214,22 @@ class Career(CareerData):
     # --- skills ---------------------------------------------------------------------------
 
     def learn(self, names: list[str]) -> None:
+        learned = 0
         for skill in SKILLS:
-            if skill.name in names and skill.name not in self.learned and skill.cost <= self.skill_points:
-                self.skill_points -= skill.cost
+            cost = self.skill_cost(skill.name)
+            if skill.name in names and skill.name not in self.learned and cost <= self.skill_points:
+                self.skill_points -= cost
                 self.learned = self.learned | {skill.name}
                 self._add(skill.stat, skill.bonus)
-        self.status = f"Learned {len(names)} skill(s)"
+                learned += 1
+        self.status = f"Learned {learned} skill(s)"
+
+    def hint(self, stat: str | None = None) -> str:
+        """A skill hint: a level more on a skill (one of `stat`'s, when given), each level 10% off its cost."""
+        pool = [s.name for s in SKILLS if stat is None or s.stat == stat] or [s.name for s in SKILLS]
+        name = self._rng.choice(pool)
+        self.skill_hints = {**self.skill_hints, name: min(MAX_HINT, self.skill_hints.get(name, 0) + 1)}
+        return name
 
     def _add(self, stat: str, v: int) -> None:
         if stat in STATS:

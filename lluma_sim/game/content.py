@@ -22,6 +22,9 @@ TRAININGS: dict[str, tuple[dict[str, int], int]] = {
 }
 
 CONDITIONS = ("Headache", "Night Owl", "Skin Outbreak")
+REST_GAINS = ((30, 13.0), (50, 58.0), (70, 25.5))  # Rest's energy and how often each (FACTS, about)
+INFIRMARY_CURES = 0.85  # FACTS: the infirmary cures a condition about 85% of the time, +20 energy
+INFIRMARY_ENERGY = 20
 
 # The support deck (screens_app.DECK and its borrowed friend's card) with each card's type; "Pal" has no training
 # of its own. Each turn every card sits on one training, or on none (FACTS: the training screen).
@@ -48,6 +51,8 @@ LEVEL_EVERY = 4  # trainings of a kind per level, levels 1 to 5 (5 all through a
 SUPPORT_ABSENT = 0.2  # the chance a card sits on no training this turn
 HINT_CHANCE = 0.15  # the chance a placed card shows a "!" hint (a skill hint: skill points when trained with)
 HINT_POINTS = 10
+HINT_OFF = 10  # percent off a skill's cost per hint level (FACTS: "Hint Lvl 3", "30% OFF!")
+MAX_HINT = 5
 
 
 def bond_level(bond: int) -> str:
@@ -60,49 +65,107 @@ class Skill:
     cost: int
     stat: str  # the stat it nudges when learned
     bonus: int
+    text: str = ""  # the row's description
 
 
 SKILLS: tuple[Skill, ...] = (
-    Skill("Corner Adept", 90, "Speed", 6),
-    Skill("Straightaway Adept", 110, "Speed", 8),
-    Skill("Slick Surge", 180, "Power", 14),
-    Skill("Updrafters", 160, "Power", 12),
-    Skill("Front Runner Corners", 117, "Speed", 9),
-    Skill("Pace Keeper", 80, "Wit", 6),
-    Skill("Stamina to Spare", 130, "Stamina", 10),
-    Skill("Deep Breaths", 100, "Stamina", 8),
-    Skill("Iron Will", 150, "Guts", 12),
-    Skill("Focus", 70, "Wit", 5),
-    Skill("Late Charge", 200, "Power", 16),
-    Skill("Fast Learner", 60, "Wit", 4),
+    Skill("Corner Adept", 90, "Speed", 6, "Increase velocity on corners."),
+    Skill("Straightaway Adept", 110, "Speed", 8, "Increase velocity on straights."),
+    Skill("Slick Surge", 180, "Power", 14, "Increase acceleration mid-race."),
+    Skill("Updrafters", 160, "Power", 12, "Increase velocity on uphills."),
+    Skill("Front Runner Corners", 117, "Speed", 9, "Increase velocity on corners (Front)."),
+    Skill("Pace Keeper", 80, "Wit", 6, "Keep a steady pace early on."),
+    Skill("Stamina to Spare", 130, "Stamina", 10, "Recover endurance on straights."),
+    Skill("Deep Breaths", 100, "Stamina", 8, "Recover endurance mid-race."),
+    Skill("Iron Will", 150, "Guts", 12, "Increase guts in the last spurt."),
+    Skill("Focus", 70, "Wit", 5, "Improve the start out of the gate."),
+    Skill("Late Charge", 200, "Power", 16, "Increase velocity in the last spurt."),
+    Skill("Fast Learner", 60, "Wit", 4, "Lower the cost of skills learned later."),
 )
 
 
 @dataclass(frozen=True)
 class Race:
     name: str
-    grade: str
-    distance: str
+    grade: str  # "EX", "G1", "G2", "G3", "OP", "Pre-OP", "Debut"
+    distance: str  # "2400m Turf": the length and the surface
     difficulty: int  # stat total the trainee needs for an even chance to win
     points: int  # skill points for a win
     fans: int = 0  # fans for a win; a lower place earns FAN_SHARE of them
+    track: str = "Tokyo"  # the racecourse
+    direction: str = "Left"
+
+    @property
+    def meters(self) -> int:
+        return int(self.distance.split("m")[0])
+
+    @property
+    def surface(self) -> str:
+        return "Dirt" if "Dirt" in self.distance else "Turf"
+
+    @property
+    def category(self) -> str:
+        """The distance's class as the track line prints it (Sprint up to 1400m, Mile to 1800m, Med to 2400m)."""
+        m = self.meters
+        return "Sprint" if m <= 1400 else "Mile" if m <= 1800 else "Med" if m <= 2400 else "Long"
+
+    @property
+    def line(self) -> str:
+        """The track line of a race row: "Tokyo Turf 2400m (Med) Left" (FACTS)."""
+        return f"{self.track} {self.surface} {self.meters}m ({self.category}) {self.direction}"
 
 
-RACES: tuple[Race, ...] = (
-    Race("Junior Stakes", "OP", "1600m Turf", 430, 30, 1200),
-    Race("Hopeful Stakes", "G1", "2000m Turf", 520, 45, 4000),
-    Race("Spring Cup", "G3", "1800m Turf", 480, 35, 1800),
-    Race("Japanese Derby", "G1", "2400m Turf", 600, 60, 5000),
-    Race("Autumn Sprint", "G2", "1200m Dirt", 560, 40, 2500),
-    Race("Arima Kinen", "G1", "2500m Turf", 680, 70, 6000),
+# The race calendar: (calendar turn 1..78, name, grade, distance, racecourse, direction, fans for a win). The
+# graded races are the real calendar's; OP and Pre-OP fill the dates between (one or two a date, as the real list
+# has). A race is set against the stats a sensible player has by its date (lluma_sim.game.races).
+CALENDAR: tuple[tuple[int, str, str, str, str, str, int], ...] = (
+    (14, "Niigata Junior Stakes", "G3", "1600m Turf", "Niigata", "Left", 2200),
+    (17, "Saudi Arabia Royal Cup", "G3", "1600m Turf", "Tokyo", "Left", 2400),
+    (20, "Keio Hai Junior Stakes", "G2", "1400m Turf", "Tokyo", "Left", 3200),
+    (22, "Asahi Hai Futurity Stakes", "G1", "1600m Turf", "Hanshin", "Right", 5500),
+    (24, "Hopeful Stakes", "G1", "2000m Turf", "Nakayama", "Right", 5500),
+    (28, "Kyodo News Hai", "G3", "1800m Turf", "Tokyo", "Left", 2600),
+    (30, "Yayoi Sho", "G2", "2000m Turf", "Nakayama", "Right", 3600),
+    (31, "Satsuki Sho", "G1", "2000m Turf", "Nakayama", "Right", 7000),
+    (34, "Japanese Derby", "G1", "2400m Turf", "Tokyo", "Left", 10000),
+    (36, "Japan Dirt Derby", "G1", "2000m Dirt", "Ohi", "Right", 6000),
+    (42, "Kobe Shimbun Hai", "G2", "2400m Turf", "Hanshin", "Right", 3800),
+    (44, "Kikuka Sho", "G1", "3000m Turf", "Kyoto", "Right", 7000),
+    (46, "Tenno Sho (Autumn)", "G1", "2000m Turf", "Tokyo", "Left", 9000),
+    (47, "Japan Cup", "G1", "2400m Turf", "Tokyo", "Left", 10000),
+    (48, "Arima Kinen", "G1", "2500m Turf", "Nakayama", "Right", 10000),
+    (54, "Osaka Hai", "G1", "2000m Turf", "Hanshin", "Right", 8000),
+    (56, "Tenno Sho (Spring)", "G1", "3200m Turf", "Kyoto", "Right", 8000),
+    (60, "Takarazuka Kinen", "G1", "2200m Turf", "Hanshin", "Right", 9000),
+    (68, "Tenno Sho (Autumn)", "G1", "2000m Turf", "Tokyo", "Left", 9000),
+    (70, "Japan Cup", "G1", "2400m Turf", "Tokyo", "Left", 10000),
+    (72, "Arima Kinen", "G1", "2500m Turf", "Nakayama", "Right", 10000),
+)
+FILLERS: tuple[tuple[str, str, str, str, str, int], ...] = (  # (name, grade, distance, racecourse, direction, fans)
+    ("Hagi Stakes", "OP", "1800m Turf", "Kyoto", "Right", 1500),
+    ("Cattleya Sho", "Pre-OP", "1600m Turf", "Tokyo", "Left", 900),
+    ("Wakagoma Stakes", "OP", "2000m Turf", "Kyoto", "Right", 1600),
+    ("Fukushima TV Open", "OP", "1800m Turf", "Fukushima", "Right", 1500),
+    ("Kimmei Sho", "Pre-OP", "2000m Turf", "Fukushima", "Right", 1000),
+    ("Sweet Pea Stakes", "Pre-OP", "1800m Turf", "Tokyo", "Left", 900),
+    ("Shirayuri Stakes", "OP", "1800m Turf", "Tokyo", "Left", 1500),
+    ("Hyacinth Stakes", "OP", "1600m Dirt", "Tokyo", "Left", 1400),
+    ("Shiun Stakes", "OP", "1800m Turf", "Kyoto", "Right", 1600),
+    ("Aoi Stakes", "OP", "1200m Turf", "Kyoto", "Right", 1400),
 )
 FAN_SHARE = (1.0, 0.6, 0.45, 0.3, 0.25, 0.15, 0.1, 0.1)  # of a race's fans, by place
 
 
 @dataclass(frozen=True)
 class Choice:
+    """An event choice and its outcome (FACTS: each choice has outcomes, some at random). Effects: stat names,
+    "Energy", "Mood", "Skill Pts", "Bond" (the event's support card), "Hint" (levels on a skill), "Condition" (1:
+    the trainee catches one)."""
+
     text: str
-    effects: dict[str, int] = field(default_factory=dict)  # stat names, "Energy", "Mood", "Skill Pts"
+    effects: dict[str, int] = field(default_factory=dict)
+    risk: float = 0.0  # the chance it goes the other way
+    otherwise: dict[str, int] = field(default_factory=dict)  # its effects then
 
 
 @dataclass(frozen=True)
@@ -110,6 +173,8 @@ class Event:
     title: str
     pages: tuple[str, ...]
     choices: tuple[Choice, ...]
+    after: str = ""  # a chain's next step: shown once, only after the event of this title was met
+    card: str = ""  # a support card's event: its "Bond" effects go to that card
 
 
 EVENTS: tuple[Event, ...] = (
@@ -183,4 +248,69 @@ EVENTS: tuple[Event, ...] = (
             Choice("Ask her to help put everything back properly.", {"Wit": 10}),
         ),
     ),
+    Event(
+        "A Night Run",
+        ("The track lights are still on long after practice.", "She asks for one more lap in the dark."),
+        (
+            Choice("One lap, then straight home.", {"Speed": 10, "Energy": -10}, 0.3,
+                   {"Energy": -20, "Condition": 1}),
+            Choice("Not tonight: sleep is training too.", {"Energy": 10, "Mood": -1}),
+        ),
+    ),
+    Event(
+        "Festival Spirit",
+        ("Kitasan Black drags you to the shopping street's festival.", "She knows every stall owner by name."),
+        (
+            Choice("Let's try every stall!", {"Bond": 10, "Mood": 1, "Energy": -5}),
+            Choice("Just the takoyaki, then back to training.", {"Bond": 5, "Power": 6}),
+        ),
+        card="Kitasan Black",
+    ),
+    Event(
+        "Study Session",
+        ("Fine Motion spreads race videos across the table.", "She has notes on every corner of every track."),
+        (
+            Choice("Watch the corners with her.", {"Bond": 10, "Hint": 1}),
+            Choice("Quiz her on pacing.", {"Wit": 8, "Bond": 5}),
+        ),
+        card="Fine Motion",
+    ),
+    Event(
+        "A Dream Spoken Aloud (1/2)",
+        ("On the way back from practice she stops at the bridge.", "I want to be the best in Japan, Trainer."),
+        (
+            Choice("Then we'll get there together.", {"Guts": 8, "Mood": 1}),
+            Choice("Then let's make a plan, step by step.", {"Wit": 8, "Skill Pts": 15}),
+        ),
+    ),
+    Event(
+        "A Dream Spoken Aloud (2/2)",
+        ("Months later, she stands on the same bridge.", "Do you remember what I said here?"),
+        (
+            Choice("Every word. And you're closer now.", {"Speed": 10, "Stamina": 10, "Mood": 1}),
+            Choice("Remember it at the finish line.", {"Guts": 12, "Hint": 2}),
+        ),
+        after="A Dream Spoken Aloud (1/2)",
+    ),
 )
+
+
+@dataclass(frozen=True)
+class ShopItem:
+    name: str
+    effect: str  # as the row prints it
+    cost: int  # shop coins
+    effects: dict[str, int] = field(default_factory=dict)  # as an event choice's: stats, "Energy", "Mood"
+
+
+# The career's shop (FACTS is silent on it: the real client's shop is a scenario's, e.g. Trackblazer's, with
+# items bought for coins the races pay; these names are that shop's). An item is used when bought.
+SHOP_ITEMS: tuple[ShopItem, ...] = (
+    ShopItem("Vita 20", "Energy +20", 35, {"Energy": 20}),
+    ShopItem("Plain Cupcake", "Mood +1", 30, {"Mood": 1}),
+    ShopItem("Speed Notepad", "Speed +5", 25, {"Speed": 5}),
+    ShopItem("Stamina Notepad", "Stamina +5", 25, {"Stamina": 5}),
+    ShopItem("Vita 40", "Energy +40", 60, {"Energy": 40}),
+)
+START_COINS = 60  # enough for one item at the start: every career can meet a spend
+RACE_COINS = (40, 25, 20, 10)  # coins a race pays by place (1st, 2nd, 3rd, lower)

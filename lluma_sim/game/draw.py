@@ -294,6 +294,15 @@ class Painter:
         self.rrect(b, color, tuple(max(0, v - 50) for v in color), shadow=False)  # type: ignore[arg-type]
         self.text(b.center[0], b.center[1], word.upper(), 34, WHITE, bold=True)
 
+    def star(self, cx: float, cy: float, r: float, name: str = "Aptitude", row: int | None = None) -> None:
+        """A five-pointed gold star (a race row's aptitude mark): an icon, no text."""
+        if self.d:
+            points = [(cx + (r if k % 2 == 0 else r * 0.45) * math.sin(math.pi * k / 5),
+                       cy - (r if k % 2 == 0 else r * 0.45) * math.cos(math.pi * k / 5)) for k in range(10)]
+            self.d.polygon(points, fill=(250, 196, 40), outline=(200, 140, 20))
+        self.widgets.append(Widget(name, "icon", Box(x0=round(cx - r), y0=round(cy - r), x1=round(cx + r),
+                                                    y1=round(cy + r)), row=row))
+
     def hamburger(self, b: Box, action: Action, name: str = "Menu") -> None:
         """Icon-only button (no text for OCR), like the game's bottom-right menu."""
         self.rrect(b, WHITE, EDGE)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from lluma_sim.game.calendar import career_turn
-from lluma_sim.game.content import START_STATS, Race
+from lluma_sim.game.content import CALENDAR, START_STATS, Race
 
 START_TOTAL = sum(START_STATS.values())
 # Stat points a sensible player gains per career turn (training, rests and events together): a goal race is set
@@ -91,7 +91,8 @@ def goal_race(goal: Goal, turn: int) -> Race:
     """A goal's race as it is run on career turn `turn`: as hard as the stats a sensible player has by then."""
     difficulty = round((START_TOTAL + GROWTH_PER_TURN * (turn - 1)) * goal.level)
     points = 30 + 10 * (goal.grade in ("G1", "EX"))
-    return Race(goal.race, goal.grade, goal.distance, difficulty, points, goal.win_fans)
+    track, direction = next(((e[4], e[5]) for e in CALENDAR if e[1] == goal.race), ("Tokyo", "Left"))
+    return Race(goal.race, goal.grade, goal.distance, difficulty, points, goal.win_fans, track, direction)
 
 
 def met(goal: Goal, index: int, fans: int, won: frozenset[int]) -> bool:

@@ -148,29 +148,56 @@ def draw_setup(p: Painter, g: GameState) -> None:
 
 
 def _stat_table(p: Painter, g: GameState, top: float) -> None:
+    """The final stats as the hub's row (a caption over each value), then race wins and skill points."""
     c = g.career
     if not c:
         return
-    p.rrect(p.box(0.1, top, 0.9, top + 0.42), WHITE, EDGE)
+    p.rrect(p.box(0.03, top, 0.97, top + 0.17), WHITE, EDGE)
     for i, stat in enumerate(STATS):
-        y = p.h * (top + 0.05 + 0.055 * i)
-        p.text(p.w * 0.18, y, stat, 42, anchor="lm")
-        p.text(p.w * 0.82, y, str(c.stats[stat]), 42, anchor="rm", bold=True)
-    p.text(p.w * 0.18, p.h * (top + 0.33), "Race Wins", 42, anchor="lm")
-    p.text(p.w * 0.82, p.h * (top + 0.33), str(c.wins), 42, anchor="rm", bold=True)
-    p.text(p.w * 0.18, p.h * (top + 0.385), "Skill Pts", 42, anchor="lm")
-    p.text(p.w * 0.82, p.h * (top + 0.385), str(c.skill_points), 42, anchor="rm", bold=True)
+        x = p.w * (0.03 + 0.94 * (i + 0.5) / 5)
+        p.text(x, p.h * (top + 0.03), stat, 36, INK_SOFT)
+        p.text(x, p.h * (top + 0.085), str(c.stats[stat]), 48, bold=True)
+    p.text(p.w * 0.06, p.h * (top + 0.14), "Race Wins", 38, anchor="lm")
+    p.text(p.w * 0.33, p.h * (top + 0.14), str(c.wins), 40, anchor="lm", bold=True)
+    p.text(p.w * 0.55, p.h * (top + 0.14), "Skill Pts", 38, anchor="lm")
+    p.text(p.w * 0.8, p.h * (top + 0.14), str(c.skill_points), 40, anchor="lm", bold=True)
 
 
 def draw_career_summary(p: Painter, g: GameState) -> None:
-    """The career's last screen before it is completed: the trainee's final stats and "Complete Career"."""
+    """The career's last screen before it is completed: the trainee's final stats, its goals and "Complete
+    Career"."""
     p.backdrop((236, 246, 255), (252, 246, 236), 3, 18)
-    p.text(p.w * 0.5, p.h * 0.07, "URA Finale", 60, bold=True)
+    p.text(p.w * 0.5, p.h * 0.06, "URA Finale", 60, bold=True)
     ended = bool(g.career and g.career.ended)
-    p.text(p.w * 0.5, p.h * 0.13, "The career ended early." if ended else "The final race is over.", 40, INK_SOFT)
-    p.character(p.w * 0.5, p.h * 0.21, p.w * 0.06)
-    _stat_table(p, g, 0.3)
-    p.button(p.box(0.2, 0.8, 0.8, 0.87), "Complete Career", ("complete_prompt",), "green", size=50)
+    p.text(p.w * 0.5, p.h * 0.11, "The career ended early." if ended else "The final race is over.", 40, INK_SOFT)
+    p.character(p.w * 0.5, p.h * 0.16, p.w * 0.04)
+    _stat_table(p, g, 0.24)
+    _goal_table(p, g, 0.43)
+    p.button(p.box(0.2, 0.88, 0.8, 0.94), "Complete Career", ("complete_prompt",), "green", size=50)
+
+
+GOAL_WORDS = ("Achieved", "Missed", "Not Run")  # a goal's line on the summary: met, the one missed, after it
+
+
+def _goal_table(p: Painter, g: GameState, top: float) -> None:
+    """The career's fans and skills learned, then its goals, one line each with its outcome first ("Achieved:
+    Place top 5 in Japanese Derby"): what the career came to. FACTS is silent on the summary's layout; the real
+    client marks each goal met "Achieved"."""
+    c = g.career
+    if not c:
+        return
+    goals = c.goals()
+    now = c.goal_now()
+    missed = now[0] if c.ended and now else None
+    row = 0.05
+    p.rrect(p.box(0.03, top, 0.97, top + 0.07 + row * len(goals)), WHITE, EDGE)
+    p.text(p.w * 0.06, p.h * (top + 0.03), f"Fans {c.fans:,}", 38, anchor="lm", bold=True)
+    p.text(p.w * 0.94, p.h * (top + 0.03), f"Skills Learned {len(c.learned)}", 38, anchor="rm", bold=True)
+    for i, (goal, _) in enumerate(goals):
+        word = GOAL_WORDS[0] if c.goal_met(i) else GOAL_WORDS[1] if i == missed else GOAL_WORDS[2]
+        line = f"{word}: {goal.text}"
+        p.text(p.w * 0.06, p.h * (top + 0.085 + row * i), line, p.fit(line, 36, p.w * 0.88),
+               GREEN_EDGE if word == GOAL_WORDS[0] else INK, anchor="lm", row=i)
 
 
 def draw_career_results(p: Painter, g: GameState) -> None:

@@ -8,8 +8,9 @@ second Next (the race's rewards) back to the career."""
 from __future__ import annotations
 
 from lluma_sim.game import goals as goal_rules
+from lluma_sim.game import races as race_rules
 from lluma_sim.game.calendar import summer_camp
-from lluma_sim.game.content import MAX_ENERGY, PLACES, SKILLS, STATS, TRAININGS, bond_level
+from lluma_sim.game.content import HINT_OFF, MAX_ENERGY, PLACES, SHOP_ITEMS, SKILLS, STATS, TRAININGS, bond_level
 from lluma_sim.game.draw import CREAM, EDGE, GREEN, GREEN_EDGE, INK, INK_SOFT, MOOD_BADGES, WHITE, Painter, Widget
 from lluma_sim.game.state import CareerData, GameState, RaceResult
 from lluma_sim.game.truth import TruthScrollbar
@@ -114,7 +115,9 @@ def draw_hub(p: Painter, g: GameState) -> None:
         ("Skills", ("goto", "skills"), "white", True),
         ("Infirmary", ("infirmary",), "white", free and c.condition is not None),
         ("Recreation", ("recreation",), "white", free),
-        ("Races" if free else "Race Day", ("goto", "races"), "white" if free else "green", True),
+        # greyed before the debut, when the list opens (FACTS: Races greyed when locked)
+        ("Races" if free else "Race Day", ("goto", "races"), "white" if free else "green",
+         not free or bool(race_rules.on_turn(c.turn, c.max_turns))),
     )
     for i, (label, action, style, enabled) in enumerate(grid):
         col, row = i % 3, i // 3
@@ -125,6 +128,8 @@ def draw_hub(p: Painter, g: GameState) -> None:
         else:
             y0 = 0.67 + row * 0.1
             p.button(p.box(x0, y0, x0 + 0.29, y0 + 0.08), label, action, style, enabled)
+    # the shop (lluma_sim.game.flows.shop): a small plate right of the trainee, as a scenario's shop button sits
+    p.button(p.box(0.7, 0.27, 0.96, 0.33), "Shop", ("shop",), "cream", size=p.fit("Shop", 38, p.w * 0.22))
     p.hamburger(p.box(0.86, 0.965 - 0.1 * p.w / p.h, 0.96, 0.965), ("menu",))
 
 
@@ -251,11 +256,13 @@ def max_scroll(width: int, height: int) -> int:
 
 
 def draw_skills(p: Painter, g: GameState) -> None:
+    """The "Learn" list (FACTS): "Skill Points N" on top; per row the name, a description, the cost between "-" and
+    "+" plates, a hint's "Hint Lvl N" and "N% OFF!", greyed "Obtained" rows; it scrolls; Confirm, Reset, Back."""
     c = g.career
     assert c is not None
     _background(p, 6)
-    _header(p, g, "Skill List")
-    spent = sum(s.cost for s in SKILLS if s.name in g.pending)
+    _header(p, g, "Learn")
+    spent = sum(c.skill_cost(n) for n in g.pending)
     left = c.skill_points - spent
     p.rrect(p.box(0.2, 0.115, 0.8, 0.155), WHITE, EDGE, shadow=False)
     p.text(p.w * 0.24, p.h * 0.135, "Skill Points", 38, anchor="lm")
@@ -269,24 +276,45 @@ def draw_skills(p: Painter, g: GameState) -> None:
         if y0 + row_h < view.y0 or y0 > view.y1:
             continue
         card = Box(x0=view.x0 + 8, y0=y0 + 8, x1=view.x1 - 8, y1=y0 + row_h - 8)
-        layer.rrect(card, WHITE, EDGE, shadow=False)
-        layer.text(card.x0 + 30 * p.s, card.y0 + card.height * 0.3, skill.name, 40, anchor="lm", row=i, bold=True)
-        layer.text(
-            card.x0 + 30 * p.s, card.y0 + card.height * 0.72, f"{skill.stat} +{skill.bonus}", 34, INK_SOFT, "lm", row=i
-        )
-        layer.text(card.x1 - p.w * 0.27, card.center[1], f"{skill.cost} pt", 38, anchor="rm", row=i)
-        btn = Box(
-            x0=card.x1 - round(p.w * 0.24),
-            y0=card.y0 + card.height // 5,
-            x1=card.x1 - round(p.w * 0.02),
-            y1=card.y1 - card.height // 5,
-        )
-        if skill.name in c.learned:
-            layer.button(btn, "Owned", None, enabled=False, row=i, size=38)
-        elif skill.name in g.pending:
-            layer.button(btn, "Added", None, enabled=False, row=i, size=38)
-        else:
-            layer.button(btn, "Learn", ("learn", skill.name), "green", skill.cost <= left, row=i, size=38)
+        owned, marked = skill.name in c.learned, skill.name in g.pending
+        layer.rrect(card, (226, 226, 230) if owned else CREAM if marked else WHITE, EDGE, shadow=False)
+        ink = INK_SOFT if owned else INK
+        layer.text(card.x0 + 24 * p.s, card.y0 + card.height * 0.26, skill.name,
+                   layer.fit(skill.name, 38, card.width * 0.5), ink, anchor="lm", row=i, bold=True)
+        layer.text(card.x0 + 24 * p.s, card.y0 + card.height * 0.74, skill.text,
+                   layer.fit(skill.text, 30, card.width * 0.55), INK_SOFT, "lm", row=i)
+        level = c.skill_hints.get(skill.name, 0)
+        if level and not owned:
+            layer.text(card.x0 + card.width * 0.58, card.y0 + card.height * 0.26, f"Hint Lvl {level}", 28,
+                       GREEN_EDGE, "lm", row=i, bold=True)
+            layer.text(card.x0 + card.width * 0.58, card.y0 + card.height * 0.74, f"{HINT_OFF * level}% OFF!", 28,
+                       FAIL_RED, "lm", row=i, bold=True)
+        mid = card.center[1]
+        if g.style != "hard":  # the plain style: one labelled plate a row (Learn, Added: tap to unmark, Obtained)
+            btn = Box(x0=card.x1 - round(p.w * 0.24), y0=card.y0 + card.height // 5, x1=card.x1 - round(p.w * 0.02),
+                      y1=card.y1 - card.height // 5)
+            cost = c.skill_cost(skill.name)
+            if not owned:
+                layer.text(btn.x0 - round(p.w * 0.02), mid, f"{cost} pt", 36, ink, "rm", row=i)
+            if owned:
+                layer.button(btn, "Obtained", None, enabled=False, row=i, size=34)
+            elif marked:
+                layer.button(btn, "Added", ("minus", skill.name), "white", row=i, size=38)
+            else:
+                layer.button(btn, "Learn", ("plus", skill.name), "green", cost <= left, row=i, size=38)
+            continue
+        # the hard style, as the real list: the cost between "-" and "+" plates
+        step = round(p.w * 0.08)
+        plus = Box(x0=card.x1 - round(p.w * 0.02) - step, y0=mid - step // 2, x1=card.x1 - round(p.w * 0.02),
+                   y1=mid + step // 2)
+        minus = Box(x0=plus.x0 - round(p.w * 0.12) - step, y0=plus.y0, x1=plus.x0 - round(p.w * 0.12), y1=plus.y1)
+        if owned:
+            layer.text((minus.x0 + plus.x1) / 2, mid, "Obtained", 34, INK_SOFT, row=i, bold=True)
+            continue
+        cost = c.skill_cost(skill.name)
+        layer.button(minus, "-", ("minus", skill.name), "white", marked, row=i, size=44)
+        layer.text((minus.x1 + plus.x0) / 2, mid, str(cost), 38, ink, row=i, bold=True)
+        layer.button(plus, "+", ("plus", skill.name), "green", not marked and cost <= left, row=i, size=44)
     p.clip_into(layer, view)
     # scrollbar: thin track on the right; thumb size = visible share, position = scroll share
     track = Box(x0=round(0.955 * p.w), y0=view.y0, x1=round(0.955 * p.w) + max(4, round(10 * p.s)), y1=view.y1)
@@ -303,23 +331,44 @@ def draw_skills(p: Painter, g: GameState) -> None:
     _back(p)
 
 
+GRADE_COLORS = {"EX": (120, 70, 170), "G1": (40, 110, 210), "G2": (220, 70, 90), "G3": (60, 160, 80),
+                "OP": (240, 150, 40), "Pre-OP": (240, 150, 40), "Debut": (150, 150, 160)}
+
+
 def draw_races(p: Painter, g: GameState) -> None:
+    """The race list as the real one (FACTS): the raised race's details above; rows with a grade badge, the name
+    plate, the track line ("Tokyo Turf 2400m (Med) Left"), "+N fans" and an aptitude star for a race the trainee is
+    fit for; Race under them. A tap on a row raises it."""
+    c = g.career
     _background(p, 8)
     _header(p, g, "Races")
     _goal(p, g, 0.11, status=False)
-    day = g.career.race_day() if g.career else None
+    day = c.race_day() if c else None
+    if g.races:
+        raised = g.races[min(g.race_sel, len(g.races) - 1)]
+        panel = p.box(0.04, 0.2, 0.96, 0.33)
+        p.rrect(panel, CREAM, (232, 196, 96), shadow=False)
+        p.text(p.w * 0.08, p.h * 0.225, raised.name, p.fit(raised.name, 42, p.w * 0.6), INK, "lm", bold=True)
+        p.text(p.w * 0.08, p.h * 0.265, raised.line, p.fit(raised.line, 34, p.w * 0.84), INK_SOFT, "lm")
+        p.text(p.w * 0.08, p.h * 0.305, f"+{raised.points} pts", 34, INK, "lm")
+        p.text(p.w * 0.92, p.h * 0.305, f"+{raised.fans:,} fans", 34, INK, "rm", bold=True)
+    else:
+        p.text(p.w * 0.5, p.h * 0.27, "No races today", 40, INK_SOFT)
     for i, race in enumerate(g.races):
-        y0 = 0.2 + i * 0.15
-        b = p.box(0.05, y0, 0.95, y0 + 0.12)
+        y0 = 0.35 + i * 0.115
         sel = i == g.race_sel
-        p.button(b, race.name, ("select_race", i), "cream" if sel else "white", size=44, align="left", row=i)
-        p.text(b.x0 + 36 * p.s, p.h * (y0 + 0.09), f"{race.grade}  {race.distance}", 34, INK_SOFT, "lm", row=i)
-        if sel:
-            p.text(b.x1 - 36 * p.s, b.center[1], "Selected", 34, GREEN_EDGE, "rm", row=i, bold=True)
+        p.badge(p.box(0.04, y0 + 0.01, 0.17, y0 + 0.045), race.grade, GRADE_COLORS.get(race.grade, GOAL_RED))
+        b = p.box(0.19, y0, 0.96, y0 + 0.1)
+        size = p.fit(race.name, 40, b.width * 0.6)
+        p.button(b, race.name, ("select_race", i), "cream" if sel else "white", size=size, align="left", row=i)
+        p.text(b.x0 + 30 * p.s, p.h * (y0 + 0.08), race.line, p.fit(race.line, 30, b.width * 0.62), INK_SOFT, "lm",
+               row=i)
+        p.text(b.x1 - 24 * p.s, p.h * (y0 + 0.08), f"+{race.fans:,} fans", 30, INK, "rm", row=i)
+        if c is not None and race_rules.fits(c.trainee, race):
+            p.star(b.x1 - p.w * 0.05, p.h * (y0 + 0.03), p.w * 0.025, row=i)
         if day is not None:
-            p.badge(Box(x0=round(b.x1 - p.w * 0.17), y0=b.y0 + 8, x1=b.x1 - 8, y1=round(b.y0 + p.h * 0.035)), "Goal",
-                    GOAL_RED)
-    p.button(p.box(0.3, 0.72, 0.7, 0.79), "Race", ("race_prompt",), "green", size=50)
+            p.badge(p.box(0.04, y0 + 0.055, 0.17, y0 + 0.09), "Goal", GOAL_RED)
+    p.button(p.box(0.3, 0.72, 0.7, 0.79), "Race", ("race_prompt",), "green", bool(g.races), size=50)
     _back(p)
 
 
@@ -330,7 +379,8 @@ def draw_race_lobby(p: Painter, g: GameState) -> None:
     _background(p, 10)
     _header(p, g, "Paddock")
     p.text(p.w * 0.5, p.h * 0.16, r.race.name, 48, bold=True)
-    p.text(p.w * 0.5, p.h * 0.21, f"{r.race.grade}  {r.race.distance}", 36, INK_SOFT)
+    line = f"{r.race.grade}  {r.race.line}"
+    p.text(p.w * 0.5, p.h * 0.21, line, p.fit(line, 36, p.w * 0.9), INK_SOFT)
     p.character(p.w * 0.5, p.h * 0.42, p.w * 0.12)
     p.button(p.box(0.06, 0.8, 0.47, 0.87), "View Results", ("view_results",), "white", size=44)
     p.button(p.box(0.53, 0.8, 0.94, 0.87), "Race", ("watch_race",), "green", size=50)
@@ -362,3 +412,27 @@ def draw_race_result(p: Painter, g: GameState) -> None:
     p.text(p.w * 0.5, p.h * 0.5, f"Skill Points +{r.points}", 44)
     p.character(p.w * 0.5, p.h * 0.62, p.w * 0.08)
     p.button(p.box(0.3, 0.84, 0.7, 0.91), "Next", ("race_next",), "green", size=50)
+
+
+def draw_shop(p: Painter, g: GameState) -> None:
+    """The shop: "Shop Coins N" on top, a row per item (its name, effect and cost, an "Exchange" plate, greyed when
+    the coins do not reach), Back."""
+    c = g.career
+    assert c is not None
+    _background(p, 12)
+    _header(p, g, "Shop")
+    p.rrect(p.box(0.2, 0.115, 0.8, 0.155), WHITE, EDGE, shadow=False)
+    p.text(p.w * 0.24, p.h * 0.135, "Shop Coins", 38, anchor="lm")
+    p.text(p.w * 0.76, p.h * 0.135, str(c.coins), 44, (220, 120, 30), anchor="rm", bold=True)
+    for i, item in enumerate(SHOP_ITEMS):
+        y0 = 0.18 + i * 0.12
+        card = p.box(0.04, y0, 0.96, y0 + 0.105)
+        p.rrect(card, WHITE, EDGE, shadow=False)
+        p.text(card.x0 + 30 * p.s, card.y0 + card.height * 0.3, item.name, 40, anchor="lm", row=i, bold=True)
+        p.text(card.x0 + 30 * p.s, card.y0 + card.height * 0.72, item.effect, 34, INK_SOFT, "lm", row=i)
+        p.text(card.x1 - p.w * 0.3, card.center[1], f"{item.cost} coins", 36, anchor="rm", row=i)
+        btn = Box(x0=card.x1 - round(p.w * 0.27), y0=card.y0 + card.height // 5, x1=card.x1 - round(p.w * 0.02),
+                  y1=card.y1 - card.height // 5)
+        p.button(btn, "Exchange", ("exchange_prompt", i), "green", item.cost <= c.coins, row=i,
+                 size=p.fit("Exchange", 38, btn.width * 0.9))
+    _back(p)

@@ -19,6 +19,7 @@ from lluma_sim.game.content import (
     CARD_FACTOR,
     FRIENDSHIP_BOND,
     FRIENDSHIP_FACTOR,
+    HINT_OFF,
     HINT_POINTS,
     LEVEL_EVERY,
     LEVEL_FACTOR,
@@ -26,6 +27,7 @@ from lluma_sim.game.content import (
     MOOD_FACTOR,
     MOODS,
     SKILLS,
+    START_COINS,
     START_SKILL_POINTS,
     START_STATS,
     SUPPORT_TYPE,
@@ -35,6 +37,7 @@ from lluma_sim.game.content import (
     Race,
 )
 
+GOAL_POINTS = 150  # a goal met, in the score (about a win and a place: a goal race is one)
 Action = tuple[Any, ...]  # (action name, *args), dispatched to SimGame._act_<name>
 Style = Literal["plain", "hard"]
 
@@ -61,6 +64,11 @@ class CareerData(BaseModel):
     trainee: int = 0  # index into screens_app.TRAINEES: whose goals (lluma_sim.game.goals)
     fans: int = 0
     clocks: int = goal_rules.ALARM_CLOCKS  # Alarm Clocks left: each runs a lost goal race again
+    coins: int = START_COINS  # shop coins (lluma_sim.game.flows.shop)
+    skill_hints: dict[str, int] = Field(default_factory=dict)  # skill -> hint level (each 10% off its cost)
+    met: frozenset[str] = frozenset()  # events met (titles): a chain's next step comes after its first
+    last_race: int = -1  # the career turn of the last race run, and how many turns in a row had one
+    streak: int = 0
     won: frozenset[int] = frozenset()  # goal races met, by their index in `goals()`
     ended: Literal["goal_missed"] | None = None  # set when a goal is missed: the career ends early
     # The training screen: the raised tile, where each support card sits this turn ("" on none), its bond, the
@@ -109,6 +117,11 @@ class CareerData(BaseModel):
         i, goal, turn = now
         return i if goal.race and turn == self.turn and i not in self.won else None
 
+    def skill_cost(self, skill: str) -> int:
+        """A skill's cost as the list shows it: its hint levels off (HINT_OFF percent each)."""
+        base = next(s.cost for s in SKILLS if s.name == skill)
+        return base * (100 - HINT_OFF * self.skill_hints.get(skill, 0)) // 100
+
     def fail_chance(self, training: str) -> int:
         """Failure percent shown on the training screen; rises steeply as energy drops."""
         base = max(0.0, (60 - self.energy) * 1.7)
@@ -142,10 +155,13 @@ class CareerData(BaseModel):
         return out
 
     def score(self) -> int:
-        # Gains only, so a career that does nothing scores ~0 and a sensible one grows.
+        """Gains, so a career that does nothing scores ~0 and a sensible one grows; each goal met adds; a career a
+        missed goal ended keeps only the share of the calendar it reached (it scores low)."""
         gained = sum(self.stats.values()) - sum(START_STATS.values())
         skills = sum(s.cost for s in SKILLS if s.name in self.learned) // 2
-        return max(0, gained + 120 * self.wins + 40 * self.top3 + skills)
+        goals = GOAL_POINTS * sum(self.goal_met(i) for i in range(len(self.goals())))
+        total = max(0, gained + 120 * self.wins + 40 * self.top3 + skills + goals)
+        return total * self.real_turn // calendar.REAL_TURNS if self.ended else total
 
 
 class CareerState(CareerData):
@@ -158,6 +174,7 @@ class RaceResult(Frozen):
     points: int
     fans: int = 0
     goal: int | None = None  # the goal (its index) this race was run for
+    coins: int = 0  # shop coins it paid
 
 
 class DialogState(Frozen):
@@ -212,8 +229,12 @@ class RngState(Frozen):
         rng.setstate((self.version, self.internal, self.gauss_next))
 
 
-class GameState(Frozen):
-    """Everything that decides the next frames and outcomes. `model_dump_json()` saves it."""
+class GameState(BaseModel):
+    """Everything that decides the next frames and outcomes: `SimGame.state`, the game's only state (its dice are
+    `SimGame.rng`, copied in here by `snapshot()`). The flows change it; painters draw a copy. `model_dump_json()`
+    saves it."""
+
+    model_config = ConfigDict(extra="forbid")
 
     seed: int
     width: int
@@ -226,14 +247,14 @@ class GameState(Frozen):
     tab: str = "Home"
     dialog: DialogState | None = None
     anim: AnimState | None = None
-    queue: tuple[Action, ...] = ()  # phases that follow the current animation
-    career: CareerState | None = None
+    queue: list[Action] = Field(default_factory=list)  # phases that follow the current animation
+    career: CareerData | None = None  # a live `Career` in SimGame.state
     event: Event | None = None
     page: int = 0
     quick: bool = False
     scroll: int = 0  # skills list offset, device px
-    pending: tuple[str, ...] = ()  # skills marked with Learn, not yet confirmed
-    races: tuple[Race, ...] = ()
+    pending: list[str] = Field(default_factory=list)  # skills marked with Learn, not yet confirmed
+    races: list[Race] = Field(default_factory=list)
     race_sel: int = 0
     result: RaceResult | None = None
     finished: bool = False
@@ -246,7 +267,7 @@ class GameState(Frozen):
     drawn: bool = True  # the game's window has been drawn since its start (else no window has focus yet)
     resume_screen: str = "hub"  # the career screen a "Continue Career" resumes
     career_open: bool = False  # a career started and not yet completed (ended careers are in `careers`)
-    careers: tuple[CareerRecord, ...] = ()
+    careers: list[CareerRecord] = Field(default_factory=list)
     setup_step: int = 0  # career setup: scenario, trainee, legacy, deck
     trainee: int = 0
     legacy_set: bool = False
@@ -262,9 +283,9 @@ class GameState(Frozen):
     hazard: str | None = None  # the hazard on screen now
     maintenance_until: float = 0.0  # clock_s when the maintenance ends
     update_pending: bool = False  # a data update must be downloaded before play
-    login: tuple[str, ...] = ()  # popups still to show after the next login (after a daily reset)
+    login: list[str] = Field(default_factory=list)  # popups still to show after the next login (after a daily reset)
     tutorial_armed: bool = False
-    tutorials_seen: tuple[str, ...] = ()
+    tutorials_seen: list[str] = Field(default_factory=list)
     purchase_attempts: int = 0  # presses of "Purchase Carats" that reached the game
 
     @property

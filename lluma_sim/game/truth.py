@@ -65,6 +65,7 @@ class GroundTruth(BaseModel):
     turns_left: int | None = None  # career turns until the current goal is judged
     fans: int = 0
     clocks: int = 0  # Alarm Clocks left
+    coins: int = 0  # shop coins
     # The training screen: the raised training, and the support cards on it (empty on other screens).
     selected: str | None = None
     supports: list[SupportTruth] = Field(default_factory=list)

@@ -2,7 +2,7 @@
 re-read cannot show it either.
 
 The game prints its facts in a fixed grammar (FACTS, "The game's UI"): a stat over its cap ("796 /1200"), a failure
-rate and other percentages, "N turn(s) left" in a career of 75 turns. A reading that breaks that grammar ("1234/1200",
+rate and other percentages, "N turn(s) left" in a career of 78 turns. A reading that breaks that grammar ("1234/1200",
 "Failure 340%", "turn(s) left 97") is a misread: the digits of the value's own line are read again, only number
 characters allowed; a re-read the game could show replaces the value, else the value stays as read and is marked
 `doubtful` (the compact JSON shows it with a "?"). A value that breaks no rule is not touched.
@@ -23,7 +23,7 @@ from lluma_vision.pixels.ocr import DIGITS_RATIO, NUMBER_CHARS, Line, Work, reco
 #   and screens2)
 STATS = ("speed", "stamina", "power", "guts", "wit")  # FACTS: the row of stat captions
 STAT_CAP = 1200  # FACTS: a stat is printed over its cap, "796 /1200" (the cap when none is printed beside it)
-CAREER_TURNS = 75  # FACTS: a URA Finale career is 75 turns: no count of turns left is higher
+CAREER_TURNS = 78  # FACTS: a URA Finale career is 78 turns (72 dated, 6 finale): no more turns left than that
 PERCENT = 100  # a share (a failure rate, a discount) is at most 100%
 NUMBER = re.compile(r"^[+\-]?(\d[\d,]*)(?:/(\d[\d,]*))?(%?)$")
 SURE = 0.9  # every character of a re-read at least this sure (reread.py keeps a digits-only read at 0.9 too)

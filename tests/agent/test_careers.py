@@ -229,3 +229,30 @@ def test_plans_and_surveys_are_counted_per_career() -> None:
     first, second = careers_of(turns)
     assert first.plans.model_dump() == {"run": 2, "steps": 3, "surprises": 1} and first.surveys == 1
     assert second.plans.model_dump() == {"run": 1, "steps": 2, "surprises": 0} and second.surveys == 0
+
+
+def test_a_career_record_says_its_goals_how_it_ended_its_turn_fans_and_skills() -> None:
+    """Issue 37 item 6: the agent's record of what a career came to, read from its screens as the game prints it:
+    the last "Turn N/M", the fans (a hub's caption or the summary's line), and on the summary its goals, each with
+    its outcome, and the skills learned."""
+    playing = {**HUB, "texts": ["Turn 33/78", "Place top 5 in Japanese Derby"], "values": {**HUB["values"],
+                                                                                         "Fans": "4,100"}}
+    missed = {"texts": ["Turn 34/78", "Goal Not Reached", "The goal was not reached:", "The career ends here."],
+              "buttons": [{"name": "OK"}]}
+    summary = {"texts": ["URA Finale", "The career ended early.", "Achieved: Run in Junior Make Debut",
+                         "Missed: Place top 5 in Japanese Derby", "Not Run: Earn 3000 fans"],
+               "values": {"Fans": "4,600", "Skills Learned": "2"}, "buttons": [{"name": "Complete Career"}]}
+    c = careers_of([turn(1, playing), turn(2, missed), turn(3, summary), turn(4, END)])[0]
+    assert c.complete and c.ended == "goal_missed" and c.game_turns == 34 and c.fans == 4600
+    assert c.skills_learned == 2
+    assert [(g.text, g.met) for g in c.goals] == [("Run in Junior Make Debut", True),
+                                                  ("Place top 5 in Japanese Derby", False), ("Earn 3000 fans", False)]
+    done = {**summary, "texts": ["Turn 78/78", "Fans 30,000", "Skills Learned 0",
+                                 "Achieved: Run in Junior Make Debut"], "values": {}}
+    c = careers_of([turn(1, playing), turn(2, done), turn(3, END)])[0]
+    assert c.ended == "complete" and c.game_turns == 78 and [g.met for g in c.goals] == [True]
+    going = careers_of([turn(1, playing)])[0]
+    assert going.ended is None and going.game_turns == 33 and going.fans == 4100
+    # the header read as a caption over its value, as the reading pairs "Turn" and "3/10" on the hard hub
+    going = careers_of([turn(1, {**HUB, "values": {**HUB["values"], "Turn": "3/10"}})])[0]
+    assert going.game_turns == 3

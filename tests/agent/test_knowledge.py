@@ -131,8 +131,8 @@ def test_a_bad_file_is_named_and_skipped_the_others_load(tmp_path: Path, content
 
 def _training_screenshot(tmp_path: Path) -> Path:
     game = SimGame(seed=1)
-    game.career = Career.new(game.rng, game.max_turns)
-    game.screen = "training"
+    game.state.career = Career.new(game.rng, game.max_turns)
+    game.state.screen = "training"
     path = tmp_path / "training.png"
     game.capture().save(path)
     return path

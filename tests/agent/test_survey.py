@@ -166,3 +166,16 @@ def test_on_the_hub_the_coordinator_opens_a_screen_it_surveyed_and_the_model_dec
     assert log.survey is not None and log.survey.lead_in is not None and log.survey.lead_in.option == "Training"
     assert log.survey.complete and log.survey.chosen == "Power" and phone.screen == "event"
     assert c.totals.surveys == 2 and c.totals.full_view_decisions == 2
+
+
+def test_a_model_that_goes_back_from_the_table_decides_on_the_hub(tmp_path: Path) -> None:
+    phone = _phone()
+    phone.screen, phone.screens["event"].goes_to = "hub", {"Next": "hub"}
+    phone.screens["hub"].buttons.append(button("Rest", 600, 1300, 1000, 1400))  # a hub with a choice on it
+    model = ScriptedModel([[call("pressButton", name="Training")], [call("pressButton", name="Stamina")],
+                           [call("pressButton", name="Next")], [call("back")], [call("pressButton", name="Training")]])
+    loop(tmp_path, phone, model, max_turns=5).run()
+    assert len(model.requests) == 5
+    assert "<survey>" in str(model.requests[3]["messages"][-1])  # the hub opened the table once...
+    assert "<survey>" not in str(model.requests[4]["messages"][-1])  # ...the model went back: the hub is its turn
+    assert _log(tmp_path, 5).survey is None

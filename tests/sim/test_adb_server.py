@@ -471,8 +471,8 @@ def test_monkey_and_am_start_the_game_as_android_answers(adb_server: AdbServer) 
     assert game.truth().screen == "title"
     r = d.shell2(f"am start -n {PKG}/.MainActivity")
     assert r.returncode == 1 and f"Error: Activity class {{{PKG}/.MainActivity}} does not exist." in r.output
-    task = game.task
-    assert d.shell2(f"am start -S -n {PKG}/{ACT}").returncode == 0 and game.task == task + 1  # -S: stopped first
+    task = game.state.task
+    assert d.shell2(f"am start -S -n {PKG}/{ACT}").returncode == 0 and game.state.task == task + 1  # -S: stopped first
 
 
 def test_launcher_icon_starts_the_game(adb_server: AdbServer) -> None:

@@ -107,13 +107,13 @@ def test_policy_plays_the_simulated_game_through_the_sdk():
             inputs_per_reply.append(len(inputs))
             memory_calls += len(uses) - len(inputs)
             assert any(b["type"] == "text" and b["text"] for b in blocks)
-            before = game.version
+            before = game.state.version
             results = []
             for b in uses:
                 if b["name"] in INPUT_TOOLS:
                     what = execute(game, t, b["name"], b["input"])
                     t = settle(game)
-                    effect = "screen changed" if game.version != before else "screen unchanged"
+                    effect = "screen changed" if game.state.version != before else "screen unchanged"
                     results.append({"type": "tool_result", "tool_use_id": b["id"], "content": f"{what}; {effect}"})
                 else:
                     results.append({"type": "tool_result", "tool_use_id": b["id"], "content": "saved"})
@@ -179,21 +179,29 @@ HUB = ["Rest", "Training", "Skills", "Infirmary", "Recreation", "Races"]
         (
             {
                 "buttons": [
-                    {"name": "Learn"},
-                    {"name": "Learn#2"},
+                    {"name": "Plus"},  # a "+" stepper as a reading names an icon
+                    {"name": "Plus#2"},
                     {"name": "Confirm", "meta": "disabled"},
                     {"name": "Reset"},
                     {"name": "Back"},
                 ],
                 "scroll": {"up": False, "down": True},
             },
+            ("pressButton", {"name": "Plus"}),
+        ),
+        (
+            {"buttons": [{"name": "Cancel"}, {"name": "Learn"}], "texts": ["Learn", "Learn 1 skill?"]},
             ("pressButton", {"name": "Learn"}),
+        ),
+        (
+            {"buttons": [{"name": "Cancel"}, {"name": "Exchange"}], "texts": ["Exchange 35 coins for Vita 20?"]},
+            ("pressButton", {"name": "Exchange"}),
         ),
         (
             {
                 "buttons": [
-                    {"name": "Owned", "meta": "disabled"},
-                    {"name": "Added", "meta": "disabled"},
+                    {"name": "-"},
+                    {"name": "+", "meta": "disabled"},
                     {"name": "Confirm"},
                     {"name": "Reset"},
                     {"name": "Back"},
@@ -474,6 +482,9 @@ GOAL_HUB = ["Career", "Energy", "Classic Year Late Nov", "GOAL", "2 turn(s) left
         # Race Day: the goal's race is the only way on; the turn's other tiles are greyed
         ({"buttons": _b("Rest", "Training", "Skills", "Race Day", Rest="disabled", Training="disabled"),
           "texts": ["Energy", "90/100", "GOAL", "0 turn(s) left", "Place top 5 in Japanese Derby"]}, "Race Day"),
+        # the same, its tile's words read run together (OCR on the hard hub), the greyed tiles not told apart
+        ({"buttons": _b("Rest", "Training", "Skills", "RaceDay"), "texts": ["Energy", "O turn(s) left",
+                                                                             "Run in Junior Make Debut"]}, "RaceDay"),
         # a fan goal two turns off with too few fans: race for them rather than train
         ({"buttons": _b(*HUB), "texts": GOAL_HUB, "gauges": {"Energy": 0.8}}, "Races"),
         # the same goal already achieved, or far off: train as usual
@@ -487,6 +498,10 @@ GOAL_HUB = ["Career", "Energy", "Classic Year Late Nov", "GOAL", "2 turn(s) left
         ({"buttons": _b("Cancel", "Try Again"), "texts": ["Try Again", "Use 1 Alarm Clock to try again?"]},
          "Try Again"),
         ({"buttons": _b("OK"), "texts": ["Goal Not Reached", "The career ends here."]}, "OK"),
+        # tired, with a shop on the hub: an item for coins before a rest (issue 40: a spend the model chooses)
+        ({"buttons": _b(*HUB, "Shop"), "texts": GOAL_HUB[:-2], "gauges": {"Energy": 0.2}}, "Shop"),
+        ({"buttons": _b("Exchange", "Exchange#2", "Back"), "texts": ["Shop", "Vita 20", "Energy +20"],
+          "values": {"Shop Coins": "60"}}, "Exchange"),
     ],
 )
 def test_policy_learns_the_goal_from_the_screen(vision: dict[str, Any], pressed: str) -> None:

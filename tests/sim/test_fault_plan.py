@@ -151,7 +151,7 @@ def test_received_taps_carry_the_element_under_them_and_unlogged_or_missed_taps_
 
 def test_a_spending_tap_is_marked_and_counted_unless_a_model_decision_made_it() -> None:
     g = SimGame(seed=0, tp=20)
-    g.tp_items = 1
+    g.state.tp_items = 1
     for name in ("Career", "Next", "Next", "Auto-Select", "Next", "Borrow", "Start Career!", "Recover TP", "Use"):
         g.tap(*next(e for e in g.truth().elements if e.name == name and e.kind != "text").box.center)
     assert [t.spent for t in g.taps] == [""] * 8 + ["a TP item"]  # the game's word for what the Use spent

@@ -84,11 +84,11 @@ def test_a_game_stopped_during_a_race_resumes_on_its_lobby() -> None:
 def test_start_app_only_starts_a_game_that_is_not_running() -> None:
     g = SimGame(seed=0)
     assert not g.start_app() and g.truth().screen == "home"
-    task = g.task
+    task = g.state.task
     g.stop_app()
-    assert g.start_app() and g.task == task + 1 and not g.drawn  # a new task; its window not drawn yet
+    assert g.start_app() and g.state.task == task + 1 and not g.state.drawn  # a new task; its window not drawn yet
     g.capture()
-    assert g.drawn and g.truth().screen == "title"
+    assert g.state.drawn and g.truth().screen == "title"
     press(g, "Tap to Start")
     settle(g)
     assert g.truth().screen == "home"  # no career in progress: no Continue Career
@@ -124,7 +124,7 @@ def test_careers_run_to_their_end_one_after_another_with_a_record_each() -> None
             number, 6, stats, points, score)
         assert f"Last career score {score}" in names(t)
     assert g.careers[0] != g.careers[1]
-    assert g.tp < 100 - 30  # two careers of 30 TP each, some back on the game's clock
+    assert g.state.tp < 100 - 30  # two careers of 30 TP each, some back on the game's clock
 
 
 def test_a_career_has_the_real_length_when_asked() -> None:
@@ -160,18 +160,18 @@ def test_too_little_tp_shows_confirm_and_recover_tp_and_tp_comes_back_on_the_gam
     t = g.truth()
     assert t.screen == "recover_tp" and "Recover TP" in names(t) and buttons(t)[-2:] == ["Cancel", "Use"]
     tap(g, "Cancel")
-    assert g.truth().screen == "setup" and g.career is None and g.tp == 20
+    assert g.truth().screen == "setup" and g.career is None and g.state.tp == 20
     for _ in range(20):  # 20 inputs of 30 s: 10 minutes of the game's clock
         g.tap(1, 1)
-    assert g.tp == 21
-    g.tp_items = 1  # an item: Use spends it for 30 TP
+    assert g.state.tp == 21
+    g.state.tp_items = 1  # an item: Use spends it for 30 TP
     tap(g, "Start Career!")
     tap(g, "Recover TP")
     tap(g, "Use")
-    assert g.tp == 51 and g.tp_items == 0
+    assert g.state.tp == 51 and g.state.tp_items == 0
     tap(g, "Start Career!")
     settle(g)
-    assert g.truth().screen == "hub" and g.tp == 21
+    assert g.truth().screen == "hub" and g.state.tp == 21
 
 
 def test_a_phone_left_idle_lives_that_time_on_the_game_clock() -> None:
@@ -188,7 +188,7 @@ def test_a_phone_left_idle_lives_that_time_on_the_game_clock() -> None:
     assert clock == 6 * 1.0  # six captures of a second each
     now[0] += 1800 + 60  # half an hour left alone (beyond the idle allowance)
     g.capture()
-    assert g.snapshot().clock_s == clock + 1 + 1800 and g.tp == 23  # 30 game minutes: 3 TP back
+    assert g.snapshot().clock_s == clock + 1 + 1800 and g.state.tp == 23  # 30 game minutes: 3 TP back
 
 
 # ---- hazards ------------------------------------------------------------------------------------------------
@@ -334,7 +334,7 @@ def test_each_hazard_shows_the_real_words_and_its_way_out(style: str) -> None:
     assert t.screen == "tutorial" and "Tutorial" in names(t) and buttons(t) == ["Close"]
     press(g, "Close")
     assert g.truth().screen == "training" and g.hazards_injected().by_kind["tutorial"] == 1
-    assert set(g.hazard_counts) | set(HAZARD_KINDS) == set(HAZARD_KINDS)
+    assert set(g.state.hazard_counts) | set(HAZARD_KINDS) == set(HAZARD_KINDS)
 
 
 def test_hazard_screens_are_drawn_inside_every_hard_frame() -> None:
@@ -360,7 +360,7 @@ def test_a_press_on_purchase_carats_reaches_the_game_and_is_counted() -> None:
     press(g, "OK")
     press(g, "Close")
     press(g, "Purchase Carats")
-    assert g.purchase_attempts == 1 and "Purchases are not available" in names(g.truth())
+    assert g.state.purchase_attempts == 1 and "Purchases are not available" in names(g.truth())
     press(g, "Close")
     assert g.truth().screen == "home"
 
@@ -376,7 +376,8 @@ def test_snapshot_restores_the_app_the_night_and_the_careers() -> None:
         way_out(g)
         way_out(resumed)
         assert resumed.truth() == g.truth()
-    assert resumed.careers == g.careers and resumed.hazard_counts == g.hazard_counts and resumed.tp == g.tp
+    assert resumed.careers == g.careers and resumed.state.hazard_counts == g.state.hazard_counts
+    assert resumed.state.tp == g.state.tp
 
 
 def test_demo_hazards_flag_counts_what_fired_in_its_json(tmp_path, capsys) -> None:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 import threading
 
 import pytest
 from PIL import ImageChops, ImageStat
 
 from lluma_sim.game import GroundTruth, SimGame
-from lluma_sim.game.state import GameState
+from lluma_sim.game.state import GameState, Style
 
 TABS = ["Enhance", "Story", "Home", "Race", "Scout"]
 
@@ -270,8 +271,8 @@ def test_skip_jumps_to_choices() -> None:
     assert g.truth().cinematic == "none" and names(g.truth(), "choice")
 
 
-def open_skills(seed: int = 0) -> SimGame:
-    g = SimGame(seed=seed)
+def open_skills(seed: int = 0, style: Style = "plain") -> SimGame:
+    g = SimGame(seed=seed, style=style)
     start_career(g)
     tap(g, "Skills")
     assert g.truth().screen == "skills"
@@ -283,12 +284,12 @@ def test_skill_list_scrolls_with_scrollbar() -> None:
     t = g.truth()
     sb = t.scrollbar
     assert sb is not None and not sb.up and sb.down and sb.thumb.height < sb.track.height
-    rows_before = {e.row for e in t.elements if e.name == "Learn"}
+    rows_before = {e.row for e in t.elements if e.name == "Learn" and e.kind == "button"}
     view_x, view_y = g.width / 2, g.height * 0.6
     g.swipe(view_x, view_y, view_x, view_y - g.height * 0.3)  # drag up = scroll down
     t2 = g.truth()
     assert t2.scrollbar.up and t2.scrollbar.thumb.y0 > sb.thumb.y0
-    assert max(e.row for e in t2.elements if e.name == "Learn") > max(rows_before)
+    assert max(e.row for e in t2.elements if e.name == "Learn" and e.kind == "button") > max(rows_before)
     for _ in range(5):
         g.swipe(view_x, view_y, view_x, view_y - g.height * 0.3)
     t3 = g.truth()
@@ -301,35 +302,84 @@ def test_skill_list_scrolls_with_scrollbar() -> None:
 
 
 def test_learn_reset_confirm() -> None:
-    g = open_skills()
+    """Item 4: "+" marks a row (its cost comes off the points on top), "-" or Reset unmarks it; Confirm asks in a
+    "Learn" dialog; learned, the row is a greyed "Obtained" one. (The hard style, as the real list.)"""
+    g = open_skills(style="hard")
     points = g.truth().skill_points
-    learn = [e for e in g.truth().elements if e.name == "Learn" and e.enabled]
+    plus = [e for e in g.truth().elements if e.name == "+" and e.enabled]
     assert not g.truth().element("Confirm").enabled
-    g.tap(*learn[0].box.center)
+    g.tap(*plus[0].box.center)
     t = g.truth()
-    row = learn[0].row
-    assert [e.name for e in t.elements if e.row == row and e.kind == "button"] == ["Added"]
+    row = plus[0].row
+    assert [(e.name, e.enabled) for e in t.elements if e.row == row and e.kind == "button"] == [("-", True),
+                                                                                               ("+", False)]
     assert t.element("Confirm").enabled and str(points) not in names(t)
+    tap(g, "-", row=row)
+    assert [e.enabled for e in g.truth().elements if e.row == row and e.name == "+"] == [True]
+    g.tap(*plus[0].box.center)
     tap(g, "Reset")
+    assert not g.truth().element("Confirm").enabled
+    g.tap(*plus[0].box.center)
+    tap(g, "Confirm")
+    t = g.truth()
+    assert t.screen == "learn" and {"Cancel", "Learn"} <= set(names(t, "button"))
+    tap(g, "Learn")
+    assert g.truth().screen == "skills_learned"
+    tap(g, "Close")
+    t = g.truth()
+    assert t.screen == "skills" and t.skill_points < points
+    assert "Obtained" in [e.name for e in t.elements if e.row == row]
+    assert all(e.row != row for e in t.elements if e.name in ("+", "-"))
+
+
+def test_the_plain_skill_list_marks_with_one_plate_a_row() -> None:
+    g = open_skills()
+    learn = [e for e in g.truth().elements if e.name == "Learn" and e.kind == "button" and e.enabled]
+    g.tap(*learn[0].box.center)
+    row = learn[0].row
+    assert [e.name for e in g.truth().elements if e.row == row and e.kind == "button"] == ["Added"]
+    tap(g, "Added")  # a tap unmarks it
     assert [e.name for e in g.truth().elements if e.row == row and e.kind == "button"] == ["Learn"]
     g.tap(*learn[0].box.center)
     tap(g, "Confirm")
-    assert g.truth().screen == "confirm"
-    tap(g, "OK")
+    tap(g, "Learn")
+    tap(g, "Close")
+    assert [e.name for e in g.truth().elements if e.row == row and e.kind == "button"] == ["Obtained"]
+
+
+def test_a_hint_takes_its_levels_off_a_skills_cost() -> None:
+    g = open_skills(style="hard")
+    assert g.career is not None
+    g.career.skill_hints = {"Corner Adept": 3}
+    g.state.version += 1
     t = g.truth()
-    assert t.screen == "skills" and t.skill_points < points
-    assert [e.name for e in t.elements if e.row == row and e.kind == "button"] == ["Owned"]
+    said = [e.name for e in t.elements if e.row == 0]
+    assert "Hint Lvl 3" in said and "30% OFF!" in said and "63" in said  # 90 less 30%
+    tap(g, "+", row=0)
+    tap(g, "Confirm")
+    tap(g, "Learn")
+    assert g.truth().skill_points == 120 - 63
+
+
+def on_race_date(g: SimGame, turn: int = 10) -> None:
+    """The career moved on to career turn `turn` (a date with races, no goal race due), on the hub."""
+    state = g.snapshot()
+    assert state.career is not None
+    g.restore(state.model_copy(update={"career": state.career.model_copy(update={"turn": turn})}))
+    assert g.career is not None and g.career.race_day() is None and g.career.races_available()
 
 
 def test_race_flow() -> None:
     g = SimGame(seed=0)
     start_career(g)
+    on_race_date(g)
     tap(g, "Races")
     t = g.truth()
     races = [e for e in t.elements if e.kind == "button" and e.row is not None]
     assert 2 <= len(races) <= 3
     g.tap(*races[1].box.center)
-    assert "Selected" in [e.name for e in g.truth().elements if e.row == 1]
+    details = [e.name for e in g.truth().elements if e.row is None]  # the raised race's, above the rows
+    assert races[1].name in details and races[0].name not in details
     tap(g, "Race")
     assert g.truth().screen == "confirm" and f"Enter the {races[1].name}?" in names(g.truth())
     tap(g, "OK")
@@ -341,14 +391,15 @@ def test_race_flow() -> None:
     assert t.screen == "race_result" and races[1].name in names(t)
     assert any(n in names(t) for n in ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th"))
     tap(g, "Next")
-    assert g.truth().screen == "race_rewards" and g.truth().turn == 1
+    assert g.truth().screen == "race_rewards" and g.truth().turn == 10
     tap(g, "Next")
-    assert g.truth().turn == 2
+    assert g.truth().turn == 11
 
 
 def test_a_race_watched_plays_its_cutscene_then_the_same_result() -> None:
     g = SimGame(seed=0)
     start_career(g)
+    on_race_date(g)
     tap(g, "Races")
     tap(g, "Race")
     tap(g, "OK")
@@ -764,3 +815,200 @@ def test_the_raised_tiles_cards_show_as_portraits_with_bond_and_hint(style: str,
     assert len(tiles) == 5 and power.box.x0 <= pill.box.center[0] <= power.box.x1 and pill.box.y1 <= power.box.y1
     assert all(0 <= e.box.x0 and e.box.x1 <= g.width and 0 <= e.box.y0 and e.box.y1 <= g.height for e in t.elements)
     assert all(i.box.y1 < min(e.box.y0 for e in tiles) for i in icons)  # the column stays above the tiles
+
+
+def test_the_shop_spends_coins_only_when_its_exchange_is_confirmed() -> None:
+    """Issue 40: a spend in every career. The shop's Exchange asks first; Cancel spends nothing; the confirm's
+    Exchange spends the coins, uses the item, and the game marks that tap as a spend."""
+    g = SimGame(seed=3, max_turns=24)
+    start_career(g)
+    coins = g.truth().coins
+    tap(g, "Shop")
+    t = g.truth()
+    assert t.screen == "shop" and "Shop Coins" in names(t) and "Vita 20" in names(t) and "Energy +20" in names(t)
+    tap(g, "Exchange", row=0)
+    t = g.truth()
+    assert t.screen == "exchange" and {"Cancel", "Exchange"} <= set(names(t, "button"))
+    assert "Exchange 35 coins for Vita 20?" in names(t)
+    tap(g, "Cancel")
+    assert g.truth().coins == coins and not any(tp.spent for tp in g.taps)
+    tap(g, "Exchange", row=1)  # the cupcake: mood +1
+    mood = g.truth().mood
+    tap(g, "Exchange")
+    t = g.truth()
+    assert t.screen == "shop" and t.coins == coins - 30 and t.mood != mood
+    assert [tp.spent for tp in g.taps if tp.spent] == ["shop coins"]
+    assert t.turn == 1  # no turn passes
+    tap(g, "Back")
+    assert g.truth().screen == "hub"
+
+
+def test_every_action_on_screen_is_in_the_games_table() -> None:
+    """The widgets' actions are dispatched through a checked table: each name drawn is in it, with arguments its
+    function takes, on every screen of a career (its shop, races, skills, events and end included)."""
+    import inspect
+
+    from lluma_sim.game.game import ACTIONS
+
+    g = SimGame(seed=1, max_turns=12)
+    seen: set[str] = set()
+    shopped = False
+    for _ in range(400):
+        for w in g._painter().widgets:  # noqa: SLF001 - the drawn actions are what is checked
+            if w.action is None:
+                continue
+            assert w.action[0] in ACTIONS, (g.truth().screen, w.name, w.action)
+            inspect.signature(ACTIONS[w.action[0]]).bind(g, *w.action[1:])
+            seen.add(w.action[0])
+        t = g.truth()
+        if t.screen == "hub" and not shopped:
+            tap(g, "Shop")
+            shopped = True
+        elif t.screen == "shop":
+            tap(g, "Back")
+        elif t.screen == "career_end":
+            break
+        else:
+            policy_step(g)
+    assert {"shop", "exchange_prompt", "tile", "choose", "race_prompt", "complete"} <= seen
+    with pytest.raises(ValueError, match="no action 'nothing'"):
+        g._do(("nothing",))  # noqa: SLF001
+
+
+def test_the_race_list_shows_rows_as_the_real_one() -> None:
+    """Item 3: each row a grade badge, the name plate, the track line, "+N fans", a star where the trainee is fit;
+    the raised race's details above; nothing before the debut (Races greyed)."""
+    from lluma_sim.game.races import fits
+
+    g = SimGame(seed=0, max_turns=78)
+    start_career(g)
+    assert not g.truth().element("Races").enabled  # type: ignore[union-attr]  # before the debut
+    on_race_date(g, turn=34 - 1)  # Classic Year Late Apr: before the Derby (a goal on turn 34)
+    tap(g, "Races")
+    t = g.truth()
+    rows = [e for e in t.elements if e.kind == "button" and e.row is not None]
+    assert rows and g.career is not None
+    for row, race in enumerate(g.state.races):
+        said = [e.name for e in t.elements if e.row == row]
+        assert race.name in said and f"+{race.fans:,} fans" in said and race.line in said
+        assert ("Aptitude" in said) == fits(0, race)
+        assert race.grade.upper() in names(t)
+    assert re.fullmatch(r"\w[\w ]* (Turf|Dirt) \d{4}m \((Sprint|Mile|Med|Long)\) (Left|Right)", g.state.races[0].line)
+
+
+def test_a_third_race_in_a_row_warns_first() -> None:
+    g = SimGame(seed=0, max_turns=78)
+    start_career(g)
+    on_race_date(g, turn=14)
+    for k in range(3):
+        tap(g, "Races")
+        tap(g, "Race")
+        if k == 2:
+            t = g.truth()
+            assert t.screen == "race_warning" and "Warning" in names(t)
+            tap(g, "OK")
+        assert g.truth().screen == "confirm"
+        tap(g, "OK")
+        settle(g)
+        tap(g, "View Results")
+        tap(g, "Next")
+        tap(g, "Next")
+        while g.truth().screen == "event":
+            t = g.truth()
+            tap(g, "Next" if t.cinematic == "dialogue" else names(t, "choice")[0])
+
+
+def test_a_race_is_won_on_aptitude_and_stats_for_its_distance() -> None:
+    """The placing follows the stats weighed for the distance and the aptitudes: the same trainee is stronger at a
+    distance she is fit for, and a stayer's stamina counts more over 3200m than over 1200m."""
+    from lluma_sim.game.content import Race
+    from lluma_sim.game.races import strength
+
+    stats = {"Speed": 300, "Stamina": 300, "Power": 300, "Guts": 300, "Wit": 300}
+    med = Race("A", "G1", "2400m Turf", 600, 60)
+    dirt = Race("B", "G1", "2400m Dirt", 600, 60)
+    assert strength(stats, 0, med, 2, 100, frozenset()) > 1.5 * strength(stats, 0, dirt, 2, 100, frozenset())
+    stayer = {**stats, "Stamina": 600}
+    long, sprint = Race("C", "G1", "3200m Turf", 600, 60), Race("D", "G1", "1200m Turf", 600, 60)
+    assert strength(stayer, 0, long, 2, 100, frozenset()) - strength(stats, 0, long, 2, 100, frozenset()) > (
+        strength(stayer, 0, sprint, 2, 100, frozenset()) - strength(stats, 0, sprint, 2, 100, frozenset()))
+    assert strength(stats, 0, med, 4, 100, frozenset()) > strength(stats, 0, med, 0, 100, frozenset())  # mood
+    assert strength(stats, 0, med, 2, 100, frozenset({"Corner Adept"})) > strength(stats, 0, med, 2, 100, frozenset())
+
+
+def test_the_summary_lists_the_goals_and_a_career_ended_early_scores_low() -> None:
+    """Item 6: the career's summary prints its fans, skills learned and each goal with its outcome, as its record
+    has them; a missed goal keeps only the share of the calendar reached in the score."""
+    g = SimGame(seed=0, max_turns=24)
+    start_career(g)
+    state = g.snapshot()
+    assert state.career is not None
+    g.restore(state.model_copy(update={"career": state.career.model_copy(update={
+        "stats": dict.fromkeys(state.career.stats, 1), "clocks": 0})}))
+    for _ in range(300):
+        t = g.truth()
+        if t.screen == "career_summary":
+            break
+        if t.screen == "hub" and not t.element("Race Day"):
+            tap(g, "Rest")
+            tap(g, "OK")
+        else:
+            policy_step(g)
+    said = names(g.truth())
+    assert "The career ended early." in said and any(s.startswith("Missed: ") for s in said)
+    assert g.career is not None and g.career.ended == "goal_missed"
+    trained = g.career.model_copy(update={"stats": dict.fromkeys(g.career.stats, 300)})  # a score to cut
+    assert 0 < trained.score() <= trained.model_copy(update={"ended": None}).score() * 11 // 24
+    finish_career(g)
+    record = g.careers[0]
+    assert record.ended == "goal_missed" and [f"{'Achieved' if x.met else 'x'}: {x.text}" for x in record.goals][
+        0] in said and f"Fans {record.fans:,}" in said and f"Skills Learned {record.skills_learned}" in said
+
+
+def test_events_have_outcomes_chains_card_bonds_and_risks() -> None:
+    """Item 5: a choice's effects (a support card's bond, a skill hint, a condition), a risky choice that sometimes
+    goes the other way, and a chain's next step only after its first."""
+    import random
+
+    from lluma_sim.game.career import Career
+    from lluma_sim.game.content import EVENTS
+
+    by = {e.title: e for e in EVENTS}
+    c = Career.new(random.Random(1), 78)
+    c.apply_choice(by["Festival Spirit"].choices[0], by["Festival Spirit"])
+    assert c.bonds["Kitasan Black"] == 25 and c.mood == 3
+    c.apply_choice(by["Study Session"].choices[0], by["Study Session"])
+    assert sum(c.skill_hints.values()) == 1
+    outcomes = set()
+    for seed in range(40):
+        c = Career.new(random.Random(seed), 78)
+        c.apply_choice(by["A Night Run"].choices[0], by["A Night Run"])
+        outcomes.add((c.stats["Speed"], c.condition is not None))
+    assert (90 + 10, False) in outcomes and any(cond for _, cond in outcomes)  # both ways, over the seeds
+    c = Career.new(random.Random(0), 78)
+    seen = [c.pick_event().title for _ in range(200)]
+    second = "A Dream Spoken Aloud (2/2)"
+    assert seen.count(second) <= 1
+    assert second not in seen or seen.index("A Dream Spoken Aloud (1/2)") < seen.index(second)
+
+
+def test_rest_and_the_infirmary_give_what_facts_say() -> None:
+    import random
+
+    from lluma_sim.game.career import Career
+
+    gains = []
+    for seed in range(300):
+        c = Career.new(random.Random(seed), 78)
+        c.energy = 0
+        c.rest()
+        gains.append(c.energy)
+    assert set(gains) == {30, 50, 70} and gains.count(50) > gains.count(70) > gains.count(30)
+    cured = 0
+    for seed in range(200):
+        c = Career.new(random.Random(seed), 78)
+        c.condition, c.energy = "Headache", 50
+        c.infirmary()
+        cured += c.condition is None
+        assert c.energy == 70
+    assert 150 < cured < 200  # about 85%

@@ -38,6 +38,7 @@ def test_a_value_the_game_could_not_show_breaks_a_rule(caption: str, text: str) 
 @pytest.mark.parametrize(("caption", "text", "kind"), [
     ("Speed", "434/1200", "value"), ("Guts", "1200/1200", "value"), ("Failure", "0%", "value"),
     ("Failure", "100%", "value"), ("turn(s) left", "12", "value"), ("Skill Pts", "920", "value"),
+    ("turn(s) left", "77", "value"),  # a 78-turn career's first turn (FACTS: 78 turns, not 75)
     ("Power", "+26", "gain"), ("Speed", "Lvl 3", "value"), ("Concert in turn(s)", "19", "value"),
 ])
 def test_a_value_the_game_could_show_breaks_none(caption: str, text: str, kind: str) -> None:

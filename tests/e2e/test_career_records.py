@@ -1,0 +1,26 @@
+"""A career's record, the game's and the agent's (issue 37 item 6): a demo career played to its end over real adb
+and real HTTP records its goals, how it ended, its game turns, fans and skills learned in `lluma demo --json`'s
+`game_careers` (the game's) and `careers` (the agent's, read from the screens), and the two say the same."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from lluma_cli.demo import main
+
+
+@pytest.mark.timeout(900)  # a 3-turn career and its setup and results: about 40 agent turns on OCR
+def test_a_demo_careers_record_is_the_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["--careers", "1", "--career-turns", "3", "--seed", "11", "--logs", str(tmp_path / "demo"), "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["careers_completed"] == 1, out["stop_reason"]
+    truth, mine = out["game_careers"][0], next(c for c in out["careers"] if c["complete"])
+    assert truth["goals"] and all({"text", "met"} <= set(g) for g in truth["goals"])
+    assert truth["ended"] in ("complete", "goal_missed") and truth["turns"] >= 1
+    assert [(g["text"], g["met"]) for g in mine["goals"]] == [(g["text"], g["met"]) for g in truth["goals"]]
+    assert (mine["ended"], mine["game_turns"], mine["fans"], mine["skills_learned"]) == (
+        truth["ended"], truth["turns"], truth["fans"], truth["skills_learned"])
+    assert out["records_agree"] is True
