@@ -85,7 +85,9 @@ class Surveyor:
                                                 }) >= LEARNED_RAISES
 
     def lead_in(self, here: Observation) -> Transition | None:
-        """The map's reliable press from this screen to a screen it knows to survey (the hub's Training), or None."""
+        """The map's most used press from this screen to a screen it knows to survey (the hub's Training), or None.
+        No share of its takings is asked of it (as goTo asks): a screen read two ways, or a hazard over it once, must
+        not hide the way taken every turn, and the press is checked (no raised option after it: the model's turn)."""
         if self.left:  # the model went back to choose there (the hub's Races, Shop): no lead-in this time
             self.left = False
             return None
@@ -93,7 +95,7 @@ class Surveyor:
             return None
         m, src = self.nav.cfg.map, self.nav.screen(here.out).id
         for edge in self.nav.map.ways_out(src):
-            if (self.nav.map.reliable(edge, m.min_uses, m.min_rate) and self.nav.walkable(edge)
+            if (edge.count >= m.min_uses and self.nav.walkable(edge)
                     and edge.tool == "pressButton" and self.surveyable(edge.dst)
                     and not any(b.name == edge.args.get("name") and "disabled" in b.meta for b in here.out.buttons)):
                 return edge

@@ -412,6 +412,8 @@ class ScriptedPolicy:
         for n in order:
             if n == "Races" and (walk := self._goto(RACE_LIST)):
                 out.append(walk)  # the way to the race list, walked by the map (one press today)
+            if n == order[0] and n in names:
+                out.append(("runPlan", (("name", "race_day"),)))  # the goal's race, its confirm and results as a plan
             if n in names:
                 out.append(("pressButton", (("name", n),)))
         return out
