@@ -27,6 +27,7 @@ from lluma_agent.loop.careers import CareerTracker
 from lluma_agent.loop.checkpoint import Checkpointer, EnvState
 from lluma_agent.loop.coordinator import Coordinator
 from lluma_agent.loop.layouts import ContextLayout
+from lluma_agent.loop.observe import VisionLike
 from lluma_agent.loop.resume import ResumePoint, check_settings, restore, set_aside, start_over
 from lluma_agent.loop.stop import StopKind, disk_error, exit_status
 from lluma_agent.loop.turn import RunTotals
@@ -152,14 +153,15 @@ def record_memory_at_start(path: Path, memory: MemoryStore) -> None:
 
 def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume: ResumePoint | None = None,
           live: TextIO | None = None, env_state: EnvState | None = None,
-          layout: ContextLayout | None = None) -> tuple[Coordinator, Any]:
+          layout: ContextLayout | None = None, vision: VisionLike | None = None) -> tuple[Coordinator, Any]:
     """Everything the loop needs. Returns the coordinator and a close() for the resources it holds.
 
     A log folder that already holds a run is refused (LogDirInUse) unless it is the one `resume` goes on
     with (resume.open_point): then the turns after its checkpoint are set aside and the coordinator starts
     from the checkpoint. After every turn the checkpoint is saved, with `env_state()` (the demo's game). The
     live line goes to `live` (default stdout; `lluma demo --json` sends it to stderr); `quiet` prints nothing.
-    `layout`: the context layout (default the cached one; a benchmark passes its baseline)."""
+    `layout`: the context layout (default the cached one; a benchmark passes its baseline). `vision`: the screen
+    reader (default the one cfg.vision names; the demo's plumbing tests pass the simulator's truth reader)."""
     heap.return_freed_frames()  # resident memory stays flat over a night (heap.py)
     for key, folder in (("memory.dir", cfg.memory.dir), ("logs.dir", cfg.logs.dir)):
         if folder.exists() and not folder.is_dir():  # found now, not as a traceback after the device connected
@@ -180,12 +182,14 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
         status(f"connecting to the device ({cfg.device.serial or 'the only one attached'}) at "
                f"{device.cfg.adb_host}:{device.cfg.adb_port}")
     device.connect()
-    vision = Vision(cfg.vision, client=vision_client, retry=retry_policy(cfg.model))
-    if not quiet:
-        status(f"loading OCR (vision backend {vision.backend})")
-    from lluma_vision.ocr import get_engine
+    if vision is None:
+        reader = Vision(cfg.vision, client=vision_client, retry=retry_policy(cfg.model))
+        if not quiet:
+            status(f"loading OCR (vision backend {reader.backend})")
+        from lluma_vision.ocr import get_engine
 
-    get_engine()  # the OCR model loads here (seconds), not silently inside turn 1
+        get_engine()  # the OCR model loads here (seconds), not silently inside turn 1
+        vision = reader
     lock = RunLock(cfg.logs.dir)  # two processes never write one folder at once (a run resumed twice)
     logger = TurnLogger(cfg.logs.dir, cfg.logs.keep_screenshots)
     if resume is not None:

@@ -153,7 +153,7 @@ def _tool(tool: str, /, **inp: Any) -> dict[str, Any]:
 
 def test_unknown_button_taps_nothing_and_says_why(tmp_path):
     policy = OnePolicy([[_tool("pressButton", name="Gacha")]])
-    with sim_agent(3, tmp_path, seed=2, policy=policy) as (sim, coordinator):
+    with sim_agent(3, tmp_path, seed=2, policy=policy, truth_vision=True) as (sim, coordinator):
         game = sim.game
         taps: list[tuple[float, float]] = []
         original = game.tap
@@ -170,7 +170,7 @@ def test_unknown_button_taps_nothing_and_says_why(tmp_path):
 
 def test_a_persons_memory_edit_is_noticed(tmp_path):
     policy = OnePolicy([])
-    with sim_agent(4, tmp_path, seed=2, policy=policy) as (sim, coordinator):
+    with sim_agent(4, tmp_path, seed=2, policy=policy, truth_vision=True) as (sim, coordinator):
         coordinator.step()
         (tmp_path / "memory" / "orders.md").write_text("Always rest below 50 energy.\n")
         log = coordinator.step()
@@ -186,7 +186,7 @@ def test_a_persons_memory_edit_is_noticed(tmp_path):
 
 def test_overwriting_a_persons_memory_file_says_which_lines_it_drops(tmp_path):
     policy = OnePolicy([])
-    with sim_agent(5, tmp_path, seed=2, policy=policy) as (sim, coordinator):
+    with sim_agent(5, tmp_path, seed=2, policy=policy, truth_vision=True) as (sim, coordinator):
         coordinator.step()
         (tmp_path / "memory" / "orders.md").write_text("Always rest below 50 energy.\nKeep this line.\n")
         coordinator.step()  # the person's edit is noticed and shown
@@ -203,7 +203,7 @@ def _demo_playing(logs: Path, turns: int) -> subprocess.Popen[str]:
     """`lluma demo` in a process of its own, once it has logged `turns` turns (of 200)."""
     env = {**os.environ, "ADBUTILS_ADB_PATH": "/bin/false"}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "lluma_cli", "demo", "--turns", "200", "--logs", str(logs)],
+        [sys.executable, "-m", "lluma_cli", "demo", "--turns", "200", "--logs", str(logs), "--truth-vision"],
         cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     deadline = time.monotonic() + 120
@@ -226,7 +226,8 @@ def test_second_ctrl_c_stops_now_with_consistent_files(tmp_path):
     marks.mkdir()
     env = {**os.environ, "ADBUTILS_ADB_PATH": "/bin/false"}
     proc = subprocess.Popen(  # the stand-in holds the 4th decision: turn 4 runs until the second press
-        [sys.executable, str(REPO / "tests" / "held_demo.py"), "4", str(marks), "--turns", "200", "--logs", str(logs)],
+        [sys.executable, str(REPO / "tests" / "held_demo.py"), "4", str(marks), "--turns", "200", "--logs", str(logs),
+         "--truth-vision"],
         cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     try:
@@ -267,11 +268,11 @@ def test_demo_json_summary_reads_config_yaml_and_environment(tmp_path, monkeypat
     """`lluma demo --json` prints one JSON summary; like `lluma run` it reads ./config.yaml and LLUMA_*."""
     monkeypatch.chdir(tmp_path)
     (tmp_path / "config.yaml").write_text("model:\n  name: claude-sonnet-4-6\n  max_tokenz: 1\n")
-    assert demo_main(["--turns", "3", "--json"]) == 2
+    assert demo_main(["--turns", "3", "--json", "--truth-vision"]) == 2
     assert "model.max_tokenz: unknown key" in capsys.readouterr().err
     (tmp_path / "config.yaml").write_text("model:\n  name: claude-sonnet-4-6\n")
     monkeypatch.setenv("LLUMA_MODEL__NAME", "claude-opus-4-5")  # the environment wins over the file
-    assert demo_main(["--turns", "3", "--json", "--logs", str(tmp_path / "logs")]) == 0
+    assert demo_main(["--turns", "3", "--json", "--logs", str(tmp_path / "logs"), "--truth-vision"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["turns"] == 3 and d["model"] == "claude-opus-4-5" and d["cost_usd"] > 0
     total_in = d["uncached_input_tokens"] + d["cache_read_tokens"] + d["cache_write_tokens"]
@@ -296,7 +297,7 @@ def test_stuck_warns_then_forces_another_action_then_pauses(tmp_path):
         "LLUMA_RUN__STUCK_AFTER": "2", "LLUMA_RUN__STUCK_FORCE_AFTER": "3", "LLUMA_RUN__STUCK_PAUSE_AFTER": "5",
         "LLUMA_RECOVERY__MAX_CYCLES": "0",  # no ladder: the pause at stuck_pause_after (test_game_restart.py climbs it)
     }
-    with sim_agent(20, tmp_path, seed=2, policy=policy, overrides=overrides) as (sim, coordinator):
+    with sim_agent(20, tmp_path, seed=2, policy=policy, overrides=overrides, truth_vision=True) as (sim, coordinator):
         totals = coordinator.run()
     logs = read_turns(tmp_path)
     levels = [t.stuck.level for t in logs]
@@ -313,7 +314,7 @@ def test_stuck_warns_then_forces_another_action_then_pauses(tmp_path):
 
 
 def test_max_cost_stops_the_run_cleanly(tmp_path):
-    s = run_demo(50, tmp_path, seed=4, quiet=True, overrides={"LLUMA_RUN__MAX_COST_USD": "0.004"})
+    s = run_demo(50, tmp_path, seed=4, quiet=True, overrides={"LLUMA_RUN__MAX_COST_USD": "0.004"}, truth_vision=True)
     assert s.stop_reason.startswith("max_cost_usd") and 1 <= s.turns < 50
     assert s.cost_usd >= 0.004
 
@@ -321,7 +322,7 @@ def test_max_cost_stops_the_run_cleanly(tmp_path):
 def test_a_dropped_device_costs_nothing_and_an_unreachable_one_ends_the_run(tmp_path):
     policy = OnePolicy([])
     overrides = {"LLUMA_DEVICE__RECONNECT_ATTEMPTS": "2", "LLUMA_DEVICE__RECONNECT_BACKOFF_S": "0.05"}
-    with sim_agent(10, tmp_path, seed=2, policy=policy, overrides=overrides) as (sim, coordinator):
+    with sim_agent(10, tmp_path, seed=2, policy=policy, overrides=overrides, truth_vision=True) as (sim, coordinator):
         faults = sim.adb.faults(sim.cfg.device.serial)
         first = coordinator.step()
         assert first.action is not None
@@ -338,7 +339,7 @@ def test_a_dropped_device_costs_nothing_and_an_unreachable_one_ends_the_run(tmp_
 def test_history_folds_with_the_summary_the_model_wrote_a_turn_ahead_and_no_extra_call(tmp_path):
     overrides = {"LLUMA_CONTEXT__HISTORY_MAX_TURNS": "6", "LLUMA_CONTEXT__FOLD_CHUNK_TURNS": "3"}
     policy = OnePolicy([])
-    with sim_agent(12, tmp_path, seed=6, overrides=overrides, policy=policy) as (sim, coordinator):
+    with sim_agent(12, tmp_path, seed=6, overrides=overrides, policy=policy, truth_vision=True) as (sim, coordinator):
         totals = coordinator.run()
     logs = read_turns(tmp_path)
     folded = [t for t in logs if t.history_fold]
@@ -365,7 +366,7 @@ def test_a_model_that_writes_no_summary_ahead_gets_a_billed_summary_call(tmp_pat
 
     policy = IgnoresFoldAsk()
     overrides = {"LLUMA_CONTEXT__HISTORY_MAX_TURNS": "6", "LLUMA_CONTEXT__FOLD_CHUNK_TURNS": "3"}
-    with sim_agent(10, tmp_path, seed=6, overrides=overrides, policy=policy) as (sim, coordinator):
+    with sim_agent(10, tmp_path, seed=6, overrides=overrides, policy=policy, truth_vision=True) as (sim, coordinator):
         totals = coordinator.run()
         entries = list(sim.api.log)
     logs = read_turns(tmp_path)
@@ -386,7 +387,7 @@ def test_a_model_that_writes_no_summary_ahead_gets_a_billed_summary_call(tmp_pat
 def test_thinking_blocks_are_passed_back_unmodified(tmp_path):
     overrides = {"LLUMA_MODEL__NAME": "claude-haiku-4-5", "LLUMA_MODEL__THINKING_BUDGET": "1024",
                  "LLUMA_MODEL__MAX_TOKENS": "2048"}
-    with sim_agent(4, tmp_path, seed=6, overrides=overrides) as (sim, coordinator):
+    with sim_agent(4, tmp_path, seed=6, overrides=overrides, truth_vision=True) as (sim, coordinator):
         coordinator.run()
         entries = [e for e in sim.api.log if e.endpoint == "messages"]  # not the count_tokens preflight
     assert [e.status for e in entries] == [200] * 4
@@ -426,7 +427,7 @@ def test_every_decision_carries_the_screenshot_and_kept_thinking_turns_keep_thei
     # The default model (Haiku 5.5, adaptive thinking): each turn is kept verbatim, image included, until a fold.
     policy = OnePolicy([])
     overrides = {"LLUMA_CONTEXT__HISTORY_MAX_TURNS": "6", "LLUMA_CONTEXT__FOLD_CHUNK_TURNS": "3"}
-    with sim_agent(10, tmp_path, seed=6, overrides=overrides, policy=policy) as (sim, coordinator):
+    with sim_agent(10, tmp_path, seed=6, overrides=overrides, policy=policy, truth_vision=True) as (sim, coordinator):
         coordinator.run()
         entries = [e for e in sim.api.log if e.endpoint == "messages"]
     assert all(e.status == 200 for e in entries)
@@ -459,7 +460,7 @@ def test_zoom_sends_the_crop_at_full_resolution_with_the_next_request(tmp_path):
     policy = OnePolicy([[_tool("zoom", name="Career")], [_tool("zoom", box=[0, 0.5, 1, 0.75])],
                         [_tool("zoom", name="Gacha")]])
     no_thinking = {"LLUMA_MODEL__NAME": "claude-haiku-4-5"}  # past turns compact (a thinking turn stays verbatim)
-    with sim_agent(4, tmp_path, seed=2, policy=policy, overrides=no_thinking) as (sim, coordinator):
+    with sim_agent(4, tmp_path, seed=2, policy=policy, overrides=no_thinking, truth_vision=True) as (sim, coordinator):
         taps: list[tuple[float, float]] = []
         original = sim.game.tap
         sim.game.tap = lambda x, y: (taps.append((x, y)), original(x, y))[1]
@@ -501,7 +502,7 @@ def test_the_baseline_window_slides_past_its_limit_without_an_orphan_tool_result
     # It used to stop at turn 44 (history_max_turns 40): the first kept turn's results answered a dropped reply.
     overrides = {"LLUMA_CONTEXT__HISTORY_MAX_TURNS": "3", "LLUMA_CONTEXT__FOLD_CHUNK_TURNS": "1"}
     baseline = bench_module("baseline_layout").BaselineLayout()
-    with sim_agent(7, tmp_path, seed=6, overrides=overrides, layout=baseline) as (sim, coordinator):
+    with sim_agent(7, tmp_path, seed=6, overrides=overrides, layout=baseline, truth_vision=True) as (sim, coordinator):
         totals = coordinator.run()
         entries = [e for e in sim.api.log if e.endpoint == "messages"]
     assert totals.turns == 7 and [e.status for e in entries] == [200] * 7
