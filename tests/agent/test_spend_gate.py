@@ -20,6 +20,8 @@ from lluma_vision.models import VisionOutput
 from lluma_vision.pipeline import Vision
 from lluma_vision.screen import identify
 
+pytestmark = pytest.mark.ocr  # reads frames with the OCR (pyproject: markers)
+
 BODIES = {
     "rest": ("Rest for this turn?", "Energy will recover."),
     "alarm": ("Use 1 Alarm Clock to try again?",),

@@ -50,6 +50,7 @@ def demo_run(tmp_path_factory):
     return logs, taps, totals, requests
 
 
+@pytest.mark.ocr
 def test_demo_plays_and_logs_validate(demo_run):
     logs, taps, totals, _ = demo_run
     turn_logs = read_turns(logs)
@@ -64,6 +65,7 @@ def test_demo_plays_and_logs_validate(demo_run):
     assert all((logs / t.frame.path).exists() for t in turn_logs[-5:])
 
 
+@pytest.mark.ocr
 def test_lluma_search_finds_the_runs_turns(demo_run):
     logs = demo_run[0]
     out = subprocess.run([sys.executable, "-m", "lluma_cli", "search", "Training", str(logs), "--json"],
@@ -78,6 +80,7 @@ def test_lluma_search_finds_the_runs_turns(demo_run):
         assert "[train" in h["snippet"].lower()
 
 
+@pytest.mark.ocr
 def test_turn_logs_list_the_knowledge_matched_to_their_screen(demo_run):
     from lluma_agent.context import knowledge
 
@@ -89,6 +92,7 @@ def test_turn_logs_list_the_knowledge_matched_to_their_screen(demo_run):
         assert sum(starter[i].tokens for i in t.knowledge) <= 300
 
 
+@pytest.mark.ocr
 def test_taps_land_on_the_named_buttons(demo_run):
     logs, taps, _, _ = demo_run
     presses = [t.action for t in read_turns(logs) if t.action and t.action.tool == "pressButton" and t.action.point]
@@ -104,6 +108,7 @@ def test_taps_land_on_the_named_buttons(demo_run):
         )
 
 
+@pytest.mark.ocr
 def test_memory_files_change_and_are_logged(demo_run):
     logs, _, _, _ = demo_run
     changes = [c for t in read_turns(logs) for c in t.memory_changes]
@@ -112,6 +117,7 @@ def test_memory_files_change_and_are_logged(demo_run):
     assert all(c.diff.startswith("--- a/") for c in changes)
 
 
+@pytest.mark.ocr
 def test_cache_is_read_after_the_first_turns(demo_run):
     logs, _, totals, requests = demo_run
     turn_logs = read_turns(logs)
@@ -124,6 +130,7 @@ def test_cache_is_read_after_the_first_turns(demo_run):
         assert [s.name for s in t.context if s.breakpoint] == ["system", "memory", "history", "current"]
 
 
+@pytest.mark.ocr
 def test_api_key_never_reaches_a_log(demo_run):
     logs, _, _, requests = demo_run
     for path in logs.rglob("*"):
@@ -396,6 +403,7 @@ def test_thinking_blocks_are_passed_back_unmodified(tmp_path):
     assert all(b["id"].startswith("toolu_") for r in replies for b in r if b["type"] == "tool_use")
 
 
+@pytest.mark.ocr
 def test_vlm_readings_are_billed_to_the_turn(tmp_path, capsys):
     with sim_agent(2, tmp_path, seed=6, overrides={"LLUMA_VISION__BACKEND": "hybrid"}) as (sim, coordinator):
         totals = coordinator.run()

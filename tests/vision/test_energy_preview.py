@@ -16,6 +16,8 @@ from lluma_vision.config import VisionConfig
 from lluma_vision.gauges import find_gauges
 from lluma_vision.pipeline import Vision
 
+pytestmark = pytest.mark.ocr  # reads frames with the OCR (pyproject: markers)
+
 CAREER_START = ("Career", "Next", "Next", "Auto-Select", "Next", "Borrow", "Start Career!")  # home to the hub
 COST = TRAININGS[STATS[0]][1] / MAX_ENERGY  # the selected (first) training's
 

@@ -18,6 +18,8 @@ from lluma_vision.models import Box, Button, MenuState, Scrollbar, TextLine, Vis
 from lluma_vision.phash import max_region_distance, region_hash
 from lluma_vision.pipeline import Vision
 
+pytestmark = pytest.mark.ocr  # reads frames with the OCR (pyproject: markers)
+
 
 def screen(n_buttons: int = 20, seed: int = 0) -> VisionOutput:
     rnd = random.Random(seed)

@@ -17,6 +17,8 @@ from lluma_vision.pipeline import Vision
 from lluma_vision.resolve import apply
 from lluma_vision.rules_row import cells
 
+pytestmark = pytest.mark.ocr  # reads frames with the OCR (pyproject: markers)
+
 WIDTHS = (420, 720, 1440)
 OUTLINE = (90, 80, 110)
 TILES = ((140, (230, 150, 60), "Rest"), (360, (80, 140, 220), "Work"), (580, (150, 90, 200), "Shop"))
