@@ -53,6 +53,7 @@ def test_a_frame_of_another_size_is_refused() -> None:
         TruthVision(game.truth).analyze(Image.new("RGB", (540, 960)))
 
 
+@pytest.mark.ocr  # its second demo reads with the OCR
 def test_the_demo_reads_with_the_ocr_unless_told(tmp_path: Path) -> None:
     run_demo(2, tmp_path / "truth", seed=5, quiet=True, truth_vision=True)
     assert [t.vision.backend for t in read_turns(tmp_path / "truth") if t.vision] == ["truth", "truth"]
