@@ -53,6 +53,7 @@ from lluma_sim.game.state import GameState, Style
 from lluma_sim.gauge_audit import GaugeAgreement, GaugeAudit
 from lluma_sim.hazards import HazardsInjected
 from lluma_sim.taps import OffTarget
+from lluma_sim.truth_vision import TruthVision
 
 DEMO_SERIAL = "emulator-5554"
 DEMO_KEY = "sk-ant-demo-not-a-real-key"  # the stand-in accepts any key; never logged
@@ -152,6 +153,7 @@ class SimEnv(BaseModel):
     injector: FaultInjector | None = None
     audit: GaugeAudit
     clock: Clock  # the run's one clock: the stand-in's and the agent's
+    truth_vision: bool = False  # the agent reads the game's truth, not the frame (sim_environment)
 
 
 @contextmanager
@@ -170,6 +172,7 @@ def sim_environment(
     clock: Clock | None = None,
     hazard_rate: float = 0.0,
     career_turns: int = DEMO_CAREER_TURNS,
+    truth_vision: bool = False,
 ) -> Iterator[SimEnv]:
     """The simulated phone and the API stand-in on loopback, and a Config pointing at both.
 
@@ -181,7 +184,9 @@ def sim_environment(
     `style="hard"` plays the hard screens at the seed's frame size and letterboxing (SimGame.hard).
     `state` (a resumed demo) restores the game and the stand-in's signing key; `clock` is the run's one clock, the
     stand-in's and the agent's (agent_on).
-    `hazard_rate`: the game's hazards per input (lluma_sim.hazards); `career_turns`: a career's length."""
+    `hazard_rate`: the game's hazards per input (lluma_sim.hazards); `career_turns`: a career's length.
+    `truth_vision`: the agent reads the screen from the game's truth, not with the OCR (lluma_sim.truth_vision: the
+    plumbing tests' fast reading; never a fallback)."""
     if state is not None:
         game = SimGame.from_snapshot(state.game)
     elif style == "hard":
@@ -217,7 +222,8 @@ def sim_environment(
             plan = FaultPlan.make(fault_rate, seed, turns or UNBOUNDED_PLAN_TURNS, vlm=vlm, **timeouts)
             api.faults = injector = FaultInjector(plan, adb, DEMO_SERIAL, clock=clock)
         try:
-            yield SimEnv(game=game, adb=adb, api=api, cfg=cfg, injector=injector, audit=audit, clock=clock)
+            yield SimEnv(game=game, adb=adb, api=api, cfg=cfg, injector=injector, audit=audit, clock=clock,
+                         truth_vision=truth_vision)
         finally:
             if injector is not None:
                 injector.close()  # the phone and the adb server end attached and running
@@ -236,8 +242,9 @@ def agent_on(sim: SimEnv, quiet: bool = True, live: TextIO | None = None,
     def state() -> dict[str, Any]:
         return DemoState(game=sim.game.snapshot(), api_secret=sim.api.secret.hex()).model_dump(mode="json")
 
+    vision = TruthVision(sim.game.truth) if sim.truth_vision else None
     coordinator, close = build(sim.cfg, client, quiet=quiet, resume=resume, live=live, env_state=state,
-                               layout=layout, clock=sim.clock, person=person, watch=watch)
+                               layout=layout, clock=sim.clock, person=person, watch=watch, vision=vision)
     try:
         yield coordinator
     finally:
@@ -280,17 +287,18 @@ def run_demo(
     layout: ContextLayout | None = None,
     person: InTheLoop | None = None,
     watch: Callable[[TurnLog, RunTotals], None] | None = None,
+    truth_vision: bool = False,
 ) -> DemoSummary:
     """Play `turns` turns; `overrides` are extra LLUMA_* settings (the token benchmark uses them).
     `runner` runs the loop (the CLI passes CtrlC().run for Ctrl+C handling); `environ` as in sim_environment;
     `fault_rate` injects the seeded fault schedule (faults per turn, 0..1); `style` as in sim_environment.
     `resume` (resume.open_point of `logs_dir`): `turns` more turns of that run; the totals are the whole run's.
     `layout`: the context layout (default the cached one; bench/tokens.py passes its baseline); `person`: a person
-    in the loop (`--confirm`, `--step`); `watch`: called after each turn."""
+    in the loop (`--confirm`, `--step`); `watch`: called after each turn; `truth_vision` as in sim_environment."""
     limits = {"LLUMA_RUN__MAX_CAREERS": str(careers), "LLUMA_RUN__MAX_HOURS": str(hours)} if careers or hours else {}
     overrides = {**limits, **(overrides or {})}
     env = {"config": config, "overrides": overrides, "environ": environ, "fault_rate": fault_rate, "style": style,
-           "hazard_rate": hazard_rate, "career_turns": career_turns}
+           "hazard_rate": hazard_rate, "career_turns": career_turns, "truth_vision": truth_vision}
     with sim_agent(turns, logs_dir, seed, quiet=quiet, live=live, resume=resume, layout=layout, person=person,
                    watch=watch, **env) as (sim, coordinator):
         cfg, game = sim.cfg, sim.game
@@ -454,6 +462,9 @@ def main(argv: list[str]) -> int:
                     help="go on with the demo run in DIR from its last complete turn: --turns more turns, the same "
                          "game (its seed and style), logs in DIR")
     ap.add_argument("--config", type=Path, default=None, help="config file (default: config.yaml if present)")
+    ap.add_argument("--truth-vision", action="store_true",
+                    help="read the screen from the simulated game's own truth instead of the OCR (fast; for tests of "
+                         "everything but the reading)")
     ap.add_argument("--json", action="store_true",
                     help="print only the summary, as one JSON object (progress goes to stderr)")
     ap.add_argument("--confirm", action="store_true", help="as `lluma run --confirm`: a person approves each action")
@@ -504,6 +515,7 @@ def main(argv: list[str]) -> int:
                 career_turns=args.career_turns or (REAL_CAREER_TURNS if args.careers else DEMO_CAREER_TURNS),
                 person=in_the_loop(Person(logs, out=sys.stderr if args.json else None), args.confirm, args.step)
                 if args.confirm or args.step else None,
+                truth_vision=args.truth_vision,
             )
         except Exception as exc:  # as `lluma run`: build() refused (the model, the device, a full disk)
             return start_failed("demo", logs, exc)

@@ -7,6 +7,7 @@ import shutil
 import socket
 import subprocess
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -90,3 +91,16 @@ def adb(adb_server: AdbServer, adb_exe: str):
         return subprocess.run(cmd, capture_output=True, timeout=timeout, stdin=subprocess.DEVNULL)
 
     return run
+
+
+E2E = Path(__file__).parent / "e2e"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The markers of pyproject's [tool.pytest.ini_options]: every test under tests/e2e is `e2e`; `ocr` is set where
+    the test reads frames with the OCR; `slow` is every e2e or ocr test, so `-m "not slow"` is the quick part."""
+    for item in items:
+        if E2E in item.path.parents:
+            item.add_marker(pytest.mark.e2e)
+        if item.get_closest_marker("e2e") or item.get_closest_marker("ocr"):
+            item.add_marker(pytest.mark.slow)

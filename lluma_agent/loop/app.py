@@ -28,6 +28,7 @@ from lluma_agent.loop.checkpoint import Checkpointer, EnvState
 from lluma_agent.loop.coordinator import Coordinator
 from lluma_agent.loop.gated import InTheLoop
 from lluma_agent.loop.layouts import ContextLayout
+from lluma_agent.loop.observe import VisionLike
 from lluma_agent.loop.resume import ResumePoint, check_settings, restore, set_aside, start_over
 from lluma_agent.loop.stop import StopKind, disk_error, exit_status
 from lluma_agent.loop.turn import RunTotals
@@ -140,17 +141,20 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
           live: TextIO | None = None, env_state: EnvState | None = None,
           layout: ContextLayout | None = None, clock: Clock | None = None,
           person: InTheLoop | None = None,
-          watch: Callable[[TurnLog, RunTotals], None] | None = None) -> tuple[Coordinator, Any]:
+          watch: Callable[[TurnLog, RunTotals], None] | None = None,
+          vision: VisionLike | None = None) -> tuple[Coordinator, Any]:
     """Everything the loop needs, built here once (nothing is attached to the coordinator afterwards). Returns the
     coordinator and a close() for the resources it holds. `clock`: the run's one clock (the demo's is the
     stand-in's too); `person`: a person in the loop (`--confirm`, `--step`); `watch`: called after each turn's
-    hooks (a test or a benchmark watching the run).
+    hooks (a test or a benchmark watching the run); `vision`: a reading other than the OCR's (the simulator's
+    truth, for plumbing tests; never a fallback).
 
     A log folder that already holds a run is refused (LogDirInUse) unless it is the one `resume` goes on
     with (resume.open_point): then the turns after its checkpoint are set aside and the coordinator starts
     from the checkpoint. After every turn the checkpoint is saved, with `env_state()` (the demo's game). The
     live line goes to `live` (default stdout; `lluma demo --json` sends it to stderr); `quiet` prints nothing.
-    `layout`: the context layout (default the cached one; a benchmark passes its baseline)."""
+    `layout`: the context layout (default the cached one; a benchmark passes its baseline). `vision`: the screen
+    reader (default the one cfg.vision names; the demo's plumbing tests pass the simulator's truth reader)."""
     heap.return_freed_frames()  # resident memory stays flat over a night (heap.py)
     for key, folder in (("memory.dir", cfg.memory.dir), ("logs.dir", cfg.logs.dir)):
         if folder.exists() and not folder.is_dir():  # found now, not as a traceback after the device connected
@@ -171,12 +175,14 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
         status(f"connecting to the device ({cfg.device.serial or 'the only one attached'}) at "
                f"{device.cfg.adb_host}:{device.cfg.adb_port}")
     device.connect()
-    vision = Vision(cfg.vision, client=vision_client, retry=retry_policy(cfg.model))
-    if not quiet:
-        status(f"loading OCR (vision backend {vision.backend})")
-    from lluma_vision.pixels.ocr import get_engine
+    if vision is None:
+        reader = Vision(cfg.vision, client=vision_client, retry=retry_policy(cfg.model))
+        if not quiet:
+            status(f"loading OCR (vision backend {reader.backend})")
+        from lluma_vision.pixels.ocr import get_engine
 
-    get_engine()  # the OCR model loads here (seconds), not silently inside turn 1
+        get_engine()  # the OCR model loads here (seconds), not silently inside turn 1
+        vision = reader
     lock = RunLock(cfg.logs.dir)  # two processes never write one folder at once (a run resumed twice)
     logger = TurnLogger(cfg.logs.dir, cfg.logs.keep_screenshots)
     if resume is not None:

@@ -23,6 +23,7 @@ from PIL import Image, UnidentifiedImageError
 from pydantic import BaseModel
 
 from lluma_sim.game.truth import Element, GroundTruth
+from lluma_vision.models import Region
 
 ScreenTruth = Callable[[], GroundTruth]
 _OCR_LINE = re.compile(r"^\s*(\d+)\t(.*?)\t\[\s*(-?\d+)\s*,\s*(-?\d+)\s*,\s*(-?\d+)\s*,\s*(-?\d+)\s*\]\s*$")
@@ -66,7 +67,7 @@ def sent_image(request: dict[str, Any]) -> Image.Image | None:
     return None
 
 
-def _region(fy: float, element: Element | None, screen: str) -> str:
+def region_of(fy: float, element: Element | None, screen: str) -> Region:
     if element is not None and element.kind == "tab":
         return "menu"
     if screen in DIALOG_SCREENS:
@@ -102,7 +103,7 @@ def _from_truth(lines: list[OcrLine], size: tuple[int, int], truth: GroundTruth)
             continue
         inside = [ln.id for ln in lines if e.box.contains(ln.center[0] * sx, ln.center[1] * sy)]
         meta = "disabled" if not e.enabled else "selected" if e.kind == "tab" and e.name == truth.selected_tab else ""
-        region = _region(e.box.center[1] / truth.height, e, truth.screen)
+        region = region_of(e.box.center[1] / truth.height, e, truth.screen)
         if inside and e.kind != "icon":
             buttons.append({"ocr_ids": inside, "name": e.name, "meta": meta, "region": region})
         else:  # no text to ground it: an icon, boxed as fractions of the image
@@ -123,7 +124,7 @@ def _from_cues(lines: list[OcrLine], image: Image.Image | None, size: tuple[int,
             plate = plate_around(image, ln.box)
             if plate is None or any(o is not ln and _inside(o.center, plate) for o in lines):
                 continue  # no plate, or a card holding other text: not one button
-        region = _region(ln.center[1] / size[1], None, "")
+        region = region_of(ln.center[1] / size[1], None, "")
         buttons.append({"ocr_ids": [ln.id], "name": ln.text, "meta": "", "region": region})
     return {"buttons": buttons, "icons": [], "gauges": []}
 

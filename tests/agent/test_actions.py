@@ -208,6 +208,7 @@ def test_advance_dialogue_refuses_when_a_text_it_did_not_mean_lies_next_to_the_t
         plan("advanceDialogue", {}, screen)
 
 
+@pytest.mark.ocr
 @pytest.mark.parametrize("variant", range(4))
 def test_a_pressed_text_is_aimed_where_its_letters_are_not_at_the_readers_padding(variant: int) -> None:
     """The title's "Tap to Start" has no plate: the read box is padded around the letters, so a tap anywhere in it

@@ -74,7 +74,7 @@ def test_a_demo_with_a_hostile_memory_folder_keeps_every_request_under_the_budge
     from lluma_cli.demo import run_demo
 
     hostile_folder(tmp_path / "memory")
-    s = run_demo(4, tmp_path, quiet=True, overrides={"LLUMA_MEMORY__BUDGET_TOKENS": "32000"})
+    s = run_demo(4, tmp_path, quiet=True, overrides={"LLUMA_MEMORY__BUDGET_TOKENS": "32000"}, truth_vision=True)
     assert s.turns == 4 and s.stop_kind == "max_turns"
     for log in read_turns(tmp_path):
         [memory] = [x for x in log.context if x.name == "memory"]

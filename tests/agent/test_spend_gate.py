@@ -20,6 +20,8 @@ from lluma_vision.facts.screen import identify
 from lluma_vision.models import VisionOutput
 from lluma_vision.pipeline import Vision
 
+pytestmark = pytest.mark.ocr  # reads frames with the OCR (pyproject: markers)
+
 BODIES = {
     "rest": ("Rest for this turn?", "Energy will recover."),
     "alarm": ("Use 1 Alarm Clock to try again?",),

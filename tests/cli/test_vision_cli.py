@@ -10,6 +10,8 @@ from PIL import Image, ImageDraw, ImageFont
 
 from lluma_cli.vision import main
 
+pytestmark = pytest.mark.ocr  # reads frames with the OCR (pyproject: markers)
+
 
 @pytest.fixture(scope="module")
 def shot(tmp_path_factory: pytest.TempPathFactory) -> Path:

@@ -50,6 +50,7 @@ def demo_run(tmp_path_factory):
     return logs, taps, totals, requests
 
 
+@pytest.mark.ocr
 def test_demo_plays_and_logs_validate(demo_run):
     logs, taps, totals, _ = demo_run
     turn_logs = read_turns(logs)
@@ -64,6 +65,7 @@ def test_demo_plays_and_logs_validate(demo_run):
     assert all((logs / t.frame.path).exists() for t in turn_logs[-5:])
 
 
+@pytest.mark.ocr
 def test_lluma_search_finds_the_runs_turns(demo_run):
     logs = demo_run[0]
     out = subprocess.run([sys.executable, "-m", "lluma_cli", "search", "Training", str(logs), "--json"],
@@ -78,6 +80,7 @@ def test_lluma_search_finds_the_runs_turns(demo_run):
         assert "[train" in h["snippet"].lower()
 
 
+@pytest.mark.ocr
 def test_turn_logs_list_the_knowledge_matched_to_their_screen(demo_run):
     from lluma_agent.context import knowledge
 
@@ -89,6 +92,7 @@ def test_turn_logs_list_the_knowledge_matched_to_their_screen(demo_run):
         assert sum(starter[i].tokens for i in t.knowledge) <= 300
 
 
+@pytest.mark.ocr
 def test_taps_land_on_the_named_buttons(demo_run):
     logs, taps, _, _ = demo_run
     presses = [t.action for t in read_turns(logs) if t.action and t.action.tool == "pressButton" and t.action.point]
@@ -104,6 +108,7 @@ def test_taps_land_on_the_named_buttons(demo_run):
         )
 
 
+@pytest.mark.ocr
 def test_memory_files_change_and_are_logged(demo_run):
     logs, _, _, _ = demo_run
     changes = [c for t in read_turns(logs) for c in t.memory_changes]
@@ -112,6 +117,7 @@ def test_memory_files_change_and_are_logged(demo_run):
     assert all(c.diff.startswith("--- a/") for c in changes)
 
 
+@pytest.mark.ocr
 def test_cache_is_read_after_the_first_turns(demo_run):
     logs, _, totals, requests = demo_run
     turn_logs = read_turns(logs)
@@ -124,6 +130,7 @@ def test_cache_is_read_after_the_first_turns(demo_run):
         assert [s.name for s in t.context if s.breakpoint] == ["system", "memory", "history", "current"]
 
 
+@pytest.mark.ocr
 def test_api_key_never_reaches_a_log(demo_run):
     logs, _, _, requests = demo_run
     for path in logs.rglob("*"):
@@ -153,7 +160,7 @@ def _tool(tool: str, /, **inp: Any) -> dict[str, Any]:
 
 def test_unknown_button_taps_nothing_and_says_why(tmp_path):
     policy = OnePolicy([[_tool("pressButton", name="Gacha")]])
-    with sim_agent(3, tmp_path, seed=2, policy=policy) as (sim, coordinator):
+    with sim_agent(3, tmp_path, seed=2, policy=policy, truth_vision=True) as (sim, coordinator):
         game = sim.game
         taps: list[tuple[float, float]] = []
         original = game.tap
@@ -170,7 +177,7 @@ def test_unknown_button_taps_nothing_and_says_why(tmp_path):
 
 def test_a_persons_memory_edit_is_noticed(tmp_path):
     policy = OnePolicy([])
-    with sim_agent(4, tmp_path, seed=2, policy=policy) as (sim, coordinator):
+    with sim_agent(4, tmp_path, seed=2, policy=policy, truth_vision=True) as (sim, coordinator):
         coordinator.step()
         (tmp_path / "memory" / "orders.md").write_text("Always rest below 50 energy.\n")
         log = coordinator.step()
@@ -186,7 +193,7 @@ def test_a_persons_memory_edit_is_noticed(tmp_path):
 
 def test_overwriting_a_persons_memory_file_says_which_lines_it_drops(tmp_path):
     policy = OnePolicy([])
-    with sim_agent(5, tmp_path, seed=2, policy=policy) as (sim, coordinator):
+    with sim_agent(5, tmp_path, seed=2, policy=policy, truth_vision=True) as (sim, coordinator):
         coordinator.step()
         (tmp_path / "memory" / "orders.md").write_text("Always rest below 50 energy.\nKeep this line.\n")
         coordinator.step()  # the person's edit is noticed and shown
@@ -203,7 +210,7 @@ def _demo_playing(logs: Path, turns: int) -> subprocess.Popen[str]:
     """`lluma demo` in a process of its own, once it has logged `turns` turns (of 200)."""
     env = {**os.environ, "ADBUTILS_ADB_PATH": "/bin/false"}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "lluma_cli", "demo", "--turns", "200", "--logs", str(logs)],
+        [sys.executable, "-m", "lluma_cli", "demo", "--turns", "200", "--logs", str(logs), "--truth-vision"],
         cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     deadline = time.monotonic() + 120
@@ -226,7 +233,8 @@ def test_second_ctrl_c_stops_now_with_consistent_files(tmp_path):
     marks.mkdir()
     env = {**os.environ, "ADBUTILS_ADB_PATH": "/bin/false"}
     proc = subprocess.Popen(  # the stand-in holds the 4th decision: turn 4 runs until the second press
-        [sys.executable, str(REPO / "tests" / "held_demo.py"), "4", str(marks), "--turns", "200", "--logs", str(logs)],
+        [sys.executable, str(REPO / "tests" / "held_demo.py"), "4", str(marks), "--turns", "200", "--logs", str(logs),
+         "--truth-vision"],
         cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     try:
@@ -267,11 +275,11 @@ def test_demo_json_summary_reads_config_yaml_and_environment(tmp_path, monkeypat
     """`lluma demo --json` prints one JSON summary; like `lluma run` it reads ./config.yaml and LLUMA_*."""
     monkeypatch.chdir(tmp_path)
     (tmp_path / "config.yaml").write_text("model:\n  name: claude-sonnet-4-6\n  max_tokenz: 1\n")
-    assert demo_main(["--turns", "3", "--json"]) == 2
+    assert demo_main(["--turns", "3", "--json", "--truth-vision"]) == 2
     assert "model.max_tokenz: unknown key" in capsys.readouterr().err
     (tmp_path / "config.yaml").write_text("model:\n  name: claude-sonnet-4-6\n")
     monkeypatch.setenv("LLUMA_MODEL__NAME", "claude-opus-4-5")  # the environment wins over the file
-    assert demo_main(["--turns", "3", "--json", "--logs", str(tmp_path / "logs")]) == 0
+    assert demo_main(["--turns", "3", "--json", "--logs", str(tmp_path / "logs"), "--truth-vision"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["turns"] == 3 and d["model"] == "claude-opus-4-5" and d["cost_usd"] > 0
     total_in = d["uncached_input_tokens"] + d["cache_read_tokens"] + d["cache_write_tokens"]
@@ -296,7 +304,7 @@ def test_stuck_warns_then_forces_another_action_then_pauses(tmp_path):
         "LLUMA_RUN__STUCK_AFTER": "2", "LLUMA_RUN__STUCK_FORCE_AFTER": "3", "LLUMA_RUN__STUCK_PAUSE_AFTER": "5",
         "LLUMA_RECOVERY__MAX_CYCLES": "0",  # no ladder: the pause at stuck_pause_after (test_game_restart.py climbs it)
     }
-    with sim_agent(20, tmp_path, seed=2, policy=policy, overrides=overrides) as (sim, coordinator):
+    with sim_agent(20, tmp_path, seed=2, policy=policy, overrides=overrides, truth_vision=True) as (sim, coordinator):
         totals = coordinator.run()
     logs = read_turns(tmp_path)
     levels = [t.stuck.level for t in logs]
@@ -313,7 +321,7 @@ def test_stuck_warns_then_forces_another_action_then_pauses(tmp_path):
 
 
 def test_max_cost_stops_the_run_cleanly(tmp_path):
-    s = run_demo(50, tmp_path, seed=4, quiet=True, overrides={"LLUMA_RUN__MAX_COST_USD": "0.004"})
+    s = run_demo(50, tmp_path, seed=4, quiet=True, overrides={"LLUMA_RUN__MAX_COST_USD": "0.004"}, truth_vision=True)
     assert s.stop_reason.startswith("max_cost_usd") and 1 <= s.turns < 50
     assert s.cost_usd >= 0.004
 
@@ -321,7 +329,7 @@ def test_max_cost_stops_the_run_cleanly(tmp_path):
 def test_a_dropped_device_costs_nothing_and_an_unreachable_one_ends_the_run(tmp_path):
     policy = OnePolicy([])
     overrides = {"LLUMA_DEVICE__RECONNECT_ATTEMPTS": "2", "LLUMA_DEVICE__RECONNECT_BACKOFF_S": "0.05"}
-    with sim_agent(10, tmp_path, seed=2, policy=policy, overrides=overrides) as (sim, coordinator):
+    with sim_agent(10, tmp_path, seed=2, policy=policy, overrides=overrides, truth_vision=True) as (sim, coordinator):
         faults = sim.adb.faults(sim.cfg.device.serial)
         first = coordinator.step()
         assert first.action is not None
@@ -338,7 +346,7 @@ def test_a_dropped_device_costs_nothing_and_an_unreachable_one_ends_the_run(tmp_
 def test_history_folds_with_the_summary_the_model_wrote_a_turn_ahead_and_no_extra_call(tmp_path):
     overrides = {"LLUMA_CONTEXT__HISTORY_MAX_TURNS": "6", "LLUMA_CONTEXT__FOLD_CHUNK_TURNS": "3"}
     policy = OnePolicy([])
-    with sim_agent(12, tmp_path, seed=6, overrides=overrides, policy=policy) as (sim, coordinator):
+    with sim_agent(12, tmp_path, seed=6, overrides=overrides, policy=policy, truth_vision=True) as (sim, coordinator):
         totals = coordinator.run()
     logs = read_turns(tmp_path)
     folded = [t for t in logs if t.history_fold]
@@ -365,7 +373,7 @@ def test_a_model_that_writes_no_summary_ahead_gets_a_billed_summary_call(tmp_pat
 
     policy = IgnoresFoldAsk()
     overrides = {"LLUMA_CONTEXT__HISTORY_MAX_TURNS": "6", "LLUMA_CONTEXT__FOLD_CHUNK_TURNS": "3"}
-    with sim_agent(10, tmp_path, seed=6, overrides=overrides, policy=policy) as (sim, coordinator):
+    with sim_agent(10, tmp_path, seed=6, overrides=overrides, policy=policy, truth_vision=True) as (sim, coordinator):
         totals = coordinator.run()
         entries = list(sim.api.log)
     logs = read_turns(tmp_path)
@@ -386,7 +394,7 @@ def test_a_model_that_writes_no_summary_ahead_gets_a_billed_summary_call(tmp_pat
 def test_thinking_blocks_are_passed_back_unmodified(tmp_path):
     overrides = {"LLUMA_MODEL__NAME": "claude-haiku-4-5", "LLUMA_MODEL__THINKING_BUDGET": "1024",
                  "LLUMA_MODEL__MAX_TOKENS": "2048"}
-    with sim_agent(4, tmp_path, seed=6, overrides=overrides) as (sim, coordinator):
+    with sim_agent(4, tmp_path, seed=6, overrides=overrides, truth_vision=True) as (sim, coordinator):
         coordinator.run()
         entries = [e for e in sim.api.log if e.endpoint == "messages"]  # not the count_tokens preflight
     assert [e.status for e in entries] == [200] * 4
@@ -395,6 +403,7 @@ def test_thinking_blocks_are_passed_back_unmodified(tmp_path):
     assert all(b["id"].startswith("toolu_") for r in replies for b in r if b["type"] == "tool_use")
 
 
+@pytest.mark.ocr
 def test_vlm_readings_are_billed_to_the_turn(tmp_path, capsys):
     with sim_agent(2, tmp_path, seed=6, overrides={"LLUMA_VISION__BACKEND": "hybrid"}) as (sim, coordinator):
         totals = coordinator.run()
@@ -426,7 +435,7 @@ def test_every_decision_carries_the_screenshot_and_kept_thinking_turns_keep_thei
     # The default model (Haiku 5.5, adaptive thinking): each turn is kept verbatim, image included, until a fold.
     policy = OnePolicy([])
     overrides = {"LLUMA_CONTEXT__HISTORY_MAX_TURNS": "6", "LLUMA_CONTEXT__FOLD_CHUNK_TURNS": "3"}
-    with sim_agent(10, tmp_path, seed=6, overrides=overrides, policy=policy) as (sim, coordinator):
+    with sim_agent(10, tmp_path, seed=6, overrides=overrides, policy=policy, truth_vision=True) as (sim, coordinator):
         coordinator.run()
         entries = [e for e in sim.api.log if e.endpoint == "messages"]
     assert all(e.status == 200 for e in entries)
@@ -459,7 +468,7 @@ def test_zoom_sends_the_crop_at_full_resolution_with_the_next_request(tmp_path):
     policy = OnePolicy([[_tool("zoom", name="Career")], [_tool("zoom", box=[0, 0.5, 1, 0.75])],
                         [_tool("zoom", name="Gacha")]])
     no_thinking = {"LLUMA_MODEL__NAME": "claude-haiku-4-5"}  # past turns compact (a thinking turn stays verbatim)
-    with sim_agent(4, tmp_path, seed=2, policy=policy, overrides=no_thinking) as (sim, coordinator):
+    with sim_agent(4, tmp_path, seed=2, policy=policy, overrides=no_thinking, truth_vision=True) as (sim, coordinator):
         taps: list[tuple[float, float]] = []
         original = sim.game.tap
         sim.game.tap = lambda x, y: (taps.append((x, y)), original(x, y))[1]
@@ -501,7 +510,7 @@ def test_the_baseline_window_slides_past_its_limit_without_an_orphan_tool_result
     # It used to stop at turn 44 (history_max_turns 40): the first kept turn's results answered a dropped reply.
     overrides = {"LLUMA_CONTEXT__HISTORY_MAX_TURNS": "3", "LLUMA_CONTEXT__FOLD_CHUNK_TURNS": "1"}
     baseline = bench_module("baseline_layout").BaselineLayout()
-    with sim_agent(7, tmp_path, seed=6, overrides=overrides, layout=baseline) as (sim, coordinator):
+    with sim_agent(7, tmp_path, seed=6, overrides=overrides, layout=baseline, truth_vision=True) as (sim, coordinator):
         totals = coordinator.run()
         entries = [e for e in sim.api.log if e.endpoint == "messages"]
     assert totals.turns == 7 and [e.status for e in entries] == [200] * 7

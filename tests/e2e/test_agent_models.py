@@ -34,7 +34,7 @@ def _bodies(api: Any) -> list[dict[str, Any]]:
 
 
 def test_requests_follow_the_current_model_rules(tmp_path):
-    with sim_agent(3, tmp_path, seed=3) as (sim, coordinator):
+    with sim_agent(3, tmp_path, seed=3, truth_vision=True) as (sim, coordinator):
         sim.api.keep_bodies = True
         totals = coordinator.run()
         bodies = [b for b in _bodies(sim.api) if "tools" in b]
@@ -51,14 +51,14 @@ def test_requests_follow_the_current_model_rules(tmp_path):
 def test_a_refusal_does_nothing_that_turn_and_several_in_a_row_stop_the_run(tmp_path):
     refusal = PolicyReply(content=[{"type": "text", "text": "I can't help with that."}], stop_reason="refusal")
     policy = Scripted({1: refusal})
-    with sim_agent(3, tmp_path, seed=3, policy=policy) as (sim, coordinator):
+    with sim_agent(3, tmp_path, seed=3, policy=policy, truth_vision=True) as (sim, coordinator):
         first = coordinator.step()
         assert first.action is None and first.response is not None and first.response.stop_reason == "refusal"
         assert any("refus" in e for e in first.errors)
         second = coordinator.step()
         assert second.action is not None  # the run goes on
-    with sim_agent(10, tmp_path / "again", seed=3, policy=Scripted({n: refusal for n in range(1, 11)})) as (
-            sim, coordinator):
+    with sim_agent(10, tmp_path / "again", seed=3, policy=Scripted({n: refusal for n in range(1, 11)}),
+                   truth_vision=True) as (sim, coordinator):
         totals = coordinator.run()
     assert totals.turns == 3 and "refused 3 turns in a row" in totals.stop_reason
 
@@ -68,7 +68,7 @@ def test_a_busy_api_is_waited_out_and_never_ends_the_run(tmp_path):
     at 60 s, on a fake clock), then the API is back: the run goes on to max_turns."""
     faults = FaultSchedule(queue=[Fault(kind="overloaded", retry_after_s=90)] * 18)
     clock = FakeClock()  # the run's one clock: the model's retries wait on it, and the stand-in reads it
-    with sim_agent(5, tmp_path, seed=3, faults=faults, clock=clock) as (sim, coordinator):
+    with sim_agent(5, tmp_path, seed=3, faults=faults, clock=clock, truth_vision=True) as (sim, coordinator):
         totals = coordinator.run()
         logs = coordinator.logger
     assert totals.stop_reason == "max_turns (5) reached"
@@ -81,7 +81,7 @@ def test_a_busy_api_is_waited_out_and_never_ends_the_run(tmp_path):
 
 
 def test_history_only_appends_across_a_persons_memory_edit(tmp_path):
-    with sim_agent(6, tmp_path, seed=3) as (sim, coordinator):
+    with sim_agent(6, tmp_path, seed=3, truth_vision=True) as (sim, coordinator):
         sim.api.keep_bodies = True
         coordinator.step()
         coordinator.step()
@@ -103,7 +103,7 @@ def test_history_only_appends_across_a_persons_memory_edit(tmp_path):
 
 
 def test_a_changed_prefix_is_recovered_with_drop_block_and_logged(tmp_path):
-    with sim_agent(3, tmp_path, seed=3) as (sim, coordinator):
+    with sim_agent(3, tmp_path, seed=3, truth_vision=True) as (sim, coordinator):
         sim.api.keep_bodies = True
         coordinator.step()
         # the kept thinking is now bound to another prefix
@@ -124,7 +124,8 @@ def _asks_summary(request: dict) -> bool:
 def test_the_fold_reads_its_chunk_from_the_cache_writes_none_and_every_call_is_billed(tmp_path):
     env = {"LLUMA_CONTEXT__HISTORY_MAX_TURNS": "4", "LLUMA_CONTEXT__FOLD_CHUNK_TURNS": "2"}
     # A model that wrote no summary ahead (IgnoresFoldAsk): the fold makes its own call.
-    with sim_agent(7, tmp_path, seed=3, overrides=env, policy=IgnoresFoldAsk()) as (sim, coordinator):
+    with sim_agent(7, tmp_path, seed=3, overrides=env, policy=IgnoresFoldAsk(),
+                   truth_vision=True) as (sim, coordinator):
         sim.api.keep_bodies = True
         totals = coordinator.run()
         folds = [e for e in sim.api.log if e.endpoint == "messages" and e.request and _asks_summary(e.request)]

@@ -22,7 +22,7 @@ LLUMA = Path(sys.executable).parent / "lluma"
 def _start_demo(logs: Path, seed: int) -> subprocess.Popen[bytes]:
     env = {**os.environ, "ADBUTILS_ADB_PATH": "/bin/false"}
     env.pop("ANTHROPIC_API_KEY", None)
-    cmd = [str(LLUMA), "demo", "--turns", "200", "--seed", str(seed), "--logs", str(logs), "--json"]
+    cmd = [str(LLUMA), "demo", "--turns", "200", "--seed", str(seed), "--logs", str(logs), "--json", "--truth-vision"]
     return subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 

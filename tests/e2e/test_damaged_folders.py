@@ -18,7 +18,7 @@ from lluma_cli import demo, search
 @pytest.fixture(scope="module")
 def three_turns(tmp_path_factory: pytest.TempPathFactory) -> Path:
     logs = tmp_path_factory.mktemp("damaged") / "run"
-    assert demo.main(["--turns", "3", "--logs", str(logs), "--json"]) == 0
+    assert demo.main(["--turns", "3", "--logs", str(logs), "--json", "--truth-vision"]) == 0
     return logs
 
 
@@ -39,7 +39,7 @@ def test_a_run_whose_turns_sqlite_is_damaged_resumes(three_turns: Path, tmp_path
         db.write_bytes(db.read_bytes()[:1000])
     else:
         db.write_bytes(b"this is not a database" * 100)
-    assert demo.main(["--resume", str(run), "--turns", "2", "--json"]) == 0
+    assert demo.main(["--resume", str(run), "--turns", "2", "--json", "--truth-vision"]) == 0
     assert len(read_turns(run)) == 5
     rows = sqlite3.connect(run / "turns.sqlite").execute("select count(*) from turns").fetchone()[0]
     assert rows == 5 and "Traceback" not in capsys.readouterr().err
@@ -58,10 +58,10 @@ def test_a_folder_with_no_completed_turn_is_started_over(three_turns: Path, tmp_
     (run / "checkpoint.json").unlink()  # killed before its first checkpoint
     for extra in ("turn_000002.json", "turn_000003.json"):
         (run / extra).unlink()
-    assert demo.main(["--resume", str(run), "--turns", "2"]) == 2
+    assert demo.main(["--resume", str(run), "--turns", "2", "--truth-vision"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"lluma demo --logs {run}" in err
-    assert demo.main(["--logs", str(run), "--turns", "2", "--json"]) == 0
+    assert demo.main(["--logs", str(run), "--turns", "2", "--json", "--truth-vision"]) == 0
     assert (run / "turn_000001.json.torn").is_file()
     assert [t.turn for t in read_turns(run)] == [1, 2] and (run / "checkpoint.json").is_file()
 
@@ -95,7 +95,7 @@ def test_a_demo_on_a_full_disk_exits_1_with_one_line(tmp_path: Path, monkeypatch
         raise OSError(errno.ENOSPC, "No space left on device", str(folder / "checkpoint.json"))
 
     monkeypatch.setattr(checkpoint, "save", full)
-    assert demo.main(["--turns", "5", "--logs", str(tmp_path / "run")]) == 1
+    assert demo.main(["--turns", "5", "--logs", str(tmp_path / "run"), "--truth-vision"]) == 1
     err = capsys.readouterr().err
     lines = [line for line in err.splitlines() if line.startswith("lluma demo:")]
     assert len(lines) == 1 and "cannot write the run folder" in lines[0] and "No space left" in lines[0]

@@ -23,7 +23,8 @@ def test_a_game_stopped_with_adb_is_started_again_by_the_agent(tmp_path: Path, a
     hook = tmp_path / "hook.py"
     hook.write_text("import sys\nopen(sys.argv[1], 'a').write(sys.stdin.read())\n", encoding="utf-8")
     command = f"{shlex.quote(sys.executable)} {shlex.quote(str(hook))} {shlex.quote(str(events))}"
-    with sim_agent(8, tmp_path / "logs", seed=5, overrides={"LLUMA_NOTIFY__COMMAND": command}) as (sim, coordinator):
+    with sim_agent(8, tmp_path / "logs", seed=5, overrides={"LLUMA_NOTIFY__COMMAND": command},
+                   truth_vision=True) as (sim, coordinator):
         for _ in range(2):
             assert coordinator.step().game_start is None  # the game is in front: nothing started
         subprocess.run([adb_exe, "-H", "127.0.0.1", "-P", str(sim.adb.port), "shell", "am", "force-stop", PKG],
@@ -58,7 +59,7 @@ def test_the_ladder_on_the_simulated_phone_restarts_the_game_and_pauses_when_not
     policy = PressForever()
     overrides = {"LLUMA_RUN__STUCK_AFTER": "2", "LLUMA_RUN__STUCK_FORCE_AFTER": "3",
                  "LLUMA_RUN__STUCK_PAUSE_AFTER": "5", "LLUMA_RECOVERY__MAX_CYCLES": "1", "LLUMA_RECOVERY__WAIT_S": "0"}
-    with sim_agent(40, tmp_path, seed=2, policy=policy, overrides=overrides) as (sim, coordinator):
+    with sim_agent(40, tmp_path, seed=2, policy=policy, overrides=overrides, truth_vision=True) as (sim, coordinator):
         totals = coordinator.run()
     logs = read_turns(tmp_path)
     rungs = [t.recovery.rung for t in logs if t.recovery is not None]
@@ -80,7 +81,8 @@ def test_a_session_error_on_the_simulated_phone_ends_the_run_and_tells_a_person(
     hook = tmp_path / "hook.py"
     hook.write_text("import sys\nopen(sys.argv[1], 'a').write(sys.stdin.read())\n", encoding="utf-8")
     command = f"{shlex.quote(sys.executable)} {shlex.quote(str(hook))} {shlex.quote(str(events))}"
-    with sim_agent(10, tmp_path / "logs", seed=4, overrides={"LLUMA_NOTIFY__COMMAND": command}) as (sim, coordinator):
+    with sim_agent(10, tmp_path / "logs", seed=4, overrides={"LLUMA_NOTIFY__COMMAND": command},
+                   truth_vision=True) as (sim, coordinator):
         coordinator.step()
         assert sim.game.hazard("session_error")
         totals = coordinator.run()

@@ -21,7 +21,7 @@ from lluma_cli.report import page
 @pytest.fixture(scope="module")
 def run6(tmp_path_factory: pytest.TempPathFactory) -> Path:
     logs = tmp_path_factory.mktemp("hostile3") / "run"
-    demo.run_demo(6, logs, seed=7, quiet=True)
+    demo.run_demo(6, logs, seed=7, quiet=True, truth_vision=True)
     return logs
 
 

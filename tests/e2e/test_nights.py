@@ -23,6 +23,8 @@ from lluma_sim.api.policy import ScriptedPolicy
 from lluma_sim.api.server import ApiServer
 from lluma_sim.game import SimGame
 
+pytestmark = pytest.mark.ocr  # reads frames with the OCR (pyproject: markers)
+
 SERIAL = "emulator-5554"
 
 

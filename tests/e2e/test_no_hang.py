@@ -22,7 +22,7 @@ def test_a_fifo_where_the_map_file_should_be_does_not_block_the_start(tmp_path: 
     fifo = map_path_for(logs / "memory")
     logs.mkdir()
     os.mkfifo(fifo)
-    with sim_agent(2, logs, seed=3) as (_, coordinator):
+    with sim_agent(2, logs, seed=3, truth_vision=True) as (_, coordinator):
         totals = coordinator.run()
     assert totals.turns == 2
     first = read_turns(logs)[0]
@@ -37,7 +37,7 @@ def test_a_run_whose_api_restarts_mid_run_goes_on(tmp_path: Path) -> None:
     thinking kept in history is refused (400 "Invalid `signature` in `thinking` block"). Before, every later turn
     failed on it and three ended the run; now the history's thinking is dropped once and the run goes on."""
     logs = tmp_path / "logs"
-    with sim_agent(6, logs, seed=7) as (sim, coordinator):
+    with sim_agent(6, logs, seed=7, truth_vision=True) as (sim, coordinator):
         for _ in range(3):
             assert not coordinator.step().errors
         policy, port = sim.api.policy, sim.api.port

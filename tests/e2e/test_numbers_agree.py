@@ -29,7 +29,7 @@ def test_live_line_logs_stats_and_summary_agree_on_cost_and_cache_hit(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     folder = tmp_path / "demo"
-    assert demo.main(["--turns", "4", "--logs", str(folder)]) == 0
+    assert demo.main(["--turns", "4", "--logs", str(folder), "--truth-vision"]) == 0
     shown = capsys.readouterr().out
     live = [line for line in shown.splitlines() if line.startswith("turn ")]
     assert len(live) == 4

@@ -17,7 +17,8 @@ from lluma_cli import demo, replay
 @pytest.fixture(scope="module")
 def haiku55_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     logs = tmp_path_factory.mktemp("replay55") / "run"
-    demo.run_demo(10, logs, seed=7, quiet=True)  # the default model: adaptive thinking, blocks bound to their prefix
+    # the default model: adaptive thinking, blocks bound to their prefix
+    demo.run_demo(10, logs, seed=7, quiet=True, truth_vision=True)
     return logs
 
 

@@ -61,7 +61,7 @@ def _answers(log: TurnLog, earlier: TurnLog) -> bool:
 def three_turns(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A finished 3-turn demo run; tests copy it before changing anything."""
     logs = tmp_path_factory.mktemp("three") / "run"
-    run_demo(3, logs, seed=5, quiet=True)
+    run_demo(3, logs, seed=5, quiet=True, truth_vision=True)
     return logs
 
 
@@ -73,7 +73,7 @@ def _copy(src: Path, tmp_path: Path) -> Path:
 
 def test_a_short_break_resumes_with_the_same_prefix_and_reads_it_from_cache(tmp_path: Path) -> None:
     logs = tmp_path / "run"
-    with sim_environment(6, logs, seed=11, overrides=SMALL_HISTORY) as sim:
+    with sim_environment(6, logs, seed=11, overrides=SMALL_HISTORY, truth_vision=True) as sim:
         with agent_on(sim) as coordinator:
             coordinator.run()
         before = read_turns(logs)
@@ -122,7 +122,7 @@ def test_a_torn_last_turn_is_set_aside_and_played_again(three_turns: Path, tmp_p
     assert point.turn == 3 and [p.name for p in point.torn] == [
         "turn_000004.json", "turn_000004.json.gz", "turn_000005.json"]
 
-    summary = run_demo(1, logs, quiet=True, resume=point)
+    summary = run_demo(1, logs, quiet=True, resume=point, truth_vision=True)
 
     err = capsys.readouterr().err
     assert "turn 4 was not finished" in err and "turn 5 was not finished" in err
@@ -146,7 +146,8 @@ def test_a_demo_killed_with_sigkill_resumes_to_completion(tmp_path: Path) -> Non
     logs = tmp_path / "run"
     env = {**os.environ, "ADBUTILS_ADB_PATH": "/bin/false"}
     env.pop("ANTHROPIC_API_KEY", None)
-    cmd = [str(LLUMA), "demo", "--turns", "200", "--seed", "4", "--logs", str(logs), "--json"]
+    # killed on the truth vision (the kill is the subject), resumed with the OCR: the taps land on the resumed game
+    cmd = [str(LLUMA), "demo", "--turns", "200", "--seed", "4", "--logs", str(logs), "--json", "--truth-vision"]
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 240

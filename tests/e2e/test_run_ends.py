@@ -7,9 +7,13 @@ import json
 import socket
 from pathlib import Path
 
+import pytest
+
 from lluma_cli import run
 from lluma_sim.adb.server import AdbServer
 from lluma_sim.game import SimGame
+
+pytestmark = pytest.mark.ocr  # reads frames with the OCR (pyproject: markers)
 
 
 def _closed_port() -> int:

@@ -9,9 +9,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from lluma_sim.adb.server import AdbServer
 from lluma_sim.api.faults import FaultSchedule
 from lluma_sim.api.server import ApiServer
+
+pytestmark = pytest.mark.ocr  # reads frames with the OCR (pyproject: markers)
 
 LLUMA = Path(sys.executable).parent / "lluma"
 SENTINEL = "sk-ant-api03-SENTINEL7f3a9c1e5b2d8f4a6c0e9b7d5f3a1c8e"

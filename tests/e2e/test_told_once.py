@@ -33,7 +33,7 @@ def _hook(tmp_path: Path) -> tuple[str, Path]:
 def test_a_notify_that_leaves_a_child_behind_still_tells_the_end_and_leaves_nothing_running(tmp_path: Path) -> None:
     command, out = _hook(tmp_path)
     overrides = {"LLUMA_NOTIFY__COMMAND": command, "LLUMA_NOTIFY__TIMEOUT_S": "20"}
-    with sim_agent(4, tmp_path / "logs", seed=5, overrides=overrides) as (sim, coordinator):
+    with sim_agent(4, tmp_path / "logs", seed=5, overrides=overrides, truth_vision=True) as (sim, coordinator):
         coordinator.step()
         sim.game.stop_app()  # stopped from outside: the next turn starts it again and tells the command
         totals = coordinator.run()
@@ -51,7 +51,8 @@ def test_a_game_package_not_installed_ends_the_run_with_one_notification(tmp_pat
     command, out = _hook(tmp_path)
     live = io.StringIO()
     overrides = {"LLUMA_NOTIFY__COMMAND": command, "LLUMA_GAME__PACKAGE": "com.example.notinstalled"}
-    with sim_agent(10, tmp_path / "logs", seed=5, quiet=False, live=live, overrides=overrides) as (sim, coordinator):
+    with sim_agent(10, tmp_path / "logs", seed=5, quiet=False, live=live, overrides=overrides,
+                   truth_vision=True) as (sim, coordinator):
         totals = coordinator.run()
     assert totals.stop_kind == StopKind.GAME_START and exit_status(totals.stop_kind) == 1
     assert totals.turns == 3 and "com.example.notinstalled is not installed on the device" in totals.stop_reason

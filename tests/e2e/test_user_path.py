@@ -70,7 +70,7 @@ def test_a_second_demo_into_the_same_folder_leaves_the_first_untouched(
     logger.write(TurnLog(turn=2, started_at=2.0, model="claude-haiku-4-5"))
     logger.close()
     before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
-    assert demo.main(["--turns", "2", "--logs", str(tmp_path)]) == 2
+    assert demo.main(["--turns", "2", "--logs", str(tmp_path), "--truth-vision"]) == 2
     err = capsys.readouterr().err
     assert "already holds a run" in err and err.count("\n") == 1
     assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
@@ -80,7 +80,7 @@ def test_a_second_demo_into_the_same_folder_leaves_the_first_untouched(
 def six_turns(tmp_path_factory: pytest.TempPathFactory) -> Path:
     logs = tmp_path_factory.mktemp("replay") / "run"
     # Haiku 4.5 (no thinking) sends a screenshot each turn: the request files must leave its bytes out.
-    demo.run_demo(6, logs, seed=7, quiet=True, overrides={"LLUMA_MODEL__NAME": "claude-haiku-4-5"})
+    demo.run_demo(6, logs, seed=7, quiet=True, overrides={"LLUMA_MODEL__NAME": "claude-haiku-4-5"}, truth_vision=True)
     return logs
 
 

@@ -174,6 +174,7 @@ QUICK = {
 }
 
 
+@pytest.mark.ocr
 def test_demo_with_faults_reports_what_fired_and_taps_off_target(tmp_path) -> None:
     from lluma_cli.demo import main, run_demo
 

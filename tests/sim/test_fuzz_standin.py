@@ -4,11 +4,14 @@ JSON 4xx error naming the problem — never the stand-in's own 500 (which would 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
-from hypothesis import given, settings
+import pytest
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from lluma_sim.api.policy import ScriptedPolicy
 from lluma_sim.api.server import ApiServer
 
 HEADERS = {"authorization": "Bearer sk-fuzz", "anthropic-version": "2026-10-21", "content-type": "application/json"}
@@ -46,6 +49,24 @@ def mutated_requests(draw: st.DrawFn) -> dict[str, Any]:
     return body
 
 
+@pytest.fixture(scope="module")
+def stand_in() -> Iterator[ApiServer]:
+    """One running stand-in for the module's 600 examples (a server per example cost its start and stop each)."""
+    with ApiServer() as server:
+        yield server
+
+
+def _fresh(server: ApiServer) -> ApiServer:
+    """The module's stand-in as a new one is: no cache, no log, a new player (examples stay independent)."""
+    server.reset()
+    server.policy = ScriptedPolicy()
+    return server
+
+
+# the module's stand-in is shared on purpose: each example starts from _fresh
+SHARED = [HealthCheck.function_scoped_fixture]
+
+
 def _check(server: ApiServer, raw: bytes) -> None:
     status, _headers, payload = server.handle("POST", "/v1/messages", HEADERS, raw)
     assert status == 200 or 400 <= status < 500, (status, payload[:300])
@@ -54,18 +75,16 @@ def _check(server: ApiServer, raw: bytes) -> None:
         assert answer["type"] == "error" and answer["error"]["message"]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200, deadline=None, suppress_health_check=SHARED)
 @given(body=mutated_requests())
-def test_mutated_requests_get_a_clear_answer(body: dict[str, Any]) -> None:
-    with ApiServer() as server:
-        _check(server, json.dumps(body).encode())
+def test_mutated_requests_get_a_clear_answer(stand_in: ApiServer, body: dict[str, Any]) -> None:
+    _check(_fresh(stand_in), json.dumps(body).encode())
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100, deadline=None, suppress_health_check=SHARED)
 @given(raw=st.binary(max_size=200) | json_values.map(lambda v: json.dumps(v).encode()))
-def test_arbitrary_bytes_get_a_clear_answer(raw: bytes) -> None:
-    with ApiServer() as server:
-        _check(server, raw)
+def test_arbitrary_bytes_get_a_clear_answer(stand_in: ApiServer, raw: bytes) -> None:
+    _check(_fresh(stand_in), raw)
 
 
 # ---- request shapes a conversation can hold (issue 23: the stand-in never wedges) ----------------------------
@@ -113,22 +132,23 @@ def _policy_state(server: ApiServer) -> str:
     return repr(({k: v for k, v in vars(p).items() if k not in ("rng", "screen")}, p.rng.getstate()))  # type: ignore[attr-defined]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, suppress_health_check=SHARED)
 @given(body=conversations())
-def test_any_tool_input_in_history_gets_a_clear_answer_and_never_wedges_the_stand_in(body: dict[str, Any]) -> None:
-    with ApiServer() as server:
-        before = _policy_state(server)
-        status, _h, payload = server.handle("POST", "/v1/messages", HEADERS, json.dumps(body).encode())
-        assert status == 200 or 400 <= status < 500, (status, payload[:300])
-        if status != 200:
-            assert _policy_state(server) == before  # a refused request changes nothing
-        # the next, well-formed request is answered: nothing the last one held can wedge the policy
-        again = {**body, "messages": body["messages"][:2] + [
-            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_01fuzz", "content": "ok"},
-                                         {"type": "text", "text": '<vision>{"buttons": [{"name": "OK"}]}</vision>'}]}]}
-        if status == 200:
-            status2, _h, payload2 = server.handle("POST", "/v1/messages", HEADERS, json.dumps(again).encode())
-            assert status2 == 200 or 400 <= status2 < 500, (status2, payload2[:300])
+def test_any_tool_input_in_history_gets_a_clear_answer_and_never_wedges_the_stand_in(stand_in: ApiServer,
+                                                                                    body: dict[str, Any]) -> None:
+    server = _fresh(stand_in)
+    before = _policy_state(server)
+    status, _h, payload = server.handle("POST", "/v1/messages", HEADERS, json.dumps(body).encode())
+    assert status == 200 or 400 <= status < 500, (status, payload[:300])
+    if status != 200:
+        assert _policy_state(server) == before  # a refused request changes nothing
+    # the next, well-formed request is answered: nothing the last one held can wedge the policy
+    again = {**body, "messages": body["messages"][:2] + [
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_01fuzz", "content": "ok"},
+                                     {"type": "text", "text": '<vision>{"buttons": [{"name": "OK"}]}</vision>'}]}]}
+    if status == 200:
+        status2, _h, payload2 = server.handle("POST", "/v1/messages", HEADERS, json.dumps(again).encode())
+        assert status2 == 200 or 400 <= status2 < 500, (status2, payload2[:300])
 
 
 def test_malformed_input_of_a_tool_without_arguments_is_answered_every_time() -> None:

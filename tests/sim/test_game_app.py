@@ -380,6 +380,7 @@ def test_snapshot_restores_the_app_the_night_and_the_careers() -> None:
     assert resumed.state.tp == g.state.tp
 
 
+@pytest.mark.ocr
 def test_demo_hazards_flag_counts_what_fired_in_its_json(tmp_path, capsys) -> None:
     import json
 
@@ -412,6 +413,7 @@ def test_sim_phone_refuses_a_bad_hazard_rate_or_career_length() -> None:
         assert main(["phone", "--career-turns", bad]) == 2
 
 
+@pytest.mark.ocr
 def test_the_offline_vision_reads_the_way_out_of_each_night_screen() -> None:
     """What the player must press is read: as a button, or as the words beside an icon (Android's dialog)."""
     from lluma_vision.config import VisionConfig

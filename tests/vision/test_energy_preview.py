@@ -16,6 +16,8 @@ from lluma_vision.facts.compact import compact
 from lluma_vision.pipeline import Vision
 from lluma_vision.pixels.gauges import find_gauges
 
+pytestmark = pytest.mark.ocr  # reads frames with the OCR (pyproject: markers)
+
 CAREER_START = ("Career", "Next", "Next", "Auto-Select", "Next", "Borrow", "Start Career!")  # home to the hub
 COST = TRAININGS[STATS[0]][1] / MAX_ENERGY  # the selected (first) training's
 

@@ -26,7 +26,7 @@ from lluma_vision.pixels.layout import Block
 ROOT = Path(__file__).resolve().parents[2]
 PER_SOURCE = 5  # screens read from each labelled source (reading all of them is test_vision_real's job)
 
-pytestmark = pytest.mark.timeout(900)
+pytestmark = [pytest.mark.ocr, pytest.mark.timeout(900)]
 
 
 def _read(image: Image.Image) -> tuple[VisionOutput, list[Block]]:

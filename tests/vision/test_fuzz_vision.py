@@ -17,6 +17,8 @@ from lluma_vision.config import VisionConfig
 from lluma_vision.models import VisionOutput
 from lluma_vision.pipeline import Vision
 
+pytestmark = pytest.mark.ocr  # reads frames with the OCR (pyproject: markers)
+
 LLUMA = Path(sys.executable).parent / "lluma"
 
 

@@ -49,7 +49,7 @@ def _files() -> dict[str, str]:
 FILES = _files()
 real = pytest.mark.skipif(not FILES, reason="no labelled screenshots (LLUMA_SCREENS_DIRS)")
 # about 30 reads (17 real screens, 4 rescaled, ten simulator frames): under a minute on an idle machine
-pytestmark = pytest.mark.timeout(1200)
+pytestmark = [pytest.mark.ocr, pytest.mark.timeout(1200)]
 
 
 def _read(vision: Vision, image: Image.Image) -> VisionOutput:

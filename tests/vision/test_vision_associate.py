@@ -9,6 +9,8 @@ from lluma_vision.facts.compact import compact
 from lluma_vision.models import Box, Button, TextLine, VisionOutput
 from lluma_vision.pipeline import Vision
 
+pytestmark = pytest.mark.ocr  # reads frames with the OCR (pyproject: markers)
+
 
 def _t(text, x0, y0, x1, y1):
     return TextLine(text=text, bounds=Box(x0=x0, y0=y0, x1=x1, y1=y1))

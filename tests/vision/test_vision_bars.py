@@ -14,6 +14,8 @@ from lluma_vision.models import Box, Button, CaptionedValue, Gauge, Scrollbar, T
 from lluma_vision.pipeline import Vision
 from lluma_vision.pixels.bars import content_box, shifted
 
+pytestmark = pytest.mark.ocr  # reads frames with the OCR (pyproject: markers)
+
 
 def _boxed(game: Image.Image, width: int, height: int, colour: tuple[int, int, int] = (0, 0, 0)) -> Image.Image:
     frame = Image.new("RGB", (width, height), colour)

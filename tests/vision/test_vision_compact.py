@@ -18,6 +18,8 @@ from lluma_vision.pipeline import Vision
 from lluma_vision.pipeline import reading as reading_mod
 from lluma_vision.pipeline.cache import VisionCache
 
+pytestmark = pytest.mark.ocr  # reads frames with the OCR (pyproject: markers)
+
 
 def screen(n_buttons: int = 20, seed: int = 0) -> VisionOutput:
     rnd = random.Random(seed)

@@ -14,6 +14,8 @@ from lluma_vision.pipeline import Vision
 from tests.sim.test_sim_game import start_career
 from tests.vision.test_vision_shapes import WIDTHS, bar, canvas, plate
 
+pytestmark = pytest.mark.ocr  # reads frames with the OCR (pyproject: markers)
+
 CARD, INK = (48, 48, 52), (236, 236, 240)
 
 

@@ -15,6 +15,8 @@ from lluma_vision.pixels.heuristics import scrollbar
 from lluma_vision.pixels.ocr import prepare
 from tests.vision.test_vision_shapes import OUTLINE, canvas, label
 
+pytestmark = pytest.mark.ocr  # reads frames with the OCR (pyproject: markers)
+
 ROW_TEXT = ("We should go to the beach today", "Maybe rest a little longer first")
 LONE_TEXT = "It was a long and quiet afternoon"
 

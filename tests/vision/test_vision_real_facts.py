@@ -22,7 +22,8 @@ from lluma_sim.labelled.facts import FactScore
 from lluma_sim.labelled.screens import facts_path, labelled_sources
 
 SOURCES = [f for f in labelled_sources() if fact_labels.load(facts_path(f.name))]
-pytestmark = [pytest.mark.skipif(not SOURCES, reason="no labelled screenshots with facts"), pytest.mark.timeout(1200)]
+pytestmark = [pytest.mark.ocr, pytest.mark.skipif(not SOURCES, reason="no labelled screenshots with facts"),
+              pytest.mark.timeout(1200)]
 
 # source: (energy gauges, values, moods, disabled buttons) read at 1x, and the most buttons marked disabled that are not
 # (bench/vision.py --no-sim on 2612053, before round 4: screens 19/19, 25/26, 19/19, 41/44 +3; screens2 8/8, 106/113,

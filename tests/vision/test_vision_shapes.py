@@ -18,6 +18,8 @@ from lluma_vision.pixels.icons import find_icons
 from lluma_vision.pixels.layout import Block, clean_name
 from lluma_vision.pixels.ocr import Line, prepare
 
+pytestmark = pytest.mark.ocr  # reads frames with the OCR (pyproject: markers)
+
 WIDTHS = (420, 720, 1440)
 OUTLINE = (90, 80, 110)
 TILES = ((140, (230, 150, 60), "Rest"), (360, (80, 140, 220), "Work"), (580, (150, 90, 200), "Shop"))

@@ -11,6 +11,8 @@ from lluma_vision.config import VisionConfig
 from lluma_vision.models import VisionOutput
 from lluma_vision.pipeline import Vision
 
+pytestmark = pytest.mark.ocr  # reads frames with the OCR (pyproject: markers)
+
 TAPPABLE = ("button", "tab", "choice")
 
 

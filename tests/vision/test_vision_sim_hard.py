@@ -13,6 +13,8 @@ from lluma_vision.config import VisionConfig
 from lluma_vision.facts.compact import compact
 from lluma_vision.pipeline import Vision
 
+pytestmark = pytest.mark.ocr  # reads frames with the OCR (pyproject: markers)
+
 
 @pytest.fixture(scope="module")
 def vision() -> Vision:
