@@ -32,6 +32,7 @@ def _tap(g: SimGame, name: str) -> None:
         g.capture()
 
 
+@pytest.mark.ocr
 @pytest.mark.parametrize(("style", "variant", "raise_"), [
     ("plain", None, None), ("plain", None, "Guts"),
     ("hard", 0, "Stamina"), ("hard", 1, "Wit"), ("hard", 2, None), ("hard", 3, "Power"),
@@ -53,6 +54,7 @@ def test_the_simulators_raised_training_and_its_row_are_read(
     assert compact(out).selected == want
 
 
+@pytest.mark.ocr
 @pytest.mark.skipif(not SCREENS2.is_dir(), reason="the shared screenshots are not here")
 @pytest.mark.parametrize(("name", "want"), [("dhrpf__training_guts.png", "Guts"),
                                             ("mrhorseshoe__35_training_select.png", "Speed")])
