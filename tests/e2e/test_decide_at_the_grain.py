@@ -20,7 +20,7 @@ TURNS = 36  # the career's setup (7 turns), then about eight game turns with the
 @pytest.mark.timeout(2400)  # OCR on every frame and every raised tile: a loaded machine takes many minutes
 def test_training_is_chosen_on_one_table_and_the_hub_does_not_ask(tmp_path: Path) -> None:
     logs = tmp_path / "logs"
-    with sim_agent(TURNS, logs, seed=3, style="plain",
+    with sim_agent(TURNS, logs, seed=3, style="plain", truth_vision=True,
                    overrides={"LLUMA_MEMORY__DIR": str(tmp_path / "memory")}) as (sim, agent):
         totals = Coordinator.run(agent)
         game = sim.game
