@@ -140,6 +140,21 @@ class CaptionedValue(BaseModel):
     doubtful: bool = False  # a value the game could not show, even re-read (checks.py, context/plausible.py)
 
 
+class Support(BaseModel):
+    """A support card on the raised training (the right-hand column): its bond bar's level and its hint badge."""
+
+    bond: Literal["grey", "blue", "green", "orange", "MAX"]
+    hint: bool = False
+    bounds: Box  # its bond bar (or "MAX" plate)
+
+
+class CompactSupport(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    bond: str
+    hint: bool = False
+
+
 class ScreenIdentity(BaseModel):
     """Which screen a reading shows (lluma_vision.facts.screen.identify): the same id for what a player calls the same
     screen, whatever its numbers or list position; `name` is readable (its title where it has one)."""
@@ -171,6 +186,7 @@ class VisionOutput(BaseModel):
     vlm_usage: dict[str, int] = Field(default_factory=dict)  # Messages API usage of the VLM call(s), for cost
     vlm_retries: list[Attempt] = Field(default_factory=list)  # failed VLM tries that were retried (logged)
     screen: ScreenIdentity | None = None  # which screen this is (lluma_vision.facts.screen.identify)
+    supports: list[Support] = Field(default_factory=list)  # the raised training's cards, top to bottom (supports.py)
 
     @property
     def loose_texts(self) -> list[TextLine]:
@@ -216,6 +232,7 @@ class VisionData(BaseModel):
     mood: str | None = None
     doubtful: list[str] = Field(default_factory=list)  # keys above whose reading failed a check (values end in "?")
     selected: str | None = None  # the raised option of a screen that selects before it commits (raised.py)
+    supports: list[CompactSupport] = Field(default_factory=list)  # the raised training's cards (supports.py)
 
     def to_json(self) -> str:
         return self.model_dump_json(exclude_none=True, exclude_defaults=True)

@@ -33,6 +33,7 @@ from lluma_agent.tools.actions import ActionError
 from lluma_agent.tools.toolkit import ToolContext
 from lluma_vision.facts.compact import compact
 from lluma_vision.facts.raised import Raised, raised
+from lluma_vision.models import CompactSupport
 
 LEARNED_RAISES = 2  # options seen to keep a screen (raised, not committed) before the map counts it one to survey
 SAME_NAME = 80  # rapidfuzz ratio: an OCR spelling of the pressed option ("Stamlna") names it (the event book's 80)
@@ -51,7 +52,16 @@ def facts_line(option: str, obs: Observation) -> str:
     failure = next((v for k, v in view.values.items() if k.casefold().startswith("failure")), "not read")
     now, after = view.gauges.get("Energy"), view.gauges.get("Energy after")
     energy = f"energy {now:.2f} -> {after:.2f}" if now is not None and after is not None else "energy not read"
-    return f"{option}: gains {gains}; failure {failure}; {energy}"
+    return f"{option}: gains {gains}; failure {failure}; {energy}{cards_part(view.supports)}"
+
+
+def cards_part(cards: list[CompactSupport]) -> str:
+    """The raised option's support cards, e.g. `; cards 2 (1 MAX, 1 hint)`; nothing when none were read."""
+    if not cards:
+        return ""
+    maxed, hints = sum(c.bond == "MAX" for c in cards), sum(c.hint for c in cards)
+    more = ", ".join(f"{n} {word}" for n, word in ((maxed, "MAX"), (hints, "hint")) if n)
+    return f"; cards {len(cards)}" + (f" ({more})" if more else "")
 
 
 @dataclass

@@ -17,6 +17,7 @@ from lluma_vision.models import (
     CompactButton,
     CompactMenu,
     CompactScroll,
+    CompactSupport,
     Gauge,
     VisionData,
     VisionOutput,
@@ -58,6 +59,7 @@ def compact(out: VisionOutput, max_buttons: int = 30, max_texts: int = 12) -> Vi
         mood=out.mood,
         doubtful=_doubtful_gauges(out.gauges) + [k for d in (values, gains) for k, v in d.items() if v.endswith(DOUBT)],
         selected=r.selected if (r := raised(out)) else None,
+        supports=[CompactSupport(bond=s.bond, hint=s.hint) for s in out.supports],
     )
 
 

@@ -20,8 +20,10 @@ from lluma_vision.facts import cinematic as cine
 from lluma_vision.facts.captioned import line_values
 from lluma_vision.facts.checks import checks_stage
 from lluma_vision.facts.reread import numbers_without_icons, widened_numbers, without_icon_letter
+from lluma_vision.facts.supports import supports
 from lluma_vision.geometry import Rect
-from lluma_vision.models import CaptionedValue, Gauge, MenuState, Scrollbar, TextLine, VisionOutput
+from lluma_vision.models import CaptionedValue, Gauge, MenuState, Scrollbar, Support, TextLine, VisionOutput
+from lluma_vision.pixels.bonds import find_bonds
 from lluma_vision.pixels.gauges import GaugePx, badge, find_gauges
 from lluma_vision.pixels.heuristics import ScrollbarPx, scrollbar, viewport
 from lluma_vision.pixels.icons import Icon, find_icons
@@ -155,6 +157,13 @@ def output_stage(r: Reading) -> None:
     r.output = out
 
 
+def supports_stage(r: Reading) -> None:
+    """The raised training's support cards: the bond bars in the right column, kept where a tile is raised."""
+    bars = [Support(bond=b.level, hint=b.hint, bounds=r.work.to_device(b))
+            for b in find_bonds(r.work.rgb, r.lines)]
+    r.output.supports = supports(r.output, bars)
+
+
 @dataclass(frozen=True)
 class Stage:
     name: str
@@ -177,6 +186,8 @@ STAGES: tuple[Stage, ...] = (
     Stage("values", values_stage, "values: captions and their numbers, gains", still_only=True),
     Stage("checks", checks_stage, "values the game could not show re-read, else marked doubtful", still_only=True),
     Stage("output", output_stage, "output: the VisionOutput of all the above, in device pixels"),
+    Stage("supports", supports_stage, "supports: the raised training's cards (bond bars, hints) -> output",
+          still_only=True),
 )
 
 

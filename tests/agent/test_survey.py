@@ -8,10 +8,14 @@ from pathlib import Path
 from typing import Any
 
 from fakes import FakePhone, FakeScreen, ScriptedModel, button, call, loop, text
+from PIL import Image
 
+from lluma_agent.device.protocol import Frame
 from lluma_agent.loop.gated import InTheLoop
-from lluma_agent.runlog.turnlog import TurnLog
-from lluma_vision.models import Box, CaptionedValue, Gauge
+from lluma_agent.loop.survey import facts_line
+from lluma_agent.loop.turn import Observation
+from lluma_agent.runlog.turnlog import FrameInfo, TurnLog
+from lluma_vision.models import Box, CaptionedValue, Gauge, Support, VisionOutput
 
 TITLE = (40, 40, 300, 100)
 TILES = {"Speed": 60, "Stamina": 255, "Power": 450, "Guts": 645, "Wit": 838}  # x0 of each tile (180 wide)
@@ -179,3 +183,19 @@ def test_a_model_that_goes_back_from_the_table_decides_on_the_hub(tmp_path: Path
     assert "<survey>" in str(model.requests[3]["messages"][-1])  # the hub opened the table once...
     assert "<survey>" not in str(model.requests[4]["messages"][-1])  # ...the model went back: the hub is its turn
     assert _log(tmp_path, 5).survey is None
+
+
+def _observed(supports: list[Support]) -> Observation:
+    out = VisionOutput(width=1080, height=1920, supports=supports, values=[
+        CaptionedValue(caption="Failure", value="4%", bounds=Box(x0=74, y0=1216, x1=224, y1=1256))])
+    image = Image.new("RGB", (1080, 1920))
+    return Observation(frame=Frame(image=image, taken_at=0.0, phash=""), out=out, info=FrameInfo())
+
+
+def test_a_survey_row_counts_the_raised_options_cards() -> None:
+    bar = Box(x0=900, y0=400, x1=1030, y1=418)
+    cards = [Support(bond="MAX", hint=True, bounds=bar), Support(bond="blue", bounds=bar),
+             Support(bond="orange", hint=True, bounds=bar)]
+    assert facts_line("Speed", _observed(cards)).endswith("; cards 3 (1 MAX, 2 hint)")
+    assert facts_line("Wit", _observed([Support(bond="green", bounds=bar)])).endswith("; cards 1")
+    assert "cards" not in facts_line("Guts", _observed([]))  # none read: the row says nothing of cards
