@@ -28,7 +28,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from unattended import add_night_arguments, night  # noqa: E402  (bench/ is this script's own folder)
+from navigation import screen_name  # noqa: E402  (bench/ is this script's own folder)
+from unattended import add_night_arguments, night  # noqa: E402
 
 from lluma_agent.runlog.logread import load_run, turn_calls  # noqa: E402
 from lluma_agent.runlog.turnlog import TurnLog  # noqa: E402
@@ -43,8 +44,7 @@ def decisions(turns: list[TurnLog]) -> dict[str, Any]:
     plans, events (with choices, and with what each choice did before shown)."""
     plans = [t.plan for t in turns if t.plan is not None]
     event_choices = [t for t in turns if t.response is not None and any("<events>" in n for n in t.notes)]
-    choice_turns = [t for t in turns if t.response is not None and t.vision is not None
-                    and "(choices)" in t.vision.summary]
+    choice_turns = [t for t in turns if t.response is not None and "(choices)" in screen_name(t)]
     return {
         "training_decisions": sum(t.decided_on_options for t in turns),
         "training_full_view": sum(t.decided_on_options and t.survey is not None and t.survey.complete for t in turns),

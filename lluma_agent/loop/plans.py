@@ -49,7 +49,7 @@ class PlanError(ValueError):
     """A procedure that cannot be run: unknown, badly written, missing an argument (told to the model)."""
 
 
-class Step(BaseModel):
+class PlanStep(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     goto: str | None = Field(None, min_length=1, max_length=80)
@@ -59,7 +59,7 @@ class Step(BaseModel):
     each: str | None = Field(None, min_length=1, max_length=40)
 
     @model_validator(mode="after")
-    def _one_kind(self) -> Step:
+    def _one_kind(self) -> PlanStep:
         if sum(x is not None for x in (self.goto, self.press, self.choose)) != 1:
             raise ValueError("a step is exactly one of goto, press, choose")
         return self
@@ -78,7 +78,7 @@ class Procedure(BaseModel):
 
     about: str = Field(min_length=1, max_length=200)
     args: list[str] = Field(default_factory=list, max_length=4)
-    steps: list[Step] = Field(min_length=1, max_length=MAX_STEPS)
+    steps: list[PlanStep] = Field(min_length=1, max_length=MAX_STEPS)
 
     @model_validator(mode="after")
     def _args_declared(self) -> Procedure:
@@ -117,7 +117,7 @@ def built_in() -> dict[str, Procedure]:
                  "lluma_knowledge/procedures/career.yaml")
 
 
-def expand(proc: Procedure, args: dict[str, Any]) -> list[Step]:
+def expand(proc: Procedure, args: dict[str, Any]) -> list[PlanStep]:
     """The procedure's steps with its arguments in place (`each` repeated per item); PlanError for a missing one."""
     missing = [a for a in proc.args if a not in args]
     if missing:
@@ -168,7 +168,7 @@ class Plan:
 
     name: str
     args: dict[str, Any]
-    steps: list[Step]
+    steps: list[PlanStep]
     first: Press
     log: PlanLog
     at: int = 0

@@ -385,25 +385,29 @@ class ScriptedPolicy:
         return ""
 
     def _hub(self, names: set[str], texts: str, energy: float | None, badge: Any = None,
-             goal: GoalRead | None = None) -> list[Action]:
+             goal: GoalRead | None = None, on_the_hub: bool = True) -> list[Action]:
+        """The hub's rule. `on_the_hub` False: decided on the training screen the coordinator opened from the hub
+        (its survey names the hub's buttons): no audit of the hub's rest-or-train call (the bar read is the training
+        screen's) and no periodic visit (the skill list, the race list, the shop), which hang on the visits counted
+        rather than on the request."""
         # a goal's race is due: nothing else ends the turn (its tile read as "Race Day", or run together "RaceDay")
         order: list[str] = [next((n for n in names if re.sub(r"\W", "", n).lower() == "raceday"), RACE_DAY)]
         mood = _mood(badge, texts)
         if "condition" in texts.lower():
             order.append("Infirmary")
         rest = energy is not None and energy < REST_BELOW
-        if self.on_rest_or_train is not None and {"Rest", "Training"} <= names:
+        if self.on_rest_or_train is not None and {"Rest", "Training"} <= names and on_the_hub:
             self.on_rest_or_train(energy, rest)
         if rest:
             order.append("Rest")
         if mood in ("bad", "awful"):
             order.append("Recreation")
-        if rest and "Shop" in names and self.hub_visits - self._shopped >= SHOP_EVERY:
+        if on_the_hub and rest and "Shop" in names and self.hub_visits - self._shopped >= SHOP_EVERY:
             self._shopped, self._bought = self.hub_visits, False
             order.insert(1, "Shop")  # tired: an item for coins before a rest (a turn kept)
-        if self.hub_visits % 9 == 0 and (energy is None or energy >= 0.6):
+        if on_the_hub and self.hub_visits % 9 == 0 and (energy is None or energy >= 0.6):
             order.append("Skills")
-        if self.hub_visits % 5 == 0 and (energy is None or energy >= 0.6):
+        if on_the_hub and self.hub_visits % 5 == 0 and (energy is None or energy >= 0.6):
             order.append("Races")
         if goal is not None and goal.fans_short and (energy is None or energy >= REST_BELOW or goal.turns_left == 0):
             order.insert(1, "Races")  # fans to earn before the goal's turn: race for them
@@ -424,10 +428,9 @@ class ScriptedPolicy:
         a walk (the race list); [] when training it is, or when no hub is named."""
         if self._offered is None:
             return []
-        self.hub_visits += 1
         values: dict[str, Any] = v["values"] if isinstance(v.get("values"), dict) else {}
         goal = _goal(" | ".join([texts, *(f"{k} | {val}" for k, val in values.items())]))
-        for kind, args in self._hub(self._offered, texts, energy, v.get("mood"), goal):
+        for kind, args in self._hub(self._offered, texts, energy, v.get("mood"), goal, on_the_hub=False):
             name = str(dict(args).get("name", ""))
             if kind == GOTO or name == "Training":
                 return [(kind, args)] if kind == GOTO else []
