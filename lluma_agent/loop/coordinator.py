@@ -315,6 +315,13 @@ class Coordinator:
         if looked is None:
             return None
         t.survey = looked.log
+        if looked.here is not t.reading:  # the turn's screenshot is the screen the model decides on (replay reads
+            first = self.logger.save_screenshot(t.turn, t.reading.frame.image, "s1")  # it); the first kept beside
+            where = looked.log.lead_in if looked.log.lead_in is not None else (
+                looked.log.rows[0] if looked.log.rows else None)
+            if where is not None:
+                where.frame = first
+            t.screenshot = self.logger.save_screenshot(t.turn, looked.here.frame.image)
         t.guard += looked.gate.guarded
         if looked.gate.stop:
             self.request_stop()

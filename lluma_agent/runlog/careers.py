@@ -269,8 +269,21 @@ class CareerBook:
             if _finished(log, view):
                 self._finish = c.model_copy(deep=True)
         if _shows(view, END_TITLE):
+            self._final(c, view)
             return self._end(c)
         return record
+
+    @staticmethod
+    def _final(c: _Open, view: VisionData) -> None:
+        """The stats and skill points a screen shows, into the career. Read while it is played, and on its end screen
+        where it prints the trainee's final stats (the simulator's "Career Complete" does): a summary whose stat row
+        went unread (the hard 420x936 frames) loses nothing."""
+        for key, value in view.values.items():
+            caption, number = key.split("#")[0].strip(), _number(value)
+            if number is not None and caption in STATS:
+                c.stats[caption] = number
+            elif number is not None and caption.lower() in SKILL_POINTS:
+                c.skill_points = number
 
     def _end(self, c: _Open) -> CareerSummary:
         record = c.record(len(self.ended) + 1, complete=True, ended_at=c.ended_at)
@@ -279,15 +292,7 @@ class CareerBook:
         return record
 
     def _read(self, c: _Open, view: VisionData) -> None:
-        for key, value in view.values.items():
-            caption = key.split("#")[0].strip()
-            number = _number(value)
-            if number is None:
-                continue
-            if caption in STATS:
-                c.stats[caption] = number
-            elif caption.lower() in SKILL_POINTS:
-                c.skill_points = number
+        self._final(c, view)  # the stats and skill points it shows, the last read kept
         _read_record(c, view)
         result = _shows(view, RACE_RESULT_TITLE)
         if result and not self._in_race_result:

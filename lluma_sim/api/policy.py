@@ -444,7 +444,7 @@ class ScriptedPolicy:
         """The real screen raises a tile on the first tap and trains on a tap of the raised one: choose a training
         once a visit and press it until it trains. Its "Failure N%" shows once it is raised: above FAIL_CAP the
         choice turns to Wit (cheap, and its risk is low)."""
-        if self._target is None:
+        if self._target is None or self._survey:  # a survey's table is a decision afresh, from the request alone
             if energy is not None and energy < 0.5:
                 self._target = "Wit"
             elif chosen := survey_read.best(self._survey, FAIL_CAP):

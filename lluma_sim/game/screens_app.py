@@ -170,9 +170,9 @@ def draw_career_summary(p: Painter, g: GameState) -> None:
     p.text(p.w * 0.5, p.h * 0.06, "URA Finale", 60, bold=True)
     ended = bool(g.career and g.career.ended)
     p.text(p.w * 0.5, p.h * 0.11, "The career ended early." if ended else "The final race is over.", 40, INK_SOFT)
-    p.character(p.w * 0.5, p.h * 0.16, p.w * 0.04)
-    _stat_table(p, g, 0.24)
-    _goal_table(p, g, 0.43)
+    p.character(p.w * 0.5, p.h * 0.21, p.w * 0.06)
+    _stat_table(p, g, 0.3)  # where it was before the goals came (read on every frame size the demo uses there)
+    _goal_table(p, g, 0.5)
     p.button(p.box(0.2, 0.88, 0.8, 0.94), "Complete Career", ("complete_prompt",), "green", size=50)
 
 
@@ -189,7 +189,7 @@ def _goal_table(p: Painter, g: GameState, top: float) -> None:
     goals = c.goals()
     now = c.goal_now()
     missed = now[0] if c.ended and now else None
-    row = 0.05
+    row = min(0.05, (0.86 - top - 0.07) / max(1, len(goals)))  # every goal above Complete Career (at 0.88)
     p.rrect(p.box(0.03, top, 0.97, top + 0.07 + row * len(goals)), WHITE, EDGE)
     p.text(p.w * 0.06, p.h * (top + 0.03), f"Fans {c.fans:,}", 38, anchor="lm", bold=True)
     p.text(p.w * 0.94, p.h * (top + 0.03), f"Skills Learned {len(c.learned)}", 38, anchor="rm", bold=True)

@@ -256,3 +256,10 @@ def test_a_career_record_says_its_goals_how_it_ended_its_turn_fans_and_skills() 
     # the header read as a caption over its value, as the reading pairs "Turn" and "3/10" on the hard hub
     going = careers_of([turn(1, {**HUB, "values": {**HUB["values"], "Turn": "3/10"}})])[0]
     assert going.game_turns == 3
+
+
+def test_the_end_screens_own_stats_are_the_careers_final_ones() -> None:
+    """A summary whose stat row went unread: the "Career Complete" screen's figures are the record's."""
+    end = {**END, "values": {"Speed": "111", "Stamina": "85", "Skill Pts": "180"}}
+    [c] = careers_of([turn(1, hub(90)), turn(2, end)])
+    assert c.complete and c.stats["Speed"] == 111 and c.stats["Stamina"] == 85 and c.skill_points == 180

@@ -30,11 +30,7 @@ def test_two_careers_through_a_night_of_hazards_and_faults(tmp_path: Path) -> No
     hook.write_text("import sys\nopen(sys.argv[1], 'a').write(sys.stdin.read() + '\\n')\n", encoding="utf-8")
     overrides = {"LLUMA_NOTIFY__COMMAND": f"{shlex.quote(sys.executable)} {shlex.quote(str(hook))} "
                                           f"{shlex.quote(str(events))}",
-                 "LLUMA_RUN__MAX_CAREERS": "2",
-                 # the survey off: with it the hub after a game turn is never a logged turn (the coordinator opens
-                 # the training screen from it), so the career record's last stats come from the training screen's
-                 # reading, which misreads on these hard frames (issue 40's closing note)
-                 "LLUMA_SURVEY__ENABLED": "false"}
+                 "LLUMA_RUN__MAX_CAREERS": "2"}
     crashed: list[int] = []
 
     def watch(log: TurnLog, totals: RunTotals) -> None:
