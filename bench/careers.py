@@ -21,14 +21,13 @@ import json
 import statistics
 import sys
 import tempfile
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from navigation import screen_name  # noqa: E402  (bench/ is this script's own folder)
+from navigation import screen_name, without_and_with  # noqa: E402  (bench/ is this script's own folder)
 from unattended import add_night_arguments, night  # noqa: E402
 
 from lluma_agent.runlog.logread import load_run, turn_calls  # noqa: E402
@@ -93,14 +92,7 @@ def play(label: str, args: argparse.Namespace, where: Path, overrides: dict[str,
 
 
 def bench(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
-    if args.parallel:  # both on threads of this process (the OCR engine's work runs outside the GIL)
-        with ThreadPoolExecutor(max_workers=2) as pool:
-            running = pool.submit(play, "without (map only)", args, tmp / "without", WITHOUT)
-            with_ = play("with (survey and plans)", args, tmp / "with")
-            without = running.result()
-    else:
-        without = play("without (map only)", args, tmp / "without", WITHOUT)
-        with_ = play("with (survey and plans)", args, tmp / "with")
+    without, with_ = without_and_with(play, args, tmp, ("without (map only)", "with (survey and plans)"), WITHOUT)
 
     def share(x: dict[str, Any]) -> float:
         return x["goals_met"] / x["goals_total"] if x["goals_total"] else 0.0

@@ -25,6 +25,7 @@ import statistics
 import sys
 import tempfile
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -133,15 +134,20 @@ def play(label: str, args: argparse.Namespace, where: Path, overrides: dict[str,
             **navigation(turns), "per_career": r["per_career"]}
 
 
-def bench(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
-    if args.parallel:  # both on threads of this process (the OCR engine's work runs outside the GIL)
+def without_and_with(run: Callable[..., dict[str, Any]], args: argparse.Namespace, tmp: Path, labels: tuple[str, str],
+                     off: dict[str, str]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """`run` without the feature (`off`, into tmp/without) and with it (tmp/with); at once on two threads of this
+    process with `--parallel` (the OCR engine's work runs outside the GIL). bench/careers.py plays its pair so too."""
+    if args.parallel:
         with ThreadPoolExecutor(max_workers=2) as pool:
-            running = pool.submit(play, "without map", args, tmp / "without", MAP_OFF)
-            with_map = play("with map", args, tmp / "with")
-            without = running.result()
-    else:
-        without = play("without map", args, tmp / "without", MAP_OFF)
-        with_map = play("with map", args, tmp / "with")
+            running = pool.submit(run, labels[0], args, tmp / "without", off)
+            with_it = run(labels[1], args, tmp / "with")
+            return running.result(), with_it
+    return run(labels[0], args, tmp / "without", off), run(labels[1], args, tmp / "with")
+
+
+def bench(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
+    without, with_map = without_and_with(play, args, tmp, ("without map", "with map"), MAP_OFF)
     learned_from = map_path_for(tmp / "with" / "memory")
     again = argparse.Namespace(**{**vars(args), "careers": args.learned_careers})
     learned = play("with learned map", again, tmp / "learned", start_map=learned_from) if learned_from.is_file() \
