@@ -145,7 +145,7 @@ def check_ocr(cfg: Config) -> Check:
     try:
         from lluma_vision.pixels.ocr import get_engine
 
-        get_engine(cfg.vision.ocr_det_limit)
+        get_engine()  # the argument is a thread count, not the detector's limit
     except Exception as exc:  # ImportError, onnxruntime load errors, a damaged model file
         return Check("ocr", bad, f"rapidocr could not load: {type(exc).__name__}: {exc}",
                      "reinstall it: .venv/bin/pip install --force-reinstall rapidocr-onnxruntime")

@@ -18,7 +18,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar, cast
 
-import anthropic
 from pydantic import BaseModel, ConfigDict, Field
 from tenacity import RetryCallState, Retrying, retry_if_exception
 
@@ -30,6 +29,8 @@ T = TypeVar("T")
 
 def is_retryable(exc: BaseException) -> bool:
     """408/409/429/5xx and connection errors (timeouts included) are worth another try; anything else is not."""
+    import anthropic  # imported where an error is judged, not at the top (see describe)
+
     if isinstance(exc, anthropic.APIStatusError):
         return exc.status_code in RETRY_STATUS or exc.status_code >= 500
     return isinstance(exc, anthropic.APIConnectionError)
@@ -52,8 +53,19 @@ def server_wait(exc: BaseException) -> float | None:
     return None
 
 
+def is_api_error(exc: BaseException) -> bool:
+    """An error the API answered with (an HTTP status), as the SDK raises it."""
+    import anthropic  # see describe
+
+    return isinstance(exc, anthropic.APIStatusError)
+
+
 def describe(exc: BaseException) -> str:
     """`overloaded_error: Overloaded` from an API error body, or the exception's type; never holds the key."""
+    # The SDK is imported here and in is_retryable, not at the top: importing it takes 3.4 s on this machine, and
+    # every command imports this module through the reading's models (`lluma --help` took 3.9 s, 0.9 s without)
+    import anthropic
+
     if isinstance(exc, anthropic.APIStatusError):
         body = exc.body if isinstance(exc.body, dict) else {}
         raw = body.get("error")
@@ -128,7 +140,7 @@ def call_with_retries(
     def before_sleep(rs: RetryCallState) -> None:
         exc = rs.outcome.exception() if rs.outcome else None
         assert exc is not None
-        status = exc.status_code if isinstance(exc, anthropic.APIStatusError) else None
+        status = getattr(exc, "status_code", None) if is_api_error(exc) else None
         attempts.append(Attempt(error=describe(exc), status=status, waited_s=round(rs.upcoming_sleep, 3)))
         log.warning("%s failed (%s); retry %d in %.1f s", what, describe(exc), rs.attempt_number, rs.upcoming_sleep)
 

@@ -15,6 +15,11 @@ from hypothesis import settings
 # Never let adbutils start a real adb daemon when something does not answer: fail fast instead.
 os.environ["ADBUTILS_ADB_PATH"] = "/bin/false"
 
+# Parallel workers (`-n 2`) read with one OCR thread each: onnxruntime's default (a thread per core) in both workers
+# made them contend for the cores (lluma_vision/pixels/ocr.py, THREADS_ENV, has the figures). Subprocesses inherit it.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    os.environ.setdefault("LLUMA_OCR_THREADS", "1")
+
 # Property tests draw the same examples on every run (a CI result does not depend on luck);
 # HYPOTHESIS_PROFILE=explore draws fresh ones, to hunt for new failures.
 settings.register_profile("repeatable", derandomize=True)
@@ -96,11 +101,25 @@ def adb(adb_server: AdbServer, adb_exe: str):
 E2E = Path(__file__).parent / "e2e"
 
 
+def cost(item: pytest.Item) -> float:
+    """A test module's worker seconds in a full suite, as its `cost(seconds=N)` marker says (0 without one)."""
+    return max((float(m.kwargs.get("seconds", 0)) for m in item.iter_markers("cost")), default=0.0)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The markers of pyproject's [tool.pytest.ini_options]: every test under tests/e2e is `e2e`; `ocr` is set where
-    the test reads frames with the OCR; `slow` is every e2e or ocr test, so `-m "not slow"` is the quick part."""
+    the test reads frames with the OCR; `slow` is every e2e or ocr test, so `-m "not slow"` is the quick part.
+
+    Then the modules that cost the most go first (the order is stable otherwise). The workers take modules
+    in this order (Makefile: `--dist loadscope --no-loadscope-reorder`), so the longest start at once and the short
+    ones fill in around them: xdist's own order (most tests first) left the one-test night and the hard demo for
+    last, each holding one worker alone for the suite's last six minutes."""
     for item in items:
         if E2E in item.path.parents:
             item.add_marker(pytest.mark.e2e)
         if item.get_closest_marker("e2e") or item.get_closest_marker("ocr"):
             item.add_marker(pytest.mark.slow)
+    seconds: dict[Path, float] = {}
+    for item in items:
+        seconds[item.path] = max(seconds.get(item.path, 0.0), cost(item))
+    items.sort(key=lambda item: -seconds[item.path])  # stable: a module's own tests keep their order

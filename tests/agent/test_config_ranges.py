@@ -12,6 +12,8 @@ import pytest
 
 from lluma_agent.config import ConfigError, load_config
 
+pytestmark = pytest.mark.cost(seconds=40)  # worker seconds in a full suite (conftest: slowest modules first)
+
 LLUMA = Path(sys.executable).parent / "lluma"
 
 BAD_VALUES = [

@@ -24,6 +24,8 @@ from lluma_cli.demo import DEMO_KEY, run_demo, sim_agent
 from lluma_cli.demo import main as demo_main
 from lluma_sim.api.policy import PolicyReply, ScriptedPolicy
 
+pytestmark = pytest.mark.cost(seconds=48)  # worker seconds in a full suite (conftest: slowest modules first)
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -33,10 +35,12 @@ def _norm(s: str) -> str:
 
 @pytest.fixture(scope="module")
 def demo_run(tmp_path_factory):
-    """One 16-turn demo shared by several tests (OCR is the slow part)."""
+    """One 16-turn demo shared by several tests. Their subject is the loop's plumbing (logs, search, knowledge, memory,
+    the cache, the key), so it runs on the simulator's truth vision; that the OCR's taps land on their buttons is
+    checked on OCR by test_hazards_high (plain screens) and test_demo_hard (hard screens)."""
     logs = tmp_path_factory.mktemp("demo")
     taps: list[tuple[float, float, Any]] = []
-    with sim_agent(16, logs, seed=3) as (sim, coordinator):
+    with sim_agent(16, logs, seed=3, truth_vision=True) as (sim, coordinator):
         game = sim.game
         original = game.tap
 
@@ -50,7 +54,6 @@ def demo_run(tmp_path_factory):
     return logs, taps, totals, requests
 
 
-@pytest.mark.ocr
 def test_demo_plays_and_logs_validate(demo_run):
     logs, taps, totals, _ = demo_run
     turn_logs = read_turns(logs)
@@ -65,7 +68,6 @@ def test_demo_plays_and_logs_validate(demo_run):
     assert all((logs / t.frame.path).exists() for t in turn_logs[-5:])
 
 
-@pytest.mark.ocr
 def test_lluma_search_finds_the_runs_turns(demo_run):
     logs = demo_run[0]
     out = subprocess.run([sys.executable, "-m", "lluma_cli", "search", "Training", str(logs), "--json"],
@@ -80,7 +82,6 @@ def test_lluma_search_finds_the_runs_turns(demo_run):
         assert "[train" in h["snippet"].lower()
 
 
-@pytest.mark.ocr
 def test_turn_logs_list_the_knowledge_matched_to_their_screen(demo_run):
     from lluma_agent.context import knowledge
 
@@ -92,7 +93,6 @@ def test_turn_logs_list_the_knowledge_matched_to_their_screen(demo_run):
         assert sum(starter[i].tokens for i in t.knowledge) <= 300
 
 
-@pytest.mark.ocr
 def test_taps_land_on_the_named_buttons(demo_run):
     logs, taps, _, _ = demo_run
     presses = [t.action for t in read_turns(logs) if t.action and t.action.tool == "pressButton" and t.action.point]
@@ -108,7 +108,6 @@ def test_taps_land_on_the_named_buttons(demo_run):
         )
 
 
-@pytest.mark.ocr
 def test_memory_files_change_and_are_logged(demo_run):
     logs, _, _, _ = demo_run
     changes = [c for t in read_turns(logs) for c in t.memory_changes]
@@ -117,7 +116,6 @@ def test_memory_files_change_and_are_logged(demo_run):
     assert all(c.diff.startswith("--- a/") for c in changes)
 
 
-@pytest.mark.ocr
 def test_cache_is_read_after_the_first_turns(demo_run):
     logs, _, totals, requests = demo_run
     turn_logs = read_turns(logs)
@@ -130,7 +128,6 @@ def test_cache_is_read_after_the_first_turns(demo_run):
         assert [s.name for s in t.context if s.breakpoint] == ["system", "memory", "history", "current"]
 
 
-@pytest.mark.ocr
 def test_api_key_never_reaches_a_log(demo_run):
     logs, _, _, requests = demo_run
     for path in logs.rglob("*"):

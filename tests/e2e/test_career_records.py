@@ -11,6 +11,8 @@ import pytest
 
 from lluma_cli.demo import main
 
+pytestmark = [pytest.mark.ocr, pytest.mark.cost(seconds=82)]  # reads frames with the OCR
+
 
 @pytest.mark.timeout(900)  # a 3-turn career and its setup and results: about 40 agent turns on OCR
 def test_a_demo_careers_record_is_the_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

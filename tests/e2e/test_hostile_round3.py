@@ -17,6 +17,8 @@ from lluma_agent.runlog.folder import RunFolder
 from lluma_cli import demo, replay
 from lluma_cli.report import page
 
+pytestmark = pytest.mark.cost(seconds=33)  # worker seconds in a full suite (conftest: slowest modules first)
+
 
 @pytest.fixture(scope="module")
 def run6(tmp_path_factory: pytest.TempPathFactory) -> Path:

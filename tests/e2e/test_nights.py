@@ -10,10 +10,12 @@ import re
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 
 import pytest
 
+from lluma_agent.loop.app import build
 from lluma_agent.runlog.folder import RunFolder
 from lluma_agent.runlog.stats import compute
 from lluma_agent.runlog.turnlog import read_turns
@@ -22,8 +24,7 @@ from lluma_sim.adb.server import AdbServer
 from lluma_sim.api.policy import ScriptedPolicy
 from lluma_sim.api.server import ApiServer
 from lluma_sim.game import SimGame
-
-pytestmark = pytest.mark.ocr  # reads frames with the OCR (pyproject: markers)
+from lluma_sim.truth_vision import TruthVision
 
 SERIAL = "emulator-5554"
 
@@ -31,7 +32,8 @@ SERIAL = "emulator-5554"
 @contextmanager
 def phone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, career_turns: int, max_turns: int) -> Iterator[SimGame]:
     """The simulated phone and the API stand-in on loopback, `lluma run`'s settings pointing at both, and
-    `run.max_turns` set in the configuration (as config.yaml would)."""
+    `run.max_turns` set in the configuration (as config.yaml would). The agent reads the game's truth (the subject
+    is when a night ends, not what the OCR reads: the night on OCR is test_unattended's and test_hazards_high's)."""
     game = SimGame(seed=3, max_turns=career_turns)
     with AdbServer() as adb, ApiServer(policy=ScriptedPolicy(screen=game.truth)) as api:
         adb.add_device(SERIAL, game)
@@ -43,6 +45,7 @@ def phone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, career_turns: int, ma
         for key, value in env.items():
             monkeypatch.setenv(key, value)
         monkeypatch.chdir(tmp_path)
+        monkeypatch.setattr(run, "build", partial(build, vision=TruthVision(game.truth)))
         yield game
 
 

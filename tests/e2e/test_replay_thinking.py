@@ -13,6 +13,8 @@ from lluma_agent.loop import checkpoint
 from lluma_agent.runlog.folder import RunFolder
 from lluma_cli import demo, replay
 
+pytestmark = pytest.mark.cost(seconds=36)  # worker seconds in a full suite (conftest: slowest modules first)
+
 
 @pytest.fixture(scope="module")
 def haiku55_run(tmp_path_factory: pytest.TempPathFactory) -> Path:

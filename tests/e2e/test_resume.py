@@ -31,6 +31,8 @@ from lluma_cli.demo import agent_on, run_demo, sim_environment
 from lluma_cli.demo import main as demo_main
 from lluma_facts.request import strip_cache_control
 
+pytestmark = pytest.mark.cost(seconds=25)  # worker seconds in a full suite (conftest: slowest modules first)
+
 LLUMA = Path(sys.executable).parent / "lluma"
 # Small history so that folds (a summary, a refreshed memory snapshot) happen before the break.
 SMALL_HISTORY = {"LLUMA_CONTEXT__HISTORY_MAX_TURNS": "4", "LLUMA_CONTEXT__FOLD_CHUNK_TURNS": "2"}

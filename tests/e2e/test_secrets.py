@@ -15,7 +15,7 @@ from lluma_sim.adb.server import AdbServer
 from lluma_sim.api.faults import FaultSchedule
 from lluma_sim.api.server import ApiServer
 
-pytestmark = pytest.mark.ocr  # reads frames with the OCR (pyproject: markers)
+pytestmark = [pytest.mark.ocr, pytest.mark.cost(seconds=41)]  # reads frames with the OCR (pyproject: markers)
 
 LLUMA = Path(sys.executable).parent / "lluma"
 SENTINEL = "sk-ant-api03-SENTINEL7f3a9c1e5b2d8f4a6c0e9b7d5f3a1c8e"

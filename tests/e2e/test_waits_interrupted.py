@@ -20,6 +20,8 @@ import pytest
 from lluma_agent.loop.resume import open_point
 from lluma_agent.runlog.turnlog import read_turns
 
+pytestmark = pytest.mark.cost(seconds=38)  # worker seconds in a full suite (conftest: slowest modules first)
+
 REPO = Path(__file__).resolve().parents[2]
 CHILD = Path(__file__).with_name("waiting_child.py")
 

@@ -11,6 +11,8 @@ from lluma_sim.game.state import GameState
 from lluma_sim.hazards import HAZARD_KINDS, RANDOM_KINDS, HazardsInjected
 from tests.sim.test_sim_game import finish_career, names, policy_step, settle, start_career, tap, to_start
 
+pytestmark = pytest.mark.cost(seconds=48)  # worker seconds in a full suite (conftest: slowest modules first)
+
 
 def buttons(t: GroundTruth) -> list[str]:
     return [e.name for e in t.elements if e.kind != "text" and e.enabled]

@@ -12,6 +12,8 @@ from PIL import ImageChops, ImageStat
 from lluma_sim.game import GroundTruth, SimGame
 from lluma_sim.game.state import GameState, Style
 
+pytestmark = pytest.mark.cost(seconds=21)  # worker seconds in a full suite (conftest: slowest modules first)
+
 TABS = ["Enhance", "Story", "Home", "Race", "Scout"]
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
+from real_reads import cold_read_blocks, warm
 
 from lluma_sim import game
 from lluma_sim.labelled import buttons as lab
@@ -26,7 +27,7 @@ from lluma_vision.pixels.layout import Block
 ROOT = Path(__file__).resolve().parents[2]
 PER_SOURCE = 5  # screens read from each labelled source (reading all of them is test_vision_real's job)
 
-pytestmark = [pytest.mark.ocr, pytest.mark.timeout(900)]
+pytestmark = [pytest.mark.cost(seconds=54), pytest.mark.ocr, pytest.mark.timeout(900)]
 
 
 def _read(image: Image.Image) -> tuple[VisionOutput, list[Block]]:
@@ -49,11 +50,8 @@ def real() -> list[tuple[dict[str, object], VisionOutput, list[Block]]]:
     sample = _sample()
     if not sample:
         pytest.skip("no labelled screenshots")
-    read = []
-    for path, label in sample:
-        with Image.open(path) as im:
-            read.append((label, *_read(im)))
-    return read
+    warm((path.parent, path.name) for path, _ in sample)
+    return [(label, *cold_read_blocks(path.parent, path.name)) for path, label in sample]  # read once a suite
 
 
 @pytest.fixture(scope="module")

@@ -17,6 +17,8 @@ from lluma_vision.facts.raised import raised
 from lluma_vision.models import Box, Button, CaptionedValue, VisionOutput
 from lluma_vision.pipeline import Vision
 
+pytestmark = pytest.mark.cost(seconds=32)  # worker seconds in a full suite (conftest: slowest modules first)
+
 CAREER_START = ("Career", "Next", "Next", "Auto-Select", "Next", "Borrow", "Start Career!", "Training")
 SCREENS2 = Path(__file__).resolve().parents[3] / "shared" / "data" / "screens2"
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
-from real_reads import cold_read
+from real_reads import cold_read, warm
 
 from lluma_sim.game.game import HARD_VARIANTS
 from lluma_sim.labelled import buttons as lab
@@ -49,7 +49,7 @@ def _files() -> dict[str, str]:
 FILES = _files()
 real = pytest.mark.skipif(not FILES, reason="no labelled screenshots (LLUMA_SCREENS_DIRS)")
 # about 30 reads (17 real screens, 4 rescaled, ten simulator frames): under a minute on an idle machine
-pytestmark = [pytest.mark.ocr, pytest.mark.timeout(1200)]
+pytestmark = [pytest.mark.cost(seconds=102), pytest.mark.ocr, pytest.mark.timeout(1200)]
 
 
 def _read(vision: Vision, image: Image.Image) -> VisionOutput:
@@ -64,6 +64,7 @@ def vision() -> Vision:
 
 @pytest.fixture(scope="module")
 def real_ids() -> dict[str, str]:
+    warm((SOURCES[f.split("/")[0]], f.split("/")[1]) for f in FILES)
     return {f: cold_read(SOURCES[f.split("/")[0]], f.split("/")[1]).screen.id  # type: ignore[union-attr]
             for f in FILES}
 

@@ -10,7 +10,7 @@ import json
 
 import pytest
 from PIL import Image
-from real_reads import cold_read
+from real_reads import cold_read, warm
 
 from lluma_sim.labelled import buttons as lab
 from lluma_sim.labelled.screens import labelled_sources, screens_dir
@@ -19,7 +19,7 @@ from lluma_vision.models import VisionOutput
 SCREENS = screens_dir()
 LABELS_FILE = SCREENS / "labels.json"
 # reading every labelled screen takes a minute on an idle machine; a shared, loaded one needs the margin
-pytestmark = [pytest.mark.ocr,
+pytestmark = [pytest.mark.cost(seconds=108), pytest.mark.ocr,
               pytest.mark.skipif(not LABELS_FILE.is_file(), reason=f"no labelled screenshots in {SCREENS}"),
               pytest.mark.timeout(1200)]
 LABELS: dict = json.loads(LABELS_FILE.read_text()) if LABELS_FILE.is_file() else {}
@@ -31,6 +31,7 @@ norm = lab.norm
 @pytest.fixture(scope="module")
 def readings() -> dict[str, VisionOutput]:
     """Every labelled screenshot read cold with the offline backend (nothing remembered from another)."""
+    warm((SCREENS, name) for name in sorted(LABELS))
     return {name: cold_read(SCREENS, name) for name in sorted(LABELS)}
 
 
@@ -96,6 +97,7 @@ FLOORS = {  # source folder: (found as buttons, reachable as button or text, det
 def test_every_source_meets_its_floor(folder) -> None:
     labels = lab.load(folder)
     total = lab.Score()
+    warm((folder, name) for name in sorted(labels) if labels[name].get("buttons"))
     for name in sorted(labels):
         if labels[name].get("buttons"):
             total.add(lab.score(cold_read(folder, name), labels[name], name))

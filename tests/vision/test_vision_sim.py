@@ -11,7 +11,7 @@ from lluma_vision.config import VisionConfig
 from lluma_vision.models import VisionOutput
 from lluma_vision.pipeline import Vision
 
-pytestmark = pytest.mark.ocr  # reads frames with the OCR (pyproject: markers)
+pytestmark = [pytest.mark.ocr, pytest.mark.cost(seconds=25)]  # reads frames with the OCR (pyproject: markers)
 
 TAPPABLE = ("button", "tab", "choice")
 

@@ -13,7 +13,7 @@ from lluma_vision.config import VisionConfig
 from lluma_vision.facts.compact import compact
 from lluma_vision.pipeline import Vision
 
-pytestmark = pytest.mark.ocr  # reads frames with the OCR (pyproject: markers)
+pytestmark = [pytest.mark.ocr, pytest.mark.cost(seconds=27)]  # reads frames with the OCR (pyproject: markers)
 
 
 @pytest.fixture(scope="module")

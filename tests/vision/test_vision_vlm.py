@@ -23,7 +23,7 @@ from lluma_vision.pipeline.reading import Reading, read_frame
 from lluma_vision.pipeline.vlm import VLM_SCHEMA, OcrFallback, VlmBackend, VlmReading, VlmResponse, build_request
 from lluma_vision.pixels.ocr import prepare
 
-pytestmark = pytest.mark.ocr  # reads frames with the OCR (pyproject: markers)
+pytestmark = [pytest.mark.ocr, pytest.mark.cost(seconds=29)]  # reads frames with the OCR (pyproject: markers)
 
 SCREENS = screens_dir()
 EVENT = SCREENS / "umaplay__events__event_scenario_ura_exhilarating.png"
