@@ -32,14 +32,16 @@ chromium:
 demo: $(STAMP)
 	$(BIN)/lluma demo --turns 30
 
-# Two workers on a 2-core machine (the OCR and the stand-ins leave a core idle while they wait); each test module runs
-# on one worker, so a module's shared run (a fixture of scope "module") is played once. `make test TEST_WORKERS=0`: serial.
+# Three workers on a 2-core machine: the e2e modules wait on their simulated phone and stand-in, and a third worker
+# fills those waits (quiet, this machine: 2 workers 11 min 25 s, 3 workers 9 min 50 s, the CPU then 96% busy). Each
+# test module runs on one worker, so a module's shared run (a fixture of scope "module") is played once.
+# `make test TEST_WORKERS=0`: serial.
 # Bytecode is written even where PYTHONDONTWRITEBYTECODE is set: pytest's assertion rewriting of every test module
 # otherwise runs again in each worker and each `lluma` subprocess (collection took 60 s without it, 11 s with it).
 # `--no-loadscope-reorder`: the workers take the modules in the order tests/conftest.py gives (costliest first).
 # glibc keeps freed memory for reuse instead of returning it and faulting it in again: the frames (8 MB each) made a
 # truth-vision e2e module take 2.95 M page faults and 13.3 s of system time; with these, 0.17 M and 3.3 s (39 s -> 28 s)
-TEST_WORKERS ?= 2
+TEST_WORKERS ?= 3
 TEST_MALLOC = MALLOC_MMAP_THRESHOLD_=536870912 MALLOC_TRIM_THRESHOLD_=2147483648 MALLOC_TOP_PAD_=268435456
 
 test: $(STAMP) adb chromium

@@ -7,7 +7,7 @@ import json
 import threading
 from typing import Any
 
-from fakes import FakePhone, FakeScreen, ScriptedModel, bench_module, button, call, loop, model_error, text
+from fakes import FakeClock, FakePhone, FakeScreen, ScriptedModel, bench_module, button, call, loop, model_error, text
 
 from lluma_agent.runlog.turnlog import TurnLog
 from lluma_agent.tools.registry import default_tools
@@ -183,7 +183,9 @@ def test_an_input_the_device_never_confirmed_is_logged_as_sent_and_told_as_unkno
     phone = _phone()
     phone.unconfirmed = True  # the tap runs, its answer never comes
     model = ScriptedModel([[call("pressButton", name="Training")], [call("back")]])
-    loop(tmp_path, phone, model, max_turns=2).run()
+    clock = FakeClock()  # the quiet wait below is 20 s of the run's clock, not of the suite's
+    loop(tmp_path, phone, model, max_turns=2, clock=clock).run()
+    assert 20.0 in clock.waits  # no input for twice the command timeout after one that may still run
     first = _log(tmp_path, 1)
     assert first.action is not None and first.action.outcome == "unknown" and first.action.point == [300, 1350]
     assert any(e.startswith("action: outcome unknown") and "may still run it" in e for e in first.errors)
