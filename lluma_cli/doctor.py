@@ -25,7 +25,7 @@ from lluma_agent.device.address import resolve as resolve_adb
 from lluma_agent.device.android import adb_server_of
 from lluma_agent.device.app import KNOWN_PACKAGES
 from lluma_agent.memory.store import budget_warnings, scan, yaml_problem
-from lluma_agent.model.claude import ModelError, check_key
+from lluma_agent.model.reply import ModelError, check_key
 from lluma_facts import ModelLookupError, model_spec, usable_model
 
 DEFAULT_BASE_URL = "https://api.anthropic.com"

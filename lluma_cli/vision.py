@@ -11,18 +11,19 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import anthropic
 from PIL import Image, UnidentifiedImageError
 
 from lluma_agent.atomic import write_output
 from lluma_agent.config import ConfigError, check_base_url
-from lluma_agent.model.claude import ModelError, check_key
+from lluma_agent.model.reply import ModelError, check_key
 from lluma_cli.errors import disk_line, one_line
 from lluma_vision.config import VisionConfig
 from lluma_vision.facts.compact import model_view
 from lluma_vision.models import VisionOutput
 
 if TYPE_CHECKING:
+    import anthropic
+
     from lluma_vision.pipeline.reading import Reading
 
 
@@ -47,6 +48,8 @@ def _client(base_url: str | None) -> anthropic.Anthropic | None:
             check_base_url(base_url)
         except ValueError as exc:
             raise ModelError(f"the base URL {base_url!r} {exc}") from None
+    import anthropic  # only when a VLM may be called: importing the SDK takes 2-3 s (model/reply.py)
+
     return anthropic.Anthropic(api_key=key or "stand-in", base_url=base_url)
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from lluma_agent.context.tokens import estimate_message_tokens
-from lluma_agent.model.claude import ModelReply
+from lluma_agent.model.reply import ModelReply
 
 _API_FIELDS = {
     "text": ("type", "text"),

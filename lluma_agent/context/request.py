@@ -11,24 +11,27 @@ from __future__ import annotations
 
 import copy
 import re
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 from xml.sax.saxutils import quoteattr
 
-from anthropic.types import (
-    MessageParam,
-    OutputConfigParam,
-    TextBlockParam,
-    ThinkingConfigParam,
-    ToolChoiceParam,
-    ToolParam,
-)
 from PIL import Image
 from pydantic import BaseModel
 
 from lluma_agent.context.history import results_as_text as results_text
 from lluma_agent.context.tokens import RequestEstimate, estimate_request
-from lluma_agent.model.claude import MessagesRequest
 from lluma_vision.jpeg import jpeg_base64
+
+if TYPE_CHECKING:  # the SDK's types, for mypy only: importing the SDK takes 2-3 s (model/reply.py)
+    from anthropic.types import (
+        MessageParam,
+        OutputConfigParam,
+        TextBlockParam,
+        ThinkingConfigParam,
+        ToolChoiceParam,
+        ToolParam,
+    )
+
+    from lluma_agent.model.claude import MessagesRequest
 
 
 class Section(BaseModel):
@@ -144,9 +147,9 @@ def build_request(
     request: MessagesRequest = {
         "model": model,
         "max_tokens": max_tokens,
-        "tools": cast(list[ToolParam], tools),
+        "tools": cast("list[ToolParam]", tools),
         "system": system,
-        "messages": cast(list[MessageParam], messages),
+        "messages": cast("list[MessageParam]", messages),
     }
     if thinking is not None:
         request["thinking"] = thinking

@@ -27,7 +27,7 @@ from lluma_agent.context.stuck import Rung, StuckState, rung
 from lluma_agent.device.protocol import DeviceError, Frame, Phone
 from lluma_agent.memory.store import MemoryChange
 from lluma_agent.model.calls import ToolCall, ToolResult
-from lluma_agent.model.claude import ModelReply
+from lluma_agent.model.reply import ModelReply
 from lluma_agent.runlog.turnlog import ActionLog
 from lluma_agent.sentences import say
 from lluma_agent.tools.actions import ActionDone, ActionError, InputTool, PlannedAction, execute

@@ -22,7 +22,7 @@ from lluma_agent.context.stuck import StuckState
 from lluma_agent.device.protocol import Frame
 from lluma_agent.loop.acting import Acted, Actor
 from lluma_agent.model.calls import ToolCall
-from lluma_agent.model.claude import ModelReply
+from lluma_agent.model.reply import ModelReply
 from lluma_agent.sentences import say
 from lluma_agent.tools.actions import ActionError, InputTool, PlannedAction
 from lluma_agent.tools.toolkit import Args, Tool, ToolContext, ToolInputError, ToolRegistry, error_result

@@ -20,10 +20,11 @@ import anthropic
 from anthropic.types import OutputConfigParam
 from anthropic.types.message_create_params import MessageCreateParamsNonStreaming
 from anthropic.types.thinking_config_param import ThinkingConfigParam
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
 from lluma_agent.config import ModelConfig, check_base_url
 from lluma_agent.model.calls import ToolCall
+from lluma_agent.model.reply import ModelError, ModelReply, check_key
 from lluma_facts import Usage
 from lluma_facts.registry import RetiredModelError, UnknownModelError, model_spec, usable_model
 from lluma_facts.retry import Attempt, RetryPolicy, Tried, call_with_retries, describe, is_retryable
@@ -38,39 +39,6 @@ BINDING_ERROR = "bound to a different conversation"
 # A replayed thinking block the API will not take, whatever the reason (another key or account signed it: a
 # stand-in started again, a rotated key, a resume on another model); drop_block does not cover it.
 THINKING_REFUSED = re.compile(r"invalid\W+signature\W+in\W+thinking\W+block", re.IGNORECASE)
-
-
-class ModelError(RuntimeError):
-    """The model could not be reached or refused the request after retries. Never contains the key.
-
-    `retries` holds the attempts that failed before the last one (so a failed turn still logs them);
-    `busy` says the API was overloaded, rate-limiting or unreachable for the whole retry window: the
-    run waits it out instead of counting a failed turn."""
-
-    def __init__(self, message: str, retries: list[Attempt] | None = None, busy: bool = False,
-                 thinking_refused: bool = False) -> None:
-        super().__init__(message)
-        self.retries = list(retries or [])
-        self.busy = busy
-        self.thinking_refused = thinking_refused  # 400: a thinking block in the history was refused (its signature)
-
-
-class ModelReply(BaseModel):
-    content: list[dict[str, Any]]  # assistant blocks exactly as returned (thinking blocks untouched)
-    text: str = ""
-    thinking: str = ""
-    tool_calls: list[ToolCall] = Field(default_factory=list)
-    stop_reason: str | None = None
-    usage: Usage = Field(default_factory=Usage)
-    request_id: str | None = None
-    latency_s: float = 0.0
-    retries: list[Attempt] = Field(default_factory=list)
-    # What the API removed from the request (drop_block), as it reported it.
-    input_transformations: list[dict[str, Any]] = Field(default_factory=list)
-
-    @property
-    def refused(self) -> bool:
-        return self.stop_reason == "refusal"
 
 
 class MessagesRequest(MessageCreateParamsNonStreaming, total=False):
@@ -124,16 +92,6 @@ def retry_policy(cfg: ModelConfig) -> RetryPolicy:
     return RetryPolicy(
         max_wait_s=cfg.retry_max_wait_s, window_s=cfg.retry_window_s, retry_after_cap_s=cfg.retry_after_cap_s
     )
-
-
-def check_key(variable: str, key: str) -> None:
-    """ModelError naming `variable` when the key holds whitespace or a control character: a key file saved with
-    Windows line endings ends in a carriage return, which every request then fails on as if the API were down
-    (retried for the whole outage window)."""
-    if bad := [c for c in key if ord(c) <= 0x20 or ord(c) == 0x7F]:
-        what = {"\r": "a carriage return (a key file with Windows line endings?)", "\n": "a newline",
-                " ": "a space"}.get(bad[0], f"the control character {bad[0]!r}")
-        raise ModelError(f"{variable} holds {what}; set it to the key alone")
 
 
 def make_client(cfg: ModelConfig, api_key: str | None = None) -> anthropic.Anthropic:
