@@ -178,11 +178,15 @@ def plate_around(image: Image.Image, box: tuple[int, int, int, int]) -> tuple[fl
         hits = [f for f in found if f is not None]
         if len(hits) < len(found) or max(hits) - min(hits) > max(2, h // 5):
             return None
-        d = max(hits) + 1  # just past the edge's first pixels
         (ax, ay), (bx, by) = starts[0], starts[-1]
         n = max(1, round(abs(bx - ax) + abs(by - ay)))
-        along = [differs(ax + (bx - ax) * k / n + dx * d, ay + (by - ay) * k / n + dy * d) for k in range(n + 1)]
-        return float(d + pad) if sum(bool(v) for v in along) >= 0.9 * len(along) else None
+        # just past the edge's first pixels, else on them: a greyed plate's thin border, softened by the JPEG, is
+        # fainter than its edge with the ground (the hub's Races before the debut read as a plate with no left side)
+        for d in (max(hits) + 1, max(hits)):
+            along = [differs(ax + (bx - ax) * k / n + dx * d, ay + (by - ay) * k / n + dy * d) for k in range(n + 1)]
+            if sum(bool(v) for v in along) >= 0.9 * len(along):
+                return float(d + pad)
+        return None
 
     xs = [x0 + (x1 - x0) * f for f in (0.1, 0.5, 0.9)]
     ys = [y0 + h * f for f in (0.25, 0.5, 0.75)]
