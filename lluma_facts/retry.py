@@ -21,6 +21,9 @@ from typing import Generic, TypeVar, cast
 from pydantic import BaseModel, ConfigDict, Field
 from tenacity import RetryCallState, Retrying, retry_if_exception
 
+# The anthropic SDK is imported inside the functions that judge an error, not here: importing it takes 2-3.4 s, and
+# every command imports this module through the reading's models (`lluma --help` took 3.9 s with it, 0.7 s without).
+
 log = logging.getLogger("lluma.retry")
 
 RETRY_STATUS = frozenset({408, 409, 429})
@@ -29,7 +32,7 @@ T = TypeVar("T")
 
 def is_retryable(exc: BaseException) -> bool:
     """408/409/429/5xx and connection errors (timeouts included) are worth another try; anything else is not."""
-    import anthropic  # imported where an error is judged, not at the top (see describe)
+    import anthropic  # here, not at the top (see the imports)
 
     if isinstance(exc, anthropic.APIStatusError):
         return exc.status_code in RETRY_STATUS or exc.status_code >= 500
@@ -53,18 +56,9 @@ def server_wait(exc: BaseException) -> float | None:
     return None
 
 
-def is_api_error(exc: BaseException) -> bool:
-    """An error the API answered with (an HTTP status), as the SDK raises it."""
-    import anthropic  # see describe
-
-    return isinstance(exc, anthropic.APIStatusError)
-
-
 def describe(exc: BaseException) -> str:
     """`overloaded_error: Overloaded` from an API error body, or the exception's type; never holds the key."""
-    # The SDK is imported here and in is_retryable, not at the top: importing it takes 3.4 s on this machine, and
-    # every command imports this module through the reading's models (`lluma --help` took 3.9 s, 0.9 s without)
-    import anthropic
+    import anthropic  # here, not at the top (see the imports)
 
     if isinstance(exc, anthropic.APIStatusError):
         body = exc.body if isinstance(exc.body, dict) else {}
@@ -138,9 +132,11 @@ def call_with_retries(
         return clock() - start >= policy.window_s
 
     def before_sleep(rs: RetryCallState) -> None:
+        import anthropic  # here, not at the top (see the imports)
+
         exc = rs.outcome.exception() if rs.outcome else None
         assert exc is not None
-        status = getattr(exc, "status_code", None) if is_api_error(exc) else None
+        status = exc.status_code if isinstance(exc, anthropic.APIStatusError) else None
         attempts.append(Attempt(error=describe(exc), status=status, waited_s=round(rs.upcoming_sleep, 3)))
         log.warning("%s failed (%s); retry %d in %.1f s", what, describe(exc), rs.attempt_number, rs.upcoming_sleep)
 

@@ -66,14 +66,20 @@ def _read(folder: Path, name: str) -> Read:
     return out, vision.last_reading.blocks
 
 
+def cache_path(folder: Path, name: str) -> Path:
+    """Where `folder/name`'s reading is kept: under the reading code's key, by the file's name and bytes (its lock
+    file beside it, `.lock` for `.pickle`)."""
+    digest = hashlib.sha256(name.encode() + b"\0" + (folder / name).read_bytes()).hexdigest()[:24]
+    return CACHE / code_key() / f"{digest}.pickle"
+
+
 def _load_or_read(folder: Path, name: str, wait: bool = True) -> bool:
     """Fill _READ for `folder/name` from disk, or read it and keep it there. With `wait` False, a file another
     worker is reading now is left alone (False): the caller reads another and comes back to it."""
     key = (str(folder.resolve()), name)
     if key in _READ:
         return True
-    digest = hashlib.sha256(name.encode() + b"\0" + (folder / name).read_bytes()).hexdigest()[:24]
-    path = CACHE / code_key() / f"{digest}.pickle"
+    path = cache_path(folder, name)
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path.with_suffix(".lock"), "w") as lock:  # another worker reading the same file waits for it
         try:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import fcntl
-import hashlib
 import threading
 import time
 from pathlib import Path
@@ -35,7 +34,6 @@ def test_a_reading_is_kept_on_disk_under_the_code_key_and_loaded_as_it_was(tmp_p
         real_reads.cold_read(tmp_path, "home.png")
 
 
-
 def test_warming_reads_past_a_file_another_worker_holds_then_waits_for_it(tmp_path: Path,
                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(real_reads, "CACHE", tmp_path / "cache")
@@ -44,10 +42,9 @@ def test_warming_reads_past_a_file_another_worker_holds_then_waits_for_it(tmp_pa
     monkeypatch.setattr(real_reads, "_read", lambda folder, name: order.append(name) or (name, []))
     for name in ("a.png", "b.png"):
         (tmp_path / name).write_bytes(name.encode())
-    kept = tmp_path / "cache" / real_reads.code_key()
-    kept.mkdir(parents=True)
-    digest = hashlib.sha256(b"a.png\0a.png").hexdigest()[:24]
-    with open(kept / f"{digest}.lock", "w") as held:  # another worker is reading a.png now
+    lock = real_reads.cache_path(tmp_path, "a.png").with_suffix(".lock")
+    lock.parent.mkdir(parents=True)
+    with open(lock, "w") as held:  # another worker is reading a.png now
         fcntl.flock(held, fcntl.LOCK_EX)
         warming = threading.Thread(target=real_reads.warm, args=([(tmp_path, "a.png"), (tmp_path, "b.png")],))
         warming.start()
