@@ -25,7 +25,7 @@ from pydantic_settings import (
 )
 
 from lluma_agent import yamlsafe
-from lluma_vision.config import VisionConfig
+from lluma_vision.config import VisionConfig, ocr_threads
 
 ENV_PREFIX = "LLUMA_"
 DEFAULT_FILE = Path("config.yaml")
@@ -486,6 +486,10 @@ def load_config(path: Path | str | None = None, env: Mapping[str, str] | None = 
 
     if unknown := _unknown_sections(env):
         raise ConfigError(f"invalid configuration in {origin}: " + "; ".join(unknown))
+    try:
+        ocr_threads(env)  # the OCR reads it when it loads, inside the run: a bad value stops here instead
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
     sources.append(_Environ(_Sourced, env))
     if p is not None:
         sources.append(InitSettingsSource(_Sourced, read_file(p)))

@@ -2,9 +2,27 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+# LLUMA_OCR_THREADS: onnxruntime's intra-op threads when a caller asks for none (0 = its default, one per core). Two
+# processes reading at once on two cores (the test workers, two agents on one machine) each do better with 1: twelve
+# shared screens read by two processes at once took 24.4 s and 24.9 s with the default, 15.0 s and 16.1 s with 1
+# (2026-11-28, this 2-core machine), the default's threads contending for the other process's core. An environment
+# variable, not a `vision:` key: it is the machine's business, not the run's.
+THREADS_ENV = "LLUMA_OCR_THREADS"
+
+
+def ocr_threads(env: Mapping[str, str] | None = None) -> int:
+    """LLUMA_OCR_THREADS as a count (0 when unset or empty). ValueError naming it when it is not a whole number:
+    lluma_agent's load_config turns that into a configuration error (exit 2) before any run starts."""
+    raw = (os.environ if env is None else env).get(THREADS_ENV, "").strip()
+    if raw and not raw.isdigit():
+        raise ValueError(f"{THREADS_ENV} must be a whole number of threads (0 = one per core), not {raw!r}")
+    return int(raw or 0)
 
 
 class VisionConfig(BaseModel):

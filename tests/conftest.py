@@ -16,7 +16,7 @@ from hypothesis import settings
 os.environ["ADBUTILS_ADB_PATH"] = "/bin/false"
 
 # Parallel workers (`-n 3`) read with one OCR thread each: onnxruntime's default (a thread per core) in each worker
-# made them contend for the cores (lluma_vision/pixels/ocr.py, THREADS_ENV, has the figures). Subprocesses inherit it.
+# made them contend for the cores (lluma_vision/config.py, THREADS_ENV, has the figures). Subprocesses inherit it.
 if os.environ.get("PYTEST_XDIST_WORKER"):
     os.environ.setdefault("LLUMA_OCR_THREADS", "1")
 

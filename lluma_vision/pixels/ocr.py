@@ -8,7 +8,6 @@ working space; `Work.to_device` is the one place boxes go back to device pixels.
 
 from __future__ import annotations
 
-import os
 import re
 import threading
 from dataclasses import dataclass
@@ -18,18 +17,13 @@ import cv2
 import numpy as np
 from PIL import Image
 
+from lluma_vision.config import ocr_threads
 from lluma_vision.geometry import Boxed, HasBox, Rect
 from lluma_vision.models import Box
 
 _ENGINE = None
 _ENGINE_KEY: int | None = None
 _LOCK = threading.Lock()
-
-# LLUMA_OCR_THREADS: onnxruntime's intra-op threads when a caller asks for none (0 = its default, one per core). Two
-# processes reading at once on two cores (the test workers, two agents on one machine) each do better with 1: twelve
-# shared screens read by two processes at once took 24.4 s and 24.9 s with the default, 15.0 s and 16.1 s with 1
-# (2026-11-28, this 2-core machine), the default's threads contending for the other process's core.
-THREADS_ENV = "LLUMA_OCR_THREADS"
 
 
 @dataclass(frozen=True)
@@ -125,19 +119,10 @@ def prepare(image: Image.Image, short_side: int = 720, long_side: int = 1280, ma
     return Work(rgb=np.asarray(img), scale=scale, device_width=w, device_height=h, original=original)
 
 
-def _threads_from_env() -> int:
-    raw = os.environ.get(THREADS_ENV, "").strip()
-    if not raw:
-        return 0
-    if not raw.isdigit():
-        raise ValueError(f"{THREADS_ENV} must be a whole number of threads (0 = one per core), not {raw!r}")
-    return int(raw)
-
-
 def get_engine(threads: int = 0) -> Any:
     """The process-wide RapidOCR instance (loading takes ~0.5 s, so it is done once)."""
     global _ENGINE, _ENGINE_KEY
-    key = threads or _threads_from_env()
+    key = threads or ocr_threads()  # LLUMA_OCR_THREADS (lluma_vision/config.py)
     with _LOCK:
         if _ENGINE is None or _ENGINE_KEY != key:
             from rapidocr_onnxruntime import RapidOCR  # heavy import, only when OCR is used
