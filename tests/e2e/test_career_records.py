@@ -11,7 +11,7 @@ import pytest
 
 from lluma_cli.demo import main
 
-pytestmark = [pytest.mark.ocr, pytest.mark.cost(seconds=82)]  # reads frames with the OCR
+pytestmark = [pytest.mark.ocr, pytest.mark.cost(seconds=56)]  # reads frames with the OCR
 
 
 @pytest.mark.timeout(900)  # a 3-turn career and its setup and results: about 40 agent turns on OCR

@@ -14,7 +14,7 @@ from lluma_agent.runlog.turnlog import read_turns
 from lluma_cli.demo import sim_agent
 from lluma_cli.sim_check import spends_without_the_model, taps_off_target
 
-pytestmark = pytest.mark.cost(seconds=24)  # worker seconds in a full suite (conftest: slowest modules first)
+pytestmark = pytest.mark.cost(seconds=34)  # worker seconds in a full suite (conftest: slowest modules first)
 
 TURNS = 36  # the career's setup (7 turns), then about eight game turns with their events
 

@@ -14,7 +14,7 @@ import pytest
 from lluma_cli.demo import run_demo
 from lluma_sim.game.game import HARD_VARIANTS
 
-pytestmark = [pytest.mark.ocr, pytest.mark.cost(seconds=187)]  # reads frames with the OCR (pyproject: markers)
+pytestmark = [pytest.mark.ocr, pytest.mark.cost(seconds=130)]  # reads frames with the OCR (pyproject: markers)
 
 STATS = {"Speed", "Stamina", "Power", "Guts", "Wit"}
 

@@ -14,7 +14,7 @@ from lluma_agent.runlog.turnlog import read_turns
 from lluma_cli.demo import run_demo
 from lluma_sim.game import hazards as hz
 
-pytestmark = [pytest.mark.ocr, pytest.mark.cost(seconds=111)]  # reads frames with the OCR (pyproject: markers)
+pytestmark = [pytest.mark.ocr, pytest.mark.cost(seconds=88)]  # reads frames with the OCR (pyproject: markers)
 
 # Every screen a hazard shows (the sim's words): the only screens the map may call interruptions.
 HAZARD_SCREENS = {hz.ANR_TITLE, hz.CONNECTION_ERROR[0], hz.DATE_CHANGED[0], hz.MAINTENANCE[0], hz.DATA_UPDATE[0],

@@ -21,7 +21,7 @@ from lluma_cli.demo import sim_agent
 from lluma_cli.sim_check import taps_off_target
 from lluma_sim.api.policy import PolicyReply, ScriptedPolicy, new_tool_id
 
-pytestmark = [pytest.mark.ocr, pytest.mark.cost(seconds=77)]  # reads frames with the OCR (pyproject: markers)
+pytestmark = [pytest.mark.ocr, pytest.mark.cost(seconds=40)]  # reads frames with the OCR (pyproject: markers)
 
 HUB_HINT = "<map>screen: Career;"  # the career hub's name on the simulator's screens
 

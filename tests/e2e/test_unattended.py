@@ -19,7 +19,7 @@ from lluma_agent.runlog.turnlog import TurnLog, read_turns
 from lluma_cli.demo import sim_agent
 from lluma_cli.sim_check import taps_off_target
 
-pytestmark = [pytest.mark.ocr, pytest.mark.cost(seconds=94)]  # reads frames with the OCR (pyproject: markers)
+pytestmark = [pytest.mark.ocr, pytest.mark.cost(seconds=88)]  # reads frames with the OCR (pyproject: markers)
 
 CRASH_FROM = 6  # from this turn on, the game crashes to the launcher once (besides what the hazards bring)
 

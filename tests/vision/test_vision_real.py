@@ -19,7 +19,7 @@ from lluma_vision.models import VisionOutput
 SCREENS = screens_dir()
 LABELS_FILE = SCREENS / "labels.json"
 # reading every labelled screen takes a minute on an idle machine; a shared, loaded one needs the margin
-pytestmark = [pytest.mark.cost(seconds=108), pytest.mark.ocr,
+pytestmark = [pytest.mark.cost(seconds=140), pytest.mark.ocr,
               pytest.mark.skipif(not LABELS_FILE.is_file(), reason=f"no labelled screenshots in {SCREENS}"),
               pytest.mark.timeout(1200)]
 LABELS: dict = json.loads(LABELS_FILE.read_text()) if LABELS_FILE.is_file() else {}
