@@ -230,7 +230,8 @@ def read_lines(work: Work, det_limit: int = 960, min_conf: float = 0.5, threads:
 
 
 # evidence: measured on the simulator's hard demo (18 turns at 1080x2400): 965 crops, 668 of them read before; a
-#   78-turn career's screens hold a few hundred different lines. An entry is a short text and its scores (< 1 KB).
+#   78-turn career's screens hold a few hundred different lines. An entry is a text and its scores (about 2 KB for
+#   50 characters): tens of MB at most.
 READS_KEPT = 8192
 
 

@@ -85,3 +85,13 @@ def test_a_screen_read_twice_reads_the_same_and_the_second_time_recognises_nothi
     again = Vision(VisionConfig(backend="ocr", cache_size=0)).analyze(frame)
     assert first.buttons and crops > 0 and engine.text_rec.crops == crops
     assert first.model_dump(exclude={"elapsed_ms"}) == again.model_dump(exclude={"elapsed_ms"})
+
+
+def test_a_masked_re_read_is_kept_apart_from_a_full_one_and_callers_get_their_own_copy() -> None:
+    ocr.forget_reads()
+    line = np.ascontiguousarray(crop("Speed 15")[:, :, ::-1])  # recognise takes RGB
+    digits = ocr.recognise([line], ocr.NUMBER_CHARS, ocr.DIGITS_RATIO)[0]
+    full = ocr.recognise([line])[0]
+    assert "".join(c for c, _ in digits).isdigit() and "Speed" in "".join(c for c, _ in full)
+    full.clear()  # the caller's list: what is kept is not touched
+    assert ocr.recognise([line])[0] and ocr.recognise([line], ocr.NUMBER_CHARS, ocr.DIGITS_RATIO)[0] == digits
