@@ -33,7 +33,8 @@ demo: $(STAMP)
 	$(BIN)/lluma demo --turns 30
 
 # Three workers on a 2-core machine: the e2e modules wait on their simulated phone and stand-in, and a third worker
-# fills those waits (quiet, this machine: 2 workers 11 min 25 s, 3 workers 9 min 50 s, the CPU then 96% busy). Each
+# fills those waits (quiet, this machine: 2 workers 11 min 25 s, 3 workers 9 min 50 s, the CPU then 96% busy; with a
+# line's crop read once, 8 min 34 s). Each
 # test module runs on one worker, so a module's shared run (a fixture of scope "module") is played once.
 # `make test TEST_WORKERS=0`: serial.
 # Bytecode is written even where PYTHONDONTWRITEBYTECODE is set: pytest's assertion rewriting of every test module
