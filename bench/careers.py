@@ -11,7 +11,11 @@ model's choice; then the done-check: with, at most 1.5 model calls per game turn
 tiles in view, goals met at least as often as without, no spend without the model in either run.
 `--json` prints the same as one object (`with`, `without`, `check`).
 
+`--keep DIR` keeps both runs' folders (turn logs, maps) there; `--only with` plays one variant (a quick look, no
+check). The table ends with the model's decision calls by screen name, the figure that says where the next cut is.
+
     .venv/bin/python bench/careers.py [--careers 2] [--career-turns 78] [--seed 11] [--parallel] [--json]
+        [--keep DIR] [--only with|without]
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import json
 import statistics
 import sys
 import tempfile
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +58,8 @@ def decisions(turns: list[TurnLog]) -> dict[str, Any]:
         "events_with_history": len(event_choices),
         "event_choice_turns": len(choice_turns),
         "model_calls": sum(1 for t in turns for c in turn_calls(t) if c.kind == "decision"),
+        "calls_by_screen": dict(Counter(screen_name(t) for t in turns for c in turn_calls(t)
+                                        if c.kind == "decision").most_common()),
     }
 
 
@@ -88,10 +95,16 @@ def play(label: str, args: argparse.Namespace, where: Path, overrides: dict[str,
         "spends_without_model": r.get("spends_without_model", 0),
         "taps_off_target": r["taps_off_target"],
         "stop_reason": r["stop_reason"],
+        "calls_by_screen": d["calls_by_screen"],
     }
 
 
 def bench(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
+    head = {"careers": args.careers, "career_turns": args.career_turns, "seed": args.seed, "hazards": args.hazards,
+            "faults": args.faults, "parallel": args.parallel}
+    if args.only:  # one variant, no check
+        one = play(args.only, args, tmp / args.only, WITHOUT if args.only == "without" else None)
+        return {**head, args.only: one, "check": None}
     without, with_ = without_and_with(play, args, tmp, ("without (map only)", "with (survey and plans)"), WITHOUT)
 
     def share(x: dict[str, Any]) -> float:
@@ -106,12 +119,12 @@ def bench(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
     }
     check["holds"] = (check["calls_per_game_turn"] <= TARGET_CALLS and check["every_training_decision_full_view"]
                       and check["goals_as_often"] and check["no_spend_without_model"])
-    return {"careers": args.careers, "career_turns": args.career_turns, "seed": args.seed, "hazards": args.hazards,
-            "faults": args.faults, "parallel": args.parallel, "with": with_, "without": without, "check": check}
+    return {**head, "with": with_, "without": without, "check": check}
 
 
 def table(r: dict[str, Any]) -> str:
-    runs = [("without (map only)", r["without"]), ("with (survey, plans)", r["with"])]
+    runs = [(name, r[key]) for name, key in (("without (map only)", "without"), ("with (survey, plans)", "with"))
+            if r.get(key) is not None]
     lines = [
         f"{r['careers']} careers of {r['career_turns']} game turns, seed {r['seed']}, hazards {r['hazards']:g} per "
         f"input, faults {r['faults']:g} per turn (hard screens)",
@@ -128,7 +141,14 @@ def table(r: dict[str, Any]) -> str:
           f"{x['plans']['surprises']}) | {x['events_with_history']} | {x['event_choices_per_game_turn']:.2f} | "
           f"{x['spends_without_model']} | {x['taps_off_target']} |" for name, x in runs),
     ]
+    screens = sorted({s for _, x in runs for s in x["calls_by_screen"]},
+                     key=lambda s: -max(x["calls_by_screen"].get(s, 0) for _, x in runs))
+    lines += ["", "model decision calls by screen:", "", f"| screen | {' | '.join(n for n, _ in runs)} |",
+              f"| --- |{' --- |' * len(runs)}",
+              *(f"| {s} | {' | '.join(str(x['calls_by_screen'].get(s, 0)) for _, x in runs)} |" for s in screens)]
     c = r["check"]
+    if c is None:
+        return "\n".join(lines)
     lines.append(f"done-check {'HOLDS' if c['holds'] else 'FAILS'}: model calls per game turn "
                  f"{c['calls_per_game_turn']:.2f} (at most {c['calls_per_game_turn_at_most']}), every training "
                  f"decision with all tiles in view: {'yes' if c['every_training_decision_full_view'] else 'no'}, "
@@ -142,9 +162,15 @@ def main(argv: list[str] | None = None) -> int:
     add_night_arguments(ap, careers=CAREERS)
     ap.add_argument("--parallel", action="store_true",
                     help="play without and with at once, on two threads of this process")
+    ap.add_argument("--keep", type=Path, help="keep the runs' folders (turn logs, maps) in this folder")
+    ap.add_argument("--only", choices=("with", "without"), help="play one variant only (no check)")
     args = ap.parse_args(argv)
-    with tempfile.TemporaryDirectory(prefix="lluma-careers-") as tmp:
-        result = bench(args, Path(tmp))
+    if args.keep is not None:
+        args.keep.mkdir(parents=True, exist_ok=True)
+        result = bench(args, args.keep)
+    else:
+        with tempfile.TemporaryDirectory(prefix="lluma-careers-") as tmp:
+            result = bench(args, Path(tmp))
     print(json.dumps(result) if args.json else table(result))
     return 0
 

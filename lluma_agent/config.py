@@ -345,20 +345,21 @@ class LoopConfig(_Section):
         12, ge=1, le=1000, description="Most routine passes in a row; then the model is asked whatever the map says.",
     )
     never_autopilot: list[str] = Field(
-        default_factory=lambda: ["Learn", "Skill", "Purchase", "Buy", "Shop", "Exchange", "Use", "Recover", "Retry",
+        default_factory=lambda: ["Learn", "Skill", "Purchase", "Buy", "Shop", "Exchange", "Use", "Recover",
                                  "Try Again", "Carats", "Clock", "Delete", "Reset", "Give Up", "Quit", "Gacha",
                                  "Scout"],
         description="Words that keep a screen from routine passes when its title or a button on it (not a tab) holds "
         "them (spending, choosing, quitting; a plural too): the model decides there.",
     )
     spend_words: list[str] = Field(
-        default_factory=lambda: ["Use", "Purchase", "Spend", "Exchange", "Buy", "Consume", "Carats", "Jewels",
-                                 "Alarm Clock", "Clock", "TP", "Item", "Try Again"],
+        default_factory=lambda: ["Use", "Purchase", "Spend", "Exchange", "Buy", "Consume", "Carat", "Carats", "Jewel",
+                                 "Jewels", "Alarm Clock", "Alarm Clocks", "Clock", "Clocks", "TP", "Item", "Items"],
         description="Words that mark a spend wherever the screen shows them, its body text included (a dialog's "
-        "question, a cost line; a plural too; a story's own text aside): no routine pass, goTo step or plan step "
+        "question, a cost line; a story's own text aside), matched as written (a plural listed as its own word: 'Use' "
+        "is a spend's question, 'Racing uses a turn and energy' is none): no routine pass, goTo step or plan step "
         "presses there, the model decides. They say what is spent, not what is gained or where a button leads "
-        "('Recover', 'Retry', 'Shop' are never_autopilot words, for a title and the button pressed: a rest's confirm "
-        "says energy will recover, a connection error offers Retry).",
+        "('Recover', 'Shop', 'Try Again' are never_autopilot words, for a title and the button pressed: a rest's "
+        "confirm says energy will recover, a maintenance notice says 'Please try again later').",
     )
     wait_s: float = Field(2.0, ge=0, le=600, description="A routine pass over a loading screen waits this long.")
 

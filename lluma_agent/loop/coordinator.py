@@ -41,7 +41,7 @@ from lluma_agent.loop.careers import CareerTracker
 from lluma_agent.loop.eventbook import EventMemory
 from lluma_agent.loop.gated import InTheLoop, PersonGate
 from lluma_agent.loop.layouts import CachedLayout, ContextLayout, Sent
-from lluma_agent.loop.navigate import Navigator
+from lluma_agent.loop.navigate import Navigator, Passed
 from lluma_agent.loop.observe import VisionLike, observe
 from lluma_agent.loop.plans import Planner
 from lluma_agent.loop.prompting import Prompter
@@ -287,6 +287,8 @@ class Coordinator:
         if (looked := self.surveyed(t)) is not None:  # options that raise before they commit: each raised and read
             reading, screen = looked.here, self.read(looked.here.out)
             t.reading, t.screen = reading, screen
+            if self.passed_after_survey(t, looked):  # a hazard came over the survey: dismissed as before
+                return
             t.notes = replace(t.notes, lines=[*t.notes.lines, *([looked.table] if looked.table else [])])
         t.fold, t.fold_calls = self.prompter.make_room(t.turn)
         t.notes = self.prompter.ahead_of_fold(t.notes)
@@ -500,6 +502,7 @@ class Coordinator:
         if ran is not None:  # a plan's later steps, each checked (loop/plans.py)
             acted, t.plan = ran.acted, ran.log
             t.guard += ran.guarded
+            self.nav.hold = self.nav.hold or ran.log.surprise  # a surprise gives the model the next turn, where it is
             if acted.stop:
                 self.request_stop()  # a person stopped the run during a plan
         t.acted, t.state = acted, t.state.but(pending=acted.pending, owed=(*t.state.owed, *acted.results))
@@ -665,15 +668,31 @@ class Coordinator:
         passed, t.notes = self.nav.pass_or_tell(t.reading, t.notes, t.turn, self.actor, self._ctx(t.state, t.reading),
                                                 self._sleep)
         if passed is not None:
-            t.routine = passed.log
-            self._own(t, passed.acted)  # pending like the model's input (loop.autopilot)
-            self.events.pressed(t.reading.out)
-            if passed.acted.stop:
-                self.request_stop()
+            self._passed(t, passed, t.reading.out)
             return True
         if told := self.events.note(t.reading.out):
             t.notes = replace(t.notes, lines=[*t.notes.lines, told])
         return False
+
+    def passed_after_survey(self, t: TurnParts, looked: Looked) -> bool:
+        """A survey that ended on a screen without options: a dialog over the game (a connection error came over a
+        raise) is passed as routine (True: the turn is over, the next one surveys again); any other screen (a raise
+        that trained) is the model's, told what the survey did."""
+        assert t.notes is not None
+        if self.survey.options(looked.here) is not None:
+            return False
+        passed = self.nav.routine_pass(looked.here, t.notes.stuck.level, t.turn, self.actor,
+                                       self._ctx(t.state, looked.here), self._sleep, hazard_only=True)
+        if passed is not None:
+            self._passed(t, passed, looked.here.out)
+        return passed is not None
+
+    def _passed(self, t: TurnParts, passed: Passed, out: VisionOutput) -> None:
+        t.routine = passed.log
+        self._own(t, passed.acted)  # pending like the model's input (loop.autopilot)
+        self.events.pressed(out)
+        if passed.acted.stop:
+            self.request_stop()
 
     def _own(self, t: TurnParts, acted: Acted) -> None:
         """What the coordinator did itself this turn, pending like the model's input (its effect comes next turn)."""

@@ -30,6 +30,8 @@ from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 
+import yaml
+
 from lluma_agent.config import Config
 from lluma_agent.device.protocol import DeviceError, Phone
 from lluma_agent.device.settle import Settle
@@ -39,6 +41,7 @@ from lluma_agent.loop.stop import StopFlag
 from lluma_agent.loop.turn import Notes, Observation
 from lluma_agent.navmap import PendingStep, ScreenMap, Transition
 from lluma_agent.navmap.actions import ActionKey, key_of, readable
+from lluma_agent.navmap.model import Routine
 from lluma_agent.navmap.shared import SharedMap
 from lluma_agent.runlog.turnlog import ActionLog, NavigationStep, RoutineLog
 from lluma_agent.tools.actions import ActionError, InputTool, PlannedAction, element_of
@@ -54,6 +57,15 @@ CHROME = frozenset({"skip", "quick", "log", "auto", "menu"})  # a story's and a 
 DISMISS = CHROME | {"back", "cancel", "close"}  # leave, never choose
 PROMPT = "system_prompt_map.md"  # appended to the system prompt when the map is on
 KNOWN_SHOWN = 30  # screens named when goTo's target is unknown
+# The one button an unknown screen may be passed on at first sight (FACTS: on an unknown screen the bots press only
+# Next / OK / Close / Proceed; Cancel undoes a choice, so it is not among them).
+SAFE_ALONE = frozenset({"next", "ok", "close", "proceed"})
+KNOWN_DIALOGS = "dialogs.yaml"  # lluma_knowledge/procedures: a night's dialogs and the press that dismisses each
+# A dialog reached from this many other screens comes over the game. In the careers bench's first 24-turn career
+# (seed 11) each hazard came over two: Connection Error (4 times), Maintenance (7), Data Update (4); a flow's own
+# confirm came from the one screen that opens it (Rest, Race Entry, the Warning, Try Again). A confirm reached from
+# two (Rest from the hub and the training screen) confirms a press someone chose on the screen before.
+COMES_OVER = 2
 _log = logging.getLogger(__name__)
 
 
@@ -93,16 +105,26 @@ def _worded(name: str) -> bool:
     return any(w.isalpha() and len(w) > 1 for w in words(name.split("#")[0]))
 
 
-def never_word(label: str, never: list[list[str]]) -> str:
-    """The never_autopilot phrase (as words) `label` holds (a plural too), or ""."""
+def never_word(label: str, never: list[list[str]], plural: bool = True) -> str:
+    """The phrase (as words) of `never` that `label` holds, or "". `plural`: its last word with an "s" too (the
+    never_autopilot titles and buttons: "Skills", "Carats"); the spend words match as written, so "Use" (a spend's
+    question: "Use 1 Alarm Clock?") is not the "uses" of a sentence ("Racing uses a turn and energy.")."""
     said = words(label)
     for phrase in never:
         k = len(phrase)
         for i in range(len(said) - k + 1):
             got = said[i:i + k]
-            if got[:-1] == phrase[:-1] and got[-1] in (phrase[-1], phrase[-1] + "s"):
+            if got[:-1] == phrase[:-1] and (got[-1] == phrase[-1] or plural and got[-1] == phrase[-1] + "s"):
                 return " ".join(phrase)
     return ""
+
+
+def known_dialogs() -> dict[str, str]:
+    """The dialogs a night brings and the press that dismisses each (lluma_knowledge/procedures/dialogs.yaml)."""
+    data = yaml.safe_load(resources.files("lluma_knowledge.procedures").joinpath(KNOWN_DIALOGS).read_text("utf-8"))
+    if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
+        raise ValueError(f"lluma_knowledge/procedures/{KNOWN_DIALOGS} must map dialog titles to button names")
+    return data
 
 
 def screen_of(out: VisionOutput) -> ScreenIdentity:
@@ -130,14 +152,16 @@ def spend(out: VisionOutput, never: list[list[str]], spend_words: list[list[str]
     story = {(t.text, t.bounds) for t in story_lines(out)} if out.cinematic == "dialogue" else set()
     shown = [*(b.name for b in out.buttons if b.region != "menu"),
              *(t.text for t in out.texts if (t.text, t.bounds) not in story)]
-    return next((f"{label!r} holds {word!r}" for label in shown if (word := never_word(label, spend_words))), "")
+    return next((f"{label!r} holds {word!r}" for label in shown
+                 if (word := never_word(label, spend_words, plural=False))), "")
 
 
 def kept_for_model(out: VisionOutput, tool: str, target: str, never: list[list[str]],
-                   spend_words: list[list[str]] | None = None) -> str:
+                   spend_words: list[list[str]] | None = None, over_game: bool = False) -> str:
     """Why a screen is the model's whatever the map says, taking `tool` on `target` there ("" when nothing): a
-    spend (see `spend`; `target` too), a choice, or another worded button. Conservative, from the reading alone;
-    bench/navigation.py counts the turns it keeps (no map can pass them)."""
+    spend (see `spend`; `target` too), a choice, or another worded button (not counted on a dialog that comes
+    `over_game`: a hazard's "Title Screen" beside the Retry the model chose each time). Conservative, from the
+    reading alone; bench/navigation.py counts the turns it keeps (no map can pass them)."""
     # a spend, or a press of (or beside) a button that chooses or spends (a tab bar's Shop or Scout is a way
     # elsewhere, not on this screen)
     if hit := (spend(out, never, spend_words or []) or next(
@@ -151,8 +175,9 @@ def kept_for_model(out: VisionOutput, tool: str, target: str, never: list[list[s
             return "no story to move on"
         picks = choices_as_text(out)
         return f"choices read as text ({'; '.join(picks)})" if picks else ""
-    others = [b.name for b in out.buttons if b.region != "menu" and b.name != target
-              and "".join(words(b.name)) not in DISMISS and _worded(b.name)]
+    title = screen_of(out).name  # a logo or header read as a button names the screen: nothing to choose
+    others = [] if over_game else [b.name for b in out.buttons if b.region != "menu" and b.name not in (target, title)
+                                   and "".join(words(b.name)) not in DISMISS and _worded(b.name)]
     return f"other buttons ({', '.join(others)})" if others else ""
 
 
@@ -176,6 +201,7 @@ class Navigator:
         self.confirming = False  # the screen read is a dialog the model's last input opened
         self.never = [words(w) for w in cfg.loop.never_autopilot]
         self.spend_words = [words(w) for w in cfg.loop.spend_words]
+        self.dialogs = known_dialogs()
 
     def prompt(self, system_prompt: str) -> str:
         """The system prompt, with the lines about the map and goTo when the map is on (off: as it always was)."""
@@ -331,7 +357,8 @@ class Navigator:
             return None
         if acted.action.tool == GoTo.name and route is not None:
             steps, summary, gate = self.walk(route, acted, reading, actor, ctx, before_step)
-            # the walk's account is what the model reads next turn
+            # the walk's account is what the model reads next turn, on the screen it stopped at when it stopped short
+            self.hold = self.hold or not (steps and steps[-1].ok and steps[-1].step == len(route.steps))
             pending = acted.pending.model_copy(update={"description": summary})
             return Walked(acted.then(gate).model_copy(update={"pending": pending}), gate.guarded, steps)
         if (key := key_of(acted.action, reading.out)) is not None:
@@ -419,9 +446,40 @@ class Navigator:
     def _never(self, label: str) -> str:
         return never_word(label, self.never)
 
-    def choice(self, out: VisionOutput, planned: PlannedAction) -> str:
+    def choice(self, out: VisionOutput, planned: PlannedAction, over_game: bool = False) -> str:
         """Why the screen holds something to choose or spend ("" when nothing): conservative, from the reading."""
-        return kept_for_model(out, planned.tool, planned.target, self.never, self.spend_words)
+        return kept_for_model(out, planned.tool, planned.target, self.never, self.spend_words, over_game)
+
+    def known_dialog(self, out: VisionOutput) -> str | None:
+        """The button that dismisses this dialog when it is one a night brings (KNOWN_DIALOGS) and shows it, else
+        None."""
+        here = self.screen(out)
+        if here.kind != "dialog":
+            return None
+        title = here.name.casefold()
+        press = next((b for t, b in self.dialogs.items() if t.casefold() in title), None)
+        return press if press is not None and any(b.name == press for b in out.buttons) else None
+
+    @staticmethod
+    def first_sight(out: VisionOutput, known: str | None) -> Routine | None:
+        """A way on the map has not learned yet, taken at first sight (where it leads is the game's): a known
+        dialog's dismissal, or the one button of a screen that offers nothing else when it is Next, OK, Close or
+        Proceed (SAFE_ALONE). The reading's checks (`choice`) still apply."""
+        name = known
+        if name is None and one_way_on(out):
+            alone = [b.name for b in out.buttons if b.region != "menu" and _worded(b.name)
+                     and "".join(words(b.name)) not in CHROME]
+            name = alone[0] if len(alone) == 1 and "".join(words(alone[0])) in SAFE_ALONE else None
+        if name is None:
+            return None
+        return Routine(f"pressButton:{name}", "pressButton", {"name": name}, None, 0)
+
+    def over_game(self, here: ScreenIdentity) -> bool:
+        """A dialog seen to come over COMES_OVER or more other screens: a hazard or a notice over the game (a
+        connection error, Android's "isn't responding"), not a step of one flow. Dismissed, it leaves the game where
+        it was, so where its way out leads is the game's, and the button the model passed over each time (a "Title
+        Screen" beside Retry) is no choice it made."""
+        return here.kind == "dialog" and len(self.map.came_from(here.id)) >= COMES_OVER
 
     def pass_or_tell(self, reading: Observation, notes: Notes, turn: int, actor: Actor, ctx: ToolContext,
                      sleep: Callable[[float], float]) -> tuple[Passed | None, Notes]:
@@ -431,9 +489,10 @@ class Navigator:
         return (passed, notes) if passed is not None else (None, self.tell(notes, reading.out))
 
     def routine_pass(self, reading: Observation, stuck: str, turn: int, actor: Actor, ctx: ToolContext,
-                     sleep: Callable[[float], float]) -> Passed | None:
+                     sleep: Callable[[float], float], hazard_only: bool = False) -> Passed | None:
         """Pass this screen without a model call when it is routine (the acted input, pending like the model's),
-        or None: the model decides. `stuck` is the turn's stuck level (a pass only when "ok")."""
+        or None: the model decides. `stuck` is the turn's stuck level (a pass only when "ok"). `hazard_only`: only a
+        dialog over the game (a known one, or one seen over several screens): what a survey's raise may meet."""
         if not (self.enabled and self.cfg.loop.autopilot) or self.hold:
             return None
         if stuck != "ok" or self.in_row >= self.cfg.loop.max_routine:
@@ -447,7 +506,14 @@ class Navigator:
             return self._passed(out, acted, ActionKey("wait", "wait", {}), None, 0)
         # where a screen's one way on leads is the game's when the model asked for it (a confirm of its choice) or
         # when nothing else can be pressed there (a title's tap to start, a notice's OK): anywhere but here will do
-        way = self.map.routine(here.id, self.cfg.map.routine_after, closing=self.confirming or one_way_on(out))
+        known = self.known_dialog(out)
+        over = known is not None or self.over_game(here)
+        if hazard_only and not over:
+            return None
+        way = self.map.routine(here.id, self.cfg.map.routine_after, closing=self.confirming or over or one_way_on(out))
+        if way is None and (seen := self.first_sight(out, known)) is not None and not any(
+                t.loop and t.streak for t in self.map.taken(here.id, seen.action)):  # not a press seen to do nothing
+            way = seen
         if way is None or way.tool == GoTo.name:
             return None
         tool = self.tools.get(way.tool)
@@ -457,7 +523,7 @@ class Navigator:
             planned = tool.plan(tool.args.model_validate(way.args), out)
         except (ActionError, ValueError, LookupError):
             return None  # the map's button is not on the screen this time: the model looks
-        if self.choice(out, planned):
+        if self.choice(out, planned, over):
             return None
         acted = actor.take(tool, planned, frame, ctx)
         return self._passed(out, acted, ActionKey(way.action, way.tool, way.args), way.expected, way.uses)

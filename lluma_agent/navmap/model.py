@@ -229,6 +229,11 @@ class ScreenMap(BaseModel):
         """`screen` is known to come over other screens (a hazard, a popup)."""
         return any(i.screen == screen for i in self.interruptions)
 
+    def came_from(self, screen: str) -> set[str]:
+        """The other screens actions were seen to lead from to `screen` (an interruption counted over its screen)."""
+        return ({t.src for t in self.transitions if t.dst == screen and not t.loop}
+                | {i.over for i in self.interruptions if i.screen == screen})
+
     def rate(self, edge: Transition) -> float:
         """Of the times its action was taken on its screen, the share that led where this edge goes."""
         total = sum(t.count for t in self.taken(edge.src, edge.action))

@@ -420,11 +420,12 @@ def test_a_confirm_the_model_asked_for_is_passed_wherever_its_ok_led_before(tmp_
     phone = _resting("hub")
     assert identify(FakeVision(phone).analyze(phone.images["rest"], phone.hashes["rest"])).kind == "dialog"
     _seed(tmp_path, phone, REST_OK_HUB, REST_OK_RESULT, times=1)  # OK led to two screens: no routine by the map
-    model = ScriptedModel([[call("pressButton", name="Rest")], [call("pressButton", name="Next")]])
-    totals = _loop(tmp_path, phone, model, 3).run()
-    assert len(model.requests) == 2 and totals.routine_passes == 1  # the model rested; its confirm went alone
+    model = ScriptedModel([[call("pressButton", name="Rest")], [call("pressButton", name="Training")]])
+    totals = _loop(tmp_path, phone, model, 4).run()
+    # the model rested; its confirm went alone, and the result's lone Next at first sight
+    assert len(model.requests) == 2 and totals.routine_passes == 2
     assert _log(tmp_path, 2).routine is not None and phone.screen != "rest"
-    assert "[passed without asking: OK on Rest -> Result]" in _texts(model.requests[1])
+    assert "[passed without asking: OK on Rest -> Result; Next on Result -> Hub]" in _texts(model.requests[1])
 
 
 def test_a_confirm_nobody_asked_for_is_the_models(tmp_path: Path) -> None:
@@ -470,6 +471,68 @@ def test_a_dialog_that_came_over_a_routine_pass_is_an_interruption_and_the_pass_
         ("pressButton:Next", ids["hub"], 4, 0)]
     assert [(i.screen, i.over, i.action, i.way_out, i.count) for i in m.interruptions] == [
         (ids["anr"], ids["result"], "pressButton:Next", "pressButton:Wait", 1)]
+
+
+def _connection(start: str, title: str = "Server Notice") -> FakePhone:
+    """A dialog over the game (Title Screen / Retry, as FACTS' connection error) that Retry dismisses onto the hub;
+    by default one the known dialogs (lluma_knowledge/procedures/dialogs.yaml) do not name."""
+    error = FakeScreen(buttons=[button("Title Screen", 140, 1000, 500, 1080), button("Retry", 580, 1000, 940, 1080)],
+                       texts=[text(title, 340, 700, 740, 760),
+                              text("A communication error occurred.", 240, 840, 840, 890)],
+                       goes_to={"Retry": "hub"})
+    return FakePhone({**_phone(start).screens, "error": error}, start=start)
+
+
+RETRY_HUB: Edge = ("error", "pressButton:Retry", "hub", "pressButton", {"name": "Retry"})
+RETRY_TRAINING: Edge = ("error", "pressButton:Retry", "training", "pressButton", {"name": "Retry"})
+
+
+def test_a_dialog_that_comes_over_the_game_is_dismissed_as_the_model_did_before(tmp_path: Path) -> None:
+    """A connection error seen over the hub and over the training screen, Retry chosen each time: it comes over the
+    game, so Retry is passed without the model (its Title Screen is no choice the model made) wherever it leads."""
+    phone = _connection("error")
+    assert identify(FakeVision(phone).analyze(phone.images["error"], phone.hashes["error"])).kind == "dialog"
+    _seed(tmp_path, phone, ("hub", "pressButton:Races", "error", "pressButton", {"name": "Races"}), RETRY_HUB,
+          ("training", "pressButton:Speed", "error", "pressButton", {"name": "Speed"}), RETRY_TRAINING, times=1)
+    model = ScriptedModel([[call("pressButton", name="Training")]])
+    totals = _loop(tmp_path, phone, model, 2).run()
+    assert totals.routine_passes == 1 and len(model.requests) == 1
+    assert "[passed without asking: Retry on Server Notice -> Hub]" in _texts(model.requests[0])
+
+
+def test_a_dialog_a_night_brings_is_dismissed_at_first_sight(tmp_path: Path) -> None:
+    """A connection error (FACTS' title and Retry) on a map that never saw one: dismissed without the model."""
+    phone = _connection("error", title="Connection Error")
+    model = ScriptedModel([[call("pressButton", name="Training")]])
+    totals = _loop(tmp_path, phone, model, 2).run()
+    assert totals.routine_passes == 1 and len(model.requests) == 1 and _log(tmp_path, 1).response is None
+    assert "[passed without asking: Retry on Connection Error -> Hub]" in _texts(model.requests[0])
+
+
+def test_a_lone_next_is_pressed_at_first_sight_and_a_lone_other_button_is_the_models(tmp_path: Path) -> None:
+    """FACTS: on an unknown screen the bots press only Next / OK / Close / Proceed. A result with nothing but Next
+    goes without the model on an empty map; the same screen whose only button is Race is the model's."""
+    phone = _phone("result")
+    model = ScriptedModel([[call("pressButton", name="Training")]])
+    totals = _loop(tmp_path, phone, model, 2).run()
+    assert totals.routine_passes == 1 and len(model.requests) == 1 and phone.screen == "training"
+    other = tmp_path / "other"
+    phone = _phone("races")
+    phone.screens["races"].buttons.pop()  # Race alone: a choice to make, whatever the map says
+    model = ScriptedModel([[call("pressButton", name="Race")]])
+    totals = _loop(other, phone, model, 1).run()
+    assert totals.routine_passes == 0 and len(model.requests) == 1
+
+
+def test_a_dialog_seen_over_one_screen_only_is_the_models(tmp_path: Path) -> None:
+    """The same dialog known over the hub alone (a flow's own question, for all the map knows): the model chooses
+    between its two buttons, however often it chose Retry."""
+    phone = _connection("error")
+    _seed(tmp_path, phone, ("hub", "pressButton:Races", "error", "pressButton", {"name": "Races"}), RETRY_HUB,
+          times=3)
+    model = ScriptedModel([[call("pressButton", name="Retry")]])
+    totals = _loop(tmp_path, phone, model, 1).run()
+    assert totals.routine_passes == 0 and len(model.requests) == 1
 
 
 def test_an_action_after_which_the_game_had_to_be_started_again_is_no_way_out(tmp_path: Path) -> None:

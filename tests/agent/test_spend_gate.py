@@ -27,7 +27,12 @@ BODIES = {
     "alarm": ("Use 1 Alarm Clock to try again?",),
     "carats": ("Spend 50 Carats to recover 1 TP?",),
     "coins": ("Exchange 100 Shop Coins for this item?",),
+    "drink": ("Use Vita 20?", "Energy +20"),  # an item by its own name: the question's "Use" says it is spent
+    "race": ("Enter the Japanese Derby?", "Racing uses a turn and energy."),  # a turn is no item
+    "maintenance": ("The game is currently under maintenance.", "Please try again later."),  # no Try Again button
 }
+SPENDS = ("alarm", "carats", "coins", "drink")
+PASSABLE = ("rest", "race", "maintenance")
 CLOSE = ("close",)
 
 
@@ -63,6 +68,7 @@ def test_the_spend_gate_keeps_every_spend_for_the_model_and_lets_the_rest_pass(r
                                                                               ) -> None:
     cfg = LoopConfig()
     never, spend_words = [words(w) for w in cfg.never_autopilot], [words(w) for w in cfg.spend_words]
-    assert spend(reads["rest"], never, spend_words) == ""
-    for name in ("alarm", "carats", "coins"):
+    for name in PASSABLE:
+        assert spend(reads[name], never, spend_words) == "", name
+    for name in SPENDS:
         assert spend(reads[name], never, spend_words), name

@@ -7,14 +7,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from fakes import FakePhone, FakeScreen, ScriptedModel, button, call, loop, text
+from fakes import FakePhone, FakeScreen, FakeVision, ScriptedModel, button, call, loop, text
 from PIL import Image
 
 from lluma_agent.device.protocol import Frame
 from lluma_agent.loop.gated import InTheLoop
 from lluma_agent.loop.survey import facts_line
 from lluma_agent.loop.turn import Observation
+from lluma_agent.navmap import ScreenMap, save_map
 from lluma_agent.runlog.turnlog import FrameInfo, TurnLog
+from lluma_vision.facts.screen import identify
 from lluma_vision.models import Box, CaptionedValue, Gauge, Support, VisionOutput
 
 TITLE = (40, 40, 300, 100)
@@ -43,8 +45,10 @@ def _training(raised: str, trains_to: str = "event", extra: list[str] | None = N
 
 def _phone(first: str = "Speed", **kw: Any) -> FakePhone:
     screens = {f"t_{name}": _training(name, **kw) for name in TILES}
-    screens["event"] = FakeScreen(buttons=[button("Next", 400, 1600, 700, 1700)], texts=[text("Event", *TITLE)],
-                                  goes_to={"Next": f"t_{first}"})
+    # an event's page with a second button: not a screen passed at first sight (its Next is the model's here)
+    screens["event"] = FakeScreen(buttons=[button("Next", 400, 1600, 700, 1700),
+                                           button("Details", 400, 1400, 700, 1500)],
+                                  texts=[text("Event", *TITLE)], goes_to={"Next": f"t_{first}"})
     screens["hub"] = FakeScreen(buttons=[button("Training", 100, 1300, 500, 1400)], texts=[text("Hub", *TITLE)],
                                 goes_to={"Training": f"t_{first}"})
     return FakePhone(screens, start=f"t_{first}")
@@ -183,6 +187,37 @@ def test_a_model_that_goes_back_from_the_table_decides_on_the_hub(tmp_path: Path
     assert "<survey>" in str(model.requests[3]["messages"][-1])  # the hub opened the table once...
     assert "<survey>" not in str(model.requests[4]["messages"][-1])  # ...the model went back: the hub is its turn
     assert _log(tmp_path, 5).survey is None
+
+
+def test_a_hazard_that_comes_over_a_survey_is_dismissed_as_before_and_the_next_turn_surveys_again(
+        tmp_path: Path) -> None:
+    """A connection error came over the hub and the event before, Retry chosen each time: when one comes over a
+    survey's raise, the coordinator dismisses it as the model did (no call on it), and the next turn's survey shows
+    every tile; one model call in the two turns."""
+    screens = _phone(first="Speed").screens
+    screens["t_Stamina"].goes_to["Power"] = "error"  # the survey's raise of Power meets a connection error
+    screens["error"] = FakeScreen(
+        buttons=[button("Title Screen", 140, 1000, 500, 1080), button("Retry", 580, 1000, 940, 1080)],
+        texts=[text("Connection Error", 340, 700, 740, 760),
+               text("A communication error occurred.", 240, 840, 840, 890)],
+        goes_to={"Retry": "t_Power"})  # the raise went through once the connection came back
+    phone = FakePhone(screens, start="t_Speed")
+    vision = FakeVision(phone)
+    ids = {n: identify(vision.analyze(phone.images[n], phone.hashes[n])).id for n in ("hub", "event", "error")}
+    m = ScreenMap()
+    for src in ("hub", "event"):  # seen over two screens, dismissed with Retry each time
+        m.record(ids[src], "pressButton:Next", ids["error"], 1.0, 0.0, tool="pressButton", args={"name": "Next"})
+        m.record(ids["error"], "pressButton:Retry", ids[src], 1.0, 0.0, tool="pressButton", args={"name": "Retry"})
+    save_map(tmp_path / "memory.map.json", m)
+    model = ScriptedModel([[call("pressButton", name="Guts")]])
+    loop(tmp_path, phone, model, max_turns=2).run()
+    first, second = _log(tmp_path, 1), _log(tmp_path, 2)
+    assert first.survey is not None and not first.survey.complete and "a surprise" in first.survey.rows[-1].note
+    assert first.response is None and first.routine is not None  # no model call on the hazard
+    assert first.action is not None and first.action.target == "Retry"
+    assert len(model.requests) == 1 and second.survey is not None and second.survey.complete
+    assert "[passed without asking: Retry on Connection Error -> Training" in str(model.requests[0]["messages"][-1])
+    assert phone.screen == "event"  # Guts raised and trained
 
 
 def _observed(supports: list[Support]) -> Observation:
