@@ -283,10 +283,10 @@ class Painter:
         if end - x0 > 2 * r:
             self.d.rounded_rectangle((x0, y0, end, y1), r, fill=color)
             self.d.rectangle((end - r, y0, end, y1), fill=color)
-        elif end - x0 > 2:
-            self.d.rectangle((x0 + r / 2, y0, end, y1), fill=color)
+        elif end - x0 > 2:  # a sliver (a few points of energy): no room for the rounded end
+            self.d.rectangle((x0 + min(r / 2, end - x0 - 2), y0, end, y1), fill=color)
         if preview > 0 and end - x0 > 2:
-            start = max(x0 + r / 2, end - (x1 - x0) * preview)
+            start = max(x0 + min(r / 2, end - x0 - 2), end - (x1 - x0) * preview)
             self.d.rectangle((start, y0, end, y1), fill=paler(color))
 
     def badge(self, b: Box, word: str, color: RGB) -> None:

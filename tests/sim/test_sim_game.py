@@ -1014,3 +1014,14 @@ def test_rest_and_the_infirmary_give_what_facts_say() -> None:
         cured += c.condition is None
         assert c.energy == 70
     assert 150 < cured < 200  # about 85%
+
+
+@pytest.mark.parametrize("size", [(1080, 2400), (720, 1280), (420, 936)])
+def test_the_energy_bar_draws_at_every_energy_and_preview(size: tuple[int, int]) -> None:
+    """A trainee trained down to a point or two of energy: the bar is drawn (a careers bench's hub frames once failed
+    there, a sliver too short for the bar's rounded end, and the run went blind until a rest)."""
+    from lluma_sim.game.draw import Painter
+
+    for energy in range(101):
+        p = Painter(*size, render=True)
+        p.bar(p.box(0.22, 0.062, 0.66, 0.088), energy / 100, (240, 120, 100), min(20, energy) / 100)
