@@ -675,12 +675,18 @@ class Coordinator:
         return False
 
     def passed_after_survey(self, t: TurnParts, looked: Looked) -> bool:
-        """A survey that ended on a screen without options: a dialog over the game (a connection error came over a
-        raise) is passed as routine (True: the turn is over, the next one surveys again); any other screen (a raise
-        that trained) is the model's, told what the survey did."""
+        """A survey that ended on a screen without options: a game that crashed or left the foreground (True: no
+        model call, the next turn starts it) or a dialog over the game (a connection error came over a raise) passed
+        as routine (True: the turn is over, the next one surveys again); any other screen (a raise that trained) is
+        the model's, told what the survey did."""
         assert t.notes is not None
         if self.survey.options(looked.here) is not None:
             return False
+        if self.app is not None and not (focus := self.app.focus()).shows(self.app.package):
+            who = focus.window or focus.app or "nothing has the focus"
+            t.failures.append(f"survey: the game left the foreground ({who}); no model call, the next turn starts "
+                              "it again")
+            return True  # another app's screen is nothing to decide on: keep_game_up starts the game next turn
         passed = self.nav.routine_pass(looked.here, t.notes.stuck.level, t.turn, self.actor,
                                        self._ctx(t.state, looked.here), self._sleep, hazard_only=True)
         if passed is not None:

@@ -220,6 +220,30 @@ def test_a_hazard_that_comes_over_a_survey_is_dismissed_as_before_and_the_next_t
     assert phone.screen == "event"  # Guts raised and trained
 
 
+def test_a_game_that_crashes_during_a_survey_is_started_again_without_a_model_call(tmp_path: Path) -> None:
+    """A raise that crashed the game to the launcher: no model call on another app's screen; the next turn starts
+    the game (its title leads back to the training screen) and surveys again."""
+    from tests.agent.test_recovery import AppPhone
+
+    class Crashing(AppPhone):
+        def tap(self, box: Box) -> tuple[int, int]:
+            point = super().tap(box)
+            if self.screen == "launcher":  # once: the raise goes through after the start
+                self.running, self.screens["t_Stamina"].goes_to["Power"] = False, "t_Power"
+            return point
+
+    screens = _phone(first="Speed").screens
+    screens["t_Stamina"].goes_to["Power"] = "launcher"  # the game's process died on this raise
+    phone = Crashing(screens, start="t_Speed")
+    model = ScriptedModel([[call("pressButton", name="TAP TO START")], [call("pressButton", name="Guts")]])
+    loop(tmp_path, phone, model, max_turns=3, app=True).run()
+    first, second = _log(tmp_path, 1), _log(tmp_path, 2)
+    assert first.response is None and any("the game left the foreground" in e for e in first.errors)
+    assert second.game_start is not None and second.game_start.ok
+    assert len(model.requests) == 2 and "<survey>" not in str(model.requests[0]["messages"][-1])
+    assert phone.screen == "event"  # the third turn surveyed again and trained Guts
+
+
 def _observed(supports: list[Support]) -> Observation:
     out = VisionOutput(width=1080, height=1920, supports=supports, values=[
         CaptionedValue(caption="Failure", value="4%", bounds=Box(x0=74, y0=1216, x1=224, y1=1256))])
