@@ -157,17 +157,21 @@ def spend(out: VisionOutput, never: list[list[str]], spend_words: list[list[str]
 
 
 def kept_for_model(out: VisionOutput, tool: str, target: str, never: list[list[str]],
-                   spend_words: list[list[str]] | None = None, over_game: bool = False) -> str:
+                   spend_words: list[list[str]] | None = None, over_game: bool = False, known: bool = False) -> str:
     """Why a screen is the model's whatever the map says, taking `tool` on `target` there ("" when nothing): a
     spend (see `spend`; `target` too), a choice, or another worded button (not counted on a dialog that comes
-    `over_game`: a hazard's "Title Screen" beside the Retry the model chose each time). Conservative, from the
-    reading alone; bench/navigation.py counts the turns it keeps (no map can pass them)."""
+    `over_game`: a hazard's "Title Screen" beside the Retry the model chose each time; on a `known` dialog a night
+    brings, only a spend keeps it: its press is the knowledge's, Android's "isn't responding" stacks its two buttons
+    like choices). Conservative, from the reading alone; bench/navigation.py counts the turns it keeps (no map can
+    pass them)."""
     # a spend, or a press of (or beside) a button that chooses or spends (a tab bar's Shop or Scout is a way
     # elsewhere, not on this screen)
     if hit := (spend(out, never, spend_words or []) or next(
             (f"{label!r} holds {word!r}" for label in [target, *(b.name for b in out.buttons if b.region != "menu")]
              if (word := never_word(label, never))), "")):
         return hit
+    if known:
+        return ""
     if choice_stack(out) or any(sentence(b.name) for b in out.buttons):
         return "choices to pick from"
     if tool == "advanceDialogue":
@@ -446,17 +450,15 @@ class Navigator:
     def _never(self, label: str) -> str:
         return never_word(label, self.never)
 
-    def choice(self, out: VisionOutput, planned: PlannedAction, over_game: bool = False) -> str:
+    def choice(self, out: VisionOutput, planned: PlannedAction, over_game: bool = False, known: bool = False) -> str:
         """Why the screen holds something to choose or spend ("" when nothing): conservative, from the reading."""
-        return kept_for_model(out, planned.tool, planned.target, self.never, self.spend_words, over_game)
+        return kept_for_model(out, planned.tool, planned.target, self.never, self.spend_words, over_game, known)
 
     def known_dialog(self, out: VisionOutput) -> str | None:
         """The button that dismisses this dialog when it is one a night brings (KNOWN_DIALOGS) and shows it, else
-        None."""
-        here = self.screen(out)
-        if here.kind != "dialog":
-            return None
-        title = here.name.casefold()
+        None. By its name whatever its kind: Android's "isn't responding" reads as a titled screen (its title at the
+        top left of its box)."""
+        title = self.screen(out).name.casefold()
         press = next((b for t, b in self.dialogs.items() if t.casefold() in title), None)
         return press if press is not None and any(b.name == press for b in out.buttons) else None
 
@@ -493,12 +495,14 @@ class Navigator:
         """Pass this screen without a model call when it is routine (the acted input, pending like the model's),
         or None: the model decides. `stuck` is the turn's stuck level (a pass only when "ok"). `hazard_only`: only a
         dialog over the game (a known one, or one seen over several screens): what a survey's raise may meet."""
-        if not (self.enabled and self.cfg.loop.autopilot) or self.hold:
+        if not (self.enabled and self.cfg.loop.autopilot):
             return None
         if stuck != "ok" or self.in_row >= self.cfg.loop.max_routine:
             return None
         out, frame = reading.out, reading.frame
-        here = self.screen(out)
+        here, known = self.screen(out), self.known_dialog(out)
+        if self.hold and known is None:  # a pass went other than the map said: the model looks, unless a night's
+            return None  # dialog came over it (a hazard after the press), which is dismissed as ever
         if out.cinematic == "loading":  # still loading after observe's waits: wait again, without the model
             waited = sleep(self.cfg.loop.wait_s)
             acted = Actor.own("wait", f"waited {waited:.0f} s on a loading screen without a model call", "waited",
@@ -506,7 +510,6 @@ class Navigator:
             return self._passed(out, acted, ActionKey("wait", "wait", {}), None, 0)
         # where a screen's one way on leads is the game's when the model asked for it (a confirm of its choice) or
         # when nothing else can be pressed there (a title's tap to start, a notice's OK): anywhere but here will do
-        known = self.known_dialog(out)
         over = known is not None or self.over_game(here)
         if hazard_only and not over:
             return None
@@ -523,7 +526,7 @@ class Navigator:
             planned = tool.plan(tool.args.model_validate(way.args), out)
         except (ActionError, ValueError, LookupError):
             return None  # the map's button is not on the screen this time: the model looks
-        if self.choice(out, planned, over):
+        if self.choice(out, planned, over, known=known is not None and planned.target == known):
             return None
         acted = actor.take(tool, planned, frame, ctx)
         return self._passed(out, acted, ActionKey(way.action, way.tool, way.args), way.expected, way.uses)

@@ -463,9 +463,11 @@ def test_a_dialog_that_came_over_a_routine_pass_is_an_interruption_and_the_pass_
                      texts=[text("Game isn't responding", *TITLE)], goes_to={"Wait": "hub"})
     phone = FakePhone({**_phone("result", next_goes_to="anr").screens, "anr": anr}, start="result")
     _seed(tmp_path, phone, NEXT)
-    model = ScriptedModel([[call("pressButton", name="Wait")], [call("pressButton", name="Training")]])
+    model = ScriptedModel([[call("pressButton", name="Training")]])
     _loop(tmp_path, phone, model, 3).run()
     assert _log(tmp_path, 1).routine is not None  # the result was passed on the map: the dialog came over it
+    assert _log(tmp_path, 2).routine is not None  # a dialog a night brings, dismissed at first sight (Wait)
+    assert len(model.requests) == 1 and phone.screen == "training"
     ids, m = _ids(phone), load_map(tmp_path / "memory.map.json")
     assert [(t.action, t.dst, t.count, t.fails) for t in m.ways_out(ids["result"])] == [
         ("pressButton:Next", ids["hub"], 4, 0)]
