@@ -61,6 +61,10 @@ KNOWN_SHOWN = 30  # screens named when goTo's target is unknown
 # Next / OK / Close / Proceed; Cancel undoes a choice, so it is not among them).
 SAFE_ALONE = frozenset({"next", "ok", "close", "proceed"})
 KNOWN_DIALOGS = "dialogs.yaml"  # lluma_knowledge/procedures: a night's dialogs and the press that dismisses each
+# A text holding one of these says what was given, not what is spent (the sim's login bonus; FACTS' "Sparks
+# Acquired"), unless a spend verb is in it too.
+GIVEN = frozenset({"received", "obtained", "acquired", "earned", "gained"})
+SPEND_VERBS = frozenset({"use", "spend", "purchase", "exchange", "buy", "consume"})
 # A dialog reached from this many other screens comes over the game. In the careers bench's first 24-turn career
 # (seed 11) each hazard came over two: Connection Error (4 times), Maintenance (7), Data Update (4); a flow's own
 # confirm came from the one screen that opens it (Rest, Race Entry, the Warning, Try Again). A confirm reached from
@@ -139,6 +143,14 @@ def one_way_on(out: VisionOutput) -> bool:
                and _worded(b.name)) <= 1
 
 
+def received(text: str, spend_words: list[list[str]]) -> bool:
+    """A line that says something was given ("Day 3 of 7 Carats x 50 received!", a login bonus): a gain, whatever
+    currency it names, unless it also asks to spend (a spend word that is no currency: "Use", "Spend", "Buy")."""
+    said = set(words(text))
+    verbs = [p for p in spend_words if len(p) == 1 and p[0] in SPEND_VERBS]
+    return bool(said & GIVEN) and not any(never_word(text, [v], plural=False) for v in verbs)
+
+
 def spend(out: VisionOutput, never: list[list[str]], spend_words: list[list[str]]) -> str:
     """Why the screen may spend something, from the reading alone ("" when nothing): a `never` phrase
     (loop.never_autopilot) in its title (a "Learn" or "Purchase Carats" dialog, a shop), or a `spend_words` phrase
@@ -151,7 +163,7 @@ def spend(out: VisionOutput, never: list[list[str]], spend_words: list[list[str]
         return f"its title {screen_of(out).name!r} holds {word!r}"
     story = {(t.text, t.bounds) for t in story_lines(out)} if out.cinematic == "dialogue" else set()
     shown = [*(b.name for b in out.buttons if b.region != "menu"),
-             *(t.text for t in out.texts if (t.text, t.bounds) not in story)]
+             *(t.text for t in out.texts if (t.text, t.bounds) not in story and not received(t.text, spend_words))]
     return next((f"{label!r} holds {word!r}" for label in shown
                  if (word := never_word(label, spend_words, plural=False))), "")
 

@@ -30,9 +30,11 @@ BODIES = {
     "drink": ("Use Vita 20?", "Energy +20"),  # an item by its own name: the question's "Use" says it is spent
     "race": ("Enter the Japanese Derby?", "Racing uses a turn and energy."),  # a turn is no item
     "maintenance": ("The game is currently under maintenance.", "Please try again later."),  # no Try Again button
+    "bonus": ("Day 3 of 7 Carats x 50 received!",),  # a login bonus: carats given, none spent
+    "bonus_spend": ("Spend 50 Carats, 10 TP received",),  # given and spent in one line: a spend
 }
-SPENDS = ("alarm", "carats", "coins", "drink")
-PASSABLE = ("rest", "race", "maintenance")
+SPENDS = ("alarm", "carats", "coins", "drink", "bonus_spend")
+PASSABLE = ("rest", "race", "maintenance", "bonus")
 CLOSE = ("close",)
 
 
