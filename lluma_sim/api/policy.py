@@ -306,6 +306,7 @@ class ScriptedPolicy:
             add("Next")
             return out + press, "a result screen"
         if "Career" in names:
+            out.append(("runPlan", (("name", "new_career"),)))  # the setup as one plan (runPlan's description)
             add("Career")
             return out + press, "the home screen"
         if names & {*HUB, RACE_DAY}:

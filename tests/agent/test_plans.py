@@ -143,7 +143,7 @@ def test_a_plan_never_starts_on_a_screen_that_may_spend(tmp_path: Path) -> None:
 
 def test_the_built_in_procedures_load_and_expand() -> None:
     procs = built_in()
-    assert {"rest", "recreation", "infirmary", "train", "race", "skills", "go"} <= set(procs)
+    assert {"rest", "recreation", "infirmary", "train", "race_day", "race", "skills", "go", "new_career"} <= set(procs)
     steps = expand(procs["skills"], {"skills": ["Corner Recovery", "Straightaway Adept"]})
     assert [s.press for s in steps if s.press] == ["Corner Recovery", "Straightaway Adept", "Confirm"]
     assert [s.choose for s in expand(procs["train"], {"stat": "Speed"}) if s.choose] == ["Speed"]
