@@ -36,6 +36,9 @@ def sim(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[SimGame]:
             "LLUMA_MODEL__BASE_URL": api.base_url, "LLUMA_VISION__BACKEND": "ocr",
             "LLUMA_MEMORY__DIR": str(tmp_path / "memory"), "LLUMA_LOGS__DIR": str(tmp_path / "logs"),
             "ANTHROPIC_API_KEY": "sk-ant-stand-in",
+            # one press a turn, one answer each: the setup's new_career plan would ask several in one turn (its own
+            # test below turns plans back on)
+            "LLUMA_PLANS__ENABLED": "false",
         }.items():
             monkeypatch.setenv(key, value)
         yield game
@@ -94,3 +97,19 @@ def test_an_edit_sends_the_persons_action_and_the_end_of_answers_stops(
 def test_step_plays_one_turn_per_line(sim: SimGame, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert _run(monkeypatch, "\n\nq\n", "--step") == 0
     assert len(_turns(tmp_path)) == 2 and len(sim.taps) == 2
+
+
+def test_confirm_asks_before_each_press_of_a_plan_and_a_no_stops_it(sim: SimGame, tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The stand-in asks for new_career on the home screen: the person approves its first two presses and vetoes
+    the third; nothing more is tapped, and the plan's log says where it stopped."""
+    monkeypatch.setenv("LLUMA_PLANS__ENABLED", "true")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("y\ny\nn\n"))
+    assert run_cli.main(["--confirm", "--max-turns", "1"]) == 0
+    (turn,) = _turns(tmp_path)
+    assert [tap.element for tap in sim.taps] == ["Career", "Next"]
+    plan = turn["plan"]
+    assert isinstance(plan, dict) and plan["name"] == "new_career" and plan["surprise"]
+    assert [step["ok"] for step in plan["steps"]] == [True, True, False]
+    assert plan["steps"][-1]["note"] == "not sent (vetoed pressButton(Next))" and turn["person"] == plan[
+        "steps"][-1]["note"][len("not sent ("):-1]
