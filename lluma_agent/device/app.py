@@ -51,6 +51,11 @@ class Focus(BaseModel):
     dialog_over: str = ""  # a system "isn't responding" / "keeps stopping" dialog over this package
     known: bool = True  # False: the output held no focus line at all (an odd build): nobody can tell
 
+    @property
+    def who(self) -> str:
+        """The focus as a person reads it: the window, else the app."""
+        return self.window or self.app or "nothing has the focus"
+
     def shows(self, package: str) -> bool:
         """The game, or Android's dialog about the game, is what the screen shows (or the focus is not known:
         then nothing is started on a guess)."""

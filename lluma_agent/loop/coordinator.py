@@ -527,8 +527,7 @@ class Coordinator:
         if focus.shows(self.app.package):
             t.state = t.state.but(failed_starts=0)
             return True
-        who = focus.window or focus.app or "nothing has the focus"
-        started = self._start_game(t, f"not in the foreground ({who})")
+        started = self._start_game(t, f"not in the foreground ({focus.who})")
         if started.ok:
             self._keeps_stopping(t)
         return started.ok or t.state.failed_starts < self.cfg.game.start_tries
@@ -683,9 +682,8 @@ class Coordinator:
         if self.survey.options(looked.here) is not None:
             return False
         if self.app is not None and not (focus := self.app.focus()).shows(self.app.package):
-            who = focus.window or focus.app or "nothing has the focus"
-            t.failures.append(f"survey: the game left the foreground ({who}); no model call, the next turn starts "
-                              "it again")
+            t.failures.append(f"survey: the game left the foreground ({focus.who}); no model call, the next turn "
+                              "starts it again")
             return True  # another app's screen is nothing to decide on: keep_game_up starts the game next turn
         passed = self.nav.routine_pass(looked.here, t.notes.stuck.level, t.turn, self.actor,
                                        self._ctx(t.state, looked.here), self._sleep, hazard_only=True)

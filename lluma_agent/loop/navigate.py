@@ -136,19 +136,24 @@ def screen_of(out: VisionOutput) -> ScreenIdentity:
     return out.screen or identify(out)
 
 
+def ways_on(out: VisionOutput) -> list[str]:
+    """The screen's worded buttons, a way back or a Cancel counted (its tab bar and a story's Skip, Quick, Log,
+    Auto aside)."""
+    return [b.name for b in out.buttons if b.region != "menu" and "".join(words(b.name)) not in CHROME
+            and _worded(b.name)]
+
+
 def one_way_on(out: VisionOutput) -> bool:
-    """The screen offers one worded button at most, a way back or a Cancel counted (its tab bar and a story's Skip,
-    Quick, Log, Auto aside): nothing else to press. A dialog with Cancel and OK asks a question; this one does not."""
-    return sum(1 for b in out.buttons if b.region != "menu" and "".join(words(b.name)) not in CHROME
-               and _worded(b.name)) <= 1
+    """The screen offers one worded button at most (`ways_on`): nothing else to press. A dialog with Cancel and OK
+    asks a question; this one does not."""
+    return len(ways_on(out)) <= 1
 
 
-def received(text: str, spend_words: list[list[str]]) -> bool:
+def received(text: str) -> bool:
     """A line that says something was given ("Day 3 of 7 Carats x 50 received!", a login bonus): a gain, whatever
-    currency it names, unless it also asks to spend (a spend word that is no currency: "Use", "Spend", "Buy")."""
+    currency it names, unless it also asks to spend ("Use", "Spend", "Buy" in it too)."""
     said = set(words(text))
-    verbs = [p for p in spend_words if len(p) == 1 and p[0] in SPEND_VERBS]
-    return bool(said & GIVEN) and not any(never_word(text, [v], plural=False) for v in verbs)
+    return bool(said & GIVEN) and not said & SPEND_VERBS
 
 
 def spend(out: VisionOutput, never: list[list[str]], spend_words: list[list[str]]) -> str:
@@ -163,7 +168,7 @@ def spend(out: VisionOutput, never: list[list[str]], spend_words: list[list[str]
         return f"its title {screen_of(out).name!r} holds {word!r}"
     story = {(t.text, t.bounds) for t in story_lines(out)} if out.cinematic == "dialogue" else set()
     shown = [*(b.name for b in out.buttons if b.region != "menu"),
-             *(t.text for t in out.texts if (t.text, t.bounds) not in story and not received(t.text, spend_words))]
+             *(t.text for t in out.texts if (t.text, t.bounds) not in story and not received(t.text))]
     return next((f"{label!r} holds {word!r}" for label in shown
                  if (word := never_word(label, spend_words, plural=False))), "")
 
@@ -480,10 +485,8 @@ class Navigator:
         dialog's dismissal, or the one button of a screen that offers nothing else when it is Next, OK, Close or
         Proceed (SAFE_ALONE). The reading's checks (`choice`) still apply."""
         name = known
-        if name is None and one_way_on(out):
-            alone = [b.name for b in out.buttons if b.region != "menu" and _worded(b.name)
-                     and "".join(words(b.name)) not in CHROME]
-            name = alone[0] if len(alone) == 1 and "".join(words(alone[0])) in SAFE_ALONE else None
+        if name is None and len(alone := ways_on(out)) == 1 and "".join(words(alone[0])) in SAFE_ALONE:
+            name = alone[0]
         if name is None:
             return None
         return Routine(f"pressButton:{name}", "pressButton", {"name": name}, None, 0)
