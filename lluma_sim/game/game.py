@@ -676,11 +676,16 @@ class SimGame:
             if action[0] != "anim":
                 self._do(action)
         self.state.anim, self.state.queue, self.state.dialog, self.state.hazard = None, [], None, None
+        self._note_resume()
+        self.state.page = 0
+
+    def _note_resume(self) -> None:
+        """The career screen a "Continue Career" will resume, from the screen the game is left on (a screen of the
+        app's own, a download's progress, keeps what the career was on before)."""
         if self.state.screen in ("training", "skills", "races", "shop"):
             self.state.resume_screen = "hub"
         elif self.state.screen in RESUMABLE:
             self.state.resume_screen = self.state.screen
-        self.state.page = 0
 
     def _to_title(self, login: bool = False) -> None:
         self._leave_game()
@@ -815,6 +820,7 @@ class SimGame:
 
     def _act_download(self) -> None:
         self.state.dialog, self.state.update_pending = None, False
+        self._note_resume()  # the career under the prompt, before its progress screen takes the game to the title
         self.play([("anim", "download"), ("to_title",)])
 
     def _act_retry(self) -> None:

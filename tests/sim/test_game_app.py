@@ -83,6 +83,31 @@ def test_a_game_stopped_during_a_race_resumes_on_its_lobby() -> None:
     assert g.truth().screen in ("hub", "event")
 
 
+def test_a_data_update_after_a_resumed_race_resumes_where_the_career_is_not_on_the_old_race() -> None:
+    """A race resumed after a stop, finished; later a data update's Download takes the game to the title: Continue
+    Career goes back to the hub, not to the old race's result (whose Next would end a race day unraced)."""
+    g = mid_career(seed=2)
+    tap(g, "Race Day" if g.truth().element("Race Day") else "Races")
+    tap(g, "Race")
+    tap(g, "OK")
+    g.stop_app()
+    restart_to_home(g)
+    tap(g, "Resume")
+    for name in ("View Results", "Next", "Next"):
+        tap(g, name)
+    while g.truth().screen != "hub":
+        policy_step(g)
+    turn = g.truth().turn
+    assert g.hazard("update_prompt") and "Download" in buttons(g.truth())
+    press(g, "Download")
+    settle(g)
+    assert g.truth().screen == "title"
+    press(g, "Tap to Start")
+    settle(g)
+    tap(g, "Resume")
+    assert (g.truth().screen, g.truth().turn) == ("hub", turn)
+
+
 def test_start_app_only_starts_a_game_that_is_not_running() -> None:
     g = SimGame(seed=0)
     assert not g.start_app() and g.truth().screen == "home"
