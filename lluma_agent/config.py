@@ -362,6 +362,12 @@ class LoopConfig(_Section):
         "confirm says energy will recover, a maintenance notice says 'Please try again later').",
     )
     wait_s: float = Field(2.0, ge=0, le=600, description="A routine pass over a loading screen waits this long.")
+    come_back_max_s: float = Field(
+        60.0, ge=0, le=3600, description="A notice that says the game cannot be played yet (a maintenance; "
+        "come_back_later in lluma_knowledge/procedures/dialogs.yaml) is dismissed, then the coordinator waits "
+        "loop.wait_s, doubling each time it comes back, up to this, before the game is tried again: a short outage "
+        "costs seconds, a long one a look a minute (the recovery ladder's wait rung is 60 s; the bots' watchdogs "
+        "check every 30 s), and no model call.")
 
 
 class SurveyConfig(_Section):

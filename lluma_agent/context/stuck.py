@@ -147,6 +147,11 @@ class StuckDetector:
         self.screens = (self.screens + [screen_hash])[-12:]
         self.actions = (self.actions + [action])[-12:]
 
+    def forget_loop(self) -> None:
+        """The screens and actions so far are no loop of the agent's: the game said to come back later, and the
+        coordinator waits between its tries (a maintenance: title -> notice -> title)."""
+        self.screens, self.actions = [], []
+
     def saved(self) -> StuckCounts:
         return StuckCounts(unchanged=self.unchanged, screens=list(self.screens), actions=list(self.actions),
                            climbed=self.climbed, calm=self.calm, failed=list(self.failed), starts=list(self.starts))

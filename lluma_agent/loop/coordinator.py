@@ -46,6 +46,7 @@ from lluma_agent.loop.observe import VisionLike, observe
 from lluma_agent.loop.plans import Planner
 from lluma_agent.loop.prompting import Prompter
 from lluma_agent.loop.recording import RecordingModel
+from lluma_agent.loop.standing import StandingChoices
 from lluma_agent.loop.state import LoopState
 from lluma_agent.loop.steps import Stepper
 from lluma_agent.loop.stop import RunEnded, StopFlag, StopKind, disk_error
@@ -149,6 +150,8 @@ class Coordinator:
                              self.clock)
         # what each event choice did, beside the map and with it (loop/eventbook.py)
         self.events = EventMemory(events_path(self.nav.path), logger.folder.name, self.nav.enabled, self.clock.wall)
+        # the model's own answers to events it has met, pressed when they show again (loop/standing.py)
+        self.standing = StandingChoices(memory.folder)
         # one checked press at a time for the coordinator's own sequences: a survey of a screen's options, a plan
         self.stepper = Stepper(cfg, device, vision, settle, stopping=lambda: self.stop.requested, clock=self.clock)
         self.survey = Surveyor(cfg, self.stepper, self.nav, logger.save_screenshot)
@@ -664,13 +667,15 @@ class Coordinator:
         """A routine screen passed on the map's one way out, without a model call (True), else the model's turn is
         told where it is, what was passed without it and, on an event the book knows, what each choice did."""
         assert t.reading is not None and t.notes is not None
+        choice, rule = self.standing.pick(t.reading.out) if self.nav.enabled else (None, "")
         passed, t.notes = self.nav.pass_or_tell(t.reading, t.notes, t.turn, self.actor, self._ctx(t.state, t.reading),
-                                                self._sleep)
+                                                self._sleep, standing=(choice, rule) if choice else None)
         if passed is not None:
             self._passed(t, passed, t.reading.out)
             return True
-        if told := self.events.note(t.reading.out):
-            t.notes = replace(t.notes, lines=[*t.notes.lines, told])
+        told = [line for line in (self.events.note(t.reading.out), "" if choice else rule) if line]
+        if told:
+            t.notes = replace(t.notes, lines=[*t.notes.lines, *told])
         return False
 
     def passed_after_survey(self, t: TurnParts, looked: Looked) -> bool:
@@ -694,6 +699,10 @@ class Coordinator:
     def _passed(self, t: TurnParts, passed: Passed, out: VisionOutput) -> None:
         t.routine = passed.log
         self._own(t, passed.acted)  # pending like the model's input (loop.autopilot)
+        if passed.later:
+            self.stuck.forget_loop()  # title -> notice -> title with waits between: the game's loop, not the agent's
+        if passed.acted.pending is not None:
+            self.events.chose(passed.acted.action, out, t.turn)  # a standing choice's outcome is read as the model's
         self.events.pressed(out)
         if passed.acted.stop:
             self.request_stop()

@@ -40,7 +40,7 @@ SAME_CHOICE = 80  # rapidfuzz ratio: an OCR variant of a choice's words is the s
 _log = logging.getLogger(__name__)
 
 
-def _same(name: str, known: Iterable[str]) -> str:
+def same_name(name: str, known: Iterable[str]) -> str:
     """The known name `name` is an OCR variant of (rapidfuzz ratio at least SAME_CHOICE), else `name`."""
     best = process.extractOne(name, list(known), scorer=fuzz.ratio, score_cutoff=SAME_CHOICE)
     return best[0] if best is not None else name
@@ -108,11 +108,11 @@ class EventMemory:
 
     def _known(self, title: str) -> str:
         """The book's name for an event read as `title` (an OCR variant is the same event), else `title`."""
-        return _same(title, self.book.events)
+        return same_name(title, self.book.events)
 
     def _known_choice(self, event: str, choice: str) -> str:
         rec = self.book.events.get(event)
-        return _same(choice, rec.choices if rec else {})
+        return same_name(choice, rec.choices if rec else {})
 
     def note(self, out: VisionOutput) -> str:
         """`<events>...</events>` for an event's choice screen the book knows, else ""."""

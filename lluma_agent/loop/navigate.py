@@ -31,9 +31,10 @@ from importlib import resources
 from pathlib import Path
 
 import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from lluma_agent.config import Config
-from lluma_agent.device.protocol import DeviceError, Phone
+from lluma_agent.device.protocol import DeviceError, Frame, Phone
 from lluma_agent.device.settle import Settle
 from lluma_agent.loop.acting import Acted, Actor, Effect
 from lluma_agent.loop.observe import VisionLike, observe
@@ -89,6 +90,7 @@ class Passed:
 
     acted: Acted
     log: RoutineLog
+    later: bool = False  # a notice that says to come back later, waited after (its loop is the game's)
 
 
 @dataclass
@@ -123,12 +125,26 @@ def never_word(label: str, never: list[list[str]], plural: bool = True) -> str:
     return ""
 
 
-def known_dialogs() -> dict[str, str]:
+class KnownDialogs(BaseModel):
+    """lluma_knowledge/procedures/dialogs.yaml: a night's dialogs by title, the press that dismisses each, and
+    those that say to come back later."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    dismiss: dict[str, str]
+    come_back_later: list[str] = Field(default_factory=list)
+
+    def later(self, title: str) -> bool:
+        return any(t.casefold() in title.casefold() for t in self.come_back_later)
+
+
+def known_dialogs() -> KnownDialogs:
     """The dialogs a night brings and the press that dismisses each (lluma_knowledge/procedures/dialogs.yaml)."""
     data = yaml.safe_load(resources.files("lluma_knowledge.procedures").joinpath(KNOWN_DIALOGS).read_text("utf-8"))
-    if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
-        raise ValueError(f"lluma_knowledge/procedures/{KNOWN_DIALOGS} must map dialog titles to button names")
-    return data
+    try:
+        return KnownDialogs.model_validate(data)
+    except ValidationError as exc:
+        raise ValueError(f"lluma_knowledge/procedures/{KNOWN_DIALOGS}: {exc}") from None
 
 
 def screen_of(out: VisionOutput) -> ScreenIdentity:
@@ -223,6 +239,7 @@ class Navigator:
         self.never = [words(w) for w in cfg.loop.never_autopilot]
         self.spend_words = [words(w) for w in cfg.loop.spend_words]
         self.dialogs = known_dialogs()
+        self.later_n, self.later_at = 0, float("-inf")  # notices to come back later in a row, and the last one's time
 
     def prompt(self, system_prompt: str) -> str:
         """The system prompt, with the lines about the map and goTo when the map is on (off: as it always was)."""
@@ -255,7 +272,8 @@ class Navigator:
         if p.routine:
             unchanged = effect is not None and not effect.changed
             missed = (p.expected is not None and p.expected != here.id) or unchanged
-            line = f"{readable(p.action)} on {self.map.label(p.src)} -> {self.map.label(here.id)}"
+            line = f"{readable(p.action)} on {self.map.label(p.src)}{f' ({p.why})' if p.why else ''} -> " \
+                   f"{self.map.label(here.id)}"
             if missed:
                 if unchanged:  # a screen reached other than expected counted its miss in record()
                     self.map.missed(edge.src, edge.action, edge.dst)
@@ -267,9 +285,11 @@ class Navigator:
                 effect.note = ""  # told once, in the passed line
         return told
 
-    def _pend(self, action: ActionKey, out: VisionOutput, expected: str | None = None, routine: bool = False) -> None:
+    def _pend(self, action: ActionKey, out: VisionOutput, expected: str | None = None, routine: bool = False,
+              why: str = "") -> None:
         self.map.pending = PendingStep(src=self.screen(out).id, action=action.key, tool=action.tool, args=action.args,
-                                       sent_at=self.clock.wall(), run=self.run, expected=expected, routine=routine)
+                                       sent_at=self.clock.wall(), run=self.run, expected=expected, routine=routine,
+                                       why=why)
 
     def step_taken(self, before: VisionOutput, action: ActionLog, after: VisionOutput, seconds: float,
                    expected: VisionOutput | None = None) -> None:
@@ -476,7 +496,7 @@ class Navigator:
         None. By its name whatever its kind: Android's "isn't responding" reads as a titled screen (its title at the
         top left of its box)."""
         title = self.screen(out).name.casefold()
-        press = next((b for t, b in self.dialogs.items() if t.casefold() in title), None)
+        press = next((b for t, b in self.dialogs.dismiss.items() if t.casefold() in title), None)
         return press if press is not None and any(b.name == press for b in out.buttons) else None
 
     @staticmethod
@@ -499,14 +519,17 @@ class Navigator:
         return here.kind == "dialog" and len(self.map.came_from(here.id)) >= COMES_OVER
 
     def pass_or_tell(self, reading: Observation, notes: Notes, turn: int, actor: Actor, ctx: ToolContext,
-                     sleep: Callable[[float], float]) -> tuple[Passed | None, Notes]:
+                     sleep: Callable[[float], float], standing: tuple[str, str] | None = None
+                     ) -> tuple[Passed | None, Notes]:
         """A routine screen passed (its input, the notes as they were), or the model's turn: its notes told where it
-        is and what was passed without it (`tell`)."""
-        passed = self.routine_pass(reading, notes.stuck.level, turn, actor, ctx, sleep)
+        is and what was passed without it (`tell`). `standing`: an event's choice the model's standing choices name
+        (the choice, the rule's words), pressed like a known dialog's dismissal."""
+        passed = self.routine_pass(reading, notes.stuck.level, turn, actor, ctx, sleep, standing=standing)
         return (passed, notes) if passed is not None else (None, self.tell(notes, reading.out))
 
     def routine_pass(self, reading: Observation, stuck: str, turn: int, actor: Actor, ctx: ToolContext,
-                     sleep: Callable[[float], float], hazard_only: bool = False) -> Passed | None:
+                     sleep: Callable[[float], float], hazard_only: bool = False,
+                     standing: tuple[str, str] | None = None) -> Passed | None:
         """Pass this screen without a model call when it is routine (the acted input, pending like the model's),
         or None: the model decides. `stuck` is the turn's stuck level (a pass only when "ok"). `hazard_only`: only a
         dialog over the game (a known one, or one seen over several screens): what a survey's raise may meet."""
@@ -518,6 +541,9 @@ class Navigator:
         here, known = self.screen(out), self.known_dialog(out)
         if self.hold and known is None:  # a pass went other than the map said: the model looks, unless a night's
             return None  # dialog came over it (a hazard after the press), which is dismissed as ever
+        if standing is not None and not hazard_only:  # the model's own answer to this event: only a spend keeps it
+            rule = Routine(f"pressButton:{standing[0]}", "pressButton", {"name": standing[0]}, None, 0)
+            return self._take(rule, out, frame, actor, ctx, over=False, plain=True, why=standing[1])
         if out.cinematic == "loading":  # still loading after observe's waits: wait again, without the model
             waited = sleep(self.cfg.loop.wait_s)
             acted = Actor.own("wait", f"waited {waited:.0f} s on a loading screen without a model call", "waited",
@@ -532,7 +558,37 @@ class Navigator:
         if way is None and (seen := self.first_sight(out, known)) is not None and not any(
                 t.loop and t.streak for t in self.map.taken(here.id, seen.action)):  # not a press seen to do nothing
             way = seen
-        if way is None or way.tool == GoTo.name:
+        if way is None:
+            return None
+        named = known is not None and way.args.get("name") == known
+        passed = self._take(way, out, frame, actor, ctx, over, plain=named)
+        if passed is not None and named and passed.acted.pending is not None and self.dialogs.later(here.name):
+            passed.later, passed.log.waited_s = True, self._come_back(sleep)
+        return passed
+
+    def _come_back(self, sleep: Callable[[float], float]) -> float:
+        """After a notice that says to come back later: wait loop.wait_s, doubled each time it came back soon, up to
+        loop.come_back_max_s. Where the dismissal leads (the title) is what the game said: no hold."""
+        now, lp = self.clock.wall(), self.cfg.loop
+        self.later_n = self.later_n + 1 if now - self.later_at <= 2 * lp.come_back_max_s + 60 else 0
+        self.later_at = now
+        self.hold = False
+        return sleep(min(lp.come_back_max_s, lp.wait_s * 2 ** self.later_n))
+
+    def _take(self, way: Routine, out: VisionOutput, frame: Frame, actor: Actor, ctx: ToolContext, over: bool,
+              plain: bool, why: str = "") -> Passed | None:
+        """Take `way` when the reading lets the coordinator press it alone (`_ready`), else None: the model decides."""
+        ready = self._ready(way, out, over, plain)
+        if ready is None:
+            return None
+        acted = actor.take(*ready, frame, ctx)
+        return self._passed(out, acted, ActionKey(way.action, way.tool, way.args), way.expected, way.uses, why)
+
+    def _ready(self, way: Routine, out: VisionOutput, over: bool, plain: bool
+               ) -> tuple[InputTool, PlannedAction] | None:
+        """`way` planned on `out` when the reading lets the coordinator press it alone (`choice`; `plain`: a press
+        the knowledge or the model named beforehand, which only a spend keeps), else None."""
+        if way.tool == GoTo.name:
             return None
         tool = self.tools.get(way.tool)
         if not isinstance(tool, InputTool):
@@ -541,17 +597,30 @@ class Navigator:
             planned = tool.plan(tool.args.model_validate(way.args), out)
         except (ActionError, ValueError, LookupError):
             return None  # the map's button is not on the screen this time: the model looks
-        if self.choice(out, planned, over, known=known is not None and planned.target == known):
+        if self.choice(out, planned, over, known=plain and planned.target == way.args.get("name")):
             return None
-        acted = actor.take(tool, planned, frame, ctx)
-        return self._passed(out, acted, ActionKey(way.action, way.tool, way.args), way.expected, way.uses)
+        return tool, planned
 
-    def _passed(self, out: VisionOutput, acted: Acted, key: ActionKey, expected: str | None, uses: int) -> Passed:
+    def hazard_way(self, out: VisionOutput) -> tuple[InputTool, PlannedAction] | None:
+        """The press that dismisses a dialog over the game (a known one a night brings, or one the map saw come
+        over several screens and knows the way out of), planned on `out`; None for any other screen. What a plan
+        or a survey meets between two of its presses, passed as at any time."""
+        if not (self.enabled and self.cfg.loop.autopilot):
+            return None
+        here, known = self.screen(out), self.known_dialog(out)
+        if known is None and not self.over_game(here):
+            return None
+        way = self.first_sight(out, known) if known is not None else self.map.routine(
+            here.id, self.cfg.map.routine_after, closing=True)
+        return None if way is None else self._ready(way, out, True, plain=known is not None)
+
+    def _passed(self, out: VisionOutput, acted: Acted, key: ActionKey, expected: str | None, uses: int,
+                why: str = "") -> Passed:
         log = RoutineLog(screen=self.map.label(self.screen(out).id), action=key.key,
-                         expected=self.map.label(expected) if expected else "", uses=uses)
+                         expected=self.map.label(expected) if expected else "", uses=uses, why=why)
         self.in_row += 1
         if acted.pending is None:  # refused by the guard, vetoed, not sent: the model takes the next turn
             self.hold = True
         else:
-            self._pend(key, out, expected, routine=True)
+            self._pend(key, out, expected, routine=True, why=why)
         return Passed(acted, log)

@@ -40,9 +40,19 @@ from lluma_vision.models import VisionOutput
 
 MEMORY_FILE = "procedures.yaml"  # the model's own procedures, in its memory folder
 MAX_STEPS = 12  # steps of one procedure (a turn of the game takes 3-4 presses; a skill list a few more)
+MAX_HAZARDS = 2  # dialogs over the game passed after one step (a connection error, then a date change)
 MAX_PRESSES = 24  # presses of one plan, goto walks included: a loop on the map cannot run on
 SAME_SCREEN_NAME = 80  # rapidfuzz ratio: the screen reached is the one `expect` names (OCR spellings)
 _ARG = re.compile(r"\{(\w+)\}")
+
+
+@dataclass
+class Past:
+    """What passing the dialogs that came over a plan's step did: their gate, the screen after, whether to stop."""
+
+    gate: Acted
+    seen: Observation | None
+    stop: bool
 
 
 class PlanError(ValueError):
@@ -57,11 +67,14 @@ class PlanStep(BaseModel):
     choose: str | None = Field(None, min_length=1, max_length=80)
     expect: str | None = Field(None, min_length=1, max_length=80)
     each: str | None = Field(None, min_length=1, max_length=40)
+    if_shown: bool = False  # a press of what the game may not show (a confirm): skipped when it is not on the screen
 
     @model_validator(mode="after")
     def _one_kind(self) -> PlanStep:
         if sum(x is not None for x in (self.goto, self.press, self.choose)) != 1:
             raise ValueError("a step is exactly one of goto, press, choose")
+        if self.if_shown and self.press is None:
+            raise ValueError("if_shown goes with a press")
         return self
 
     @property
@@ -239,7 +252,13 @@ class Planner:
                     continue
                 return press
             if step.press is not None:
-                tool, planned = self.stepper.press(step.press, out)
+                try:
+                    tool, planned = self.stepper.press(step.press, out)
+                except ActionError:
+                    if not step.if_shown:
+                        raise
+                    plan.at += 1  # the game did not show it this time
+                    continue
                 return Press(tool, planned, f"press {step.press}", expect_name=step.expect)
             return self._choose(step.choose or "", out)
         return None
@@ -303,10 +322,12 @@ class Planner:
             log.reached = self.nav.map.label(self.nav.screen(seen.out).id) if self.nav.enabled else (
                 self.nav.screen(seen.out).name)
             self.nav.step_taken(here.out, sent, seen.out, log.seconds)
+            past = self._past_hazards(plan, log, seen, actor, ctx_of, before_step)
+            gate, seen = gate.then(past.gate), past.seen or seen
             log.ok, why = self._check(press, here, seen)
             here = seen  # where the plan is now, whether it goes on or not
-            if not log.ok:
-                log.note = why
+            if not log.ok or past.stop:
+                log.note = why or log.note
                 break
             if press.advance:
                 plan.at += 1
@@ -337,6 +358,34 @@ class Planner:
         summary = self._told(plan.log, here)
         pending = acted.pending.model_copy(update={"description": summary}) if acted.pending else None
         return Ran(acted.then(gate).model_copy(update={"pending": pending}), plan.log, gate.guarded)
+
+    def _past_hazards(self, plan: Plan, log: PlanStepLog, seen: Observation, actor: Actor,
+                      ctx_of: Callable[[Observation], ToolContext], before_step: Callable[[str], bool] | None
+                      ) -> Past:
+        """A dialog over the game that came over the step just taken (a connection error, a date change: the known
+        ones, or one the map saw over several screens) dismissed as at any time, through the same gate, so the plan
+        goes on where the game was; `stop` when a dismissal could not be sent or read."""
+        past = Past(Acted(), None, False)
+        passed: list[str] = []
+        for _ in range(MAX_HAZARDS):
+            ready = self.nav.hazard_way(seen.out)
+            if ready is None:
+                break
+            name = self.nav.screen(seen.out).name
+            done = self.stepper.step(*ready, seen, ctx_of(seen), actor,
+                                     f"runPlan({plan.name}): {name} came over step {log.step}: {ready[1].label}",
+                                     before_step)
+            past.gate = past.gate.then(done.gate)
+            passed.append(f"{ready[1].label} on {name}")
+            if done.seen is None or done.note or done.action is None:
+                log.note, past.stop = done.note or f"{name} came over it and could not be passed", True
+                break
+            self.nav.step_taken(seen.out, done.action, done.seen.out, done.seconds)
+            seen = past.seen = done.seen
+            log.reached = self.nav.map.label(self.nav.screen(seen.out).id)
+        if passed and not past.stop:
+            log.note = f"passed {'; '.join(passed)} that came over it"
+        return past
 
     def _check(self, press: Press, before: Observation, seen: Observation) -> tuple[bool, str]:
         """Did the press reach what the plan expected? (ok, why not)"""

@@ -108,6 +108,7 @@ class PendingStep(BaseModel):
     run: str = ""  # the run folder that sent it: another run's first reading is no outcome of it
     expected: str | None = None  # the screen the map said it would reach (a goTo step, a routine pass)
     routine: bool = False  # a routine pass (its note is the navigator's, not the effect's)
+    why: str = ""  # what the pass followed when it was no way the map learned (the model's standing choice)
 
 
 class ScreenMap(BaseModel):

@@ -126,6 +126,8 @@ class RoutineLog(BaseModel):
     action: str  # the map's key ("wait" for a loading screen waited out)
     expected: str = ""  # the screen it led to each time ("" for any: a story advanced, a loading screen waited)
     uses: int = 0  # times the map saw it taken on this screen
+    waited_s: float = 0.0  # waited after it: a notice that says to come back later (loop.come_back_max_s)
+    why: str = ""  # what it followed when no way the map learned: the model's standing choice for an event
 
 
 class SurveyRow(BaseModel):

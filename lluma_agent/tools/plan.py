@@ -46,7 +46,8 @@ class RunPlan(Walk):
             "against the screen it must reach, nothing that spends is pressed, and on a surprise the plan stops and "
             "the result says what was done and where you are. It is this turn's one input action. Procedures: "
             f"{router.listing()}. You may write your own in memory file procedures.yaml (name: {{about, args, steps}}; "
-            "a step is goto: <screen>, press: <button> with optional expect: <screen>, or choose: <option>; "
+            "a step is goto: <screen>, press: <button> with optional expect: <screen> (and if_shown: true to skip "
+            "it when the button is not there), or choose: <option>; "
             "{arg} uses an argument; at most 12 steps)."
         )
 

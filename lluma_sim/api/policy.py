@@ -28,7 +28,7 @@ from typing import Any, Protocol
 from pydantic import BaseModel, Field
 
 from lluma_facts.request import content_blocks
-from lluma_sim.api import survey_read
+from lluma_sim.api import standing, survey_read
 from lluma_sim.api.vlm import ScreenTruth, read_screen
 from lluma_sim.game.hazards import APP_LABEL
 
@@ -199,6 +199,11 @@ class ScriptedPolicy:
         memory = self._memory_call(request, tools, vision, why)
         if memory:
             content.append(memory)
+        kept = standing.write(request, _texts(messages[-1]), _choices(vision), _first_choice,
+                              lambda: new_tool_id(self.rng)) if action and action[0] == "pressButton" else None
+        if kept is not None and dict(action[1] if action else ()).get("name") in _choices(vision):
+            content.append(kept)
+            memory = memory or kept
         if action is not None:
             name, args = action
             content.append({"type": "tool_use", "id": new_tool_id(self.rng), "name": name, "input": dict(args)})
@@ -640,6 +645,17 @@ def _is_plus(name: str) -> bool:
 def _is_choice(name: str) -> bool:
     """Event choice bars are long sentences; ordinary buttons are a word or two."""
     return len(name) >= 18 and len(name.split()) >= 3
+
+
+def _choices(v: dict[str, Any]) -> list[str]:
+    """An event's choice bars among the reading's enabled buttons."""
+    return [str(b["name"]) for b in v.get("buttons") or [] if isinstance(b, dict) and b.get("name")
+            and "disabled" not in str(b.get("meta") or "").lower() and _is_choice(str(b["name"]))]
+
+
+def _first_choice(choices: list[str], energy: float) -> str:
+    """The choice ranked first at `energy` (share of full): the event rule the policy plays by."""
+    return sorted(choices, key=lambda c: -_choice_score(c, energy))[0]
 
 
 def _choice_score(text: str, energy: float | None) -> float:

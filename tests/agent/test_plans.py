@@ -107,15 +107,38 @@ def test_a_surprise_stops_the_plan_and_the_model_is_told_where_it_is(tmp_path: P
     assert c.totals.plan_surprises == 1
 
 
+def test_a_known_dialog_over_a_step_is_passed_and_the_plan_goes_on(tmp_path: Path) -> None:
+    """A connection error comes over the press of Rest: Retry (a night's known dialog) brings the game back to where
+    it was, and the plan goes on from there, every press through the same gate."""
+    error = FakeScreen(
+        buttons=[button("Title Screen", 100, 1500, 400, 1580), button("Retry", 600, 1500, 900, 1580)],
+        texts=[text("Connection Error", *TITLE), text("A communication error occurred.", 100, 900, 900, 960)],
+        goes_to={"Retry": "rest", "Title Screen": "menu"})
+    phone = FakePhone({**_phone(rest_opens="error").screens, "error": error}, start="training")
+    _seed(tmp_path, phone)
+    model = ScriptedModel([[call("runPlan", name="rest")], [call("pressButton", name="Training")]])
+    c = loop(tmp_path, phone, model, max_turns=2)
+    c.run()
+    assert _pressed(phone) == ["Back", "Rest", "Retry", "OK", "Training"]
+    log = _log(tmp_path, 1)
+    assert log.plan is not None and log.plan.done and not log.plan.surprise
+    assert log.plan.steps[1].note == "passed pressButton(Retry) on Connection Error that came over it"
+    assert log.plan.steps[1].reached == "Rest" and log.plan.steps[1].ok
+    assert "runPlan(rest): done in 3 step(s)" in _said(model.requests[1])
+
+
+def _own_nap(tmp: Path, phone: FakePhone, steps: str, then: str) -> None:
+    """The model's own procedure `nap` (`steps` as YAML) run from the training screen, then the model's `then`."""
+    _seed(tmp, phone)
+    (tmp / "memory").mkdir(exist_ok=True)
+    (tmp / "memory" / "procedures.yaml").write_text(f"nap:\n  about: Back to the hub and rest.\n  steps:\n{steps}")
+    model = ScriptedModel([[call("runPlan", name="nap")], [call("pressButton", name=then)]])
+    loop(tmp, phone, model, max_turns=2).run()
+
+
 def test_the_models_own_procedure_runs_and_a_bad_one_is_one_clear_error(tmp_path: Path) -> None:
     phone = _phone()
-    _seed(tmp_path, phone)
-    (tmp_path / "memory").mkdir(exist_ok=True)
-    (tmp_path / "memory" / "procedures.yaml").write_text(
-        "nap:\n  about: Back to the hub and rest.\n  steps:\n"
-        "    - goto: Career\n    - press: Rest\n      expect: Rest\n")
-    model = ScriptedModel([[call("runPlan", name="nap")], [call("pressButton", name="Cancel")]])
-    loop(tmp_path, phone, model, max_turns=2).run()
+    _own_nap(tmp_path, phone, "    - goto: Career\n    - press: Rest\n      expect: Rest\n", "Cancel")
     assert _pressed(phone)[:2] == ["Back", "Rest"]
     assert _log(tmp_path, 1).plan is not None and _log(tmp_path, 1).plan.done  # type: ignore[union-attr]
 
@@ -129,6 +152,19 @@ def test_the_models_own_procedure_runs_and_a_bad_one_is_one_clear_error(tmp_path
     result = _said(model2.requests[1])
     assert "memory file procedures.yaml: procedure 'nap'" in result and "fly" in result
     assert _pressed(phone2) == ["Back"]  # nothing sent for the bad plan; the model's Back next turn
+
+
+@pytest.mark.parametrize(("rest_opens", "pressed"), [("rest", ["Back", "Rest", "OK"]), ("hub2", ["Back", "Rest"])])
+def test_a_confirm_the_game_may_not_show_is_pressed_only_if_shown(tmp_path: Path, rest_opens: str,
+                                                                  pressed: list[str]) -> None:
+    """`if_shown: true`: the Infirmary's and Recreation's OK (FACTS names no confirm for them) is pressed when a
+    confirm shows and skipped when the game went straight on; the plan is done either way, no surprise."""
+    phone = _phone(rest_opens=rest_opens)
+    _own_nap(tmp_path, phone, "    - goto: Career\n    - press: Rest\n    - press: OK\n      if_shown: true\n",
+             "Training")
+    assert _pressed(phone) == [*pressed, "Training"]
+    log = _log(tmp_path, 1).plan
+    assert log is not None and log.done and not log.surprise
 
 
 def test_a_plan_never_starts_on_a_screen_that_may_spend(tmp_path: Path) -> None:
@@ -160,6 +196,7 @@ def test_the_built_in_procedures_load_and_expand() -> None:
     ("x:\n  about: a\n  steps:\n" + "    - press: A\n" * 13, "at most 12"),
     ("Bad Name:\n  about: a\n  steps:\n    - press: A\n", "not a procedure name"),
     ("- press: A\n", "must map procedure names"),
+    ("x:\n  about: a\n  steps:\n    - goto: A\n      if_shown: true\n", "if_shown goes with a press"),
 ])
 def test_a_procedure_written_wrong_is_refused_with_its_fault(text: str, why: str) -> None:
     with pytest.raises(PlanError, match=why.replace("{", r"\{").replace("}", r"\}")):

@@ -17,6 +17,7 @@ from lluma_agent.runlog.turnlog import (
     PlanLog,
     PlanStepLog,
     ResponseLog,
+    RoutineLog,
     SurveyLog,
     SurveyRow,
     TurnLog,
@@ -24,11 +25,16 @@ from lluma_agent.runlog.turnlog import (
     VisionLog,
 )
 from lluma_facts import Usage
+from lluma_vision.models import Box, Button, TextLine, VisionOutput
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
 careers = importlib.import_module("careers")
 ROW = ["Speed", "Stamina", "Power", "Guts", "Wit"]
+EVENT = VisionOutput(width=1080, height=1920, texts=[TextLine(text="Event", bounds=Box(x0=40, y0=40, x1=300, y1=100))],
+                     buttons=[Button(name=c, bounds=Box(x0=60, y0=y, x1=1020, y1=y + 120)) for c, y in (
+                         ("Why not take this chance to try something new?", 800),
+                         ("Guess you'll have to think of something quickly.", 960))])  # read as "Event (choices)"
 
 
 def write_night(where: Path, on: bool) -> None:
@@ -37,8 +43,9 @@ def write_night(where: Path, on: bool) -> None:
     logger, asked, usage = TurnLogger(where), ResponseLog(text="..."), Usage(input_tokens=10, output_tokens=5)
 
     def turn(n: int, **kw: Any) -> TurnLog:
+        full = EVENT.model_dump(mode="json") if kw.get("summary") == "Event (choices)" else {}
         return TurnLog(turn=n, started_at=1_760_000_000.0 + n, model="claude-haiku-4-5", response=asked, usage=usage,
-                       vision=VisionLog(seen_by_model={}, summary=kw.pop("summary", "Training")), **kw)
+                       vision=VisionLog(seen_by_model={}, summary=kw.pop("summary", "Training"), full=full), **kw)
 
     if not on:
         turns = [turn(n, decided_on_options=True) for n in range(1, 5)]
@@ -50,6 +57,11 @@ def write_night(where: Path, on: bool) -> None:
                  turn(3, plan=PlanLog(name="rest", steps=steps, done=True)),
                  turn(4, plan=PlanLog(name="rest", steps=steps[:1], surprise=True)),
                  turn(5, summary="Event (choices)", notes=["<events>Lunch, what each choice did before ...</events>"])]
+        standing = RoutineLog(screen="Event (choices)", action="pressButton:Eat up.",
+                              why="your standing choice for 'Lunch' (event_choices.yaml)")
+        turns += [turn(n, summary="Event (choices)", routine=standing).model_copy(update={"response": None,
+                                                                                          "usage": Usage()})
+                  for n in (6, 7, 8)]  # the same event answered by the model's standing choice: no call
     for t in turns:
         logger.write(t)
     logger.close()
@@ -91,9 +103,11 @@ def test_the_same_careers_without_and_with_the_survey_and_plans(nights: list[dic
     assert (w["training_decisions"], w["training_full_view"]) == (2, 2)
     assert (wo["training_decisions"], wo["training_full_view"]) == (4, 0)
     assert w["plans"] == {"run": 2, "steps": 3, "surprises": 1} and w["events_with_history"] == 1
+    # events with choices on 4 of 10 game turns: one the model answered, three its standing choice did
+    assert w["event_choices_per_game_turn"] == 0.4 and w["standing_choices"] == 3
     assert w["model_calls_per_game_turn"] == 0.5 and wo["model_calls_per_game_turn"] == 0.4  # 5 and 4 calls, 10 turns
     assert (w["goals_met"], w["goals_total"], wo["goals_met"]) == (2, 2, 1)
-    assert r["check"]["holds"] is True
+    assert r["check"]["holds"] is True and r["check"]["events_as_often"] is True
 
 
 def test_the_check_fails_when_a_training_decision_lacked_the_full_view(nights: list[dict[str, Any]],

@@ -10,6 +10,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
+import yaml
 from PIL import Image, ImageDraw
 
 from lluma_agent.tools.registry import INPUT_TOOLS, tool_definitions
@@ -521,3 +522,29 @@ def test_policy_raises_a_training_then_trains_it_and_turns_to_wit_on_a_high_fail
         picked = _action(_ask(api, screen))[1]["name"]
         risky = _action(_ask(api, {**screen, "texts": ["Training", "Energy", "Failure 31%"]}))[1]["name"]
         assert picked == "Speed" and risky == "Wit"  # the raised tile's failure read: too risky, Wit instead
+
+
+def test_policy_keeps_its_answer_to_an_event_it_has_seen_the_outcome_of() -> None:
+    """Told of event_choices.yaml and shown what the event's choices did, the stand-in writes its own rule there
+    once (merged with the file as the request shows it), as a model would; never before it has seen an outcome."""
+    easy, hard = "Take the afternoon off and rest.", "Show her how to lean into the corner."
+    vision = {"buttons": [{"name": hard}, {"name": easy}]}
+    seen = "<events>Corner Practice, what each choice did before (mean): 'x' 1x: Speed +5</events>"
+    system = [{"type": "text", "text": "You play. Keep answers in event_choices.yaml."},
+              {"type": "text", "text": '<memory>\n<file name="event_choices.yaml">\nOther Event: "A"\n</file>\n'
+                                       "</memory>"}]
+
+    def ask(text: str, sys: Any = system) -> list[dict[str, Any]]:
+        req = {"model": MODEL, "max_tokens": 300, "tools": TOOLS, "system": sys,
+               "messages": [{"role": "user", "content": f"<vision>{json.dumps(vision)}</vision>\n{text}"}]}
+        return [b for b in ScriptedPolicy().respond(req).content if b["type"] == "tool_use"
+                and (b["input"].get("name") == "event_choices.yaml" or b["name"] == "pressButton")]  # no sim notes
+
+    uses = ask(seen)
+    assert [u["name"] for u in uses] == ["writeMemoryFile", "pressButton"] and uses[1]["input"]["name"] == hard
+    assert yaml.safe_load(uses[0]["input"]["content"]) == {
+        "Other Event": "A", "Corner Practice": {"choose": hard, "energy_below": 50, "then": easy}}
+    assert [u["name"] for u in ask("")] == ["pressButton"]  # no outcome seen yet
+    assert [u["name"] for u in ask(seen, "You play.")] == ["pressButton"]  # not told of the file
+    kept = system[:1] + [{"type": "text", "text": system[1]["text"].replace('"A"', '"A"\nCorner Practice: x')}]
+    assert [u["name"] for u in ask(seen, kept)] == ["pressButton"]  # already kept
