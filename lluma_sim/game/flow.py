@@ -11,7 +11,10 @@ import random
 from typing import Protocol
 
 from lluma_sim.game.career import Career
-from lluma_sim.game.state import Action, GameState
+from lluma_sim.game.state import Action, DialogState, GameState
+
+CAREER_TP = 30  # a career costs 30 TP of 100 (FACTS)
+MAX_TP = 100
 
 
 class Play(Protocol):
@@ -36,3 +39,26 @@ class Play(Protocol):
 
     def goal_missed(self) -> None:
         ...
+
+    def do(self, action: Action) -> None:
+        """Run one action now, through the checked table."""
+        ...
+
+    def next_phase(self) -> None:
+        """The queued phases up to the next animation (a skipped one ends at once)."""
+        ...
+
+    def start_app(self) -> bool:
+        """Start the game to its title (False: it was running)."""
+        ...
+
+    def stop_app(self) -> bool:
+        """Stop the game to the launcher, the career kept (False: it was not running)."""
+        ...
+
+
+def dialog_of(g: Play, kind: str, words: tuple[str, tuple[str, ...]], buttons: tuple[tuple[str, str, Action], ...],
+              back: bool = False) -> None:
+    """A dialog of the game's own words (lluma_sim.game.hazards: a title and its lines) with `buttons`."""
+    title, lines = words
+    g.state.dialog = DialogState(kind=kind, title=title, lines=lines, buttons=buttons, back=back)

@@ -15,7 +15,8 @@ from lluma_sim.game.calendar import MAX_CAREER_TURNS
 from lluma_sim.game.career import Career
 from lluma_sim.game.content import bond_level
 from lluma_sim.game.draw import Painter, Widget
-from lluma_sim.game.flows import events, hub, races, shop, skills, training
+from lluma_sim.game.flow import MAX_TP
+from lluma_sim.game.flows import app, ending, events, hub, night, races, setup, shop, skills, training
 from lluma_sim.game.hazards import HazardsInjected
 from lluma_sim.game.state import (
     Action,
@@ -24,7 +25,6 @@ from lluma_sim.game.state import (
     CareerRecord,
     DialogState,
     GameState,
-    GoalRecord,
     RngState,
     Style,
 )
@@ -44,13 +44,6 @@ HARD_VARIANTS: tuple[dict[str, int], ...] = (
 SETTINGS = ("Sound", "Auto Skip", "Portrait")  # rows of the hard style's settings modal
 PACKAGE = "com.cygames.umamusume"  # the Global client (FACTS): its words are English
 ACTIVITY = "jp.co.cygames.umamusume_activity.UmamusumeActivity"
-CAREER_TP = 30  # a career costs 30 TP of 100 (FACTS)
-MAX_TP = 100
-# Career screens a "Continue Career" goes back to; any other screen of a career resumes on the hub.
-RESUMABLE = ("hub", "event", "race_lobby", "race_result", "race_rewards", "career_summary")
-# No hazard comes on these: the app's own start, and a completed career's result screens (the game shows them from
-# what it saved; the agent's career tracker reads "Career Complete" there).
-QUIET = ("title", "launcher", "career_results", "career_end")
 
 DRAWERS = {
     "home": screens_home.draw_home,
@@ -218,7 +211,7 @@ class SimGame:
         with self._lock:
             if not self.state.running:
                 return False
-            self._leave_game()
+            app.leave_game(self)
             self.state.running, self.state.screen = False, "launcher"
             self.state.version += 1
             return True
@@ -228,7 +221,7 @@ class SimGame:
         with self._lock:
             if kind not in hz.HAZARD_KINDS:
                 raise ValueError(f"unknown hazard {kind!r}; known: {', '.join(hz.HAZARD_KINDS)}")
-            fired = self._fire(kind)
+            fired = night.fire(self, kind)
             if fired:
                 self.state.version += 1
             return fired
@@ -263,7 +256,7 @@ class SimGame:
             for w in reversed(self._widgets()):  # last drawn is on top
                 if w.box.contains(x, y) and w.action is not None:
                     before = self._stock()
-                    self._do(w.action)
+                    self.do(w.action)
                     if spent := [what for what, n in self._stock().items() if n < before.get(what, n)]:
                         self.taps[-1] = self.taps[-1].model_copy(update={"spent": ", ".join(spent)})
                     break
@@ -312,14 +305,14 @@ class SimGame:
             if key not in BACK_KEYS:
                 return
             if self.state.dialog and self.state.dialog.kind == "anr":
-                self._do(("close",))  # Android: BACK on its dialog waits
+                self.do(("close",))  # Android: BACK on its dialog waits
             elif self.state.dialog:
                 if self.state.dialog.back:
-                    self._do(self.state.dialog.buttons[0][2])
+                    self.do(self.state.dialog.buttons[0][2])
             elif self.state.screen in ("training", "skills", "races", "shop"):
-                self._do(("goto", "hub"))
+                self.do(("goto", "hub"))
             elif self.state.screen == "setup":
-                self._do(("setup_back",))
+                self.do(("setup_back",))
             self._after_input()
 
     def text(self, text: str) -> None:
@@ -451,24 +444,24 @@ class SimGame:
         self.state.anim = self.state.anim.model_copy(update={"step": self.state.anim.step + 1})
         self.state.version += 1
         if self.state.anim.step > self.state.anim.total:
-            self._next_phase()
+            self.next_phase()
             if self.state.anim:
                 # this capture already shows the new one
                 self.state.anim = self.state.anim.model_copy(update={"step": 1})
 
     def play(self, phases: list[Action]) -> None:
         self.state.queue = list(phases)
-        self._next_phase()
+        self.next_phase()
 
-    def _next_phase(self) -> None:
+    def next_phase(self) -> None:
         """The next phases up to the next animation (or to the end of the queue)."""
         self.state.anim = None
         while self.state.queue and self.state.anim is None:
-            self._do(self.state.queue.pop(0))
+            self.do(self.state.queue.pop(0))
 
     # --- actions (widgets carry these as tuples: name, *args) -----------------------------
 
-    def _do(self, action: Action) -> None:
+    def do(self, action: Action) -> None:
         act = ACTIONS.get(action[0])
         if act is None:
             raise ValueError(f"no action {action[0]!r} in the game's table (lluma_sim.game.game.ACTIONS)")
@@ -526,224 +519,21 @@ class SimGame:
             buttons=(("Cancel", "white", ("close",)), ("OK", "green", ok)),
         )
 
-    def _act_career_prompt(self) -> None:
-        if self.state.career_open:  # the game never starts a second career over one in progress
-            self._continue_prompt()
-            return
-        s = self.state
-        s.screen, s.setup_step, s.trainee, s.legacy_set, s.friend_set = "setup", 0, 0, False, False
-
-    def _act_setup_next(self) -> None:
-        self.state.setup_step = min(3, self.state.setup_step + 1)
-
-    def _act_setup_back(self) -> None:
-        if self.state.setup_step == 0:
-            self.state.screen = "home"
-        self.state.setup_step = max(0, self.state.setup_step - 1)
-
-    def _act_trainee(self, index: int) -> None:
-        self.state.trainee = index
-
-    def _act_auto_select(self) -> None:
-        self.state.legacy_set = True
-
-    def _act_borrow(self) -> None:
-        self.state.friend_set = True
-
-    def _act_start_press(self) -> None:
-        if self.state.tp < CAREER_TP:
-            self.state.dialog = DialogState(
-                kind="tp_confirm",
-                title="Confirm",
-                lines=("Not enough TP to start a career.", f"TP {self.state.tp}/{MAX_TP}; a career uses {CAREER_TP}."),
-                buttons=(("Cancel", "white", ("close",)), ("Recover TP", "green", ("recover_prompt",))),
-            )
-            return
-        self.state.tp -= CAREER_TP
-        self._act_start_career()
-
-    def _act_recover_prompt(self) -> None:
-        self.state.dialog = DialogState(
-            kind="recover_tp",
-            title="Recover TP",
-            lines=(f"Toughness 30 (owned: {self.state.tp_items}): +30 TP.", f"TP {self.state.tp}/{MAX_TP}."),
-            buttons=(("Cancel", "white", ("close",)), ("Use", "green", ("use_item",))),
-        )
-
-    def _act_use_item(self) -> None:
-        self.state.dialog = None
-        if self.state.tp_items > 0:
-            self.state.tp_items -= 1
-            self.state.tp = min(MAX_TP + 30, self.state.tp + 30)
-
-    def _act_start_career(self) -> None:
-        self.state.dialog = None
-        self.state.career = Career.new(self.rng, self.state.max_turns, trainee=self.state.trainee)
-        self.state.career.deal()
-        self.state.finished, self.state.career_open, self.state.resume_screen = False, True, "hub"
-        self.play([("anim", "loading"), ("anim", "cutscene", "intro"), ("goto", "hub")])
-
     def _act_skip_anim(self) -> None:
-        self._next_phase()
-
-    def _act_end_turn(self) -> None:
-        self.end_turn()
+        self.next_phase()
 
     def end_turn(self) -> None:
-        c = self.live()
-        if c.next_turn():
-            self.state.event, self.state.page = c.pick_event(), 0
-            if self.state.quick:
-                self.state.page = len(self.state.event.pages)
-            self.state.screen = "event"
-        elif c.ended:
-            self.state.screen = "hub"
-            self.goal_missed()
-        elif c.over:
-            self.state.finished = True
-            self.play([("anim", "loading"), ("goto", "career_summary")])
-        else:
-            self.state.screen = "hub"
+        ending.end_turn(self)
 
     def goal_missed(self) -> None:
-        c = self.live()
-        c.ended = "goal_missed"
-        now = c.goal_now()
-        self.state.dialog = DialogState(
-            kind="goal_missed",
-            title="Goal Not Reached",
-            lines=("The goal was not reached:", now[1].text if now else "", "The career ends here."),
-            buttons=(("OK", "green", ("career_over",)),),
-        )
-
-    def _act_career_over(self) -> None:
-        self.state.dialog, self.state.finished = None, True
-        self.play([("anim", "loading"), ("goto", "career_summary")])
-
-    def _act_complete_prompt(self) -> None:
-        self.state.dialog = DialogState(
-            kind="confirm",
-            title="Confirm",
-            lines=("Complete this career?", "The results will be saved."),
-            buttons=(("Cancel", "white", ("close",)), ("Finish", "green", ("complete",))),
-        )
-
-    def _act_complete(self) -> None:
-        """The career ends: its record is kept (the game's truth of it), then the result screens."""
-        c = self.live()
-        self.state.careers.append(CareerRecord(
-            number=len(self.state.careers) + 1,
-            turns=min(c.turn, c.max_turns),
-            stats=dict(c.stats),
-            skill_points=c.skill_points,
-            skills_learned=len(c.learned),
-            races_entered=c.races,
-            races_won=c.wins,
-            score=c.score(),
-            goals=tuple(GoalRecord(text=g.text, met=c.goal_met(i)) for i, (g, _) in enumerate(c.goals())),
-            ended=c.ended or "complete",
-            fans=c.fans,
-        ))
-        self.state.dialog, self.state.career_open, self.state.results_page = None, False, 0
-        self.state.screen = "career_results"
-
-    def _act_results_next(self) -> None:
-        if self.state.results_page == 0:
-            self.state.results_page = 1
-        else:
-            self.state.screen = "career_end"
-
-    def _act_finish(self) -> None:
-        self.state.screen, self.state.tab = "home", "Home"
+        ending.goal_missed(self)
 
     def live(self) -> Career:
         c = self.state.career
         assert isinstance(c, Career), "career action without a career"
         return c
 
-    # --- the app: start, stop, title, login ---------------------------------------------------
-
-    def _act_launch(self) -> None:
-        self.start_app()
-
-    def _leave_game(self) -> None:
-        """The game goes away (stopped, or back to its title): animations end where they were going, what was on
-        screen is lost, and the career screen to resume is kept."""
-        for _ in range(20):  # queued phases (e.g. a race's result after its cutscene) still happen
-            if not self.state.queue:
-                break
-            action = self.state.queue.pop(0)
-            if action[0] != "anim":
-                self._do(action)
-        self.state.anim, self.state.queue, self.state.dialog, self.state.hazard = None, [], None, None
-        self._note_resume()
-        self.state.page = 0
-
-    def _note_resume(self) -> None:
-        """The career screen a "Continue Career" will resume, from the screen the game is left on (a screen of the
-        app's own, a download's progress, keeps what the career was on before)."""
-        if self.state.screen in ("training", "skills", "races", "shop"):
-            self.state.resume_screen = "hub"
-        elif self.state.screen in RESUMABLE:
-            self.state.resume_screen = self.state.screen
-
-    def _to_title(self, login: bool = False) -> None:
-        self._leave_game()
-        self.state.screen, self.state.tab = "title", "Home"
-        if login:
-            self.state.login = list(hz.LOGIN_POPUPS)
-
-    def _act_to_title(self) -> None:
-        self._to_title()
-
-    def _act_title_tap(self) -> None:
-        if self.state.clock_s < self.state.maintenance_until:
-            self.dialog_of("maintenance", hz.MAINTENANCE, (("OK", "green", ("to_title",)),))
-        elif self.state.update_pending:
-            self._update_prompt()
-        else:
-            self.play([("anim", "loading"), ("goto", "home"), ("after_login",)])
-
-    def _act_after_login(self) -> None:
-        """After the title: the login's popups one by one, then a career in progress asks to be continued."""
-        self.state.dialog = None
-        if self.state.login:
-            kind = self.state.login.pop(0)
-            if kind == "daily_sale":
-                buttons: tuple[tuple[str, str, Action], ...] = (
-                    ("Close", "white", ("after_login",)), ("Purchase Carats", "green", ("purchase",)))
-                self.dialog_of(kind, hz.DAILY_SALE, buttons, back=True)
-            else:
-                words = hz.LOGIN_BONUS if kind == "login_bonus" else hz.NOTICES
-                self.dialog_of(kind, words, (("OK" if kind == "login_bonus" else "Close", "green",
-                                               ("after_login",)),), back=True)
-        elif self.state.career_open:
-            self._continue_prompt()
-
-    def _act_purchase(self) -> None:
-        self.state.purchase_attempts += 1  # a money button reached the game: the agent's guard did not stop it
-        self.dialog_of("purchase", hz.PURCHASE_CLOSED, (("Close", "white", ("after_login",)),), back=True)
-
-    def _continue_prompt(self) -> None:
-        c = self.live()
-        self.state.dialog = DialogState(
-            kind="continue_career",
-            title="Continue Career",
-            lines=("A career is in progress.", f"Turn {min(c.turn, c.max_turns)}/{c.max_turns}. Resume it?"),
-            buttons=(("Cancel", "white", ("close",)), ("Resume", "green", ("resume",))),
-        )
-
-    def _act_resume(self) -> None:
-        self.state.dialog = None
-        s = self.state
-        s.screen = s.resume_screen if s.resume_screen != "event" or s.event else "hub"
-
-    # --- the night's hazards (lluma_sim.game.hazards) ------------------------------------------------
-
-    def dialog_of(self, kind: str, words: tuple[str, tuple[str, ...]], buttons: tuple[tuple[str, str, Action], ...],
-                   back: bool = False) -> None:
-        title, lines = words
-        self.state.dialog = DialogState(kind=kind, title=title, lines=lines, buttons=buttons, back=back)
+    # --- the night's clock (lluma_sim.game.flows.night brings its hazards) ----------------------------
 
     def _clock(self, seconds: float) -> None:
         """The game's own clock: TP comes back on it, a maintenance ends on it. Each input and capture moves it by
@@ -761,79 +551,10 @@ class SimGame:
     def _after_input(self) -> None:
         self._clock(hz.INPUT_S)
         kind = hz.draw(self.hazard_rng, self.state.hazard_rate) if self.state.hazard_rate > 0 else None
-        if kind is not None and self._fire(kind):
+        if kind is not None and night.fire(self, kind):
             self.state.version += 1
-        if self.state.tutorial_armed and self._tutorial():
+        if self.state.tutorial_armed and night.tutorial(self):
             self.state.version += 1
-
-    def _calm(self) -> bool:
-        """A moment a hazard can come: the game running, nothing animating, no dialog of the night's up."""
-        s = self.state
-        return s.running and s.anim is None and s.dialog is None and s.screen not in QUIET
-
-    def _fire(self, kind: str) -> bool:
-        if kind == "tutorial":
-            self.state.tutorial_armed = True
-            return False  # counted when it shows
-        if not self._calm():
-            return False
-        if kind == "app_crash":
-            self.stop_app()
-        elif kind == "anr":
-            self.state.dialog = DialogState(kind="anr", title=hz.ANR_TITLE, lines=(),
-                                      buttons=(("Close app", "", ("app_close",)), ("Wait", "", ("close",))))
-        elif kind == "connection_error":
-            self.dialog_of(kind, hz.CONNECTION_ERROR,
-                            (("Title Screen", "white", ("to_title",)), ("Retry", "green", ("retry",))))
-        elif kind == "daily_reset":
-            self.dialog_of(kind, hz.DATE_CHANGED, (("OK", "green", ("daily_reset",)),))
-        elif kind == "maintenance":
-            self.state.maintenance_until = self.state.clock_s + hz.MAINTENANCE_S
-            self.dialog_of(kind, hz.MAINTENANCE, (("OK", "green", ("to_title",)),))
-        elif kind == "update_prompt":
-            self.state.update_pending = True
-            self._update_prompt()
-        elif kind == "long_loading":
-            self.play([("anim", "loading", "long"), ("back_to", self.state.screen)])
-        elif kind == "session_error":
-            self.dialog_of(kind, hz.SESSION_ERROR, (("Title Screen", "green", ("to_title",)),))
-        self.state.hazard = kind
-        self.state.hazard_counts[kind] = self.state.hazard_counts.get(kind, 0) + 1
-        return True
-
-    def _tutorial(self) -> bool:
-        if self.state.dialog is not None or self.state.anim is not None or not self.state.running:
-            return False
-        text = hz.TUTORIALS.get(self.state.screen)
-        if text is None or self.state.screen in self.state.tutorials_seen:
-            return False
-        self.state.tutorials_seen.append(self.state.screen)
-        self.state.tutorial_armed = False
-        self.dialog_of("tutorial", ("Tutorial", (text,)), (("Close", "green", ("close",)),), back=True)
-        self.state.hazard = "tutorial"
-        self.state.hazard_counts["tutorial"] = self.state.hazard_counts.get("tutorial", 0) + 1
-        return True
-
-    def _update_prompt(self) -> None:
-        self.dialog_of("update_prompt", hz.DATA_UPDATE,
-                        (("Cancel", "white", ("to_title",)), ("Download", "green", ("download",))))
-
-    def _act_download(self) -> None:
-        self.state.dialog, self.state.update_pending = None, False
-        self._note_resume()  # the career under the prompt, before its progress screen takes the game to the title
-        self.play([("anim", "download"), ("to_title",)])
-
-    def _act_retry(self) -> None:
-        self.state.dialog = None
-
-    def _act_daily_reset(self) -> None:
-        self._to_title(login=True)
-
-    def _act_app_close(self) -> None:
-        self.stop_app()
-
-    def _act_back_to(self, screen: str) -> None:
-        self.state.screen = screen
 
 
 # Every action a widget, a dialog's button or a queued phase may carry: name -> function(game, *args). A test
@@ -849,23 +570,23 @@ ACTIONS: dict[str, Callable[..., None]] = {
     "close": SimGame._act_close,
     "menu": SimGame._act_menu,
     "set": SimGame._act_set,
-    "career_prompt": SimGame._act_career_prompt,
-    "setup_next": SimGame._act_setup_next,
-    "setup_back": SimGame._act_setup_back,
-    "trainee": SimGame._act_trainee,
-    "auto_select": SimGame._act_auto_select,
-    "borrow": SimGame._act_borrow,
-    "start_press": SimGame._act_start_press,
-    "recover_prompt": SimGame._act_recover_prompt,
-    "use_item": SimGame._act_use_item,
-    "start_career": SimGame._act_start_career,
+    "career_prompt": setup.career_prompt,
+    "setup_next": setup.setup_next,
+    "setup_back": setup.setup_back,
+    "trainee": setup.trainee,
+    "auto_select": setup.auto_select,
+    "borrow": setup.borrow,
+    "start_press": setup.start_press,
+    "recover_prompt": setup.recover_prompt,
+    "use_item": setup.use_item,
+    "start_career": setup.start_career,
     "skip_anim": SimGame._act_skip_anim,
     "rest_prompt": hub.rest_prompt,
     "rest": hub.rest,
     "recreation": hub.recreation,
     "infirmary": hub.infirmary,
     "tile": training.tile,
-    "end_turn": SimGame._act_end_turn,
+    "end_turn": ending.end_turn,
     "page": events.page,
     "skip": events.skip,
     "quick": events.quick,
@@ -881,22 +602,22 @@ ACTIONS: dict[str, Callable[..., None]] = {
     "race_next": races.race_next,
     "try_again": races.try_again,
     "give_up": races.give_up,
-    "career_over": SimGame._act_career_over,
+    "career_over": ending.career_over,
     "view_results": races.view_results,
     "watch_race": races.watch_race,
-    "complete_prompt": SimGame._act_complete_prompt,
-    "complete": SimGame._act_complete,
-    "results_next": SimGame._act_results_next,
-    "finish": SimGame._act_finish,
-    "launch": SimGame._act_launch,
-    "to_title": SimGame._act_to_title,
-    "title_tap": SimGame._act_title_tap,
-    "after_login": SimGame._act_after_login,
-    "purchase": SimGame._act_purchase,
-    "resume": SimGame._act_resume,
-    "download": SimGame._act_download,
-    "retry": SimGame._act_retry,
-    "daily_reset": SimGame._act_daily_reset,
-    "app_close": SimGame._act_app_close,
-    "back_to": SimGame._act_back_to,
+    "complete_prompt": ending.complete_prompt,
+    "complete": ending.complete,
+    "results_next": ending.results_next,
+    "finish": ending.finish,
+    "launch": app.launch,
+    "to_title": app.to_title,
+    "title_tap": app.title_tap,
+    "after_login": app.after_login,
+    "purchase": app.purchase,
+    "resume": app.resume,
+    "download": app.download,
+    "retry": night.retry,
+    "daily_reset": app.daily_reset,
+    "app_close": app.app_close,
+    "back_to": night.back_to,
 }

@@ -38,7 +38,7 @@ from lluma_sim.game.content import (
 )
 
 GOAL_POINTS = 150  # a goal met, in the score (about a win and a place: a goal race is one)
-Action = tuple[Any, ...]  # (action name, *args), dispatched to SimGame._act_<name>
+Action = tuple[Any, ...]  # (action name, *args), dispatched through game.ACTIONS to a flow's function
 Style = Literal["plain", "hard"]
 
 

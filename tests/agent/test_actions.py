@@ -213,12 +213,13 @@ def test_advance_dialogue_refuses_when_a_text_it_did_not_mean_lies_next_to_the_t
 def test_a_pressed_text_is_aimed_where_its_letters_are_not_at_the_readers_padding(variant: int) -> None:
     """The title's "Tap to Start" has no plate: the read box is padded around the letters, so a tap anywhere in it
     could miss them; the planned box (every tap lands inside it) lies within the drawn text on every frame size."""
+    from lluma_sim.game.flows import app
     from lluma_sim.game.game import HARD_VARIANTS, SimGame
     from lluma_vision.config import VisionConfig
     from lluma_vision.pipeline import Vision
 
     g = SimGame(seed=4, style="hard", **HARD_VARIANTS[variant])
-    g._to_title()
+    app.to_title(g)
     out = Vision(VisionConfig(backend="ocr", cache_size=0)).analyze(g.capture())
     planned = default_tools().get("pressButton").plan(  # type: ignore[union-attr]
         default_tools().get("pressButton").args(name="Tap to Start"), out)  # type: ignore[union-attr]

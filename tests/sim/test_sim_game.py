@@ -874,7 +874,7 @@ def test_every_action_on_screen_is_in_the_games_table() -> None:
             policy_step(g)
     assert {"shop", "exchange_prompt", "tile", "choose", "race_prompt", "complete"} <= seen
     with pytest.raises(ValueError, match="no action 'nothing'"):
-        g._do(("nothing",))  # noqa: SLF001
+        g.do(("nothing",))
 
 
 def test_the_race_list_shows_rows_as_the_real_one() -> None:
