@@ -15,6 +15,9 @@ from rapidfuzz import fuzz
 from lluma_sim.game.truth import ReceivedTap
 
 POINT_SLACK = 2.0  # px: adb `input tap` takes integers
+LOOKAHEAD = 3  # logged taps a received one may skip (inputs logged that never reached the phone: a timed-out command
+# is rare and one at a time); an unlogged tap on a point logged much later (the same button another turn) must not
+# drop every logged tap between as never received: one tap off the logs counted once, not a thousand
 
 
 class MeantTap(BaseModel):
@@ -51,7 +54,8 @@ def paired(received: list[ReceivedTap], meant: list[MeantTap]) -> list[tuple[Rec
     pending = list(meant)
     for tap in received:
         i = next(
-            (k for k, m in enumerate(pending) if abs(m.x - tap.x) <= POINT_SLACK and abs(m.y - tap.y) <= POINT_SLACK),
+            (k for k, m in enumerate(pending[:LOOKAHEAD + 1])
+             if abs(m.x - tap.x) <= POINT_SLACK and abs(m.y - tap.y) <= POINT_SLACK),
             None,
         )
         if i is None:

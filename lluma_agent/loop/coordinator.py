@@ -505,7 +505,7 @@ class Coordinator:
         if ran is not None:  # a plan's later steps, each checked (loop/plans.py)
             acted, t.plan = ran.acted, ran.log
             t.guard += ran.guarded
-            self.nav.hold = self.nav.hold or ran.log.surprise  # a surprise gives the model the next turn, where it is
+            self.nav.surprise(ran.log.surprise)  # a surprise gives the model the next turn, where it is
             if acted.stop:
                 self.request_stop()  # a person stopped the run during a plan
         t.acted, t.state = acted, t.state.but(pending=acted.pending, owed=(*t.state.owed, *acted.results))

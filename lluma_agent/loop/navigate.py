@@ -235,6 +235,7 @@ class Navigator:
         self.passed: list[str] = []  # routine passes the model has not been told of
         self.in_row = 0  # routine passes since the model's last turn
         self.hold = False  # a pass went other than the map said: the model takes the next turn
+        self.surprised = False  # ...or a walk, a plan or a refusal stopped short: not even a lone OK is passed
         self.confirming = False  # the screen read is a dialog the model's last input opened
         self.never = [words(w) for w in cfg.loop.never_autopilot]
         self.spend_words = [words(w) for w in cfg.loop.spend_words]
@@ -334,7 +335,7 @@ class Navigator:
         if not self.enabled:
             return notes
         lines = [f"[passed without asking: {'; '.join(self.passed)}]"] if self.passed else []
-        self.passed, self.in_row, self.hold = [], 0, False
+        self.passed, self.in_row, self.hold, self.surprised = [], 0, False, False
         return replace(notes, lines=[*notes.lines, *lines, self.where(out)])
 
     # ---- goTo ---------------------------------------------------------------------------------------------
@@ -399,7 +400,7 @@ class Navigator:
         if acted.action.tool == GoTo.name and route is not None:
             steps, summary, gate = self.walk(route, acted, reading, actor, ctx, before_step)
             # the walk's account is what the model reads next turn, on the screen it stopped at when it stopped short
-            self.hold = self.hold or not (steps and steps[-1].ok and steps[-1].step == len(route.steps))
+            self.surprise(not (steps and steps[-1].ok and steps[-1].step == len(route.steps)))
             pending = acted.pending.model_copy(update={"description": summary})
             return Walked(acted.then(gate).model_copy(update={"pending": pending}), gate.guarded, steps)
         if (key := key_of(acted.action, reading.out)) is not None:
@@ -504,12 +505,21 @@ class Navigator:
         """A way on the map has not learned yet, taken at first sight (where it leads is the game's): a known
         dialog's dismissal, or the one button of a screen that offers nothing else when it is Next, OK, Close or
         Proceed (SAFE_ALONE). The reading's checks (`choice`) still apply."""
-        name = known
-        if name is None and len(alone := ways_on(out)) == 1 and "".join(words(alone[0])) in SAFE_ALONE:
-            name = alone[0]
+        name = known if known is not None else Navigator.lone_safe(out)
         if name is None:
             return None
         return Routine(f"pressButton:{name}", "pressButton", {"name": name}, None, 0)
+
+    def surprise(self, happened: bool = True) -> None:
+        """A walk, a plan or a pass stopped short (`happened`): the model takes the next turn, whatever shows."""
+        if happened:
+            self.hold = self.surprised = True
+
+    @staticmethod
+    def lone_safe(out: VisionOutput) -> str | None:
+        """The screen's one button when it is Next, OK, Close or Proceed (SAFE_ALONE) and nothing else is offered."""
+        alone = ways_on(out)
+        return alone[0] if len(alone) == 1 and "".join(words(alone[0])) in SAFE_ALONE else None
 
     def over_game(self, here: ScreenIdentity) -> bool:
         """A dialog seen to come over COMES_OVER or more other screens: a hazard or a notice over the game (a
@@ -539,8 +549,10 @@ class Navigator:
             return None
         out, frame = reading.out, reading.frame
         here, known = self.screen(out), self.known_dialog(out)
-        if self.hold and known is None:  # a pass went other than the map said: the model looks, unless a night's
-            return None  # dialog came over it (a hazard after the press), which is dismissed as ever
+        if self.hold and known is None and (self.surprised or self.lone_safe(out) is None):
+            return None  # a pass went other than the map said: the model looks, unless a night's dialog came over it
+        # (a hazard after the press) or, after a routine pass, a notice whose one button is OK or Close (a login's
+        # bonus after the title: nothing to decide); a walk's or a plan's surprise is the model's whatever shows
         if standing is not None and not hazard_only:  # the model's own answer to this event: only a spend keeps it
             rule = Routine(f"pressButton:{standing[0]}", "pressButton", {"name": standing[0]}, None, 0)
             return self._take(rule, out, frame, actor, ctx, over=False, plain=True, why=standing[1])
@@ -572,7 +584,7 @@ class Navigator:
         now, lp = self.clock.wall(), self.cfg.loop
         self.later_n = self.later_n + 1 if now - self.later_at <= 2 * lp.come_back_max_s + 60 else 0
         self.later_at = now
-        self.hold = False
+        self.hold, self.surprised, self.in_row = False, False, 0  # the wait bounds this loop, not loop.max_routine
         return sleep(min(lp.come_back_max_s, lp.wait_s * 2 ** self.later_n))
 
     def _take(self, way: Routine, out: VisionOutput, frame: Frame, actor: Actor, ctx: ToolContext, over: bool,
@@ -620,7 +632,7 @@ class Navigator:
                          expected=self.map.label(expected) if expected else "", uses=uses, why=why)
         self.in_row += 1
         if acted.pending is None:  # refused by the guard, vetoed, not sent: the model takes the next turn
-            self.hold = True
+            self.surprise()
         else:
             self._pend(key, out, expected, routine=True, why=why)
         return Passed(acted, log)

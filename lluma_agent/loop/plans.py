@@ -324,10 +324,13 @@ class Planner:
             self.nav.step_taken(here.out, sent, seen.out, log.seconds)
             past = self._past_hazards(plan, log, seen, actor, ctx_of, before_step)
             gate, seen = gate.then(past.gate), past.seen or seen
-            log.ok, why = self._check(press, here, seen)
+            if past.stop:
+                here = seen
+                break
+            log.ok, why = self._check(press, here, seen)  # the press judged where the game came back to
             here = seen  # where the plan is now, whether it goes on or not
-            if not log.ok or past.stop:
-                log.note = why or log.note
+            if not log.ok:
+                log.note = why
                 break
             if press.advance:
                 plan.at += 1
@@ -364,27 +367,28 @@ class Planner:
                       ) -> Past:
         """A dialog over the game that came over the step just taken (a connection error, a date change: the known
         ones, or one the map saw over several screens) dismissed as at any time, through the same gate, so the plan
-        goes on where the game was; `stop` when a dismissal could not be sent or read."""
+        goes on where the game was. Each dismissal is a step of the plan's log, with its tap (what the phone
+        received and what the log says are the same inputs); `stop` when one could not be sent or read."""
         past = Past(Acted(), None, False)
-        passed: list[str] = []
         for _ in range(MAX_HAZARDS):
             ready = self.nav.hazard_way(seen.out)
             if ready is None:
                 break
             name = self.nav.screen(seen.out).name
+            step = PlanStepLog(step=len(plan.log.steps) + 1, action=f"pass {name}: {ready[1].label}",
+                               note=f"{name} came over step {log.step}")
+            plan.log.steps.append(step)
             done = self.stepper.step(*ready, seen, ctx_of(seen), actor,
                                      f"runPlan({plan.name}): {name} came over step {log.step}: {ready[1].label}",
                                      before_step)
             past.gate = past.gate.then(done.gate)
-            passed.append(f"{ready[1].label} on {name}")
+            step.point, step.element, step.seconds = done.point, done.element, done.seconds
             if done.seen is None or done.note or done.action is None:
-                log.note, past.stop = done.note or f"{name} came over it and could not be passed", True
+                step.note, past.stop = done.note or f"{name} could not be passed", True
                 break
             self.nav.step_taken(seen.out, done.action, done.seen.out, done.seconds)
             seen = past.seen = done.seen
-            log.reached = self.nav.map.label(self.nav.screen(seen.out).id)
-        if passed and not past.stop:
-            log.note = f"passed {'; '.join(passed)} that came over it"
+            step.ok, step.reached = True, self.nav.map.label(self.nav.screen(seen.out).id)
         return past
 
     def _check(self, press: Press, before: Observation, seen: Observation) -> tuple[bool, str]:

@@ -199,10 +199,11 @@ class ScriptedPolicy:
         memory = self._memory_call(request, tools, vision, why)
         if memory:
             content.append(memory)
-        kept = standing.write(request, _texts(messages[-1]), _choices(vision), _first_choice,
-                              lambda: new_tool_id(self.rng)) if action and action[0] == "pressButton" else None
-        if kept is not None and dict(action[1] if action else ()).get("name") in _choices(vision):
-            content.append(kept)
+        offered = _choices(vision, "(choices)" in self._here)
+        pressed = dict(action[1]).get("name") if action and action[0] == "pressButton" else None
+        if pressed in offered and (kept := standing.write(request, _texts(messages[-1]), offered, _first_choice,
+                                                          lambda: new_tool_id(self.rng))) is not None:
+            content.append(kept)  # its answer to an event it has seen the outcome of, kept for the agent to press
             memory = memory or kept
         if action is not None:
             name, args = action
@@ -647,10 +648,14 @@ def _is_choice(name: str) -> bool:
     return len(name) >= 18 and len(name.split()) >= 3
 
 
-def _choices(v: dict[str, Any]) -> list[str]:
-    """An event's choice bars among the reading's enabled buttons."""
-    return [str(b["name"]) for b in v.get("buttons") or [] if isinstance(b, dict) and b.get("name")
+def _choices(v: dict[str, Any], as_text: bool = False) -> list[str]:
+    """An event's choice bars among the reading's enabled buttons; else, on a story page the map names an event's
+    choices (`as_text`), the sentences read as text (the choices a reader did not frame as buttons)."""
+    bars = [str(b["name"]) for b in v.get("buttons") or [] if isinstance(b, dict) and b.get("name")
             and "disabled" not in str(b.get("meta") or "").lower() and _is_choice(str(b["name"]))]
+    if bars or not as_text or (v.get("cinematic") or "none") != "dialogue":
+        return bars
+    return [str(t) for t in v.get("texts") or [] if _is_choice(str(t))]
 
 
 def _first_choice(choices: list[str], energy: float) -> str:

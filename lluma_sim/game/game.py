@@ -255,9 +255,11 @@ class SimGame:
             y -= self.state.letterbox  # frame -> game coordinates
             for w in reversed(self._widgets()):  # last drawn is on top
                 if w.box.contains(x, y) and w.action is not None:
-                    before = self._stock()
+                    before, career = self._stock(), self.state.career
                     self.do(w.action)
-                    if spent := [what for what, n in self._stock().items() if n < before.get(what, n)]:
+                    after = self._stock() if self.state.career is career else {"a TP item": self.state.tp_items}
+                    # (a new career's coins and clocks are its own: starting it spends none of the last one's)
+                    if spent := [what for what, n in after.items() if n < before.get(what, n)]:
                         self.taps[-1] = self.taps[-1].model_copy(update={"spent": ", ".join(spent)})
                     break
             self._after_input()

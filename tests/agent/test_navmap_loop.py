@@ -388,6 +388,22 @@ def test_a_pass_that_goes_elsewhere_marks_the_edge_and_hands_over(tmp_path: Path
     assert _edge(tmp_path, phone, "result", "pressButton:Next", "hub").fails == 1
 
 
+def test_a_notice_with_one_ok_after_a_pass_that_went_elsewhere_is_still_dismissed(tmp_path: Path) -> None:
+    """The title led to a login bonus this morning, not where it led before: the hold hands the next decision to
+    the model, but a notice whose one button is OK is passed at first sight as ever (it offers nothing to decide)."""
+    bonus = FakeScreen(buttons=[button("OK", 400, 1600, 700, 1700)],
+                       texts=[text("Login Bonus", *TITLE), text("Day 3 of 7 Carats x 50 received!", 100, 900, 980, 960)],
+                       goes_to={"OK": "hub"})
+    phone = FakePhone({**_phone("result", next_goes_to="bonus").screens, "bonus": bonus}, start="result")
+    _seed(tmp_path, phone, NEXT)
+    model = ScriptedModel([[call("pressButton", name="Training")]])
+    _loop(tmp_path, phone, model, 3).run()
+    assert len(model.requests) == 1  # turn 3, on the hub
+    told = _texts(model.requests[0])
+    assert "Next on Result -> Login Bonus (the map expected Hub; the next turn is yours); OK on Login Bonus -> Hub" \
+        in told
+
+
 def test_routine_passes_are_bounded(tmp_path: Path) -> None:
     """A screen that leads to itself by its one way out (a loop the map trusts) is not passed for ever."""
     phone = _phone("result", next_goes_to="result")

@@ -122,9 +122,13 @@ def test_a_known_dialog_over_a_step_is_passed_and_the_plan_goes_on(tmp_path: Pat
     assert _pressed(phone) == ["Back", "Rest", "Retry", "OK", "Training"]
     log = _log(tmp_path, 1)
     assert log.plan is not None and log.plan.done and not log.plan.surprise
-    assert log.plan.steps[1].note == "passed pressButton(Retry) on Connection Error that came over it"
-    assert log.plan.steps[1].reached == "Rest" and log.plan.steps[1].ok
-    assert "runPlan(rest): done in 3 step(s)" in _said(model.requests[1])
+    rest, retry = log.plan.steps[1], log.plan.steps[2]
+    assert (rest.action, rest.reached, rest.ok) == ("press Rest", "Connection Error", True)
+    assert (retry.action, retry.reached, retry.ok, retry.note) == (
+        "pass Connection Error: pressButton(Retry)", "Rest", True, "Connection Error came over step 2")
+    assert retry.point is not None and retry.element == "Retry"  # the phone's tap is in the log, as every tap
+    assert [s.action for s in log.plan.steps][3] == "press OK"
+    assert "runPlan(rest): done in 4 step(s)" in _said(model.requests[1])
 
 
 def _own_nap(tmp: Path, phone: FakePhone, steps: str, then: str) -> None:

@@ -548,3 +548,9 @@ def test_policy_keeps_its_answer_to_an_event_it_has_seen_the_outcome_of() -> Non
     assert [u["name"] for u in ask(seen, "You play.")] == ["pressButton"]  # not told of the file
     kept = system[:1] + [{"type": "text", "text": system[1]["text"].replace('"A"', '"A"\nCorner Practice: x')}]
     assert [u["name"] for u in ask(seen, kept)] == ["pressButton"]  # already kept
+    # choices a reader left as text on the story page the map names an event's choices: the same, by their words
+    vision = {"cinematic": "dialogue", "buttons": [{"name": "Skip"}],
+              "texts": ["Event", "Corner Practice", hard, easy]}
+    uses = ask(seen + "\n<map>screen: dialogue (choices); ways out: none known yet</map>")
+    assert [u["name"] for u in uses] == ["writeMemoryFile", "pressButton"] and uses[1]["input"]["name"] == hard
+    assert yaml.safe_load(uses[0]["input"]["content"])["Corner Practice"]["then"] == easy

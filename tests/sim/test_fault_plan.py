@@ -149,6 +149,19 @@ def test_received_taps_carry_the_element_under_them_and_unlogged_or_missed_taps_
     assert off_target(g.taps[:1], [MeantTap(x=cx, y=cy, target="Rests")]) == []  # an OCR misspelling is fine
 
 
+def test_one_tap_off_the_logs_is_one_off_target_not_all_that_follow() -> None:
+    """A tap no log records, on a point the logs hold much later (the same button another turn), is that one tap:
+    the logged taps between still pair with what the phone received."""
+    g = SimGame(seed=0)
+    points = [(100 + 10 * k, 200) for k in range(12)]
+    received = [(100.0 + 10 * 11, 200.0), *points]  # first an unlogged tap where the twelfth logged one lands
+    for x, y in received:
+        g.tap(x, y)
+    meant = [MeantTap(x=x, y=y) for x, y in points]
+    bad = off_target(g.taps, meant)
+    assert [(b.meant, b.tap.x) for b in bad] == [(None, 210.0)]
+
+
 def test_a_spending_tap_is_marked_and_counted_unless_a_model_decision_made_it() -> None:
     g = SimGame(seed=0, tp=20)
     g.state.tp_items = 1
@@ -161,6 +174,20 @@ def test_a_spending_tap_is_marked_and_counted_unless_a_model_decision_made_it() 
     by_pass = [*logged[:-1], logged[-1].model_copy(update={"by_model": False})]
     assert spends_without_model(g.taps, by_pass) == [use]  # a routine pass or a goTo step spent it
     assert spends_without_model(g.taps, logged[:-1]) == [use]  # a spend no log records
+
+
+
+def test_starting_a_new_career_spends_nothing_of_the_last_ones_coins() -> None:
+    """The career before ended with shop coins unspent; Start Career! begins a new one: no coins were spent."""
+    g = SimGame(seed=0)
+    for name in ("Career", "Next", "Next", "Auto-Select", "Next", "Borrow", "Start Career!"):
+        g.tap(*next(e for e in g.truth().elements if e.name == name and e.kind != "text").box.center)
+    assert g.career is not None
+    g.career.coins = 150  # races paid; nothing bought (a new career starts with fewer)
+    g.state.career_open = False  # the career completed (its record kept), the next one set up from home
+    g.state.screen, g.state.setup_step, g.state.legacy_set, g.state.friend_set = "setup", 3, True, True
+    g.tap(*next(e for e in g.truth().elements if e.name == "Start Career!" and e.kind != "text").box.center)
+    assert g.career.coins < 150 and [t.spent for t in g.taps][-1] == ""
 
 
 QUICK = {
