@@ -391,8 +391,8 @@ def test_a_pass_that_goes_elsewhere_marks_the_edge_and_hands_over(tmp_path: Path
 def test_a_notice_with_one_ok_after_a_pass_that_went_elsewhere_is_still_dismissed(tmp_path: Path) -> None:
     """The title led to a login bonus this morning, not where it led before: the hold hands the next decision to
     the model, but a notice whose one button is OK is passed at first sight as ever (it offers nothing to decide)."""
-    bonus = FakeScreen(buttons=[button("OK", 400, 1600, 700, 1700)],
-                       texts=[text("Login Bonus", *TITLE), text("Day 3 of 7 Carats x 50 received!", 100, 900, 980, 960)],
+    said = text("Day 3 of 7 Carats x 50 received!", 100, 900, 980, 960)
+    bonus = FakeScreen(buttons=[button("OK", 400, 1600, 700, 1700)], texts=[text("Login Bonus", *TITLE), said],
                        goes_to={"OK": "hub"})
     phone = FakePhone({**_phone("result", next_goes_to="bonus").screens, "bonus": bonus}, start="result")
     _seed(tmp_path, phone, NEXT)
