@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from PIL import Image
@@ -60,6 +60,7 @@ class FakeScreen:
     values: list[CaptionedValue] = field(default_factory=list)  # captioned numbers and gains, as read
     gauges: list[Gauge] = field(default_factory=list)
     mood: str | None = None
+    cinematic: Literal["none", "dialogue"] = "none"  # a story page reads as "dialogue"
 
 
 class FakePhone:
@@ -120,7 +121,7 @@ class FakeVision:
         name = next(n for n, h in self.phone.hashes.items() if h == phash)
         s = self.phone.screens[name]
         return VisionOutput(width=W, height=H, buttons=s.buttons, texts=s.texts, values=s.values, gauges=s.gauges,
-                            mood=s.mood, screen_hash=phash or "")
+                            mood=s.mood, screen_hash=phash or "", cinematic=s.cinematic)
 
 
 def call(tool: str, /, **inp: Any) -> dict[str, Any]:

@@ -189,6 +189,12 @@ def spend(out: VisionOutput, never: list[list[str]], spend_words: list[list[str]
                  if (word := never_word(label, spend_words, plural=False))), "")
 
 
+def plain_story(out: VisionOutput) -> bool:
+    """A story page with nothing to choose on it: no choice plates, no choices read as text."""
+    return out.cinematic == "dialogue" and not choice_stack(out) and not choices_as_text(out) and not any(
+        sentence(b.name) for b in out.buttons)
+
+
 def kept_for_model(out: VisionOutput, tool: str, target: str, never: list[list[str]],
                    spend_words: list[list[str]] | None = None, over_game: bool = False, known: bool = False) -> str:
     """Why a screen is the model's whatever the map says, taking `tool` on `target` there ("" when nothing): a
@@ -549,10 +555,11 @@ class Navigator:
             return None
         out, frame = reading.out, reading.frame
         here, known = self.screen(out), self.known_dialog(out)
-        if self.hold and known is None and (self.surprised or self.lone_safe(out) is None):
+        if self.hold and known is None and (self.surprised or (self.lone_safe(out) is None and not plain_story(out))):
             return None  # a pass went other than the map said: the model looks, unless a night's dialog came over it
         # (a hazard after the press) or, after a routine pass, a notice whose one button is OK or Close (a login's
-        # bonus after the title: nothing to decide); a walk's or a plan's surprise is the model's whatever shows
+        # bonus after the title) or a story page without choices (Continue Career resumed an event's story):
+        # nothing to decide; a walk's or a plan's surprise is the model's whatever shows
         if standing is not None and not hazard_only:  # the model's own answer to this event: only a spend keeps it
             rule = Routine(f"pressButton:{standing[0]}", "pressButton", {"name": standing[0]}, None, 0)
             return self._take(rule, out, frame, actor, ctx, over=False, plain=True, why=standing[1])

@@ -404,6 +404,22 @@ def test_a_notice_with_one_ok_after_a_pass_that_went_elsewhere_is_still_dismisse
         in told
 
 
+def test_a_story_page_after_a_pass_that_went_elsewhere_is_still_moved_on(tmp_path: Path) -> None:
+    """Continue Career resumed an event's story, not the hub it led to before: a story page without choices offers
+    nothing to decide, so the map's advance passes it despite the hold."""
+    line = "She stretches and looks at the track."
+    story = FakeScreen(buttons=[button("Skip", 800, 1750, 1000, 1840)],
+                       texts=[text("Event", *TITLE), text(line, 100, 1400, 980, 1460)], goes_to={line: "hub"},
+                       cinematic="dialogue")
+    phone = FakePhone({**_phone("result", next_goes_to="story").screens, "story": story}, start="result")
+    _seed(tmp_path, phone, NEXT, ("story", "advanceDialogue", "story", "advanceDialogue", {}))
+    model = ScriptedModel([[call("pressButton", name="Training")]])
+    _loop(tmp_path, phone, model, 3).run()
+    first, second = _log(tmp_path, 1), _log(tmp_path, 2)
+    assert first.routine is not None and second.routine is not None  # the story page passed despite the hold
+    assert second.routine.action == "advanceDialogue" and len(model.requests) == 1  # the hub after it is the model's
+
+
 def test_routine_passes_are_bounded(tmp_path: Path) -> None:
     """A screen that leads to itself by its one way out (a loop the map trusts) is not passed for ever."""
     phone = _phone("result", next_goes_to="result")
