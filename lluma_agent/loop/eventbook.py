@@ -46,7 +46,7 @@ def same_name(name: str, known: Iterable[str]) -> str:
     return best[0] if best is not None else name
 
 
-def _event_name(out: VisionOutput, choices: list[str]) -> str:
+def event_name(out: VisionOutput, choices: list[str]) -> str:
     """An event's name: its title, else its choices (a title the reading did not find)."""
     return event_title(out) or " / ".join(sorted(choices))
 
@@ -100,7 +100,7 @@ class EventMemory:
         choices = [name for name, _ in event_choices(out)]
         if action.target not in choices:
             return
-        event = self._known(_event_name(out, choices))
+        event = self._known(event_name(out, choices))
         choice = self._known_choice(event, action.target)
         stats = {k: v + self.expect.get(k, 0.0) for k, v in self.last.stats.items()}
         before = state_of(out).over(self.last.model_copy(update={"stats": stats}))
@@ -118,7 +118,7 @@ class EventMemory:
         """`<events>...</events>` for an event's choice screen the book knows, else ""."""
         if not self.enabled or not (choices := event_choices(out)):
             return ""
-        return self.book.told(self._known(_event_name(out, [name for name, _ in choices])))
+        return self.book.told(self._known(event_name(out, [name for name, _ in choices])))
 
     def save(self) -> str:
         """Write the book (atomically); the problem for the turn log, or ""."""

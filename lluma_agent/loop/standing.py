@@ -24,9 +24,9 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from lluma_agent.loop.eventbook import same_name
+from lluma_agent.loop.eventbook import event_name, same_name
 from lluma_agent.navmap.events import state_of
-from lluma_vision.facts.story import event_choices, event_title
+from lluma_vision.facts.story import event_choices
 from lluma_vision.models import VisionOutput
 
 MEMORY_FILE = "event_choices.yaml"  # in the model's memory folder
@@ -102,8 +102,7 @@ class StandingChoices:
             return None, f"memory file {MEMORY_FILE} cannot be read ({exc})"
         except StandingError as exc:
             return None, f"{exc}; no standing choice was used"
-        title = event_title(out) or " / ".join(sorted(choices))
-        known = same_name(title, rules)
+        known = same_name(event_name(out, choices), rules)  # the event book's name for it
         rule = rules.get(known)
         want = rule.pick(state_of(out).energy) if rule is not None else None
         if want is None:

@@ -35,19 +35,19 @@ def current(request: dict[str, Any]) -> str | None:
         for b in reversed(content_blocks(m.get("content", ""))):
             if b.get("type") == "tool_use" and b.get("name") in WRITES and (b.get("input") or {}).get("name") == FILE:
                 return str((b.get("input") or {}).get("content", ""))
-            if b.get("type") == "text" and (hit := _FILE.findall(str(b.get("text", ""))) if m.get("role") == "user"
-                                            else None):
-                return str(hit[-1])
+            if b.get("type") == "text" and m.get("role") == "user" and (hit := _FILE.findall(str(b.get("text", "")))):
+                return str(hit[-1])  # a person's edit of the file, told in the conversation
     system = request.get("system") or ""
     texts = [system] if isinstance(system, str) else [str(b.get("text", "")) for b in system if isinstance(b, dict)]
     hits = [h for t in texts for h in _FILE.findall(t)]
     return hits[-1] if hits else None
 
 
-def offered(request: dict[str, Any]) -> bool:
-    """The request tells of the file (the map's system prompt) and offers a tool that writes memory."""
+def offered(request: dict[str, Any]) -> str | None:
+    """The tool that writes the file (writeMemoryFile first) when the request tells of it (the map's system prompt)
+    and offers one, else None."""
     tools = {t.get("name") for t in request.get("tools") or []}
-    return FILE in _text(request.get("system") or "") and bool(tools & set(WRITES))
+    return next((w for w in WRITES if w in tools), None) if FILE in _text(request.get("system") or "") else None
 
 
 def write(request: dict[str, Any], said: list[str], choices: list[str],
@@ -55,7 +55,7 @@ def write(request: dict[str, Any], said: list[str], choices: list[str],
     """A memory write keeping this event's answer, or None (no history shown yet, not offered, already kept).
     `rank(choices, energy)` is the policy's first choice at an energy (share of full)."""
     event = next((m.group(1).strip() for t in said if (m := _EVENT.search(t))), "")
-    if not event or not choices or not offered(request):
+    if not event or not choices or (name := offered(request)) is None:
         return None
     text = current(request)
     try:
@@ -67,7 +67,6 @@ def write(request: dict[str, Any], said: list[str], choices: list[str],
         return None
     high, low = rank(choices, 1.0), rank(choices, 0.0)
     rules[event] = high if high == low else {"choose": high, "energy_below": LOW_ENERGY, "then": low}
-    name = "writeMemoryFile" if "writeMemoryFile" in {t.get("name") for t in request.get("tools") or []} else WRITES[1]
     body = "# my answers to events I have met (pressed for me when they show again)\n" + yaml.safe_dump(
         rules, allow_unicode=True, sort_keys=False, width=200)
     return {"type": "tool_use", "id": new_id(), "name": name, "input": {"name": FILE, "content": body}}

@@ -255,20 +255,19 @@ class SimGame:
             y -= self.state.letterbox  # frame -> game coordinates
             for w in reversed(self._widgets()):  # last drawn is on top
                 if w.box.contains(x, y) and w.action is not None:
-                    before, career = self._stock(), self.state.career
+                    career = self.state.career  # counted before and after on the same career: a new one's
+                    before = self._stock(career)  # coins and clocks are its own, Start Career! spends none of them
                     self.do(w.action)
-                    after = self._stock() if self.state.career is career else {"a TP item": self.state.tp_items}
-                    # (a new career's coins and clocks are its own: starting it spends none of the last one's)
-                    if spent := [what for what, n in after.items() if n < before.get(what, n)]:
+                    if spent := [what for what, n in self._stock(career).items() if n < before.get(what, n)]:
                         self.taps[-1] = self.taps[-1].model_copy(update={"spent": ", ".join(spent)})
                     break
             self._after_input()
 
-    def _stock(self) -> dict[str, int]:
-        """What a tap can spend, counted: a spend is a count that went down (the game's own record of it)."""
-        s = self.state
-        return {"a TP item": s.tp_items,
-                **({"an Alarm Clock": s.career.clocks, "shop coins": s.career.coins} if s.career else {})}
+    def _stock(self, career: CareerData | None) -> dict[str, int]:
+        """What a tap can spend, counted (`career`'s items with it): a spend is a count that went down (the game's own
+        record of it)."""
+        return {"a TP item": self.state.tp_items,
+                **({"an Alarm Clock": career.clocks, "shop coins": career.coins} if career else {})}
 
     def _framed(self, b: Box) -> Box:
         """Game coordinates -> frame coordinates (below the top letterbox bar)."""
