@@ -51,10 +51,10 @@ from lluma_agent.tools.registry import default_tools
 from lluma_agent.tools.toolkit import ToolContext
 from lluma_facts.clock import Clock
 from lluma_vision.facts.screen import choice_stack, identify
-from lluma_vision.facts.story import choices_as_text, sentence, story_lines
+from lluma_vision.facts.story import STORY_CONTROLS, choices_as_text, sentence, story_lines
 from lluma_vision.models import ScreenIdentity, VisionOutput
 
-CHROME = frozenset({"skip", "quick", "log", "auto", "menu"})  # a story's and a screen's own controls
+CHROME = STORY_CONTROLS | {"menu"}  # a story's and a screen's own controls
 DISMISS = CHROME | {"back", "cancel", "close"}  # leave, never choose
 PROMPT = "system_prompt_map.md"  # appended to the system prompt when the map is on
 KNOWN_SHOWN = 30  # screens named when goTo's target is unknown
@@ -71,6 +71,11 @@ SPEND_VERBS = frozenset({"use", "spend", "purchase", "exchange", "buy", "consume
 # confirm came from the one screen that opens it (Rest, Race Entry, the Warning, Try Again). A confirm reached from
 # two (Rest from the hub and the training screen) confirms a press someone chose on the screen before.
 COMES_OVER = 2
+# ...or after this many different presses (on one screen or several): a hazard comes whatever was pressed (the
+# careers bench's maps, 2 x 78 turns, seeds 11: "Data Update" came after 5-7 presses, 6 of them on Training, and
+# cost 10 calls before it came over a second screen; the connection, maintenance, "isn't responding" and date
+# dialogs after 3-8; a flow's dialog, "Rest" or "Continue Career", after 2 at most)
+COMES_AFTER = 3
 _log = logging.getLogger(__name__)
 
 
@@ -528,11 +533,12 @@ class Navigator:
         return alone[0] if len(alone) == 1 and "".join(words(alone[0])) in SAFE_ALONE else None
 
     def over_game(self, here: ScreenIdentity) -> bool:
-        """A dialog seen to come over COMES_OVER or more other screens: a hazard or a notice over the game (a
-        connection error, Android's "isn't responding"), not a step of one flow. Dismissed, it leaves the game where
-        it was, so where its way out leads is the game's, and the button the model passed over each time (a "Title
-        Screen" beside Retry) is no choice it made."""
-        return here.kind == "dialog" and len(self.map.came_from(here.id)) >= COMES_OVER
+        """A dialog seen to come over COMES_OVER or more other screens, or after COMES_AFTER different presses: a
+        hazard or a notice over the game (a connection error, Android's "isn't responding"), not a step of one flow.
+        Dismissed, it leaves the game where it was, so where its way out leads is the game's, and the button the
+        model passed over each time (a "Title Screen" beside Retry) is no choice it made."""
+        return here.kind == "dialog" and (len(self.map.came_from(here.id)) >= COMES_OVER
+                                          or len(self.map.came_by(here.id)) >= COMES_AFTER)
 
     def pass_or_tell(self, reading: Observation, notes: Notes, turn: int, actor: Actor, ctx: ToolContext,
                      sleep: Callable[[float], float], standing: tuple[str, str] | None = None

@@ -235,6 +235,12 @@ class ScreenMap(BaseModel):
         return ({t.src for t in self.transitions if t.dst == screen and not t.loop}
                 | {i.over for i in self.interruptions if i.screen == screen})
 
+    def came_by(self, screen: str) -> set[tuple[str, str]]:
+        """The (screen, action) pairs seen to lead to `screen` from another (an interruption counted over its
+        screen, with no action)."""
+        return ({(t.src, t.action) for t in self.transitions if t.dst == screen and not t.loop}
+                | {(i.over, "") for i in self.interruptions if i.screen == screen})
+
     def rate(self, edge: Transition) -> float:
         """Of the times its action was taken on its screen, the share that led where this edge goes."""
         total = sum(t.count for t in self.taken(edge.src, edge.action))

@@ -24,6 +24,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 
+from lluma_vision.facts.plates import INSET, NEXT_PLATE, stacked, wide_plates
 from lluma_vision.facts.story import choice_page
 from lluma_vision.models import Box, ScreenIdentity, VisionOutput
 
@@ -42,12 +43,7 @@ KNOBS = Knobs()
 HEADER_LEFT = 0.35  # a header's left edge lies in this left fraction (real titles start at 0.02-0.17: PC margins)
 TOP_TITLE_BAND = 0.12  # a title centred at the top (the sim's result screens: its centre at 0.07-0.08)
 MAX_TITLE_WORDS = 4  # titles are short ("Active Concert Bonuses"); a longer line is body text
-CHOICE_WIDTH = 0.4  # a choice plate spans at least this fraction of the width
 MIN_TABS = 2  # a bar of one tab has no direction to tell
-ALIGNED = 0.03  # plates of one stack share their left edge within this fraction of the width
-INSET = 0.08  # a choice's text starts within this fraction of the width inside its plate's left edge
-NEXT_PLATE = 1  # the next choice plate starts within this many plate heights of the last (0.4 on real events;
-# a shop's cards, a page apart, are not a column of choices: at 2 a lesson shop flipped between scales)
 ALONE_REACH = 1.0  # a title has no other text within its own width left or right on its row
 EDGE = 0.15  # a dialog's title is centred at least this fraction of the width in from the frame's edges
 LONGEST_WORD = 14  # letters; a longer "word" is words OCR ran together (a goal line), not a title
@@ -198,12 +194,9 @@ def choice_stack(out: VisionOutput, k: Knobs = KNOBS) -> bool:
     or below it (a plate the reading took for text: the choices are drawn alike, read alike or not)."""
     if out.scrollbar is not None:
         return False
-    wide = [b.bounds for b in out.buttons if b.bounds.width >= CHOICE_WIDTH * out.width
-            and b.confidence >= k.min_confidence]
-    reach = ALIGNED * out.width
-    if any(a is not b and abs(a.x0 - b.x0) <= reach and 0 <= b.y0 - a.y1 <= NEXT_PLATE * a.height
-           for a in wide for b in wide):
+    if stacked(out, k.min_confidence):
         return True
+    wide = [b.bounds for b in wide_plates(out, k.min_confidence)]
     texts = [t.bounds for t in out.texts if t.confidence >= k.min_confidence]
     return any(b.x0 <= t.x0 <= b.x0 + INSET * out.width and t.height <= b.height
                and (0 < t.y0 - b.y1 < NEXT_PLATE * b.height or 0 < b.y0 - t.y1 < NEXT_PLATE * b.height)

@@ -8,6 +8,9 @@ did (lluma_agent/loop/eventbook.py).
 
 from __future__ import annotations
 
+import re
+
+from lluma_vision.facts.plates import choice_plates
 from lluma_vision.models import Box, TextLine, VisionOutput
 
 # The story's text box and a cutscene's subtitles lie below this fraction of the height (of the game's viewport, for
@@ -25,6 +28,15 @@ TITLE_LEFT = 0.35  # an event's title starts within this fraction of the width (
 # event's 0.26 with the PC layout's side margin; the same bound as a screen's header, screen.HEADER_LEFT)
 TITLE_WORDS = 6  # an event's name is a few words ("Unforeseen Lunch", "Extra Training", "Premeditated Mischief")
 TITLE_CONFIDENCE = 0.5  # as screen identity's floor: lines read below it are OCR noise more often than not
+KIND_LABEL = re.compile(r"^(?:\S+\s+){0,2}Event\s+(?=\S)")  # "Support Card Event " before a real event's name
+STORY_CONTROLS = frozenset({"skip", "quick", "log", "auto"})  # a story's own controls, under its text box or choices
+KIND_ALONE = re.compile(r"(?:\S+\s+){0,2}Event")  # the label alone: "Trainee Event" (and the sim's header, "Event")
+
+
+def story_controls(vision: VisionOutput) -> bool:
+    """The screen shows a story's own controls (Skip, Quick, Log, Auto): an event's, and on a real phone every screen
+    of a career's (its footer)."""
+    return any(re.sub(r"\W+", "", b.name.split("#")[0]).casefold() in STORY_CONTROLS for b in vision.buttons)
 
 
 def sentence(text: str) -> bool:
@@ -65,28 +77,44 @@ def choice_page(vision: VisionOutput) -> bool:
 
 
 def event_choices(vision: VisionOutput) -> list[tuple[str, Box]]:
-    """An event's choices on screen, top first: buttons that read as sentences, or on a story page the sentences
-    read as text outside its text box (`choices_as_text`)."""
-    found = [(b.name, b.bounds) for b in vision.buttons if sentence(b.name)]
+    """An event's choices on screen, top first: its column of choice plates when one of them reads as a sentence or
+    a story's controls show (all its plates: "Uh..." is a choice too), else the buttons below the title band that
+    read as sentences, or on a story page the sentences read as text outside its text box (`choices_as_text`). The
+    header's date and goal and the event's title plate above the column are no choices (real events read them as
+    buttons)."""
+    plates = choice_plates(vision, TITLE_CONFIDENCE)
+    if plates and (any(sentence(b.name) for b in plates) or story_controls(vision)):
+        return [(b.name, b.bounds) for b in plates]
+    found = [(b.name, b.bounds) for b in vision.buttons if sentence(b.name) and b.region != "menu"
+             and b.bounds.y0 > TITLE_BAND * vision.height]
     if not found and (picks := set(choices_as_text(vision))):
         found = [(t.text, t.bounds) for t in vision.texts if t.text in picks]
     return sorted(found, key=lambda c: c[1].y0)
 
 
 def event_title(vision: VisionOutput) -> str:
-    """The event's title: the lowest short line of read text above its top choice, near the left edge (the title
-    band under the header: the sim's event name at 0.04 of the width; a real support card event's at 0.26, under
-    "Support Card Event", the date and the goal above it). "" when there are no choices or no such line."""
+    """The event's title: the lowest line above its top choice and below the header's plates, near the left edge
+    (the title band: the sim's event name at 0.04 of the width, read as text; a real event's name plate at 0.25,
+    read as a button, sometimes joined to its kind's label above it, "Support Card Event Unforeseen Lunch"). A
+    kind's label alone ("Trainee Event") names no event. "" when there are no choices or no such line."""
     choices = event_choices(vision)
     if not choices:
         return ""
-    top = choices[0][1].y0
-    lines = [t for t in vision.loose_texts if t.bounds.y1 <= top and t.bounds.x0 <= TITLE_LEFT * vision.width
-             and t.confidence >= TITLE_CONFIDENCE and _title_words(t.text)]
-    return max(lines, key=lambda t: t.bounds.y1).text.strip() if lines else ""
+    top, named = choices[0][1].y0, {name for name, _ in choices}
+    header = max((b.bounds.y1 for b in vision.buttons if b.region == "top"), default=0)
+    lines = [(b.name, b.bounds) for b in vision.buttons if b.region == "middle" and b.name not in named
+             and b.confidence >= TITLE_CONFIDENCE]
+    lines += [(t.text, t.bounds) for t in vision.loose_texts if t.confidence >= TITLE_CONFIDENCE]
+    names = [(name, box) for text, box in lines if box.y1 <= top and box.y0 >= header
+             and box.x0 <= TITLE_LEFT * vision.width and (name := _title_of(text))]
+    return max(names, key=lambda n: n[1].y1)[0] if names else ""
 
 
-def _title_words(text: str) -> bool:
-    """A name of a few words, with no digits (a date's day, a count, a goal's number)."""
-    words = text.split()
-    return 1 <= len(words) <= TITLE_WORDS and not any(c.isdigit() for c in text) and not sentence(text)
+def _title_of(text: str) -> str:
+    """The event's name a line holds: its kind's label before it taken off ("Support Card Event", "Trainee
+    Event"); "" when the line is no name (a label alone, a line of many words, a number). A name may hold
+    digits: a chain's step, "A Dream Spoken Aloud (1/2)", a year's, "At Summer Camp (Year 2)"."""
+    name = KIND_LABEL.sub("", text.strip())
+    if not 1 <= len(name.split()) <= TITLE_WORDS or KIND_ALONE.fullmatch(name) or not re.search(r"[^\W\d_]", name):
+        return ""
+    return name

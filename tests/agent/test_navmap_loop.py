@@ -569,6 +569,20 @@ def test_a_dialog_seen_over_one_screen_only_is_the_models(tmp_path: Path) -> Non
     assert totals.routine_passes == 0 and len(model.requests) == 1
 
 
+def test_a_dialog_after_three_different_presses_on_one_screen_comes_over_the_game(tmp_path: Path) -> None:
+    """A data update comes whatever was pressed: seen over the training screen alone, after Speed, Stamina and
+    Power, Retry chosen each time. It is a hazard (COMES_AFTER), passed without the model; after two different
+    presses it is still the model's (a flow's dialog comes after one press: "Rest?" after Rest)."""
+    after: list[Edge] = [("training", f"pressButton:{n}", "error", "pressButton", {"name": n})
+                         for n in ("Speed", "Stamina", "Power")]
+    for presses, passed in ((2, 0), (3, 1)):
+        phone, folder = _connection("error"), tmp_path / str(presses)
+        _seed(folder, phone, *after[:presses], RETRY_TRAINING, times=2)
+        model = ScriptedModel([[call("pressButton", name="Retry")], [call("pressButton", name="Training")]])
+        totals = _loop(folder, phone, model, 2).run()
+        assert totals.routine_passes == passed, presses
+
+
 def test_an_action_after_which_the_game_had_to_be_started_again_is_no_way_out(tmp_path: Path) -> None:
     """The game crashed after Training was pressed: the agent started it again and read its title. Training did not
     lead to the title; nothing is recorded for it."""
