@@ -155,6 +155,15 @@ class CompactSupport(BaseModel):
     hint: bool = False
 
 
+class CompactGoal(BaseModel):
+    """The career's current goal as its header shows it (facts/career.py): its words and the status line under it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: str
+    status: str | None = None  # "Entry criteria met!", "Goal Achieved!"; None when none shows
+
+
 class ScreenIdentity(BaseModel):
     """Which screen a reading shows (lluma_vision.facts.screen.identify): the same id for what a player calls the same
     screen, whatever its numbers or list position; `name` is readable (its title where it has one)."""
@@ -233,6 +242,8 @@ class VisionData(BaseModel):
     doubtful: list[str] = Field(default_factory=list)  # keys above whose reading failed a check (values end in "?")
     selected: str | None = None  # the raised option of a screen that selects before it commits (raised.py)
     supports: list[CompactSupport] = Field(default_factory=list)  # the raised training's cards (supports.py)
+    date: str | None = None  # the career's date as printed, "Classic Year Early Apr" (career.py)
+    goal: CompactGoal | None = None  # the career's current goal and its status (career.py)
 
     def to_json(self) -> str:
         return self.model_dump_json(exclude_none=True, exclude_defaults=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import statistics
 
+from lluma_vision.facts.career import date_of, goal_of
 from lluma_vision.facts.raised import raised
 from lluma_vision.facts.values import box_key, boxes_of, keyed, unique_keys
 from lluma_vision.models import (
@@ -60,6 +61,8 @@ def compact(out: VisionOutput, max_buttons: int = 30, max_texts: int = 12) -> Vi
         doubtful=_doubtful_gauges(out.gauges) + [k for d in (values, gains) for k, v in d.items() if v.endswith(DOUBT)],
         selected=r.selected if (r := raised(out)) else None,
         supports=[CompactSupport(bond=s.bond, hint=s.hint) for s in out.supports],
+        date=date_of(out),
+        goal=goal_of(out),
     )
 
 

@@ -1,11 +1,13 @@
-"""The raised training (`selected`) and its row of options, read on the simulator's training screen in both styles
-and at every frame size the demo uses, on the real training screenshots, and on drawn near misses."""
+"""The raised training (`selected`) and its row of options (and the header's date and goal), read on the
+simulator's training screen in both styles and at every frame size the demo uses, on the real training screenshots,
+and on drawn near misses."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from rapidfuzz import fuzz
 from real_reads import cold_read
 
 from lluma_sim.game import SimGame
@@ -53,7 +55,14 @@ def test_the_simulators_raised_training_and_its_row_are_read(
     got = raised(out)
     assert got is not None and got.selected == want, (got, want)
     assert set(got.options) == set(STATS), got.options
-    assert compact(out).selected == want
+    seen, truth = compact(out), g.truth()
+    assert seen.selected == want
+    # the header's date and goal with its status, one fact each (career.py), as the game prints them
+    assert seen.date == truth.date and seen.goal is not None, (seen.date, truth.date)
+    assert fuzz.ratio(seen.goal.text, truth.goal or "") >= 80, (seen.goal, truth.goal)  # OCR: "Runin Junior ..."
+    # a status read is the game's; at 420x936 letterboxed (hard, 2) the OCR reads no line under the goal at all
+    want_status = truth.goal_status or None
+    assert seen.goal.status == want_status or (variant == 2 and seen.goal.status is None), (seen.goal, want_status)
 
 
 @pytest.mark.ocr

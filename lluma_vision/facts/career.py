@@ -1,0 +1,74 @@
+"""The career's date and its current goal, as the header of the hub, the training screen, the race list and an
+event shows them (FACTS, a career as the game plays it): one fact each for the model, however the reading split
+them ("Goal" with its text as meta and the status a button apart; "Run inJuniorMakeDebut" a button of its own;
+"EX" for "Goal" in the finale).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from rapidfuzz import fuzz
+
+from lluma_vision.models import Box, CompactGoal, VisionOutput
+
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+# FACTS: "Junior Year Pre-Debut", "Classic Year Early Apr", "Senior Year Late Dec", "Finale Season"; the OCR drops
+# spaces ("ClassicYear Late Jun", "SeniorYearEarlyJan")
+DATE = re.compile(rf"\b(Junior|Classic|Senior)\s*Year\s*(?:(Pre)\s*-?\s*Debut|(Early|Late)\s*({'|'.join(MONTHS)}))"
+                  r"|\b(Finale)\s*Season", re.IGNORECASE)
+BADGES = frozenset({"goal", "ex"})  # the goal's badge: "EX" in the finale (FACTS)
+# a goal's words as FACTS quotes them: "Run in Junior Make Debut", "Place top 5 in Japanese Derby", "Earn 10000 fans",
+# "60 Result Pts", "Place 1st in URA Finale Qualifier" (the OCR: "Run inJuniorMakeDebut", "Place lst in ...")
+GOAL = re.compile(r"^(?:Place\b|Run\s*in|Win\b|Earn\b|\d[\d,]*\s*(?:Result|fans))", re.IGNORECASE)
+STATUSES = ("Entry criteria met!", "Goal Achieved!")  # the line under the goal (FACTS)
+SAME = 80  # rapidfuzz ratio: an OCR variant of a status, as eventbook.SAME_CHOICE (not measured: the bots' 0.8)
+# NEAR, measured as the line's centre from the badge's bottom in badge heights: on screens and screens2 the goal's
+# words -1.12 to -0.36 and its status -0.24 to 0.17 (the badge spans both lines), the sim's status 0.44; the next line
+# that reads like a goal, the race list's "11,219 Fans", 7.17
+NEAR = 1.5  # the goal's text and status lie within this many badge heights under the badge's bottom, right of it
+
+
+def date_of(out: VisionOutput) -> str | None:
+    """The date as the game prints it, from the topmost line that holds one, spaced as printed."""
+    for _, text in _items(out):
+        if m := DATE.search(text):
+            if m.group(5):
+                return "Finale Season"
+            year = m.group(1).capitalize()
+            return f"{year} Year Pre-Debut" if m.group(2) else f"{year} Year {m.group(3).capitalize()} " \
+                                                               f"{m.group(4).capitalize()}"
+    return None
+
+
+def goal_of(out: VisionOutput) -> CompactGoal | None:
+    """The current goal: the text beside the topmost "Goal" (or "EX") badge and the status under it; None when no
+    badge with a goal's words beside it shows."""
+    badges = [(box, meta) for box, name, meta in _named(out) if "".join(re.findall(r"[a-z]", name.casefold()))
+              in BADGES]
+    if not badges:
+        return None
+    badge, meta = min(badges, key=lambda b: b[0].y0)
+    parts = [p.strip() for p in meta.split(",")] + [text for box, text in _items(out) if _beside(badge, box)]
+    text = next((p for p in parts if GOAL.match(p)), None)
+    if text is None:
+        return None
+    status = next((s for p in parts for s in STATUSES if fuzz.ratio(p.casefold(), s.casefold()) >= SAME), None)
+    return CompactGoal(text=text, status=status)
+
+
+def _beside(badge: Box, box: Box) -> bool:
+    """On the badge's row or just under it, starting right of the badge's left edge."""
+    return box.x0 >= badge.x0 and badge.y0 - badge.height <= box.center[1] <= badge.y1 + NEAR * badge.height \
+        and box != badge
+
+
+def _named(out: VisionOutput) -> Iterator[tuple[Box, str, str]]:
+    yield from ((b.bounds, b.name.split("#")[0], b.meta) for b in out.buttons if b.region != "menu")
+    yield from ((t.bounds, t.text, "") for t in out.texts)
+
+
+def _items(out: VisionOutput) -> list[tuple[Box, str]]:
+    """Every button's name and read line, top first."""
+    return sorted(((box, name) for box, name, _ in _named(out)), key=lambda i: (i[0].y0, i[0].x0))
