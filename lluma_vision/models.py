@@ -244,6 +244,7 @@ class VisionData(BaseModel):
     supports: list[CompactSupport] = Field(default_factory=list)  # the raised training's cards (supports.py)
     date: str | None = None  # the career's date as printed, "Classic Year Early Apr" (career.py)
     goal: CompactGoal | None = None  # the career's current goal and its status (career.py)
+    rows: list[str] = Field(default_factory=list)  # a scrolling list's rows, each its words together (rows.py)
 
     def to_json(self) -> str:
         return self.model_dump_json(exclude_none=True, exclude_defaults=True)

@@ -11,6 +11,7 @@ import statistics
 
 from lluma_vision.facts.career import date_of, goal_of
 from lluma_vision.facts.raised import raised
+from lluma_vision.facts.rows import rows_of
 from lluma_vision.facts.values import box_key, boxes_of, keyed, unique_keys
 from lluma_vision.models import (
     Button,
@@ -63,6 +64,7 @@ def compact(out: VisionOutput, max_buttons: int = 30, max_texts: int = 12) -> Vi
         supports=[CompactSupport(bond=s.bond, hint=s.hint) for s in out.supports],
         date=date_of(out),
         goal=goal_of(out),
+        rows=rows_of(out),
     )
 
 

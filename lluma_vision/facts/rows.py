@@ -1,0 +1,63 @@
+"""A scrolling list's rows, each as one item: a race row's grade, name, track line and fans; a skill row's name,
+hint, description, cost and "Obtained" (FACTS: the race list and the Learn screen). The reading splits a row into
+buttons, texts and values; a decision compares rows, so the model gets each row's words together.
+
+A row is a run of read lines inside the list (beside its scrollbar's track) with no gap between them taller than
+ROW_GAP lines: the cards of a list stand further apart than the lines of one card.
+"""
+
+from __future__ import annotations
+
+import statistics
+
+from lluma_vision.models import Box, VisionOutput
+
+# ROW_GAP, measured as the empty height between two read lines in fractions of the frame's width (cards scale with
+# it), chosen on screens2 and the sim with screens held out: within a card at most 0.009 (screens2's race list, a
+# hint's two lines overlapping its name) and 0.002 (the sim's Learn list at 1080 and 420 px), between cards 0.07-0.12
+# and 0.054-0.074; twice the largest gap within a card. Held out, screens' lists: within 0.004 at most, between
+# 0.035-0.076 (tests/vision/test_rows.py)
+ROW_GAP = 0.02
+SEP = " | "
+
+
+def rows_of(out: VisionOutput) -> list[str]:
+    """The rows of the list the screen's scrollbar scrolls, top first, each its lines in reading order joined by
+    SEP; [] on a screen without a scrollbar or with fewer than two rows in view."""
+    bar = out.scrollbar
+    if bar is None:
+        return []
+    inside = [(box, text) for box, text in _lines(out)
+              if bar.track.y0 <= box.center[1] <= bar.track.y1 and box.x1 <= bar.track.x1]
+    if not inside:
+        return []
+    inside.sort(key=lambda i: i[0].y0)
+    line = statistics.median(box.height for box, _ in inside)  # reading order: lines within half of it are one row
+    rows: list[list[tuple[Box, str]]] = []
+    bottom = 0.0
+    for box, text in inside:
+        if not rows or box.y0 - bottom > ROW_GAP * out.width:
+            rows.append([])
+            bottom = box.y1
+        rows[-1].append((box, text))
+        bottom = max(bottom, box.y1)
+    if len(rows) < 2:
+        return []
+    return [SEP.join(text for _, text in sorted(row, key=lambda i: (round(i[0].center[1] / line * 2), i[0].x0)))
+            for row in rows]
+
+
+def _lines(out: VisionOutput) -> list[tuple[Box, str]]:
+    """Every worded line the reading holds once: the read texts (a button's meta among them), the buttons' names read
+    from text (a stepper's "Plus" drawn as an icon is no word of the row), and a captioned value with its caption
+    where no line over it holds the number (a skill's cost: its name and description read as the caption of "255";
+    a hint's "2." is its "Hint Lvl 2." line's)."""
+    lines = [(t.bounds, t.text) for t in out.texts if t.text.strip()] + [
+        (b.bounds, b.name.split("#")[0]) for b in out.buttons if b.source == "ocr" and b.region != "menu"]
+    over = [[text for box, text in lines if _overlap(v.bounds, box)] for v in out.values]
+    return lines + [(v.bounds, v.value if v.caption in texts else f"{v.caption} {v.value}")
+                    for v, texts in zip(out.values, over, strict=True) if not any(v.value in t for t in texts)]
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    return a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
