@@ -10,7 +10,8 @@ the grey around the bar), a row scan from the coloured run's end finds the empty
 found gauge's edge is its rim, not a bar of its own.
 
 The training screen's energy bar previews the selected training's effect on energy (FACTS): the end of the coloured
-run drawn in another shade (darker on the real captures, paler in the same hue as FACTS words it), a cost. Such a
+run drawn in another shade (darker on the real captures, paler in the same hue as FACTS words it, or paler over a
+gradient's end, the gradient going on under it), a cost. Such a
 bar is read twice: its whole coloured run (the energy now) and, as a gauge of its own captioned "<caption> after",
 the run up to the preview segment (the energy after the training). A paler end is no "filled" pixel: the coloured
 run then meets the grey one across it.
@@ -64,6 +65,9 @@ PREVIEW_HUE = 12  # a paler end's hue within this (OpenCV, 0..179) of the colour
 PALE_MIN = 0.5  # a paler end at least this many bar heights long (a run's blended end into the grey: 1-5 pixels on
 # 11-28 pixel bars)
 HUE_TURN = 180  # OpenCV's hue circle
+# HUE_DRIFT, measured on screens2's race list energy bar (a gradient blue to yellow): its hue moves 0.2-0.5 a pixel at
+# 1x; a paler preview over its end keeps the gradient (a drawn case from that bar, tests/vision/test_energy_preview.py)
+HUE_DRIFT = 3  # a gradient's hue from one pixel to the next, at most (OpenCV, 0..179)
 BLEND = 0.15  # a coloured run's last columns blend into the grey over about this share of the bar's height (4 of a
 # 28-pixel bar on a 0.4x capture read at 2.5x: their saturation falls 217-36 and would spoil the fit)
 
@@ -161,8 +165,14 @@ def _hue_gap(a: np.ndarray, b: int) -> np.ndarray:
 
 
 def _same_hue_run(hsv: np.ndarray, hue: int) -> int:
-    """How many pixels from the start of `hsv` (a row) are coloured, lit and of `hue`."""
-    same = (hsv[:, 1] > EMPTY_MAX_S) & (hsv[:, 2] >= FILLED_MIN_V) & (_hue_gap(hsv[:, 0], hue) <= PREVIEW_HUE)
+    """How many pixels from the start of `hsv` (a row) are coloured, lit and of `hue`, or of a hue that drifts from
+    it as a gradient's does (each within HUE_DRIFT of the one before: a preview drawn over a gradient's end goes on
+    with the gradient, paler)."""
+    h = hsv[:, 0].astype(np.int32)
+    before = np.concatenate([[hue], h[:-1]])
+    drift = np.abs(h - before)
+    lit = (hsv[:, 1] > EMPTY_MAX_S) & (hsv[:, 2] >= FILLED_MIN_V)
+    same = lit & ((_hue_gap(h, hue) <= PREVIEW_HUE) | (np.minimum(drift, HUE_TURN - drift) <= HUE_DRIFT))
     stop = np.nonzero(~same)[0]
     return int(stop[0]) if stop.size else int(same.size)
 

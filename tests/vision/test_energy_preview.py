@@ -3,6 +3,8 @@ simulator draws it (paler, the same hue) and the reading gives the energy now an
 
 from __future__ import annotations
 
+import colorsys
+
 import numpy as np
 import pytest
 from PIL import Image, ImageDraw
@@ -73,3 +75,26 @@ def test_a_darker_end_as_the_real_game_draws_it_is_a_preview_too() -> None:
 def test_a_paler_end_of_the_same_hue_is_a_preview() -> None:
     found = find_gauges(_bar([(GREEN, 160), (paler(GREEN), 80)]), [])
     assert [(round(g.fill, 2), round(g.after or 0, 2)) for g in found][:1] == [(0.6, 0.4)]
+
+
+def _gradient_bar(coloured: int, pale: int, whiten: float) -> np.ndarray:
+    """The real energy bar's gradient (blue to yellow, as screens2's race list draws it) over `coloured + pale`
+    pixels, its last `pale` drawn paler by `whiten` (toward white), the gradient going on under it; grey after."""
+    img = np.full((200, 720, 3), 255, np.uint8)
+    img[80:108, 200:600] = TRACK
+    n = coloured + pale
+    for i in range(n):
+        r, g, b = colorsys.hsv_to_rgb((200 - 150 * i / n) / 360, 0.85, 0.95)  # 200 deg (blue) to 50 (yellow)
+        rgb = np.array([r, g, b]) * 255
+        if i >= coloured:
+            rgb = rgb * (1 - whiten) + 255 * whiten
+        img[80:108, 200 + i] = rgb.astype(np.uint8)
+    return img
+
+
+@pytest.mark.parametrize("whiten", [0.55, 0.8])
+def test_a_paler_end_over_a_gradient_is_a_preview(whiten: float) -> None:
+    """A kept-back training screen's bar: a gradient with a pale preview after it read no gauge at all (the pale run
+    was held to the run's last hue; the gradient goes on under it)."""
+    found = find_gauges(_gradient_bar(200, 80, whiten), [])
+    assert [(round(g.fill, 2), round(g.after or 0, 2)) for g in found][:1] == [(0.7, 0.5)]
