@@ -49,11 +49,11 @@ def rows_of(out: VisionOutput) -> list[str]:
 
 def _lines(out: VisionOutput) -> list[tuple[Box, str]]:
     """Every worded line the reading holds once: the read texts (a button's meta among them), the buttons' names read
-    from text (a stepper's "Plus" drawn as an icon is no word of the row), and a captioned value with its caption
-    where no line over it holds the number (a skill's cost: its name and description read as the caption of "255";
-    a hint's "2." is its "Hint Lvl 2." line's)."""
+    from text or by a VLM (a stepper's "Plus" found as an icon, a heuristic's name, is no word of the row), and a
+    captioned value with its caption where no line over it holds the number (a skill's cost: its name and
+    description read as the caption of "255"; a hint's "2." is its "Hint Lvl 2." line's)."""
     lines = [(t.bounds, t.text) for t in out.texts if t.text.strip()] + [
-        (b.bounds, b.name.split("#")[0]) for b in out.buttons if b.source == "ocr" and b.region != "menu"]
+        (b.bounds, b.name.split("#")[0]) for b in out.buttons if b.source != "heuristic" and b.region != "menu"]
     over = [[text for box, text in lines if _overlap(v.bounds, box)] for v in out.values]
     return lines + [(v.bounds, v.value if v.caption in texts else f"{v.caption} {v.value}")
                     for v, texts in zip(out.values, over, strict=True) if not any(v.value in t for t in texts)]

@@ -63,3 +63,21 @@ def test_the_simulators_learn_list_reads_a_row_per_skill(style: str, variant: in
         name, *rest = row.split(SEP)
         assert name.replace(" ", "") == skill.name.replace(" ", ""), row
         assert any(part.removesuffix(" pt") == str(skill.cost) for part in rest), (row, skill.cost)
+
+
+def test_a_vlms_names_join_their_row_and_an_icons_does_not() -> None:
+    """Drawn: two skill cards beside a scrollbar, the names read by a VLM, a "+" stepper found as an icon."""
+    from lluma_vision.models import Box, Button, Scrollbar, TextLine, VisionOutput
+
+    def box(x0: int, y0: int, x1: int, y1: int) -> Box:
+        return Box(x0=x0, y0=y0, x1=x1, y1=y1)
+
+    out = VisionOutput(
+        width=1080, height=1920, scrollbar=Scrollbar(track=box(1040, 700, 1050, 1500), thumb=box(1040, 700, 1050, 900),
+                                                     up=False, down=True),
+        buttons=[Button(name="Corner Recovery", bounds=box(200, 760, 700, 820), source="vlm"),
+                 Button(name="Plus", bounds=box(900, 760, 980, 820), source="heuristic"),
+                 Button(name="Rushing Gale!", bounds=box(200, 1000, 700, 1060), source="vlm")],
+        texts=[TextLine(text="120", bounds=box(800, 770, 880, 810)),
+               TextLine(text="255", bounds=box(800, 1010, 880, 1050))])
+    assert compact(out).rows == ["Corner Recovery | 120", "Rushing Gale! | 255"]
