@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import statistics
 
+from lluma_vision.geometry import Rect
 from lluma_vision.models import Box, VisionOutput
 
 # ROW_GAP, measured as the empty height between two read lines in fractions of the frame's width (cards scale with
@@ -54,10 +55,7 @@ def _lines(out: VisionOutput) -> list[tuple[Box, str]]:
     description read as the caption of "255"; a hint's "2." is its "Hint Lvl 2." line's)."""
     lines = [(t.bounds, t.text) for t in out.texts if t.text.strip()] + [
         (b.bounds, b.name.split("#")[0]) for b in out.buttons if b.source != "heuristic" and b.region != "menu"]
-    over = [[text for box, text in lines if _overlap(v.bounds, box)] for v in out.values]
+    over = [[text for box, text in lines if Rect.of(v.bounds).intersects(box)] for v in out.values]
     return lines + [(v.bounds, v.value if v.caption in texts else f"{v.caption} {v.value}")
                     for v, texts in zip(out.values, over, strict=True) if not any(v.value in t for t in texts)]
 
-
-def _overlap(a: Box, b: Box) -> bool:
-    return a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1

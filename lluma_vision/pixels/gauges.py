@@ -157,8 +157,8 @@ def _row_fill(rgb: np.ndarray, f: _Strip, e: _Strip, end: int) -> float:
     return round(n_f / (n_f + n_e), 3) if n_f + n_e else round((f.x1 - f.x0) / (e.x1 - f.x0), 3)
 
 
-def _hue_gap(a: np.ndarray, b: int) -> np.ndarray:
-    """Distance between OpenCV hues (0..179, a circle)."""
+def _hue_gap(a: np.ndarray, b: int | np.ndarray) -> np.ndarray:
+    """Distance between OpenCV hues (0..179, a circle), element-wise."""
     d = np.abs(a.astype(np.int32) - b)
     gap: np.ndarray = np.minimum(d, HUE_TURN - d)
     return gap
@@ -169,10 +169,8 @@ def _same_hue_run(hsv: np.ndarray, hue: int) -> int:
     it as a gradient's does (each within HUE_DRIFT of the one before: a preview drawn over a gradient's end goes on
     with the gradient, paler)."""
     h = hsv[:, 0].astype(np.int32)
-    before = np.concatenate([[hue], h[:-1]])
-    drift = np.abs(h - before)
     lit = (hsv[:, 1] > EMPTY_MAX_S) & (hsv[:, 2] >= FILLED_MIN_V)
-    same = lit & ((_hue_gap(h, hue) <= PREVIEW_HUE) | (np.minimum(drift, HUE_TURN - drift) <= HUE_DRIFT))
+    same = lit & ((_hue_gap(h, hue) <= PREVIEW_HUE) | (_hue_gap(h, np.concatenate([[hue], h[:-1]])) <= HUE_DRIFT))
     stop = np.nonzero(~same)[0]
     return int(stop[0]) if stop.size else int(same.size)
 
