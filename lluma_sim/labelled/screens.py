@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]  # lluma_sim/labelled/screens.py -> the repository
 
 
 def screens_dir() -> Path:
