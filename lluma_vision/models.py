@@ -141,11 +141,12 @@ class CaptionedValue(BaseModel):
 
 
 class Support(BaseModel):
-    """A support card on the raised training (the right-hand column): its bond bar's level and its hint badge."""
+    """A support card on the raised training (the right-hand column): its bond bar's level ("none": a portrait drawn
+    without a bar) and its hint badge."""
 
-    bond: Literal["grey", "blue", "green", "orange", "MAX"]
+    bond: Literal["grey", "blue", "green", "orange", "MAX", "none"]
     hint: bool = False
-    bounds: Box  # its bond bar (or "MAX" plate)
+    bounds: Box  # its bond bar (or "MAX" plate); a card without a bar, its portrait
 
 
 class CompactSupport(BaseModel):

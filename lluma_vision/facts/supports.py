@@ -1,5 +1,11 @@
 """The support cards on the raised training (FACTS: "its support cards in the right column", each with a bond bar
-and a "!" hint badge), from the bond bars the pixels found (lluma_vision.pixels.bonds) and the reading's own facts.
+and a "!" hint badge), from the bond bars and round portraits the pixels found (lluma_vision.pixels.bonds,
+portraits) and the reading's own facts.
+
+A card is a portrait with its bond bar under it: a flat bar (bonds.py, the simulator's and the real at 1x), an
+outlined one (portraits.py, the real at every scale), or none (bond "none": a card drawn without a bar, as the
+screens2 trainings' fifth and third), the last kept only in the column the barred cards make: a circle alone there
+could be scenery, so a training whose every card lacks a bar is not read. With no portrait found, the bars alone.
 
 The cards are only a training's where a tile is raised (raised.py: the "Failure N%" pill over it), and only
 between the header's gauges (Energy) and the raised training's gains over the stats: the bars found elsewhere on
@@ -8,12 +14,48 @@ the screen (the stats panel, the tile row, the Menu button's stripes) are not ca
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from lluma_vision.facts.raised import raised
 from lluma_vision.models import Support, VisionOutput
 
+# A portrait with no bar is in the barred cards' column when its centre is within this share of the width of a
+# barred card's. Measured: screens2 portraits 640-648 px of 720 at 0.575x-2x (0.011 apart at most); the simulator's
+# 632-634 over bars centred at 633 (0.002).
+ALIGN = 0.03
+# A bar under a portrait: its centre between the portrait's centre and this many radii below it. Measured: screens2
+# 0.8-1.0 (the bar overlaps the ring's foot; a "MAX" plate 0.8-0.9), the simulator 1.1-1.3.
+UNDER = 1.8
 
-def supports(out: VisionOutput, bars: list[Support]) -> list[Support]:
-    """The cards among `bars` (device pixels, top to bottom) on the raised training of `out`, or [] (none raised)."""
+
+def _centre(s: Support) -> tuple[float, float]:
+    return (s.bounds.x0 + s.bounds.x1) / 2, (s.bounds.y0 + s.bounds.y1) / 2
+
+
+def _cards(bars: list[Support], portraits: Sequence[Support], width: int) -> list[Support]:
+    """Each portrait as a card: with the bar under it (bonds.py's, else its own outlined bar's level, else "none",
+    kept only in the column the barred cards make). Bars under no portrait are scenery, once portraits are found."""
+    if not portraits:
+        return bars
+    barred: list[Support] = []
+    bare: list[Support] = []
+    for p in portraits:
+        cx, cy = _centre(p)
+        r = (p.bounds.x1 - p.bounds.x0) / 2
+        under = [b for b in bars if abs(_centre(b)[0] - cx) <= r and cy <= _centre(b)[1] <= cy + UNDER * r]
+        if under:
+            barred.append(under[0].model_copy(update={"hint": under[0].hint or p.hint}))
+        elif p.bond != "none":
+            barred.append(p)
+        else:
+            bare.append(p)
+    column = [_centre(c)[0] for c in barred]
+    return barred + [p for p in bare if any(abs(_centre(p)[0] - x) <= ALIGN * width for x in column)]
+
+
+def supports(out: VisionOutput, bars: list[Support], portraits: Sequence[Support] = ()) -> list[Support]:
+    """The support cards on the raised training of `out` (device pixels, top to bottom), or [] (none raised): from
+    `bars` (bonds.py) and `portraits` (portraits.py: bond "none", or the level of an outlined bar at its foot)."""
     if raised(out) is None:
         return []
     # the gains over the stats: a gain whose caption's value lies under it (a gain beside its value, as the
@@ -25,4 +67,6 @@ def supports(out: VisionOutput, bars: list[Support]) -> list[Support]:
     floor = min(gains)
     ceiling = max((g.bounds.y1 for g in out.gauges if g.bounds.y1 <= floor and g.label.casefold() != "gauge"),
                   default=0)
-    return [b for b in bars if b.bounds.y0 >= ceiling and b.bounds.y1 <= floor]
+    cards = [b for b in bars if b.bounds.y0 >= ceiling and b.bounds.y1 <= floor]
+    inside = [p for p in portraits if ceiling <= _centre(p)[1] <= floor]
+    return sorted(_cards(cards, inside, out.width), key=lambda c: c.bounds.y0)

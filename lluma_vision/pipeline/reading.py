@@ -37,6 +37,7 @@ from lluma_vision.pixels.layout import (
 )
 from lluma_vision.pixels.menu import TabBarPx, TabMemory
 from lluma_vision.pixels.ocr import Line, Work, read_lines
+from lluma_vision.pixels.portraits import find_portraits
 
 # evidence: named in 6f8e42f from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
 #   one by one)
@@ -161,7 +162,9 @@ def supports_stage(r: Reading) -> None:
     """The raised training's support cards: the bond bars in the right column, kept where a tile is raised."""
     bars = [Support(bond=b.level, hint=b.hint, bounds=r.work.to_device(b))
             for b in find_bonds(r.work.rgb, r.lines)]
-    r.output.supports = supports(r.output, bars)
+    portraits = [Support(bond=p.bar or "none", hint=p.hint, bounds=r.work.to_device(p))
+                 for p in find_portraits(r.work.rgb)]
+    r.output.supports = supports(r.output, bars, portraits)
 
 
 @dataclass(frozen=True)
@@ -186,7 +189,7 @@ STAGES: tuple[Stage, ...] = (
     Stage("values", values_stage, "values: captions and their numbers, gains", still_only=True),
     Stage("checks", checks_stage, "values the game could not show re-read, else marked doubtful", still_only=True),
     Stage("output", output_stage, "output: the VisionOutput of all the above, in device pixels"),
-    Stage("supports", supports_stage, "supports: the raised training's cards (bond bars, hints) -> output",
+    Stage("supports", supports_stage, "supports: the raised training's cards (bond bars, portraits, hints) -> output",
           still_only=True),
 )
 

@@ -53,10 +53,19 @@ class BondPx:
 
 
 def _runs(row: np.ndarray) -> list[tuple[int, int]]:
-    """[start, end) runs of one colour along a row (int16, columns x 3)."""
+    """[start, end) runs of one colour along a row (int16, columns x 3): parted where one pixel steps from the last
+    by more than FLAT, or drifts that far from the run's first (a soft edge: a downscaled frame blends a bar's end
+    into the ground over 2-3 pixels, each step under FLAT)."""
     steps = np.abs(np.diff(row, axis=0)).sum(axis=1) > FLAT
     cuts = [0, *(np.nonzero(steps)[0] + 1).tolist(), len(row)]
-    return list(zip(cuts[:-1], cuts[1:], strict=False))
+    runs: list[tuple[int, int]] = []
+    for a, b in zip(cuts[:-1], cuts[1:], strict=False):
+        while a < b:
+            drift = np.nonzero(np.abs(row[a:b] - row[a]).sum(axis=1) > FLAT)[0]
+            end = a + int(drift[0]) if len(drift) else b
+            runs.append((a, end))
+            a = end
+    return runs
 
 
 def _neutral(px: np.ndarray) -> bool:
@@ -69,7 +78,8 @@ def _segments(row: np.ndarray, w: int) -> list[tuple[int, int]]:
     for a, b in _runs(row):
         if b - a <= DIVIDER * w:
             continue
-        if segs and a - segs[-1][1] <= DIVIDER * w and np.abs(row[a] - row[segs[-1][0]]).sum() <= FLAT:
+        # a run's second pixel stands for it: its first may be a soft edge's blend (see _runs)
+        if segs and a - segs[-1][1] <= DIVIDER * w and np.abs(row[a + 1] - row[segs[-1][0] + 1]).sum() <= FLAT:
             segs[-1] = (segs[-1][0], b)
         else:
             segs.append((a, b))
@@ -102,14 +112,26 @@ def _level(rgb: np.ndarray, y: int, x0: int, fill_end: int) -> str:
     mid = px[len(px) // 2]
     if _neutral(mid):
         return "grey"
-    hue = int(cv2.cvtColor(np.array([[mid]], dtype=np.uint8), cv2.COLOR_RGB2HSV)[0, 0, 0])  # OpenCV hue, 0..179
+    return fill_level(rgb[y, x0:fill_end][len(px) // 2:len(px) // 2 + 1])
+
+
+def fill_level(fill: np.ndarray) -> str:
+    """The level a bar's coloured fill pixels (n x 3 RGB) name, by their median hue."""
+    hsv = cv2.cvtColor(np.ascontiguousarray(fill.reshape(-1, 1, 3).astype(np.uint8)), cv2.COLOR_RGB2HSV)
+    hue = int(np.median(hsv[:, 0, 0]))  # OpenCV hue, 0..179
     # not measured: the colour wheel's names (blue 90-130, green 35-89, orange/yellow under 35)
     return "blue" if 90 <= hue <= 130 else "green" if 35 <= hue < 90 else "orange"
 
 
 def _hint(rgb: np.ndarray, bar: tuple[int, int, int, int], w: int, h: int) -> bool:
+    """A hint badge over the bar, within a card's height above it."""
     x0, y0, x1, _ = bar
-    top = max(0, y0 - round(HINT_REACH * h))
+    return hint_badge(rgb, (x0, max(0, y0 - round(HINT_REACH * h)), x1, y0), w)
+
+
+def hint_badge(rgb: np.ndarray, region: tuple[int, int, int, int], w: int) -> bool:
+    """A round red badge (HINT_W wide, HINT_FULL of its box red) inside `region` (working pixels)."""
+    x0, top, x1, y0 = region
     if y0 <= top or x1 <= x0:
         return False
     hsv = cv2.cvtColor(np.ascontiguousarray(rgb[top:y0, x0:x1]), cv2.COLOR_RGB2HSV)
