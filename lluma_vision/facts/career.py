@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, process
 
 from lluma_vision.models import Box, CompactGoal, VisionOutput
 
@@ -18,10 +18,20 @@ MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", 
 # spaces ("ClassicYear Late Jun", "SeniorYearEarlyJan")
 DATE = re.compile(rf"\b(Junior|Classic|Senior)\s*Year\s*(?:(Pre)\s*-?\s*Debut|(Early|Late)\s*({'|'.join(MONTHS)}))"
                   r"|\b(Finale)\s*Season", re.IGNORECASE)
+DATES = tuple([f"{y} Year {p} {m}" for y in ("Junior", "Classic", "Senior") for p in ("Early", "Late") for m in MONTHS]
+              + [f"{y} Year Pre-Debut" for y in ("Junior", "Classic", "Senior")] + ["Finale Season"])
+# A garbled date line: measured on the 414 px hub (umaplay__lobby_stats_01_low_res, "Clmsk Ya LsteApr"): 70 to its
+# date, 59 to the next; the header's other lines ("Career", "Details", a goal) score 40 at most against any date.
+GARBLED = 65
+MARGIN = 8  # ...and this much above the second-best date (a month misread as another is no date)
+BADGE_ROWS = 2.5  # the date's line lies within this many badge heights over the badge's top (measured: 0.6-1.3)
 BADGES = frozenset({"goal", "ex"})  # the goal's badge: "EX" in the finale (FACTS)
 # a goal's words as FACTS quotes them: "Run in Junior Make Debut", "Place top 5 in Japanese Derby", "Earn 10000 fans",
 # "60 Result Pts", "Place 1st in URA Finale Qualifier" (the OCR: "Run inJuniorMakeDebut", "Place lst in ...")
-GOAL = re.compile(r"^(?:Place\b|Run\s*in|Win\b|Earn\b|\d[\d,]*\s*(?:Result|fans))", re.IGNORECASE)
+GOAL = re.compile(r"^(?:Place\s*(?:top|\d|[lI]st)|Run\s*in|Win\b|Earn|\d[\d,]*\s*(?:Result|fans))", re.IGNORECASE)
+# the words a goal starts with, glued or not, spaced as FACTS prints them ("Runin Junior" -> "Run in Junior")
+GOAL_FORM = re.compile(r"^(Run)\s*(in)\b|^(Place)\s*(top\s*\d+|\d(?:st|nd|rd|th))\s*(in)\b|^(Earn)\s*(?=\d)",
+                       re.IGNORECASE)
 STATUSES = ("Entry criteria met!", "Goal Achieved!")  # the line under the goal (FACTS)
 SAME = 80  # rapidfuzz ratio: an OCR variant of a status, as eventbook.SAME_CHOICE (not measured: the bots' 0.8)
 # NEAR, measured as the line's centre from the badge's bottom in badge heights: on screens and screens2 the goal's
@@ -31,7 +41,8 @@ NEAR = 1.5  # the goal's text and status lie within this many badge heights unde
 
 
 def date_of(out: VisionOutput) -> str | None:
-    """The date as the game prints it, from the topmost line that holds one, spaced as printed."""
+    """The date as the game prints it, from the topmost line that holds one, spaced as printed; else the one date
+    the line over the goal's badge reads like (a small header's letters garbled: "Clmsk Ya LsteApr")."""
     for _, text in _items(out):
         if m := DATE.search(text):
             if m.group(5):
@@ -39,23 +50,46 @@ def date_of(out: VisionOutput) -> str | None:
             year = m.group(1).capitalize()
             return f"{year} Year Pre-Debut" if m.group(2) else f"{year} Year {m.group(3).capitalize()} " \
                                                                f"{m.group(4).capitalize()}"
+    badge = _badge(out)
+    if badge is None:
+        return None
+    for box, text in _items(out):
+        if badge[0].y0 - BADGE_ROWS * badge[0].height <= box.center[1] < badge[0].y0 + badge[0].height / 4:
+            best = process.extract(text, DATES, scorer=fuzz.ratio, limit=2)
+            if best[0][1] >= GARBLED and best[0][1] - best[1][1] >= MARGIN:
+                return str(best[0][0])
     return None
+
+
+def _badge(out: VisionOutput) -> tuple[Box, str] | None:
+    """The topmost "Goal" (or "EX") badge and its meta."""
+    badges = [(box, meta) for box, name, meta in _named(out) if "".join(re.findall(r"[a-z]", name.casefold()))
+              in BADGES]
+    return min(badges, key=lambda b: b[0].y0) if badges else None
 
 
 def goal_of(out: VisionOutput) -> CompactGoal | None:
     """The current goal: the text beside the topmost "Goal" (or "EX") badge and the status under it; None when no
     badge with a goal's words beside it shows."""
-    badges = [(box, meta) for box, name, meta in _named(out) if "".join(re.findall(r"[a-z]", name.casefold()))
-              in BADGES]
-    if not badges:
+    if (found := _badge(out)) is None:
         return None
-    badge, meta = min(badges, key=lambda b: b[0].y0)
+    badge, meta = found
     parts = [p.strip() for p in meta.split(",")] + [text for box, text in _items(out) if _beside(badge, box)]
     text = next((p for p in parts if GOAL.match(p)), None)
     if text is None:
         return None
     status = next((s for p in parts for s in STATUSES if fuzz.ratio(p.casefold(), s.casefold()) >= SAME), None)
-    return CompactGoal(text=text, status=status)
+    return CompactGoal(text=spaced(text), status=status)
+
+
+def spaced(goal: str) -> str:
+    """A goal's words spaced as printed: the OCR drops spaces ("Run inJuniorMakeDebut", "RuninJunior") and reads
+    "1st" as "lst" or "Ist"; no goal the game prints has a capital inside a word (FACTS' goals, races.yaml)."""
+    text = re.sub(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", " ", goal)
+    text = re.sub(r"\b[lI]st\b", "1st", text)
+    if m := GOAL_FORM.match(text):
+        text = " ".join(w for w in m.groups() if w) + " " + text[m.end():]
+    return re.sub(r"\s+", " ", text).strip()
 
 
 def _beside(badge: Box, box: Box) -> bool:
