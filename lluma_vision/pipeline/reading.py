@@ -19,6 +19,7 @@ from lluma_vision.buttons.rules.gauge import READOUT
 from lluma_vision.facts import cinematic as cine
 from lluma_vision.facts.captioned import line_values
 from lluma_vision.facts.checks import checks_stage
+from lluma_vision.facts.raised import raised
 from lluma_vision.facts.reread import numbers_without_icons, widened_numbers, without_icon_letter
 from lluma_vision.facts.supports import supports
 from lluma_vision.geometry import Rect
@@ -160,6 +161,9 @@ def output_stage(r: Reading) -> None:
 
 def supports_stage(r: Reading) -> None:
     """The raised training's support cards: the bond bars in the right column, kept where a tile is raised."""
+    if raised(r.output) is None:  # no cards to read: the pixels' passes (0.1-0.3 s a frame) are not run
+        r.output.supports = []
+        return
     bars = [Support(bond=b.level, hint=b.hint, bounds=r.work.to_device(b))
             for b in find_bonds(r.work.rgb, r.lines)]
     portraits = [Support(bond=p.bar or "none", hint=p.hint, bounds=r.work.to_device(p))

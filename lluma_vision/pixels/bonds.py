@@ -53,19 +53,10 @@ class BondPx:
 
 
 def _runs(row: np.ndarray) -> list[tuple[int, int]]:
-    """[start, end) runs of one colour along a row (int16, columns x 3): parted where one pixel steps from the last
-    by more than FLAT, or drifts that far from the run's first (a soft edge: a downscaled frame blends a bar's end
-    into the ground over 2-3 pixels, each step under FLAT)."""
+    """[start, end) runs of one colour along a row (int16, columns x 3)."""
     steps = np.abs(np.diff(row, axis=0)).sum(axis=1) > FLAT
     cuts = [0, *(np.nonzero(steps)[0] + 1).tolist(), len(row)]
-    runs: list[tuple[int, int]] = []
-    for a, b in zip(cuts[:-1], cuts[1:], strict=False):
-        while a < b:
-            drift = np.nonzero(np.abs(row[a:b] - row[a]).sum(axis=1) > FLAT)[0]
-            end = a + int(drift[0]) if len(drift) else b
-            runs.append((a, end))
-            a = end
-    return runs
+    return list(zip(cuts[:-1], cuts[1:], strict=False))
 
 
 def _neutral(px: np.ndarray) -> bool:

@@ -39,7 +39,7 @@ CARDS = {
 
 
 # Every level at every frame size the demo uses: the bond-0 bar (all track) on the downscaled frames and the levels
-# on the 420x936 frames were missed until a run was parted where it drifts from its first pixel (a soft edge).
+# on the 420x936 frames were missed until two runs were joined by their second pixels (a soft edge blends the first).
 @pytest.mark.parametrize(("style", "variant", "cards"), [
     ("plain", None, "four levels"), ("hard", 0, "four levels"), ("hard", 1, "four levels"), ("hard", 2, "one card"),
     ("hard", 3, "four levels"), ("hard", 3, "none"), ("plain", None, "MAX and zero"), ("hard", 0, "MAX and zero"),
