@@ -227,10 +227,6 @@ def _scaled_for_buttons(label: dict[str, Any]) -> bool:
     return bool(label.get("buttons") or "scrollbar" in label)
 
 
-def _has_facts(want: dict[str, Any] | None) -> bool:
-    return bool(want and (want["gauges"] or want["values"] or want["mood"] or want["disabled"]))
-
-
 def read_sources(sources: list[Path], scales: list[float]) -> dict[str, Any]:
     """Every labelled screen of every source at every scale, read cold by the OCR backend.
     Returns {source: {scale: [(name, output, label, ms, scale)]}}; rescaled copies only of screens with
@@ -245,7 +241,7 @@ def read_sources(sources: list[Path], scales: list[float]) -> dict[str, Any]:
             rows = []
             for name in sorted(labels):
                 label = labels[name]
-                if scale != 1.0 and not (_scaled_for_buttons(label) or _has_facts(facts.get(name))):
+                if scale != 1.0 and not (_scaled_for_buttons(label) or fact_labels.has_facts(facts.get(name))):
                     continue
                 img = lab.image(folder, name, scale)
                 vision.memory = TabMemory()  # no tab bar remembered from the previous screen
@@ -463,12 +459,14 @@ def format_sources(report: dict[str, Any], misses: bool = False) -> str:
                         f"tappable {f['tappable']:.1%}, det/lab {f['ratio']:.2f}x")
     if report.get("facts_by_scale"):
         rows.append("facts in the compact JSON (energy gauge within 0.1, values with their caption; exact: the caption"
-                    " and nothing before it):")
+                    " and nothing before it; decisions: the date, the goal and its status word for word, the raised"
+                    " training, its cards, each row of a list):")
         for src, by_scale in report["facts_by_scale"].items():
             for scale, f in by_scale.items():
                 rows.append(f"  {src:<10} {scale:>5} energy {f['energy_gauges']:>6}  values {f['values']:>7} "
                             f"(exact {f['values_exact']:>7}, doubtful {f['values_doubtful']})  mood {f['mood']:>6}  "
-                            f"disabled {f['disabled']:>6} (+{f['disabled_false']} not labelled)")
+                            f"disabled {f['disabled']:>6} (+{f['disabled_false']} not labelled)  "
+                            f"decisions {f['decisions']:>6}")
     if "screen_identity" in report:
         rows.append(format_report(report["screen_identity"]))
     if misses:

@@ -1,6 +1,7 @@
 """Scoring a reading's facts against the hand labels of the real screenshots (bench/labels/*.facts.json: their README
-has the format): the energy gauge, captioned values and gains, the mood word and greyed-out buttons, as the model
-sees them in the compact JSON. Used by bench/vision.py and the real-screen tests, so both count the same way.
+has the format): the energy gauge, captioned values and gains, the mood word and greyed-out buttons, and the decision
+facts (the date, the goal, the raised option, its cards, a list's rows), as the model sees them in the compact JSON.
+Used by bench/vision.py and the real-screen tests, so both count the same way.
 """
 
 from __future__ import annotations
@@ -13,9 +14,18 @@ from typing import Any
 
 from lluma_sim.labelled.buttons import norm
 from lluma_vision.facts.compact import compact
-from lluma_vision.models import VisionOutput
+from lluma_vision.models import VisionData, VisionOutput
 
 FILL_TOLERANCE = 0.1  # a gauge read within this of the labelled fill is read (labels measured along one pixel row)
+
+
+DECISION_KEYS = ("date", "goal", "selected", "supports", "rows")  # the decision facts' keys in a label
+
+
+def has_facts(want: dict[str, Any] | None) -> bool:
+    """A label with anything to score (an empty entry means "looked at, shows none of these")."""
+    return bool(want and (want["gauges"] or want["values"] or want["mood"] or want["disabled"]
+                          or any(k in want for k in DECISION_KEYS)))
 
 
 def load(path: Path) -> dict[str, Any]:
@@ -47,6 +57,8 @@ class FactScore:
     disabled: int = 0  # labelled greyed-out buttons
     disabled_read: int = 0
     disabled_false: int = 0  # buttons marked disabled that are not labelled so
+    decisions: int = 0  # labelled decision facts: a date, a goal with its status, the raised option, its cards, a row
+    decisions_read: int = 0
     misses: list[str] = field(default_factory=list)
 
     def figures(self) -> dict[str, Any]:
@@ -54,7 +66,7 @@ class FactScore:
                 "values_exact": f"{self.values_exact}/{self.values}", "values_doubtful": self.values_doubtful,
                 "mood": f"{self.moods_read}/{self.moods}",
                 "disabled": f"{self.disabled_read}/{self.disabled}", "disabled_false": self.disabled_false,
-                "misses": self.misses}
+                "decisions": f"{self.decisions_read}/{self.decisions}", "misses": self.misses}
 
 
 def score(readings: Iterable[tuple[str, VisionOutput]], facts: dict[str, Any]) -> FactScore:
@@ -101,8 +113,34 @@ def _score_one(s: FactScore, name: str, reading: VisionOutput, want: dict[str, A
         s.moods_read += view.mood == want["mood"]
         if view.mood != want["mood"]:
             s.misses.append(f"{name}: mood {want['mood']} read {view.mood}")
+    _score_decisions(s, name, view, want)
     marked = {norm(b.name.split("#")[0]) for b in reading.buttons if "disabled" in b.meta}
     labelled = {norm(d) for d in want["disabled"]}
     s.disabled += len(labelled)
     s.disabled_read += len(labelled & marked)
     s.disabled_false += len(marked - labelled)
+
+
+def _score_decisions(s: FactScore, name: str, view: VisionData, want: dict[str, Any]) -> None:
+    """The decision facts as the model is given them: the date and the goal word for word (its status too), the raised
+    option, its cards' bonds and hints in order, and each labelled row (in order) holding all of its words."""
+    checks: list[tuple[str, object, object]] = []
+    if "date" in want:
+        checks.append(("date", want["date"], view.date))
+    if "goal" in want:
+        checks.append(("goal", want["goal"], view.goal and {"text": view.goal.text, "status": view.goal.status}))
+    if "selected" in want:
+        checks.append(("selected", want["selected"], view.selected))
+    if "supports" in want:
+        checks.append(("supports", [(c["bond"], c.get("hint", False)) for c in want["supports"]],
+                       [(c.bond, c.hint) for c in view.supports]))
+    for i, words in enumerate(want.get("rows", [])):
+        row = view.rows[i] if i < len(view.rows) else ""
+        # spaces aside: the recogniser drops a narrow one ("1600m(Mile)", "10%OFF!") that no rule can put back
+        held = all("".join(w.split()) in "".join(row.split()) for w in words)
+        checks.append((f"row {i + 1}", words, words if held else row))
+    for what, wanted, got in checks:
+        s.decisions += 1
+        s.decisions_read += wanted == got
+        if wanted != got:
+            s.misses.append(f"{name}: {what} {wanted!r} read {got!r}")

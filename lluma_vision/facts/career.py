@@ -15,23 +15,29 @@ from lluma_vision.models import Box, CompactGoal, VisionOutput
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 # FACTS: "Junior Year Pre-Debut", "Classic Year Early Apr", "Senior Year Late Dec", "Finale Season"; the OCR drops
-# spaces ("ClassicYear Late Jun", "SeniorYearEarlyJan")
-DATE = re.compile(rf"\b(Junior|Classic|Senior)\s*Year\s*(?:(Pre)\s*-?\s*Debut|(Early|Late)\s*({'|'.join(MONTHS)}))"
-                  r"|\b(Finale)\s*Season", re.IGNORECASE)
-DATES = tuple([f"{y} Year {p} {m}" for y in ("Junior", "Classic", "Senior") for p in ("Early", "Late") for m in MONTHS]
-              + [f"{y} Year Pre-Debut" for y in ("Junior", "Classic", "Senior")] + ["Finale Season"])
-# A garbled date line: measured on the 414 px hub (umaplay__lobby_stats_01_low_res, "Clmsk Ya LsteApr"): 70 to its
-# date, 59 to the next; the header's other lines ("Career", "Details", a goal) score 40 at most against any date.
-GARBLED = 65
-MARGIN = 8  # ...and this much above the second-best date (a month misread as another is no date)
+# spaces ("ClassicYear Late Jun", "SeniorYearEarlyJan") and misreads the small "Year" ("Junior Yesr Early Jul" at
+# 0.75x of umaplay's event screens)
+DATE = re.compile(r"\b(Junior|Classic|Senior)\s*Y[a-z]{2}r\s*"
+                  rf"(?:(Pre)\s*-?\s*Debut|(Early|Late)\s*({'|'.join(MONTHS)}))|\b(Finale)\s*Season", re.IGNORECASE)
+YEARS, PERIODS = ("Junior", "Classic", "Senior"), ("Early", "Late")
+# A garbled date line, word by word (rapidfuzz ratio). Measured on screens (umaplay's event crops at 0.575x-1.5x and
+# the 414 px hub): the year word 50-100 to its own, 31 and less to the others ("Clmsk" 50 / 18); the period 75-100 /
+# 22; the month 67-100 / 33 ("Noy": Nov 67, Jan 33). The header's other lines: a goal's first word 50 to a year
+# ("Place": Classic) but its last two words 40 and less to a period or month. Held out, screens2 at 0.4x-1.5x: 1
+# date more read (mrhorseshoe__77 at 0.575x), none wrong.
+WORD_LIKE = 45
+WORD_MARGIN = 15
 BADGE_ROWS = 2.5  # the date's line lies within this many badge heights over the badge's top (measured: 0.6-1.3)
-BADGES = frozenset({"goal", "ex"})  # the goal's badge: "EX" in the finale (FACTS)
+# the goal's badge: "EX" in the finale (FACTS); its swirl icon may read as one letter before it ("CEX", "C-Goal":
+# screens2 at 0.75x and 1.5x)
+BADGE = re.compile(r"^[a-z]?(?:goal|ex)$")
 # a goal's words as FACTS quotes them: "Run in Junior Make Debut", "Place top 5 in Japanese Derby", "Earn 10000 fans",
 # "60 Result Pts", "Place 1st in URA Finale Qualifier" (the OCR: "Run inJuniorMakeDebut", "Place lst in ...")
 GOAL = re.compile(r"^(?:Place\s*(?:top|\d|[lI]st)|Run\s*in|Win\b|Earn|\d[\d,]*\s*(?:Result|fans))", re.IGNORECASE)
 # the words a goal starts with, glued or not, spaced as FACTS prints them ("Runin Junior" -> "Run in Junior")
 GOAL_FORM = re.compile(r"^(Run)\s*(in)\b|^(Place)\s*(top\s*\d+|\d(?:st|nd|rd|th))\s*(in)\b|^(Earn)\s*(?=\d)",
                        re.IGNORECASE)
+STATUS_TAIL = re.compile(r"\s((?:Entry\s*criteria\s*met|Goal\s*Achieved)!?)\s*$", re.IGNORECASE)
 STATUSES = ("Entry criteria met!", "Goal Achieved!")  # the line under the goal (FACTS)
 SAME = 80  # rapidfuzz ratio: an OCR variant of a status, as eventbook.SAME_CHOICE (not measured: the bots' 0.8)
 # NEAR, measured as the line's centre from the badge's bottom in badge heights: on screens and screens2 the goal's
@@ -55,16 +61,41 @@ def date_of(out: VisionOutput) -> str | None:
         return None
     for box, text in _items(out):
         if badge[0].y0 - BADGE_ROWS * badge[0].height <= box.center[1] < badge[0].y0 + badge[0].height / 4:
-            best = process.extract(text, DATES, scorer=fuzz.ratio, limit=2)
-            if best[0][1] >= GARBLED and best[0][1] - best[1][1] >= MARGIN:
-                return str(best[0][0])
+            if (date := _garbled_date(text)) is not None:
+                return date
+    return None
+
+
+def _garbled_date(text: str) -> str | None:
+    """The date a garbled line spells, word by word: its first word one of the years, its last a month (after Early or
+    Late) or "Debut", each the clear best of its kind ("ClassieYesr Lste Mar", "Clmsk Ya LsteApr")."""
+    words = re.findall(r"[A-Za-z]+", re.sub(r"(?<=[a-z])(?=[A-Z])", " ", text))
+    if len(words) < 3:
+        return None
+    year = _clear(words[0], YEARS)
+    if year is None:
+        return None
+    if _clear(words[-1], ("Debut", *MONTHS)) == "Debut":
+        return f"{year} Year Pre-Debut"
+    period, month = _clear(words[-2], PERIODS), _clear(words[-1], MONTHS)
+    return f"{year} Year {period} {month}" if period and month else None
+
+
+def _clear(word: str, kinds: tuple[str, ...]) -> str | None:
+    """The one of `kinds` that `word` reads like, by at least WORD_LIKE and WORD_MARGIN over the next; a word of a
+    letter or two is none ("JorioYaFay d" at 0.575x: its "d" is no Dec)."""
+    if len(word) < 3:
+        return None
+    best = process.extract(word.casefold(), [k.casefold() for k in kinds], scorer=fuzz.ratio, limit=2)
+    if best[0][1] >= WORD_LIKE and best[0][1] - best[1][1] >= WORD_MARGIN:
+        return kinds[best[0][2]]
     return None
 
 
 def _badge(out: VisionOutput) -> tuple[Box, str] | None:
     """The topmost "Goal" (or "EX") badge and its meta."""
-    badges = [(box, meta) for box, name, meta in _named(out) if "".join(re.findall(r"[a-z]", name.casefold()))
-              in BADGES]
+    badges = [(box, meta) for box, name, meta in _named(out) if BADGE.match("".join(re.findall(r"[a-z]",
+                                                                                              name.casefold())))]
     return min(badges, key=lambda b: b[0].y0) if badges else None
 
 
@@ -75,6 +106,9 @@ def goal_of(out: VisionOutput) -> CompactGoal | None:
         return None
     badge, meta = found
     parts = [p.strip() for p in meta.split(",")] + [text for box, text in _items(out) if _beside(badge, box)]
+    # the goal and its status read as one line ("Place top 5 in Oka Sho Entry criteria met!": umaplay's events at
+    # 0.75x and 1.5x) are two parts
+    parts = [q.strip() for p in parts for q in STATUS_TAIL.split(p) if q and q.strip()]
     text = next((p for p in parts if GOAL.match(p)), None)
     if text is None:
         return None
@@ -86,7 +120,7 @@ def spaced(goal: str) -> str:
     """A goal's words spaced as printed: the OCR drops spaces ("Run inJuniorMakeDebut", "RuninJunior") and reads
     "1st" as "lst" or "Ist"; no goal the game prints has a capital inside a word (FACTS' goals, races.yaml)."""
     text = re.sub(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", " ", goal)
-    text = re.sub(r"\b[lI]st\b", "1st", text)
+    text = re.sub(r"\b[lI]st(?=in\b|\b)", "1st", text)
     if m := GOAL_FORM.match(text):
         text = " ".join(w for w in m.groups() if w) + " " + text[m.end():]
     return re.sub(r"\s+", " ", text).strip()

@@ -99,3 +99,23 @@ def test_a_garbled_date_over_the_badge_reads_as_the_one_date_it_resembles() -> N
     # a line under the badge's top (the goal's row, the energy's), or one like two dates alike, is no date
     assert date_of(_out(("Clmsk Ya LsteApr", (83, 60, 191, 72), "b"), *badge)) is None
     assert date_of(_out(("Classic Year Late", (83, 19, 191, 31), "b"), *badge)) is None
+
+
+@pytest.mark.parametrize(("line", "date"), [
+    ("ClassieYesr Lste Mar", "Classic Year Late Mar"), ("Senior Yesr Late Noy", "Senior Year Late Nov"),
+    ("Junior Yesr Early Jul", "Junior Year Early Jul"),  # umaplay's events at 0.75x
+    ("JorioYaFay d", None), ("Chrsie Yee Loe Dee", None),  # at 0.575x: a month of one letter, a year unclear
+    ("Place top 5 in Oka Sho", None), ("Run in Arima Kinen", None),
+])
+def test_a_garbled_date_is_read_word_by_word_or_not_at_all(line: str, date: str | None) -> None:
+    badge = [("Goal", (211, 33, 252, 61), "b")]
+    assert date_of(_out((line, (141, 18, 246, 34), "b"), *badge)) == date
+
+
+def test_a_goal_read_with_its_status_on_one_line_and_a_badge_with_its_icons_letter() -> None:
+    """At 0.75x and 1.5x the OCR joins the goal and its status, and reads the swirl before the badge as "C"."""
+    for badge in ("CEX", "C-Goal"):
+        out = _out((badge, (226, 136, 314, 172), "b"),
+                   ("Place top 5 in Oka Sho Entry criteriamet!", (354, 112, 830, 156), "t"))
+        goal = goal_of(out)
+        assert goal is not None and (goal.text, goal.status) == ("Place top 5 in Oka Sho", MET), badge
