@@ -8,6 +8,7 @@ ROW_GAP lines: the cards of a list stand further apart than the lines of one car
 
 from __future__ import annotations
 
+import re
 import statistics
 
 from lluma_vision.geometry import Rect
@@ -20,6 +21,9 @@ from lluma_vision.models import Box, VisionOutput
 # 0.035-0.076 (tests/vision/test_rows.py)
 ROW_GAP = 0.02
 SEP = " | "
+# a hint's level as FACTS prints it ("Hint Lvl 3"): the OCR reads its small "v" as "y" ("Hint Lyl 1" on screens2's
+# Learn list at 1x, 0.575x and 1.5x)
+LVL = re.compile(r"\bL[yv]l(?=\s*(?:\d|max)\b)", re.IGNORECASE)
 
 
 def rows_of(out: VisionOutput) -> list[str]:
@@ -44,7 +48,8 @@ def rows_of(out: VisionOutput) -> list[str]:
         bottom = max(bottom, box.y1)
     if len(rows) < 2:
         return []
-    return [SEP.join(text for _, text in sorted(row, key=lambda i: (round(i[0].center[1] / line * 2), i[0].x0)))
+    return [LVL.sub("Lvl", SEP.join(text for _, text in sorted(row, key=lambda i: (round(i[0].center[1] / line * 2),
+                                                                                  i[0].x0))))
             for row in rows]
 
 

@@ -24,10 +24,11 @@ LISTS = {
         ("Pre-OP", "Hanshin Turf 1600m (Mile) Right / Outer", "Senryo Sho", "+1,000 fans"),
         ("Nakayama Turf 2000m (Med) Right / Inner", "Hopeful Stakes", "+7,000 fans")],  # its G1 badge is covered
     (SCREENS2, "Staticwitt__skills_learn.png"): [
-        ("Obtained",), ("Corner Recovery", "Hint Lvl 2", "Obtained"), ("Rushing Gale!", "10% OFF!", "255"),
-        ("Straightaway Acceleration", "40%OFF!", "102")],
+        ("Obtained",), ("Corner Recovery", "Hint Lvl 2", "Obtained"),
+        ("Rushing Gale!", "Hint Lvl 1", "10% OFF!", "255"),
+        ("Straightaway Acceleration", "Hint Lvl Max", "40%OFF!", "102")],
     (SCREENS, "lluma__primary_scrollbars__missions_scrollbar_mid.png"): [  # held out
-        ("Slick Surge", "180"), ("Updrafters", "160"), ("Front Runner Corners", "10%OFF!", "117")],
+        ("Slick Surge", "180"), ("Updrafters", "160"), ("Front Runner Corners", "Hint Lvl 1", "10%OFF!", "117")],
 }
 pytestmark = [pytest.mark.ocr, pytest.mark.skipif(not (SCREENS / "labels.json").is_file() or not SCREENS2.is_dir(),
                                                   reason="the shared screenshots are not here")]
