@@ -26,7 +26,7 @@ EDGE = 60
 VOTES = 30
 SPACING = 0.1  # two portraits' centres at least this share of the width apart (pitch: 0.15 real, 0.12 simulator)
 BADGE = 0.03  # a hint badge may stand out past the ring's right by this share of the width (simulator: 0.02)
-# The real bond bar at a portrait's foot (screens2, 720x1280): a dark outline row (V under DARK_V, grey), 8-10 rows
+# The real bond bar at a portrait's foot (screens2, 720x1280): a dark outline row (V under DARK_V), 8-10 rows
 # of fill, track and 1 px dividers, the outline again. Read at 0.575x-2x of that frame (rescaled, then read at
 # working scale), the rows between stay 0.05-0.17 dark (the dividers), the outline's rows blend with the track or
 # the ground into grey rows; a portrait drawn without a bar has no grey row at its foot. The simulator's bars have
@@ -37,7 +37,8 @@ DARK_V = 110  # an outline or divider pixel's value (HSV V, 0-255): 70-75 at 1x,
 OUTLINE = 0.8  # an edge row: at least this share of its pixels dark or track grey (0.81-1.0 measured on the bars'
 # edges at every scale; a bar-less foot's rows 0.4 at most)
 BAND = 0.8  # a row between the edges: at least this share fill, track or divider (0.8-1.0 measured)
-DIVIDERS = 0.02  # ...and at least this share dark: the 1 px dividers between the five segments (0.05-0.17 measured)
+DIVIDERS = (0.02, 0.5)  # ...and this share dark: the 1 px dividers between the five segments (0.05-0.17 measured;
+# a row over half dark is the outline's)
 BAND_ROWS = (0.004, 0.012)  # the rows between the outlines, a share of the height (0.006-0.008 measured)
 FILLED = 0.05  # a bar with at least this share of its band's pixels coloured is filled (a grey bar's 0; blue 0.1-0.6)
 NEUTRAL_SPREAD = 40  # a grey pixel's max-min channel spread (the outline 5-9, the track 9, blends up to ~30)
@@ -116,8 +117,8 @@ def outlined_bar(rgb: np.ndarray, cx: float, cy: float, r: float) -> str | None:
                 continue
             inner = slice(top + 2, bottom - 1)  # the rows next to an edge may be half outline on a rescaled frame
             split = dark[inner].mean(axis=1)
-            if ((dark | track | fill)[inner].mean(axis=1) < BAND).any() or (split < DIVIDERS).any() or \
-                    (split > 0.5).any():
+            if ((dark | track | fill)[inner].mean(axis=1) < BAND).any() or (split < DIVIDERS[0]).any() or \
+                    (split > DIVIDERS[1]).any():
                 continue
             f, t = fill[inner], track[inner]
             if f.mean() < FILLED:
