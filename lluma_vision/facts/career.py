@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 from rapidfuzz import fuzz, process
 
+from lluma_vision.facts.values import split_words
 from lluma_vision.models import Box, CompactGoal, VisionOutput
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
@@ -69,7 +70,7 @@ def date_of(out: VisionOutput) -> str | None:
 def _garbled_date(text: str) -> str | None:
     """The date a garbled line spells, word by word: its first word one of the years, its last a month (after Early or
     Late) or "Debut", each the clear best of its kind ("ClassieYesr Lste Mar", "Clmsk Ya LsteApr")."""
-    words = re.findall(r"[A-Za-z]+", re.sub(r"(?<=[a-z])(?=[A-Z])", " ", text))
+    words = re.findall(r"[A-Za-z]+", split_words(text))
     if len(words) < 3:
         return None
     year = _clear(words[0], YEARS)
@@ -119,7 +120,7 @@ def goal_of(out: VisionOutput) -> CompactGoal | None:
 def spaced(goal: str) -> str:
     """A goal's words spaced as printed: the OCR drops spaces ("Run inJuniorMakeDebut", "RuninJunior") and reads
     "1st" as "lst" or "Ist"; no goal the game prints has a capital inside a word (FACTS' goals, races.yaml)."""
-    text = re.sub(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", " ", goal)
+    text = split_words(goal)
     text = re.sub(r"\b[lI]st(?=in\b|\b)", "1st", text)
     if m := GOAL_FORM.match(text):
         text = " ".join(w for w in m.groups() if w) + " " + text[m.end():]

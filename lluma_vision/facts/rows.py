@@ -48,9 +48,8 @@ def rows_of(out: VisionOutput) -> list[str]:
         bottom = max(bottom, box.y1)
     if len(rows) < 2:
         return []
-    return [LVL.sub("Lvl", SEP.join(text for _, text in sorted(row, key=lambda i: (round(i[0].center[1] / line * 2),
-                                                                                  i[0].x0))))
-            for row in rows]
+    ordered = (sorted(row, key=lambda i: (round(i[0].center[1] / line * 2), i[0].x0)) for row in rows)
+    return [LVL.sub("Lvl", SEP.join(text for _, text in row)) for row in ordered]
 
 
 def _lines(out: VisionOutput) -> list[tuple[Box, str]]:

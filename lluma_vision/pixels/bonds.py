@@ -99,11 +99,8 @@ def _row_bars(row: np.ndarray, off: int, w: int) -> list[tuple[int, int, int]]:
 def _level(rgb: np.ndarray, y: int, x0: int, fill_end: int) -> str:
     if fill_end - x0 < 2:
         return "grey"
-    px = rgb[y, x0:fill_end].astype(np.int16)
-    mid = px[len(px) // 2]
-    if _neutral(mid):
-        return "grey"
-    return fill_level(rgb[y, x0:fill_end][len(px) // 2:len(px) // 2 + 1])
+    mid = rgb[y, (x0 + fill_end) // 2]
+    return "grey" if _neutral(mid.astype(np.int16)) else fill_level(mid[None])
 
 
 def fill_level(fill: np.ndarray) -> str:
