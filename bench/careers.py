@@ -6,10 +6,11 @@ unattended bench's wiring (hard screens, the game's hazards and the device's and
 ways: `without` (survey.enabled and plans.enabled false: the map alone, the model asked screen by screen) and `with`
 (both on). Prints per run: model calls and agent turns per game turn, cost and wall time per career, goals met and
 the score, the training decisions and how many were made with every tile in view, plans run with their steps and
-surprises, events met with history, events with choices per game turn, and presses that spent something without the
-model's choice; then the done-check: with, at most 1.5 model calls per game turn, every training decision with all
-tiles in view, goals met at least as often as without, no spend without the model in either run, events with choices
-on at least 35% of game turns (answered by the model or by its standing choice, event_choices.yaml).
+surprises, events met with history, events with choices per game turn, presses that spent something without the
+model's choice, and whether the agent's career records say what the game's do (`records_agree`); then the
+done-check: with, at most 1.5 model calls per game turn, every training decision with all tiles in view, goals met
+at least as often as without, no spend without the model in either run, events with choices on at least 35% of game
+turns (answered by the model or by its standing choice, event_choices.yaml).
 `--json` prints the same as one object (`with`, `without`, `check`).
 
 `--keep DIR` keeps both runs' folders (turn logs, maps) there; `--only with` plays one variant (a quick look, no
@@ -34,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from navigation import screen_name, without_and_with  # noqa: E402  (bench/ is this script's own folder)
-from unattended import add_night_arguments, night  # noqa: E402
+from unattended import add_night_arguments, agree, night  # noqa: E402
 
 from lluma_agent.runlog.logread import load_run, turn_calls  # noqa: E402
 from lluma_agent.runlog.turnlog import TurnLog  # noqa: E402
@@ -101,6 +102,7 @@ def play(label: str, args: argparse.Namespace, where: Path, overrides: dict[str,
         "spends_without_model": r.get("spends_without_model", 0),
         "taps_off_target": r["taps_off_target"],
         "stop_reason": r["stop_reason"],
+        "records_agree": r["records_agree"],
         "calls_by_screen": d["calls_by_screen"],
     }
 
@@ -150,6 +152,8 @@ def table(r: dict[str, Any]) -> str:
           f"({x['standing_choices']}) | "
           f"{x['spends_without_model']} | {x['taps_off_target']} |" for name, x in runs),
     ]
+    lines += ["", "records agree (the agent's career records = the game's): " +
+              ", ".join(f"{name} {agree(x['records_agree'])}" for name, x in runs)]
     screens = sorted({s for _, x in runs for s in x["calls_by_screen"]},
                      key=lambda s: -max(x["calls_by_screen"].get(s, 0) for _, x in runs))
     lines += ["", "model decision calls by screen:", "", f"| screen | {' | '.join(n for n, _ in runs)} |",

@@ -4,8 +4,9 @@ Plays `--careers` careers (default 3) of `--career-turns` game turns (default 78
 the demo's wiring, hazards at `--hazards` per input (default 0.05) and faults at `--faults` per turn (default 0.02),
 in this process, and prints: careers completed (the agent's records beside the game's own count), why the run
 stopped (kind and exit status), hazards and faults by kind, recoveries by rung, game starts, stuck episodes (runs
-of turns the stuck detector flagged: how many, median and longest), taps off target, and per career: turns, model
-calls, cost and wall time. `--json` prints the same as one object for scripts.
+of turns the stuck detector flagged: how many, median and longest), taps off target, whether the agent's career
+records say what the game's do (`records_agree`), and per career: turns, model calls, cost and wall time. `--json`
+prints the same as one object for scripts.
 
     .venv/bin/python bench/unattended.py [--careers 3] [--career-turns 78] [--hazards 0.05] [--faults 0.02]
                                          [--seed 11] [--json]
@@ -83,7 +84,13 @@ def night(careers: int, career_turns: int, hazards: float, faults: float, seed: 
         "per_career": [{"number": c.number, "complete": c.complete, "turns": c.turns, "model_calls": c.model_calls,
                         "cost_usd": c.cost_usd, "wall_s": c.wall_s, "stats": c.stats} for c in s.careers],
         "game_careers": [c.model_dump(mode="json") for c in s.game_careers],
+        # the agent's record of each completed career says what the game's does (None: none completed)
+        "records_agree": s.records_agree,
     }
+
+
+def agree(flag: bool | None) -> str:
+    return "no career completed" if flag is None else "yes" if flag else "NO"
 
 
 def table(r: dict[str, Any]) -> str:
@@ -101,6 +108,7 @@ def table(r: dict[str, Any]) -> str:
         f"recoveries: {counts(r['recoveries'])}; game starts: {r['game_starts']}",
         f"stuck episodes: {ep['count']} (median {ep['median_turns']} turns, longest {ep['longest_turns']})",
         f"taps off target: {r['taps_off_target']}",
+        f"records agree (the agent's career records = the game's): {agree(r['records_agree'])}",
         "",
         "| career | complete | turns | model calls | cost | wall |",
         "| --- | --- | --- | --- | --- | --- |",

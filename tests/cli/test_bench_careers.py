@@ -82,7 +82,7 @@ def nights(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
                  for k in range(1, n + 1)]
         return {"turns": 5 if on else 4, "careers_completed": n, "taps_off_target": 0, "spends_without_model": 0,
                 "cost_usd": 0.02 * n, "wall_s": 100.0 * n, "stop_reason": "max careers", "game_careers": games,
-                "game_turn": 10}
+                "game_turn": 10, "records_agree": True if on else False}
 
     monkeypatch.setattr(careers, "night", night)
     return asked
@@ -108,6 +108,7 @@ def test_the_same_careers_without_and_with_the_survey_and_plans(nights: list[dic
     assert w["model_calls_per_game_turn"] == 0.5 and wo["model_calls_per_game_turn"] == 0.4  # 5 and 4 calls, 10 turns
     assert (w["goals_met"], w["goals_total"], wo["goals_met"]) == (2, 2, 1)
     assert r["check"]["holds"] is True and r["check"]["events_as_often"] is True
+    assert (w["records_agree"], wo["records_agree"]) == (True, False)  # the night's word, passed on as it said
 
 
 def test_the_check_fails_when_a_training_decision_lacked_the_full_view(nights: list[dict[str, Any]],
@@ -124,3 +125,5 @@ def test_the_check_fails_when_a_training_decision_lacked_the_full_view(nights: l
     out = capsys.readouterr().out
     assert "done-check FAILS" in out and "every training decision with all tiles in view: no" in out
     assert "| with (survey, plans) | 1 (complete) | 10 |" in out
+    assert "records agree (the agent's career records = the game's): without (map only) NO, with (survey, plans) yes" \
+        in out
