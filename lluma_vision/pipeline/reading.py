@@ -18,6 +18,7 @@ from lluma_vision.buttons.output import block_button, block_text, icon_buttons, 
 from lluma_vision.buttons.rules.gauge import READOUT
 from lluma_vision.facts import cinematic as cine
 from lluma_vision.facts.captioned import line_values
+from lluma_vision.facts.captions import captions_stage, gauge_label
 from lluma_vision.facts.checks import checks_stage
 from lluma_vision.facts.raised import raised
 from lluma_vision.facts.reread import numbers_without_icons, widened_numbers, without_icon_letter
@@ -153,7 +154,7 @@ def output_stage(r: Reading) -> None:
     out = VisionOutput(
         width=work.device_width, height=work.device_height, buttons=unique_names(buttons), texts=texts,
         menu=menu, scrollbar=sb, cinematic=r.cinematic, backend="ocr", mood=r.mood, values=r.values,
-        gauges=[Gauge(label=clean_name(g.label), fill=min(1.0, g.fill), bounds=bar)
+        gauges=[Gauge(label=gauge_label(clean_name(g.label)), fill=min(1.0, g.fill), bounds=bar)
                 for g, bar in zip(r.gauges, bars, strict=True)],
     )
     r.output = out
@@ -191,6 +192,8 @@ STAGES: tuple[Stage, ...] = (
     Stage("gauges", gauges_stage, "gauges: bars and their fill", still_only=True),
     Stage("mood", mood_stage, "mood: the badge word beside the first gauge"),
     Stage("values", values_stage, "values: captions and their numbers, gains", still_only=True),
+    Stage("captions", captions_stage, "values' captions read a letter off the game's -> as printed",
+          still_only=True),
     Stage("checks", checks_stage, "values the game could not show re-read, else marked doubtful", still_only=True),
     Stage("output", output_stage, "output: the VisionOutput of all the above, in device pixels"),
     Stage("supports", supports_stage, "supports: the raised training's cards (bond bars, portraits, hints) -> output",
