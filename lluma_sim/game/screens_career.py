@@ -17,6 +17,11 @@ from lluma_sim.game.truth import TruthScrollbar
 from lluma_vision.models import Box
 
 FAIL_RED = (176, 40, 40)
+# the "!" hint badge's pink, as the bots read the real one (Umaplay's hint detector: HSB about 339 deg, 71%, 100%)
+HINT_PINK = (255, 74, 137)
+# a MAX bond plate's letters stand out over the bar, as the real plate's (about twice the bar's height on
+# dhrpf__training_guts); at 22 the OCR read them "MA" or "MAL" on the 420x936 frame
+MAX_LETTERS = 32
 SKILL_ROW = 0.1  # row height as a fraction of screen height
 SKILLS_TOP, SKILLS_BOTTOM = 0.17, 0.75
 
@@ -206,11 +211,11 @@ def _supports(p: Painter, c: CareerData, training: str) -> None:
         if fill > 0:
             p.rect(Box(x0=bar.x0, y0=bar.y0, x1=bar.x0 + fill, y1=bar.y1), BOND_COLORS[level])
         if level == "MAX":
-            p.text(bar.center[0], bar.center[1], "MAX", 22, WHITE, bold=True, row=row)
+            p.text(bar.center[0], bar.center[1], "MAX", MAX_LETTERS, WHITE, bold=True, row=row)
         if name in c.hints:
             hint = Box(x0=round(cx + r * 0.55), y0=box.y0, x1=round(cx + r * 0.55 + p.w * 0.04), y1=box.y0 + round(
                 p.w * 0.04))
-            p.rrect(hint, FAIL_RED, FAIL_RED, radius=hint.width / 2, shadow=False)
+            p.rrect(hint, HINT_PINK, HINT_PINK, radius=hint.width / 2, shadow=False)
             p.text(hint.center[0], hint.center[1], "!", 30, WHITE, bold=True, row=row)
 
 

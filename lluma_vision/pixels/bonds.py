@@ -3,7 +3,7 @@ a bond bar under it, grey, blue, green, orange, or a "MAX" plate at the top leve
 
 A bond bar is a short flat band in the right column: a coloured run (none for a grey card) then a neutral track,
 nothing else on its rows but a divider's few pixels. Its level is the coloured run's hue; a "MAX" line read there is
-a card at the top level whatever its colours. A hint is a round red badge over the bar, within a card's height.
+a card at the top level whatever its colours. A hint is a round pink badge over the bar, within a card's height.
 Whether these are a training's cards is the facts' business (lluma_vision.facts.supports: only under a raised tile).
 """
 
@@ -32,10 +32,14 @@ DIVIDER = 0.01  # a fill's runs may be parted by dividers this wide (screens2: 1
 # 0.0-0.04 on the screens2 and simulator bars; scenery flat along its rows (hair, a jacket) 0.3 and more.
 STEADY = 0.15
 JITTER = 0.006  # the rows of one bar start and end within this share of the width of each other (1-2 px on screens2)
-# The hint badge: a round red patch. The simulator's is 0.04 of the width across, FAIL_RED with a white "!"; the real
-# screens2 cards show no hint (their red pixels are hair and ribbons: scattered, none round and full).
+# The hint badge: a round pink patch with a white "!". Its colour as the bots read the real one (Umaplay's hint
+# detector: HSB about 339 deg, 71%, 100%, OpenCV hue 170; it keeps hues within 8 of that, 16 for its purity check):
+# within HINT_HUE_TOL of HINT_HUE, saturated and lit. The simulator draws that pink, 0.04 of the width across; the
+# real screens2 cards show no hint (their pink and red pixels are hair and ribbons: scattered, none round and full).
+HINT_HUE, HINT_HUE_TOL = 170, 12  # OpenCV hue (0..179): between the bots' 8 and 16
+HINT_S, HINT_V = 150, 150  # the badge's saturation and value at least (the bots' pink: 181, 255)
 HINT_W = (0.025, 0.07)  # its width, a share of the frame's width
-HINT_FULL = 0.55  # red covers at least this share of its box (a disc 0.785, less the "!": 0.65-0.7 on the simulator)
+HINT_FULL = 0.55  # pink covers at least this share of its box (a disc 0.785, less the "!": 0.65-0.7 on the simulator)
 HINT_REACH = 0.09  # its top at most this share of the height above the bar (the simulator's card is 0.07 tall)
 MAX_WORD = "max"
 
@@ -112,19 +116,22 @@ def fill_level(fill: np.ndarray) -> str:
 
 
 def _hint(rgb: np.ndarray, bar: tuple[int, int, int, int], w: int, h: int) -> bool:
-    """A hint badge over the bar, within a card's height above it."""
+    """A hint badge over the bar's right half (FACTS: the "!" at the card's top right), within a card's height above
+    it: the top left may hold another pink badge (dhrpf__training_guts' Unity Cup flame, read as a hint at 0.575x)."""
     x0, y0, x1, _ = bar
-    return hint_badge(rgb, (x0, max(0, y0 - round(HINT_REACH * h)), x1, y0), w)
+    return hint_badge(rgb, ((x0 + x1) // 2, max(0, y0 - round(HINT_REACH * h)), x1, y0), w)
 
 
 def hint_badge(rgb: np.ndarray, region: tuple[int, int, int, int], w: int) -> bool:
-    """A round red badge (HINT_W wide, HINT_FULL of its box red) inside `region` (working pixels)."""
+    """A round pink badge (HINT_W wide, HINT_FULL of its box pink) inside `region` (working pixels)."""
     x0, top, x1, y0 = region
     if y0 <= top or x1 <= x0:
         return False
     hsv = cv2.cvtColor(np.ascontiguousarray(rgb[top:y0, x0:x1]), cv2.COLOR_RGB2HSV)
-    red = (((hsv[..., 0] <= 6) | (hsv[..., 0] >= 172)) & (hsv[..., 1] >= 150) & (hsv[..., 2] >= 150)).astype(np.uint8)
-    n, _, stats, _ = cv2.connectedComponentsWithStats(red, connectivity=8)
+    off = np.abs(hsv[..., 0].astype(np.int16) - HINT_HUE)
+    hue = np.minimum(off, 180 - off) <= HINT_HUE_TOL  # the hue circle wraps at 180
+    pink = (hue & (hsv[..., 1] >= HINT_S) & (hsv[..., 2] >= HINT_V)).astype(np.uint8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(pink, connectivity=8)
     for k in range(1, n):
         bw, bh, area = stats[k, cv2.CC_STAT_WIDTH], stats[k, cv2.CC_STAT_HEIGHT], stats[k, cv2.CC_STAT_AREA]
         if HINT_W[0] * w <= bw <= HINT_W[1] * w and 0.75 <= bh / bw <= 1.33 and area >= HINT_FULL * bw * bh:

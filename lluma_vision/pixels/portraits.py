@@ -82,9 +82,10 @@ def find_portraits(rgb: np.ndarray) -> list[PortraitPx]:
         if cx < COLUMN * w:
             continue
         box = (round(cx - r), round(cy - r), round(cx + r), round(cy + r))
-        # the badge at the portrait's top right may stand out past its ring, and above it by half a radius
-        hint = hint_badge(rgb, (max(0, box[0]), max(0, box[1] - round(r / 2)), min(w, box[2] + round(BADGE * w)),
-                                box[3]), w)
+        # the badge at the portrait's top right (FACTS) may stand out past its ring, and above it by half a radius;
+        # the top left may hold another pink badge (dhrpf__training_guts' Unity Cup flame)
+        hint = hint_badge(rgb, (round(cx), max(0, box[1] - round(r / 2)), min(w, box[2] + round(BADGE * w)),
+                                round(cy)), w)
         out.append(PortraitPx(max(0, box[0]), max(0, box[1]), min(w, box[2]), min(h, box[3]), hint,
                               outlined_bar(rgb, float(cx), float(cy), float(r))))
     return sorted(out, key=lambda p: p.y0)

@@ -183,6 +183,17 @@ def test_a_real_cards_outlined_bar_is_read_at_every_scale(name: str, bars: list[
     work = prepare(lab.image(SCREENS2, name, scale))
     column = [p for p in find_portraits(work.rgb) if 200 <= p.y0 + p.r <= 740]  # between the header and the gains
     assert [p.bar for p in column] == bars
+    assert not any(p.hint for p in column)  # no "!" at a portrait's top right
+
+
+@pytest.mark.skipif(not SCREENS2.is_dir(), reason="the shared screenshots are not here")
+@pytest.mark.parametrize("scale", [0.5, 0.575, 0.75])
+def test_a_pink_badge_at_a_cards_top_left_is_no_hint(vision: Vision, scale: float) -> None:
+    """dhrpf's cards carry a pink flame badge at their top left (Unity Cup), the hint's pink: over a MAX plate's
+    whole width it read as a hint at 0.575x; the "!" is looked for at the top right (FACTS), over the bar's right
+    half."""
+    out = vision.analyze(lab.image(SCREENS2, "dhrpf__training_guts.png", scale))
+    assert len(out.supports) == 5 and not any(s.hint for s in out.supports), out.supports
 
 
 def test_a_portraits_outlined_bar_makes_it_a_card_and_a_bar_under_no_portrait_is_scenery() -> None:
