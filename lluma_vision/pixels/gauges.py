@@ -14,7 +14,9 @@ run drawn in another shade (darker on the real captures, paler in the same hue a
 gradient's end, the gradient going on under it), a cost. Such a
 bar is read twice: its whole coloured run (the energy now) and, as a gauge of its own captioned "<caption> after",
 the run up to the preview segment (the energy after the training). A paler end is no "filled" pixel: the coloured
-run then meets the grey one across it.
+run then meets the grey one across it. A preview whitened past its hue (a near-white gap of at most a cost's share
+between the coloured run and the grey one) is read so too, on a captioned bar only: before, such a bar read as a
+full one (drawn over a gradient: Energy 1.0 for 0.7).
 """
 
 from __future__ import annotations
@@ -192,6 +194,18 @@ def _pale_end(rgb: np.ndarray, f: _Strip, width: int) -> int:
     return f.x1 + run if run >= PALE_MIN * f.h else f.x1
 
 
+def _white_gap(rgb: np.ndarray, f: _Strip, end: int, e: _Strip) -> bool:
+    """Between the coloured run's end (`end`, past its paler end) and the grey run `e`, on the middle row: a gap
+    of at most PREVIEW_MAX of the bar, every pixel lighter than the track and too pale to be filled (a preview
+    whitened past its hue, FACTS' "paler segment" at its palest)."""
+    gap = e.x0 - end
+    if gap < max(3, PALE_MIN * f.h) or gap > PREVIEW_MAX * (e.x1 - f.x0):
+        return False
+    y = (max(f.y0, e.y0) + min(f.y1, e.y1)) // 2
+    hsv = _row_hsv(rgb, y, end + 1, e.x0 - 1)
+    return hsv.shape[0] > 0 and bool(((hsv[:, 2] > EMPTY_MAX_V) & (hsv[:, 1] < FILLED_MIN_S)).all())
+
+
 def _pale_start(rgb: np.ndarray, e: _Strip, width: int) -> int:
     """Where a run of one hue, mostly too pale for the filled class, that ends where an empty strip starts begins
     (a bar whose coloured run is all, or all but a sliver, the training screen's pale preview of a cost larger than
@@ -349,6 +363,21 @@ def find_gauges(rgb: np.ndarray, lines: list[Line]) -> list[GaugePx]:
         if _gauge_shaped(box, w, lines):
             found.append(GaugePx(*box, fill=_row_fill(rgb, f, run, ends[i])))
             used_f.add(i)
+    for i, f in enumerate(full):
+        # a preview too pale to keep its hue (near white) between the coloured run and the grey one
+        if i in used_f:
+            continue
+        pair = next(((j, e) for j, e in enumerate(rest) if j not in used_e and _same_band(f, e)
+                     and _white_gap(rgb, f, ends[i], e)), None)
+        if pair is None:
+            continue
+        j, e = pair
+        box = (f.x0, min(f.y0, e.y0), e.x1, max(f.y1, e.y1))
+        if _gauge_shaped(box, w, lines) and _caption(box, lines, w) is not None:
+            span = e.x1 - f.x0
+            found.append(GaugePx(*box, fill=(e.x0 - f.x0) / span, after=(ends[i] - f.x0) / span))
+            used_f.add(i)
+            used_e.add(j)
     for strips, used, fill in ((full, used_f, 1.0), (rest, used_e, 0.0)):
         for i, st in enumerate(strips):
             if i in used or st.x1 - st.x0 < max(LONE_ELONGATION * st.h, LONE_MIN_W * w):
@@ -367,7 +396,8 @@ def find_gauges(rgb: np.ndarray, lines: list[Line]) -> list[GaugePx]:
     for g in found:
         cap = _caption((g.x0, g.y0, g.x1, g.y1), lines, w)
         g.label = cap.text.strip() if cap is not None else "gauge"
-        g.after = _preview(rgb, g) if g.fill > 0 else None
+        if g.after is None:
+            g.after = _preview(rgb, g) if g.fill > 0 else None
     found.sort(key=lambda g: (g.y0, g.x0))
     return _with_after(found)
 

@@ -15,8 +15,10 @@ from lluma_sim.game.draw import GREEN, TRACK, paler
 from lluma_sim.game.game import HARD_VARIANTS
 from lluma_vision.config import VisionConfig
 from lluma_vision.facts.compact import compact
+from lluma_vision.geometry import Rect
 from lluma_vision.pipeline import Vision
 from lluma_vision.pixels.gauges import find_gauges
+from lluma_vision.pixels.ocr import Line
 
 pytestmark = pytest.mark.ocr  # reads frames with the OCR (pyproject: markers)
 
@@ -98,3 +100,14 @@ def test_a_paler_end_over_a_gradient_is_a_preview(whiten: float) -> None:
     was held to the run's last hue; the gradient goes on under it)."""
     found = find_gauges(_gradient_bar(200, 80, whiten), [])
     assert [(round(g.fill, 2), round(g.after or 0, 2)) for g in found][:1] == [(0.7, 0.5)]
+
+
+@pytest.mark.parametrize("whiten", [0.9, 0.95])
+def test_a_preview_whitened_past_its_hue_is_a_preview_too(whiten: float) -> None:
+    """Paler still (near white, no hue left), between the gradient and the grey track: the captioned bar was read as
+    a full one (Energy 1.0 for 0.7), the white gap taken for nothing. It is the preview: the energy now up to the
+    grey, after it up to the coloured run's end."""
+    caption = [Line(text="Energy", conf=0.95, box=Rect(120, 82, 190, 106))]
+    found = find_gauges(_gradient_bar(200, 80, whiten), caption)
+    assert [(g.label, round(g.fill, 2)) for g in found] == [("Energy", 0.7), ("Energy after", 0.5)]
+
