@@ -27,6 +27,10 @@ LIKE = 79
 # a read this short is too short to tell a misread from another word ("TW" reads 80 like "Wit"): the game's
 # shortest caption, "Wit", must be read as printed
 MIN_CHARS = 4
+# ...and a misread is about as long as the word (the measured ones a character longer or shorter at most): a
+# shorter or longer caption that shares its letters is another word ("Skills", the career's end count of skills
+# learned, reads 80 like "Skill Pts"; "Staminai Lvl" 74 like "Stamina")
+LENGTH_OFF = 2
 _WORDS = {w.casefold(): w for w in PRINTED}
 
 
@@ -35,7 +39,8 @@ def as_printed(caption: str) -> str:
     key = caption.strip().casefold()
     if key in _WORDS or len(key) < MIN_CHARS:
         return caption
-    best = process.extractOne(key, list(_WORDS), scorer=fuzz.ratio, score_cutoff=LIKE)
+    near = [w for w in _WORDS if abs(len(w) - len(key)) <= LENGTH_OFF]
+    best = process.extractOne(key, near, scorer=fuzz.ratio, score_cutoff=LIKE)
     return _WORDS[best[0]] if best is not None else caption
 
 

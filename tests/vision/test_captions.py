@@ -20,11 +20,12 @@ MISREADS = [("tun(s) left", "turn(s) left"), ("tum(s) left", "turn(s) left"), ("
             ("turn(s}left", "turn(s) left"), ("turns) left", "turn(s) left"), ("Sleill Pts", "Skill Pts"),
             ("Skill Pls", "Skill Pts"), ("Staminai", "Stamina"), ("Powcr", "Power"), ("Spued", "Speed"),
             ("Enegy", "Energy"), ("Eneigy", "Energy"), ("Erergy", "Energy")]
-# the other captions read there, each as it must stay: a tile's level, an event's or a list's words, a scenario's
-# badges, two letters too few to tell
-OTHERS = ["Staminai Lvl", "Speed Lvl", "Guts Lvl", "Skip", "Spin", "Legacy", "Story", "Friendship Gauge",
-          "Concertin turn(s)", "Performance Point Cost", "Remaining Performance Points", "Amount", "Hint Lyl", "TW",
-          "Wi", "Da", "fans", "Stories", "TEAM-RANK", "Support Chain Event Frequency"]
+# the other captions read there, each as it must stay: the simulator's count of skills learned at a career's end
+# ("Skills" reads 80 like "Skill Pts"), a tile's level, an event's or a list's words, a scenario's badges, two
+# letters too few to tell
+OTHERS = ["Skills", "Skill", "Staminai Lvl", "Speed Lvl", "Guts Lvl", "Skip", "Spin", "Legacy", "Story",
+          "Friendship Gauge", "Concertin turn(s)", "Performance Point Cost", "Remaining Performance Points", "Amount",
+          "Hint Lyl", "TW", "Wi", "Da", "fans", "Stories", "TEAM-RANK", "Support Chain Event Frequency"]
 
 
 @pytest.mark.parametrize(("read", "printed"), MISREADS)
