@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from lluma_vision.pixels.gauges import hue_gap
 from lluma_vision.pixels.ocr import Line
 
 # Where and how big (shares of the working frame's width and height). Measured on screens2 (dhrpf__training_guts:
@@ -128,8 +129,7 @@ def hint_badge(rgb: np.ndarray, region: tuple[int, int, int, int], w: int) -> bo
     if y0 <= top or x1 <= x0:
         return False
     hsv = cv2.cvtColor(np.ascontiguousarray(rgb[top:y0, x0:x1]), cv2.COLOR_RGB2HSV)
-    off = np.abs(hsv[..., 0].astype(np.int16) - HINT_HUE)
-    hue = np.minimum(off, 180 - off) <= HINT_HUE_TOL  # the hue circle wraps at 180
+    hue = hue_gap(hsv[..., 0], HINT_HUE) <= HINT_HUE_TOL
     pink = (hue & (hsv[..., 1] >= HINT_S) & (hsv[..., 2] >= HINT_V)).astype(np.uint8)
     n, _, stats, _ = cv2.connectedComponentsWithStats(pink, connectivity=8)
     for k in range(1, n):

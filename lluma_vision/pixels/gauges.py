@@ -159,7 +159,7 @@ def _row_fill(rgb: np.ndarray, f: _Strip, e: _Strip, end: int) -> float:
     return round(n_f / (n_f + n_e), 3) if n_f + n_e else round((f.x1 - f.x0) / (e.x1 - f.x0), 3)
 
 
-def _hue_gap(a: np.ndarray, b: int | np.ndarray) -> np.ndarray:
+def hue_gap(a: np.ndarray, b: int | np.ndarray) -> np.ndarray:
     """Distance between OpenCV hues (0..179, a circle), element-wise."""
     d = np.abs(a.astype(np.int32) - b)
     gap: np.ndarray = np.minimum(d, HUE_TURN - d)
@@ -172,7 +172,7 @@ def _same_hue_run(hsv: np.ndarray, hue: int) -> int:
     with the gradient, paler)."""
     h = hsv[:, 0].astype(np.int32)
     lit = (hsv[:, 1] > EMPTY_MAX_S) & (hsv[:, 2] >= FILLED_MIN_V)
-    same = lit & ((_hue_gap(h, hue) <= PREVIEW_HUE) | (_hue_gap(h, np.concatenate([[hue], h[:-1]])) <= HUE_DRIFT))
+    same = lit & ((hue_gap(h, hue) <= PREVIEW_HUE) | (hue_gap(h, np.concatenate([[hue], h[:-1]])) <= HUE_DRIFT))
     stop = np.nonzero(~same)[0]
     return int(stop[0]) if stop.size else int(same.size)
 

@@ -55,11 +55,12 @@ def test_the_calendars_count_keeps_its_caption_at_three_quarters() -> None:
     """umaplay's event crops at 0.75x (536 px wide): the OCR reads "tun(s) left" or "tum(s) left" on 17 of 18; each
     count must reach the model under the game's caption, with its number (the labelled one)."""
     vision = Vision(VisionConfig(backend="ocr", cache_size=0))
+    labels = fact_labels.load(facts_path("screens"))
     wrong = []
     for name in EVENTS:
         vision.memory = TabMemory()
         seen = compact(vision.analyze(lab.image(SCREENS, name, 0.75))).values or {}
-        want = fact_labels.load(facts_path("screens"))[name]["values"][0]
+        want = labels[name]["values"][0]
         if seen.get("turn(s) left") != want["value"]:
             wrong.append((name, seen))
     assert not wrong, wrong
