@@ -211,7 +211,6 @@ def sim_environment(
             "LLUMA_MEMORY__DIR": str(logs_dir / "memory"),
             "LLUMA_LOGS__DIR": str(logs_dir),
             "LLUMA_RUN__MAX_TURNS": str(turns),
-            "LLUMA_RUN__MAX_COST_USD": "0",
             **(overrides or {}),
         }
         cfg = load_config(config, env=env)
@@ -462,6 +461,7 @@ def main(argv: list[str]) -> int:
                     help="go on with the demo run in DIR from its last complete turn: --turns more turns, the same "
                          "game (its seed and style), logs in DIR")
     ap.add_argument("--config", type=Path, default=None, help="config file (default: config.yaml if present)")
+    ap.add_argument("-m", "--model", help="the Claude model the stand-in answers as (overrides model.name)")
     ap.add_argument("--truth-vision", action="store_true",
                     help="read the screen from the simulated game's own truth instead of the OCR (fast; for tests of "
                          "everything but the reading)")
@@ -473,7 +473,8 @@ def main(argv: list[str]) -> int:
     point = None
     try:
         config = find_config(args.config)
-        cfg = load_config(config)  # a bad file or LLUMA_* value stops here with the key named, before anything starts
+        environ = {**os.environ, **({"LLUMA_MODEL__NAME": args.model} if args.model else {})}
+        cfg = load_config(config, env=environ)  # a bad file or LLUMA_* value stops here, with the key named
         if args.resume is not None:
             given = [f"--{k.replace('_', '-')}" for k in ("logs", "seed", "style", "career_turns")
                      if getattr(args, k) is not None]
@@ -505,7 +506,7 @@ def main(argv: list[str]) -> int:
                 config=config,
                 runner=ctrl_c.run,
                 live=sys.stderr if args.json else None,
-                environ=os.environ,
+                environ=environ,
                 fault_rate=args.faults,
                 style=args.style or DEMO_STYLE,
                 resume=point,

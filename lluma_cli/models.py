@@ -6,7 +6,7 @@ import argparse
 import json
 from datetime import date
 
-from lluma_facts.registry import MODELS, ModelSpec
+from lluma_facts.registry import MODELS, ModelSpec, registry_day
 
 
 def _money(x: float) -> str:
@@ -17,6 +17,8 @@ def _rows(spec: ModelSpec, today: date) -> list[str]:
     state: str = "retired" if spec.retired(today) else spec.status
     if spec.retires and not spec.retired(today):
         state += f" (retires {spec.retires})"
+    if spec.replaced_by:
+        state += f", replaced by {spec.replaced_by}"
     if spec.thinking == "adaptive":
         cap = spec.disable_thinking_max_effort
         switch = f"on by default, off allowed at effort <= {cap}" if cap else "always on"
@@ -49,9 +51,10 @@ def _rows(spec: ModelSpec, today: date) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="lluma models", description="The Claude models LLuMa knows, with prices.")
     ap.add_argument("--json", action="store_true", help="one JSON object per model, in a list")
-    ap.add_argument("--today", type=date.fromisoformat, default=None, help="judge retirement as of this date")
+    ap.add_argument("--today", type=date.fromisoformat, default=None,
+                    help="judge retirement as of this day (default: LLUMA_TODAY, else the real date)")
     args = ap.parse_args(argv)
-    today = args.today or date.today()
+    today = args.today or registry_day()
     if args.json:
         out = [{**m.model_dump(mode="json"), "retired": m.retired(today)} for m in MODELS.values()]
         print(json.dumps(out, indent=2))

@@ -41,7 +41,7 @@ from lluma_agent.runlog.logread import LogDirError, resolve_dir
 from lluma_agent.runlog.requestlog import OMITTED, image_blocks, load_request, restore_images
 from lluma_agent.runlog.turnlog import TurnLog, read_turn
 from lluma_cli.errors import INTERRUPTED_EXIT, one_line
-from lluma_facts import cost_usd, model_spec
+from lluma_facts import RetiredModelError, UnknownModelError, cost_usd, model_spec, usable_model
 from lluma_vision.config import VisionConfig
 from lluma_vision.facts.compact import compact
 
@@ -326,13 +326,20 @@ def replay(source: Path, *, model: str | None = None, prompt_file: Path | None =
     """Replays the chosen turns. Ctrl+C keeps what was finished: the result comes back with `interrupted` set
     and the turns not reached listed as not replayed."""
     if model:
-        model_spec(model)  # an unknown model is refused before any turn (UnknownModelError is a ValueError)
+        usable_model(model)  # an unknown or retired model is refused before any turn (both are ValueErrors)
     folder, logs = _turns_of(source)
     first, last = parse_range(turns)
     prompt = prompt_file.read_text(encoding="utf-8") if prompt_file else None
     chosen = [t for t in logs if first <= t.turn <= last]
     readable = [t for t in chosen if isinstance(t, TurnLog)]
     recorded_model = readable[0].model if readable else ""
+    if not model and recorded_model:
+        try:
+            usable_model(recorded_model)
+        except RetiredModelError as exc:  # every turn would be refused: say so before the first
+            raise ValueError(f"{exc}; replay with --model {exc.replacement or 'MODEL'}") from None
+        except UnknownModelError:
+            pass  # an old log's model: its turns are reported one by one
     result = ReplayResult(source=str(source), api=api, model=model or recorded_model,
                           prompt=str(prompt_file) if prompt_file else None, chosen=len(chosen))
     if logs:
@@ -418,7 +425,7 @@ def format_result(r: ReplayResult) -> str:
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="lluma replay", description=__doc__.splitlines()[0])
     ap.add_argument("source", type=Path, help="a run's log folder, or one turn_NNNNNN.json")
-    ap.add_argument("--model", help="send the turns to this model instead of the recorded one")
+    ap.add_argument("-m", "--model", help="send the turns to this model instead of the recorded one")
     ap.add_argument("--prompt", type=Path, help="a system prompt file to use instead of the recorded one")
     ap.add_argument("--turns", help="only these turns: A-B or N")
     ap.add_argument("--api", choices=["stand-in", "real"], default="stand-in",

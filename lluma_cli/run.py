@@ -30,6 +30,7 @@ def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="lluma run", description=__doc__)
     ap.add_argument("--config", type=Path, default=None, help="config file (default: config.yaml if present)")
     ap.add_argument("--serial", help="device serial (overrides device.serial)")
+    ap.add_argument("-m", "--model", help="the Claude model to play with (overrides model.name; `lluma models`)")
     ap.add_argument("--connect", help="host:port to `adb connect` first, e.g. 127.0.0.1:5555")
     ap.add_argument("--max-turns", type=at_least_one,
                     help="overrides run.max_turns (with --resume: more turns); with --careers or --hours, only this "
@@ -56,6 +57,8 @@ def main(argv: list[str]) -> int:
         where = cfg.logs.dir
         if args.serial:
             cfg.device.serial = args.serial
+        if args.model:
+            cfg.model.name = args.model
         if args.connect:
             cfg.device.connect = args.connect
         if args.max_turns is not None:

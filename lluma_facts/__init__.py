@@ -14,6 +14,8 @@ from lluma_facts.registry import (
     UnknownModelError,
     current_models,
     model_spec,
+    registry_day,
+    replacement,
     usable_model,
 )
 from lluma_facts.usage import Usage, cost_usd
@@ -30,5 +32,7 @@ __all__ = [
     "cost_usd",
     "current_models",
     "model_spec",
+    "registry_day",
+    "replacement",
     "usable_model",
 ]

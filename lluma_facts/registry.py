@@ -8,6 +8,7 @@ shared/FACTS.md; figures not published there are marked `confirmed=False` with a
 
 from __future__ import annotations
 
+import os
 import re
 from datetime import date
 from typing import Literal, get_args
@@ -66,6 +67,9 @@ class ModelSpec(BaseModel):
     status: Status = "active"
     released: date | None = None
     retires: date | None = Field(None, description="From this day the API no longer serves the model.")
+    replaced_by: str | None = Field(
+        None, description="The model the provider names in the retirement notice as the one to move to."
+    )
     prices: tuple[PriceTier, ...] = Field(description="By prompt length, ascending; the first has threshold 0.")
     min_cacheable_tokens: int = Field(description="Shortest prefix the API caches; below it nothing is cached.")
     max_output_tokens: int = Field(description="Largest max_tokens the model accepts.")
@@ -223,9 +227,16 @@ MODELS: dict[str, ModelSpec] = {
         ),  # fmt: skip
         _claude_4(
             "claude-sonnet-4-5", "Claude Sonnet 4.5", 3.0, 15.0, 1024,
-            status="deprecated", retires=date(2026, 11, 30), note="deprecated; retires 2026-11-30",
+            status="deprecated", retires=date(2026, 11, 30), replaced_by="claude-sonnet-4-6",
+            note="deprecated; retires 2026-11-30 (replacement: claude-sonnet-4-6, same generation and shape)",
         ),  # fmt: skip
-        _claude_4("claude-opus-4-5", "Claude Opus 4.5", 5.0, 25.0, 4096),
+        # Retirement from the SDK's own list (anthropic 2.15, `_data/deprecated_models.py`: end-of-life
+        # January 22nd, 2027); the replacement is assumed to be the newest Opus here.
+        _claude_4(
+            "claude-opus-4-5", "Claude Opus 4.5", 5.0, 25.0, 4096,
+            status="deprecated", retires=date(2027, 1, 22), replaced_by="claude-opus-5-5",
+            note="deprecated; retires 2027-01-22 (the SDK's list; replacement assumed: claude-opus-5-5)",
+        ),  # fmt: skip
     )
 }
 
@@ -241,12 +252,31 @@ class UnknownModelError(ModelLookupError):
 
 
 class RetiredModelError(ModelLookupError):
-    """A model id the API no longer serves."""
+    """A model id the API no longer serves; `replacement` is the current model to move to, when one is named."""
+
+    def __init__(self, message: str, replacement: str | None = None) -> None:
+        super().__init__(message)
+        self.replacement = replacement
+
+
+TODAY_ENV = "LLUMA_TODAY"
+
+
+def registry_day() -> date:
+    """The day retirement is judged on: `LLUMA_TODAY=YYYY-MM-DD` sets it for the whole process (tests pin a
+    day with it; a person checks what a retirement will do), otherwise the real date."""
+    raw = os.environ.get(TODAY_ENV, "").strip()
+    if not raw:
+        return date.today()
+    try:
+        return date.fromisoformat(raw)
+    except ValueError:
+        raise ValueError(f"{TODAY_ENV}={raw!r} is not a day: write it as YYYY-MM-DD") from None
 
 
 def current_models(today: date | None = None) -> list[str]:
-    """Ids of the models the API serves on `today` (default: the real date), newest generation first."""
-    day = today or date.today()
+    """Ids of the models the API serves on `today` (default: `registry_day()`), newest generation first."""
+    day = today or registry_day()
     return [m.id for m in MODELS.values() if not m.retired(day)]
 
 
@@ -267,10 +297,23 @@ def model_spec(model: str) -> ModelSpec:
 def usable_model(model: str, today: date | None = None) -> ModelSpec:
     """The row for a model a run may use on `today`: unknown or retired ids raise an error naming the
     current models. A deprecated model is returned (callers may warn with `spec.note`)."""
-    day = today or date.today()
+    day = today or registry_day()
     spec = model_spec(model)
     if spec.retired(day):
         raise RetiredModelError(
-            f"model {model!r} was retired on {spec.retires}; current models: {', '.join(current_models(day))}"
+            f"model {model!r} was retired on {spec.retires}; current models: {', '.join(current_models(day))}",
+            replacement=replacement(spec.id, day),
         )
     return spec
+
+
+def replacement(model: str, today: date | None = None) -> str | None:
+    """The model to move to from a retired one: its named successor, followed while that one is retired too;
+    None when the chain ends in nothing the API serves."""
+    day = today or registry_day()
+    seen: set[str] = set()
+    spec = model_spec(model)
+    while spec.retired(day) and spec.replaced_by and spec.id not in seen:
+        seen.add(spec.id)
+        spec = model_spec(spec.replaced_by)
+    return None if spec.retired(day) else spec.id

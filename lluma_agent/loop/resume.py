@@ -25,6 +25,7 @@ from lluma_agent.loop.layouts import CachedLayout
 from lluma_agent.runlog.folder import RunFolder
 from lluma_agent.runlog.runs import LogDirInUse, RunLock, has_files_of_a_run, holds_run
 from lluma_agent.runlog.turnlog import TurnLogger, read_turn, rebuild_db
+from lluma_facts.registry import RetiredModelError, UnknownModelError, model_spec, usable_model
 
 _NUMBERED = re.compile(r"^turn_(\d+)\.json(?:\.gz)?$")
 TORN = ".torn"
@@ -133,14 +134,38 @@ def open_point(folder: Path) -> ResumePoint:
 
 
 def check_settings(point: ResumePoint, cfg: Config) -> None:
-    """The settings a checkpoint's history depends on must not change (a model's thinking is its own)."""
+    """The settings a checkpoint's history depends on must not change (a model's thinking is its own), except
+    the model of a run whose model has since retired: any current model goes on with it, its history kept as
+    text (`moves_model`); the error names the replacement."""
     cp = point.checkpoint
-    if cp.model != cfg.model.name:
+    retired = _retired(cp.model)
+    if retired is not None and cp.model == cfg.model.name:
+        new = retired.replacement
+        instead = f"--model {new}" if new else "--model MODEL (`lluma models` lists the current ones)"
+        raise ResumeError(f"the run in {point.folder} was played with {cp.model}, retired on "
+                          f"{model_spec(cp.model).retires}; go on with {new or 'a current model'}: add {instead} "
+                          "(its history is then sent as text)")
+    if cp.model != cfg.model.name and retired is None:
         raise ResumeError(f"the run in {point.folder} was played with {cp.model}; resuming it with "
                           f"{cfg.model.name} is not possible (set model.name: {cp.model}, or start a new run)")
     if cp.layout != CachedLayout.name:  # a benchmark's run (bench/baseline_layout.py): its layout is not the agent's
         raise ResumeError(f"the run in {point.folder} used a benchmark's context layout ({cp.layout}); it cannot be "
                           "resumed")
+
+
+def _retired(model: str) -> RetiredModelError | None:
+    try:
+        usable_model(model)
+    except RetiredModelError as exc:
+        return exc
+    except UnknownModelError:
+        return None  # check_model names it at start
+    return None
+
+
+def moves_model(point: ResumePoint, cfg: Config) -> bool:
+    """The resumed run goes on with another model than the one that played it (allowed once that one retired)."""
+    return point.checkpoint.model != cfg.model.name
 
 
 def _aside(p: Path) -> Path:
@@ -198,6 +223,8 @@ def restore(point: ResumePoint, c: Coordinator) -> None:
     here (N more turns, that many more dollars); the totals stay the whole run's."""
     cp = point.checkpoint
     checkpoint.apply(c, cp)
+    if moves_model(point, c.cfg):  # the kept turns' thinking is the retired model's own: sent as text from now
+        c.history.drop_thinking()
     if paused(c):  # a person resuming a run paused as stuck has looked at it
         c.stuck.unchanged, c.stuck.screens, c.stuck.actions = 0, [], []
         c.stuck.climbed, c.stuck.failed, c.stuck.starts = 0, [], []  # and the ladder starts afresh

@@ -49,6 +49,14 @@ def test_a_haiku55_demo_run_replays_with_another_model(haiku55_run: Path, capsys
     assert r.not_replayed == 0 and r.compared == 3 and r.agreement_of_chosen >= 0.6
 
 
+def test_a_retired_model_is_refused_before_the_first_turn(haiku55_run: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("LLUMA_TODAY", "2026-12-01")
+    assert replay.main([str(haiku55_run), "--model", "claude-sonnet-4-5"]) == 2
+    err = capsys.readouterr().err
+    assert "model 'claude-sonnet-4-5' was retired on 2026-11-30" in err and "turn" not in err.split("current")[0]
+
+
 def test_without_the_runs_key_the_thinking_is_removed_and_said(haiku55_run: Path, tmp_path: Path) -> None:
     run = _copy(haiku55_run, tmp_path)
     RunFolder.at(run).checkpoint.unlink()  # its key is unknown: the stand-in cannot check its signatures

@@ -219,6 +219,35 @@ def test_resume_refuses_what_it_cannot_continue(three_turns: Path, tmp_path: Pat
                                                             "turn_000003.json"]  # nothing was changed
 
 
+def test_a_run_whose_model_retired_goes_on_with_the_replacement(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """Played while Sonnet 4.5 was served; resumed after it retired: the refusal names the replacement, and the
+    run goes on with it (`--model`), its history sent as text."""
+    logs = tmp_path / "run"
+    monkeypatch.setenv("LLUMA_TODAY", "2026-11-01")
+    monkeypatch.setenv("LLUMA_MODEL__NAME", "claude-sonnet-4-5")
+    monkeypatch.setenv("LLUMA_MODEL__THINKING_BUDGET", "1024")  # thinking blocks kept in the history
+    assert demo_main(["--turns", "3", "--logs", str(logs), "--truth-vision", "--json"]) == 0
+    capsys.readouterr()
+    monkeypatch.setenv("LLUMA_TODAY", "2026-12-01")
+    assert demo_main(["--resume", str(logs), "--turns", "2", "--json"]) == 2
+    err = capsys.readouterr().err
+    assert "played with claude-sonnet-4-5, retired on 2026-11-30; go on with claude-sonnet-4-6: add --model " \
+        "claude-sonnet-4-6" in err
+    assert demo_main(["--resume", str(logs), "--turns", "2", "--json", "--model", "claude-sonnet-4-6"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["turns"] == 5 and summary["model"] == "claude-sonnet-4-6"
+    four = read_turn(logs / "turn_000004.json")
+    assert four.model == "claude-sonnet-4-6" and not four.errors
+    sent = _sent(logs, 4)
+    assert not any(b.get("type") in ("thinking", "redacted_thinking")
+                   for m in sent["messages"] for b in (m["content"] if isinstance(m["content"], list) else []))
+    monkeypatch.delenv("LLUMA_MODEL__NAME")  # a current model other than the replacement is refused as before
+    monkeypatch.setenv("LLUMA_TODAY", "2026-11-01")
+    assert demo_main(["--resume", str(logs), "--turns", "1", "--model", "claude-haiku-5-5"]) == 2
+    assert "played with claude-sonnet-4-6; resuming it with claude-haiku-5-5 is not possible" in capsys.readouterr().err
+
+
 def test_run_resume_without_a_folder_takes_the_newest_run(tmp_path: Path) -> None:
     with pytest.raises(ResumeError, match="no run to resume"):
         newest_run(tmp_path)

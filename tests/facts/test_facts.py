@@ -18,6 +18,8 @@ from lluma_facts import (
     cost_usd,
     current_models,
     model_spec,
+    registry_day,
+    replacement,
     usable_model,
 )
 
@@ -85,6 +87,32 @@ def test_a_retired_model_stops_with_the_current_ones_named():
         usable_model("claude-haiku-9", today=before)
     # Billing an old log still works after retirement.
     assert cost_usd(Usage(input_tokens=1_000_000), "claude-sonnet-4-5") == pytest.approx(3.0)
+
+
+def test_the_registry_day_is_set_by_lluma_today(monkeypatch: pytest.MonkeyPatch):
+    """LLUMA_TODAY sets the day retirement is judged on for the whole process; nothing reads the real date."""
+    monkeypatch.setenv("LLUMA_TODAY", "2026-11-23")
+    assert registry_day() == date(2026, 11, 23)
+    assert usable_model("claude-sonnet-4-5").status == "deprecated"
+    monkeypatch.setenv("LLUMA_TODAY", "2026-11-30")
+    with pytest.raises(RetiredModelError) as exc:
+        usable_model("claude-sonnet-4-5")
+    assert exc.value.replacement == "claude-sonnet-4-6"
+    monkeypatch.setenv("LLUMA_TODAY", "30.11.2026")
+    with pytest.raises(ValueError, match=r"LLUMA_TODAY='30.11.2026' is not a day: write it as YYYY-MM-DD"):
+        registry_day()
+    monkeypatch.delenv("LLUMA_TODAY")
+    assert registry_day() == date.today()
+
+
+def test_a_retired_model_names_a_replacement_the_api_serves():
+    before, after = date(2026, 11, 1), date(2027, 2, 1)
+    assert replacement("claude-sonnet-4-5", before) == "claude-sonnet-4-5"  # not retired yet: itself
+    assert replacement("claude-sonnet-4-5-20250929", after) == "claude-sonnet-4-6"
+    assert replacement("claude-opus-4-5", after) == "claude-opus-5-5"
+    for spec in MODELS.values():  # every named successor is a model the registry knows
+        assert spec.replaced_by is None or model_spec(spec.replaced_by).id == spec.replaced_by
+        assert (spec.retires is None) == (spec.replaced_by is None), f"{spec.id}: a retirement names its successor"
 
 
 def test_the_long_prompt_tier_applies_to_the_whole_request():

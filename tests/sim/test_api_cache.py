@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import io
+from datetime import date
 from typing import Any
 
 import pytest
@@ -39,7 +40,8 @@ def clock() -> ManualClock:
 
 @pytest.fixture
 def api(clock: ManualClock):
-    with ApiServer(clock=clock) as server:
+    # A day on which every model these tests name is served (Sonnet 4.5 retired on 2026-11-30).
+    with ApiServer(clock=clock, today=date(2026, 11, 1)) as server:
         yield server
 
 
