@@ -228,6 +228,22 @@ class RunConfig(_Section):
     )
     max_careers: int = Field(0, ge=0, description="Stop cleanly once this many careers have ended (0 = no limit).")
     max_hours: float = Field(0.0, ge=0, le=8_760, description="Stop cleanly after this many hours (0 = no limit).")
+    # A game turn takes 3.7 agent turns in the careers bench's median (seed 11); the longest stretch without the clock
+    # moving was 4 agent turns on a perfect reading (truth-vision demo, seed 5, 54 game turns) and is measured on the
+    # OCR careers bench in docs/ARCHITECTURE.md ("Progress is the game's clock"). 40 leaves the ladder's four rungs
+    # inside the 60 agent turns on one game turn.
+    progress_warn_after: int = Field(
+        30, ge=1, description="Agent turns without the game's clock moving (the career's turn or date, a race run, a "
+        "career ended; a wait the game asked for does not count) after which the model is told what has not moved.",
+    )
+    progress_after: int = Field(
+        40, ge=0, description="...after which the coordinator climbs the recovery ladder's own rungs, one a turn, and "
+        "then stops the run (stop kind no_progress, exit 4); 0 = never.",
+    )
+    progress_cost_factor: float = Field(
+        10.0, ge=0, description="A stretch without the clock moving that has cost this many times the run's median "
+        "cost of a game turn climbs the ladder too (0 = dollars never do).",
+    )
 
 
 class GameConfig(_Section):

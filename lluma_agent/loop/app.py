@@ -234,6 +234,7 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
     )
     if resume is not None:
         restore(resume, coordinator)
+        coordinator.progress.restore(resume.checkpoint.progress, _readable_turns(run))
     hooks.append(Checkpointer(coordinator, logger, env_state))  # first: the live line may hit a closed pipe
     hooks.append(careers)  # after the checkpoint: a career's record is written once its last turn is saved
     if not quiet:
@@ -270,7 +271,8 @@ def tell_the_end(coordinator: Coordinator) -> None:
     t, notifier = coordinator.totals, coordinator.notifier
     if not notifier.enabled:
         return
-    event = NotifyEvent.RUN_PAUSED if t.stop_kind == StopKind.STUCK else NotifyEvent.RUN_STOPPED
+    paused = t.stop_kind in (StopKind.STUCK, StopKind.NO_PROGRESS)  # a person must look
+    event = NotifyEvent.RUN_PAUSED if paused else NotifyEvent.RUN_STOPPED
     notifier.send(event, {"stop_kind": str(t.stop_kind or ""), "stop_reason": t.stop_reason,
                           "exit_status": exit_status(t.stop_kind), "turns": t.turns, "cost_usd": round(t.cost_usd, 4),
                           "game_starts": t.game_starts, "recoveries": t.recoveries})

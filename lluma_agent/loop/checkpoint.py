@@ -30,6 +30,7 @@ from lluma_agent.context.stuck import StuckCounts
 from lluma_agent.interrupts import no_interrupt
 from lluma_agent.loop.acting import Pending
 from lluma_agent.loop.coordinator import Coordinator
+from lluma_agent.loop.progress import ProgressCounts
 from lluma_agent.loop.state import Carried, LoopState
 from lluma_agent.loop.stop import disk_error
 from lluma_agent.loop.turn import RunTotals
@@ -52,6 +53,7 @@ class Checkpoint(BaseModel):
     pending: Pending | None = None
     owed: list[ToolResult] = Field(default_factory=list)
     stuck: StuckCounts
+    progress: ProgressCounts = Field(default_factory=ProgressCounts)  # the game's clock (loop/progress.py)
     totals: RunTotals
     memory: dict[str, dict[str, str]] = Field(
         default_factory=dict, description="The memory folder as the model last knew it (the state file's form)."
@@ -64,6 +66,7 @@ def capture(c: Coordinator, env: dict[str, Any] | None = None) -> Checkpoint:
     return Checkpoint(
         turn=carried.turn, model=c.cfg.model.name, layout=c.layout.name, written_at=time.time(),
         history=c.history.saved(), pending=carried.pending, owed=list(carried.owed), stuck=c.stuck.saved(),
+        progress=c.progress.saved(),
         totals=c.totals.model_copy(update={"stop_reason": "", "stop_kind": None}),
         memory=c.memory.state(), env=env or {},
     )

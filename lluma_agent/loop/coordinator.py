@@ -32,7 +32,7 @@ from lluma_agent.context import knowledge
 from lluma_agent.context.history import History, PastTurn, compact_reply
 from lluma_agent.context.plausible import Plausible
 from lluma_agent.context.request import memory_update_note
-from lluma_agent.context.stuck import Rung, StuckDetector, ladder_words, on_ladder, rung
+from lluma_agent.context.stuck import LADDER, Rung, StuckDetector, ladder_words, on_ladder, rung
 from lluma_agent.device.app import GameApp, Started, gist
 from lluma_agent.device.protocol import DeviceDisconnected, DeviceError, Phone
 from lluma_agent.device.settle import SameScreen, Settle
@@ -44,6 +44,7 @@ from lluma_agent.loop.layouts import CachedLayout, ContextLayout, Sent
 from lluma_agent.loop.navigate import Navigator, Passed
 from lluma_agent.loop.observe import VisionLike, observe
 from lluma_agent.loop.plans import Planner
+from lluma_agent.loop.progress import ProgressWatch
 from lluma_agent.loop.prompting import Prompter
 from lluma_agent.loop.recording import RecordingModel
 from lluma_agent.loop.standing import StandingChoices
@@ -144,6 +145,9 @@ class Coordinator:
             cfg.run.stuck_after, cfg.run.stuck_force_after, cfg.run.stuck_pause_after, same=self._same_screen
         )
         self.app = app  # the game as an app (None: a device that cannot start it; no foreground check, no restart)
+        # the game's clock: agent turns and dollars since the career's turn or date last moved (loop/progress.py)
+        self.own_rungs = [r for r in LADDER if r.own and (r.does != "restart" or app is not None)]
+        self.progress = ProgressWatch(cfg.run, len(self.own_rungs))
         self.guard = Guard(cfg.guard)
         # the screen map (map.enabled): recorded each turn, goTo offered, routine screens passed (loop/navigate.py)
         self.nav = Navigator(cfg, map_path_for(memory.folder), logger.folder.name, device, vision, settle, self.stop,
@@ -360,6 +364,7 @@ class Coordinator:
                 self.totals.game_starts += 1
             else:
                 self.totals.game_start_failures += 1
+        self.progress.add(turn_log)
         try:
             self.logger.write(turn_log)
         except Exception as exc:  # noqa: BLE001 - the turn's cost is kept; a folder that refuses writes ends the run
@@ -424,6 +429,8 @@ class Coordinator:
         stuck = self.stuck.state()
         if stuck.level not in ("ok", "pause"):
             lines.append(stuck.warning)
+        elif (progress := self.progress.state()).level == "warn":
+            lines.append(say("no_progress", reason=progress.reason))
         hints = self.recall(out)
         if hints:
             lines.append(knowledge.note(hints))
@@ -612,7 +619,7 @@ class Coordinator:
         stuck, rc = t.notes.stuck, self.cfg.recovery
         if stuck.level == "ok":
             self.stuck.settled(rc.calm_turns)
-            return False
+            return self.unmoved(t)
         if stuck.level in ("warn", "force"):
             self.stuck.unsettled()
             t.recovery = RecoveryLog(rung=stuck.level, reason=stuck.reason)
@@ -632,10 +639,31 @@ class Coordinator:
             return False
         t.notes.stuck = stuck.model_copy(update={"level": "recover"})
         t.recovery = RecoveryLog(rung=climb.rung, reason=stuck.reason)
-        step = rung(climb.rung)
-        take = {"input": self._rung_input, "restart": self._rung_restart, "wait": self._rung_wait}[step.does]
-        self._own(t, take(t, step, stuck.reason))
+        self._own(t, self._take(t, rung(climb.rung), stuck.reason))
         return True
+
+    def unmoved(self, t: TurnParts) -> bool:
+        """The game's clock has not moved for run.progress_after turns (loop/progress.py): the ladder's own rungs, one
+        a turn and no model call, then the run stops (stop kind no_progress). True: the coordinator took the turn."""
+        progress = self.progress.state()
+        if progress.level not in ("climb", "stop"):
+            return False
+        if progress.level == "stop":
+            why = (f"no progress: {progress.reason}; the recovery ladder "
+                   f"({', '.join(r.what for r in self.own_rungs)}) did not move it")
+            t.recovery = RecoveryLog(rung="pause", reason=why)
+            t.failures.append(f"{why}; no model call this turn")
+            self._ends(StopKind.NO_PROGRESS, why)
+            return True
+        step = self.own_rungs[self.progress.c.climbed]
+        self.progress.climbed()
+        t.recovery = RecoveryLog(rung=step.name, reason=progress.reason)
+        self._own(t, self._take(t, step, f"no progress: {progress.reason}"))
+        return True
+
+    def _take(self, t: TurnParts, step: Rung, reason: str) -> Acted:
+        take = {"input": self._rung_input, "restart": self._rung_restart, "wait": self._rung_wait}[step.does]
+        return take(t, step, reason)
 
     def _rung_input(self, t: TurnParts, step: Rung, reason: str) -> Acted:
         """An input rung (back, a safe tap): the actor plans its tool and sends it like any input."""

@@ -27,6 +27,7 @@ class StopKind(StrEnum):
     MAX_HOURS = "max_hours"  # run.max_hours hours played (`--hours H`)
     SESSION = "session"  # the game said the account logged in elsewhere ("Session Error"): a person must look
     GAME_START = "game_start"  # the game could not be started game.start_tries times in a row (not installed?)
+    NO_PROGRESS = "no_progress"  # the game's clock did not move for run.progress_after turns, the ladder climbed
 
 
 class StopFlag:
@@ -43,6 +44,7 @@ class StopFlag:
 OK_EXIT = 0
 FAILED_EXIT = 1
 STUCK_EXIT = 3
+NO_PROGRESS_EXIT = 4
 PERSON_NOW_EXIT = 130  # 128 + SIGINT: what a shell reports for a command stopped by Ctrl+C
 
 EXIT_STATUS: dict[StopKind, int] = {
@@ -61,6 +63,7 @@ EXIT_STATUS: dict[StopKind, int] = {
     StopKind.MAX_HOURS: OK_EXIT,
     StopKind.SESSION: FAILED_EXIT,
     StopKind.GAME_START: FAILED_EXIT,
+    StopKind.NO_PROGRESS: NO_PROGRESS_EXIT,
 }
 
 START_EXIT = 2  # refused at start: configuration, log folder, resume point (one line naming the key)

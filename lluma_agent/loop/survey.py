@@ -38,6 +38,7 @@ from lluma_vision.models import CompactSupport
 LEARNED_RAISES = 2  # options seen to keep a screen (raised, not committed) before the map counts it one to survey
 SAME_NAME = 80  # rapidfuzz ratio: an OCR spelling of the pressed option ("Stamlna") names it (the event book's 80)
 PRESSES = ("pressButton", "tapText")  # the model's ways to press an option by its name
+NO_GAINS = "none read"  # a row's gains when the reading found none
 
 
 def same_option(a: str, b: str) -> bool:
@@ -48,7 +49,7 @@ def same_option(a: str, b: str) -> bool:
 def facts_line(option: str, obs: Observation) -> str:
     """What one raised option shows, as the survey's row: its gains, failure and the energy it leaves."""
     view = compact(obs.out)
-    gains = ", ".join(f"{k.split('#')[0]} {v}" for k, v in view.gains.items()) or "none read"
+    gains = ", ".join(f"{k.split('#')[0]} {v}" for k, v in view.gains.items()) or NO_GAINS
     failure = next((v for k, v in view.values.items() if k.casefold().startswith("failure")), "not read")
     now, after = view.gauges.get("Energy"), view.gauges.get("Energy after")
     energy = f"energy {now:.2f} -> {after:.2f}" if now is not None and after is not None else "energy not read"
@@ -210,6 +211,9 @@ class Surveyor:
     @staticmethod
     def _table(log: SurveyLog, selected: str) -> str:
         read = [f"- {row.line}" for row in log.rows if row.line]
+        if read and all(f"gains {NO_GAINS};" in row.line for row in log.rows if row.line):
+            read.append("(no gains were read for any option: the reading lost them, not the game; judge from the "
+                        "screenshot, or press the option you would choose without them)")
         stopped = next((f"(the survey stopped at {row.option}: {row.note})" for row in log.rows if row.note), "")
         missing = [o for o in log.options if not any(same_option(o, row.option) and row.line for row in log.rows)]
         unread = [f"not read: {', '.join(missing)}"] if missing else []

@@ -300,6 +300,14 @@ class CareerBook:
             c.races_won += _shows(view, WIN.lower())
         self._in_race_result = result
 
+    def clock(self) -> tuple[int, int | None, int]:
+        """Where the game's clock stands: careers ended, the open career's game turn as last read (None before its
+        hub shows), races run in it."""
+        c = self._open
+        if c is None or not c.playing:
+            return len(self.ended), None, 0
+        return len(self.ended), c.game_turns, c.races_entered
+
     def in_progress(self) -> CareerSummary | None:
         """The career going on, as a record marked not complete; None between careers (no hub seen yet). One whose
         Finish was pressed is complete (the game has completed it) though the run stopped during its results."""

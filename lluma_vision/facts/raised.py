@@ -22,6 +22,11 @@ PILL_GAP = 0.15
 # 0.8 (Stamina, mrhorseshoe) on the real screens; the Back/Menu row is 1.9+ heights away there.
 ROW_BELOW = 1.5
 LIFT = 0.01  # a tile of the row may sit this share of the frame's height above the raised one (OCR boxes jitter)
+# Ways out are never options (FACTS: the training screen's Back sits bottom-left; a perfect reading's box for it can
+# fall in the tiles' row, and a survey that raised "Back" left the screen every turn). The clients' words: Global,
+# Japanese (戻る, 閉じる, キャンセル) and Korean (뒤로, 닫기, 취소).
+WAYS_OUT = frozenset({"back", "close", "cancel", "return", "quit", "exit", "戻る", "閉じる", "キャンセル", "뒤로",
+                      "닫기", "취소"})
 
 
 class Raised(BaseModel):
@@ -32,7 +37,8 @@ class Raised(BaseModel):
 
 
 def _worded(name: str) -> bool:
-    return any(w.isalpha() and len(w) > 1 for w in name.split("#")[0].split())
+    base = name.split("#")[0]
+    return base.strip().casefold() not in WAYS_OUT and any(w.isalpha() and len(w) > 1 for w in base.split())
 
 
 def raised(out: VisionOutput) -> Raised | None:
