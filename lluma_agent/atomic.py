@@ -57,10 +57,10 @@ class NotRegular(OSError):
         self.kind = kind
 
 
-def read_regular(path: Path | str) -> bytes:
+def read_regular(path: Path | str, limit: int = -1) -> bytes:
     """The bytes of `path`, a regular file; NotRegular at once for anything else (opened without blocking, then
-    checked on the open file: a FIFO's read would wait for a writer that never comes). FileNotFoundError and
-    other OSErrors as `open` raises them."""
+    checked on the open file: a FIFO's read would wait for a writer that never comes, a link to /dev/zero would
+    never end). At most `limit` bytes when it is given. FileNotFoundError and other OSErrors as `open` raises them."""
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     try:
         mode = os.fstat(fd).st_mode
@@ -69,7 +69,7 @@ def read_regular(path: Path | str) -> bytes:
         os.set_blocking(fd, True)
         with os.fdopen(fd, "rb") as fh:
             fd = -1  # the file object closes it
-            return fh.read()
+            return fh.read(limit)
     finally:
         if fd >= 0:
             os.close(fd)

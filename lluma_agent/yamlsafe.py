@@ -94,19 +94,27 @@ def load(text: str) -> Any:
         loader.dispose()
 
 
+def problem(exc: Exception) -> str:
+    """What is wrong with a YAML text (`load`'s error), on one line, with where it is when PyYAML knows."""
+    mark = getattr(exc, "problem_mark", None)
+    where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+    return f"{getattr(exc, 'problem', None) or (str(exc).splitlines() or [type(exc).__name__])[0]}{where}"
+
+
 _BOMS = ((codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"), (codecs.BOM_UTF16_LE, "UTF-16"),
          (codecs.BOM_UTF16_BE, "UTF-16"))
 
 
-def decode(data: bytes) -> str:
-    """A file's text; ValueError naming the encoding (or the first bad byte) when it is not UTF-8."""
+def decode(data: bytes, final: bool = True) -> str:
+    """A file's text; ValueError naming the encoding (or the first bad byte) when it is not UTF-8. Not `final`: the
+    file's first bytes, cut where they were read (a character cut in two at the end is no fault, and is left out)."""
     for bom, name in _BOMS:
         if data.startswith(bom):
             raise ValueError(f"the file is {name}, not UTF-8; save it as UTF-8")
     if data[:64].count(0) >= 8:  # every other byte zero: UTF-16 without a byte-order mark
         raise ValueError("the file looks like UTF-16, not UTF-8; save it as UTF-8")
     try:
-        return data.decode("utf-8-sig")
+        return codecs.getincrementaldecoder("utf-8-sig")().decode(data, final=final)
     except UnicodeDecodeError as exc:
         raise ValueError(f"the file is not UTF-8 (byte 0x{data[exc.start]:02x} at position {exc.start}); "
                          "save it as UTF-8") from None

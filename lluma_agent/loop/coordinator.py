@@ -155,7 +155,7 @@ class Coordinator:
         # what each event choice did, beside the map and with it (loop/eventbook.py)
         self.events = EventMemory(events_path(self.nav.path), logger.folder.name, self.nav.enabled, self.clock.wall)
         # the model's own answers to events it has met, pressed when they show again (loop/standing.py)
-        self.standing = StandingChoices(memory.folder)
+        self.standing = StandingChoices(memory.folder, memory.max_file_bytes)
         # one checked press at a time for the coordinator's own sequences: a survey of a screen's options, a plan
         self.stepper = Stepper(cfg, device, vision, settle, stopping=lambda: self.stop.requested, clock=self.clock)
         self.survey = Surveyor(cfg, self.stepper, self.nav, logger.save_screenshot)
@@ -509,6 +509,7 @@ class Coordinator:
             if acted.stop:
                 self.request_stop()  # a person stopped the run during a goTo walk
         ran = self.plans.after_act(acted, reading, self.actor, lambda seen: self._ctx(t.state, seen), self._asks(t))
+        t.failures += self.plans.told()  # the model's procedures file left out: said once
         if ran is not None:  # a plan's later steps, each checked (loop/plans.py)
             acted, t.plan = ran.acted, ran.log
             t.guard += ran.guarded

@@ -8,6 +8,7 @@ when the state shows again, and the model told on the next sighting of the event
 - `chose(action, out)`: after the model's input: a press of one of an event's choices starts the wait.
 - `note(out)`: on an event's choice screen, `<events>...</events>` when the book knows the event.
 The book lives beside the map (`memory.events.json`) and follows `map.enabled`: off, nothing is read or written.
+Runs on one memory folder share it as they share the map (navmap/shared.py: locked, journaled, merged).
 """
 
 from __future__ import annotations
@@ -20,9 +21,8 @@ from pathlib import Path
 from rapidfuzz import fuzz, process
 
 from lluma_agent.navmap.events import (
-    EVENTS_VERSION,
+    BOOK,
     SETTLE_TURNS,
-    SUFFIX,
     EventBook,
     PendingChoice,
     TraineeState,
@@ -30,7 +30,8 @@ from lluma_agent.navmap.events import (
     gains_of,
     state_of,
 )
-from lluma_agent.navmap.jsonfile import BookError, open_book, save_book
+from lluma_agent.navmap.jsonfile import BookError
+from lluma_agent.navmap.shared import SharedBook
 from lluma_agent.runlog.turnlog import ActionLog
 from lluma_vision.facts.story import event_choices, event_title
 from lluma_vision.models import VisionOutput
@@ -55,9 +56,10 @@ class EventMemory:
     def __init__(self, path: Path, run: str, enabled: bool, clock: Callable[[], float] = time.time) -> None:
         self.path, self.run, self.enabled, self.clock = path, run, enabled, clock
         self.book, self.notice = (EventBook(), "")
+        self.file = SharedBook(path, BOOK)  # other runs on the same memory folder write it too: merged at each save
         if enabled:
             try:
-                self.book, self.notice = open_book(path, EventBook, "an event book", EVENTS_VERSION, SUFFIX)
+                self.book, self.notice = self.file.open()
             except BookError as exc:
                 self.notice = f"{exc}; nothing is kept this run"
                 self.enabled = False
@@ -125,7 +127,7 @@ class EventMemory:
         if not self.enabled:
             return ""
         try:
-            save_book(self.path, self.book)
+            self.book, told = self.file.save(self.book)
         except (OSError, ValueError) as exc:
             return f"events: not saved to {self.path} ({type(exc).__name__}: {exc})"
-        return ""
+        return f"events: {told}" if told else ""

@@ -43,7 +43,8 @@ from lluma_agent.loop.turn import Notes, Observation
 from lluma_agent.navmap import PendingStep, ScreenMap, Transition
 from lluma_agent.navmap.actions import ActionKey, key_of, readable
 from lluma_agent.navmap.model import Routine
-from lluma_agent.navmap.shared import SharedMap
+from lluma_agent.navmap.shared import SharedBook
+from lluma_agent.navmap.store import MAP
 from lluma_agent.runlog.turnlog import ActionLog, NavigationStep, RoutineLog
 from lluma_agent.tools.actions import ActionError, InputTool, PlannedAction, element_of
 from lluma_agent.tools.goto import GoTo
@@ -238,7 +239,7 @@ class Navigator:
         self.device, self.vision, self.settle = device, vision, settle
         self.stop, self.clock = stop, clock
         self.enabled = cfg.map.enabled
-        self.file = SharedMap(path)  # other runs on the same memory folder write it too: merged at each save
+        self.file = SharedBook(path, MAP)  # other runs on the same memory folder write it too: merged at each save
         self.map, self.notice = self.file.open() if self.enabled else (ScreenMap(), "")
         if self.notice:
             _log.warning("screen map: %s", self.notice)

@@ -8,11 +8,14 @@ committed). The first press is this turn's input (the actor sends it like any: t
 rest go through `Stepper` (a person's stop, the spend gate, `--step`, the guard, `--confirm`, the stale-frame check).
 A surprise (a screen other than expected, a button not there, a spend, a refusal) stops the plan: the model gets the
 turn with what was done and where it is. A procedure the model wrote is validated when it is asked for (known step
-kinds, arguments declared, bounded length); a bad one is one clear error to the model, nothing is sent.
+kinds, arguments declared, bounded length); a bad one is one clear error to the model, nothing is sent. Its file is
+read through the hardened loader (lluma_agent/safeload.py: what the file is, its size, encoding and depth): a bad
+file costs only its own procedures, never the built-in ones; it is named once to a person and left where it is.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,6 +26,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 from rapidfuzz import fuzz
 
+from lluma_agent import safeload, yamlsafe
 from lluma_agent.config import Config
 from lluma_agent.loop.acting import Acted, Actor
 from lluma_agent.loop.navigate import Navigator, spend
@@ -39,11 +43,13 @@ from lluma_vision.facts.raised import raised
 from lluma_vision.models import VisionOutput
 
 MEMORY_FILE = "procedures.yaml"  # the model's own procedures, in its memory folder
+OWN_SOURCE = f"memory file {MEMORY_FILE}"  # how the model knows it
 MAX_STEPS = 12  # steps of one procedure (a turn of the game takes 3-4 presses; a skill list a few more)
 MAX_HAZARDS = 2  # dialogs over the game passed after one step (a connection error, then a date change)
 MAX_PRESSES = 24  # presses of one plan, goto walks included: a loop on the map cannot run on
 SAME_SCREEN_NAME = 80  # rapidfuzz ratio: the screen reached is the one `expect` names (OCR spellings)
 _ARG = re.compile(r"\{(\w+)\}")
+_log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -104,24 +110,39 @@ class Procedure(BaseModel):
         return self
 
 
+class ProcedureError(PlanError):
+    """A procedures file that cannot be used: its source and what is wrong with it."""
+
+    def __init__(self, source: str, problem: str) -> None:
+        super().__init__(f"{source}: {problem}")
+        self.problem = problem
+
+
 def parse(text: str, source: str) -> dict[str, Procedure]:
-    """The procedures of one YAML text (a mapping of name -> procedure); PlanError names the source and the fault."""
+    """The procedures of one YAML text (a mapping of name -> procedure); ProcedureError names the source and the
+    fault."""
     try:
-        data = yaml.safe_load(text) or {}
+        data = yamlsafe.load(text)
     except yaml.YAMLError as exc:
-        raise PlanError(f"{source} is not YAML ({exc})") from None
+        raise ProcedureError(source, f"not YAML: {yamlsafe.problem(exc)}") from None
+    return procedures_of(data, source)
+
+
+def procedures_of(data: Any, source: str) -> dict[str, Procedure]:
+    """The procedures `data` (a YAML document) holds; ProcedureError names the source and the first fault."""
+    if data is None:
+        return {}
     if not isinstance(data, dict):
-        raise PlanError(f"{source} must map procedure names to procedures")
+        raise ProcedureError(source, "it must map procedure names to procedures")
     out = {}
     for name, body in data.items():
         if not isinstance(name, str) or not re.fullmatch(r"[a-z][a-z0-9_]{0,30}", name):
-            raise PlanError(f"{source}: {name!r} is not a procedure name (lower case letters, digits, _)")
+            raise ProcedureError(source, f"{name!r} is not a procedure name (lower case letters, digits, _)")
         try:
             out[name] = Procedure.model_validate(body)
         except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(x) for x in first["loc"])
-            raise PlanError(f"{source}: procedure {name!r}{f' at {where}' if where else ''}: {first['msg']}") from None
+            where, what = safeload.fault(exc)
+            raise ProcedureError(source, f"procedure {name!r}{f' at {where}' if where else ''}: {what}") from None
     return out
 
 
@@ -203,14 +224,42 @@ class Planner:
         self.enabled = cfg.plans.enabled
         self.built_in = built_in()
         self.plan: Plan | None = None  # the plan whose first press this turn's input is
+        self.problem = ""  # what is wrong with the model's procedures file, as last read ("" when nothing)
+        self._said = ""  # the line a person was last told of it (told again only when it changes)
+        self._unsaid: list[str] = []  # ...for the turn log
 
     def procedures(self) -> dict[str, Procedure]:
-        """The built-in procedures and the model's own (its memory file; a bad file is a PlanError)."""
+        """The built-in procedures and the model's own, read from its memory file through the hardened loader (depth,
+        size, encoding, what the file is). A bad file costs only its own procedures: it is left as it is (the model
+        and a person see it in the memory folder and mend it), `problem` says what is wrong, a person is told once
+        (stderr, the turn log) and the built-in procedures go on."""
         path = self.memory.folder / MEMORY_FILE
-        own = parse(path.read_text("utf-8"), f"memory file {MEMORY_FILE}") if path.is_file() else {}
-        if clash := sorted(set(own) & set(self.built_in)):
-            raise PlanError(f"memory file {MEMORY_FILE}: {', '.join(clash)} is a built-in procedure's name")
+        try:
+            own = procedures_of(safeload.read_yaml(path, limit=self.memory.max_file_bytes), OWN_SOURCE)
+            if clash := sorted(set(own) & set(self.built_in)):
+                raise ProcedureError(OWN_SOURCE, f"{', '.join(clash)} is a built-in procedure's name")
+        except FileNotFoundError:
+            own = {}
+        except (safeload.Refused, ProcedureError) as exc:
+            self.problem = exc.problem
+            line = f"{path}: {exc.problem}; its procedures are left out (the file stays), the built-in ones go on"
+            if line != self._said:
+                self._said = line
+                self._unsaid.append(f"plans: {line}")
+                _log.warning("plans: %s", line)
+            return self.built_in
+        self.problem = self._said = ""
         return {**self.built_in, **own}
+
+    def told(self) -> list[str]:
+        """What the turn log must say of the model's procedures file (once per problem)."""
+        out, self._unsaid = self._unsaid, []
+        return out
+
+    def _bad_file(self) -> str:
+        """The model's procedures file's problem, for the model ("" when none)."""
+        return (f"memory file {MEMORY_FILE}: {self.problem} (none of its procedures is used until it is mended)"
+                if self.problem else "")
 
     def listing(self) -> str:
         """The built-in procedures, one line each, for the tool's description."""
@@ -224,7 +273,8 @@ class Planner:
         try:
             procs = self.procedures()
             if name not in procs:
-                raise PlanError(f"no procedure {name!r}; known: {', '.join(sorted(procs))}")
+                bad = f"; {self._bad_file()}" if self.problem else ""
+                raise PlanError(f"no procedure {name!r}; known: {', '.join(sorted(procs))}{bad}")
             steps = expand(procs[name], args)
         except PlanError as exc:
             raise ActionError(str(exc)) from None
@@ -410,12 +460,13 @@ class Planner:
     def _told(self, log: PlanLog, here: Observation) -> str:
         where = self.nav.map.label(self.nav.screen(here.out).id) if self.nav.enabled else self.nav.screen(here.out).name
         did = "; ".join(f"{s.action} -> {s.reached or '?'}" for s in log.steps if s.reached)
+        bad = f". Note: {self._bad_file()}" if self.problem else ""
         if log.done:
-            return f"runPlan({log.name}): done in {len(log.steps)} step(s) ({did}); you are on {where}"
+            return f"runPlan({log.name}): done in {len(log.steps)} step(s) ({did}); you are on {where}{bad}"
         last = log.steps[-1] if log.steps else None
         why = last.note if last is not None and last.note else "it stopped"
         return (f"runPlan({log.name}): stopped at step {last.step if last else 1} ({why}); done: {did or 'nothing'}; "
-                f"you are on {where}")
+                f"you are on {where}{bad}")
 
 
 def _named(expected: str, name: str, label: str) -> bool:

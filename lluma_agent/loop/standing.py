@@ -20,10 +20,12 @@ leaves the event to the model.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from lluma_agent import safeload, yamlsafe
 from lluma_agent.loop.eventbook import event_name, same_name
 from lluma_agent.navmap.events import state_of
 from lluma_vision.facts.story import event_choices
@@ -62,9 +64,14 @@ class Standing(BaseModel):
 def parse(text: str) -> dict[str, Standing]:
     """The file's rules by event title; StandingError naming what is wrong."""
     try:
-        data = yaml.safe_load(text) if text.strip() else {}
+        data = yamlsafe.load(text)
     except yaml.YAMLError as exc:
-        raise StandingError(f"memory file {MEMORY_FILE} is no YAML ({exc})") from None
+        raise StandingError(f"memory file {MEMORY_FILE} is no YAML ({yamlsafe.problem(exc)})") from None
+    return rules_of(data)
+
+
+def rules_of(data: Any) -> dict[str, Standing]:
+    """The rules a YAML document holds; StandingError naming what is wrong."""
     if data is None:
         return {}
     if not isinstance(data, dict):
@@ -76,10 +83,9 @@ def parse(text: str) -> dict[str, Standing]:
         try:
             rules[str(title)] = Standing(choose=rule) if isinstance(rule, str) else Standing.model_validate(rule)
         except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"])
+            where, what = safeload.fault(exc)
             raise StandingError(f"memory file {MEMORY_FILE}: {title!r}{': ' + where if where else ''}: "
-                                f"{first['msg']} (a choice, or {{choose, energy_below, then}})") from None
+                                f"{what} (a choice, or {{choose, energy_below, then}})") from None
     return rules
 
 
@@ -87,19 +93,21 @@ class StandingChoices:
     """The model's standing choices, read from its memory folder each time an event's choices show (a person's or
     the model's edit counts at once)."""
 
-    def __init__(self, folder: Path) -> None:
-        self.path = folder / MEMORY_FILE
+    def __init__(self, folder: Path, limit: int = safeload.MAX_BYTES) -> None:
+        self.path, self.limit = folder / MEMORY_FILE, limit  # limit: bytes (a memory file's most, memory.store)
 
     def pick(self, out: VisionOutput) -> tuple[str | None, str]:
         """(the choice to press on this event's choices, the rule's words) or (None, a problem for the model or
         "" when no rule applies)."""
         choices = [name for name, _ in event_choices(out)]
-        if not choices or not self.path.is_file():
+        if not choices:
             return None, ""
-        try:
-            rules = parse(self.path.read_text("utf-8"))
-        except (OSError, UnicodeDecodeError) as exc:
-            return None, f"memory file {MEMORY_FILE} cannot be read ({exc})"
+        try:  # the hardened loader: what the file is, its size, encoding and depth
+            rules = rules_of(safeload.read_yaml(self.path, limit=self.limit))
+        except FileNotFoundError:
+            return None, ""
+        except safeload.Refused as exc:
+            return None, f"memory file {MEMORY_FILE}: {exc.problem}; no standing choice was used"
         except StandingError as exc:
             return None, f"{exc}; no standing choice was used"
         known = same_name(event_name(out, choices), rules)  # the event book's name for it

@@ -11,7 +11,9 @@ not parse is shown to the model with the problem, never hidden.
 
 The block the model reads never holds more than the budget (`memory.budget_tokens`, estimated): files a
 person made too big are shown cut, in name order, with a note at the cut saying so; `warnings()` says the
-same for the live output and `lluma doctor`. A file whose name is not UTF-8 is skipped with a note.
+same for the live output and `lluma doctor`. A file whose name is not UTF-8 is skipped with a note; one whose text
+is not is shown with replacement characters and named (its encoding), as a FIFO or a device is never read
+(lluma_agent/safeload.py).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel
 
-from lluma_agent import yamlsafe
+from lluma_agent import safeload, yamlsafe
 from lluma_agent.atomic import atomic_write_text, remove_stale_temps
 from lluma_agent.context.request import file_element
 from lluma_agent.context.tokens import cut_to_tokens, estimate_text_tokens, estimate_upto
@@ -73,6 +75,7 @@ class MemoryFile(BaseModel):
     name: str
     content: str
     tokens: int
+    problem: str = ""  # what is wrong with its encoding: not UTF-8, shown with replacement characters
     shown: str | None = None  # what the model is shown when the budget cuts it (None: all of `content`)
     shown_tokens: int = 0  # its estimate
 
@@ -82,6 +85,7 @@ class MemoryFile(BaseModel):
 
 
 SKIPPED = "{}: skipped, its name is not UTF-8; rename it"
+NOT_UTF8 = "{}: {} (shown with replacement characters)"
 NOTE_RESERVE = 60  # about a cut file's note, in estimated tokens
 
 
@@ -100,7 +104,7 @@ def render_block(files: list[MemoryFile], skipped: list[str], budget: int) -> st
                 "none is shown]\n</memory>")
     parts = []
     for f in files:
-        attrs = {"problem": p} if (p := yaml_problem(f.name, f.content)) else {}
+        attrs = {"problem": p} if (p := f.problem or yaml_problem(f.name, f.content)) else {}
         parts.append(file_element(f.name, f.visible + (cut_note(f, budget) if f.shown is not None else ""), **attrs))
     parts += [f"[skipped {n}: its name is not UTF-8; rename it]" for n in skipped]
     return "<memory>\n" + "\n".join(parts) + "\n</memory>"
@@ -167,9 +171,7 @@ def yaml_problem(name: str, text: str) -> str | None:
     try:
         yamlsafe.load(text)
     except (yaml.YAMLError, ValueError) as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-        return f"not valid YAML: {getattr(exc, 'problem', None) or str(exc).splitlines()[0]}{where}"
+        return f"not valid YAML: {yamlsafe.problem(exc)}"
     return None
 
 
@@ -201,14 +203,13 @@ def max_file_bytes(budget_tokens: int) -> int:
     return max(4096, budget_tokens * _BYTES_PER_BUDGET_TOKEN)
 
 
-def read_capped(path: Path, limit: int) -> str:
-    """A file's text, capped at `limit` bytes; not UTF-8 is shown with replacement characters."""
-    with path.open("rb") as fh:
-        data = fh.read(limit + 1)
-    text = data[:limit].decode("utf-8", errors="replace")
-    if len(data) > limit:
+def read_capped(path: Path, limit: int) -> tuple[str, str]:
+    """A file's text, capped at `limit` bytes, and what is wrong with its encoding ("" when none: a file that is
+    not UTF-8 is shown with replacement characters and named); a FIFO or a device is refused at once (OSError)."""
+    text, problem, cut = safeload.read_shown(path, limit)
+    if cut:
         text += f"\n[... file cut at {limit} bytes: larger than the memory budget allows]"
-    return text
+    return text, problem
 
 
 def scan(folder: Path) -> tuple[list[Path], list[str]]:
@@ -232,12 +233,17 @@ def budget_warnings(folder: Path, budget: int, factor: float = 1.0) -> list[str]
     files: list[MemoryFile] = []
     for path in paths:
         try:
-            text = read_capped(path, max_file_bytes(budget))
+            text, problem = read_capped(path, max_file_bytes(budget))
         except OSError:
             continue
-        files.append(MemoryFile(name=path.name, content=text,
+        files.append(MemoryFile(name=path.name, content=text, problem=problem,
                                 tokens=estimate_upto(text, budget - sum(f.tokens for f in files) + 1)))
-    return [*fit_budget(files, skipped, budget, factor), *(SKIPPED.format(n) for n in skipped)]
+    return [*fit_budget(files, skipped, budget, factor), *(SKIPPED.format(n) for n in skipped), *encodings(files)]
+
+
+def encodings(files: list[MemoryFile]) -> list[str]:
+    """A line for each file that is not UTF-8, naming it and its encoding."""
+    return [NOT_UTF8.format(f.name, f.problem) for f in sorted(files, key=lambda f: f.name) if f.problem]
 
 
 class MemoryStore:
@@ -255,7 +261,8 @@ class MemoryStore:
         self._fit_key: tuple[object, ...] = ()
         self.skipped: list[str] = []  # names that are not UTF-8 (shown readable), left out with a note
         self.cut: list[str] = []  # one warning per file the budget cuts
-        self.on_warning: Callable[[str], None] | None = None  # told when the cut or skipped files change
+        self.encodings: list[str] = []  # one warning per file that is not UTF-8
+        self.on_warning: Callable[[str], None] | None = None  # told when the cut, skipped or not-UTF-8 files change
         self.last_by: dict[str, Author] = {}  # who changed each file last
         # Each file's lines as the agent last wrote them: a rewrite of a file a person edited drops "a person's
         # lines" only among the lines the agent did not write itself.
@@ -291,13 +298,13 @@ class MemoryStore:
             raise MemoryError_(f"{name!r} exists but is not a regular file (a folder?); choose another name")
         return path
 
-    def _read(self, path: Path) -> str:
+    def _read(self, path: Path) -> tuple[str, str]:
         return read_capped(path, self.max_file_bytes)
 
     # ---- between runs --------------------------------------------------------------------------
     def _load_state(self) -> dict[str, dict[str, str]] | None:
         try:
-            data = json.loads((self.folder / STATE_FILE).read_text(encoding="utf-8"))
+            data = safeload.read_json(self.folder / STATE_FILE)  # a FIFO, a bomb or a deep nest: refused at once
             files = data["files"]
             return {n: {"content": str(f["content"]), "by": str(f.get("by", "agent"))} for n, f in files.items()}
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
@@ -335,8 +342,8 @@ class MemoryStore:
         return {f.name: _digest(f.content) for f in self.files}
 
     def problems(self) -> dict[str, str]:
-        """Files that cannot be what they claim to be: a .yaml that does not parse."""
-        return {f.name: p for f in self.files if (p := yaml_problem(f.name, f.content))}
+        """Files that cannot be what they claim to be: not UTF-8, a .yaml that does not parse."""
+        return {f.name: p for f in self.files if (p := f.problem or yaml_problem(f.name, f.content))}
 
     # ---- reading -------------------------------------------------------------------------------
     def refresh(self) -> list[MemoryChange]:
@@ -355,13 +362,13 @@ class MemoryStore:
         paths, skipped = scan(self.folder)
         for path in paths:
             try:
-                # A file that is not UTF-8 is still shown (with replacement characters), never dropped.
-                text = self._read(path)
+                # A file that is not UTF-8 is still shown (with replacement characters), never dropped, and named.
+                text, problem = self._read(path)
             except OSError:
                 continue
             # Counted exactly while the budget lasts (in name order, as the block shows them); past it, estimated.
             spent = sum(f.tokens for f in current.values())
-            current[path.name] = MemoryFile(name=path.name, content=text,
+            current[path.name] = MemoryFile(name=path.name, content=text, problem=problem,
                                             tokens=self._estimate(text, self.budget_tokens - spent))
         digests = {n: _digest(f.content) for n, f in current.items()}
         self._tokens = {digests[n]: f.tokens for n, f in current.items()}
@@ -373,10 +380,11 @@ class MemoryStore:
         else:
             cut = fit_budget([current[n] for n in sorted(current)], skipped, self.budget_tokens, self.token_factor)
             self._fit_key = key
-        if self.on_warning and (cut, skipped) != (self.cut, self.skipped):
-            for line in [*cut, *(SKIPPED.format(n) for n in skipped)]:
+        odd = encodings(list(current.values()))
+        if self.on_warning and (cut, skipped, odd) != (self.cut, self.skipped, self.encodings):
+            for line in [*cut, *(SKIPPED.format(n) for n in skipped), *odd]:
                 self.on_warning(line)
-        self.cut, self.skipped = cut, skipped
+        self.cut, self.skipped, self.encodings = cut, skipped, odd
         changes: list[MemoryChange] = []
         if self._loaded:
             for name in sorted(set(current) | set(self._known)):
@@ -408,8 +416,8 @@ class MemoryStore:
         return known if known is not None else estimate_upto(text, max(0, left) + 1)
 
     def warnings(self) -> list[str]:
-        """Files the model is not shown whole: cut by the budget, or skipped for their name."""
-        return [*self.cut, *(SKIPPED.format(n) for n in self.skipped)]
+        """Files the model is not shown whole or as written: cut by the budget, skipped for their name, not UTF-8."""
+        return [*self.cut, *(SKIPPED.format(n) for n in self.skipped), *self.encodings]
 
     def shown(self) -> dict[str, str]:
         """Each file as the model is shown it (cut by the budget where it must be)."""
@@ -447,7 +455,7 @@ class MemoryStore:
 
     def _unchanged_on_disk(self, name: str, path: Path) -> None:
         """Refuse to overwrite an edit a person made after the model last saw the file."""
-        on_disk = self._read(path) if path.exists() else None
+        on_disk = self._read(path)[0] if path.exists() else None
         if (on_disk is None and name in self._known) or (
             on_disk is not None and self._known.get(name) != _digest(on_disk)
         ):

@@ -9,16 +9,21 @@ gains the screen where it was pressed previewed ("+N" over a stat on the trainin
 added is not the event's.
 
 The book is one JSON file beside the memory folder (`memory.events.json`), written atomically after each turn
-like the map, and a damaged one is set aside, never silently replaced (lluma_agent/navmap/jsonfile.py).
+like the map, shared by runs on one memory folder like the map (`record` is journaled: navmap/shared.py), and a
+damaged one is set aside, never silently replaced (navmap/jsonfile.py). Damaged means any fault of the file or
+of its entries: numbers not finite (NaN, Infinity), a type other than written, a fact counted with no sum.
 """
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Annotated
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from lluma_agent.navmap.jsonfile import Kind
+from lluma_agent.navmap.shared import Journaled
 from lluma_vision.models import VisionOutput
 
 EVENTS_VERSION = 1
@@ -31,7 +36,13 @@ SETTLE_TURNS = 12  # agent turns an event's outcome is waited for (the sim's eve
 SHOWN_CHOICES = 4  # choices told per event (events offer 2-3)
 
 
-class TraineeState(BaseModel):
+class Strict(BaseModel):
+    """Read from a file another run or a person may have damaged: the types as written, numbers finite."""
+
+    model_config = ConfigDict(strict=True, allow_inf_nan=False)
+
+
+class TraineeState(Strict):
     """What one reading showed of the trainee (None or missing: not shown)."""
 
     stats: dict[str, float] = Field(default_factory=dict)  # Speed..Wit and "Skill Pts"
@@ -94,12 +105,23 @@ def effect(before: TraineeState, after: TraineeState) -> dict[str, float]:
     return out
 
 
-class ChoiceRecord(BaseModel):
+class ChoiceRecord(Strict):
     """A choice's outcomes so far: how often it was measured, and each fact's sum over the times it was read."""
 
-    times: int = 0
+    times: int = Field(0, ge=0)
     sums: dict[str, float] = Field(default_factory=dict)
-    counts: dict[str, int] = Field(default_factory=dict)  # times each fact was read before and after
+    counts: dict[str, Annotated[int, Field(ge=1)]] = Field(default_factory=dict)  # times each fact was read
+
+    @model_validator(mode="after")
+    def _consistent(self) -> ChoiceRecord:
+        """Each fact counted has its sum and none is counted more often than the choice was measured (`means`)."""
+        if missing := sorted(set(self.counts) - set(self.sums)):
+            raise ValueError(f"{', '.join(missing)} counted with no sum")
+        if missing := sorted(set(self.sums) - set(self.counts)):
+            raise ValueError(f"{', '.join(missing)} summed with no count")
+        if over := sorted(k for k, n in self.counts.items() if n > self.times):
+            raise ValueError(f"{', '.join(over)} counted more often than the choice's {self.times} time(s)")
+        return self
 
     def add(self, change: dict[str, float]) -> None:
         self.times += 1
@@ -111,12 +133,12 @@ class ChoiceRecord(BaseModel):
         return {k: round(self.sums[k] / n, 1) for k, n in self.counts.items() if n}
 
 
-class EventRecord(BaseModel):
+class EventRecord(Strict):
     choices: dict[str, ChoiceRecord] = Field(default_factory=dict)
     last_seen: float = 0.0
 
 
-class PendingChoice(BaseModel):
+class PendingChoice(Strict):
     """A choice made, its outcome not yet read."""
 
     event: str
@@ -126,12 +148,14 @@ class PendingChoice(BaseModel):
     run: str
 
 
-class EventBook(BaseModel):
+class EventBook(Journaled, Strict):
+    OWN = ("pending",)  # the run's own choice awaiting its outcome; `record` is journaled (navmap/shared.py)
     version: int = EVENTS_VERSION
     events: dict[str, EventRecord] = Field(default_factory=dict)
     pending: PendingChoice | None = None
 
     def record(self, event: str, choice: str, change: dict[str, float], now: float) -> None:
+        self._note("record", event, choice, change, now)
         rec = self.events.setdefault(event, EventRecord())
         rec.choices.setdefault(choice, ChoiceRecord()).add(change)
         rec.last_seen = now
@@ -151,3 +175,6 @@ class EventBook(BaseModel):
 def events_path(map_path: Path) -> Path:
     """`memory.map.json` -> `memory.events.json`: the book sits beside the map."""
     return map_path.with_name(map_path.name.removesuffix(".map.json") + SUFFIX)
+
+
+BOOK = Kind(EventBook, "an event book", EVENTS_VERSION, SUFFIX, "book")

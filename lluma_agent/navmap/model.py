@@ -23,9 +23,11 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
-from pydantic import BaseModel, Field, PrivateAttr
+from pydantic import BaseModel, Field
+
+from lluma_agent.navmap.shared import Journaled
 
 MAP_VERSION = 1
 MIN_USES = 1  # every step of a walk is checked: an edge seen once is worth trying (a fluke stops the walk)
@@ -111,7 +113,8 @@ class PendingStep(BaseModel):
     why: str = ""  # what the pass followed when it was no way the map learned (the model's standing choice)
 
 
-class ScreenMap(BaseModel):
+class ScreenMap(Journaled):
+    OWN = ("pending", "arrival")  # the run's own: its action awaiting its outcome, how its screen was reached
     version: int = MAP_VERSION
     screens: dict[str, ScreenInfo] = Field(default_factory=dict)
     transitions: list[Transition] = Field(default_factory=list)
@@ -119,13 +122,8 @@ class ScreenMap(BaseModel):
     pending: PendingStep | None = None
     interruptions: list[Interruption] = Field(default_factory=list)
     arrival: Arrival | None = None  # how the screen now shown was reached (an interruption's step is moved)
-    # What was recorded since the map was read or written, in order: replayed onto the file as another run that
-    # shares it left it (navmap/shared.py), so neither run's steps are lost.
-    _journal: list[tuple[str, tuple[Any, ...]]] = PrivateAttr(default_factory=list)
-
-    @property
-    def journal(self) -> list[tuple[str, tuple[Any, ...]]]:
-        return self._journal
+    # see, record and missed are journaled: replayed onto the file as another run that shares it left it
+    # (navmap/shared.py), so neither run's steps are lost.
 
     def __eq__(self, other: object) -> bool:
         """The same map: its screens, ways, interruptions and pending step (how it was recorded is no part of it)."""
@@ -133,14 +131,9 @@ class ScreenMap(BaseModel):
             return NotImplemented
         return self.__dict__ == other.__dict__
 
-    def replay(self, journal: list[tuple[str, tuple[Any, ...]]]) -> None:
-        """Record again what another copy of the map recorded (its journal), in order."""
-        for op, args in journal:
-            getattr(self, op)(*args)
-
     # ---- recording ------------------------------------------------------------------------------------
     def see(self, screen_id: str, name: str, now: float) -> None:
-        self._journal.append(("see", (screen_id, name, now)))
+        self._note("see", screen_id, name, now)
         info = self.screens.setdefault(screen_id, ScreenInfo(name=name))
         info.name, info.seen, info.last_seen = name or info.name, info.seen + 1, now
 
@@ -151,7 +144,7 @@ class ScreenMap(BaseModel):
                args: dict[str, str] | None = None, expected: str | None = None) -> Transition:
         """`action` taken on `src` led to `dst` after `seconds`; `expected` the screen the map said it would reach
         (a goTo step, a routine pass): an edge expected and missed counts a failure."""
-        self._journal.append(("record", (src, action, dst, seconds, now, tool, args, expected)))
+        self._note("record", src, action, dst, seconds, now, tool, args, expected)
         came, before = self.arrival, {t.dst: t.streak for t in self.taken(src, action)}
         edge = self.edge(src, action, dst)
         if edge is None:
@@ -181,7 +174,7 @@ class ScreenMap(BaseModel):
 
     def missed(self, src: str, action: str, dst: str) -> None:
         """The edge was expected and the screen did not change (a routine pass that did nothing): a failure."""
-        self._journal.append(("missed", (src, action, dst)))
+        self._note("missed", src, action, dst)
         if (edge := self.edge(src, action, dst)) is not None:
             edge.fails += 1
 

@@ -1,12 +1,13 @@
-"""The map file as several runs share it: two phones on one memory folder, or a run and its resume started twice.
+"""A file several runs write: two phones on one memory folder, or a run and its resume started twice.
 
-Each run keeps the map in memory and writes it after every turn. Written whole, the last writer's map would be the
-file, and what the other run learned since it read the file lost. So a write takes the file's lock (a sidecar
-`.lock` file: the map itself is replaced by each atomic write), and when another run wrote the file since this one
-last read or wrote it, the file's map is read and what this run recorded since (the map's journal) is recorded
-again onto it, in order: counts, streaks, failures and interruptions come out as if both runs had recorded into one
-map. The pending action and how the shown screen was reached are this run's own. The merged map is what this run
-goes on with, so it reads what the other learned.
+The screen map and the event book are kept so. Each run keeps its model in memory and writes it after every turn.
+Written whole, the last writer's copy would be the file, and what the other run learned since it read the file
+lost. So a write takes the file's lock (a sidecar `.lock` file: the file itself is replaced by each atomic write),
+and when another run wrote the file since this one last read or wrote it, the file's model is read and what this
+run recorded since (the model's journal: `Journaled`) is recorded again onto it, in order: counts and sums come
+out as if both runs had recorded into one model. A run's own fields (`Journaled.OWN`: the pending action, how the
+shown screen was reached) are never merged. The merged model is what this run goes on with, so it reads what the
+other learned.
 """
 
 from __future__ import annotations
@@ -15,16 +16,44 @@ import contextlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any, ClassVar, Generic, TypeVar
 
-from lluma_agent.navmap.model import Arrival, ScreenMap
-from lluma_agent.navmap.store import MapError, load_map, open_map, save_map, set_aside
+from pydantic import BaseModel, PrivateAttr
+
+from lluma_agent.navmap.jsonfile import BookError, Kind, load_book, open_book, save_book, set_aside
 
 try:
     import fcntl
-except ImportError:  # not on POSIX: runs sharing a map are not kept apart (the last write wins, as before)
+except ImportError:  # not on POSIX: runs sharing a file are not kept apart (the last write wins, as before)
     fcntl = None  # type: ignore[assignment]
 
 Stamp = tuple[int, int, int]  # inode, size, modification time (ns): another write changes one of them
+Entry = tuple[str, tuple[Any, ...]]  # a recording method's name and its arguments
+
+
+class Journaled(BaseModel):
+    """A model whose recording methods each note themselves (`_note`), so another copy can record them again."""
+
+    OWN: ClassVar[tuple[str, ...]] = ()  # fields that are the run's own, taken from it and never merged
+    _journal: list[Entry] = PrivateAttr(default_factory=list)
+
+    @property
+    def journal(self) -> list[Entry]:
+        return self._journal
+
+    def _note(self, op: str, *args: Any) -> None:
+        self._journal.append((op, args))
+
+    def replay(self, journal: list[Entry]) -> None:
+        """Record again what another copy recorded (its journal), in order."""
+        for op, args in journal:
+            getattr(self, op)(*args)
+
+    def own(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.OWN}
+
+
+J = TypeVar("J", bound=Journaled)
 
 
 def _stamp(path: Path) -> Stamp | None:
@@ -37,50 +66,52 @@ def _stamp(path: Path) -> Stamp | None:
 
 @contextlib.contextmanager
 def _locked(path: Path) -> Iterator[None]:
-    """The map's lock, held while it is read and written (flock: released by the system if the run is killed)."""
+    """The file's lock, held while it is read and written (flock: released by the system if the run is killed)."""
     with open(path.with_name(path.name + ".lock"), "a") as handle:
         if fcntl is not None:
             fcntl.flock(handle, fcntl.LOCK_EX)
         yield
 
 
-class SharedMap:
-    """The map file at `path`, read once and written after every turn, merged with what other runs wrote."""
+class SharedBook(Generic[J]):
+    """The file at `path`, read once and written after every turn, merged with what other runs wrote."""
 
-    def __init__(self, path: Path | str) -> None:
-        self.path = Path(path)
+    def __init__(self, path: Path | str, kind: Kind[J]) -> None:
+        self.path, self.kind = Path(path), kind
         self.stamp: Stamp | None = None  # the file as this run last read or wrote it
-        self.arrival: Arrival | None = None  # how this run's shown screen was reached when it last wrote
+        self.left: dict[str, Any] = {}  # this run's own fields when it last read or wrote the file
 
-    def open(self) -> tuple[ScreenMap, str]:
-        """The map to go on with, and what a person should be told (store.open_map)."""
+    def open(self) -> tuple[J, str]:
+        """The model to go on with, and what a person should be told (jsonfile.open_book)."""
         with _locked(self.path):
-            m, notice = open_map(self.path)
+            m, notice = open_book(self.path, self.kind)
             self.stamp = _stamp(self.path)
-        self.arrival = m.arrival
+        self.left = m.own()
         return m, notice
 
-    def save(self, ours: ScreenMap) -> tuple[ScreenMap, str]:
-        """Write `ours`, merged onto the file when another run wrote it since; returns the map written (this run
+    def save(self, ours: J) -> tuple[J, str]:
+        """Write `ours`, merged onto the file when another run wrote it since; returns the model written (this run
         goes on with it) and what a person should be told ("" when nothing: a damaged file is set aside)."""
         told = ""
         with _locked(self.path):
             if _stamp(self.path) != self.stamp:
                 try:
-                    ours = self._merged(load_map(self.path), ours)
-                except MapError as exc:  # never silently replaced: kept for a person to look at
-                    kept = set_aside(self.path) if self.path.exists() else None
-                    told = f"{exc}: set aside as {kept.name}; this run's map is written" if kept else ""
-            save_map(self.path, ours)
+                    ours = self._merged(load_book(self.path, self.kind), ours)
+                except BookError as exc:  # never silently replaced: kept for a person to look at
+                    kept = set_aside(self.path, self.kind.suffix) if os.path.lexists(self.path) else None
+                    told = f"{exc}: set aside as {kept.name}; this run's {self.kind.noun} is written" if kept else ""
+            save_book(self.path, ours)
             self.stamp = _stamp(self.path)
         ours.journal.clear()
-        self.arrival = ours.arrival
+        self.left = ours.own()
         return ours, told
 
-    def _merged(self, theirs: ScreenMap, ours: ScreenMap) -> ScreenMap:
-        """The file's map with this run's journal recorded onto it, from where this run last left it."""
-        theirs.arrival = self.arrival
+    def _merged(self, theirs: J, ours: J) -> J:
+        """The file's model with this run's journal recorded onto it, from where this run last left it."""
+        for name, value in self.left.items():
+            setattr(theirs, name, value)
         theirs.replay(ours.journal)
-        theirs.pending, theirs.arrival = ours.pending, ours.arrival
+        for name, value in ours.own().items():
+            setattr(theirs, name, value)
         theirs.journal.clear()
         return theirs

@@ -4,19 +4,18 @@ Beside the folder, not in it: everything in the memory folder is a memory file s
 kept across runs and resumes that use the same memory folder. A crash mid-write leaves the old file or the new
 one (lluma_agent/atomic.py). A file that cannot be read as a map is never silently replaced: `load_map` raises
 `MapError`, and `open_map` sets it aside under a new name (kept for a person to look at) and starts afresh. The
-event book is kept the same way (jsonfile.py holds how).
+event book is kept the same way (jsonfile.py holds how; shared.py how runs on one memory folder share both).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from lluma_agent.navmap import jsonfile
-from lluma_agent.navmap.jsonfile import BookError, load_book, open_book, save_book
+from lluma_agent.navmap.jsonfile import BookError, Kind, load_book, open_book, save_book
 from lluma_agent.navmap.model import MAP_VERSION, ScreenMap
 
 SUFFIX = ".map.json"
-WHAT = "a screen map"
+MAP = Kind(ScreenMap, "a screen map", MAP_VERSION, SUFFIX, "map")
 MapError = BookError  # a map file that cannot be used; the message names the file and what is wrong
 
 
@@ -29,7 +28,7 @@ def map_path_for(memory_dir: Path | str) -> Path:
 
 def load_map(path: Path | str) -> ScreenMap:
     """The map in `path`; an empty map when there is no file; MapError when the file is damaged."""
-    return load_book(path, ScreenMap, WHAT, MAP_VERSION)
+    return load_book(path, MAP)
 
 
 def save_map(path: Path | str, screen_map: ScreenMap) -> None:
@@ -37,12 +36,8 @@ def save_map(path: Path | str, screen_map: ScreenMap) -> None:
     save_book(path, screen_map)
 
 
-def set_aside(path: Path | str, now: float | None = None) -> Path:
-    """Rename a damaged map out of the way (`memory.map.json` -> `memory.map.damaged-20261126-140512.json`)."""
-    return jsonfile.set_aside(path, SUFFIX, now)
-
-
 def open_map(path: Path | str) -> tuple[ScreenMap, str]:
     """The map to go on with, and what a person should be told ("" when nothing): a damaged file is set aside and
     a new map started."""
-    return open_book(path, ScreenMap, WHAT, MAP_VERSION, SUFFIX, noun="map")
+    return open_book(path, MAP)
+

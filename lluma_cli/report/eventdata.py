@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lluma_agent.navmap.events import EVENTS_VERSION, SUFFIX, EventBook, EventRecord, events_path
-from lluma_agent.navmap.jsonfile import BookError, load_book
+from lluma_agent.navmap.events import BOOK, SUFFIX, EventBook, EventRecord, events_path
+from lluma_agent.navmap.jsonfile import read_only
 from lluma_cli.report.mapdata import find_map
 
 
@@ -17,11 +17,8 @@ def find_book(where: Path | None) -> Path:
 
 
 def read_book(path: Path) -> EventBook:
-    """The book at `path` (read only); BookError names the file when it is missing or damaged."""
-    if not path.is_file():
-        raise BookError(f"no event book at {path}: a run with map.enabled (the default) writes it there as it "
-                        "plays events")
-    return load_book(path, EventBook, "an event book", EVENTS_VERSION)
+    """The book at `path` (read only); BookError names the file when it is missing, no regular file or damaged."""
+    return read_only(path, BOOK)
 
 
 def ordered(book: EventBook) -> list[tuple[str, EventRecord]]:

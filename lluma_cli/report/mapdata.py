@@ -10,7 +10,9 @@ from pydantic import BaseModel
 
 from lluma_agent.atomic import what_is
 from lluma_agent.config import ConfigError, find_config, load_config
-from lluma_agent.navmap import Interruption, MapError, ScreenMap, Transition, load_map, map_path_for
+from lluma_agent.navmap import Interruption, MapError, ScreenMap, Transition, map_path_for
+from lluma_agent.navmap.jsonfile import read_only
+from lluma_agent.navmap.store import MAP
 from lluma_agent.runlog.folder import RunFolder
 from lluma_agent.runlog.logread import default_root
 
@@ -90,17 +92,9 @@ def find_map(where: Path | None) -> Path:
 
 
 def read_map(path: Path) -> ScreenMap:
-    """The map at `path` (read only: a damaged file stays where it is); MapError names the file when it is missing
-    or damaged."""
-    if path.exists() and not path.is_file():
-        raise MapError(f"{path} is {what_is(path)}, not a screen map file; the next run sets it aside and starts a "
-                       "new map")
-    if not path.is_file():
-        raise MapError(f"no screen map at {path}: a run with map.enabled (the default) writes it there as it plays")
-    try:
-        return load_map(path)
-    except MapError as exc:
-        raise MapError(f"{exc}; the next run sets it aside and starts a new map") from None
+    """The map at `path` (read only: a damaged file stays where it is); MapError names the file when it is missing,
+    no regular file or damaged."""
+    return read_only(path, MAP)
 
 
 def name_of(m: ScreenMap, screen: str) -> str:

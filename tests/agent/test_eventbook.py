@@ -4,15 +4,21 @@ told when the event shows again."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fakes import FakePhone, FakeScreen, FakeVision, ScriptedModel, button, call, loop, text
 
 from lluma_agent.loop.coordinator import Coordinator
 from lluma_agent.navmap.events import EventBook, effect, state_of
 from lluma_agent.runlog.turnlog import TurnLog
 from lluma_cli.events import main as events_main
+from lluma_cli.report.eventdata import read_book
 from lluma_cli.report.page import main as report_main
 from lluma_vision.models import Box, CaptionedValue, Gauge
 
@@ -127,3 +133,105 @@ def test_lluma_events_without_a_book_is_one_line_and_exit_1(tmp_path: Path, caps
     assert events_main([str(tmp_path / "memory.events.json")]) == 1
     err = capsys.readouterr().err.strip()
     assert err.startswith("lluma events: no event book at ") and "\n" not in err
+
+
+# ---- two runs, one book ---------------------------------------------------------------------------------------------
+def test_two_runs_sharing_one_book_keep_what_both_measured(tmp_path: Path) -> None:
+    """Two runs on one memory folder write one event book, turn by turn in between each other (as the map's test):
+    the book kept only the last writer's before; now each run's measured choice is kept, and each reads the other's."""
+    quick = [*PLAY[:2], [call("pressButton", name=QUICK)], [call("pressButton", name="Training")]]
+    a = _loop(tmp_path, _phone(), ScriptedModel(PLAY), 4, logs="run-a")
+    b = _loop(tmp_path, _phone(), ScriptedModel(quick), 4, logs="run-b")
+    for _ in range(4):
+        a.step()
+        b.step()
+    book = EventBook.model_validate_json((tmp_path / "memory.events.json").read_text())
+    assert {c: r.times for c, r in book.events["Unforeseen Lunch"].choices.items()} == {FRIENDLY: 1, QUICK: 1}
+    assert set(b.events.book.events["Unforeseen Lunch"].choices) == {FRIENDLY, QUICK}  # b reads what a measured
+
+
+_WRITER = """
+import sys
+import time
+from pathlib import Path
+from lluma_agent.loop.eventbook import EventMemory
+path, run, go = Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3])
+memory = EventMemory(path, run, True)
+while not go.exists():
+    time.sleep(0.005)
+for i in range(int(sys.argv[4])):
+    memory.book.record("Unforeseen Lunch", run, {"Speed": 1.0}, float(i))
+    assert memory.save() == ""
+"""
+
+
+@pytest.mark.timeout(120)
+def test_two_processes_writing_one_book_lose_no_entry(tmp_path: Path) -> None:
+    """Two real processes (two runs) record and save at once, each after every entry: every entry is kept. Written
+    whole without the lock and the journal, most of one run's were lost (the last writer's copy won)."""
+    path, go, each = tmp_path / "memory.events.json", tmp_path / "go", 150
+    writers = [subprocess.Popen([sys.executable, "-c", _WRITER, str(path), run, str(go), str(each)])
+               for run in ("run-a", "run-b")]
+    time.sleep(1.0)  # both have read the (empty) book
+    go.touch()
+    assert [w.wait(timeout=100) for w in writers] == [0, 0]
+    book = read_book(path)
+    assert {c: (r.times, r.sums) for c, r in book.events["Unforeseen Lunch"].choices.items()} == {
+        "run-a": (each, {"Speed": float(each)}), "run-b": (each, {"Speed": float(each)})}
+
+
+# ---- a damaged book -------------------------------------------------------------------------------------------------
+GOOD = {"times": 2, "sums": {"Speed": 10.0}, "counts": {"Speed": 2}}
+
+
+def _book(choice: dict[str, Any] | str) -> str:
+    body = json.dumps(choice) if isinstance(choice, dict) else choice
+    return f'{{"version": 1, "events": {{"Lunch": {{"choices": {{"Rest": {body}}}, "last_seen": 1.0}}}}}}'
+
+
+@pytest.mark.parametrize(("body", "said"), [
+    ({"times": 2, "sums": {}, "counts": {"Speed": 2}}, "Speed counted with no sum"),  # a KeyError in `lluma events`
+    ({**GOOD, "sums": {"Speed": 10.0, "Guts": 3.0}}, "Guts summed with no count"),
+    ({**GOOD, "counts": {"Speed": 3}}, "Speed counted more often than the choice's 2 time(s)"),
+    ('{"times": 2, "sums": {"Speed": NaN}, "counts": {"Speed": 2}}', "NaN is no number JSON has"),
+    ('{"times": 2, "sums": {"Speed": Infinity}, "counts": {"Speed": 2}}', "Infinity is no number JSON has"),
+    ('{"times": 2, "sums": {"Speed": 1e999}, "counts": {"Speed": 2}}', "1e999 is too large a number"),
+    ({**GOOD, "times": "2"}, "events.Lunch.choices.Rest.times: Input should be a valid integer"),
+    ({**GOOD, "counts": {"Speed": True}}, "Input should be a valid integer"),
+    ({**GOOD, "sums": {"Speed": "10"}}, "events.Lunch.choices.Rest.sums.Speed: Input should be a valid number"),
+    ({**GOOD, "times": -1}, "greater than or equal to 0"),
+])
+def test_a_damaged_book_is_named_with_what_is_wrong(tmp_path: Path, capsys: Any, body: dict[str, Any] | str,
+                                                    said: str) -> None:
+    """`lluma events` says what is wrong in one line, exit 1 (before: a KeyError's traceback, or NaN printed as
+    invalid JSON); a run sets the book aside, named and kept, and goes on with a new one."""
+    path = tmp_path / "memory.events.json"
+    path.write_text(_book(body))
+    assert events_main(["--json", str(path)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1 and "Traceback" not in captured.err
+    assert captured.err.startswith(f"lluma events: {path}: ") and said in captured.err
+    assert path.read_text() == _book(body)  # showing it never moves it
+    _loop(tmp_path, _phone(), ScriptedModel(PLAY), 4).run()
+    first = TurnLog.model_validate_json((tmp_path / "logs" / "turn_000001.json").read_text())
+    [told] = [e for e in first.errors if e.startswith("events: ")]
+    assert said in told and "set aside as memory.events.damaged-" in told
+    [kept] = tmp_path.glob("memory.events.damaged-*.json")
+    assert kept.read_text() == _book(body)  # nothing lost
+    assert read_book(path).events["Unforeseen Lunch"].choices[FRIENDLY].times == 1  # the run went on
+
+
+@pytest.mark.timeout(20)  # a FIFO's read waits for a writer that never comes; /dev/zero never ends
+@pytest.mark.parametrize(("make", "kind"), [(os.mkfifo, "a FIFO (named pipe)"),
+                                            (lambda p: os.symlink("/dev/zero", p), "a device")])
+def test_a_book_that_is_no_file_is_refused_at_once(tmp_path: Path, capsys: Any, make: Any, kind: str) -> None:
+    """Before: "no event book" for both, as though nothing were there."""
+    path = tmp_path / "memory.events.json"
+    make(path)
+    assert events_main([str(path)]) == 1
+    assert capsys.readouterr().err == (f"lluma events: {path} is {kind}, not an event book file; the next run sets "
+                                       "it aside and starts a new book\n")
+    _loop(tmp_path, _phone(), ScriptedModel(PLAY), 4).run()
+    first = TurnLog.model_validate_json((tmp_path / "logs" / "turn_000001.json").read_text())
+    assert any(e.startswith(f"events: {path}: {kind}, not an event book file: set aside as ") for e in first.errors)
+    assert read_book(path).events  # a new book, measured

@@ -64,6 +64,46 @@ def test_a_name_that_is_not_utf8_is_skipped_and_the_state_is_still_written(tmp_p
     json.loads((folder / ".lluma-memory.json").read_text(encoding="utf-8"))
 
 
+def test_a_file_that_is_not_utf8_is_shown_and_named_with_its_encoding(tmp_path: Path) -> None:
+    """Before: shown with replacement characters (or, UTF-16, as letters between NULs) and named nowhere."""
+    folder = tmp_path / "memory"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("Rest below 40 energy.\n", encoding="utf-16")  # Notepad's "Unicode"
+    (folder / "plan.md").write_bytes(b"caf\xe9 first\n")
+    (folder / "z_cut.md").write_text("caf\u00e9 " * 2000)  # cut at the byte cap inside a character: no fault
+    store = MemoryStore(folder, 800)
+    warned: list[str] = []
+    store.on_warning = warned.append
+    assert [w for w in store.warnings() if "UTF" in w] == [
+        "notes.txt: the file is UTF-16, not UTF-8; save it as UTF-8 (shown with replacement characters)",
+        "plan.md: the file is not UTF-8 (byte 0xe9 at position 3); save it as UTF-8 (shown with replacement "
+        "characters)"]
+    assert "caf\ufffd first" in store.shown()["plan.md"]  # still shown, never dropped
+    assert 'problem="the file is not UTF-8 (byte 0xe9 at position 3); save it as UTF-8"' in store.block_text()
+    assert store.problems()["notes.txt"] == "the file is UTF-16, not UTF-8; save it as UTF-8"
+    (folder / "plan.md").write_text("café first\n")  # saved as UTF-8: no longer named
+    store.refresh()
+    assert [w for w in warned if "UTF" in w] == [store.warnings()[-1]] and "plan.md" not in " ".join(store.warnings())
+    assert any("notes.txt: the file is UTF-16" in line for line in check_memory_files(folder, 800).detail.split("; "))
+
+
+@pytest.mark.timeout(20)  # a FIFO's read waited for ever: the run never started
+@pytest.mark.parametrize("state", ["fifo", "deep", "nan"])
+def test_a_damaged_state_file_is_taken_as_none(tmp_path: Path, state: str) -> None:
+    """`.lluma-memory.json` (how the last run left the folder) read through the hardened loader: a FIFO blocked the
+    store's start, a deep nest was a RecursionError; now each reads as a folder no run left (every file a person's)."""
+    folder = tmp_path / "memory"
+    folder.mkdir()
+    (folder / "plan.md").write_text("Rest below 40 energy.\n")
+    if state == "fifo":
+        os.mkfifo(folder / ".lluma-memory.json")
+    else:
+        text = "[" * 100_000 if state == "deep" else '{"files": {"plan.md": {"content": NaN}}}'
+        (folder / ".lluma-memory.json").write_text(text)
+    store = MemoryStore(folder)
+    assert store.found == [] and store.last_by == {"plan.md": "person"}  # as in a folder no run has used
+
+
 def test_doctor_flags_cut_files_and_bad_names(tmp_path: Path) -> None:
     check = check_memory_files(hostile_folder(tmp_path / "memory"), 32_000)
     assert check.status == "warn"

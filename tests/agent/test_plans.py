@@ -5,6 +5,7 @@ that may spend is never pressed; `runPlan` is counted."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -156,6 +157,43 @@ def test_the_models_own_procedure_runs_and_a_bad_one_is_one_clear_error(tmp_path
     result = _said(model2.requests[1])
     assert "memory file procedures.yaml: procedure 'nap'" in result and "fly" in result
     assert _pressed(phone2) == ["Back"]  # nothing sent for the bad plan; the model's Back next turn
+
+
+@pytest.mark.timeout(60)  # a FIFO's read waits for ever: the plan's turn hung
+@pytest.mark.parametrize(("write", "said"), [
+    (lambda p: p.write_text("nap: " + "[" * 3000 + "]" * 3000 + "\n"), "not YAML: nested more than 32 levels deep"),
+    (lambda p: p.write_text("nap:\n  about: a nap\n  steps:\n    - press: Rest\n", encoding="utf-16"),
+     "the file is UTF-16, not UTF-8; save it as UTF-8"),
+    (lambda p: p.write_bytes(b"nap:\n  about: caf\xe9\n"), "the file is not UTF-8 (byte 0xe9 at position 17)"),
+    (os.mkfifo, "a FIFO (named pipe), not a regular file"),
+    (lambda p: p.write_text("rest:\n  about: mine\n  steps:\n    - press: Rest\n"),
+     "rest is a built-in procedure's name"),
+])
+def test_a_bad_procedures_file_costs_only_its_own_procedures(tmp_path: Path, caplog: pytest.LogCaptureFixture,
+                                                             write: Any, said: str) -> None:
+    """Before: a deep nest was a RecursionError (3,000 lines of traceback a turn, the run ended), a file not UTF-8 an
+    error naming no file, and any bad file refused every built-in plan. Now the built-in plans go on, the file is
+    named once (its path, what is wrong: stderr and the turn log), left where it is for the model or a person to
+    mend, and the model is told when it asks for a procedure."""
+    phone = _phone()
+    _seed(tmp_path, phone)
+    (tmp_path / "memory").mkdir()
+    path = tmp_path / "memory" / "procedures.yaml"
+    write(path)
+    model = ScriptedModel([[call("runPlan", name=n)] for n in ("rest", "nap", "rest")])
+    loop(tmp_path, phone, model, max_turns=3).run()
+    assert _pressed(phone)[:3] == ["Back", "Rest", "OK"]  # the built-in rest ran
+    first = _log(tmp_path, 1)
+    assert first.plan is not None and first.plan.done
+    [told] = [e for e in first.errors if e.startswith("plans: ")]  # one line, naming the file and its fault
+    assert told.startswith(f"plans: {path}: {said}") and "\n" not in told
+    assert told.endswith("; its procedures are left out (the file stays), the built-in ones go on")
+    assert not any(e.startswith("plans: ") for t in (2, 3) for e in _log(tmp_path, t).errors)  # said once
+    assert [r.getMessage() for r in caplog.records if "procedures.yaml" in r.getMessage()] == [told]  # stderr too
+    assert f"memory file procedures.yaml: {said}" in _said(model.requests[1])  # with the plan's account
+    asked = _said(model.requests[2])  # its own procedure asked for: the file's fault, nothing sent
+    assert "no procedure 'nap'" in asked and f"memory file procedures.yaml: {said}" in asked
+    assert os.path.lexists(path) and not list(path.parent.glob("procedures.yaml?*"))  # left as it is
 
 
 @pytest.mark.parametrize(("rest_opens", "pressed"), [("rest", ["Back", "Rest", "OK"]), ("hub2", ["Back", "Rest"])])
