@@ -36,10 +36,11 @@ sys.path.insert(0, str(ROOT))
 from unattended import add_night_arguments, night  # noqa: E402  (bench/ is this script's own folder)
 
 from lluma_agent.config import LoopConfig  # noqa: E402
-from lluma_agent.loop.navigate import kept_for_model, words  # noqa: E402
+from lluma_agent.loop.navigate import kept_for_model  # noqa: E402
 from lluma_agent.navmap import map_path_for  # noqa: E402
 from lluma_agent.runlog.logread import load_run, turn_calls  # noqa: E402
 from lluma_agent.runlog.turnlog import TurnLog  # noqa: E402
+from lluma_agent.tools.spending import SpendGate  # noqa: E402
 from lluma_vision.facts.screen import identify  # noqa: E402
 from lluma_vision.models import VisionOutput  # noqa: E402
 
@@ -47,8 +48,7 @@ CAREER_TURNS = 12  # short careers: three variants of a night must fit a sitting
 TARGET_RATIO = 0.6  # the done-check: with the map, at most 60% of the model calls per career
 ASKING_SHOWN = 8  # screens listed under "still asked the model"
 MAP_OFF = {"LLUMA_MAP__ENABLED": "false"}
-NEVER = [words(w) for w in LoopConfig().never_autopilot]  # the shipped never_autopilot phrases
-SPEND = [words(w) for w in LoopConfig().spend_words]  # and spend words
+GATE = SpendGate(LoopConfig())  # the shipped spend gate (never_autopilot words, the reading's screen.spends)
 
 
 def screen_name(log: TurnLog) -> str:
@@ -103,7 +103,7 @@ def kept_turn(log: TurnLog) -> bool:
         out = VisionOutput.model_validate(log.vision.full)
     except ValueError:
         return False
-    return bool(kept_for_model(out, log.action.tool, log.action.target, NEVER, SPEND))
+    return bool(kept_for_model(out, log.action.tool, log.action.target, GATE))
 
 
 def per_career(careers: list[dict[str, Any]]) -> dict[str, float]:

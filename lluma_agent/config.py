@@ -368,14 +368,11 @@ class LoopConfig(_Section):
         "them (spending, choosing, quitting; a plural too): the model decides there.",
     )
     spend_words: list[str] = Field(
-        default_factory=lambda: ["Use", "Purchase", "Spend", "Exchange", "Buy", "Consume", "Carat", "Carats", "Jewel",
-                                 "Jewels", "Alarm Clock", "Alarm Clocks", "Clock", "Clocks", "TP", "Item", "Items"],
-        description="Words that mark a spend wherever the screen shows them, its body text included (a dialog's "
-        "question, a cost line; a story's own text aside), matched as written (a plural listed as its own word: 'Use' "
-        "is a spend's question, 'Racing uses a turn and energy' is none): no routine pass, goTo step or plan step "
-        "presses there, the model decides. They say what is spent, not what is gained or where a button leads "
-        "('Recover', 'Shop', 'Try Again' are never_autopilot words, for a title and the button pressed: a rest's "
-        "confirm says energy will recover, a maintenance notice says 'Please try again later').",
+        default_factory=list,
+        description="Your own words that mark a spend wherever the screen shows them (a text or a button, not a tab), "
+        "matched as written, besides what the reading says a screen asks to spend (its screen.spends: a verb of giving "
+        "up with what it gives up, a count going down, a price; `lluma vision --json`): no routine pass, goTo step, "
+        "plan step, survey press or recovery rung presses there, the model decides.",
     )
     wait_s: float = Field(2.0, ge=0, le=600, description="A routine pass over a loading screen waits this long.")
     come_back_max_s: float = Field(

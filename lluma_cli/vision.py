@@ -59,6 +59,9 @@ def table(out: VisionOutput) -> str:
     rows = [f"{out.width}x{out.height}  backend={out.backend}  cinematic={out.cinematic}  {out.elapsed_ms:.0f} ms"]
     if out.screen is not None:
         rows.append(f"screen: {out.screen.name}  (id {out.screen.id})")
+        if (spent := out.screen.spends) is not None:  # what it asks to spend (facts/spends.py)
+            what = ", ".join(f"{k} {v}" for k, v in (("amount", spent.amount), ("item", spent.item)) if v is not None)
+            rows.append(f"spends: {spent.words!r}" + (f"  ({what})" if what else ""))
     rows.append(f"{'button':<34} {'bounds':<22} {'region':<7} {'conf':>5}  meta")
     for b in out.buttons:
         box = ",".join(str(v) for v in b.bounds.as_list())

@@ -165,6 +165,17 @@ class CompactGoal(BaseModel):
     status: str | None = None  # "Entry criteria met!", "Goal Achieved!"; None when none shows
 
 
+class Spend(BaseModel):
+    """What a screen asks to spend (lluma_vision.facts.spends): the words that ask it, as read (glued words parted),
+    and the amount and the item or currency they name (None where they name none)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    words: str
+    amount: int | float | None = None
+    item: str | None = None
+
+
 class ScreenIdentity(BaseModel):
     """Which screen a reading shows (lluma_vision.facts.screen.identify): the same id for what a player calls the same
     screen, whatever its numbers or list position; `name` is readable (its title where it has one)."""
@@ -173,6 +184,7 @@ class ScreenIdentity(BaseModel):
     name: str
     # what the signature keyed on: "cinematic", "panel", "dialog", "title", "tab" or "buttons" ("" in old logs)
     kind: str = ""
+    spends: Spend | None = None  # what the screen asks to spend (facts/spends.py); None: nothing (and in old logs)
 
 
 class VisionOutput(BaseModel):

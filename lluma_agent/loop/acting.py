@@ -10,7 +10,9 @@ When the stuck detector says "force", the action taken is a different kind from 
 and the model is told so. The ladder's higher rungs (`back`, `safe_tap`) are the coordinator's own inputs
 (`Actor.rung`, no model call); restarting the game and waiting are pending like an input (`Actor.own`), so the
 next capture tells whether they changed the screen. The guard (tools/guard.py) sees every planned tap first: a
-press of a `guard.never_press` button is refused, nothing is sent, and the model is told.
+press of a `guard.never_press` button is refused, nothing is sent, and the model is told. Every input the
+coordinator sends alone (`take`, `rung`, `press_own`, the forced action) also passes the spend gate
+(tools/spending.py): on a screen that may spend, a tap that could land on anything but a way out is not sent.
 
 Every input goes out through one step, `_send`. A person in the loop (`lluma run --confirm`) is `PersonGate`
 (gated.py), an Actor that overrides it to ask first; the Actor itself knows nothing of people.
@@ -32,6 +34,7 @@ from lluma_agent.runlog.turnlog import ActionLog
 from lluma_agent.sentences import say
 from lluma_agent.tools.actions import ActionDone, ActionError, InputTool, PlannedAction, execute
 from lluma_agent.tools.guard import Guard
+from lluma_agent.tools.spending import SpendGate
 from lluma_agent.tools.toolkit import (
     Args,
     Tool,
@@ -141,9 +144,11 @@ LADDER_TOOLS: dict[str, InputTool] = {SafeTap.name: SafeTap()}  # the ladder's i
 
 class Actor:
     def __init__(self, device: Phone, tools: ToolRegistry, same_screen: Callable[[str, str], bool],
-                 guard: Guard | None = None, quiet_s: float = 0.0, clock: Clock | None = None) -> None:
+                 guard: Guard | None = None, quiet_s: float = 0.0, clock: Clock | None = None,
+                 spending: SpendGate | None = None) -> None:
         self.device, self.tools, self.same_screen = device, tools, same_screen
         self.guard = guard  # guard.never_press: taps refused whatever planned them
+        self.spending = spending  # the spend gate: the coordinator's own taps never land on a spend
         self.clock = clock or Clock()  # the run's one clock (the coordinator's)
         # After an input the device never answered (it may still run), no input for `quiet_s`, whoever sends it:
         # the model, a routine pass, a goTo step, a rung. Kept here, where every input goes out, so none skips it.
@@ -210,6 +215,17 @@ class Actor:
         return Acted(results=[] if call is None else [error_result(call, msg)], errors=[f"guard: {msg}"],
                      refused=f"{planned.tool}(refused)", guarded=[f"refused {planned.label}: {hit!r} is guarded"])
 
+    def _alone(self, planned: PlannedAction, vision: VisionOutput) -> Acted | None:
+        """The refusal of an input the coordinator sends alone (no model call planned it): the guard's, else the
+        spend gate's (nothing sent, the log says so), or None."""
+        if refused := self._refused(None, planned, vision):
+            return refused
+        why = self.spending.refuses(planned, vision) if self.spending is not None else ""
+        if not why:
+            return None
+        return Acted(errors=[f"spend gate: {why}"], refused=f"{planned.tool}(refused)",
+                     guarded=[f"refused {planned.label}: {why}"])
+
     def rung(self, step: Rung, frame: Frame, ctx: ToolContext, reason: str) -> Acted:
         """An input rung of the ladder (`back`, `safe_tap`): the coordinator's own input, no model call (call None).
         Its tool is the registry's, or one of the ladder's own (LADDER_TOOLS: not offered to the model)."""
@@ -219,7 +235,7 @@ class Actor:
             planned = tool.plan(tool.args(), ctx.vision)
         except ActionError as exc:
             return Acted(errors=[f"{note}; nothing sent ({exc}); no model call this turn"])
-        if refused := self._refused(None, planned, ctx.vision):
+        if refused := self._alone(planned, ctx.vision):
             return refused
         return Acted(errors=[f"{note}; no model call this turn"]).then(
             self._send(tool, None, planned, frame, ctx, note=f"{note}; "))
@@ -233,15 +249,16 @@ class Actor:
             planned = tool.plan(tool.args.model_validate({"name": name}), ctx.vision)
         except ActionError as exc:
             return Acted(errors=[f"{note}: {exc}; nothing sent"])
-        if refused := self._refused(None, planned, ctx.vision):
+        if refused := self._alone(planned, ctx.vision):
             return refused
         return Acted(errors=[f"{note}; no model call this turn"]).then(
             self._send(tool, None, planned, frame, ctx, note=f"{note}; "))
 
     def take(self, tool: InputTool, planned: PlannedAction, frame: Frame, ctx: ToolContext) -> Acted:
-        """An input the coordinator planned itself (call None, no model call: a routine pass of the screen map),
-        through the guard and the person in the loop, logged as the coordinator's but not as forced."""
-        return self._refused(None, planned, ctx.vision) or self._send(tool, None, planned, frame, ctx)
+        """An input the coordinator planned itself (call None, no model call: a routine pass, a walk's or a plan's
+        step, a survey's press), through the guard, the spend gate and the person in the loop, logged as the
+        coordinator's but not as forced."""
+        return self._alone(planned, ctx.vision) or self._send(tool, None, planned, frame, ctx)
 
     @staticmethod
     def own(signature: str, description: str, brief: str, frame: Frame, turn: int) -> Acted:
@@ -298,7 +315,7 @@ class Actor:
         """
         names = ["back"] if not last_action.startswith("back") else (
             ["scrollDown"] if ctx.vision.scrollbar else []) + ["advanceDialogue", "back"]
-        problems = []
+        problems, gated = [], []
         for name in names:  # the first that can be done here (no dialogue on a title screen: the next kind)
             tool = cast(InputTool, self.tools.get(name))
             try:
@@ -309,7 +326,12 @@ class Actor:
             if self.guard is not None and self.guard.refuses(planned, ctx.vision):
                 problems.append(f"{name}: guarded")
                 continue
+            if self.spending is not None and (why := self.spending.refuses(planned, ctx.vision)):
+                problems.append(f"{name}: {why}")  # never a spend: the next kind (the back key presses no button)
+                gated.append(f"refused {planned.label}: {why}")
+                continue
             note = say(rung("force").said, reason=stuck.reason, tool=name)
-            return Acted(errors=[note]).then(self._send(tool, call, planned, frame, ctx, note=f"{note}; "))
+            return Acted(errors=[*(f"spend gate: {g}" for g in gated), note], guarded=gated).then(
+                self._send(tool, call, planned, frame, ctx, note=f"{note}; "))
         msg = say("forced_none", reason=stuck.reason, problems="; ".join(problems))
-        return Acted(results=[] if call is None else [error_result(call, msg)], errors=[msg])
+        return Acted(results=[] if call is None else [error_result(call, msg)], errors=[msg], guarded=gated)

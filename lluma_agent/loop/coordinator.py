@@ -75,6 +75,7 @@ from lluma_agent.runlog.turnlog import GameStartLog, RecoveryLog, TurnLog, TurnL
 from lluma_agent.sentences import say
 from lluma_agent.tools.guard import RECOVER_TP, SESSION_ERROR, Guard, shows
 from lluma_agent.tools.registry import default_tools
+from lluma_agent.tools.spending import SpendGate
 from lluma_agent.tools.toolkit import ToolContext, ToolRegistry
 from lluma_facts import Usage
 from lluma_facts.clock import Clock
@@ -167,7 +168,7 @@ class Coordinator:
         self.notifier = notifier or Notifier(cfg.notify, run=logger.folder.name)
         # an input never answered may still run: no input for two command timeouts after it, whoever sends it
         actor = Actor(device, tools, self._same_screen, guard=self.guard, quiet_s=2 * cfg.device.command_timeout_s,
-                      clock=self.clock)
+                      clock=self.clock, spending=SpendGate(cfg.loop))
         # a person asked before every input (`lluma run --confirm`): the actor wrapped (loop/gated.py)
         self.actor = actor if self.person.gate is None else PersonGate(actor, self.person.gate)
         self.plausible = Plausible()  # numbers that moved as no turn moves them are marked doubtful (context/plausible)

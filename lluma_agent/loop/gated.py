@@ -80,7 +80,7 @@ class PersonGate(Actor):
 
     def __init__(self, actor: Actor, gate: Gate) -> None:
         super().__init__(actor.device, actor.tools, actor.same_screen, guard=actor.guard, quiet_s=actor.quiet_s,
-                         clock=actor.clock)
+                         clock=actor.clock, spending=actor.spending)
         self.not_before = actor.not_before
         self.gate = gate
 

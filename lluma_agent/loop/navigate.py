@@ -10,8 +10,8 @@
   model's input (the guard, a person in the loop, the stale-frame check, the wait after an unanswered input), the
   screen read and compared with the map's. A surprise, a screen that may spend, the guard, a person's veto or stop, a
   failing device or an unanswered input ends the walk; the model is told what happened and where it is, next turn.
-- Never a spend: no routine pass and no goTo step presses on a screen whose reading may spend (`spend`: a
-  never-autopilot word in its title, a spend word anywhere it shows, a dialog's body included).
+- Never a spend: no routine pass and no goTo step presses on a screen whose reading may spend (the spend gate,
+  tools/spending.py: what the reading says the screen asks to spend, a never-autopilot word in its title).
 - Routine passes (`loop.autopilot`): a screen whose map shows one way out taken as before, with nothing to choose on
   it, is passed without a model call (where it leads may vary when it is the screen's only way on, or the confirm
   of a dialog the model's own input opened: that is the game's); a loading screen that outlasted observe's waits
@@ -24,7 +24,6 @@ With `map.enabled: false` nothing here runs: no file, no note, no tool.
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from importlib import resources
@@ -49,10 +48,11 @@ from lluma_agent.runlog.turnlog import ActionLog, NavigationStep, RoutineLog
 from lluma_agent.tools.actions import ActionError, InputTool, PlannedAction, element_of
 from lluma_agent.tools.goto import GoTo
 from lluma_agent.tools.registry import default_tools
+from lluma_agent.tools.spending import SpendGate, words
 from lluma_agent.tools.toolkit import ToolContext
 from lluma_facts.clock import Clock
 from lluma_vision.facts.screen import choice_stack, identify
-from lluma_vision.facts.story import STORY_CONTROLS, choices_as_text, sentence, story_lines
+from lluma_vision.facts.story import STORY_CONTROLS, choices_as_text, sentence
 from lluma_vision.models import ScreenIdentity, VisionOutput
 
 CHROME = STORY_CONTROLS | {"menu"}  # a story's and a screen's own controls
@@ -63,10 +63,6 @@ KNOWN_SHOWN = 30  # screens named when goTo's target is unknown
 # Next / OK / Close / Proceed; Cancel undoes a choice, so it is not among them).
 SAFE_ALONE = frozenset({"next", "ok", "close", "proceed"})
 KNOWN_DIALOGS = "dialogs.yaml"  # lluma_knowledge/procedures: a night's dialogs and the press that dismisses each
-# A text holding one of these says what was given, not what is spent (the sim's login bonus; FACTS' "Sparks
-# Acquired"), unless a spend verb is in it too.
-GIVEN = frozenset({"received", "obtained", "acquired", "earned", "gained"})
-SPEND_VERBS = frozenset({"use", "spend", "purchase", "exchange", "buy", "consume"})
 # A dialog reached from this many other screens comes over the game. In the careers bench's first 24-turn career
 # (seed 11) each hazard came over two: Connection Error (4 times), Maintenance (7), Data Update (4); a flow's own
 # confirm came from the one screen that opens it (Rest, Race Entry, the Warning, Try Again). A confirm reached from
@@ -108,27 +104,9 @@ class Route:
     element: str
 
 
-def words(text: str) -> list[str]:
-    return [w for w in re.split(r"[^0-9a-z]+", text.casefold()) if w]
-
-
 def _worded(name: str) -> bool:
     """A button named in words: a choice. A rank or a count read as a button ("4th", "x3") is none."""
     return any(w.isalpha() and len(w) > 1 for w in words(name.split("#")[0]))
-
-
-def never_word(label: str, never: list[list[str]], plural: bool = True) -> str:
-    """The phrase (as words) of `never` that `label` holds, or "". `plural`: its last word with an "s" too (the
-    never_autopilot titles and buttons: "Skills", "Carats"); the spend words match as written, so "Use" (a spend's
-    question: "Use 1 Alarm Clock?") is not the "uses" of a sentence ("Racing uses a turn and energy.")."""
-    said = words(label)
-    for phrase in never:
-        k = len(phrase)
-        for i in range(len(said) - k + 1):
-            got = said[i:i + k]
-            if got[:-1] == phrase[:-1] and (got[-1] == phrase[-1] or plural and got[-1] == phrase[-1] + "s"):
-                return " ".join(phrase)
-    return ""
 
 
 class KnownDialogs(BaseModel):
@@ -171,49 +149,25 @@ def one_way_on(out: VisionOutput) -> bool:
     return len(ways_on(out)) <= 1
 
 
-def received(text: str) -> bool:
-    """A line that says something was given ("Day 3 of 7 Carats x 50 received!", a login bonus): a gain, whatever
-    currency it names, unless it also asks to spend ("Use", "Spend", "Buy" in it too)."""
-    said = set(words(text))
-    return bool(said & GIVEN) and not said & SPEND_VERBS
-
-
-def spend(out: VisionOutput, never: list[list[str]], spend_words: list[list[str]]) -> str:
-    """Why the screen may spend something, from the reading alone ("" when nothing): a `never` phrase
-    (loop.never_autopilot) in its title (a "Learn" or "Purchase Carats" dialog, a shop), or a `spend_words` phrase
-    (loop.spend_words) in a button or any text it shows (a dialog's body: "Use 1 Alarm Clock?", a cost line; a tab
-    bar is a way elsewhere, a story's text box is a story). A button elsewhere that names a place ("Skills" on the
-    hub) is a way on, not a spend: pressing it is what `never` guards (kept_for_model, goTo's walkable edges).
-    Nothing the coordinator does alone (a routine pass, a goTo step, a plan step) presses on such a screen: a
-    spend is always the model's choice."""
-    if word := never_word(screen_of(out).name, never):
-        return f"its title {screen_of(out).name!r} holds {word!r}"
-    story = {(t.text, t.bounds) for t in story_lines(out)} if out.cinematic == "dialogue" else set()
-    shown = [*(b.name for b in out.buttons if b.region != "menu"),
-             *(t.text for t in out.texts if (t.text, t.bounds) not in story and not received(t.text))]
-    return next((f"{label!r} holds {word!r}" for label in shown
-                 if (word := never_word(label, spend_words, plural=False))), "")
-
-
 def plain_story(out: VisionOutput) -> bool:
     """A story page with nothing to choose on it: no choice plates, no choices read as text."""
     return out.cinematic == "dialogue" and not choice_stack(out) and not choices_as_text(out) and not any(
         sentence(b.name) for b in out.buttons)
 
 
-def kept_for_model(out: VisionOutput, tool: str, target: str, never: list[list[str]],
-                   spend_words: list[list[str]] | None = None, over_game: bool = False, known: bool = False) -> str:
+def kept_for_model(out: VisionOutput, tool: str, target: str, gate: SpendGate, over_game: bool = False,
+                   known: bool = False) -> str:
     """Why a screen is the model's whatever the map says, taking `tool` on `target` there ("" when nothing): a
-    spend (see `spend`; `target` too), a choice, or another worded button (not counted on a dialog that comes
-    `over_game`: a hazard's "Title Screen" beside the Retry the model chose each time; on a `known` dialog a night
-    brings, only a spend keeps it: its press is the knowledge's, Android's "isn't responding" stacks its two buttons
-    like choices). Conservative, from the reading alone; bench/navigation.py counts the turns it keeps (no map can
-    pass them)."""
+    spend (`SpendGate.why`; a never_autopilot word in `target` or a button too), a choice, or another worded button
+    (not counted on a dialog that comes `over_game`: a hazard's "Title Screen" beside the Retry the model chose each
+    time; on a `known` dialog a night brings, only a spend keeps it: its press is the knowledge's, Android's "isn't
+    responding" stacks its two buttons like choices). Conservative, from the reading alone; bench/navigation.py
+    counts the turns it keeps (no map can pass them)."""
     # a spend, or a press of (or beside) a button that chooses or spends (a tab bar's Shop or Scout is a way
     # elsewhere, not on this screen)
-    if hit := (spend(out, never, spend_words or []) or next(
+    if hit := (gate.why(out) or next(
             (f"{label!r} holds {word!r}" for label in [target, *(b.name for b in out.buttons if b.region != "menu")]
-             if (word := never_word(label, never))), "")):
+             if (word := gate.never_in(label))), "")):
         return hit
     if known:
         return ""
@@ -249,8 +203,7 @@ class Navigator:
         self.hold = False  # a pass went other than the map said: the model takes the next turn
         self.surprised = False  # ...or a walk, a plan or a refusal stopped short: not even a lone OK is passed
         self.confirming = False  # the screen read is a dialog the model's last input opened
-        self.never = [words(w) for w in cfg.loop.never_autopilot]
-        self.spend_words = [words(w) for w in cfg.loop.spend_words]
+        self.gate = SpendGate(cfg.loop)  # the one spend gate (tools/spending.py), asked before every press alone
         self.dialogs = known_dialogs()
         self.later_n, self.later_at = 0, float("-inf")  # notices to come back later in a row, and the last one's time
 
@@ -392,7 +345,7 @@ class Navigator:
         if len(steps) > m.max_steps:
             raise ActionError(f"the way to {self.map.label(target)} takes {len(steps)} steps, more than map.max_steps "
                               f"({m.max_steps}); go part of the way first")
-        if why := spend(vision, self.never, self.spend_words):
+        if why := self.gate.why(vision):
             raise ActionError(f"goTo never presses on a screen that may spend something ({why}): choose here "
                               "yourself")
         _tool, planned = self._plan(steps[0], vision)
@@ -476,7 +429,7 @@ class Navigator:
         """A later step's tool and action on the fresh reading, or None and why the walk stops here."""
         if self.stop.requested:
             return None, None, "a person asked the run to stop"
-        if why := spend(out, self.never, self.spend_words):
+        if why := self.gate.why(out):
             return None, None, f"the screen may spend something ({why}): the choice is yours"
         try:
             tool, planned = self._plan(edge, out)
@@ -498,11 +451,11 @@ class Navigator:
 
     # ---- routine passes ------------------------------------------------------------------------------------
     def _never(self, label: str) -> str:
-        return never_word(label, self.never)
+        return self.gate.never_in(label)
 
     def choice(self, out: VisionOutput, planned: PlannedAction, over_game: bool = False, known: bool = False) -> str:
         """Why the screen holds something to choose or spend ("" when nothing): conservative, from the reading."""
-        return kept_for_model(out, planned.tool, planned.target, self.never, self.spend_words, over_game, known)
+        return kept_for_model(out, planned.tool, planned.target, self.gate, over_game, known)
 
     def known_dialog(self, out: VisionOutput) -> str | None:
         """The button that dismisses this dialog when it is one a night brings (KNOWN_DIALOGS) and shows it, else

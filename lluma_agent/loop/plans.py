@@ -29,7 +29,7 @@ from rapidfuzz import fuzz
 from lluma_agent import safeload, yamlsafe
 from lluma_agent.config import Config
 from lluma_agent.loop.acting import Acted, Actor
-from lluma_agent.loop.navigate import Navigator, spend
+from lluma_agent.loop.navigate import Navigator
 from lluma_agent.loop.observe import observe
 from lluma_agent.loop.steps import Stepper
 from lluma_agent.loop.survey import same_option
@@ -278,7 +278,7 @@ class Planner:
             steps = expand(procs[name], args)
         except PlanError as exc:
             raise ActionError(str(exc)) from None
-        if why := spend(vision, self.stepper.never, self.stepper.spend_words):
+        if why := self.stepper.gate.why(vision):
             raise ActionError(f"a plan never presses on a screen that may spend something ({why}): choose here "
                               "yourself")
         log = PlanLog(name=name, args={k: _text(v) for k, v in args.items()})

@@ -10,7 +10,7 @@ its own: having seen what each choice did (the event book's `<events>` line), it
       energy_below: 40          # optional: below this energy (percent, as read on the event screen) ...
       then: "Skip it and sleep." # ... press this instead
 
-and the coordinator presses it as a routine pass (the same gate: spend words, never-autopilot words, the guard, a
+and the coordinator presses it as a routine pass (the same gate: the spend gate (tools/spending.py), the guard, a
 person in the loop, the stale-frame and on-target checks). The file is the model's and a person's: a bad one is one
 clear error to the model on the next event, and nothing is pressed from it. A rule whose choice is not on the
 screen (another event read under the same title), or whose condition needs an energy the reading did not show,

@@ -1,7 +1,7 @@
 """One press the coordinator makes on its own in the middle of a turn (a survey's raise, its commit, a plan's step),
 through the same gate as the model's input, then the still screen it led to.
 
-The gate, in order: a person's stop, the spend check (`navigate.spend`: nothing the coordinator does alone presses on
+The gate, in order: a person's stop, the spend gate (tools/spending.py: nothing the coordinator does alone presses on
 a screen that may spend), `--step` (a person sees each step before it goes), the actor (the guard, `--confirm`, the
 stale-frame check, the wait after an unanswered input), and an input never answered ends the sequence (it may land
 late, on whatever shows then). The caller checks the screen reached against the one it expected.
@@ -16,12 +16,12 @@ from lluma_agent.config import Config
 from lluma_agent.device.protocol import DeviceError, Phone
 from lluma_agent.device.settle import Settle
 from lluma_agent.loop.acting import Acted, Actor
-from lluma_agent.loop.navigate import spend, words
 from lluma_agent.loop.observe import VisionLike, observe
 from lluma_agent.loop.turn import Observation
 from lluma_agent.runlog.turnlog import ActionLog
 from lluma_agent.tools.actions import ActionError, InputTool, PlannedAction, element_of
 from lluma_agent.tools.registry import default_tools
+from lluma_agent.tools.spending import SpendGate
 from lluma_agent.tools.toolkit import ToolContext
 from lluma_facts.clock import Clock
 from lluma_vision.models import VisionOutput
@@ -48,8 +48,7 @@ class Stepper:
         self.cfg, self.device, self.vision, self.settle = cfg, device, vision, settle
         self.tools = default_tools()  # the input tools its presses take (a plan's step is never a plan)
         self.stopping, self.clock = stopping, clock
-        self.never = [words(w) for w in cfg.loop.never_autopilot]
-        self.spend_words = [words(w) for w in cfg.loop.spend_words]
+        self.gate = SpendGate(cfg.loop)
 
     def press(self, name: str, out: VisionOutput) -> tuple[InputTool, PlannedAction]:
         """`pressButton(name)` planned on the screen `out` reads (ActionError when the button is not there)."""
@@ -63,7 +62,7 @@ class Stepper:
         """Send `planned` on `here` through the gate and read where it led (`look` False: the next turn reads it)."""
         if self.stopping():
             return Stepped(note="a person asked the run to stop")
-        if why := spend(here.out, self.never, self.spend_words):
+        if why := self.gate.why(here.out):
             return Stepped(note=f"the screen may spend something ({why}): the choice is the model's")
         if before_step is not None and not before_step(what):
             return Stepped(gate=Acted(stop=True, person=f"stopped the run at {what}"),

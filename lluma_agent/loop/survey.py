@@ -4,7 +4,7 @@ and send the model one table in the same turn; after its choice, raise the chose
 The training screen is the first such screen (FACTS: one tile raised on arrival, a tap on another raises it, a tap
 on the raised one trains). The reading says where options raise (`lluma_vision.facts.raised`: the tile under the failure
 pill, and its row); the screen map records each raise (a press that kept the screen and moved its selection). Every
-press goes through `Stepper` (the guard, a person in the loop, `--step`, the stale-frame check, the spend check) and
+press goes through `Stepper` (the guard, a person in the loop, `--step`, the stale-frame check, the spend gate) and
 is checked: the screen must stay and the option pressed must be the one raised, or the survey stops there and the
 model gets the turn with what is known. Never a commit without the model: the survey presses only options that are
 not raised; the commit presses the option the model pressed, once it shows raised.

@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass
 
 from lluma_vision.facts.plates import INSET, NEXT_PLATE, stacked, wide_plates
+from lluma_vision.facts.spends import spends
 from lluma_vision.facts.story import choice_page
 from lluma_vision.models import Box, ScreenIdentity, VisionOutput
 
@@ -250,7 +251,8 @@ def signature(out: VisionOutput, k: Knobs = KNOBS) -> tuple[str, str]:
 
 
 def identify(out: VisionOutput, k: Knobs = KNOBS) -> ScreenIdentity:
-    """The identity of the screen a reading shows (a pure function of the reading)."""
+    """The identity of the screen a reading shows (a pure function of the reading), with what it asks to spend
+    (facts/spends.py: not part of the id, a fact about the screen as shown)."""
     sig, name = signature(out, k)
     digest = hashlib.sha1(sig.encode("utf-8"), usedforsecurity=False).hexdigest()[:ID_CHARS]
-    return ScreenIdentity(id=digest, name=name, kind=sig.split(":", 1)[0])
+    return ScreenIdentity(id=digest, name=name, kind=sig.split(":", 1)[0], spends=spends(out))

@@ -308,7 +308,8 @@ def test_goto_never_walks_on_through_a_screen_that_may_spend(tmp_path: Path) -> 
     phone, model = _goto_races_with(tmp_path, "hub", "Use 1 Alarm Clock")
     assert phone.calls[0] == ("tap", 140, 1795) and ("tap", 800, 1350) not in phone.calls
     [result] = _results(model.requests[1])
-    assert "the screen may spend something ('Use 1 Alarm Clock' holds 'use')" in result["content"]
+    assert "the screen may spend something (it asks to spend: 'Use 1 Alarm Clock' (1, Alarm Clock))" in result[
+        "content"]
 
 
 def test_goto_does_not_start_on_a_screen_that_may_spend(tmp_path: Path) -> None:

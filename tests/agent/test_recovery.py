@@ -407,3 +407,29 @@ def test_a_game_stopped_from_outside_again_and_again_ends_in_a_clear_stop_not_a_
     assert totals.game_starts == rc.max_cycles * rc.max_starts and totals.turns < 100
     rungs = [log.recovery.rung for log in read_turns(tmp_path / "logs") if log.recovery is not None]
     assert rungs[-1] == "pause" and rungs.count("over") >= rc.max_cycles - 1
+
+
+def test_the_forced_action_and_the_rungs_never_land_on_a_spends_button(tmp_path: Path) -> None:
+    """A lost goal race's "Try Again" laid out as a client may lay it out (issue 51): its question high, Try Again
+    stacked over Cancel in the band of the dialogue tap. Ungated, the forced dialogue tap steps off Cancel onto Try
+    Again and spends the clock; through the spend gate (the reading says the screen spends an Alarm Clock) each
+    forced action is the back key, each rung taps nothing near either button, and the clock is never spent."""
+    try_again = button("Try Again", 90, 1180, 990, 1320)
+    phone = _phone(try_again=FakeScreen(
+        texts=[text("Try Again", 440, 700, 640, 760), text("Use 1 Alarm Clock to try again?", 200, 800, 880, 860),
+               text("Alarm Clocks owned: 3", 300, 880, 780, 930)],
+        buttons=[try_again, button("Cancel", 90, 1340, 990, 1470)],
+        goes_to={"Try Again": "home", "Cancel": "home"}))  # Back does nothing on it
+    phone.screen = "try_again"
+    model = ScriptedModel([[call("back")]] * 12)
+    c = _loop(tmp_path, phone, model, max_turns=8, stuck_after=1, stuck_force_after=2, stuck_pause_after=6)
+    c.run()
+    logs = read_turns(tmp_path / "logs")
+    forced = [t for t in logs if t.recovery and t.recovery.rung == "force"]
+    assert len(forced) >= 3 and all(t.action is not None and t.action.key == "KEYCODE_BACK" for t in forced)
+    assert all(any(e.startswith("spend gate: refused advanceDialogue(dialogue box): not sent") and "'Try Again'" in e
+                   for e in t.errors) and t.guard for t in forced), [t.errors for t in forced]
+    assert {"back", "safe_tap"} <= {t.recovery.rung for t in logs if t.recovery}
+    taps = [(x, y) for kind, *xy in phone.calls if kind == "tap" for x, y in [xy]]
+    assert taps and not any(b.bounds.contains(x, y) for x, y in taps for b in phone.screens["try_again"].buttons)
+    assert phone.screen == "try_again"  # never passed by a press of the coordinator's

@@ -1,8 +1,9 @@
 """The autopilot never spends (issue 40): drawn confirms that share a title and buttons, read by the real reading.
 
 A "Confirm" whose body spends an alarm clock, carats or shop coins is never the screen of the "Confirm" of a rest
-(a dialog's identity holds its body's fixed words), and the spend gate that routine passes and goTo steps ask
-(`navigate.spend`) keeps it for the model; the rest's confirm stays passable. At two frame sizes the demo uses.
+(a dialog's identity holds its body's fixed words), and the spend gate that every press the coordinator makes alone
+asks (`SpendGate`, reading the screen's `spends`) keeps it for the model; the rest's confirm stays passable. At two
+frame sizes the demo uses.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import pytest
 from PIL import Image
 
 from lluma_agent.config import LoopConfig
-from lluma_agent.loop.navigate import spend, words
+from lluma_agent.tools.spending import SpendGate
 from lluma_sim.game.draw import Painter
 from lluma_sim.game.screens_home import draw_dialog
 from lluma_sim.game.state import DialogState
@@ -68,9 +69,9 @@ def test_confirms_that_share_a_title_are_other_screens_when_their_bodies_differ(
 
 def test_the_spend_gate_keeps_every_spend_for_the_model_and_lets_the_rest_pass(reads: dict[str, VisionOutput]
                                                                               ) -> None:
-    cfg = LoopConfig()
-    never, spend_words = [words(w) for w in cfg.never_autopilot], [words(w) for w in cfg.spend_words]
+    gate = SpendGate(LoopConfig())
     for name in PASSABLE:
-        assert spend(reads[name], never, spend_words) == "", name
+        assert gate.why(reads[name]) == "", name
+        assert reads[name].screen is not None and reads[name].screen.spends is None, name
     for name in SPENDS:
-        assert spend(reads[name], never, spend_words), name
+        assert "it asks to spend" in gate.why(reads[name]), name
