@@ -228,10 +228,10 @@ class RunConfig(_Section):
     )
     max_careers: int = Field(0, ge=0, description="Stop cleanly once this many careers have ended (0 = no limit).")
     max_hours: float = Field(0.0, ge=0, le=8_760, description="Stop cleanly after this many hours (0 = no limit).")
-    # A game turn takes 3.7 agent turns in the careers bench's median (seed 11); the longest stretch without the clock
-    # moving was 4 agent turns on a perfect reading (truth-vision demo, seed 5, 54 game turns) and is measured on the
-    # OCR careers bench in docs/ARCHITECTURE.md ("Progress is the game's clock"). 40 leaves the ladder's four rungs
-    # inside the 60 agent turns on one game turn.
+    # Measured on the turn logs of `bench/careers.py --careers 1 --only with` (seed 11, OCR, hazards 0.05, faults
+    # 0.02: 287 agent turns, 3.68 a game turn): 49 stretches between moves of the clock, median 3, longest 15 (the
+    # career's setup, before its first hub). A perfect reading (truth-vision demo, seed 5): longest 4. Warn at 2x
+    # the longest, climb at 40, and the ladder's four rungs end inside the 60 agent turns on one game turn.
     progress_warn_after: int = Field(
         30, ge=1, description="Agent turns without the game's clock moving (the career's turn or date, a race run, a "
         "career ended; a wait the game asked for does not count) after which the model is told what has not moved.",
