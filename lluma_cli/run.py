@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 from pathlib import Path
 
 from lluma_agent.config import find_config, load_config
+from lluma_agent.loop import setup
 from lluma_agent.loop.app import CtrlC, build
 from lluma_agent.loop.resume import (
     NoCompletedTurn,
@@ -42,8 +44,11 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--hours", type=hours, metavar="H",
                     help="stop after H hours (overrides run.max_hours); run.max_turns does not apply")
     ap.add_argument("--resume", nargs="?", const="", default=None, metavar="DIR",
-                    help="go on with the run in DIR (default: the newest run-* folder under logs.dir) from its last "
-                         "complete turn, logging into DIR")
+                    help="go on with the run in DIR (default: the newest run under logs.dir) from its last complete "
+                         "turn, logging into DIR, on its device, adb server, API and model unless told otherwise")
+    ap.add_argument(setup.ANOTHER_DEVICE, action="store_true",
+                    help="with --resume: go on on another device than the run's own (--serial, device.serial, or "
+                         "the only one attached)")
     ap.add_argument("--confirm", action="store_true",
                     help="show each decided action (where it would tap, a marked screenshot) and wait for "
                          "y / n / e ACTION / q; answers are read one a line when stdin is not a terminal")
@@ -84,9 +89,19 @@ def main(argv: list[str]) -> int:
             if point is not None and point.checkpoint.env:
                 raise ResumeError(f"{point.folder} holds a demo run: resume it with `lluma demo --resume`")
             if point is not None:
+                point.another_device = args.device_changed
+                flags = [k for k, v in (("device.serial", args.serial), ("device.connect", args.connect),
+                                        ("model.name", args.model)) if v]
+                kept = setup.carry(point, cfg, flags=flags)
                 check_settings(point, cfg)
+                if not os.environ.get(cfg.model.api_key_env):
+                    raise ResumeError(setup.no_key(point, cfg))
                 print(f"lluma run: resuming {point.folder} after turn {point.turn}, its last complete turn",
                       file=sys.stderr)
+                if line := setup.said(point, kept):
+                    print(f"lluma run: {line}", file=sys.stderr)
+        if args.device_changed and args.resume is None:
+            raise ResumeError(f"{setup.ANOTHER_DEVICE} goes with --resume: a new run plays on the device it is given")
         client = make_client(cfg.model)
         if point is not None:
             cfg.logs.dir = point.folder

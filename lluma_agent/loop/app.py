@@ -23,6 +23,7 @@ from lluma_agent.context.knowledge import Knowledge
 from lluma_agent.device.android import Device
 from lluma_agent.device.app import GameApp, gist
 from lluma_agent.device.settle import settle
+from lluma_agent.loop import setup
 from lluma_agent.loop.careers import CareerTracker
 from lluma_agent.loop.checkpoint import Checkpointer, EnvState
 from lluma_agent.loop.coordinator import Coordinator
@@ -175,6 +176,9 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
         status(f"connecting to the device ({cfg.device.serial or 'the only one attached'}) at "
                f"{device.cfg.adb_host}:{device.cfg.adb_port}")
     device.connect()
+    if resume is not None:  # the run's own phone, or one a person allowed (--device-changed)
+        setup.check_device(resume, device.serial)
+    where = setup.of(cfg, device.serial, device.cfg.adb_host, device.cfg.adb_port)
     if vision is None:
         reader = Vision(cfg.vision, client=vision_client, retry=retry_policy(cfg.model))
         if not quiet:
@@ -235,7 +239,7 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
     if resume is not None:
         restore(resume, coordinator)
         coordinator.progress.restore(resume.checkpoint.progress, _readable_turns(run))
-    hooks.append(Checkpointer(coordinator, logger, env_state))  # first: the live line may hit a closed pipe
+    hooks.append(Checkpointer(coordinator, logger, env_state, where))  # first: the live line may hit a closed pipe
     hooks.append(careers)  # after the checkpoint: a career's record is written once its last turn is saved
     if not quiet:
         hooks.append(lambda log, totals: print(live_line(log, totals), file=out, flush=True))

@@ -40,6 +40,7 @@ class ResumePoint:
     folder: Path
     checkpoint: Checkpoint
     torn: list[Path] = field(default_factory=list)  # files of turns after the checkpoint
+    another_device: bool = False  # a person allowed it to go on on another device than its own (loop/setup.py)
 
     @property
     def turn(self) -> int:
@@ -220,7 +221,8 @@ def paused(c: Coordinator) -> bool:
 
 def restore(point: ResumePoint, c: Coordinator) -> None:
     """The checkpoint into a freshly built coordinator. `run.max_turns` and `run.max_cost_usd` then count from
-    here (N more turns, that many more dollars); the totals stay the whole run's."""
+    here (N more turns, that many more dollars: `Coordinator.before`, and the stop says "12 more"); the totals stay
+    the whole run's."""
     cp = point.checkpoint
     checkpoint.apply(c, cp)
     if moves_model(point, c.cfg):  # the kept turns' thinking is the retired model's own: sent as text from now
@@ -228,8 +230,4 @@ def restore(point: ResumePoint, c: Coordinator) -> None:
     if paused(c):  # a person resuming a run paused as stuck has looked at it
         c.stuck.unchanged, c.stuck.screens, c.stuck.actions = 0, [], []
         c.stuck.climbed, c.stuck.failed, c.stuck.starts = 0, [], []  # and the ladder starts afresh
-    run = c.cfg.run
-    if run.max_turns:
-        run.max_turns += cp.totals.turns
-    if run.max_cost_usd:
-        run.max_cost_usd += cp.totals.cost_usd
+    c.before = c.totals.model_copy(deep=True)

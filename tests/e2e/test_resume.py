@@ -89,7 +89,7 @@ def test_a_short_break_resumes_with_the_same_prefix_and_reads_it_from_cache(tmp_
             totals = coordinator.run()
     logs_after = read_turns(logs)
     assert [t.turn for t in logs_after] == list(range(1, 9))
-    assert totals.turns == 8 and totals.stop_reason == "max_turns (8) reached"
+    assert totals.turns == 8 and totals.stop_reason == "max_turns (2 more) reached"  # the sitting's own number
     assert _rows(logs) == list(range(1, 9)) and _rows(logs, "turns_fts", "rowid") == list(range(1, 9))
     six, seven = logs_after[5], logs_after[6]
     assert seven.history_fold is None
@@ -170,7 +170,7 @@ def test_a_demo_killed_with_sigkill_resumes_to_completion(tmp_path: Path) -> Non
     summary = json.loads(done.stdout)
     k = saved.turn
     assert summary["resumed_from_turn"] == k and summary["turns"] == k + 3
-    assert summary["stop_reason"] == f"max_turns ({k + 3}) reached" and summary["taps_off_target"] == 0
+    assert summary["stop_reason"] == "max_turns (3 more) reached" and summary["taps_off_target"] == 0
     assert [t.turn for t in read_turns(logs)] == list(range(1, k + 4))  # every file whole, numbers go on
     assert _rows(logs) == list(range(1, k + 4))
     assert read_turn(logs / f"turn_{k + 1:06d}.json").errors == []
@@ -275,6 +275,6 @@ def test_a_run_paused_as_stuck_resumes_with_fresh_counts_and_limits_from_the_res
     second = loop(tmp_path, phone(), model, max_turns=2, stuck_after=2, stuck_force_after=8, stuck_pause_after=4)
     restore(ResumePoint(tmp_path / "logs", cp), second)
     totals = second.run()
-    assert totals.stop_reason == "max_turns (7) reached" and totals.turns == 7  # two more turns, counted in the run
+    assert totals.stop_reason == "max_turns (2 more) reached" and totals.turns == 7  # two more, counted in the run
     assert len(model.requests) == 2 and sorted(p.name for p in (tmp_path / "logs").glob("turn_*.json"))[-1] == (
         "turn_000007.json")
