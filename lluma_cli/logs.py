@@ -21,6 +21,7 @@ from lluma_agent.runlog.logread import (
     add_dir_argument,
     clip,
     effect_words,
+    kept_label,
     open_run,
     screen_label,
     turn_calls,
@@ -92,6 +93,8 @@ def notes(log: TurnLog) -> list[str]:
     edited = sorted({m.name for m in log.memory_changes if m.by == "person"})
     if edited:
         out.append(f"memory edited by a person: {', '.join(edited)}")
+    if kept := kept_label(log):
+        out.append(f"memory: {kept}")
     if log.errors:
         out.append(f"{len(log.errors)} error(s): {clip(log.errors[0], 60)}")
     return out

@@ -39,7 +39,7 @@ from lluma_agent.navmap.actions import readable
 from lluma_agent.notify import Notifier, NotifyEvent
 from lluma_agent.runlog import figures
 from lluma_agent.runlog.folder import RunFolder
-from lluma_agent.runlog.logread import action_label, clip, errors_label, screen_name, waited_label
+from lluma_agent.runlog.logread import action_label, clip, errors_label, kept_label, screen_name, waited_label
 from lluma_agent.runlog.runs import RunLock, check_fresh
 from lluma_agent.runlog.turnlog import RunSummary, TurnLog, TurnLogger, read_turn
 from lluma_facts import model_spec
@@ -68,7 +68,7 @@ def live_line(log: TurnLog, totals: RunTotals) -> str:
     """One line per turn: screen (its name, a dialog by its title, then what was read), action, this turn's tokens
     (every call) and dollars, then the run's dollars and cache hit so far, each labelled the way `lluma logs` and
     `lluma stats` label it (runlog/figures.py); then what happened besides: a loading waited out, the first error by
-    its kind, a start of the game, a rung of the ladder, the map, the guard, a person."""
+    its kind, a start of the game, a rung of the ladder, the map, the guard, a person, a person's lines kept."""
     read = log.vision.summary if log.vision else log.waited or "?"
     screen = clip(" · ".join(filter(None, (screen_name(log), read))), SCREEN_W)
     if log.action:
@@ -91,6 +91,7 @@ def live_line(log: TurnLog, totals: RunTotals) -> str:
     errs += f" | person: {log.person}" if log.person else ""
     edited = sorted({m.name for m in log.memory_changes if m.by == "person"})
     errs += f" | memory edited by a person: {', '.join(edited)}" if edited else ""
+    errs += f" | memory: {kept}" if (kept := kept_label(log)) else ""
     return (
         f"turn {log.turn:>4} | {screen:<{SCREEN_W}} | {action[:32]:<32} | "
         f"turn: {figures.tokens(figures.turn_usage(log))} · {figures.usd(log.cost.turn_usd)} | "

@@ -120,6 +120,16 @@ def screen_name(log: TurnLog) -> str:
     return str(seen.get("name") or "")
 
 
+def kept_label(log: TurnLog) -> str:
+    """The agent's memory writes that kept lines a person wrote (its content left them out), in a few words for the
+    live line, `lluma logs` and the report: "kept 1 line(s) a person wrote in sim_notes.md"; "" when none."""
+    kept = [m for m in log.memory_changes if m.kept_person_lines]
+    if not kept:
+        return ""
+    names = ", ".join(sorted({m.name for m in kept}))
+    return f"kept {sum(len(m.kept_person_lines) for m in kept)} line(s) a person wrote in {names}"
+
+
 def errors_label(errors: list[str]) -> str:
     """A turn's errors in a few words: the first by its kind ("model error: refused ..."), and how many more."""
     if not errors:

@@ -29,6 +29,8 @@ from lluma_agent.runlog.turnlog import TurnLog, TurnLogger, read_turn, read_turn
 from lluma_cli import run as run_cli
 from lluma_cli.demo import agent_on, run_demo, sim_environment
 from lluma_cli.demo import main as demo_main
+from lluma_cli.logs import main as logs_main
+from lluma_cli.report.page import main as report_main
 from lluma_facts.request import strip_cache_control
 
 pytestmark = pytest.mark.cost(seconds=25)  # worker seconds in a full suite (conftest: slowest modules first)
@@ -176,6 +178,29 @@ def test_a_demo_killed_with_sigkill_resumes_to_completion(tmp_path: Path) -> Non
     assert read_turn(logs / f"turn_{k + 1:06d}.json").errors == []
     if game_before is not None:  # the same career went on
         assert summary["game_turn"] >= min(game_before["turn"], game_before["max_turns"])
+
+
+def test_a_line_a_person_adds_during_the_break_outlives_the_players_rewrite(
+        three_turns: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A person adds a line to the player's notes while the demo is stopped; the resumed stand-in rewrites the file
+    from its own idea of it (its first request writes the notes) and leaves the line out: the write keeps it, and
+    the live line, `lluma logs` and the report say so."""
+    logs = _copy(three_turns, tmp_path)
+    notes = logs / "memory" / "sim_notes.md"
+    mine = "- a person: no race below NORMAL mood"
+    notes.write_text(notes.read_text(encoding="utf-8") + mine + "\n", encoding="utf-8")
+    assert demo_main(["--resume", str(logs), "--turns", "1", "--truth-vision"]) == 0
+    live = capsys.readouterr().out.splitlines()
+    four = read_turn(logs / "turn_000004.json")
+    (wrote,) = [m for m in four.memory_changes if m.by == "agent" and m.name == "sim_notes.md"]
+    assert wrote.kept_person_lines == [mine] and mine in notes.read_text(encoding="utf-8")
+    assert "- turn 1: " in notes.read_text(encoding="utf-8")  # the player's own rewrite landed too
+    assert any(line.startswith("turn    4 |") and "| memory: kept 1 line(s) a person wrote in sim_notes.md" in line
+               for line in live), live
+    assert logs_main([str(logs), "--turn", "4"]) == 0
+    assert "KEEPS 1 line(s) a person wrote its content left out" in capsys.readouterr().out
+    assert report_main([str(logs), "-o", str(tmp_path / "r.html"), "--thumb", "0"]) == 0
+    assert "memory: kept 1 line(s) a person wrote in sim_notes.md" in (tmp_path / "r.html").read_text()
 
 
 def test_resume_refuses_what_it_cannot_continue(three_turns: Path, tmp_path: Path,
