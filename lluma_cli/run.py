@@ -23,9 +23,19 @@ from lluma_agent.loop.resume import (
 from lluma_agent.loop.stop import exit_status
 from lluma_agent.model.claude import make_client
 from lluma_agent.runlog import figures
-from lluma_agent.runlog.runs import new_run_dir
+from lluma_agent.runlog.runs import new_run_dir, runs_newest_first
 from lluma_cli.confirm import Person, in_the_loop
 from lluma_cli.errors import at_least_one, dollars, hours, start_failed
+from lluma_cli.invoked import command
+
+
+def demo_not_run(folder: Path, root: Path | None) -> str:
+    """A demo's folder given to `lluma run --resume` (or the newest run under `root`, a demo): the command that
+    resumes it, and the newest run on a phone there when there is one."""
+    line = f"{folder} holds a demo run: resume it with `{command('demo', '--resume', str(folder))}`"
+    phones = [d for d in runs_newest_first(root) if d.name.startswith("run-")] if root is not None else []
+    return line + (f", or go on with the newest run on a phone: `{command('run', '--resume', str(phones[0]))}`"
+                   if phones else "")
 
 
 def main(argv: list[str]) -> int:
@@ -87,7 +97,7 @@ def main(argv: list[str]) -> int:
                 print(f"lluma run: {exc}; starting over", file=sys.stderr)
                 start_in = folder
             if point is not None and point.checkpoint.env:
-                raise ResumeError(f"{point.folder} holds a demo run: resume it with `lluma demo --resume`")
+                raise ResumeError(demo_not_run(point.folder, cfg.logs.dir if not args.resume else None))
             if point is not None:
                 point.another_device = args.device_changed
                 flags = [k for k, v in (("device.serial", args.serial), ("device.connect", args.connect),
@@ -128,7 +138,7 @@ def main(argv: list[str]) -> int:
             f"{figures.percent(totals.cache_hit_ratio)} "
             f"({totals.stop_reason}); logs in {cfg.logs.dir}"
         )
-        if hint := how_to_go_on(cfg.logs.dir):
+        if hint := how_to_go_on(cfg.logs.dir, command("run")):
             print(hint)
     code = exit_status(totals.stop_kind)
     if code:

@@ -39,7 +39,7 @@ from lluma_agent.navmap.actions import readable
 from lluma_agent.notify import Notifier, NotifyEvent
 from lluma_agent.runlog import figures
 from lluma_agent.runlog.folder import RunFolder
-from lluma_agent.runlog.logread import action_label, clip, errors_label, kept_label, screen_name, waited_label
+from lluma_agent.runlog.logread import action_label, clip, errors_label, kept_label, screen_label, waited_label
 from lluma_agent.runlog.runs import RunLock, check_fresh
 from lluma_agent.runlog.turnlog import RunSummary, TurnLog, TurnLogger, read_turn
 from lluma_facts import model_spec
@@ -69,8 +69,7 @@ def live_line(log: TurnLog, totals: RunTotals) -> str:
     (every call) and dollars, then the run's dollars and cache hit so far, each labelled the way `lluma logs` and
     `lluma stats` label it (runlog/figures.py); then what happened besides: a loading waited out, the first error by
     its kind, a start of the game, a rung of the ladder, the map, the guard, a person, a person's lines kept."""
-    read = log.vision.summary if log.vision else log.waited or "?"
-    screen = clip(" · ".join(filter(None, (screen_name(log), read))), SCREEN_W)
+    screen = clip(screen_label(log) or "?", SCREEN_W)  # as `lluma logs` names it
     if log.action:
         action = action_label(log)
     elif log.response and log.response.tool_calls:

@@ -23,6 +23,7 @@ from fakes import FakePhone, FakeScreen, ScriptedModel, button, call, loop
 from lluma_agent.loop import checkpoint
 from lluma_agent.loop.resume import ResumeError, ResumePoint, newest_run, open_point, restore
 from lluma_agent.runlog.folder import RunFolder
+from lluma_agent.runlog.logread import resolve_dir
 from lluma_agent.runlog.requestlog import load_request
 from lluma_agent.runlog.runs import RunLock
 from lluma_agent.runlog.turnlog import TurnLog, TurnLogger, read_turn, read_turns
@@ -218,7 +219,7 @@ def test_resume_refuses_what_it_cannot_continue(three_turns: Path, tmp_path: Pat
     assert "--seed cannot go with --resume" in refused("--resume", str(logs), "--seed", "3")
 
     assert run_cli.main(["--resume", str(logs)]) == 2
-    assert "holds a demo run: resume it with `lluma demo --resume`" in capsys.readouterr().err
+    assert f"holds a demo run: resume it with `lluma demo --resume {logs}`" in capsys.readouterr().err
     monkeypatch.setenv("LLUMA_LOGS__DIR", str(empty))
     assert run_cli.main(["--resume"]) == 2
     assert f"no run to resume under {empty}" in capsys.readouterr().err
@@ -273,15 +274,30 @@ def test_a_run_whose_model_retired_goes_on_with_the_replacement(tmp_path: Path, 
     assert "played with claude-sonnet-4-6; resuming it with claude-haiku-5-5 is not possible" in capsys.readouterr().err
 
 
-def test_run_resume_without_a_folder_takes_the_newest_run(tmp_path: Path) -> None:
+def test_run_resume_without_a_folder_takes_the_newest_run(three_turns: Path, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """The newest run means one thing everywhere (runlog/runs.py): the one whose last turn was logged last, as
+    `lluma logs` and `lluma search` take it. A demo newest is refused by `lluma run`, naming both ways on."""
     with pytest.raises(ResumeError, match="no run to resume"):
         newest_run(tmp_path)
+    shutil.copytree(three_turns, tmp_path / "demo-20261102-100000")
     for i, name in enumerate(["run-20261101-100000", "run-20261101-090000", "demo-20261102-100000"]):
-        (tmp_path / name).mkdir()
+        (tmp_path / name).mkdir(exist_ok=True)
         turn = tmp_path / name / "turn_000001.json"
-        turn.write_text("{}", encoding="utf-8")
-        os.utime(turn, (1_000_000 + i * 10, 1_000_000 + i * 10))
-    assert newest_run(tmp_path).name == "run-20261101-090000"  # by its newest turn; demo folders are not runs
+        if not turn.exists():
+            turn.write_text("{}", encoding="utf-8")
+        for log in (tmp_path / name).glob("turn_*.json"):
+            os.utime(log, (1_000_000 + i * 10, 1_000_000 + i * 10))
+    demo, phone = tmp_path / "demo-20261102-100000", tmp_path / "run-20261101-090000"
+    assert newest_run(tmp_path) == demo  # by its newest turn, not by its name
+    assert resolve_dir(tmp_path)[0] == demo  # what `lluma logs`, `stats`, `report` and `search` read
+    assert logs_main([str(tmp_path), "--path"]) == 0 and capsys.readouterr().out == f"{demo}\n"  # README's sqlite3
+    monkeypatch.setenv("LLUMA_LOGS__DIR", str(tmp_path))
+    assert run_cli.main(["--resume"]) == 2
+    assert capsys.readouterr().err == (f"lluma run: {demo} holds a demo run: resume it with `lluma demo --resume "
+                                       f"{demo}`, or go on with the newest run on a phone: `lluma run --resume "
+                                       f"{phone}`\n")
 
 
 def test_a_run_paused_as_stuck_resumes_with_fresh_counts_and_limits_from_the_resume(tmp_path: Path) -> None:
