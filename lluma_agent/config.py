@@ -15,7 +15,16 @@ from typing import Any, Literal
 from urllib.parse import urlsplit
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import (
     BaseSettings,
     EnvSettingsSource,
@@ -92,6 +101,17 @@ class DeviceConfig(_Section):
     settle_threshold: int = Field(
         3, ge=0, le=64, description="Perceptual-hash distance under which two frames are 'same'."
     )
+    # Not a setting: where a value came from when not from the configuration (a resumed run's folder kept it,
+    # loop/setup.py), so a message about the adb server names the folder, not config.yaml (device/address.py).
+    _kept: dict[str, str] = PrivateAttr(default_factory=dict)
+
+    def keep(self, key: str, value: object, where: str) -> None:
+        """Set `key` to a value kept `where` (the messages that name its source say so)."""
+        setattr(self, key, value)
+        self._kept[key] = where
+
+    def kept(self, key: str) -> str | None:
+        return self._kept.get(key)
 
 
 class ModelConfig(_Section):
@@ -438,6 +458,13 @@ def _unknown_sections(env: Mapping[str, str]) -> list[str]:
             out.append(f"{key}: a whole section from one variable is not read; set one key at a time, "
                        f"{key}__<KEY>=value (got {_short(env[key])})")
     return out
+
+
+def variable_of(dotted: str, environ: Mapping[str, str]) -> str | None:
+    """The LLUMA_SECTION__KEY variable that sets `dotted` ("device.adb_port"), as the environment spells it (the
+    loader reads any case), or None when none is set (an empty one means unset)."""
+    want = f"{ENV_PREFIX}{dotted.replace('.', '__')}".lower()
+    return next((k for k, v in environ.items() if k.lower() == want and v != ""), None)
 
 
 def _short(value: object) -> str:

@@ -39,6 +39,7 @@ from lluma_agent.runlog.runs import LogDirInUse, check_fresh, new_run_dir
 from lluma_agent.runlog.turnlog import TurnLog
 from lluma_cli.confirm import Person, in_the_loop
 from lluma_cli.errors import OneLineParser, at_least_one, career_length, hours, rate, start_failed
+from lluma_cli.invoked import command
 from lluma_cli.sim_check import spends_without_the_model, taps_off_target
 from lluma_facts import Usage
 from lluma_facts.clock import Clock
@@ -139,7 +140,8 @@ class DemoState(BaseModel):
     @classmethod
     def of(cls, point: ResumePoint) -> DemoState:
         if not point.checkpoint.env:
-            raise ResumeError(f"{point.folder} holds a run on a phone, not a demo: resume it with `lluma run --resume`")
+            raise ResumeError(f"{point.folder} holds a run on a phone, not a demo: resume it with "
+                              f"`{command('run', '--resume', str(point.folder))}`")
         return cls.model_validate(point.checkpoint.env)
 
 
@@ -483,7 +485,7 @@ def main(argv: list[str]) -> int:
             try:
                 point = open_point(args.resume)  # read only: torn turns are set aside once the agent starts
             except NoCompletedTurn as exc:
-                raise ResumeError(f"{exc} with `lluma demo --logs {args.resume}`") from None
+                raise ResumeError(f"{exc} with `{command('demo', '--logs', str(args.resume))}`") from None
             check_settings(point, cfg)
             seed = DemoState.of(point).game.seed
             print(f"lluma demo: resuming {args.resume} after turn {point.turn}, its last complete turn",
@@ -527,6 +529,6 @@ def main(argv: list[str]) -> int:
         print(s.model_dump_json())
         return code
     print(in_words(s), file=sys.stdout)
-    if hint := how_to_go_on(Path(s.logs_dir), "lluma demo"):
+    if hint := how_to_go_on(Path(s.logs_dir), command("demo")):
         print(hint)
     return code

@@ -26,6 +26,7 @@ from lluma_agent.device.android import adb_server_of
 from lluma_agent.device.app import KNOWN_PACKAGES
 from lluma_agent.memory.store import budget_warnings, scan, yaml_problem
 from lluma_agent.model.reply import ModelError, check_key
+from lluma_cli.invoked import command
 from lluma_facts import ModelLookupError, model_spec, usable_model
 
 DEFAULT_BASE_URL = "https://api.anthropic.com"
@@ -47,7 +48,8 @@ def check_config(path: Path | None) -> tuple[Config, Check]:
     except ConfigError as exc:
         missing = use is not None and not use.exists()
         fix = ("pass an existing file, or leave out --config to use config.yaml or defaults" if missing
-               else "correct the key named above; `lluma doctor --print-config` prints every key with its default")
+               else f"correct the key named above; `{command('doctor', '--print-config')}` prints every key with its "
+               "default")
         return Config(), Check("config", "fail", f"{exc} (the checks below use the defaults)", fix)
     if use is None:
         return cfg, Check("config", "ok", "no config.yaml here; using defaults (+ LLUMA_* environment)")
@@ -58,7 +60,7 @@ def check_model(cfg: Config) -> Check:
     try:
         spec = usable_model(cfg.model.name)
     except ModelLookupError as exc:
-        return Check("model", "fail", str(exc), "set model.name to a current model (`lluma models` lists them)")
+        return Check("model", "fail", str(exc), f"set model.name to a current model (`{command('models')}` lists them)")
     return Check("model", "ok", f"{cfg.model.name}: ${spec.input_usd_per_mtok:g}/${spec.output_usd_per_mtok:g} per "
                  f"MTok in/out, caches prefixes of {spec.min_cacheable_tokens:,}+ tokens")
 
@@ -77,7 +79,7 @@ def check_adb(cfg: Config) -> list[Check]:
         infos = client.list()
     except Exception as exc:  # adbutils raises AdbError, OSError, ValueError depending on where it broke
         return [Check("adb server", "fail", f"nothing answers at {where} ({exc})",
-                      "start it with `adb start-server` (or `lluma sim phone` for the simulator), "
+                      f"start it with `adb start-server` (or `{command('sim', 'phone')}` for the simulator), "
                       "or point ANDROID_ADB_SERVER_PORT (or device.adb_port) at the one running")]
     checks = [Check("adb server", "ok", f"adb server (protocol {version}) at {where}")]
     listed = ", ".join(f"{i.serial} ({i.state})" for i in infos) or "none"
@@ -101,14 +103,14 @@ def check_adb(cfg: Config) -> list[Check]:
         checks.append(check_game(cfg, client, ready[0].serial))
     elif not infos:
         checks.append(Check("device", "fail", "no device attached",
-                            "phone: USB debugging on, plug in, accept the prompt; emulator: `lluma run --connect "
-                            "127.0.0.1:PORT` (BlueStacks/LDPlayer 5555, MuMu 16384), or device.connect in "
-                            "config.yaml"))
+                            "phone: USB debugging on, plug in, accept the prompt; emulator: "
+                            f"`{command('run', '--connect', '127.0.0.1:PORT')}` (BlueStacks/LDPlayer 5555, MuMu "
+                            "16384), or device.connect in config.yaml"))
     elif not ready:
         checks.append(_not_ready(infos[0].serial, infos[0].state))
     else:
         checks.append(Check("device", "fail", f"{len(ready)} devices ready ({listed}); which one?",
-                            "set device.serial (or `lluma run --serial SERIAL`)"))
+                            f"set device.serial (or `{command('run', '--serial', 'SERIAL')}`)"))
     return checks
 
 
@@ -155,7 +157,7 @@ def check_ocr(cfg: Config) -> Check:
 def check_api_key(cfg: Config) -> Check:
     name = cfg.model.api_key_env
     key = os.environ.get(name)
-    fix = f"export {name}=sk-ant-... (`lluma demo` needs no key)"
+    fix = f"export {name}=sk-ant-... (`{command('demo')}` needs no key)"
     if key is None:
         return Check("api key", "fail", f"{name} is not set", fix)
     if not key.strip():
@@ -182,7 +184,7 @@ def check_base_url(cfg: Config) -> Check:
             socket.create_connection((parts.hostname, port), timeout=1.0).close()
         except OSError as exc:
             return Check("api url", "fail", f"{shown} ({source}): nothing listens there ({exc})",
-                         f"start the stand-in with `lluma sim api --port {port}`, or fix the URL")
+                         f"start the stand-in with `{command('sim', 'api', '--port', str(port))}`, or fix the URL")
         return Check("api url", "ok", f"{shown} ({source}), listening")
     if parts.scheme == "http":
         return Check("api url", "warn", f"{shown} ({source}) is plain http: the key would travel unencrypted",

@@ -17,11 +17,14 @@ from lluma_agent.runlog import figures
 from lluma_agent.runlog.careers import career_line
 from lluma_agent.runlog.folder import RunFolder
 from lluma_agent.runlog.logread import (
+    LogDirError,
     action_label,
     add_dir_argument,
     clip,
     effect_words,
+    kept_label,
     open_run,
+    resolve_dir,
     screen_label,
     turn_calls,
 )
@@ -92,6 +95,8 @@ def notes(log: TurnLog) -> list[str]:
     edited = sorted({m.name for m in log.memory_changes if m.by == "person"})
     if edited:
         out.append(f"memory edited by a person: {', '.join(edited)}")
+    if kept := kept_label(log):
+        out.append(f"memory: {kept}")
     if log.errors:
         out.append(f"{len(log.errors)} error(s): {clip(log.errors[0], 60)}")
     return out
@@ -132,7 +137,16 @@ def main(argv: list[str]) -> int:
                     help="with --turn N: the request that turn sent, exactly as sent (screenshot bytes left out)")
     ap.add_argument("--tail", type=int, metavar="K", help="only the last K turns")
     ap.add_argument("--json", action="store_true", help="machine-readable output")
+    ap.add_argument("--path", action="store_true",
+                    help="print only the run folder it reads (DIR, or the newest run under it), for a script")
     args = ap.parse_args(argv)
+    if args.path:
+        try:
+            print(resolve_dir(args.dir)[0])
+        except LogDirError as exc:
+            print(f"lluma logs: {exc}", file=sys.stderr)
+            return 1
+        return 0
     if args.request and args.turn is None:
         ap.error("--request needs --turn N")
     if args.tail is not None and args.tail < 1:

@@ -46,7 +46,7 @@ def as_text(m: ScreenMap, path: Path) -> str:
         return lines[0] + "\n  (nothing recorded yet)"
     for s in ordered_screens(m):
         info = m.screens[s]
-        lines.append(f"\n{name_of(m, s)} [{s}]  seen {info.seen:,}")
+        lines.append(f"\n{name_of(m, s)}  seen {info.seen:,}")  # by name; its id only where two share it
         ways = sorted((way_out(m, t) for t in m.transitions if t.src == s), key=lambda w: (-w.count, w.action, w.dst))
         if not ways:
             lines.append("  (no way out recorded)")
@@ -55,7 +55,7 @@ def as_text(m: ScreenMap, path: Path) -> str:
     came = interruptions(m)
     if came:
         lines.append("\nInterruptions (came over a screen after an action; dismissed, the game went on: no way out)")
-        lines += [f"  {c.screen_name} [{c.screen}] over {c.over_name} after {c.action}: {c.count:,} time(s), "
+        lines += [f"  {c.screen_name} over {c.over_name} after {c.action}: {c.count:,} time(s), "
                   f"dismissed by {c.way_out or '?'}" for c in came]
     return "\n".join(lines)
 

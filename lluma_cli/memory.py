@@ -15,6 +15,7 @@ from typing import Any
 
 from lluma_agent.config import ConfigError, find_config, load_config
 from lluma_agent.memory.store import ALLOWED_SUFFIXES, RESERVED_NAMES, MemoryStore
+from lluma_agent.runlog.runs import runs_newest_first
 
 
 def _memory_files(folder: Path) -> list[Path]:
@@ -27,10 +28,9 @@ def _memory_files(folder: Path) -> list[Path]:
 
 def newest_run_memory(logs: Path) -> Path | None:
     """The memory folder of the newest run under `logs` that has memory files (`lluma demo` and the tests keep
-    theirs in the run's log folder, `logs/demo-<time>/memory/`); None when there is none."""
-    found = [(max(p.stat().st_mtime for p in files), d / "memory") for d in (logs.iterdir() if logs.is_dir() else [])
-             if d.is_dir() and (files := _memory_files(d / "memory"))]
-    return max(found)[1] if found else None
+    theirs in the run's log folder, `logs/demo-<time>/memory/`; the newest as `lluma logs` means it); None when
+    there is none."""
+    return next((d / "memory" for d in runs_newest_first(logs) if _memory_files(d / "memory")), None)
 
 
 def _summary(store: MemoryStore) -> dict[str, Any]:

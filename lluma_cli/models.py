@@ -6,6 +6,7 @@ import argparse
 import json
 from datetime import date
 
+from lluma_agent.config import Config, ConfigError, find_config, load_config
 from lluma_facts.registry import MODELS, ModelSpec, registry_day
 
 
@@ -13,7 +14,16 @@ def _money(x: float) -> str:
     return f"${x:g}"
 
 
-def _rows(spec: ModelSpec, today: date) -> list[str]:
+def sent_effort() -> str:
+    """The effort LLuMa sends an adaptive model: model.effort of ./config.yaml and LLUMA_*, else its default (a
+    listing must not fail on a configuration it barely needs)."""
+    try:
+        return load_config(find_config(None)).model.effort
+    except (ConfigError, OSError, ValueError):
+        return Config().model.effort
+
+
+def _rows(spec: ModelSpec, today: date, effort: str) -> list[str]:
     state: str = "retired" if spec.retired(today) else spec.status
     if spec.retires and not spec.retired(today):
         state += f" (retires {spec.retires})"
@@ -23,7 +33,8 @@ def _rows(spec: ModelSpec, today: date) -> list[str]:
         cap = spec.disable_thinking_max_effort
         switch = f"on by default, off allowed at effort <= {cap}" if cap else "always on"
         thinking = f"adaptive ({switch}), effort "
-        thinking += f"{'/'.join(spec.efforts)} (default {spec.default_effort})"
+        # The registry's default is the API's, for a request that names none; LLuMa always names one (model.effort).
+        thinking += f"{'/'.join(spec.efforts)} (API default {spec.default_effort}; LLuMa sends {effort}: model.effort)"
     else:
         thinking = "budget (thinking.budget_tokens >= 1024, below max_tokens)"
     lines = [f"{spec.id}  {spec.name}  {state}"]
@@ -54,11 +65,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--today", type=date.fromisoformat, default=None,
                     help="judge retirement as of this day (default: LLUMA_TODAY, else the real date)")
     args = ap.parse_args(argv)
-    today = args.today or registry_day()
+    today, effort = args.today or registry_day(), sent_effort()
     if args.json:
-        out = [{**m.model_dump(mode="json"), "retired": m.retired(today)} for m in MODELS.values()]
+        out = [{**m.model_dump(mode="json"), "retired": m.retired(today),
+                "lluma_effort": effort if m.thinking == "adaptive" else None} for m in MODELS.values()]
         print(json.dumps(out, indent=2))
         return 0
     for spec in MODELS.values():
-        print("\n".join(_rows(spec, today)))
+        print("\n".join(_rows(spec, today, effort)))
     return 0

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 from pathlib import Path
 
 from lluma_agent.config import find_config, load_config
+from lluma_agent.loop import setup
 from lluma_agent.loop.app import CtrlC, build
 from lluma_agent.loop.resume import (
     NoCompletedTurn,
@@ -21,9 +23,19 @@ from lluma_agent.loop.resume import (
 from lluma_agent.loop.stop import exit_status
 from lluma_agent.model.claude import make_client
 from lluma_agent.runlog import figures
-from lluma_agent.runlog.runs import new_run_dir
+from lluma_agent.runlog.runs import new_run_dir, runs_newest_first
 from lluma_cli.confirm import Person, in_the_loop
 from lluma_cli.errors import at_least_one, dollars, hours, start_failed
+from lluma_cli.invoked import command
+
+
+def demo_not_run(folder: Path, root: Path | None) -> str:
+    """A demo's folder given to `lluma run --resume` (or the newest run under `root`, a demo): the command that
+    resumes it, and the newest run on a phone there when there is one."""
+    line = f"{folder} holds a demo run: resume it with `{command('demo', '--resume', str(folder))}`"
+    phones = [d for d in runs_newest_first(root) if d.name.startswith("run-")] if root is not None else []
+    return line + (f", or go on with the newest run on a phone: `{command('run', '--resume', str(phones[0]))}`"
+                   if phones else "")
 
 
 def main(argv: list[str]) -> int:
@@ -42,8 +54,11 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--hours", type=hours, metavar="H",
                     help="stop after H hours (overrides run.max_hours); run.max_turns does not apply")
     ap.add_argument("--resume", nargs="?", const="", default=None, metavar="DIR",
-                    help="go on with the run in DIR (default: the newest run-* folder under logs.dir) from its last "
-                         "complete turn, logging into DIR")
+                    help="go on with the run in DIR (default: the newest run under logs.dir) from its last complete "
+                         "turn, logging into DIR, on its device, adb server, API and model unless told otherwise")
+    ap.add_argument(setup.ANOTHER_DEVICE, action="store_true",
+                    help="with --resume: go on on another device than the run's own (--serial, device.serial, or "
+                         "the only one attached)")
     ap.add_argument("--confirm", action="store_true",
                     help="show each decided action (where it would tap, a marked screenshot) and wait for "
                          "y / n / e ACTION / q; answers are read one a line when stdin is not a terminal")
@@ -82,11 +97,21 @@ def main(argv: list[str]) -> int:
                 print(f"lluma run: {exc}; starting over", file=sys.stderr)
                 start_in = folder
             if point is not None and point.checkpoint.env:
-                raise ResumeError(f"{point.folder} holds a demo run: resume it with `lluma demo --resume`")
+                raise ResumeError(demo_not_run(point.folder, cfg.logs.dir if not args.resume else None))
             if point is not None:
+                point.another_device = args.device_changed
+                flags = [k for k, v in (("device.serial", args.serial), ("device.connect", args.connect),
+                                        ("model.name", args.model)) if v]
+                kept = setup.carry(point, cfg, flags=flags)
                 check_settings(point, cfg)
+                if not os.environ.get(cfg.model.api_key_env):
+                    raise ResumeError(setup.no_key(point, cfg))
                 print(f"lluma run: resuming {point.folder} after turn {point.turn}, its last complete turn",
                       file=sys.stderr)
+                if line := setup.said(point, kept):
+                    print(f"lluma run: {line}", file=sys.stderr)
+        if args.device_changed and args.resume is None:
+            raise ResumeError(f"{setup.ANOTHER_DEVICE} goes with --resume: a new run plays on the device it is given")
         client = make_client(cfg.model)
         if point is not None:
             cfg.logs.dir = point.folder
@@ -113,7 +138,7 @@ def main(argv: list[str]) -> int:
             f"{figures.percent(totals.cache_hit_ratio)} "
             f"({totals.stop_reason}); logs in {cfg.logs.dir}"
         )
-        if hint := how_to_go_on(cfg.logs.dir):
+        if hint := how_to_go_on(cfg.logs.dir, command("run")):
             print(hint)
     code = exit_status(totals.stop_kind)
     if code:

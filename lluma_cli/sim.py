@@ -15,6 +15,7 @@ import sys
 import time
 
 from lluma_cli.errors import OneLineParser, career_length, rate
+from lluma_cli.invoked import command
 
 DEFAULT_PHONE_PORT = 15037  # not 5037, so a real adb server can run beside the simulator
 
@@ -94,10 +95,11 @@ def _run_phone(args: argparse.Namespace) -> int:
         print(f"  {adb} -s {serials[0]} shell input tap {w // 2} {h // 2}")
         print(f"  ANDROID_ADB_SERVER_PORT={port} adb -s {serials[0]} shell wm size")
         print(f"  {adb} -s {serials[0]} shell am force-stop com.cygames.umamusume   (the game stops: the launcher)")
-        print("run the agent on it, offline (with `lluma sim api` in another terminal, on its default port 18080):")
+        print(f"run the agent on it, offline (with `{command('sim', 'api')}` in another terminal, on its default port "
+              "18080):")
         print(f"  LLUMA_DEVICE__ADB_PORT={port} LLUMA_DEVICE__SERIAL={serials[0]} "
               "LLUMA_MODEL__BASE_URL=http://127.0.0.1:18080 ANTHROPIC_API_KEY=sk-ant-offline LLUMA_VISION__BACKEND=ocr "
-              "lluma run --max-turns 10")
+              f"{command('run', '--max-turns', '10')}")
         print(f"stop: Ctrl+C, SIGTERM or `{adb} kill-server`", flush=True)
         while not server.wait(0.5):
             pass
@@ -157,8 +159,8 @@ def _run_api(argv: list[str]) -> int:
     try:
         print(f"Messages API stand-in on {server.base_url} (any API key is accepted; nothing leaves this machine)")
         print(f"ANTHROPIC_BASE_URL={server.base_url}")
-        print(f"for `lluma run`: LLUMA_MODEL__BASE_URL={server.base_url} ANTHROPIC_API_KEY=sk-ant-offline (any key) "
-              "LLUMA_VISION__BACKEND=ocr (the stand-in reads no screenshots; ocr is also what `auto` picks)",
+        print(f"for `{command('run')}`: LLUMA_MODEL__BASE_URL={server.base_url} ANTHROPIC_API_KEY=sk-ant-offline "
+              "(any key) LLUMA_VISION__BACKEND=ocr (the stand-in reads no screenshots; ocr is also what `auto` picks)",
               flush=True)
         while True:
             time.sleep(3600)

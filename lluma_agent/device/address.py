@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass
 
-from lluma_agent.config import ConfigError, DeviceConfig
+from lluma_agent.config import ConfigError, DeviceConfig, variable_of
 
 ENV_HOST = "ANDROID_ADB_SERVER_HOST"
 ENV_PORT = "ANDROID_ADB_SERVER_PORT"
@@ -74,12 +74,11 @@ def check_environment(environ: MutableMapping[str, str] = os.environ) -> None:
             del environ[name]
 
 
-def _configured_by(environ: Mapping[str, str], key: str) -> str:
-    """Where device.<key> was set: its LLUMA_DEVICE__<KEY> variable as the environment spells it (the loader reads
-    them in any case, and the variable wins over config.yaml), else the configuration (its file)."""
-    want = f"LLUMA_DEVICE__{key}".lower()
-    var = next((k for k, v in environ.items() if k.lower() == want and v != ""), None)
-    return var or "the configuration"
+def _configured_by(environ: Mapping[str, str], key: str, cfg: DeviceConfig) -> str:
+    """Where device.<key> was set: the run folder that kept it (a resume, DeviceConfig.keep), else its
+    LLUMA_DEVICE__<KEY> variable as the environment spells it (the loader reads them in any case, and the variable
+    wins over config.yaml), else the configuration (its file)."""
+    return cfg.kept(key) or variable_of(f"device.{key}", environ) or "the configuration"
 
 
 def resolve(cfg: DeviceConfig, environ: Mapping[str, str] = os.environ) -> AdbAddress:
@@ -88,7 +87,7 @@ def resolve(cfg: DeviceConfig, environ: Mapping[str, str] = os.environ) -> AdbAd
     said: list[str] = []
     if "adb_host" in cfg.model_fields_set:
         host = cfg.adb_host
-        said.append(f"device.adb_host from {_configured_by(environ, 'adb_host')}"
+        said.append(f"device.adb_host from {_configured_by(environ, 'adb_host', cfg)}"
                     + (f", over {ENV_HOST}={host_var}" if host_var and host_var != host else ""))
     elif host_var:
         host = host_var
@@ -97,7 +96,7 @@ def resolve(cfg: DeviceConfig, environ: Mapping[str, str] = os.environ) -> AdbAd
         host = DEFAULT_HOST
     if "adb_port" in cfg.model_fields_set:
         port = cfg.adb_port
-        said.append(f"device.adb_port from {_configured_by(environ, 'adb_port')}"
+        said.append(f"device.adb_port from {_configured_by(environ, 'adb_port', cfg)}"
                     + (f", over {ENV_PORT}={port_var}" if port_var and port_var != port else ""))
     elif port_var:
         port = port_var

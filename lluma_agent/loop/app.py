@@ -23,6 +23,7 @@ from lluma_agent.context.knowledge import Knowledge
 from lluma_agent.device.android import Device
 from lluma_agent.device.app import GameApp, gist
 from lluma_agent.device.settle import settle
+from lluma_agent.loop import setup
 from lluma_agent.loop.careers import CareerTracker
 from lluma_agent.loop.checkpoint import Checkpointer, EnvState
 from lluma_agent.loop.coordinator import Coordinator
@@ -38,7 +39,7 @@ from lluma_agent.navmap.actions import readable
 from lluma_agent.notify import Notifier, NotifyEvent
 from lluma_agent.runlog import figures
 from lluma_agent.runlog.folder import RunFolder
-from lluma_agent.runlog.logread import action_label, clip, errors_label, screen_name, waited_label
+from lluma_agent.runlog.logread import action_label, clip, errors_label, kept_label, screen_label, waited_label
 from lluma_agent.runlog.runs import RunLock, check_fresh
 from lluma_agent.runlog.turnlog import RunSummary, TurnLog, TurnLogger, read_turn
 from lluma_facts import model_spec
@@ -67,9 +68,8 @@ def live_line(log: TurnLog, totals: RunTotals) -> str:
     """One line per turn: screen (its name, a dialog by its title, then what was read), action, this turn's tokens
     (every call) and dollars, then the run's dollars and cache hit so far, each labelled the way `lluma logs` and
     `lluma stats` label it (runlog/figures.py); then what happened besides: a loading waited out, the first error by
-    its kind, a start of the game, a rung of the ladder, the map, the guard, a person."""
-    read = log.vision.summary if log.vision else log.waited or "?"
-    screen = clip(" · ".join(filter(None, (screen_name(log), read))), SCREEN_W)
+    its kind, a start of the game, a rung of the ladder, the map, the guard, a person, a person's lines kept."""
+    screen = clip(screen_label(log) or "?", SCREEN_W)  # as `lluma logs` names it
     if log.action:
         action = action_label(log)
     elif log.response and log.response.tool_calls:
@@ -90,6 +90,7 @@ def live_line(log: TurnLog, totals: RunTotals) -> str:
     errs += f" | person: {log.person}" if log.person else ""
     edited = sorted({m.name for m in log.memory_changes if m.by == "person"})
     errs += f" | memory edited by a person: {', '.join(edited)}" if edited else ""
+    errs += f" | memory: {kept}" if (kept := kept_label(log)) else ""
     return (
         f"turn {log.turn:>4} | {screen:<{SCREEN_W}} | {action[:32]:<32} | "
         f"turn: {figures.tokens(figures.turn_usage(log))} · {figures.usd(log.cost.turn_usd)} | "
@@ -175,6 +176,9 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
         status(f"connecting to the device ({cfg.device.serial or 'the only one attached'}) at "
                f"{device.cfg.adb_host}:{device.cfg.adb_port}")
     device.connect()
+    if resume is not None:  # the run's own phone, or one a person allowed (--device-changed)
+        setup.check_device(resume, device.serial)
+    where = setup.of(cfg, device.serial, device.cfg.adb_host, device.cfg.adb_port)
     if vision is None:
         reader = Vision(cfg.vision, client=vision_client, retry=retry_policy(cfg.model))
         if not quiet:
@@ -235,7 +239,7 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
     if resume is not None:
         restore(resume, coordinator)
         coordinator.progress.restore(resume.checkpoint.progress, _readable_turns(run))
-    hooks.append(Checkpointer(coordinator, logger, env_state))  # first: the live line may hit a closed pipe
+    hooks.append(Checkpointer(coordinator, logger, env_state, where))  # first: the live line may hit a closed pipe
     hooks.append(careers)  # after the checkpoint: a career's record is written once its last turn is saved
     if not quiet:
         hooks.append(lambda log, totals: print(live_line(log, totals), file=out, flush=True))

@@ -5,8 +5,9 @@ log newer than the checkpoint is a turn the run did not finish (resume.py sets i
 exactly what the loop carries between turns (ARCHITECTURE.md, "One turn"): history as stored records
 (the folded summary, the memory snapshot in `system`, the past turns with their verbatim messages), so
 a resumed request renders the same bytes; the pending input action and the tool results owed to the
-model; the stuck detector's counts; the run totals; the memory folder as the model last knew it; and
-an opaque `env` of the caller's own (the demo's simulated game and its stand-in's signing key).
+model; the stuck detector's counts; the run totals; the memory folder as the model last knew it; where the run
+plays (`RunSetup`: the device, the adb server, the API's URL, the memory folder; never the key); and an opaque
+`env` of the caller's own (the demo's simulated game and its stand-in's signing key).
 
 The loop's own state is `LoopState` (loop/state.py): its `Carried` part is saved here field for field;
 counters of failures in a row (model errors, refusals, internal errors, the device's outage) are not
@@ -43,6 +44,20 @@ FORMAT = 1  # bump when the fields below change meaning; an older checkpoint is 
 EnvState = Callable[[], dict[str, Any]]
 
 
+class RunSetup(BaseModel):
+    """Where the run plays, so `lluma run --resume` in a fresh shell goes on there (loop/setup.py): the device as
+    adb named it when the run found it, the adb server, the API's base URL and the memory folder. Never the API key:
+    only the name of the variable that held it."""
+
+    serial: str | None = None
+    connect: str | None = None  # the host:port `adb connect`ed first (an emulator)
+    adb_host: str
+    adb_port: int
+    base_url: str | None = None  # None: Anthropic's API
+    api_key_env: str = "ANTHROPIC_API_KEY"
+    memory_dir: str | None = None  # absolute
+
+
 class Checkpoint(BaseModel):
     format: int = FORMAT
     turn: int = Field(description="The last turn whose JSON log and SQLite row are written.")
@@ -59,16 +74,17 @@ class Checkpoint(BaseModel):
         default_factory=dict, description="The memory folder as the model last knew it (the state file's form)."
     )
     env: dict[str, Any] = Field(default_factory=dict, description="The caller's own state (the demo's game).")
+    setup: RunSetup | None = None  # None: a checkpoint written before it was kept (resumed as configured)
 
 
-def capture(c: Coordinator, env: dict[str, Any] | None = None) -> Checkpoint:
+def capture(c: Coordinator, env: dict[str, Any] | None = None, setup: RunSetup | None = None) -> Checkpoint:
     carried = c.state.carried()
     return Checkpoint(
         turn=carried.turn, model=c.cfg.model.name, layout=c.layout.name, written_at=time.time(),
         history=c.history.saved(), pending=carried.pending, owed=list(carried.owed), stuck=c.stuck.saved(),
         progress=c.progress.saved(),
         totals=c.totals.model_copy(update={"stop_reason": "", "stop_kind": None}),
-        memory=c.memory.state(), env=env or {},
+        memory=c.memory.state(), env=env or {}, setup=setup,
     )
 
 
@@ -89,14 +105,15 @@ class Checkpointer:
     """The coordinator's `on_turn` hook that saves the checkpoint, only once the turn's log and row are on
     disk (a turn whose log could not be written stays behind the checkpoint, and is played again)."""
 
-    def __init__(self, coordinator: Coordinator, logger: TurnLogger, env: EnvState | None = None) -> None:
-        self.coordinator, self.logger, self.env = coordinator, logger, env
+    def __init__(self, coordinator: Coordinator, logger: TurnLogger, env: EnvState | None = None,
+                 setup: RunSetup | None = None) -> None:
+        self.coordinator, self.logger, self.env, self.setup = coordinator, logger, env, setup
 
     def __call__(self, log: TurnLog, totals: RunTotals) -> None:
         if self.logger.last_written != log.turn:
             return
         try:
-            save(self.logger.folder, capture(self.coordinator, self.env() if self.env else None))
+            save(self.logger.folder, capture(self.coordinator, self.env() if self.env else None, self.setup))
         except (OSError, ValueError) as exc:
             if disk_error(exc):  # a full or read-only folder ends the run after this turn (the coordinator says so)
                 raise

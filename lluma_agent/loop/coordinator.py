@@ -178,6 +178,8 @@ class Coordinator:
         self.prompter = Prompter(cfg, self.model, tools.definitions(), self.nav.prompt(system_prompt), self.layout,
                                  self.history, memory)
         self.started = self.clock.now()  # this sitting's start: run.max_hours counts from it
+        # the run's turns and dollars before this sitting (a resume): run.max_turns and max_cost_usd count from them
+        self.before = RunTotals()
 
     @property
     def stop_requested(self) -> bool:
@@ -233,13 +235,13 @@ class Coordinator:
             raise self.ending
         if self.stop_requested:
             raise RunEnded(StopKind.PERSON, "stopped by user")
-        limit = ""
-        if run.max_turns and self.totals.turns >= run.max_turns:
-            limit, kind = f"max_turns ({run.max_turns}) reached", StopKind.MAX_TURNS
-        elif run.max_cost_usd and self.totals.cost_usd >= run.max_cost_usd:
-            limit, kind = f"max_cost_usd (${run.max_cost_usd:.2f}) reached", StopKind.MAX_COST
+        limit, more = "", " more" if self.before.turns else ""  # a resumed sitting's limits are its own numbers
+        if run.max_turns and self.totals.turns - self.before.turns >= run.max_turns:
+            limit, kind = f"max_turns ({run.max_turns}{more}) reached", StopKind.MAX_TURNS
+        elif run.max_cost_usd and self.totals.cost_usd - self.before.cost_usd >= run.max_cost_usd:
+            limit, kind = f"max_cost_usd (${run.max_cost_usd:.2f}{more}) reached", StopKind.MAX_COST
         elif run.max_careers and self.careers is not None and self.careers.ended >= run.max_careers:
-            limit, kind = f"max_careers ({run.max_careers}) ended", StopKind.MAX_CAREERS
+            limit, kind = f"max_careers ({run.max_careers}{more}) ended", StopKind.MAX_CAREERS
         elif run.max_hours and self.clock.now() - self.started >= run.max_hours * 3600:
             limit, kind = f"max_hours ({run.max_hours:g}) played", StopKind.MAX_HOURS
         if limit and s.last_model_error and not s.model_answered:  # the run did nothing it was asked to do

@@ -369,8 +369,8 @@ class Planner:
                 first.note = f"the screen could not be read ({type(exc).__name__}: {exc})"
         while seen is not None:
             log = plan.log.steps[-1]
-            log.reached = self.nav.map.label(self.nav.screen(seen.out).id) if self.nav.enabled else (
-                self.nav.screen(seen.out).name)
+            reached = self.nav.screen(seen.out)
+            log.reached = self.nav.map.label(reached.id, reached.name) if self.nav.enabled else reached.name
             self.nav.step_taken(here.out, sent, seen.out, log.seconds)
             past = self._past_hazards(plan, log, seen, actor, ctx_of, before_step)
             gate, seen = gate.then(past.gate), past.seen or seen
@@ -438,14 +438,14 @@ class Planner:
                 break
             self.nav.step_taken(seen.out, done.action, done.seen.out, done.seconds)
             seen = past.seen = done.seen
-            step.ok, step.reached = True, self.nav.map.label(self.nav.screen(seen.out).id)
+            step.ok, step.reached = True, self.nav.map.label((reached := self.nav.screen(seen.out)).id, reached.name)
         return past
 
     def _check(self, press: Press, before: Observation, seen: Observation) -> tuple[bool, str]:
         """Did the press reach what the plan expected? (ok, why not)"""
         here, was = self.nav.screen(seen.out), self.nav.screen(before.out)
         if press.expect_id is not None and here.id != press.expect_id:
-            return False, (f"a surprise: {self.nav.map.label(here.id)} reached, the map expected "
+            return False, (f"a surprise: {self.nav.map.label(here.id, here.name)} reached, the map expected "
                            f"{self.nav.map.label(press.expect_id)}")
         if press.expect_name is not None and not _named(press.expect_name, here.name, self.nav.map.label(here.id)):
             return False, f"a surprise: {here.name} reached, {press.expect_name} expected"

@@ -11,6 +11,7 @@ totals as they were; turn numbers go on; the sitting's limits count from here.
 from __future__ import annotations
 
 import re
+import shlex
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +23,7 @@ from lluma_agent.loop import checkpoint
 from lluma_agent.loop.checkpoint import Checkpoint
 from lluma_agent.loop.coordinator import Coordinator
 from lluma_agent.loop.layouts import CachedLayout
+from lluma_agent.runlog import runs
 from lluma_agent.runlog.folder import RunFolder
 from lluma_agent.runlog.runs import LogDirInUse, RunLock, has_files_of_a_run, holds_run
 from lluma_agent.runlog.turnlog import TurnLogger, read_turn, rebuild_db
@@ -40,6 +42,7 @@ class ResumePoint:
     folder: Path
     checkpoint: Checkpoint
     torn: list[Path] = field(default_factory=list)  # files of turns after the checkpoint
+    another_device: bool = False  # a person allowed it to go on on another device than its own (loop/setup.py)
 
     @property
     def turn(self) -> int:
@@ -51,21 +54,20 @@ def _number(p: Path) -> int:
     return int(m.group(1)) if m else 0
 
 
-def newest_run(root: Path, prefix: str = "run") -> Path:
-    """The `<prefix>-*` folder under `root` whose newest turn log is the newest (`run --resume` without DIR)."""
-    found = [RunFolder.at(d) for d in root.glob(f"{prefix}-*") if d.is_dir()] if root.is_dir() else []
-    runs = [r for r in found if r.has_turn_logs()]
-    if not runs:
-        raise ResumeError(f"no run to resume under {root} (no {prefix}-* folder with turn logs)")
-    return max(runs, key=lambda r: max(p.stat().st_mtime for p in r.turn_logs())).path
+def newest_run(root: Path) -> Path:
+    """The newest run under `root` (`run --resume` without DIR): the one `lluma logs` shows (runs.newest_run)."""
+    if (newest := runs.newest_run(root)) is None:
+        raise ResumeError(f"no run to resume under {root} (no folder there holds turn logs)")
+    return newest
 
 
 def how_to_go_on(folder: Path, command: str = "lluma run", more: str = "") -> str:
     """The line that tells a person how to go on with a run that stopped: `to go on where it stopped: lluma run
-    --resume DIR`; "" when the folder has no checkpoint (no turn was finished: nothing to go on with)."""
+    --resume DIR`, `command` as this lluma runs (lluma_cli/invoked.py); "" when the folder has no checkpoint (no
+    turn was finished: nothing to go on with)."""
     if not RunFolder.at(folder).checkpoint.is_file():
         return ""
-    return f"to go on where it stopped: {command} --resume {folder}{f' {more}' if more else ''}"
+    return f"to go on where it stopped: {command} --resume {shlex.quote(str(folder))}{f' {more}' if more else ''}"
 
 
 def _has_row(folder: Path, turn: int) -> bool:
@@ -220,7 +222,8 @@ def paused(c: Coordinator) -> bool:
 
 def restore(point: ResumePoint, c: Coordinator) -> None:
     """The checkpoint into a freshly built coordinator. `run.max_turns` and `run.max_cost_usd` then count from
-    here (N more turns, that many more dollars); the totals stay the whole run's."""
+    here (N more turns, that many more dollars: `Coordinator.before`, and the stop says "12 more"); the totals stay
+    the whole run's."""
     cp = point.checkpoint
     checkpoint.apply(c, cp)
     if moves_model(point, c.cfg):  # the kept turns' thinking is the retired model's own: sent as text from now
@@ -228,8 +231,4 @@ def restore(point: ResumePoint, c: Coordinator) -> None:
     if paused(c):  # a person resuming a run paused as stuck has looked at it
         c.stuck.unchanged, c.stuck.screens, c.stuck.actions = 0, [], []
         c.stuck.climbed, c.stuck.failed, c.stuck.starts = 0, [], []  # and the ladder starts afresh
-    run = c.cfg.run
-    if run.max_turns:
-        run.max_turns += cp.totals.turns
-    if run.max_cost_usd:
-        run.max_cost_usd += cp.totals.cost_usd
+    c.before = c.totals.model_copy(deep=True)

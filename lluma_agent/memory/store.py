@@ -4,10 +4,12 @@ Names are confined to the folder, writes are atomic, a write over the token budg
 changes nothing, `.yaml` must parse. Files are re-read every turn; edits made outside the agent's own
 tools are reported so the model can be told.
 
-Between runs the folder remembers how it was left (`.lluma-memory.json`: each file's text and who changed
-it last), so a run starts by reporting what a person changed since (the first turn's NOTE and diffs), and
-an agent rewrite of a person's file says which of their lines it drops. A `.yaml` a person wrote that does
-not parse is shown to the model with the problem, never hidden.
+Between runs the folder remembers how it was left (`.lluma-memory.json`: each file's text, who changed it
+last and the lines a person wrote), so a run starts by reporting what a person changed since (the first
+turn's NOTE and diffs). A person's lines stay until a person removes them: an agent write that leaves them
+out keeps them where they stood (`kept_person_lines`, told to the model), and an agent delete of a file that
+holds them is refused. A `.yaml` a person wrote that does not parse is shown to the model with the problem,
+never hidden.
 
 The block the model reads never holds more than the budget (`memory.budget_tokens`, estimated): files a
 person made too big are shown cut, in name order, with a note at the cut saying so; `warnings()` says the
@@ -45,7 +47,7 @@ _BYTES_PER_BUDGET_TOKEN = 8
 # model, never writable by it.
 RESERVED_NAMES = frozenset({"readme.md"})
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,79}$")
-STATE_FILE = ".lluma-memory.json"  # how the folder was left: {"files": {name: {"content", "by"}}}
+STATE_FILE = ".lluma-memory.json"  # how the folder was left: {"files": {name: {"content", "by", "person"}}}
 Author = Literal["agent", "person"]
 
 
@@ -59,16 +61,18 @@ class MemoryChange(BaseModel):
     by: Literal["agent", "person"]
     diff: str
     tokens_after: int
-    # An agent rewrite of a file a person changed last: the person's lines it removes (the model is told).
+    # An agent write that left out lines a person wrote: they were kept where they stood (the model is told).
+    kept_person_lines: list[str] = []
+    # Turn logs written before a person's lines were kept (the write went through without them): read, never set.
     dropped_person_lines: list[str] = []
 
     def person_note(self) -> str:
-        """For the tool result: the person's lines this change removed ("" when none)."""
-        if not self.dropped_person_lines:
+        """For the tool result: the person's lines this write kept although its content left them out."""
+        if not self.kept_person_lines:
             return ""
-        shown, more = self.dropped_person_lines[:12], len(self.dropped_person_lines) - 12
-        return (f" NOTE: a person changed {self.name} last; this {self.op} dropped their line(s): "
-                + " | ".join(shown) + (f" (+{more} more)" if more > 0 else "") + ". Put back what is still needed.")
+        return (f" NOTE: {len(self.kept_person_lines)} line(s) a person wrote in {self.name} were not in your content; "
+                f"they were kept where they stood: {lines_shown(self.kept_person_lines)}. A person's lines stay until "
+                "a person removes them: write around them.")
 
 
 class MemoryFile(BaseModel):
@@ -82,6 +86,12 @@ class MemoryFile(BaseModel):
     @property
     def visible(self) -> str:
         return self.content if self.shown is None else self.shown
+
+
+def lines_shown(lines: list[str], most: int = 12) -> str:
+    """Lines for a one-line message: "a | b | c (+3 more)"."""
+    more = len(lines) - most
+    return " | ".join(lines[:most]) + (f" (+{more} more)" if more > 0 else "")
 
 
 SKIPPED = "{}: skipped, its name is not UTF-8; rename it"
@@ -175,10 +185,27 @@ def yaml_problem(name: str, text: str) -> str | None:
     return None
 
 
-def dropped_lines(old: str, new: str) -> list[str]:
-    """Non-blank lines of `old` that `new` no longer has."""
-    kept = set(new.splitlines())
-    return [line for line in old.splitlines() if line.strip() and line not in kept]
+def persons_after(persons: list[str], before: str, after: str) -> list[str]:
+    """A person's lines once a person turned `before` into `after`: those they wrote and kept, and every line they
+    added (non-blank), in the file's order."""
+    mine, had, out = set(persons), set(before.splitlines()), []
+    for line in after.splitlines():
+        if line.strip() and (line in mine or line not in had) and line not in out:
+            out.append(line)
+    return out
+
+
+def with_lines_kept(old: str, new: str, keep: list[str]) -> str:
+    """`new` with the lines of `keep` (lines of `old` it left out) put back where they stood: after the new lines
+    that took the place of the part of `old` they were in."""
+    a, b, want, out = old.splitlines(), new.splitlines(), set(keep), []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+        out += b[j1:j2]
+        if tag in ("delete", "replace"):
+            out += [line for line in a[i1:i2] if line in want and line not in out]
+    out += [line for line in keep if line not in out]
+    text = "\n".join(out)
+    return text + "\n" if text and (new.endswith("\n") or not new) else text
 
 
 def _diff(name: str, old: str, new: str) -> str:
@@ -264,16 +291,16 @@ class MemoryStore:
         self.encodings: list[str] = []  # one warning per file that is not UTF-8
         self.on_warning: Callable[[str], None] | None = None  # told when the cut, skipped or not-UTF-8 files change
         self.last_by: dict[str, Author] = {}  # who changed each file last
-        # Each file's lines as the agent last wrote them: a rewrite of a file a person edited drops "a person's
-        # lines" only among the lines the agent did not write itself.
-        self._agent_lines: dict[str, set[str]] = {}
+        # The lines a person wrote in each file: kept by every agent write until a person removes them.
+        self.persons: dict[str, list[str]] = {}
         self._loaded = False
         left = self._load_state()
         self.refresh()
         # What a person changed since the last run left the folder: reported by the first refresh() call.
         self.found = self._since(left) if left is not None else []
-        for name in self._files:  # a file no run of ours left this way was written by a person
-            self.last_by.setdefault(name, "person")
+        for name, f in self._files.items():  # a file no run of ours left this way was written by a person
+            if self.last_by.setdefault(name, "person") == "person" and name not in self.persons:
+                self.persons[name] = persons_after([], "", f.content)
         self._undelivered = list(self.found)
 
     # ---- names ---------------------------------------------------------------------------------
@@ -302,24 +329,30 @@ class MemoryStore:
         return read_capped(path, self.max_file_bytes)
 
     # ---- between runs --------------------------------------------------------------------------
-    def _load_state(self) -> dict[str, dict[str, str]] | None:
+    def _load_state(self) -> dict[str, dict[str, str | None]] | None:
         try:
             data = safeload.read_json(self.folder / STATE_FILE)  # a FIFO, a bomb or a deep nest: refused at once
             files = data["files"]
-            return {n: {"content": str(f["content"]), "by": str(f.get("by", "agent"))} for n, f in files.items()}
+            return {n: {"content": str(f["content"]), "by": str(f.get("by", "agent")), "person": f.get("person")}
+                    for n, f in files.items()}
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None  # never used by a run, or unreadable: nothing to compare with
 
-    def _since(self, left: dict[str, dict[str, str]]) -> list[MemoryChange]:
+    def _since(self, left: dict[str, dict[str, str | None]]) -> list[MemoryChange]:
         """The folder now against how the last run left it; every difference is a person's edit."""
         changes = []
         for name in sorted(set(left) | set(self._files)):
-            before = left[name]["content"] if name in left else ""
+            before = str(left[name]["content"]) if name in left else ""
             now = self._files.get(name)
-            if name in left and left[name]["by"] != "person":
-                self._agent_lines[name] = set(before.splitlines())
+            kept = left.get(name, {}).get("person")
+            # A state written before a person's lines were kept says only who changed the file last.
+            persons = kept.splitlines() if kept is not None else persons_after(
+                [], "", before if name in left and left[name]["by"] == "person" else "")
+            if now is not None:
+                self.persons[name] = persons_after(persons, before, now.content)
             if now is not None and name in left and _digest(now.content) == _digest(before):
                 self.last_by[name] = "person" if left[name]["by"] == "person" else "agent"
+                self.persons[name] = persons
                 continue
             changes.append(MemoryChange(name=name, op="external" if now is not None else "delete", by="person",
                                         diff=_diff(name, before, now.content if now else ""),
@@ -334,8 +367,11 @@ class MemoryStore:
         write_state(self.folder, self.state())
 
     def state(self) -> dict[str, dict[str, str]]:
-        """How the folder is as far as we know: each file's text and who changed it last (the state file)."""
-        return {n: {"content": f.content, "by": self.last_by.get(n, "person")} for n, f in self._files.items()}
+        """How the folder is as far as we know: each file's text, who changed it last and the lines a person wrote
+        (the state file; a resume's checkpoint holds the same)."""
+        return {n: {"content": f.content, "by": self.last_by.get(n, "person"),
+                    **({"person": "\n".join(p)} if (p := self.persons.get(n)) else {})}
+                for n, f in self._files.items()}
 
     def fingerprint(self) -> dict[str, str]:
         """sha256 of each file as it is now (recorded at run start)."""
@@ -349,9 +385,15 @@ class MemoryStore:
     def refresh(self) -> list[MemoryChange]:
         """Re-read the folder. Returns the changes a person made since we last looked (the first call after
         start-up also returns what a person changed since the last run)."""
+        before = {n: f.content for n, f in self._files.items()}
         changes = self._refresh()
         for c in changes:
             self.last_by[c.name] = "person"
+            if c.name in self._files:
+                self.persons[c.name] = persons_after(self.persons.get(c.name, []), before.get(c.name, ""),
+                                                     self._files[c.name].content)
+            else:
+                self.persons.pop(c.name, None)
         pending, self._undelivered = getattr(self, "_undelivered", []), []
         if changes or pending:
             self._save_state()
@@ -464,10 +506,21 @@ class MemoryStore:
                 "Read the new version next turn, then write again."
             )
 
-    def _commit(self, name: str, op: Literal["create", "write"], content: str, tokens: int) -> MemoryChange:
+    def _commit(self, name: str, op: Literal["create", "write"], content: str) -> MemoryChange:
         path = self._path(name)
         old = self._files[name].content if name in self._files else ""
         self._unchanged_on_disk(name, path)
+        have = set(content.splitlines())
+        kept = [line for line in self.persons.get(name, []) if line not in have]
+        if kept:  # a person's lines stay: put back where they stood, and the whole checked as any write is
+            content = with_lines_kept(old, content, kept)
+        try:
+            tokens = self._check_content(name, content, self._files[name].tokens if name in self._files else 0)
+        except MemoryError_ as exc:
+            if not kept:
+                raise
+            raise MemoryError_(f"{exc} (with the {len(kept)} line(s) a person wrote put back, which a write keeps: "
+                               f"{lines_shown(kept)})") from None
         try:
             with no_interrupt():
                 atomic_write_text(path, content)
@@ -475,36 +528,29 @@ class MemoryStore:
             raise MemoryError_(f"{name}: could not be written ({exc}); nothing changed") from None
         self._files[name] = MemoryFile(name=name, content=content, tokens=tokens)
         self._known[name] = _digest(content)
-        dropped = self._persons_dropped(name, old, content)
         self.last_by[name] = "agent"
-        self._agent_lines[name] = set(content.splitlines())
         self._save_state()
         return MemoryChange(name=name, op=op, by="agent", diff=_diff(name, old, content), tokens_after=tokens,
-                            dropped_person_lines=dropped)
-
-    def _persons_dropped(self, name: str, old: str, new: str) -> list[str]:
-        """The lines a person wrote that `new` no longer has (none unless a person changed the file last)."""
-        if self.last_by.get(name) != "person":
-            return []
-        own = self._agent_lines.get(name, set())
-        return [line for line in dropped_lines(old, new) if line not in own]
+                            kept_person_lines=kept)
 
     def create(self, name: str, content: str) -> MemoryChange:
         path = self._path(name)
         if name in self._files or path.exists():
             raise MemoryError_(f"{name} already exists; use writeMemoryFile to replace it")
-        return self._commit(name, "create", content, self._check_content(name, content, 0))
+        return self._commit(name, "create", content)
 
     def write(self, name: str, content: str) -> MemoryChange:
         self._path(name)
-        replacing = self._files[name].tokens if name in self._files else 0
-        op: Literal["create", "write"] = "write" if name in self._files else "create"
-        return self._commit(name, op, content, self._check_content(name, content, replacing))
+        return self._commit(name, "write" if name in self._files else "create", content)
 
     def delete(self, name: str) -> MemoryChange:
         path = self._path(name)
         if name not in self._files:
             raise MemoryError_(f"{name} does not exist; files: {', '.join(sorted(self._files)) or '(none)'}")
+        if persons := self.persons.get(name):
+            raise MemoryError_(f"{name} holds {len(persons)} line(s) a person wrote ({lines_shown(persons)}); a "
+                               "person's lines stay until a person removes them, so nothing was deleted. Rewrite "
+                               "the rest with writeMemoryFile (their lines are kept), or leave the file")
         self._unchanged_on_disk(name, path)
         try:
             with no_interrupt():
@@ -514,9 +560,6 @@ class MemoryStore:
         # Forget the file only once it is really gone, so the store never disagrees with the disk.
         old = self._files.pop(name).content
         self._known.pop(name, None)
-        dropped = self._persons_dropped(name, old, "")
         self.last_by.pop(name, None)
-        self._agent_lines.pop(name, None)
         self._save_state()
-        return MemoryChange(name=name, op="delete", by="agent", diff=_diff(name, old, ""), tokens_after=0,
-                            dropped_person_lines=dropped)
+        return MemoryChange(name=name, op="delete", by="agent", diff=_diff(name, old, ""), tokens_after=0)

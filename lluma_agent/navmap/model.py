@@ -314,9 +314,10 @@ class ScreenMap(Journaled):
         info = self.screens.get(screen_id)
         return info.name if info else screen_id
 
-    def label(self, screen_id: str) -> str:
-        """The screen's name, with its id when another screen shares the name (goTo takes either)."""
-        name = self.name(screen_id)
+    def label(self, screen_id: str, read: str = "") -> str:
+        """The screen's name, with its id when another screen shares the name (goTo takes either); `read`: the name
+        the reading gives a screen the map has not seen yet (a person reads a name, not an id)."""
+        name = read if read and screen_id not in self.screens else self.name(screen_id)
         shared = any(sid != screen_id and s.name == name for sid, s in self.screens.items())
         return f"{name} [{screen_id}]" if shared else name
 

@@ -15,6 +15,7 @@ from pydantic import ValidationError
 
 from lluma_agent.config import ConfigError, find_config, load_config
 from lluma_agent.runlog.folder import RunFolder
+from lluma_agent.runlog.runs import runs_newest_first
 from lluma_agent.runlog.turnlog import RunSummary, SideCall, TurnLog, read_turn
 
 
@@ -36,10 +37,6 @@ class Run:
         return "unknown (no run.json: the run is still going, or was killed)"
 
 
-def _newest_turn_mtime(folder: Path) -> float:
-    return max((p.stat().st_mtime for p in RunFolder.at(folder).turn_logs()), default=0.0)
-
-
 def resolve_dir(folder: Path | None) -> tuple[Path, str | None]:
     """`folder` itself when it holds turn logs; else its newest subfolder that does (e.g. logs/demo-2026...).
     None: the configured log root (`logs.dir`)."""
@@ -48,12 +45,10 @@ def resolve_dir(folder: Path | None) -> tuple[Path, str | None]:
         raise LogDirError(f"no log folder at {folder}")
     if RunFolder.at(folder).has_turn_logs():
         return folder, None
-    runs = [d for d in folder.iterdir() if d.is_dir() and RunFolder.at(d).has_turn_logs()]
+    runs = runs_newest_first(folder)  # the newest run: its last turn logged last (runs.py, one meaning everywhere)
     if not runs:
         raise LogDirError(f"no turn logs (turn_*.json) in {folder} or its subfolders")
-    # Newest by its latest turn file, not by name: run folders are not always named by date.
-    newest = max(runs, key=_newest_turn_mtime)
-    return newest, f"{folder} holds no turn logs; using the newest run {newest} ({len(runs)} run(s) found)"
+    return runs[0], f"{folder} holds no turn logs; using the newest run {runs[0]} ({len(runs)} run(s) found)"
 
 
 def load_run(folder: Path | str | None) -> Run:
@@ -104,9 +99,11 @@ def open_run(folder: Path | None, prog: str) -> Run | None:
 
 
 def screen_label(log: TurnLog) -> str:
-    if log.waited:
+    """The screen as `lluma logs`, the report and the live line name it: its name as the map knows it, then what
+    was read ("Career · Energy 80% | buttons: Rest, Training, ..."); a loading screen waited out as such."""
+    if log.waited and not log.vision:
         return f"(waited: {log.waited})"
-    return log.vision.summary if log.vision else ""
+    return " · ".join(filter(None, (screen_name(log), log.vision.summary if log.vision else "")))
 
 
 NAMELESS = ("", "cinematic", "buttons")  # identities whose name says no more than the summary ("loading", "screen")
@@ -118,6 +115,16 @@ def screen_name(log: TurnLog) -> str:
     if not isinstance(seen, dict) or seen.get("kind", "") in NAMELESS:
         return ""
     return str(seen.get("name") or "")
+
+
+def kept_label(log: TurnLog) -> str:
+    """The agent's memory writes that kept lines a person wrote (its content left them out), in a few words for the
+    live line, `lluma logs` and the report: "kept 1 line(s) a person wrote in sim_notes.md"; "" when none."""
+    kept = [m for m in log.memory_changes if m.kept_person_lines]
+    if not kept:
+        return ""
+    names = ", ".join(sorted({m.name for m in kept}))
+    return f"kept {sum(len(m.kept_person_lines) for m in kept)} line(s) a person wrote in {names}"
 
 
 def errors_label(errors: list[str]) -> str:

@@ -70,6 +70,24 @@ class RunLock:
         self.handle.close()
 
 
+def _last_logged(folder: Path) -> tuple[float, str]:
+    return max((p.stat().st_mtime for p in RunFolder.at(folder).turn_logs()), default=0.0), folder.name
+
+
+def runs_newest_first(root: Path) -> list[Path]:
+    """The runs under `root` (its folders holding turn logs: `run-*`, `demo-*`, one named with `--logs`), the newest
+    first. The newest run is the one whose last turn was logged last (a run resumed today is newer than one started
+    yesterday and left), the one meaning of "the newest run" wherever it is said: `lluma logs`, `stats`, `report`,
+    `search`, `memory`, `map`, `events` and `lluma run --resume` without a folder (README, "Logs")."""
+    found = [d for d in root.iterdir() if d.is_dir() and RunFolder.at(d).has_turn_logs()] if root.is_dir() else []
+    return sorted(found, key=_last_logged, reverse=True)
+
+
+def newest_run(root: Path) -> Path | None:
+    """The newest run under `root` (runs_newest_first), or None when it holds none."""
+    return next(iter(runs_newest_first(root)), None)
+
+
 def new_run_dir(root: Path, prefix: str = "run", now: float | None = None) -> Path:
     """A new, empty folder `root/<prefix>-<YYYYmmdd-HHMMSS>[-n]`, created here (exclusively)."""
     root.mkdir(parents=True, exist_ok=True)

@@ -34,8 +34,8 @@ class MemoryTool(Tool):
         return Outcome(
             content=f"{change.op} {change.name}: ok (~{change.tokens_after} tokens; memory ~{store.total_tokens()}/"
             f"{store.budget_tokens}).{change.person_note()}",
-            short=f"{change.op} {change.name}: ok" + (" (dropped a person's lines)" if change.dropped_person_lines
-                                                      else ""),
+            short=f"{change.op} {change.name}: ok" + (f" (kept {len(change.kept_person_lines)} line(s) a person "
+                                                      "wrote)" if change.kept_person_lines else ""),
             memory_change=change,
         )
 

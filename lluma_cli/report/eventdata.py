@@ -26,7 +26,17 @@ def ordered(book: EventBook) -> list[tuple[str, EventRecord]]:
     return sorted(book.events.items(), key=lambda kv: -kv[1].last_seen)
 
 
+def change_words(means: dict[str, float]) -> str:
+    """A choice's mean changes in words: "Speed +5, Skill Pts +0, Energy -10"; one that moved none of the facts
+    read says so ("did nothing: Speed, Energy, Mood read unchanged"), and one whose outcome showed no fact too."""
+    if not means:
+        return "no outcome read (no fact showed before and after)"
+    if not any(means.values()):
+        return f"did nothing: {', '.join(means)} read unchanged"
+    return ", ".join(f"{k} {v:+g}" for k, v in means.items())
+
+
 def rows(rec: EventRecord) -> list[tuple[str, int, str]]:
     """Each choice of an event, the most measured first: (choice, times, the mean changes in words)."""
-    return [(choice, c.times, ", ".join(f"{k} {v:+g}" for k, v in c.means().items()) or "no change read")
+    return [(choice, c.times, change_words(c.means()))
             for choice, c in sorted(rec.choices.items(), key=lambda kv: -kv[1].times)]

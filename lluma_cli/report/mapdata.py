@@ -15,6 +15,7 @@ from lluma_agent.navmap.jsonfile import read_only
 from lluma_agent.navmap.store import MAP
 from lluma_agent.runlog.folder import RunFolder
 from lluma_agent.runlog.logread import default_root
+from lluma_agent.runlog.runs import runs_newest_first
 
 
 class WayOut(BaseModel):
@@ -57,9 +58,8 @@ def _is_run(folder: Path) -> bool:
 
 
 def _newest_run_map(logs: Path) -> Path | None:
-    found = [(p.stat().st_mtime, p) for d in (logs.iterdir() if logs.is_dir() else [])
-             if d.is_dir() and (p := map_path_for(d / "memory")).is_file()]
-    return max(found)[1] if found else None
+    """The map of the newest run under `logs` that keeps one (a demo's; the newest as `lluma logs` means it)."""
+    return next((p for d in runs_newest_first(logs) if (p := map_path_for(d / "memory")).is_file()), None)
 
 
 def find_map(where: Path | None) -> Path:

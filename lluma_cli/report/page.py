@@ -33,6 +33,7 @@ from lluma_agent.runlog.folder import RunFolder, resumed_at
 from lluma_agent.runlog.logread import (
     Run,
     add_dir_argument,
+    kept_label,
     open_run,
 )
 from lluma_agent.runlog.stats import RunStats, compute
@@ -228,6 +229,8 @@ def _marks(log: TurnLog, resumed: bool) -> list[tuple[str, str]]:
         tags.append(("person", f"person: {log.person}"))
     for m in log.memory_changes:
         tags.append(("person" if m.by == "person" else "memory", f"memory {m.op} {m.name} by {m.by}"))
+    if kept := kept_label(log):  # a person's lines the agent's write left out, kept
+        tags.append(("person", f"memory: {kept}"))
     if log.recovery is not None:
         tags.append(("recovery", f"recovery: {log.recovery.rung}"))
     if log.game_start is not None:

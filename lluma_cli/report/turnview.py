@@ -129,6 +129,8 @@ class TurnView(BaseModel):
             turn_usd=c.turn_usd, run_usd=c.run_usd, model_s=t.model_s,
             memory=[MemoryChangeView(
                 title=(f"memory {m.op} {m.name} by {m.by} ({m.tokens_after} tokens after"
+                       + (f", KEEPS {len(m.kept_person_lines)} line(s) a person wrote its content left out"
+                          if m.kept_person_lines else "")
                        + (f", DROPS {len(m.dropped_person_lines)} line(s) a person wrote" if m.dropped_person_lines
                           else "") + ")"),
                 by=m.by, diff=m.diff) for m in log.memory_changes],

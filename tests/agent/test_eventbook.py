@@ -15,8 +15,9 @@ import pytest
 from fakes import FakePhone, FakeScreen, FakeVision, ScriptedModel, button, call, loop, text
 
 from lluma_agent.loop.coordinator import Coordinator
-from lluma_agent.navmap.events import EventBook, effect, state_of
+from lluma_agent.navmap.events import ChoiceRecord, EventBook, EventRecord, effect, state_of
 from lluma_agent.runlog.turnlog import TurnLog
+from lluma_cli.events import as_text as events_text
 from lluma_cli.events import main as events_main
 from lluma_cli.report.eventdata import read_book
 from lluma_cli.report.page import main as report_main
@@ -127,6 +128,19 @@ def test_lluma_events_and_the_report_show_the_book(tmp_path: Path, capsys: Any) 
     assert report_main([str(tmp_path / "run"), "-o", str(tmp_path / "r.html"), "--thumb", "0"]) == 0
     page = (tmp_path / "r.html").read_text()
     assert "<h2>Event choices</h2>" in page and "Why not take this chance to try something new?" in page
+
+
+def test_a_choice_that_did_nothing_is_said_so() -> None:
+    """`lluma events` and the report: a choice whose every fact read the same after is "did nothing", not a row of
+    +0 a person must read through; one whose outcome no reading showed says that."""
+    book = EventBook()
+    book.events["Quiet Afternoon"] = EventRecord(last_seen=1.0)
+    book.events["Quiet Afternoon"].choices["Stay in"] = ChoiceRecord()
+    book.events["Quiet Afternoon"].choices["Stay in"].add({"Speed": 0.0, "Energy": 0.0, "Mood": 0})
+    book.events["Quiet Afternoon"].choices["Go out"] = ChoiceRecord(times=1)
+    out = events_text(book, Path("memory.events.json"))
+    assert "  'Stay in'  1x: did nothing: Speed, Energy, Mood read unchanged" in out and "+0" not in out
+    assert "  'Go out'  1x: no outcome read (no fact showed before and after)" in out
 
 
 def test_lluma_events_without_a_book_is_one_line_and_exit_1(tmp_path: Path, capsys: Any) -> None:

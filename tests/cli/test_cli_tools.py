@@ -70,7 +70,10 @@ def run_dir(tmp_path: Path) -> Path:
     turns = [
         _turn(1, memory_changes=[MemoryChange(name="notes.md", op="create", by="agent", diff="+# notes\n",
                                               tokens_after=3)]),
-        _turn(2, response=ResponseLog(text=EVIL, thinking="thinking about <b>it</b>",
+        _turn(2, vision=VisionLog(seen_by_model='{"buttons":[{"name":"OK","region":"middle"}]}',
+                                  summary="buttons: OK #2",
+                                  full={"screen": {"id": "4d920c00e9", "name": "Career", "kind": "title"}}),
+              response=ResponseLog(text=EVIL, thinking="thinking about <b>it</b>",
                                       tool_calls=[ToolCall(id="t2", name="pressButton", input={"name": "OK"})]),
               tool_results=[ToolResult(tool_use_id="t1", name="pressButton", content="tapped 'OK' at (540,1210)")]),
         _turn(3, errors=["action: button 'Nope' not found"], stuck=StuckState(level="warn", reason="same screen"),
@@ -107,6 +110,7 @@ def test_logs_listing(run_dir: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert lines[-1].startswith(total)
     assert "back [forced] -> same screen" in out and "stuck:warn" in out and "button 'Nope' not found" in out
     assert "(waited: loading (2 waits))" in out
+    assert re.search(r"^\s+2\s+Career · buttons: OK #2\s+pressButton", lines[3])  # the screen by its name, as live
     tail = _out(capsys, logs_cli.main([str(run_dir), "--tail", "2"]))
     assert "last 2 shown" in tail and "#1 " not in tail and "#3" in tail
 
@@ -311,8 +315,10 @@ def test_memory_command_points_at_the_newest_runs_memory_when_the_default_folder
     (tmp_path / "memory").mkdir()
     old, new = tmp_path / "logs" / "demo-old" / "memory", tmp_path / "logs" / "demo-new" / "memory"
     MemoryStore(old).create("old.md", "old notes\n")
-    os.utime(old / "old.md", (1, 1))
     MemoryStore(new).create("sim_notes.md", "Training then Speed\n")
+    for run, when in ((old.parent, 1), (new.parent, 2)):  # the newest run: its last turn logged last (as `lluma logs`)
+        (run / "turn_000001.json").write_text("{}", encoding="utf-8")
+        os.utime(run / "turn_000001.json", (when, when))
     assert memory_cli.main([]) == 0
     captured = capsys.readouterr()
     assert "sim_notes.md" in captured.out and "old.md" not in captured.out

@@ -50,9 +50,9 @@ def test_text_lists_each_screen_with_its_ways_out(demo_run: Path, capsys: pytest
     out = capsys.readouterr().out
     assert out.startswith(f"{map_path_for(demo_run / 'memory')}: 5 screen(s), 9 way(s) out")
     # the most seen first, each with how often it was seen
-    order = [m.group(1) for m in re.finditer(r"^(\w[\w ]*?) \[\w+\]  seen", out, re.MULTILINE)]
+    order = [m.group(1) for m in re.finditer(r"^(\w[\w ]*?)  seen", out, re.MULTILINE)]
     assert order == ["Career", "Event", "Training", "Race Result", "Races"]
-    assert "Career [hub]  seen 4" in out
+    assert "\nCareer  seen 4\n" in out and "[hub]" not in out  # a person reads names, not ids
     assert re.search(r"pressButton:Training\s+-> Training  2 use\(s\), 3\.0 s on average", out)  # (2 + 4) / 2
     assert re.search(r"advanceDialogue\s+\(stays\)  1 use\(s\)", out)  # a page turned: the screen stayed
     assert re.search(r"pressButton:Race\s+-> Career  1 use\(s\), 1 failed", out)  # expected once and missed
@@ -75,7 +75,7 @@ def test_an_interruption_is_listed_apart_not_as_a_way_out(tmp_path: Path, capsys
     assert "Select Scenario: Next -> Umamusume" not in out and "-> Umamusume isn't responding" not in out
     assert re.search(r"pressButton:Next\s+-> Select Trainee  2 use\(s\)", out)
     assert ("Interruptions (came over a screen after an action; dismissed, the game went on: no way out)\n"
-            "  Umamusume isn't responding [anr] over Select Scenario after pressButton:Next: 1 time(s), dismissed by "
+            "  Umamusume isn't responding over Select Scenario after pressButton:Next: 1 time(s), dismissed by "
             "pressButton:Wait") in out
     assert main(["map", str(path), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -83,6 +83,20 @@ def test_an_interruption_is_listed_apart_not_as_a_way_out(tmp_path: Path, capsys
     assert data["interruptions"] == [{"screen": "anr", "screen_name": "Umamusume isn't responding", "over": "scn",
                                       "over_name": "Select Scenario", "action": "pressButton:Next",
                                       "way_out": "pressButton:Wait", "count": 1}]
+
+
+def test_two_screens_of_one_name_are_told_apart_by_their_ids(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    m = ScreenMap()
+    for sid in ("c0ffee0001", "c0ffee0002"):  # a rest's Confirm and an Alarm Clock's: one title, two screens
+        m.see(sid, "Confirm", 0.0)
+    m.see("hub", "Career", 0.0)
+    m.record("c0ffee0001", "pressButton:OK", "hub", 1.0, 0.0)
+    save_map(tmp_path / "memory.map.json", m)
+    assert main(["map", str(tmp_path / "memory.map.json")]) == 0
+    out = capsys.readouterr().out
+    assert "\nConfirm [c0ffee0001]  seen 1\n" in out and "\nConfirm [c0ffee0002]  seen 1\n" in out
+    assert "\nCareer  seen 1\n" in out
 
 
 def test_json_has_screens_and_transitions(demo_run: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from fakes import IgnoresFoldAsk, bench_module
 
+from lluma_agent.loop.app import live_line
 from lluma_agent.loop.stop import STUCK_EXIT, exit_status
 from lluma_agent.runlog.turnlog import read_turns
 from lluma_cli import logs as logs_cli
@@ -189,7 +190,7 @@ def test_a_persons_memory_edit_is_noticed(tmp_path):
     assert "Always rest below 50 energy." not in json.dumps(policy.requests[-1]["system"])
 
 
-def test_overwriting_a_persons_memory_file_says_which_lines_it_drops(tmp_path):
+def test_rewriting_a_persons_memory_file_keeps_their_lines_and_says_so(tmp_path):
     policy = OnePolicy([])
     with sim_agent(5, tmp_path, seed=2, policy=policy, truth_vision=True) as (sim, coordinator):
         coordinator.step()
@@ -199,9 +200,13 @@ def test_overwriting_a_persons_memory_file_says_which_lines_it_drops(tmp_path):
         wrote = coordinator.step()
         coordinator.step()  # its result travels with the next request
     (change,) = [c for c in wrote.memory_changes if c.by == "agent"]
-    assert change.dropped_person_lines == ["Always rest below 50 energy."]  # the log flags it
+    assert change.kept_person_lines == ["Always rest below 50 energy."]  # the log says which
+    assert (tmp_path / "memory" / "orders.md").read_text() == (
+        "Always rest below 50 energy.\nKeep this line.\nTrain speed.\n")  # the person's line where it stood
+    assert "| memory: kept 1 line(s) a person wrote in orders.md" in live_line(wrote, coordinator.totals)
     result = json.dumps(policy.requests[-1]["messages"][-1])
-    assert "a person changed orders.md last" in result and "Always rest below 50 energy." in result
+    assert "1 line(s) a person wrote in orders.md were not in your content; they were kept" in result
+    assert "Always rest below 50 energy." in result
 
 
 def _demo_playing(logs: Path, turns: int) -> subprocess.Popen[str]:

@@ -23,12 +23,15 @@ from fakes import FakePhone, FakeScreen, ScriptedModel, button, call, loop
 from lluma_agent.loop import checkpoint
 from lluma_agent.loop.resume import ResumeError, ResumePoint, newest_run, open_point, restore
 from lluma_agent.runlog.folder import RunFolder
+from lluma_agent.runlog.logread import resolve_dir
 from lluma_agent.runlog.requestlog import load_request
 from lluma_agent.runlog.runs import RunLock
 from lluma_agent.runlog.turnlog import TurnLog, TurnLogger, read_turn, read_turns
 from lluma_cli import run as run_cli
 from lluma_cli.demo import agent_on, run_demo, sim_environment
 from lluma_cli.demo import main as demo_main
+from lluma_cli.logs import main as logs_main
+from lluma_cli.report.page import main as report_main
 from lluma_facts.request import strip_cache_control
 
 pytestmark = pytest.mark.cost(seconds=25)  # worker seconds in a full suite (conftest: slowest modules first)
@@ -90,7 +93,7 @@ def test_a_short_break_resumes_with_the_same_prefix_and_reads_it_from_cache(tmp_
             totals = coordinator.run()
     logs_after = read_turns(logs)
     assert [t.turn for t in logs_after] == list(range(1, 9))
-    assert totals.turns == 8 and totals.stop_reason == "max_turns (8) reached"
+    assert totals.turns == 8 and totals.stop_reason == "max_turns (2 more) reached"  # the sitting's own number
     assert _rows(logs) == list(range(1, 9)) and _rows(logs, "turns_fts", "rowid") == list(range(1, 9))
     six, seven = logs_after[5], logs_after[6]
     assert seven.history_fold is None
@@ -171,12 +174,35 @@ def test_a_demo_killed_with_sigkill_resumes_to_completion(tmp_path: Path) -> Non
     summary = json.loads(done.stdout)
     k = saved.turn
     assert summary["resumed_from_turn"] == k and summary["turns"] == k + 3
-    assert summary["stop_reason"] == f"max_turns ({k + 3}) reached" and summary["taps_off_target"] == 0
+    assert summary["stop_reason"] == "max_turns (3 more) reached" and summary["taps_off_target"] == 0
     assert [t.turn for t in read_turns(logs)] == list(range(1, k + 4))  # every file whole, numbers go on
     assert _rows(logs) == list(range(1, k + 4))
     assert read_turn(logs / f"turn_{k + 1:06d}.json").errors == []
     if game_before is not None:  # the same career went on
         assert summary["game_turn"] >= min(game_before["turn"], game_before["max_turns"])
+
+
+def test_a_line_a_person_adds_during_the_break_outlives_the_players_rewrite(
+        three_turns: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A person adds a line to the player's notes while the demo is stopped; the resumed stand-in rewrites the file
+    from its own idea of it (its first request writes the notes) and leaves the line out: the write keeps it, and
+    the live line, `lluma logs` and the report say so."""
+    logs = _copy(three_turns, tmp_path)
+    notes = logs / "memory" / "sim_notes.md"
+    mine = "- a person: no race below NORMAL mood"
+    notes.write_text(notes.read_text(encoding="utf-8") + mine + "\n", encoding="utf-8")
+    assert demo_main(["--resume", str(logs), "--turns", "1", "--truth-vision"]) == 0
+    live = capsys.readouterr().out.splitlines()
+    four = read_turn(logs / "turn_000004.json")
+    (wrote,) = [m for m in four.memory_changes if m.by == "agent" and m.name == "sim_notes.md"]
+    assert wrote.kept_person_lines == [mine] and mine in notes.read_text(encoding="utf-8")
+    assert "- turn 1: " in notes.read_text(encoding="utf-8")  # the player's own rewrite landed too
+    assert any(line.startswith("turn    4 |") and "| memory: kept 1 line(s) a person wrote in sim_notes.md" in line
+               for line in live), live
+    assert logs_main([str(logs), "--turn", "4"]) == 0
+    assert "KEEPS 1 line(s) a person wrote its content left out" in capsys.readouterr().out
+    assert report_main([str(logs), "-o", str(tmp_path / "r.html"), "--thumb", "0"]) == 0
+    assert "memory: kept 1 line(s) a person wrote in sim_notes.md" in (tmp_path / "r.html").read_text()
 
 
 def test_resume_refuses_what_it_cannot_continue(three_turns: Path, tmp_path: Path,
@@ -194,7 +220,7 @@ def test_resume_refuses_what_it_cannot_continue(three_turns: Path, tmp_path: Pat
     assert "--seed cannot go with --resume" in refused("--resume", str(logs), "--seed", "3")
 
     assert run_cli.main(["--resume", str(logs)]) == 2
-    assert "holds a demo run: resume it with `lluma demo --resume`" in capsys.readouterr().err
+    assert f"holds a demo run: resume it with `lluma demo --resume {logs}`" in capsys.readouterr().err
     monkeypatch.setenv("LLUMA_LOGS__DIR", str(empty))
     assert run_cli.main(["--resume"]) == 2
     assert f"no run to resume under {empty}" in capsys.readouterr().err
@@ -249,15 +275,30 @@ def test_a_run_whose_model_retired_goes_on_with_the_replacement(tmp_path: Path, 
     assert "played with claude-sonnet-4-6; resuming it with claude-haiku-5-5 is not possible" in capsys.readouterr().err
 
 
-def test_run_resume_without_a_folder_takes_the_newest_run(tmp_path: Path) -> None:
+def test_run_resume_without_a_folder_takes_the_newest_run(three_turns: Path, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """The newest run means one thing everywhere (runlog/runs.py): the one whose last turn was logged last, as
+    `lluma logs` and `lluma search` take it. A demo newest is refused by `lluma run`, naming both ways on."""
     with pytest.raises(ResumeError, match="no run to resume"):
         newest_run(tmp_path)
+    shutil.copytree(three_turns, tmp_path / "demo-20261102-100000")
     for i, name in enumerate(["run-20261101-100000", "run-20261101-090000", "demo-20261102-100000"]):
-        (tmp_path / name).mkdir()
+        (tmp_path / name).mkdir(exist_ok=True)
         turn = tmp_path / name / "turn_000001.json"
-        turn.write_text("{}", encoding="utf-8")
-        os.utime(turn, (1_000_000 + i * 10, 1_000_000 + i * 10))
-    assert newest_run(tmp_path).name == "run-20261101-090000"  # by its newest turn; demo folders are not runs
+        if not turn.exists():
+            turn.write_text("{}", encoding="utf-8")
+        for log in (tmp_path / name).glob("turn_*.json"):
+            os.utime(log, (1_000_000 + i * 10, 1_000_000 + i * 10))
+    demo, phone = tmp_path / "demo-20261102-100000", tmp_path / "run-20261101-090000"
+    assert newest_run(tmp_path) == demo  # by its newest turn, not by its name
+    assert resolve_dir(tmp_path)[0] == demo  # what `lluma logs`, `stats`, `report` and `search` read
+    assert logs_main([str(tmp_path), "--path"]) == 0 and capsys.readouterr().out == f"{demo}\n"  # README's sqlite3
+    monkeypatch.setenv("LLUMA_LOGS__DIR", str(tmp_path))
+    assert run_cli.main(["--resume"]) == 2
+    assert capsys.readouterr().err == (f"lluma run: {demo} holds a demo run: resume it with `lluma demo --resume "
+                                       f"{demo}`, or go on with the newest run on a phone: `lluma run --resume "
+                                       f"{phone}`\n")
 
 
 def test_a_run_paused_as_stuck_resumes_with_fresh_counts_and_limits_from_the_resume(tmp_path: Path) -> None:
@@ -276,6 +317,6 @@ def test_a_run_paused_as_stuck_resumes_with_fresh_counts_and_limits_from_the_res
     second = loop(tmp_path, phone(), model, max_turns=2, stuck_after=2, stuck_force_after=8, stuck_pause_after=4)
     restore(ResumePoint(tmp_path / "logs", cp), second)
     totals = second.run()
-    assert totals.stop_reason == "max_turns (7) reached" and totals.turns == 7  # two more turns, counted in the run
+    assert totals.stop_reason == "max_turns (2 more) reached" and totals.turns == 7  # two more, counted in the run
     assert len(model.requests) == 2 and sorted(p.name for p in (tmp_path / "logs").glob("turn_*.json"))[-1] == (
         "turn_000007.json")

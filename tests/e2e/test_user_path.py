@@ -14,7 +14,7 @@ import pytest
 from lluma_agent.runlog.requestlog import load_request
 from lluma_agent.runlog.runs import LogDirInUse, check_fresh, new_run_dir
 from lluma_agent.runlog.turnlog import TurnLog, TurnLogger
-from lluma_cli import demo, replay
+from lluma_cli import demo, invoked, replay
 from lluma_cli import logs as logs_cli
 from lluma_cli import main as cli
 
@@ -126,3 +126,37 @@ def test_replay_with_another_prompt_sends_it(six_turns: Path, tmp_path: Path) ->
     assert not img["source"]["data"].startswith("omitted")
     r = replay.replay(six_turns, turns="1-2", prompt_file=prompt, model="claude-sonnet-4-6")
     assert r.model == "claude-sonnet-4-6" and [t.turn for t in r.turns] == [1, 2]
+
+
+def test_the_printed_next_step_runs_as_printed(tmp_path: Path) -> None:
+    """After `make`, `lluma` is `.venv/bin/lluma`, not on PATH: the line a stopped demo ends with names it so, and
+    typed as printed (here with a turn and the fast reading added), it goes on."""
+    venv = Path(sys.executable).parent.parent
+    (tmp_path / ".venv").symlink_to(venv)  # a checkout's own .venv, as `make` leaves it
+    path = os.pathsep.join(p for p in os.environ["PATH"].split(os.pathsep) if Path(p) != venv / "bin")
+    env = {**os.environ, "PATH": path, "ADBUTILS_ADB_PATH": "/bin/false"}
+    first = subprocess.run([".venv/bin/lluma", "demo", "--turns", "1", "--truth-vision"], cwd=tmp_path, env=env,
+                           capture_output=True, text=True, timeout=300)
+    assert first.returncode == 0, first.stderr
+    hint = first.stdout.splitlines()[-1]
+    assert hint.startswith("to go on where it stopped: .venv/bin/lluma demo --resume logs/demo-"), hint
+    again = subprocess.run(["bash", "-c", hint.split(": ", 1)[1] + " --turns 1 --truth-vision"], cwd=tmp_path,
+                           env=env, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.splitlines()[-1] == hint  # the same folder, the same command
+
+
+def test_the_command_is_lluma_where_the_lluma_on_path_is_this_one(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    script = bin_dir / "lluma"
+    script.write_text("#!/bin/sh\n", encoding="utf-8")
+    script.chmod(0o755)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    assert invoked.lluma(str(script)) == "bin/lluma"  # not on PATH: the path, as typed from here
+    assert invoked.lluma("bin/lluma") == "bin/lluma"
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}/usr/bin")
+    assert invoked.lluma(str(script)) == "lluma"  # `pipx install .`, an activated venv: the name alone
+    assert invoked.command("run", "--resume", "logs/run 1") == "lluma run --resume 'logs/run 1'"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from datetime import date
+from pathlib import Path
 
 import pytest
 from anthropic.types import CacheCreation
@@ -137,6 +138,19 @@ def test_lluma_models_prints_the_registry(capsys: pytest.CaptureFixture[str]):
     assert rows["claude-haiku-5-5"]["prices"][1]["price"]["input"] == 0.5
     assert rows["claude-haiku-5-5"]["default_effort"] == "medium"
     assert rows["claude-haiku-5-5"]["min_cacheable_tokens"] == 512
+
+
+def test_lluma_models_says_the_apis_default_effort_and_the_one_lluma_sends(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The registry's default is the API's, for a request naming no effort; LLuMa always names model.effort."""
+    monkeypatch.chdir(tmp_path)  # no config.yaml: model.effort's default
+    assert cli.main(["models"]) == 0
+    assert "(API default medium; LLuMa sends low: model.effort)" in capsys.readouterr().out
+    monkeypatch.setenv("LLUMA_MODEL__EFFORT", "high")
+    assert cli.main(["models", "--json"]) == 0
+    rows = {r["id"]: r for r in json.loads(capsys.readouterr().out)}
+    assert (rows["claude-haiku-5-5"]["default_effort"], rows["claude-haiku-5-5"]["lluma_effort"]) == ("medium", "high")
+    assert rows["claude-haiku-4-5"]["lluma_effort"] is None  # a budget model takes no effort
 
 
 def test_costs_per_million_tokens():
