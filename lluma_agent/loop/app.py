@@ -7,6 +7,7 @@ import atexit
 import json
 import signal
 import sys
+import textwrap
 import time
 from collections.abc import Callable
 from importlib import resources
@@ -38,6 +39,7 @@ from lluma_agent.model.claude import Model, check_model, retry_policy
 from lluma_agent.navmap.actions import readable
 from lluma_agent.notify import Notifier, NotifyEvent
 from lluma_agent.runlog import figures
+from lluma_agent.runlog.careers import CareerNow
 from lluma_agent.runlog.folder import RunFolder
 from lluma_agent.runlog.logread import action_label, clip, errors_label, kept_label, screen_label, waited_label
 from lluma_agent.runlog.runs import RunLock, check_fresh
@@ -61,14 +63,23 @@ def system_prompt(cfg: Config) -> str:
     return text
 
 
-SCREEN_W = 48  # the live line's screen column: a dialog's title and the start of what was read
+# The live line fits a 120-column terminal (issue 53): `turn 1234 | ` (12) + the columns below + three ` | ` (9) + the
+# run's dollars and cache hit (`run: $12.3456 · cache hit 100.0%`, 32 at most) = 120.
+LINE_W = 120
+CLOCK_W = 20  # the career's turn and goal: "12/78 Earn 3000 fans"
+SCREEN_W = 28  # the screen: its name (a dialog by its title: "Umamusume isn't responding"), then what was read
+ACTION_W = 19  # the action: "pressButton(Speed)"
+MORE = " " * 5  # a continuation line, one a thing that happened besides (never starts like a turn's line)
 
 
-def live_line(log: TurnLog, totals: RunTotals) -> str:
-    """One line per turn: screen (its name, a dialog by its title, then what was read), action, this turn's tokens
-    (every call) and dollars, then the run's dollars and cache hit so far, each labelled the way `lluma logs` and
-    `lluma stats` label it (runlog/figures.py); then what happened besides: a loading waited out, the first error by
-    its kind, a start of the game, a rung of the ladder, the map, the guard, a person, a person's lines kept."""
+def live_line(log: TurnLog, totals: RunTotals, now: CareerNow | None = None) -> str:
+    """One line per turn within LINE_W: the career's turn and goal as its screens last showed them (`now`), the
+    screen (its name, a dialog by its title, then what was read), the action, then the run's dollars and cache hit
+    so far, labelled the way `lluma logs` and `lluma stats` label them (runlog/figures.py; the turn's own tokens and
+    dollars are in `lluma logs`). What happened besides goes on continuation lines of the same width: a loading
+    waited out, the first error by its kind, a start of the game, a rung of the ladder, the map, the guard, a
+    person, a person's lines kept."""
+    clock = clip((now.words() if now else "") or "-", CLOCK_W)
     screen = clip(screen_label(log) or "?", SCREEN_W)  # as `lluma logs` names it
     if log.action:
         action = action_label(log)
@@ -91,12 +102,11 @@ def live_line(log: TurnLog, totals: RunTotals) -> str:
     edited = sorted({m.name for m in log.memory_changes if m.by == "person"})
     errs += f" | memory edited by a person: {', '.join(edited)}" if edited else ""
     errs += f" | memory: {kept}" if (kept := kept_label(log)) else ""
-    return (
-        f"turn {log.turn:>4} | {screen:<{SCREEN_W}} | {action[:32]:<32} | "
-        f"turn: {figures.tokens(figures.turn_usage(log))} · {figures.usd(log.cost.turn_usd)} | "
-        f"run: {figures.usd(totals.cost_usd)} · cache hit "
-        f"{figures.percent(totals.cache_hit_ratio)}{errs}"
-    )
+    line = (f"turn {log.turn:>4} | {clock:<{CLOCK_W}} | {screen:<{SCREEN_W}} | {clip(action, ACTION_W):<{ACTION_W}} | "
+            f"run: {figures.usd(totals.cost_usd)} · cache hit {figures.percent(totals.cache_hit_ratio)}")
+    more = [wrapped for item in errs.split(" | ")[1:] for wrapped in textwrap.wrap(
+        f"| {item}", LINE_W, initial_indent=MORE, subsequent_indent=MORE + "  ", break_on_hyphens=False)]
+    return "\n".join([line, *more])
 
 
 def navigation_line(log: TurnLog) -> str:
@@ -242,7 +252,7 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
     hooks.append(Checkpointer(coordinator, logger, env_state, where))  # first: the live line may hit a closed pipe
     hooks.append(careers)  # after the checkpoint: a career's record is written once its last turn is saved
     if not quiet:
-        hooks.append(lambda log, totals: print(live_line(log, totals), file=out, flush=True))
+        hooks.append(lambda log, totals: print(live_line(log, totals, careers.book.now), file=out, flush=True))
     hooks.append(careers.tell)  # a career's end is said after the line of the turn that ended it
     if watch is not None:
         hooks.append(watch)

@@ -50,6 +50,19 @@ _TURN = re.compile(r"turn\s*(\d+)\s*/\s*\d+", re.IGNORECASE)
 _LABELLED = re.compile(r"(fans|skills learned)\s+([\d,]+)$", re.IGNORECASE)
 
 
+class CareerNow(BaseModel):
+    """Where the career going on stands, as its screens last showed it (the live line's clock and goal)."""
+
+    turn: str | None = None  # the header's "Turn 12/78", as "12/78"
+    date: str | None = None  # "Classic Year Early Apr"
+    goal: str | None = None  # the current goal's words
+    status: str | None = None  # the status line under it ("Goal Achieved!")
+
+    def words(self) -> str:
+        """`12/78 Earn 3000 fans`: the turn and the goal, as short as a column allows; "" when nothing showed."""
+        return " ".join(w for w in (self.turn, self.goal) if w)
+
+
 class GoalSeen(BaseModel):
     text: str
     met: bool
@@ -243,6 +256,7 @@ class CareerBook:
         self._finish: _Open | None = None  # the career as it was at its Finish, while its results show
         self._since: _Open | None = None  # the turns after that Finish: the next career's, should its end go unseen
         self._in_race_result = False
+        self.now = CareerNow()  # the career going on, as its screens last showed it
 
     def add(self, log: TurnLog) -> CareerSummary | None:
         """Take one turn; returns the career this turn saw end, if it did."""
@@ -265,6 +279,7 @@ class CareerBook:
             return record
         if self._finish is None:  # before its Finish the screens show the trainee; after it, the game's results
             self._read(c, view)
+            self._shown(view)
             self.trainee_turns.append(log.turn)
             if _finished(log, view):
                 self._finish = c.model_copy(deep=True)
@@ -285,7 +300,18 @@ class CareerBook:
             elif number is not None and caption.lower() in SKILL_POINTS:
                 c.skill_points = number
 
+    def _shown(self, view: VisionData) -> None:
+        """The career's clock and goal, where this screen shows them (the last read kept)."""
+        turn = next((v for k, v in view.values.items() if k.split("#")[0].strip().lower() == "turn"), None)
+        if turn is not None and "/" in turn:
+            self.now.turn = turn.replace(" ", "")
+        if view.date:
+            self.now.date = view.date
+        if view.goal is not None:
+            self.now.goal, self.now.status = view.goal.text, view.goal.status
+
     def _end(self, c: _Open) -> CareerSummary:
+        self.now = CareerNow()
         record = c.record(len(self.ended) + 1, complete=True, ended_at=c.ended_at)
         self.ended.append(record)
         self._open = self._finish = self._since = None

@@ -19,7 +19,7 @@ def seen(summary: str, screen: dict[str, str] | None = None) -> VisionLog:
 
 def test_a_dialog_over_the_game_is_named_by_its_title() -> None:
     line = live_line(log(vision=seen("buttons: Close app, Wait", ANR)), RunTotals())
-    assert "| Umamusume isn't responding · buttons: Close app" in line
+    assert "| Umamusume isn't responding " in line
     # a loading screen's or a nameless screen's identity says no more than what was read: not repeated
     line = live_line(log(vision=seen("loading", {"id": "1", "name": "loading", "kind": "cinematic"})), RunTotals())
     assert "| loading " in line and "loading · loading" not in line
@@ -38,3 +38,20 @@ def test_a_long_loading_shows_on_the_line_waited_out_or_still_up() -> None:
     assert "| loading: 4 captures waited" in live_line(waited, RunTotals())
     still = log(vision=seen("loading"), waited="loading (8 waits)", frame=FrameInfo(cinematic="loading"))
     assert "| loading: still up after 8 captures" in live_line(still, RunTotals())
+
+
+def test_the_line_fits_120_columns_with_the_careers_turn_and_goal() -> None:
+    """The career's clock and goal as its screens last showed them; whatever happened besides goes on continuation
+    lines, none wider than 120 columns and none starting like a turn's line."""
+    from lluma_agent.runlog.careers import CareerNow
+
+    now = CareerNow(turn="12/78", date="Junior Year Late Jun", goal="Run in Junior Make Debut")
+    busy = log(vision=seen("buttons: Training, Rest, Recreation, Races, Skills, Infirmary " * 3), errors=[
+        "model: overloaded_error after 5 retries over 300 s; the API is busy " * 2, "vision: OCR failed"],
+        guard=["refused pressButton(Use 1 Alarm Clock) on a screen that spends"] * 3, person="approved pressButton(X)")
+    lines = live_line(busy, RunTotals(cost_usd=12.3456), now).splitlines()
+    assert lines[0].startswith("turn    5 | 12/78 Run in Junior… | ") and len(lines) > 2
+    assert lines[0].endswith("run: $12.3456 · cache hit 0.0%")
+    assert all(len(line) <= 120 for line in lines) and not any(line.startswith("turn ") for line in lines[1:])
+    assert "model error: overloaded_error" in " ".join(lines) and "guard: refused" in " ".join(lines)
+    assert live_line(log(), RunTotals()).startswith("turn    5 | -                    | ")
