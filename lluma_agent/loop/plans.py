@@ -36,7 +36,7 @@ from lluma_agent.loop.survey import same_option
 from lluma_agent.loop.turn import Observation
 from lluma_agent.memory.store import MemoryStore
 from lluma_agent.navmap.actions import readable
-from lluma_agent.runlog.turnlog import ActionLog, PlanLog, PlanStepLog
+from lluma_agent.runlog.turnlog import SAID_MAX, ActionLog, PlanLog, PlanStepLog
 from lluma_agent.tools.actions import ActionError, InputTool, PlannedAction, element_of
 from lluma_agent.tools.toolkit import ToolContext
 from lluma_vision.facts.raised import raised
@@ -371,6 +371,7 @@ class Planner:
             log = plan.log.steps[-1]
             reached = self.nav.screen(seen.out)
             log.reached = self.nav.map.label(reached.id, reached.name) if self.nav.enabled else reached.name
+            log.said = [t.text for t in seen.out.loose_texts][:SAID_MAX]
             self.nav.step_taken(here.out, sent, seen.out, log.seconds)
             past = self._past_hazards(plan, log, seen, actor, ctx_of, before_step)
             gate, seen = gate.then(past.gate), past.seen or seen

@@ -201,7 +201,8 @@ class _Open(BaseModel):
             skill_points=self.skill_points, races_entered=self.races_entered, races_won=self.races_won,
             recoveries=dict(self.recoveries), game_starts=self.game_starts, ended_at=ended_at,
             goals=[g.model_copy() for g in self.goals],
-            ended=("goal_missed" if self.missed or any(not g.met for g in self.goals) else "complete") if complete
+            # a missed goal ends the career in the game at once, before its results show (then it is complete)
+            ended="goal_missed" if self.missed or any(not g.met for g in self.goals) else "complete" if complete
             else None,
             game_turns=self.game_turns, fans=self.fans, skills_learned=self.skills_learned,
             plans=self.plans.model_copy(), surveys=self.surveys,
@@ -278,7 +279,7 @@ class CareerBook:
         if not c.playing:
             return record
         if self._finish is None:  # before its Finish the screens show the trainee; after it, the game's results
-            self._read(c, view)
+            self._read(c, view, log)
             self._shown(view)
             self.trainee_turns.append(log.turn)
             if _finished(log, view):
@@ -317,13 +318,20 @@ class CareerBook:
         self._open = self._finish = self._since = None
         return record
 
-    def _read(self, c: _Open, view: VisionData) -> None:
+    def _read(self, c: _Open, view: VisionData, log: TurnLog) -> None:
         self._final(c, view)  # the stats and skill points it shows, the last read kept
         _read_record(c, view)
-        result = _shows(view, RACE_RESULT_TITLE)
+        # a race's result: on a plan's step (runPlan(race_day) passes it inside one turn), then on the turn's screen
+        for step in log.plan.steps if log.plan is not None else []:
+            if step.reached:
+                self._raced(c, RACE_RESULT_TITLE in _words(step.reached), any(_words(t) == WIN for t in step.said))
+        self._raced(c, _shows(view, RACE_RESULT_TITLE), _shows(view, WIN.lower()))
+
+    def _raced(self, c: _Open, result: bool, won: bool) -> None:
+        """A race result screen seen (counted once however many screens in a row show it)."""
         if result and not self._in_race_result:
             c.races_entered += 1
-            c.races_won += _shows(view, WIN.lower())
+            c.races_won += won
         self._in_race_result = result
 
     def clock(self) -> tuple[int, int | None, int]:
@@ -361,6 +369,15 @@ def careers_of(turns: Iterable[TurnLog]) -> list[CareerSummary]:
     return fold(turns).careers()
 
 
+def career_state(r: CareerSummary) -> str:
+    """How a career stands, the same words everywhere: `complete`, `goal missed at game turn 30` (with `, results
+    not seen yet` while its end screens have not shown), or `going on`."""
+    if r.ended == "goal_missed":
+        at = f" at game turn {r.game_turns}" if r.game_turns else ""
+        return f"goal missed{at}" + ("" if r.complete else ", results not seen yet")
+    return "complete" if r.complete else "going on"
+
+
 def career_line(r: CareerSummary) -> str:
     """One line for a person: `career 2 (complete): turns 41-96, 56 turns, 57 calls, $0.0210, 412 s; Speed 310 ...`."""
     stats = " ".join(f"{k[:3]} {v}" for k, v in r.stats.items()) or "no stats read"
@@ -368,7 +385,7 @@ def career_line(r: CareerSummary) -> str:
              f"races {r.races_won}/{r.races_entered} won" if r.races_entered else "",
              f"recoveries {', '.join(f'{k} {n}' for k, n in r.recoveries.items())}" if r.recoveries else "",
              f"game starts {r.game_starts}" if r.game_starts else ""]
-    return (f"career {r.number} ({'complete' if r.complete else 'going on'}): turns {r.first_turn}-{r.last_turn}, "
+    return (f"career {r.number} ({career_state(r)}): turns {r.first_turn}-{r.last_turn}, "
             f"{r.turns} turns, {r.model_calls} calls, ${r.cost_usd:.4f}, {r.wall_s:.0f} s; {stats}"
             + "".join(f"; {e}" for e in extra if e))
 

@@ -180,7 +180,8 @@ def format_stats(s: RunStats) -> str:
         f"screen map: {s.goto_calls} goTo call(s), {s.goto_steps} step(s), {s.goto_surprises} surprise(s); "
         f"{s.routine_passes} routine pass(es) without a model call",
         f"memory changes: {_counts(s.memory_changes)}",
-        f"careers: {sum(c.complete for c in s.careers)} complete" + (
-            ", 1 going on" if s.careers and not s.careers[-1].complete else ""),
+        f"careers: {sum(c.ended == 'complete' for c in s.careers)} complete"
+        + (f", {missed} ended on a missed goal" if (missed := sum(c.ended == 'goal_missed' for c in s.careers)) else "")
+        + (", 1 going on" if s.careers and s.careers[-1].ended is None else ""),
         *(f"  {career_line(c)}" for c in s.careers),
     ])

@@ -167,6 +167,12 @@ class PlanStepLog(BaseModel):
     element: str = ""
     seconds: float = 0.0
     note: str = ""  # why the plan stopped here
+    # the reached screen's own words (its loose texts, the first SAID_MAX): what a record of the career reads of a
+    # screen no turn log shows (a race's result passed inside a plan: runlog/careers.py)
+    said: list[str] = Field(default_factory=list)
+
+
+SAID_MAX = 12  # a race result's placing sits among its first lines of text (sim and real screens: under 8)
 
 
 class PlanLog(BaseModel):

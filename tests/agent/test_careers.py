@@ -8,7 +8,7 @@ from typing import Any
 
 from lluma_agent.loop.careers import CareerTracker
 from lluma_agent.loop.turn import RunTotals
-from lluma_agent.runlog.careers import CareerBook, careers_of
+from lluma_agent.runlog.careers import CareerBook, career_state, careers_of
 from lluma_agent.runlog.folder import RunFolder
 from lluma_agent.runlog.stats import compute, format_stats
 from lluma_agent.runlog.turnlog import ActionLog, CostLog, ResponseLog, Timings, TurnLog, VisionLog
@@ -263,3 +263,35 @@ def test_the_end_screens_own_stats_are_the_careers_final_ones() -> None:
     end = {**END, "values": {"Speed": "111", "Stamina": "85", "Skill Pts": "180"}}
     [c] = careers_of([turn(1, hub(90)), turn(2, end)])
     assert c.complete and c.stats["Speed"] == 111 and c.stats["Stamina"] == 85 and c.skill_points == 180
+
+
+def test_a_missed_goal_is_said_the_same_way_before_its_results_show() -> None:
+    """Issue 53: the game said "Goal Not Reached" at turn 30 and the run stopped before the career's end screens:
+    the record says the goal was missed there (not "going on"), and once they show it is complete with that end."""
+    playing = {**HUB, "texts": ["Turn 30/78", "Earn 3000 fans"]}
+    missed = {"texts": ["Turn 30/78", "Goal Not Reached", "The goal was not reached:", "The career ends here."],
+              "buttons": [{"name": "OK"}]}
+    stopped = careers_of([turn(1, playing), turn(2, missed)])[0]
+    assert (stopped.complete, stopped.ended, stopped.game_turns) == (False, "goal_missed", 30)
+    assert career_state(stopped) == "goal missed at game turn 30, results not seen yet"
+    text = format_stats(compute([turn(1, playing), turn(2, missed)]))
+    assert "careers: 0 complete, 1 ended on a missed goal" in text and "going on" not in text
+    ended = careers_of([turn(1, playing), turn(2, missed), turn(3, END)])[0]
+    assert ended.complete and career_state(ended) == "goal missed at game turn 30"
+
+
+def test_a_race_run_inside_a_plan_is_counted() -> None:
+    """runPlan(race_day) passes the race's result inside one turn: its step's screen and words count the race."""
+    from lluma_agent.runlog.turnlog import PlanLog, PlanStepLog
+
+    steps = [PlanStepLog(step=1, action="press Race Day", reached="Race List", ok=True),
+             PlanStepLog(step=2, action="press View Results", reached="Race Result", ok=True,
+                         said=["Race Result", "1st", "Junior Make Debut"]),
+             PlanStepLog(step=3, action="press Next", reached="Race Rewards", ok=True)]
+    raced = turn(2, hub(120))
+    raced.plan = PlanLog(name="race_day", steps=steps, done=True)
+    lost = turn(4, hub(130))
+    lost.plan = PlanLog(name="race_day", steps=[steps[0], steps[1].model_copy(update={"said": ["Race Result", "6th"]}),
+                                                steps[2]], done=True)
+    c = careers_of([turn(1, hub(100)), raced, turn(3, hub(120)), lost])[0]
+    assert (c.races_entered, c.races_won) == (2, 1)
