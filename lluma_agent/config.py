@@ -349,6 +349,10 @@ class NotifyConfig(_Section):
     )
     timeout_s: float = Field(20.0, gt=0, le=600, description="A notify command still running after this is killed, "
                              "with what it started; the run's end waits this long in all for its last events.")
+    heartbeat_min: float = Field(
+        0.0, ge=0, le=1440, description="Every this many minutes, a heartbeat event (the career's turn and goal, the "
+        "run's cost, the time and dollars to the career's end at its pace), also printed on the live output; 0 = off.",
+    )
 
 
 class MapConfig(_Section):

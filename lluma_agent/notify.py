@@ -44,6 +44,7 @@ class NotifyEvent(StrEnum):
     GAME_RESTARTED = "game_restarted"  # a start of the game that worked (loop/coordinator.py)
     SESSION_ERROR = "session_error"  # "Session Error" on screen: a person must look
     CAREER_ENDED = "career_ended"  # a career's record, as written in careers/ (loop/careers.py)
+    HEARTBEAT = "heartbeat"  # every notify.heartbeat_min minutes: where the career stands (loop/heartbeat.py)
 
 
 def _say(line: str) -> None:

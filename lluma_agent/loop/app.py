@@ -29,6 +29,7 @@ from lluma_agent.loop.careers import CareerTracker
 from lluma_agent.loop.checkpoint import Checkpointer, EnvState
 from lluma_agent.loop.coordinator import Coordinator
 from lluma_agent.loop.gated import InTheLoop
+from lluma_agent.loop.heartbeat import Heartbeat
 from lluma_agent.loop.layouts import ContextLayout
 from lluma_agent.loop.observe import VisionLike
 from lluma_agent.loop.resume import ResumePoint, check_settings, restore, set_aside, start_over
@@ -254,6 +255,8 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
     if not quiet:
         hooks.append(lambda log, totals: print(live_line(log, totals, careers.book.now), file=out, flush=True))
     hooks.append(careers.tell)  # a career's end is said after the line of the turn that ended it
+    hooks.append(Heartbeat(cfg.notify.heartbeat_min, careers.book, notifier.send, clock.now,
+                           say=None if quiet else lambda line: print(line, file=out, flush=True)))
     if watch is not None:
         hooks.append(watch)
 

@@ -51,12 +51,22 @@ _LABELLED = re.compile(r"(fans|skills learned)\s+([\d,]+)$", re.IGNORECASE)
 
 
 class CareerNow(BaseModel):
-    """Where the career going on stands, as its screens last showed it (the live line's clock and goal)."""
+    """Where the career going on stands, as its screens last showed it (the live line's clock and goal), and what
+    its end will take at its own pace so far (`to_end_s`, `to_end_usd`: None until a game turn has passed)."""
 
     turn: str | None = None  # the header's "Turn 12/78", as "12/78"
     date: str | None = None  # "Classic Year Early Apr"
     goal: str | None = None  # the current goal's words
     status: str | None = None  # the status line under it ("Goal Achieved!")
+    to_end_s: float | None = None
+    to_end_usd: float | None = None
+
+    def estimate(self) -> str:
+        """`about 25 min and $0.0312 to the career's end at this career's pace`, or "" before a game turn passed."""
+        if self.to_end_s is None or self.to_end_usd is None:
+            return ""
+        return (f"about {self.to_end_s / 60:.0f} min and ${self.to_end_usd:.4f} to the career's end at this "
+                "career's pace")
 
     def words(self) -> str:
         """`12/78 Earn 3000 fans`: the turn and the goal, as short as a column allows; "" when nothing showed."""
@@ -120,6 +130,12 @@ def _words(text: str) -> str:
 def _number(text: str) -> int | None:
     m = _NUMBER.search(text)
     return int(m.group().replace(",", "")) if m else None
+
+
+def _fraction(turn: str | None) -> tuple[int, int]:
+    """"12/78" as (12, 78); (0, 0) when it does not read as one."""
+    done, _, of = (turn or "").partition("/")
+    return (int(done), int(of)) if done.isdigit() and of.isdigit() else (0, 0)
 
 
 def view_of(log: TurnLog) -> VisionData | None:
@@ -310,6 +326,12 @@ class CareerBook:
             self.now.date = view.date
         if view.goal is not None:
             self.now.goal, self.now.status = view.goal.text, view.goal.status
+        c = self._open
+        done, of = _fraction(self.now.turn)
+        if c is not None and c.playing and done and of and done > 1:  # the pace of the game turns played so far
+            left = (of - done) / (done - 1)
+            self.now.to_end_s = round((c.ended_at - c.started_at) * left, 1)
+            self.now.to_end_usd = round(c.cost_usd * left, 6)
 
     def _end(self, c: _Open) -> CareerSummary:
         self.now = CareerNow()
