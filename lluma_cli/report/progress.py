@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from lluma_agent.runlog.careers import STATS, fold
+from lluma_agent.runlog.careers import STATS, CareerBook, fold
 from lluma_agent.runlog.turnlog import TurnLog
 
 # Texts that say where the career is: "Turn 5/24", "Energy 80/100", "Mood: Good", "Speed 120", "Skill Pts 95",
@@ -69,6 +69,7 @@ class ProgressReading:
 
     turn: int
     career: int  # the career the turn belongs to, numbered as the Careers table numbers it (runlog/careers.py)
+    game_turn: int | None = None  # the career's turn as its screens last showed it (CareerBook.now)
     stats: dict[str, float] = field(default_factory=dict)
     energy: float | None = None  # percent (the gauge's fill)
     skill_points: float | None = None
@@ -81,8 +82,10 @@ def readings(turns: list[TurnLog]) -> list[ProgressReading]:
     book = fold(turns)
     careers = book.careers()
     trainee = set(book.trainee_turns)
+    clock = CareerBook()  # the same fold, turn by turn: the career's turn each reading was made at
     out: list[ProgressReading] = []
     for log in sorted(turns, key=lambda t: t.turn):
+        clock.add(log)
         if log.turn not in trainee or log.vision is None:
             continue
         seen = log.vision.seen_by_model
@@ -90,7 +93,8 @@ def readings(turns: list[TurnLog]) -> list[ProgressReading]:
         values: dict[str, Any] = raw_values if isinstance(raw_values, dict) else {}
         gauges: dict[str, Any] = raw_gauges if isinstance(raw_gauges, dict) else {}
         career = next((c.number for c in careers if c.first_turn <= log.turn <= c.last_turn), len(careers))
-        r = ProgressReading(turn=log.turn, career=career)
+        done, _, _ = (clock.now.turn or "").partition("/")
+        r = ProgressReading(turn=log.turn, career=career, game_turn=int(done) if done.isdigit() else None)
         r.stats = {k: v for k in STATS if (v := _number(values.get(k, ""))) is not None}
         energy = gauges.get("Energy")
         if isinstance(energy, int | float) and not isinstance(energy, bool):

@@ -84,3 +84,28 @@ def test_the_stats_chart_is_spaced_by_turn_and_plots_the_trainees_stats_only(tmp
     assert "Speed 2<" not in chart
     slot = speed[3] - speed[2]
     assert slot > 0 and abs((speed[20] - speed[12]) - 8 * slot) < 0.2  # eight turns apart, not one reading
+
+
+def test_the_progress_charts_run_on_the_game_turns_the_screens_showed() -> None:
+    """Issue 53: a career's progress is its game turns. Agent turns 2-4 read game turn 1, 5-6 game turn 2 (a survey,
+    an event), 7 game turn 4 (3 never read): three slots, the last reading of each, a gap where nothing was read;
+    the next career starts again at its game turn 1 behind a dashed line."""
+    from lluma_cli.report.progress import readings
+    from lluma_cli.report.progress_charts import progress_charts
+
+    def at(n: int, game_turn: int, speed: int) -> TurnLog:
+        view = hub(speed)
+        return turn(n, {**view, "values": {**view["values"], "Turn": f"{game_turn}/78"}})
+
+    run = [turn(1, HOME), at(2, 1, 100), at(3, 1, 101), at(4, 1, 102), at(5, 2, 110), at(6, 2, 111), at(7, 4, 130),
+           turn(8, SUMMARY, "Complete Career"), turn(9, CONFIRM, "Finish"), turn(10, END, "To Home"),
+           turn(11, HOME, "Career"), at(12, 1, 90)]
+    read = readings(run)
+    assert [(r.career, r.game_turn) for r in read][:6] == [(1, 1), (1, 1), (1, 1), (1, 2), (1, 2), (1, 4)]
+    html = progress_charts(read, compute(run).careers)
+    assert "Stats (as the screens read them) by game turn" in html
+    stats = html.split("</svg>")[0]
+    speed = re.findall(r"<title>turn (\d+): Speed (\d+)</title>", stats)
+    # the last reading of each game turn (game turn 4 ends on the career summary, Speed 300); game turn 3 a gap
+    assert speed == [("1", "102"), ("2", "111"), ("4", "300"), ("1", "90")]
+    assert "career 2" in stats  # the dashed line where the next career's game turn 1 begins
