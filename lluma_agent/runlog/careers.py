@@ -403,7 +403,10 @@ def career_state(r: CareerSummary) -> str:
 def career_line(r: CareerSummary) -> str:
     """One line for a person: `career 2 (complete): turns 41-96, 56 turns, 57 calls, $0.0210, 412 s; Speed 310 ...`."""
     stats = " ".join(f"{k[:3]} {v}" for k, v in r.stats.items()) or "no stats read"
-    extra = [f"skill pts {r.skill_points}" if r.skill_points is not None else "",
+    extra = [f"game turn {r.game_turns}" if r.game_turns is not None else "",
+             f"fans {r.fans:,}" if r.fans is not None else "",
+             f"goals {sum(g.met for g in r.goals)}/{len(r.goals)} met" if r.goals else "",
+             f"skill pts {r.skill_points}" if r.skill_points is not None else "",
              f"races {r.races_won}/{r.races_entered} won" if r.races_entered else "",
              f"recoveries {', '.join(f'{k} {n}' for k, n in r.recoveries.items())}" if r.recoveries else "",
              f"game starts {r.game_starts}" if r.game_starts else ""]
