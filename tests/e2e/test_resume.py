@@ -197,8 +197,8 @@ def test_a_line_a_person_adds_during_the_break_outlives_the_players_rewrite(
     (wrote,) = [m for m in four.memory_changes if m.by == "agent" and m.name == "sim_notes.md"]
     assert wrote.kept_person_lines == [mine] and mine in notes.read_text(encoding="utf-8")
     assert "- turn 1: " in notes.read_text(encoding="utf-8")  # the player's own rewrite landed too
-    assert any(line.startswith("turn    4 |") and "| memory: kept 1 line(s) a person wrote in sim_notes.md" in line
-               for line in live), live
+    four_lines = "\n".join(live).split("turn    4 |")[1].split("\nturn ")[0]  # turn 4's line and those under it
+    assert "\n     | memory: kept 1 line(s) a person wrote in sim_notes.md" in four_lines, live
     assert logs_main([str(logs), "--turn", "4"]) == 0
     assert "KEEPS 1 line(s) a person wrote its content left out" in capsys.readouterr().out
     assert report_main([str(logs), "-o", str(tmp_path / "r.html"), "--thumb", "0"]) == 0

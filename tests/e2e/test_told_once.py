@@ -58,7 +58,10 @@ def test_a_game_package_not_installed_ends_the_run_with_one_notification(tmp_pat
     assert totals.turns == 3 and "com.example.notinstalled is not installed on the device" in totals.stop_reason
     assert [json.loads(line)["event"] for line in out.read_text().splitlines()] == ["run_stopped"]
     lines = live.getvalue().splitlines()
-    assert len(lines) == 3 and all(line.startswith("turn ") for line in lines)  # one line a turn
-    assert lines[0].endswith("| game start FAILED: ** No activities found to run, monkey aborted.")
+    # one line a turn; what else happened (the failed start) on the indented lines under it
+    assert [line[:9] for line in lines if line.startswith("turn ")] == ["turn    1", "turn    2", "turn    3"]
+    assert all(line.startswith(("turn ", "     | ")) for line in lines)
+    first = "\n".join(lines).split("\nturn ")[0]  # turn 1's line and those under it
+    assert "\n     | game start FAILED: ** No activities found to run, monkey aborted." in first
     logs = read_turns(tmp_path / "logs")
     assert [t.game_start.ok for t in logs if t.game_start] == [False] * 3 and logs[-1].response is None
