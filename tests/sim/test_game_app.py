@@ -169,7 +169,7 @@ def test_a_career_has_the_real_length_when_asked() -> None:
     finish_career(g)
     record = g.careers[0]
     assert record.turns == 78 and record.score > 0 and record.ended == "complete"
-    assert [r.text for r in record.goals][:2] == ["Run in Junior Make Debut", "Earn 3000 fans"]
+    assert [r.text for r in record.goals][:2] == ["Run in Junior Make Debut", "Place top 5 in Kisaragi Sho"]
     assert len(record.goals) == 11 and record.goals[-1].text == "Place 1st in URA Finale Finals"  # NUMBERS §6e
     assert all(r.met for r in record.goals) and record.fans >= 3000
     for absurd in (0, -5, 100000):
