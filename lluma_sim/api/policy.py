@@ -273,6 +273,9 @@ class ScriptedPolicy:
             add("Close")
             add("Cancel")
             return out + press, "a dialog is open"
+        if "Race" in names and "Back" in names:  # before the choices: a row "Tenno Sho (Spring)" reads like one
+            add("Race")
+            return out + press, "the race list"
         if choices:
             ranked = sorted(choices, key=lambda c: -_choice_score(c, energy))
             out += [("pressButton", (("name", c),)) for c in ranked]
@@ -335,9 +338,6 @@ class ScriptedPolicy:
         if "Home" in names and menu.get("selected") not in (None, "Home"):
             add("Home")
             return out + press, f"the {menu.get('selected')} tab, not Home"
-        if "Race" in names and "Back" in names:
-            add("Race")
-            return out + press, "the race list"
         return ([("back", ())] if "Back" in names else []) + press + [("advanceDialogue", ())], "an unknown screen"
 
     def _night(self, names: set[str], said: list[str], add: Callable[[str], None]) -> str:

@@ -6,29 +6,23 @@ import random
 
 from pydantic import PrivateAttr
 
+from lluma_sim.game import numbers
 from lluma_sim.game import races as race_rules
 from lluma_sim.game.content import (
-    BOND_HINT,
-    BOND_PER_TRAINING,
     BOND_START,
     CONDITIONS,
     EVENTS,
-    FAN_SHARE,
     HINT_CHANCE,
-    INFIRMARY_CURES,
-    INFIRMARY_ENERGY,
     MAX_ENERGY,
     MAX_HINT,
     MOODS,
     PLACES,
     RACE_COINS,
-    REST_GAINS,
     SKILLS,
     STATS,
     SUPPORT_ABSENT,
     SUPPORT_TYPE,
     SUPPORTS,
-    TRAININGS,
     Choice,
     Event,
     Race,
@@ -68,18 +62,15 @@ class Career(CareerData):
         self.placed, self.hints = placed, frozenset(hints)
 
     def train(self, training: str) -> None:
-        _, cost = TRAININGS[training]
-        failed = self._rng.random() * 100 < self.fail_chance(training)
-        self.energy = max(0, self.energy - cost)
-        if failed:
-            self._add(training, -5)
-            self.mood = max(0, self.mood - 1)
-            if self.condition is None and self._rng.random() < 0.5:
-                self.condition = self._rng.choice(CONDITIONS)
-            self.status = f"{training} training failed! {training} -5, mood down"
+        """NUMBERS §2-4: a success gives what the screen showed, bond to the cards on it and a step towards the
+        facility's next level (not at a camp); a failure costs no energy and has §3b's outcomes."""
+        fail = self.fail_chance(training)
+        if self._rng.random() * 100 < fail:
+            self._fail(training, fail)
             return
         gains = self.gains(training)
-        gains[training] += self._rng.randint(0, 3)  # a little luck over what the screen showed
+        friends = " (friendship)" if self.friendship(training) else ""
+        self.energy = max(0, min(MAX_ENERGY, self.energy + self.energy_change(training)))
         points = gains.pop("Skill Pts")
         for k, v in gains.items():
             self._add(k, v)
@@ -87,30 +78,65 @@ class Career(CareerData):
         for name in self.cards_on(training):
             if name in self.hints:  # the "!": a skill hint of the card's type
                 self.hint(SUPPORT_TYPE[name] if SUPPORT_TYPE[name] in STATS else None)
-            gain = BOND_PER_TRAINING + (BOND_HINT if name in self.hints else 0)
+            gain = (numbers.BOND_PAL if SUPPORT_TYPE[name] == "Pal" else numbers.BOND_TRAINING) + (
+                numbers.BOND_HINT if name in self.hints else 0)
             self.bonds = {**self.bonds, name: min(100, self.bonds.get(name, BOND_START) + gain)}
-        self.trained = {**self.trained, training: self.trained.get(training, 0) + 1}
-        friends = " (friendship)" if self.friendship(training) else ""
-        self.status = f"{training} training{friends}: " + ", ".join(f"{k} +{v}" for k, v in gains.items())
+        if not self.camp:
+            self.trained = {**self.trained, training: self.trained.get(training, 0) + 1}
+        self.status = f"{training} training{friends}: " + ", ".join(f"{k} +{v}" for k, v in gains.items() if v)
+
+    def _fail(self, training: str, fail: int) -> None:
+        """NUMBERS §3b (UREF's odds, the top choice): no energy spent, no gains; the worst kind also loses two
+        other stats and gives 10 energy; either may bring Practice Poor."""
+        worst = self._rng.random() < numbers.worst_chance(fail)
+        kind = numbers.WORST_FAIL if worst else numbers.NORMAL_FAIL
+        self.failed += 1
+        self.mood = max(0, self.mood + kind.mood)
+        self.energy = min(MAX_ENERGY, self.energy + kind.energy)
+        if training != "Wit":  # MEE: a failed Wit training gives only its energy result
+            self._add(training, kind.trained)
+        others = self._rng.sample([s for s in STATS if s != training], kind.others)
+        for stat in others:
+            self._add(stat, -10)
+        if self.condition is None and self._rng.random() < kind.poor:
+            self.condition = numbers.PRACTICE_POOR
+        lost = ", ".join(f"{s} -10" for s in others)
+        self.status = (f"{training} training failed! {training} {kind.trained}"
+                       + (f", {lost}" if lost else "") + ", mood down")
 
     # --- other turn actions ---------------------------------------------------------------
 
     def rest(self) -> None:
-        gain = self._rng.choices([g for g, _ in REST_GAINS], weights=[w for _, w in REST_GAINS])[0]
+        """NUMBERS §5: +70/+50/+30 energy (a few +30s bring Night Owl); a summer camp's Rest & Recreation instead."""
+        if self.camp:
+            return self._camp_rest()
+        gain, _, owl = self._rng.choices(numbers.REST, weights=[w for _, w, _ in numbers.REST])[0]
         self.energy = min(MAX_ENERGY, self.energy + gain)
+        if owl and self.condition is None:
+            self.condition = "Night Owl"
         self.status = f"Rested: energy +{gain}"
 
     def recreation(self) -> None:
-        self.mood = min(len(MOODS) - 1, self.mood + 1)
-        self.energy = min(MAX_ENERGY, self.energy + 10)
-        self.status = f"Recreation: mood {self.mood_word}, energy +10"
+        """NUMBERS §5 (UREF's odds): +2 mood, or +1 mood and +10 to +30 energy."""
+        if self.camp:
+            return self._camp_rest()
+        mood, energy, _ = self._rng.choices(numbers.RECREATION, weights=[w for _, _, w in numbers.RECREATION])[0]
+        self.mood = min(len(MOODS) - 1, self.mood + mood)
+        self.energy = min(MAX_ENERGY, self.energy + energy)
+        self.status = f"Recreation: mood {self.mood_word}, energy +{energy}"
+
+    def _camp_rest(self) -> None:
+        energy, mood = numbers.CAMP_REST
+        self.energy = min(MAX_ENERGY, self.energy + energy)
+        self.mood = min(len(MOODS) - 1, self.mood + mood)
+        self.status = f"Rest & Recreation: energy +{energy}, mood {self.mood_word}"
 
     def infirmary(self) -> None:
         """FACTS: a condition cured about 85% of the time, +20 energy."""
         had = self.condition
-        if self._rng.random() < INFIRMARY_CURES:
+        if self._rng.random() < numbers.INFIRMARY_CURES:
             self.condition = None
-        self.energy = min(MAX_ENERGY, self.energy + INFIRMARY_ENERGY)
+        self.energy = min(MAX_ENERGY, self.energy + numbers.INFIRMARY_ENERGY)
         self.status = f"Infirmary: {had} cured" if self.condition is None else f"Infirmary: {had} not cured yet"
 
     def next_turn(self) -> bool:
@@ -174,17 +200,24 @@ class Career(CareerData):
         return race_rules.on_turn(self.turn, self.max_turns)
 
     def run_race(self, race: Race, goal: int | None = None) -> RaceResult:
-        """Run `race` (for goal `goal`, when it is one's): the placing follows the stats weighed for its distance,
-        the aptitudes, the mood, the energy and the skills (lluma_sim.game.races.strength)."""
-        power = race_rules.strength(self.stats, self.trainee, race, self.mood, self.energy, self.learned)
-        margin = (power - race.difficulty) / 40 + self._rng.uniform(-1.5, 1.5)
-        place = 1 if margin > 1 else 2 if margin > 0 else 3 if margin > -1 else 4 + min(4, int(-margin - 1))
+        """Run `race` (for goal `goal`, when it is one's): the trainee's strength for its distance and surface
+        (lluma_sim.game.races.strength) against a field of rivals (races.place); the rewards of NUMBERS §6a-6b,
+        a share of a win's for a lower place."""
+        power = race_rules.strength(self.stats, self.trainee, race, self.mood, self.learned)
+        place = race_rules.place(power, race.difficulty, self._rng)
         if self.last_race != self.turn:  # a Try Again runs the same turn's race again: no new race in a row
             self.streak = self.streak + 1 if self.last_race == self.turn - 1 else 1
             self.last_race = self.turn
-        points = race.points if place == 1 else race.points // 2 if place <= 3 else 10
-        fans = round(race.fans * FAN_SHARE[place - 1])
-        self.energy = max(0, self.energy - 15)
+        share = numbers.PLACE_SHARE[place - 1]
+        final = race_rules.final_round(race.name)
+        each, count, points = numbers.race_reward(race.grade, goal is not None, final)
+        each, points = int(each * share), int(points * share)
+        stats = dict.fromkeys(self._rng.sample(list(STATS), count), each) if each else {}
+        energy = 0 if goal is not None else numbers.OPTIONAL_ENERGY
+        fans = round(race.fans * share)
+        self.energy = max(0, self.energy - energy)
+        for stat, v in stats.items():
+            self._add(stat, v)
         self.skill_points += points
         self.fans += fans
         coins = RACE_COINS[min(place, len(RACE_COINS)) - 1]
@@ -195,13 +228,16 @@ class Career(CareerData):
         if goal is not None and place <= (self.goals()[goal][0].top or len(PLACES)):
             self.won = self.won | {goal}
         self.status = f"{race.name}: {PLACES[place - 1]} place, fans +{fans}, skill points +{points}"
-        return RaceResult(race=race, place=place, points=points, fans=fans, goal=goal, coins=coins)
+        return RaceResult(race=race, place=place, points=points, fans=fans, goal=goal, coins=coins, stats=stats,
+                          energy=energy)
 
     def try_again(self, lost: RaceResult) -> RaceResult:
         """An Alarm Clock spent on a lost goal race: as if it had not been run, in a better mood (FACTS: the
         clock raises the mood a level), then run again."""
         self.clocks -= 1
-        self.energy = min(MAX_ENERGY, self.energy + 15)
+        self.energy = min(MAX_ENERGY, self.energy + lost.energy)
+        for stat, v in lost.stats.items():
+            self._add(stat, -v)
         self.skill_points -= lost.points
         self.fans -= lost.fans
         self.coins -= lost.coins
@@ -233,4 +269,4 @@ class Career(CareerData):
 
     def _add(self, stat: str, v: int) -> None:
         if stat in STATS:
-            self.stats[stat] = max(1, min(1200, self.stats[stat] + v))
+            self.stats[stat] = max(1, min(numbers.STAT_CAP, self.stats[stat] + v))

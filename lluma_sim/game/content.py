@@ -4,27 +4,28 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-STATS = ("Speed", "Stamina", "Power", "Guts", "Wit")
+from lluma_sim.game import numbers
+from lluma_sim.game.numbers import BOND_LEVELS
+from lluma_sim.game.numbers import MAX_ENERGY as MAX_ENERGY
+from lluma_sim.game.numbers import START_SKILL_POINTS as START_SKILL_POINTS
+from lluma_sim.game.numbers import STATS as STATS
+
 MOODS = ("Awful", "Bad", "Normal", "Good", "Great")
-MOOD_FACTOR = (0.8, 0.9, 1.0, 1.1, 1.2)  # training gain multiplier per mood
 START_STATS = {"Speed": 90, "Stamina": 85, "Power": 80, "Guts": 75, "Wit": 80}
-START_SKILL_POINTS = 120
-MAX_ENERGY = 100
+# Each trainee's growth rates, percent (screens_app.TRAINEES order). NUMBERS §2 gives only their range (0-30%)
+# and Haru Urara's; these three are as player guides list them, unverified against the client [GUESS].
+GROWTH: tuple[dict[str, int], ...] = (
+    {"Stamina": 20, "Wit": 10},  # Special Week
+    {"Speed": 20, "Wit": 10},  # Silence Suzuka
+    {"Speed": 20, "Wit": 10},  # Tokai Teio
+)
 PLACES = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th")
 
-# Base gains per training (stat -> points) and its energy cost. Wit is cheap, like the real game.
+# Each training at level 1: the stats it raises and its energy cost (negative: Wit restores), NUMBERS §1
 TRAININGS: dict[str, tuple[dict[str, int], int]] = {
-    "Speed": ({"Speed": 12, "Power": 4}, 20),
-    "Stamina": ({"Stamina": 11, "Guts": 4}, 19),
-    "Power": ({"Power": 11, "Stamina": 4}, 20),
-    "Guts": ({"Guts": 12, "Speed": 3, "Power": 3}, 22),
-    "Wit": ({"Wit": 10, "Speed": 2}, 5),
-}
+    t: ({k: v for k, v in numbers.base(t, 1).items() if k in STATS}, -numbers.ENERGY[t][0]) for t in STATS}
 
 CONDITIONS = ("Headache", "Night Owl", "Skin Outbreak")
-REST_GAINS = ((30, 13.0), (50, 58.0), (70, 25.5))  # Rest's energy and how often each (FACTS, about)
-INFIRMARY_CURES = 0.85  # FACTS: the infirmary cures a condition about 85% of the time, +20 energy
-INFIRMARY_ENERGY = 20
 
 # The support deck (screens_app.DECK and its borrowed friend's card) with each card's type; "Pal" has no training
 # of its own. Each turn every card sits on one training, or on none (FACTS: the training screen).
@@ -37,20 +38,31 @@ SUPPORTS: tuple[tuple[str, str], ...] = (
     ("Twin Turbo", "Guts"),
 )
 SUPPORT_TYPE = dict(SUPPORTS)
-BOND_START = 15
-BOND_PER_TRAINING = 7  # each training a card joins; a hint's card gains BOND_HINT more
-BOND_HINT = 5
-# Bond bar colours by bond (FACTS: grey, blue, green, orange, then MAX); at MAX a card of the training's own type
-# makes a friendship training.
-BOND_LEVELS: tuple[tuple[int, str], ...] = ((80, "MAX"), (60, "orange"), (40, "green"), (20, "blue"), (0, "grey"))
-FRIENDSHIP_BOND = 80
-FRIENDSHIP_FACTOR = 1.5  # a friendship ("rainbow") training's gains (FACTS: "much larger")
-CARD_FACTOR = 0.2  # each card on a training adds this share to its gains
-LEVEL_FACTOR = 0.1  # each training level above 1 adds this share
-LEVEL_EVERY = 4  # trainings of a kind per level, levels 1 to 5 (5 all through a summer camp)
-SUPPORT_ABSENT = 0.2  # the chance a card sits on no training this turn
-HINT_CHANCE = 0.15  # the chance a placed card shows a "!" hint (a skill hint: skill points when trained with)
-HINT_POINTS = 10
+
+
+@dataclass(frozen=True)
+class Card:
+    """A support card's bonuses (percent) that the gain formula uses (NUMBERS §2)."""
+
+    friendship: int  # x(1 + this) on a friendship training of its own type
+    mood_effect: int  # raises the mood's share of the gain
+    training_effect: int  # added over every card on the tile
+
+
+# A deck a real player borrows and owns: SSR cards (friendship 25-35%, training effect 10-15%, mood effect 30-60%)
+# and one SR (friendship 20%, training effect 5%), the ranges card databases show for them (issue 52). The Pal card
+# never makes a friendship training (NUMBERS §2).
+CARDS: dict[str, Card] = {
+    "Kitasan Black": Card(25, 30, 10),
+    "Fine Motion": Card(30, 30, 10),
+    "Super Creek": Card(25, 40, 10),
+    "Tazuna Hayakawa": Card(0, 60, 5),
+    "Sakura Bakushin O": Card(35, 30, 15),
+    "Twin Turbo": Card(20, 30, 5),
+}
+BOND_START = 15  # NUMBERS §4: a card's initial gauge, "commonly 0-35"
+SUPPORT_ABSENT = 0.2  # NUMBERS §2 [GUESS]: "each ~18% with ~1/11 absent"; a card sits on no training this turn
+HINT_CHANCE = 0.15  # the chance a placed card shows a "!" hint (a skill hint and more bond when trained with)
 HINT_OFF = 10  # percent off a skill's cost per hint level (FACTS: "Hint Lvl 3", "30% OFF!")
 MAX_HINT = 5
 
@@ -66,6 +78,12 @@ class Skill:
     stat: str  # the stat it nudges when learned
     bonus: int
     text: str = ""  # the row's description
+
+    @property
+    def rating(self) -> int:
+        """Its value in the career's rating: NUMBERS §7 gives ~1.5 rating per skill point spent (ogatetsu's
+        examples); each real skill has its own value, these are not the client's."""
+        return self.cost * 3 // 2
 
 
 SKILLS: tuple[Skill, ...] = (
@@ -91,7 +109,7 @@ class Race:
     distance: str  # "2400m Turf": the length and the surface
     difficulty: int  # stat total the trainee needs for an even chance to win
     points: int  # skill points for a win
-    fans: int = 0  # fans for a win; a lower place earns FAN_SHARE of them
+    fans: int = 0  # fans for a win; a lower place earns numbers.PLACE_SHARE of them
     track: str = "Tokyo"  # the racecourse
     direction: str = "Left"
 
@@ -116,44 +134,44 @@ class Race:
 
 
 # The race calendar: (calendar turn 1..78, name, grade, distance, racecourse, direction, fans for a win). The
-# graded races are the real calendar's; OP and Pre-OP fill the dates between (one or two a date, as the real list
-# has). A race is set against the stats a sensible player has by its date (lluma_sim.game.races).
+# graded races are the real calendar's, their fans NUMBERS §6b's (its named examples; the others near their grade's
+# mean: G1 ~11,700, G2 ~5,800, G3 ~3,750, OP ~2,200, Pre-OP 1,000). OP and Pre-OP fill the dates between.
 CALENDAR: tuple[tuple[int, str, str, str, str, str, int], ...] = (
-    (14, "Niigata Junior Stakes", "G3", "1600m Turf", "Niigata", "Left", 2200),
-    (17, "Saudi Arabia Royal Cup", "G3", "1600m Turf", "Tokyo", "Left", 2400),
-    (20, "Keio Hai Junior Stakes", "G2", "1400m Turf", "Tokyo", "Left", 3200),
-    (22, "Asahi Hai Futurity Stakes", "G1", "1600m Turf", "Hanshin", "Right", 5500),
-    (24, "Hopeful Stakes", "G1", "2000m Turf", "Nakayama", "Right", 5500),
-    (28, "Kyodo News Hai", "G3", "1800m Turf", "Tokyo", "Left", 2600),
-    (30, "Yayoi Sho", "G2", "2000m Turf", "Nakayama", "Right", 3600),
-    (31, "Satsuki Sho", "G1", "2000m Turf", "Nakayama", "Right", 7000),
-    (34, "Japanese Derby", "G1", "2400m Turf", "Tokyo", "Left", 10000),
-    (36, "Japan Dirt Derby", "G1", "2000m Dirt", "Ohi", "Right", 6000),
-    (42, "Kobe Shimbun Hai", "G2", "2400m Turf", "Hanshin", "Right", 3800),
-    (44, "Kikuka Sho", "G1", "3000m Turf", "Kyoto", "Right", 7000),
-    (46, "Tenno Sho (Autumn)", "G1", "2000m Turf", "Tokyo", "Left", 9000),
-    (47, "Japan Cup", "G1", "2400m Turf", "Tokyo", "Left", 10000),
-    (48, "Arima Kinen", "G1", "2500m Turf", "Nakayama", "Right", 10000),
-    (54, "Osaka Hai", "G1", "2000m Turf", "Hanshin", "Right", 8000),
-    (56, "Tenno Sho (Spring)", "G1", "3200m Turf", "Kyoto", "Right", 8000),
-    (60, "Takarazuka Kinen", "G1", "2200m Turf", "Hanshin", "Right", 9000),
-    (68, "Tenno Sho (Autumn)", "G1", "2000m Turf", "Tokyo", "Left", 9000),
-    (70, "Japan Cup", "G1", "2400m Turf", "Tokyo", "Left", 10000),
-    (72, "Arima Kinen", "G1", "2500m Turf", "Nakayama", "Right", 10000),
+    (14, "Niigata Junior Stakes", "G3", "1600m Turf", "Niigata", "Left", 3500),
+    (17, "Saudi Arabia Royal Cup", "G3", "1600m Turf", "Tokyo", "Left", 3700),
+    (20, "Keio Hai Junior Stakes", "G2", "1400m Turf", "Tokyo", "Left", 5500),
+    (22, "Asahi Hai Futurity Stakes", "G1", "1600m Turf", "Hanshin", "Right", 7000),
+    (24, "Hopeful Stakes", "G1", "2000m Turf", "Nakayama", "Right", 7000),
+    (27, "Kisaragi Sho", "G3", "1800m Turf", "Kyoto", "Right", 3900),
+    (28, "Kyodo News Hai", "G3", "1800m Turf", "Tokyo", "Left", 3900),
+    (30, "Yayoi Sho", "G2", "2000m Turf", "Nakayama", "Right", 5400),
+    (31, "Satsuki Sho", "G1", "2000m Turf", "Nakayama", "Right", 11000),
+    (34, "Japanese Derby", "G1", "2400m Turf", "Tokyo", "Left", 20000),
+    (36, "Japan Dirt Derby", "G1", "2000m Dirt", "Ohi", "Right", 9000),
+    (42, "Kobe Shimbun Hai", "G2", "2400m Turf", "Hanshin", "Right", 5800),
+    (44, "Kikuka Sho", "G1", "3000m Turf", "Kyoto", "Right", 12000),
+    (46, "Tenno Sho (Autumn)", "G1", "2000m Turf", "Tokyo", "Left", 15000),
+    (47, "Japan Cup", "G1", "2400m Turf", "Tokyo", "Left", 30000),
+    (48, "Arima Kinen", "G1", "2500m Turf", "Nakayama", "Right", 30000),
+    (54, "Osaka Hai", "G1", "2000m Turf", "Hanshin", "Right", 12000),
+    (56, "Tenno Sho (Spring)", "G1", "3200m Turf", "Kyoto", "Right", 15000),
+    (60, "Takarazuka Kinen", "G1", "2200m Turf", "Hanshin", "Right", 15000),
+    (68, "Tenno Sho (Autumn)", "G1", "2000m Turf", "Tokyo", "Left", 15000),
+    (70, "Japan Cup", "G1", "2400m Turf", "Tokyo", "Left", 30000),
+    (72, "Arima Kinen", "G1", "2500m Turf", "Nakayama", "Right", 30000),
 )
 FILLERS: tuple[tuple[str, str, str, str, str, int], ...] = (  # (name, grade, distance, racecourse, direction, fans)
-    ("Hagi Stakes", "OP", "1800m Turf", "Kyoto", "Right", 1500),
-    ("Cattleya Sho", "Pre-OP", "1600m Turf", "Tokyo", "Left", 900),
-    ("Wakagoma Stakes", "OP", "2000m Turf", "Kyoto", "Right", 1600),
-    ("Fukushima TV Open", "OP", "1800m Turf", "Fukushima", "Right", 1500),
+    ("Hagi Stakes", "OP", "1800m Turf", "Kyoto", "Right", 2200),
+    ("Cattleya Sho", "Pre-OP", "1600m Turf", "Tokyo", "Left", 1000),
+    ("Wakagoma Stakes", "OP", "2000m Turf", "Kyoto", "Right", 2200),
+    ("Fukushima TV Open", "OP", "1800m Turf", "Fukushima", "Right", 2200),
     ("Kimmei Sho", "Pre-OP", "2000m Turf", "Fukushima", "Right", 1000),
-    ("Sweet Pea Stakes", "Pre-OP", "1800m Turf", "Tokyo", "Left", 900),
-    ("Shirayuri Stakes", "OP", "1800m Turf", "Tokyo", "Left", 1500),
-    ("Hyacinth Stakes", "OP", "1600m Dirt", "Tokyo", "Left", 1400),
-    ("Shiun Stakes", "OP", "1800m Turf", "Kyoto", "Right", 1600),
-    ("Aoi Stakes", "OP", "1200m Turf", "Kyoto", "Right", 1400),
+    ("Sweet Pea Stakes", "Pre-OP", "1800m Turf", "Tokyo", "Left", 1000),
+    ("Shirayuri Stakes", "OP", "1800m Turf", "Tokyo", "Left", 2200),
+    ("Hyacinth Stakes", "OP", "1600m Dirt", "Tokyo", "Left", 2200),
+    ("Shiun Stakes", "OP", "1800m Turf", "Kyoto", "Right", 2200),
+    ("Aoi Stakes", "OP", "1200m Turf", "Kyoto", "Right", 2200),
 )
-FAN_SHARE = (1.0, 0.6, 0.45, 0.3, 0.25, 0.15, 0.1, 0.1)  # of a race's fans, by place
 
 
 @dataclass(frozen=True)

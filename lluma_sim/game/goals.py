@@ -13,10 +13,11 @@ from lluma_sim.game.calendar import career_turn
 from lluma_sim.game.content import CALENDAR, START_STATS, Race
 
 START_TOTAL = sum(START_STATS.values())
-# Stat points a sensible player gains per career turn (training, rests and events together): a goal race is set
-# against it so it is as hard in a 24-turn career as in a 78-turn one. Measured with the tests' truth-reading
-# player (rest below 50, train Speed otherwise, race when due), seeds 0-11: 11-20 a turn in 24-turn careers,
-# 17-23 in 78-turn ones (support cards included); at 14 all 24 of those careers completed.
+# Stat points a sensible player gains per career turn (training, rests and events together): a race's field is set
+# against it so a goal race is as hard in a 24-turn career as in a 78-turn one. Measured on NUMBERS' rules with the
+# tests' truth-reading player (rest below 50, train Speed otherwise, race when due or short of fans), seeds 0-7:
+# 19-23 a turn in 78-turn careers, 18-22 in 24-turn ones, all 16 completed; with no training (tests'
+# lose_goal_race) the first race goal is lost.
 GROWTH_PER_TURN = 14
 ALARM_CLOCKS = 3  # Alarm Clocks a career starts with: each runs a lost goal race again
 MOVE_SLACK = 2  # career turns a goal may move off its date (or a quarter of its turn, if more) to fit the next
@@ -37,32 +38,38 @@ class Goal:
 
 
 DEBUT = Goal("Run in Junior Make Debut", 12, "Junior Make Debut", "Debut", "1600m Turf", level=0.7, win_fans=700)
+# NUMBERS §0/§8: the Finals on turns 74, 76, 78, each to be won; fans §6b
 FINALE = (
-    Goal("Place 1st in URA Finale Qualifier", 74, "URA Finale Qualifier", "EX", "2000m Turf", 1, level=0.75,
-         win_fans=5000),
-    Goal("Place 1st in URA Finale Semifinal", 76, "URA Finale Semifinal", "EX", "2000m Turf", 1, level=0.75,
-         win_fans=8000),
-    Goal("Place 1st in URA Finale Finals", 78, "URA Finale Finals", "EX", "2400m Turf", 1, level=0.75,
-         win_fans=12000),
+    Goal("Place 1st in URA Finale Qualifier", 74, "URA Finale Qualifier", "EX", "2000m Turf", 1, win_fans=7000),
+    Goal("Place 1st in URA Finale Semifinal", 76, "URA Finale Semifinal", "EX", "2000m Turf", 1, win_fans=10000),
+    Goal("Place 1st in URA Finale Finals", 78, "URA Finale Finals", "EX", "2400m Turf", 1, win_fans=30000),
 )
-# One table per trainee, in screens_app.TRAINEES order (Special Week, Silence Suzuka, Tokai Teio).
+# A fan goal at the Classic year's end (FACTS quotes "Earn N fans" goals): the goal races before it, placed as they
+# ask, earn it (the fewest, Special Week's four at 5th place, about 9,000); a trainee who lost them races for it.
+# Its turn and count are a guess (NUMBERS §6e has no fan goals).
+FANS = Goal("Earn 8000 fans", 48, fans=8000)
+
+
+def _race(text: str, turn: int, top: int) -> Goal:
+    """A goal to place top `top` in a calendar race (its grade, distance and fans from content.CALENDAR)."""
+    _, name, grade, distance, _, _, fans = next(e for e in CALENDAR if e[0] == turn)
+    return Goal(text.format(name), turn, name, grade, distance, top, win_fans=fans)
+
+
+# One list per trainee, in screens_app.TRAINEES order (Special Week, Silence Suzuka, Tokai Teio): 11 goals, as the
+# real lists hold 11-13 counting the debut and the Finals (NUMBERS §6e). Special Week's races are MEE's example's;
+# the others' are guesses on the real calendar. The place each needs is OPEN in NUMBERS: top 5 in the Classic
+# year, top 3 in the Senior, as the client's goals read ("Place top 5 in Japanese Derby", FACTS).
 GOALS: tuple[tuple[Goal, ...], ...] = (
-    (DEBUT,
-     Goal("Place top 5 in Japanese Derby", 34, "Japanese Derby", "G1", "2400m Turf", 5, win_fans=5000),
-     Goal("Earn 3000 fans", 48, fans=3000),
-     Goal("Place top 3 in Japan Cup", 70, "Japan Cup", "G1", "2400m Turf", 3, level=0.95, win_fans=6000),
-     *FINALE),
-    (DEBUT,
-     Goal("Place top 5 in Satsuki Sho", 31, "Satsuki Sho", "G1", "2000m Turf", 5, win_fans=5000),
-     Goal("Earn 3000 fans", 46, fans=3000),
-     Goal("Place top 3 in Tenno Sho (Autumn)", 68, "Tenno Sho (Autumn)", "G1", "2000m Turf", 3, level=0.95,
-          win_fans=6000),
-     *FINALE),
-    (DEBUT,
-     Goal("Place top 3 in Satsuki Sho", 31, "Satsuki Sho", "G1", "2000m Turf", 3, level=0.95, win_fans=5000),
-     Goal("Earn 3500 fans", 48, fans=3500),
-     Goal("Place top 5 in Arima Kinen", 72, "Arima Kinen", "G1", "2500m Turf", 5, win_fans=6000),
-     *FINALE),
+    (DEBUT, _race("Place top 5 in {}", 27, 5), _race("Place top 5 in {}", 34, 5),
+     _race("Place top 5 in {}", 44, 5), FANS, _race("Place top 3 in {}", 56, 3), _race("Place top 3 in {}", 70, 3),
+     _race("Place top 3 in {}", 72, 3), *FINALE),
+    (DEBUT, _race("Place top 5 in {}", 30, 5), _race("Place top 5 in {}", 34, 5),
+     _race("Place top 3 in {}", 42, 3), _race("Place top 5 in {}", 46, 5), FANS, _race("Place top 3 in {}", 60, 3),
+     _race("Place top 3 in {}", 68, 3), *FINALE),
+    (DEBUT, _race("Place top 3 in {}", 31, 3), _race("Place top 3 in {}", 34, 3), FANS,
+     _race("Place top 5 in {}", 54, 5), _race("Place top 3 in {}", 60, 3), _race("Place top 3 in {}", 70, 3),
+     _race("Place top 5 in {}", 72, 5), *FINALE),
 )
 
 

@@ -1,13 +1,20 @@
-"""The race list's rules without dice: which races a date offers, how hard each is, the trainee's aptitudes, and
-the strength a trainee brings to a race (its stats weighed for the distance, the aptitudes, the mood, the energy
-and the skills learned). `Career.run_race` rolls the dice on it.
+"""The race list's rules: which races a date offers, how hard each is, the trainee's aptitudes, the strength a
+trainee brings to a race (its stats weighed for the distance, NUMBERS §6d's aptitude and mood coefficients, the
+skills learned) and the place it earns against the field (on the game's dice, passed in).
+
+The placing model is a guess (NUMBERS §6d: "no simple placing model was found"): a field of rivals whose best is
+the race's difficulty, the stats a sensible player has by then weighed by grade, each runner's day a few percent
+either way.
 """
 
 from __future__ import annotations
 
+import random
+
+from lluma_sim.game import numbers
 from lluma_sim.game.calendar import REAL_TURNS, real_turn
 from lluma_sim.game.content import CALENDAR, FILLERS, SKILLS, STATS, Race
-from lluma_sim.game.goals import GROWTH_PER_TURN, START_TOTAL
+from lluma_sim.game.goals import FINALE, GROWTH_PER_TURN, START_TOTAL
 
 FIRST_RACE = 13  # calendar turn: the list opens after the debut (Junior Late Jun), as Races is greyed before it
 # A race's difficulty against the stats a sensible player has by then, by grade (a G1 is an even fight for them).
@@ -21,7 +28,6 @@ WEIGHTS = {
     "Med": {"Speed": 1.15, "Stamina": 1.0, "Power": 1.0, "Guts": 0.95, "Wit": 0.9},
     "Long": {"Speed": 1.0, "Stamina": 1.35, "Power": 0.85, "Guts": 0.95, "Wit": 0.85},
 }
-APTITUDE_FACTOR = {"A": 1.0, "B": 0.95, "C": 0.85, "D": 0.75, "E": 0.65, "G": 0.5}
 FIT = ("A", "B")  # the bots keep races whose aptitudes are B or better (FACTS); the row's star marks them
 # Each trainee's aptitudes (screens_app.TRAINEES order): surface, then distance classes.
 APTITUDES: tuple[dict[str, str], ...] = (
@@ -29,8 +35,13 @@ APTITUDES: tuple[dict[str, str], ...] = (
     {"Turf": "A", "Dirt": "G", "Sprint": "D", "Mile": "A", "Med": "A", "Long": "E"},
     {"Turf": "A", "Dirt": "E", "Sprint": "E", "Mile": "C", "Med": "A", "Long": "B"},
 )
-MOOD_RACE = (0.95, 0.97, 1.0, 1.05, 1.1)  # FACTS: mood moves a race by 0.95-1.1
-SKILL_POWER = 2  # each learned skill's bonus counts this many times in a race
+SKILL_POWER = 2  # each learned skill's bonus counts this many times in a race [GUESS]
+# The field [GUESS, NUMBERS §6d has no placing model]: RIVALS runners, the best at the race's difficulty, each next
+# one RIVAL_STEP weaker; every runner's day (the trainee's too) varies by DAY_SPREAD (a standard deviation). At
+# 0.06 a trainee 10% above the difficulty wins about four races in five, 10% below about one in ten.
+RIVALS = 7
+RIVAL_STEP = 0.03
+DAY_SPREAD = 0.06
 
 
 def difficulty(grade: str, turn: int, level: float | None = None) -> int:
@@ -66,11 +77,24 @@ def fits(trainee: int, race: Race) -> bool:
     return apt.get(race.surface, "G") in FIT and apt.get(race.category, "G") in FIT
 
 
-def strength(stats: dict[str, int], trainee: int, race: Race, mood: int, energy: int, learned: frozenset[str]) -> float:
-    """What the trainee brings to `race`: comparable with `race.difficulty` (a stat total)."""
+def strength(stats: dict[str, int], trainee: int, race: Race, mood: int, learned: frozenset[str]) -> float:
+    """What the trainee brings to `race`, comparable with `race.difficulty` (a stat total): the stats weighed for
+    the distance, times NUMBERS §6d's distance and surface aptitude and mood coefficients. Energy does not count
+    (§6c)."""
     weights = WEIGHTS[race.category]
     weighed = sum(stats[s] * weights[s] for s in STATS)
     apt = aptitudes(trainee)
-    fit = APTITUDE_FACTOR.get(apt.get(race.surface, "G"), 0.5) * APTITUDE_FACTOR.get(apt.get(race.category, "G"), 0.5)
+    fit = numbers.DISTANCE_APT[apt.get(race.category, "G")] * numbers.SURFACE_APT[apt.get(race.surface, "G")]
     skills = SKILL_POWER * sum(s.bonus for s in SKILLS if s.name in learned)
-    return (weighed * fit + skills) * MOOD_RACE[mood] * (0.85 + 0.15 * energy / 100)
+    return (weighed * fit + skills) * numbers.MOOD_RACE[mood]
+
+
+def place(power: float, difficulty: int, rng: random.Random) -> int:
+    """The trainee's place (1-based) against the field: one more for each rival whose day beats hers."""
+    mine = power * (1 + rng.gauss(0, DAY_SPREAD))
+    return 1 + sum(difficulty * (1 - RIVAL_STEP * i) * (1 + rng.gauss(0, DAY_SPREAD)) > mine for i in range(RIVALS))
+
+
+def final_round(name: str) -> int:
+    """1-3 for the URA Finals' rounds (their rewards, NUMBERS §6a), else 0."""
+    return next((i + 1 for i, g in enumerate(FINALE) if g.race == name), 0)

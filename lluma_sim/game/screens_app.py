@@ -18,13 +18,6 @@ TRAINEES = ("Special Week", "Silence Suzuka", "Tokai Teio")
 PARENTS = ("Maruzensky", "Oguri Cap")
 DECK = ("Kitasan Black", "Fine Motion", "Super Creek", "Tazuna Hayakawa", "Sakura Bakushin O")
 FRIEND_CARD = "Twin Turbo"
-RANKS = ((1400, "A"), (1100, "B+"), (800, "B"), (500, "C+"), (250, "C"), (0, "D"))
-
-
-def rank(score: int) -> str:
-    return next(r for s, r in RANKS if score >= s)
-
-
 def draw_launcher(p: Painter, g: GameState) -> None:
     """The phone's home screen: a clock, a grid of app icons with their names, the game's among them."""
     dark = g.style == "hard"
@@ -207,8 +200,8 @@ def draw_career_results(p: Painter, g: GameState) -> None:
     if g.results_page == 0:
         p.text(p.w * 0.5, p.h * 0.08, "Career Results", 60, bold=True)
         p.rrect(p.box(0.3, 0.15, 0.7, 0.33), CREAM, (232, 196, 96), radius=80 * p.s)
-        p.text(p.w * 0.5, p.h * 0.24, rank(last.score if last else 0), 120, bold=True)
-        p.text(p.w * 0.5, p.h * 0.4, f"Rating {last.score if last else 0}", 46)
+        p.text(p.w * 0.5, p.h * 0.24, last.rank if last else "", 120, bold=True)
+        p.text(p.w * 0.5, p.h * 0.4, f"Rating {last.rating if last else 0}", 46)
         p.button(p.box(0.3, 0.84, 0.7, 0.91), "Next", ("results_next",), "green", size=50)
     else:
         p.text(p.w * 0.5, p.h * 0.08, "Sparks Acquired", 60, bold=True)

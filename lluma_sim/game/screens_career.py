@@ -10,7 +10,7 @@ from __future__ import annotations
 from lluma_sim.game import goals as goal_rules
 from lluma_sim.game import races as race_rules
 from lluma_sim.game.calendar import summer_camp
-from lluma_sim.game.content import HINT_OFF, MAX_ENERGY, PLACES, SHOP_ITEMS, SKILLS, STATS, TRAININGS, bond_level
+from lluma_sim.game.content import HINT_OFF, MAX_ENERGY, PLACES, SHOP_ITEMS, SKILLS, STATS, bond_level
 from lluma_sim.game.draw import CREAM, EDGE, GREEN, GREEN_EDGE, INK, INK_SOFT, MOOD_BADGES, WHITE, Painter, Widget
 from lluma_sim.game.state import CareerData, GameState, RaceResult
 from lluma_sim.game.truth import TruthScrollbar
@@ -150,7 +150,7 @@ def draw_training(p: Painter, g: GameState) -> None:
     assert c is not None
     sel = c.sel
     _background(p, 4)
-    _header(p, g, "Training", TRAININGS[sel][1])
+    _header(p, g, "Training", max(0, -c.energy_change(sel)))
     _goal(p, g, 0.11)
     p.character(p.w * 0.4, p.h * 0.33, p.w * 0.11)
     _supports(p, c, sel)

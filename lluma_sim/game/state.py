@@ -12,32 +12,28 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from lluma_sim.game import calendar
+from lluma_sim.game import calendar, numbers
 from lluma_sim.game import goals as goal_rules
 from lluma_sim.game.content import (
     BOND_START,
-    CARD_FACTOR,
-    FRIENDSHIP_BOND,
-    FRIENDSHIP_FACTOR,
+    CARDS,
+    GROWTH,
     HINT_OFF,
-    HINT_POINTS,
-    LEVEL_EVERY,
-    LEVEL_FACTOR,
     MAX_ENERGY,
-    MOOD_FACTOR,
     MOODS,
     SKILLS,
     START_COINS,
     START_SKILL_POINTS,
     START_STATS,
+    STATS,
     SUPPORT_TYPE,
     SUPPORTS,
-    TRAININGS,
     Event,
     Race,
 )
 
 GOAL_POINTS = 150  # a goal met, in the score (about a win and a place: a goal race is one)
+UNIQUE_LEVEL = 3  # NUMBERS §7: the trainees are 3-star, their unique skill at its starting level (not awakened)
 Action = tuple[Any, ...]  # (action name, *args), dispatched through game.ACTIONS to a flow's function
 Style = Literal["plain", "hard"]
 
@@ -60,6 +56,7 @@ class CareerData(BaseModel):
     wins: int = 0
     top3: int = 0
     races: int = 0  # races entered
+    failed: int = 0  # trainings failed
     status: str = "Your career begins. Good luck!"  # one line on the hub about the last action
     trainee: int = 0  # index into screens_app.TRAINEES: whose goals (lluma_sim.game.goals)
     fans: int = 0
@@ -123,40 +120,57 @@ class CareerData(BaseModel):
         return base * (100 - HINT_OFF * self.skill_hints.get(skill, 0)) // 100
 
     def fail_chance(self, training: str) -> int:
-        """Failure percent shown on the training screen; rises steeply as energy drops."""
-        base = max(0.0, (60 - self.energy) * 1.7)
-        if training == "Wit":
-            base *= 0.4
-        return min(95, round(base))
+        """Failure percent shown on the training screen (NUMBERS §3a): energy against the facility's FailBase."""
+        return numbers.failure(self.energy, numbers.FAIL_BASE[training][self.level(training) - 1],
+                               condition=self.condition)
+
+    @property
+    def camp(self) -> bool:
+        return calendar.summer_camp(self.real_turn)
 
     def level(self, training: str) -> int:
-        if calendar.summer_camp(self.real_turn):
-            return 5
-        return min(5, 1 + self.trained.get(training, 0) // LEVEL_EVERY)
+        """The facility's level (NUMBERS §1c): one more each LEVEL_EVERY successful trainings; 5 at a camp."""
+        if self.camp:
+            return numbers.MAX_LEVEL
+        return min(numbers.MAX_LEVEL, 1 + self.trained.get(training, 0) // numbers.LEVEL_EVERY)
+
+    def energy_change(self, training: str) -> int:
+        """The training's effect on energy when it succeeds (negative: a cost; Wit restores), NUMBERS §1a."""
+        return numbers.ENERGY[training][self.level(training) - 1]
 
     def cards_on(self, training: str) -> list[str]:
         return [name for name, _ in SUPPORTS if self.placed.get(name) == training]
 
+    def friends(self, training: str) -> list[str]:
+        """The cards making a friendship training here: their own type, bond orange or MAX (NUMBERS §2)."""
+        return [n for n in self.cards_on(training)
+                if SUPPORT_TYPE[n] == training and self.bonds.get(n, 0) >= numbers.FRIENDSHIP_BOND]
+
     def friendship(self, training: str) -> bool:
-        """A card of the training's own type at MAX bond is on it: a friendship training."""
-        return any(SUPPORT_TYPE[n] == training and self.bonds.get(n, 0) >= FRIENDSHIP_BOND
-                   for n in self.cards_on(training))
+        return bool(self.friends(training))
 
     def gains(self, training: str) -> dict[str, int]:
-        """What the training gives, as the screen shows it over the stats (Skill Pts included): its base gains
-        times the mood (FACTS), the level, the cards on it and a friendship."""
-        base, _ = TRAININGS[training]
+        """What the training gives, as the screen shows it over the stats (Skill Pts included): NUMBERS §2's
+        formula over the facility's base at its level, the trainee's growth, the mood and the cards on it."""
         on = self.cards_on(training)
-        factor = (MOOD_FACTOR[self.mood] * (0.8 if self.condition else 1.0)
-                  * (1 + LEVEL_FACTOR * (self.level(training) - 1)) * (1 + CARD_FACTOR * len(on))
-                  * (FRIENDSHIP_FACTOR if self.friendship(training) else 1.0))
-        out = {k: max(1, round(v * factor)) for k, v in base.items()}
-        out["Skill Pts"] = 4 + 2 * len(on) + (HINT_POINTS if any(n in self.hints for n in on) else 0)
-        return out
+        growth = GROWTH[self.trainee % len(GROWTH)]
+        friendship = [CARDS[n].friendship for n in self.friends(training)]
+        mood_effect = sum(CARDS[n].mood_effect for n in on)
+        effect = sum(CARDS[n].training_effect for n in on)
+        return {k: numbers.gain(v, growth.get(k, 0), friendship, self.mood, mood_effect, effect, len(on))
+                for k, v in numbers.base(training, self.level(training)).items()}
+
+    def rating(self) -> int:
+        """The career's rating as the game computes it (NUMBERS §7): each stat's score, the skills learned at their
+        value, the unique skill. Fans and wins do not count."""
+        skills = sum(s.rating for s in SKILLS if s.name in self.learned)
+        return (sum(numbers.stat_score(self.stats[s]) for s in STATS) + skills
+                + numbers.unique_skill(3, UNIQUE_LEVEL))
 
     def score(self) -> int:
-        """Gains, so a career that does nothing scores ~0 and a sensible one grows; each goal met adds; a career a
-        missed goal ended keeps only the share of the calendar it reached (it scores low)."""
+        """The simulator's own measure (the game's is `rating`): gains, so a career that does nothing scores ~0 and
+        a sensible one grows; each goal met adds; a career a missed goal ended keeps only the share of the calendar
+        it reached (it scores low)."""
         gained = sum(self.stats.values()) - sum(START_STATS.values())
         skills = sum(s.cost for s in SKILLS if s.name in self.learned) // 2
         goals = GOAL_POINTS * sum(self.goal_met(i) for i in range(len(self.goals())))
@@ -175,6 +189,8 @@ class RaceResult(Frozen):
     fans: int = 0
     goal: int | None = None  # the goal (its index) this race was run for
     coins: int = 0  # shop coins it paid
+    stats: dict[str, int] = Field(default_factory=dict)  # stats it gave
+    energy: int = 0  # energy it cost
 
 
 class DialogState(Frozen):
@@ -200,10 +216,14 @@ class CareerRecord(Frozen):
     skills_learned: int
     races_entered: int
     races_won: int
-    score: int
+    score: int  # the simulator's own measure (CareerData.score)
     goals: tuple[GoalRecord, ...] = ()
     ended: Literal["complete", "goal_missed"] = "complete"
     fans: int = 0
+    rating: int = 0  # the game's rating (NUMBERS §7) and its rank band
+    rank: str = ""
+    stats_total: int = 0
+    failed_trainings: int = 0
 
 
 class AnimState(Frozen):

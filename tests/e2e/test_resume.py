@@ -78,8 +78,8 @@ def _copy(src: Path, tmp_path: Path) -> Path:
 
 def test_a_short_break_resumes_with_the_same_prefix_and_reads_it_from_cache(tmp_path: Path) -> None:
     logs = tmp_path / "run"
-    # seed 3: turns 6 and 7 are both the model's (a routine pass, which makes no call, comes at 8)
-    with sim_environment(6, logs, seed=3, overrides=SMALL_HISTORY, truth_vision=True) as sim:
+    # seed 1: turns 6 and 7 are both the model's (a routine pass, which makes no call, comes at 9)
+    with sim_environment(6, logs, seed=1, overrides=SMALL_HISTORY, truth_vision=True) as sim:
         with agent_on(sim) as coordinator:
             coordinator.run()
         before = read_turns(logs)

@@ -169,7 +169,8 @@ def test_a_career_has_the_real_length_when_asked() -> None:
     finish_career(g)
     record = g.careers[0]
     assert record.turns == 78 and record.score > 0 and record.ended == "complete"
-    assert [r.text for r in record.goals][:2] == ["Run in Junior Make Debut", "Place top 5 in Japanese Derby"]
+    assert [r.text for r in record.goals][:2] == ["Run in Junior Make Debut", "Place top 5 in Kisaragi Sho"]
+    assert len(record.goals) == 11 and record.goals[-1].text == "Place 1st in URA Finale Finals"  # NUMBERS §6e
     assert all(r.met for r in record.goals) and record.fans >= 3000
     for absurd in (0, -5, 100000):
         with pytest.raises(ValueError, match="a career lasts 1 to 1000 turns"):
@@ -255,13 +256,13 @@ def test_hazards_fire_by_rate_on_the_game_clock_are_counted_and_repeat_per_seed(
         assert len(g.careers) >= 1  # a night of hazards does not stop careers from ending
         return g.hazards_injected(), seen
 
-    got, seen = night(5, 0.15)
+    got, seen = night(6, 0.15)
     assert got.total == sum(got.by_kind.values()) >= 10
     assert set(got.by_kind) <= set(RANDOM_KINDS) and len(got.by_kind) >= 5
     assert "session_error" not in got.by_kind  # only ever by name
     assert set(seen) <= set(got.by_kind)
-    assert night(5, 0.15) == (got, seen)
-    assert night(5, 0.0)[0] == HazardsInjected(total=0, by_kind={})
+    assert night(6, 0.15) == (got, seen)
+    assert night(6, 0.0)[0] == HazardsInjected(total=0, by_kind={})
 
 
 def test_hazards_roll_their_own_dice() -> None:

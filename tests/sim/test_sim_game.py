@@ -83,6 +83,8 @@ def policy_step(g: SimGame, rest_below: int = 50) -> None:
         tap(g, "Races" if behind else "Rest" if (t.energy or 0) < rest_below else "Training")
     elif t.screen == "races":
         tap(g, "Race")
+    elif t.screen == "race_warning":
+        tap(g, "OK")  # a third race in a row for the fans a goal needs
     elif t.screen == "training":
         tap(g, "Speed")
     elif t.screen == "event":
@@ -246,7 +248,7 @@ def reach_event(g: SimGame) -> GroundTruth:
 
 
 def test_event_pages_advance_on_box_then_choices_apply() -> None:
-    g = SimGame(seed=0)
+    g = SimGame(seed=1)  # its first event's choices are sentences, the first one raises a stat
     t = reach_event(g)
     assert t.element("Skip") and t.element("Skip").enabled and t.element("Quick")
     next_box = t.element("Next").box
@@ -646,9 +648,11 @@ def test_shorter_careers_keep_the_goals_shape_compressed() -> None:
     from lluma_sim.game.goals import schedule
 
     full = schedule(0, 78)
-    assert [t for _, t in full] == [12, 34, 48, 70, 74, 76, 78]
+    assert [t for _, t in full] == [12, 27, 34, 44, 48, 56, 70, 72, 74, 76, 78]  # NUMBERS §6e: 11 goals
     short = schedule(0, 24)
-    assert [g.text for g, _ in short] == [g.text for g, _ in full]  # every goal, in order
+    kept = [g.race or "fans" for g, _ in short]  # a fan goal's count is scaled to its earlier turn
+    assert kept == [g.race or "fans" for g, _ in full if (g.race or "fans") in kept] and len(kept) >= len(full) - 1
+    assert kept[0] == full[0][0].race and kept[-3:] == [g.race for g, _ in full[-3:]]  # the debut and the Finals
     turns = [t for _, t in short]
     assert turns == sorted(set(turns)) and turns[-1] == 24 and turns[0] >= 2
     assert schedule(0, 1) == ()  # no turn to see a goal coming
@@ -729,21 +733,26 @@ def test_a_missed_goal_ends_the_career_early_with_the_games_words() -> None:
 
 
 def test_a_fan_goal_not_met_on_its_turn_ends_the_career() -> None:
+    """A career whose goal races before the fan goal were met with too few fans (restored just before it), rested
+    through: the fan goal's turn ends it."""
     from lluma_sim.game.goals import schedule
 
     g = SimGame(seed=0, max_turns=24)
     start_career(g)
-    fans_turn = next(t for goal, t in schedule(0, 24) if goal.fans)
-    for _ in range(800):
+    goals = schedule(0, 24)
+    index, (goal, fans_turn) = next((i, x) for i, x in enumerate(goals) if x[0].fans)
+    state = g.snapshot()
+    assert state.career is not None
+    g.restore(state.model_copy(update={"career": state.career.model_copy(update={
+        "turn": fans_turn - 1, "won": frozenset(range(index)), "fans": goal.fans - 1})}))
+    for _ in range(200):
         t = g.truth()
-        if t.screen in ("try_again", "goal_missed") and t.turn < fans_turn:
-            tap(g, "Try Again" if t.element("Try Again") else "OK")  # this test is about the fans
-        elif t.screen == "goal_missed" or t.screen == "career_summary":
+        if t.screen in ("goal_missed", "career_summary"):
             break
-        else:
-            rest_step(g)
+        rest_step(g)
     t = g.truth()
-    assert t.screen == "goal_missed" and t.turn == fans_turn and t.fans < 3000 and "Earn 3000 fans" in names(t)
+    assert t.screen == "goal_missed" and t.turn == fans_turn and t.fans < goal.fans and goal.text in names(t)
+    assert goal.text == "Earn 7000 fans"  # 8000 by Classic Late Dec, squared down for the earlier turn
 
 
 # --- the training screen as the real one (issue 37 item 2) --------------------------------------------------
@@ -769,9 +778,11 @@ def test_support_cards_move_each_turn_and_a_max_card_of_the_type_makes_a_friends
     alone = CareerState(max_turns=24)
     assert alone.gains("Speed")["Speed"] < plain.gains("Speed")["Speed"] < friends.gains("Speed")["Speed"]
     assert friends.friendship("Speed") and not other_type.friendship("Speed")
-    assert friends.gains("Speed")["Speed"] >= 1.4 * plain.gains("Speed")["Speed"]
-    mood = plain.model_copy(update={"mood": 4})  # GREAT: x1.2 (FACTS)
-    assert mood.gains("Speed")["Speed"] == round(plain.gains("Speed")["Speed"] * 1.2)
+    # NUMBERS §2: Lv1 Speed 10, Special Week's 0% Speed growth, Kitasan Black's training effect 10% and friendship
+    # 25%, one card +5%; at GREAT its mood effect 30% makes the mood's +0.2 a +0.26
+    assert (plain.gains("Speed")["Speed"], friends.gains("Speed")["Speed"]) == (11, 14)  # 11.55, 14.44
+    mood = plain.model_copy(update={"mood": 4})
+    assert mood.gains("Speed")["Speed"] == 14  # 10 x 1.26 x 1.1 x 1.05 = 14.55
 
 
 def test_training_with_a_card_raises_its_bond() -> None:
@@ -795,7 +806,7 @@ def test_the_raised_tiles_cards_show_as_portraits_with_bond_and_hint(style: str,
     assert state.career is not None
     career = state.career.model_copy(update={
         "placed": {"Kitasan Black": "Power", "Twin Turbo": "Power", "Fine Motion": "Wit"},
-        "bonds": {**state.career.bonds, "Kitasan Black": 85, "Twin Turbo": 45},
+        "bonds": {**state.career.bonds, "Kitasan Black": 100, "Twin Turbo": 65},
         "hints": frozenset({"Twin Turbo"})})
     g.restore(state.model_copy(update={"career": career}))
     tap(g, "Training")
@@ -929,13 +940,16 @@ def test_a_race_is_won_on_aptitude_and_stats_for_its_distance() -> None:
     stats = {"Speed": 300, "Stamina": 300, "Power": 300, "Guts": 300, "Wit": 300}
     med = Race("A", "G1", "2400m Turf", 600, 60)
     dirt = Race("B", "G1", "2400m Dirt", 600, 60)
-    assert strength(stats, 0, med, 2, 100, frozenset()) > 1.5 * strength(stats, 0, dirt, 2, 100, frozenset())
+    assert strength(stats, 0, med, 2, frozenset()) > 1.5 * strength(stats, 0, dirt, 2, frozenset())
     stayer = {**stats, "Stamina": 600}
     long, sprint = Race("C", "G1", "3200m Turf", 600, 60), Race("D", "G1", "1200m Turf", 600, 60)
-    assert strength(stayer, 0, long, 2, 100, frozenset()) - strength(stats, 0, long, 2, 100, frozenset()) > (
-        strength(stayer, 0, sprint, 2, 100, frozenset()) - strength(stats, 0, sprint, 2, 100, frozenset()))
-    assert strength(stats, 0, med, 4, 100, frozenset()) > strength(stats, 0, med, 0, 100, frozenset())  # mood
-    assert strength(stats, 0, med, 2, 100, frozenset({"Corner Adept"})) > strength(stats, 0, med, 2, 100, frozenset())
+    assert strength(stayer, 0, long, 2, frozenset()) - strength(stats, 0, long, 2, frozenset()) > (
+        strength(stayer, 0, sprint, 2, frozenset()) - strength(stats, 0, sprint, 2, frozenset()))
+    # NUMBERS §6d: GREAT x1.04 against AWFUL x0.96; Special Week's Sprint E (0.4) against her Med A
+    great, awful = strength(stats, 0, med, 4, frozenset()), strength(stats, 0, med, 0, frozenset())
+    assert great == pytest.approx(awful * 1.04 / 0.96)
+    assert strength(stats, 0, sprint, 2, frozenset()) < 0.45 * strength(stats, 0, med, 2, frozenset())
+    assert strength(stats, 0, med, 2, frozenset({"Corner Adept"})) > strength(stats, 0, med, 2, frozenset())
 
 
 def test_the_summary_lists_the_goals_and_a_career_ended_early_scores_low() -> None:

@@ -4,6 +4,7 @@ record is the game's truth of it."""
 
 from __future__ import annotations
 
+from lluma_sim.game import numbers
 from lluma_sim.game.flow import Play
 from lluma_sim.game.state import CareerRecord, DialogState, GoalRecord
 
@@ -66,6 +67,10 @@ def complete(g: Play) -> None:
         goals=tuple(GoalRecord(text=x.text, met=c.goal_met(i)) for i, (x, _) in enumerate(c.goals())),
         ended=c.ended or "complete",
         fans=c.fans,
+        rating=c.rating(),
+        rank=numbers.rank(c.rating()),
+        stats_total=sum(c.stats.values()),
+        failed_trainings=c.failed,
     ))
     g.state.dialog, g.state.career_open, g.state.results_page = None, False, 0
     g.state.screen = "career_results"

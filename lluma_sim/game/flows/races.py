@@ -30,7 +30,8 @@ def select_race(g: Play, index: int) -> None:
 
 def race_prompt(g: Play) -> None:
     c = g.live()
-    if c.streak >= IN_A_ROW and c.last_race == c.turn - 1:
+    # NUMBERS §6c: a goal race never warns (Race -> Goal -> Goal is safe)
+    if c.race_day() is None and c.streak >= IN_A_ROW and c.last_race == c.turn - 1:
         g.state.dialog = DialogState(
             kind="race_warning", title="Warning",
             lines=("Racing many times in a row", "may lower mood or cause a condition.", "Race anyway?"),
