@@ -29,8 +29,9 @@ from pydantic import BaseModel, Field
 
 from lluma_facts.request import content_blocks
 from lluma_sim.api import standing, survey_read
-from lluma_sim.api.vlm import ScreenTruth, read_screen
-from lluma_sim.game.hazards import APP_LABEL
+from lluma_sim.api.sight import Seer
+from lluma_sim.api.vlm import read_screen
+from lluma_sim.words import APP_LABEL
 
 STATS = ("Speed", "Stamina", "Power", "Guts", "Wit")
 HUB = ("Rest", "Training", "Skills", "Infirmary", "Recreation", "Races")
@@ -104,9 +105,9 @@ def _tool_result_text(block: dict[str, Any]) -> str:
 class ScriptedPolicy:
     """Plays the simulated career sensibly; deterministic for a given seed and request sequence."""
 
-    def __init__(self, seed: int = 0, memory_every: int = MEMORY_EVERY, screen: ScreenTruth | None = None,
+    def __init__(self, seed: int = 0, memory_every: int = MEMORY_EVERY, screen: Seer | None = None,
                  on_rest_or_train: RestOrTrain | None = None) -> None:
-        self.screen = screen  # the simulated game's truth of the current frame, for VLM readings (api_vlm) only
+        self.screen = screen  # what a perfect reader sees on the frame being read, for VLM readings (api/vlm) only
         self.on_rest_or_train = on_rest_or_train
         self.rng = random.Random(seed)
         self.memory_every = memory_every
