@@ -53,6 +53,7 @@ from lluma_sim.game.state import CareerRecord as GameCareer
 from lluma_sim.game.state import GameState, Style
 from lluma_sim.gauge_audit import GaugeAgreement, GaugeAudit
 from lluma_sim.hazards import HazardsInjected
+from lluma_sim.sight_of_truth import seer
 from lluma_sim.taps import OffTarget
 from lluma_sim.truth_vision import TruthVision
 
@@ -181,8 +182,9 @@ def sim_environment(
     `faults` goes to the API stand-in (429/529/500, slow replies, malformed tool input, max_tokens stops);
     `fault_rate` > 0 instead injects a seeded schedule over the whole device + API matrix (FaultPlan).
     `environ`: the outside LLUMA_* settings (`lluma demo` passes os.environ); the demo's wiring wins over them.
-    The default policy reads VLM requests from the game's ground truth of the current frame; its rest-or-train
-    calls go to `SimEnv.audit`, which compares them with the game's true energy.
+    The default policy reads VLM requests from what a perfect reader sees on the current frame (the game's truth
+    adapted: lluma_sim.sight_of_truth); its rest-or-train calls go to `SimEnv.audit`, which compares them with the
+    game's true energy.
     `style="hard"` plays the hard screens at the seed's frame size and letterboxing (SimGame.hard).
     `state` (a resumed demo) restores the game and the stand-in's signing key; `clock` is the run's one clock, the
     stand-in's and the agent's (agent_on).
@@ -196,7 +198,7 @@ def sim_environment(
     else:
         game = SimGame(seed=seed, max_turns=career_turns, hazards=hazard_rate)
     audit = GaugeAudit(game.truth)
-    policy = policy or ScriptedPolicy(screen=game.truth, on_rest_or_train=audit.on_call)
+    policy = policy or ScriptedPolicy(screen=seer(game.truth), on_rest_or_train=audit.on_call)
     secret = bytes.fromhex(state.api_secret) if state else None
     clock = clock or Clock()
     with AdbServer() as adb, ApiServer(policy=policy, faults=faults, clock=clock, secret=secret) as api:

@@ -11,8 +11,8 @@ button (named as drawn; "disabled" when greyed), every drawn text line as text, 
 cinematic, the Energy gauge (a bar, as the truth's energy) and the mood; captions and their numbers are paired by
 the reading's own `associate`, and the screen is identified by its own `identify`, so the map and the context see
 the same shapes as with the OCR. The truth is the game's at the time of reading: the loop reads the frame it
-has just captured, and the game changes only on a capture or an input (as the VLM stand-in's truth,
-lluma_sim.api.vlm).
+has just captured, and the game changes only on a capture or an input (as the VLM stand-in's sight of it,
+lluma_sim.sight_of_truth).
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ import time
 
 from PIL import Image
 
-from lluma_sim.api.vlm import ScreenTruth, region_of
 from lluma_sim.game.content import MAX_ENERGY
 from lluma_sim.game.truth import GroundTruth
+from lluma_sim.sight_of_truth import ScreenTruth, region_of
 from lluma_vision.buttons.output import unique_names
 from lluma_vision.facts.associate import associate
 from lluma_vision.facts.screen import identify

@@ -16,31 +16,15 @@ from typing import Any
 
 import yaml
 
-from lluma_facts.request import content_blocks
+from lluma_sim.api.recall import WRITES, memory_file
 
 FILE = "event_choices.yaml"
-WRITES = ("writeMemoryFile", "createMemoryFile")
 LOW_ENERGY = 50  # percent: the policy's own threshold for an easy choice over a training one (policy._choice_score)
 _EVENT = re.compile(r"<events>(.*?), what each choice did before", re.DOTALL)
-_FILE = re.compile(r"<file name=\"" + re.escape(FILE) + r"\"[^>]*>\n?(.*?)\n?</file>", re.DOTALL)
 
 
 def _text(content: Any) -> str:
     return json.dumps(content) if not isinstance(content, str) else content
-
-
-def current(request: dict[str, Any]) -> str | None:
-    """The file's content as the request shows it last (None: no such file shown)."""
-    for m in reversed(request.get("messages") or []):
-        for b in reversed(content_blocks(m.get("content", ""))):
-            if b.get("type") == "tool_use" and b.get("name") in WRITES and (b.get("input") or {}).get("name") == FILE:
-                return str((b.get("input") or {}).get("content", ""))
-            if b.get("type") == "text" and m.get("role") == "user" and (hit := _FILE.findall(str(b.get("text", "")))):
-                return str(hit[-1])  # a person's edit of the file, told in the conversation
-    system = request.get("system") or ""
-    texts = [system] if isinstance(system, str) else [str(b.get("text", "")) for b in system if isinstance(b, dict)]
-    hits = [h for t in texts for h in _FILE.findall(t)]
-    return hits[-1] if hits else None
 
 
 def offered(request: dict[str, Any]) -> str | None:
@@ -57,7 +41,7 @@ def write(request: dict[str, Any], said: list[str], choices: list[str],
     event = next((m.group(1).strip() for t in said if (m := _EVENT.search(t))), "")
     if not event or not choices or (name := offered(request)) is None:
         return None
-    text = current(request)
+    text = memory_file(request, FILE)
     try:
         rules = yaml.safe_load(text) if text else {}
     except yaml.YAMLError:

@@ -1,9 +1,9 @@
 """The stand-in's answer to a VLM reading request, the way a model reading the screen would answer.
 
 The request (lluma_vision/pipeline/vlm.py) holds the screenshot and `<ocr>` lines (id TAB text TAB box in the sent
-image's pixels) and asks for `{"buttons": [...], "icons": [...]}`. With the simulated game's ground truth
-of the current frame (`screen`, wired by the demo), real buttons, tabs and choices are named as buttons
-over the OCR lines inside them, text stays text, and icon-only buttons (and labels OCR missed) come as
+image's pixels) and asks for `{"buttons": [...], "icons": [...]}`. Handed what a perfect VLM would see on the image
+(`Sight`, api/sight.py: the demo's wiring fills it from the simulated frame), real buttons, tabs and choices are named
+as buttons over the OCR lines inside them, text stays text, and icon-only buttons (and labels OCR missed) come as
 icons with image-fraction boxes. Without it, visual cues decide: a line is a button when a plate's edge
 runs straight around it (above, below and on its sides), as a player's eye would see a pill or a tile.
 """
@@ -16,19 +16,14 @@ import io
 import json
 import re
 from collections import Counter
-from collections.abc import Callable
 from typing import Any
 
 from PIL import Image, UnidentifiedImageError
 from pydantic import BaseModel
 
-from lluma_sim.game.truth import Element, GroundTruth
-from lluma_vision.models import Region
+from lluma_sim.api.sight import Seer, Sight, band
 
-ScreenTruth = Callable[[], GroundTruth]
 _OCR_LINE = re.compile(r"^\s*(\d+)\t(.*?)\t\[\s*(-?\d+)\s*,\s*(-?\d+)\s*,\s*(-?\d+)\s*,\s*(-?\d+)\s*\]\s*$")
-TAPPABLE = ("button", "tab", "choice")
-DIALOG_SCREENS = ("confirm", "menu", "settings")
 EDGE_DIFF = 40  # colour distance (sum over RGB) that marks a plate's edge
 
 
@@ -67,15 +62,7 @@ def sent_image(request: dict[str, Any]) -> Image.Image | None:
     return None
 
 
-def region_of(fy: float, element: Element | None, screen: str) -> Region:
-    if element is not None and element.kind == "tab":
-        return "menu"
-    if screen in DIALOG_SCREENS:
-        return "dialog"
-    return "top" if fy < 1 / 3 else "bottom" if fy > 2 / 3 else "middle"
-
-
-def read_screen(request: dict[str, Any], texts: list[str], screen: ScreenTruth | None = None) -> tuple[str, str]:
+def read_screen(request: dict[str, Any], texts: list[str], screen: Seer | None = None) -> tuple[str, str]:
     """(JSON text of the answer, one line for the request log)."""
     lines = ocr_lines(texts)
     image = sent_image(request)
@@ -84,10 +71,10 @@ def read_screen(request: dict[str, Any], texts: list[str], screen: ScreenTruth |
         if image
         else (max((ln.box[2] for ln in lines), default=1), max((ln.box[3] for ln in lines), default=1))
     )
-    truth = screen() if screen else None
-    if truth is not None and truth.width and truth.height:
-        answer = _from_truth(lines, size, truth)
-        how = "ground truth"
+    sight = screen() if screen else None
+    if sight is not None and sight.width and sight.height:
+        answer = _from_sight(lines, size, sight)
+        how = "what a perfect reader sees"
     else:
         answer = _from_cues(lines, image, size)
         how = "visual cues" if image else "text only"
@@ -95,20 +82,16 @@ def read_screen(request: dict[str, Any], texts: list[str], screen: ScreenTruth |
     return text, f"vlm ({how}): {len(answer['buttons'])} buttons, {len(answer['icons'])} icons"
 
 
-def _from_truth(lines: list[OcrLine], size: tuple[int, int], truth: GroundTruth) -> dict[str, list[Any]]:
-    sx, sy = truth.width / size[0], truth.height / size[1]
+def _from_sight(lines: list[OcrLine], size: tuple[int, int], sight: Sight) -> dict[str, list[Any]]:
+    sx, sy = sight.width / size[0], sight.height / size[1]
     buttons, icons = [], []
-    for e in truth.elements:
-        if e.kind not in TAPPABLE + ("icon",):
-            continue
+    for e in sight.seen:
         inside = [ln.id for ln in lines if e.box.contains(ln.center[0] * sx, ln.center[1] * sy)]
-        meta = "disabled" if not e.enabled else "selected" if e.kind == "tab" and e.name == truth.selected_tab else ""
-        region = region_of(e.box.center[1] / truth.height, e, truth.screen)
         if inside and e.kind != "icon":
-            buttons.append({"ocr_ids": inside, "name": e.name, "meta": meta, "region": region})
+            buttons.append({"ocr_ids": inside, "name": e.name, "meta": e.meta, "region": e.region})
         else:  # no text to ground it: an icon, boxed as fractions of the image
-            box = [e.box.x0 / truth.width, e.box.y0 / truth.height, e.box.x1 / truth.width, e.box.y1 / truth.height]
-            icons.append({"name": e.name, "box": [round(v, 4) for v in box], "meta": meta, "region": region})
+            box = [e.box.x0 / sight.width, e.box.y0 / sight.height, e.box.x1 / sight.width, e.box.y1 / sight.height]
+            icons.append({"name": e.name, "box": [round(v, 4) for v in box], "meta": e.meta, "region": e.region})
     return {"buttons": buttons, "icons": icons, "gauges": []}
 
 
@@ -124,7 +107,7 @@ def _from_cues(lines: list[OcrLine], image: Image.Image | None, size: tuple[int,
             plate = plate_around(image, ln.box)
             if plate is None or any(o is not ln and _inside(o.center, plate) for o in lines):
                 continue  # no plate, or a card holding other text: not one button
-        region = region_of(ln.center[1] / size[1], None, "")
+        region = band(ln.center[1] / size[1])
         buttons.append({"ocr_ids": [ln.id], "name": ln.text, "meta": "", "region": region})
     return {"buttons": buttons, "icons": [], "gauges": []}
 

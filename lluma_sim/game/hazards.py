@@ -18,6 +18,8 @@ from typing import Literal, get_args
 
 from pydantic import BaseModel
 
+from lluma_sim.words import APP_LABEL
+
 HazardKind = Literal[
     "app_crash",  # the game's process dies: the phone shows its launcher
     "anr",  # Android's "<Game> isn't responding" (Close app / Wait)
@@ -32,7 +34,6 @@ HazardKind = Literal[
 HAZARD_KINDS: tuple[str, ...] = get_args(HazardKind)
 RANDOM_KINDS: tuple[str, ...] = tuple(k for k in HAZARD_KINDS if k != "session_error")
 
-APP_LABEL = "Umamusume"  # the game's name under its launcher icon and in Android's dialogs
 INPUT_S = 30.0  # the game's clock: seconds an input stands for (a turn of a real agent)
 CAPTURE_S = 1.0  # ...and a capture
 TP_EVERY_S = 600.0  # 1 TP comes back every 10 minutes (FACTS)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from lluma_sim.game.content import STATS
 from lluma_sim.game.draw import CREAM, EDGE, GREEN, GREEN_EDGE, INK, INK_SOFT, WHITE, Painter, Widget
-from lluma_sim.game.hazards import APP_LABEL
 from lluma_sim.game.state import DialogState, GameState
+from lluma_sim.words import APP_LABEL
 from lluma_vision.models import Box
 
 OTHER_APPS = ("Phone", "Messages", "Chrome", "Camera", "Settings", "Photos", "Clock")

@@ -24,6 +24,7 @@ from lluma_sim.adb.server import AdbServer
 from lluma_sim.api.policy import ScriptedPolicy
 from lluma_sim.api.server import ApiServer
 from lluma_sim.game import SimGame
+from lluma_sim.sight_of_truth import seer
 from lluma_sim.truth_vision import TruthVision
 
 SERIAL = "emulator-5554"
@@ -35,7 +36,7 @@ def phone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, career_turns: int, ma
     `run.max_turns` set in the configuration (as config.yaml would). The agent reads the game's truth (the subject
     is when a night ends, not what the OCR reads: the night on OCR is test_unattended's and test_hazards_high's)."""
     game = SimGame(seed=3, max_turns=career_turns)
-    with AdbServer() as adb, ApiServer(policy=ScriptedPolicy(screen=game.truth)) as api:
+    with AdbServer() as adb, ApiServer(policy=ScriptedPolicy(screen=seer(game.truth))) as api:
         adb.add_device(SERIAL, game)
         env = {"ANTHROPIC_API_KEY": "sk-ant-test", "LLUMA_DEVICE__SERIAL": SERIAL,
                "LLUMA_DEVICE__ADB_PORT": str(adb.port), "LLUMA_DEVICE__SETTLE_INTERVAL_S": "0.05",

@@ -47,11 +47,15 @@ SUBLAYERS: dict[str, dict[str, set[str]]] = {
                                             "lluma_agent.navmap"},
     },
     "lluma_sim": {
-        # the top-level modules (fault_plan, taps) wire the phone and the API stand-in together
-        "lluma_sim": {"lluma_sim", "lluma_sim.game", "lluma_sim.adb", "lluma_sim.api", "lluma_sim.labelled"},
-        "lluma_sim.game": set(),
-        "lluma_sim.adb": {"lluma_sim.game"},
-        "lluma_sim.api": {"lluma_sim.game"},
+        # the top-level modules (fault_plan, taps, sight_of_truth) wire the phone and the API stand-in together
+        "lluma_sim": {"lluma_sim", "lluma_sim.words", "lluma_sim.game", "lluma_sim.adb", "lluma_sim.api",
+                      "lluma_sim.labelled"},
+        "lluma_sim.words": set(),  # the game's words (FACTS): what the game draws and the stand-in reads
+        "lluma_sim.game": {"lluma_sim.words"},
+        "lluma_sim.adb": {"lluma_sim.words", "lluma_sim.game"},
+        # the API stand-in answers as a model would, from the request: it never sees the game (a VLM reading is
+        # handed what a perfect reader sees, by the wiring: sight_of_truth)
+        "lluma_sim.api": {"lluma_sim.words"},
         "lluma_sim.labelled": set(),  # the labelled real screens and their scoring: vision only
     },
     # The reading's stages: the top-level modules are its base (geometry, the output models, the evidence scale,

@@ -278,25 +278,32 @@ def test_policy_does_not_repeat_a_press_that_changed_nothing():
         assert "changed nothing" in msg.content[0].text
 
 
+def _answered(reply: list[dict[str, Any]], outcome: str = "screen changed") -> list[dict[str, Any]]:
+    """The results of a reply's calls, as the next turn carries them."""
+    return [{"type": "tool_result", "tool_use_id": b["id"], "content": f"done; {outcome}"} for b in reply
+            if b["type"] == "tool_use"]
+
+
 def test_policy_writes_memory_on_the_first_turn_and_then_periodically():
-    policy = ScriptedPolicy(memory_every=3)
+    """Every `memory_every` turns, counted from its last write the history shows (it keeps no counter)."""
     vision = {"buttons": [{"name": n} for n in HUB], "texts": ["Energy", "85/100"]}
-    req = {
-        "model": MODEL,
-        "max_tokens": 300,
-        "tools": TOOLS,
-        "messages": [{"role": "user", "content": f"<vision>{json.dumps(vision)}</vision>"}],
-    }
+    screen = {"type": "text", "text": f"<vision>{json.dumps(vision)}</vision>"}
+    req: dict[str, Any] = {"model": MODEL, "max_tokens": 300, "tools": TOOLS, "messages": []}
     names = []
-    for _ in range(7):
-        reply = policy.respond(req)
-        names.append([b["name"] for b in reply.content if b["type"] == "tool_use"])
+    reply: list[dict[str, Any]] = []
+    for _ in range(10):
+        req["messages"] += [{"role": "user", "content": [*_answered(reply), screen]}]
+        reply = ScriptedPolicy(memory_every=3).respond(req).content
+        req["messages"] += [{"role": "assistant", "content": reply}]
+        names.append([b["name"] for b in reply if b["type"] == "tool_use"])
     assert names[0] == ["createMemoryFile", "pressButton"]
-    assert [len(n) for n in names] == [2, 1, 1, 2, 1, 1, 2]
-    req["system"] = "<memory>\n## sim_notes.md\n...\n</memory>"
-    assert policy.respond(policy_req := req) and policy.turns == 8
-    policy.turns = 9  # next call is turn 10 = 1 + 3k: a write, and the file is known to exist now
-    assert [b["name"] for b in policy.respond(policy_req).content if b["type"] == "tool_use"][0] == "writeMemoryFile"
+    assert [len(n) for n in names] == [2, 1, 1, 2, 1, 1, 2, 1, 1, 2]
+    assert names[3][0] == names[9][0] == "writeMemoryFile"  # its own earlier call: the file exists
+    # a new conversation, the file known from the memory snapshot in system: written, not created
+    fresh = {**req, "system": '<memory>\n<file name="sim_notes.md">\n...\n</file>\n</memory>',
+             "messages": [{"role": "user", "content": [screen]}]}
+    assert [b["name"] for b in ScriptedPolicy(memory_every=3).respond(fresh).content
+            if b["type"] == "tool_use"][0] == "writeMemoryFile"
 
 
 def test_summary_request_gets_plain_text():
@@ -510,17 +517,32 @@ def test_policy_learns_the_goal_from_the_screen(vision: dict[str, Any], pressed:
         assert _action(_ask(api, vision)) == ("pressButton", {"name": pressed})
 
 
+def _played(api: ApiServer, screens: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+    """The player's input call on each of `screens` in one conversation, through the SDK: each reply's calls answered
+    (the screen changed) ahead of the next screen."""
+    messages: list[dict[str, Any]] = []
+    reply: list[dict[str, Any]] = []
+    actions = []
+    for vision in screens:
+        screen = {"type": "text", "text": f"<vision>{json.dumps(vision)}</vision>"}
+        messages.append({"role": "user", "content": [*_answered(reply), screen]})
+        msg = api.client().messages.create(model=MODEL, max_tokens=400, tools=TOOLS, messages=messages)
+        reply = [b.model_dump(exclude_none=True) for b in msg.content]
+        messages.append({"role": "assistant", "content": reply})
+        actions.append(_action(reply))
+    return actions
+
+
 def test_policy_raises_a_training_then_trains_it_and_turns_to_wit_on_a_high_failure() -> None:
     stats = ["Speed", "Stamina", "Power", "Guts", "Wit", "Back"]
     screen = {"buttons": [{"name": s} for s in stats], "texts": ["Training", "Energy", "Failure 0%"],
               "gauges": {"Energy": 0.9}}
     with ApiServer(policy=ScriptedPolicy()) as api:
-        first = _action(_ask(api, screen))
-        second = _action(_ask(api, {**screen, "texts": ["Training", "Energy", "Failure 3%", "+12"]}))
+        first, second = _played(api, [screen, {**screen, "texts": ["Training", "Energy", "Failure 3%", "+12"]}])
         assert first == second and first[0] == "pressButton" and first[1]["name"] in stats[:5]  # raise, then train
     with ApiServer(policy=ScriptedPolicy(seed=1)) as api:
-        picked = _action(_ask(api, screen))[1]["name"]
-        risky = _action(_ask(api, {**screen, "texts": ["Training", "Energy", "Failure 31%"]}))[1]["name"]
+        picked, risky = (a[1]["name"] for a in _played(api, [screen, {**screen, "texts": ["Training", "Energy",
+                                                                                            "Failure 31%"]}]))
         assert picked == "Speed" and risky == "Wit"  # the raised tile's failure read: too risky, Wit instead
 
 

@@ -9,6 +9,7 @@ import pytest
 
 from lluma_sim.api.vlm import read_screen
 from lluma_sim.game import GroundTruth, SimGame
+from lluma_sim.sight_of_truth import seer
 from lluma_vision.jpeg import jpeg_base64
 from lluma_vision.models import Box
 
@@ -58,7 +59,7 @@ def screens() -> list[SimGame]:
 @pytest.mark.parametrize("game", screens(), ids=lambda g: g.truth().screen)
 def test_with_ground_truth_it_names_exactly_the_tappable_elements(game: SimGame) -> None:
     request, texts, t = vlm_request(game)
-    answer = json.loads(read_screen(request, texts, game.truth)[0])
+    answer = json.loads(read_screen(request, texts, seer(game.truth))[0])
     assert sorted(b["name"] for b in answer["buttons"]) == sorted(e.name for e in t.elements if e.kind in TAPPABLE)
     for icon in answer["icons"]:  # icon-only buttons: image fractions that land on the icon
         fx0, fy0, fx1, fy1 = icon["box"]

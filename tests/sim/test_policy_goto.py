@@ -32,64 +32,106 @@ def action(reply_content: list[dict[str, Any]]) -> tuple[str, dict[str, Any]]:
     return use["name"], use["input"]
 
 
-def races_due() -> ScriptedPolicy:
-    """A player whose next hub visit goes racing (every fifth, energy permitting)."""
-    policy = ScriptedPolicy(memory_every=1000)
-    policy.hub_visits = 4
-    return policy
+def answered(messages: list[dict[str, Any]], outcome: str = "screen changed") -> list[dict[str, Any]]:
+    """The results of the last reply's calls, as the next turn carries them."""
+    calls = [b for b in messages[-1]["content"] if b["type"] == "tool_use"] if messages else []
+    return [{"type": "tool_result", "tool_use_id": b["id"], "content": f"done; {outcome}"} for b in calls]
+
+
+def played(*screens: dict[str, Any], hint: str = "") -> list[dict[str, Any]]:
+    """A conversation the player answered screen by screen (no goTo offered; every call changed the screen), ending
+    with its last reply: the history a later request carries."""
+    messages: list[dict[str, Any]] = []
+    for vision in screens:
+        messages.append(turn(vision, hint, results=answered(messages)))
+        reply = ScriptedPolicy(memory_every=1000).respond({"tools": TOOLS, "messages": messages})
+        messages.append({"role": "assistant", "content": reply.content})
+    return messages
+
+
+def now(history: list[dict[str, Any]], vision: dict[str, Any], hint: str = HUB_HINT) -> list[dict[str, Any]]:
+    """The messages of a request on `vision` after `history`."""
+    return [*history, turn(vision, hint, results=answered(history))]
+
+
+def races_due() -> list[dict[str, Any]]:
+    """The history of a player whose next hub visit goes racing (every fifth, energy permitting): four hub visits."""
+    return played(HUB, HUB, HUB, HUB)
 
 
 def test_goes_to_the_race_list_with_goto_when_offered_and_known() -> None:
-    reply = races_due().respond({"tools": [*TOOLS, GOTO_TOOL], "messages": [turn(HUB)]})
+    reply = ScriptedPolicy(memory_every=1000).respond({"tools": [*TOOLS, GOTO_TOOL], "messages": now(races_due(), HUB)})
     assert action(reply.content) == ("goTo", {"screen": "Races"})
+    early = ScriptedPolicy(memory_every=1000).respond({"tools": [*TOOLS, GOTO_TOOL],
+                                                       "messages": now(played(HUB, HUB, HUB), HUB)})
+    assert action(early.content) == ("pressButton", {"name": "Training"})  # the fourth visit trains
 
 
 def test_presses_by_hand_without_goto_or_when_the_map_does_not_know_the_place() -> None:
     unknown = "<map>screen: Career; ways out: Training -> Training, Rest -> Rest</map>"  # Races not learnt yet
-    offered_unknown = races_due().respond({"tools": [*TOOLS, GOTO_TOOL], "messages": [turn(HUB, unknown)]})
+    offered_unknown = ScriptedPolicy(memory_every=1000).respond({"tools": [*TOOLS, GOTO_TOOL],
+                                                                 "messages": now(races_due(), HUB, unknown)})
     assert action(offered_unknown.content) == ("pressButton", {"name": "Races"})
-    not_offered = races_due().respond({"tools": TOOLS, "messages": [turn(HUB)]})  # map disabled: no tool
-    assert action(not_offered.content) == ("pressButton", {"name": "Races"})
+    not_offered = ScriptedPolicy(memory_every=1000).respond({"tools": TOOLS, "messages": now(races_due(), HUB)})
+    assert action(not_offered.content) == ("pressButton", {"name": "Races"})  # map disabled: no tool
 
 
 def test_without_goto_the_requests_and_replies_are_as_before() -> None:
-    """Map disabled: the same seed and requests give the same replies as a player that never heard of goTo."""
-    a, b = races_due(), races_due()
+    """Map disabled: the same seed and screens give the same replies as a player that never heard of goTo (tool ids
+    aside: a request's own, as the API's are)."""
+    a, b = ScriptedPolicy(memory_every=1000), ScriptedPolicy(memory_every=1000)
+    plain, hinted = races_due(), races_due()
     for vision in (HUB, SKILLS, HUB):
-        ra = a.respond({"tools": TOOLS, "messages": [turn(vision, hint="")]})
-        rb = b.respond({"tools": TOOLS, "messages": [turn(vision)]})  # a hint, but no tool offered
-        assert ra.content == rb.content
+        plain.append(turn(vision, hint="", results=answered(plain)))
+        hinted.append(turn(vision, results=answered(hinted)))  # a hint, but no tool offered
+        ra = a.respond({"tools": TOOLS, "messages": plain})
+        rb = b.respond({"tools": TOOLS, "messages": hinted})
+        assert [{k: v for k, v in c.items() if k != "id"} for c in ra.content] == [
+            {k: v for k, v in c.items() if k != "id"} for c in rb.content]
+        plain.append({"role": "assistant", "content": ra.content})
+        hinted.append({"role": "assistant", "content": rb.content})
+    assert [action(m["content"]) for m in plain[-5::2]] == [  # the fifth visit races, the sixth trains
+        ("pressButton", {"name": "Races"}), ("back", {}), ("pressButton", {"name": "Training"})]
+
+
+def on_the_list_a_while() -> list[dict[str, Any]]:
+    """The history of a player that came from the hub and stayed on the skill list long enough to go back."""
+    return played(HUB, *[SKILLS] * 6)
 
 
 def test_leaves_the_skill_list_for_the_hub_with_goto() -> None:
-    policy = ScriptedPolicy(memory_every=1000)
-    policy.skills_turns = 7  # long enough on the list: back to the hub
-    reply = policy.respond({"tools": [*TOOLS, GOTO_TOOL], "messages": [turn(SKILLS, SKILLS_HINT)]})
+    reply = ScriptedPolicy(memory_every=1000).respond({"tools": [*TOOLS, GOTO_TOOL],
+                                                       "messages": now(on_the_list_a_while(), SKILLS, SKILLS_HINT)})
     assert action(reply.content) == ("goTo", {"screen": "Career"})
 
 
 def test_names_a_screen_by_its_label_where_two_share_a_name() -> None:
     hint = "<map>screen: Career [4d92]; ways out: Races -> Races [4c67], Training -> Training</map>"
-    reply = races_due().respond({"tools": [*TOOLS, GOTO_TOOL], "messages": [turn(HUB, hint)]})
+    reply = ScriptedPolicy(memory_every=1000).respond({"tools": [*TOOLS, GOTO_TOOL], "messages": now(races_due(), HUB,
+                                                                                                     hint)})
     assert action(reply.content) == ("goTo", {"screen": "Races [4c67]"})
 
 
 def test_a_goto_that_stopped_on_a_surprise_is_not_asked_again_at_once() -> None:
     policy = ScriptedPolicy(memory_every=1000)
-    policy.skills_turns = 7
-    first = policy.respond({"tools": [*TOOLS, GOTO_TOOL], "messages": [turn(SKILLS, SKILLS_HINT)]})
+    tools = [*TOOLS, GOTO_TOOL]
+    messages = now(on_the_list_a_while(), SKILLS, SKILLS_HINT)
+    first = policy.respond({"tools": tools, "messages": messages})
     use = next(b for b in first.content if b["type"] == "tool_use" and b["name"] == "goTo")
     surprise = [{"type": "tool_result", "tool_use_id": use["id"], "is_error": True,
                  "content": "goTo Career stopped at step 1 of 1: expected Career, reached Skill List (a surprise)"}]
     elsewhere = {**SKILLS, "texts": ["Skill List", "Skill Pts 125"]}  # not the screen goTo was asked on
-    history = [turn(SKILLS, SKILLS_HINT), {"role": "assistant", "content": first.content},
-               turn(elsewhere, SKILLS_HINT, results=surprise)]
-    second = policy.respond({"tools": [*TOOLS, GOTO_TOOL], "messages": history})
+    messages += [{"role": "assistant", "content": first.content}, turn(elsewhere, SKILLS_HINT, results=surprise)]
+    second = policy.respond({"tools": tools, "messages": messages})
     assert action(second.content)[0] != "goTo"  # goes on by hand
     assert "surprise" in second.content[0]["text"]
+    later = second
     for k in range(GOTO_PAUSE):  # after a pause the map is trusted again (the list read afresh each turn)
+        assert action(later.content)[0] != "goTo", k
         shown = {**SKILLS, "texts": ["Skill List", f"Skill Pts {130 + k}"]}
-        later = policy.respond({"tools": [*TOOLS, GOTO_TOOL], "messages": [turn(shown, SKILLS_HINT)]})
+        messages += [{"role": "assistant", "content": later.content},
+                     turn(shown, SKILLS_HINT, results=answered([{"content": later.content}]))]
+        later = policy.respond({"tools": tools, "messages": messages})
     assert action(later.content) == ("goTo", {"screen": "Career"})
 
 
