@@ -32,7 +32,7 @@ from pydantic import BaseModel, Field
 
 from lluma_facts.request import content_blocks
 from lluma_sim.api import recall, standing, survey_read
-from lluma_sim.api.recall import GOTO, Action, Step, texts_of
+from lluma_sim.api.recall import GOTO, Action, PastStep, texts_of
 from lluma_sim.api.sight import Seer
 from lluma_sim.api.turn_read import (
     GoalRead,
@@ -183,7 +183,7 @@ class Turn:
     request: dict[str, Any]
     texts: list[str]  # the current turn's texts (vision, map hint, survey, notes)
     tools: set[str]
-    past: list[Step]  # its earlier turns in the history, oldest first
+    past: list[PastStep]  # its earlier turns in the history, oldest first
     places: dict[str, str]  # the screens the map hint leads to: bare name -> label
     here: str  # the screen the map hint names ("" without one)
     survey: list[survey_read.Row]  # the options a survey raised and read this turn (empty without one)
@@ -192,16 +192,16 @@ class Turn:
     rng: random.Random  # this request's dice (tool ids): seeded by the policy's seed and the request
 
     @property
-    def last(self) -> Step | None:
+    def last(self) -> PastStep | None:
         return self.past[-1] if self.past else None
 
-    def since_hub(self) -> list[Step]:
+    def since_hub(self) -> list[PastStep]:
         """The turns since the player last stood on the hub (all of them when it has not in the history)."""
         at = max((i for i, s in enumerate(self.past) if s.seen.startswith(SEEN_HUB)), default=-1)
         return self.past[at + 1:]
 
 
-def went(step: Step, places: tuple[str, ...]) -> bool:
+def went(step: PastStep, places: tuple[str, ...]) -> bool:
     """The turn pressed one of `places` (a hub button) or walked there with goTo."""
     if step.action is None:
         return False
@@ -209,7 +209,7 @@ def went(step: Step, places: tuple[str, ...]) -> bool:
     return step.action[0] in ("pressButton", GOTO) and target.split(" [", 1)[0] in places
 
 
-def hub_visits_since(past: list[Step], places: tuple[str, ...]) -> int:
+def hub_visits_since(past: list[PastStep], places: tuple[str, ...]) -> int:
     """Hub visits the history shows since the player last went to one of `places` (or since it begins)."""
     visits = 0
     for step in reversed(past):
@@ -579,7 +579,7 @@ def _due(turn: Turn, trip: Trip, at: int | None) -> bool:
     return at >= trip.first if last is None or at < last else at >= last + trip.every
 
 
-def _useless(past: list[Step]) -> set[Action]:
+def _useless(past: list[PastStep]) -> set[Action]:
     """The actions that changed nothing on the screen shown now: the last turns' failures, back to the last action
     that did something (a goTo's surprise changed the screen: it is the last one counted)."""
     out: set[Action] = set()

@@ -29,7 +29,7 @@ _CALL = re.compile(r"(\w+)\(((?:[^()'\"]|" + _QUOTED + r")*)\)")  # name(k='v', 
 _ARG = re.compile(r"(\w+)=(" + _QUOTED + r")")
 
 
-class Step(BaseModel):
+class PastStep(BaseModel):
     """One past turn as the conversation shows it."""
 
     seen: str  # the screen as the reply named it first (its text up to the first ";"), lowercased
@@ -52,19 +52,19 @@ def texts_of(message: dict[str, Any]) -> list[str]:
     return [str(b["text"]) for b in content_blocks(message.get("content", "")) if b.get("type") == "text"]
 
 
-def steps(messages: list[dict[str, Any]]) -> list[Step]:
+def steps(messages: list[dict[str, Any]]) -> list[PastStep]:
     """The past turns the request holds, oldest first: every assistant reply with the message that answered it."""
     return [_step(m, messages[i + 1]) for i, m in enumerate(messages[:-1]) if m.get("role") == "assistant"]
 
 
-def last(messages: list[dict[str, Any]]) -> Step | None:
+def last(messages: list[dict[str, Any]]) -> PastStep | None:
     """The turn just before the current one (its reply is the message before the last), or None."""
     if len(messages) < 2 or messages[-2].get("role") != "assistant":
         return None
     return _step(messages[-2], messages[-1])
 
 
-def _step(reply: dict[str, Any], answer: dict[str, Any]) -> Step:
+def _step(reply: dict[str, Any], answer: dict[str, Any]) -> PastStep:
     blocks = content_blocks(reply.get("content", ""))
     text = _OFFERED_SUMMARY.sub("", " ".join(str(b.get("text", "")) for b in blocks if b.get("type") == "text"))
     reasoning, _, folded = text.partition("\n-> ")
@@ -75,12 +75,12 @@ def _step(reply: dict[str, Any], answer: dict[str, Any]) -> Step:
     wrote = [str(inp.get("name")) for name, inp, _ in calls if name in WRITES and isinstance(inp, dict)]
     inputs = [(name, inp, use_id) for name, inp, use_id in calls if name not in MEMORY_TOOLS]
     if not inputs:
-        return Step(seen=seen, wrote=wrote)
+        return PastStep(seen=seen, wrote=wrote)
     name, inp, use_id = inputs[0]
     outcome, refused = _outcome(answer, use_id)
     surprise = name == GOTO and bool(_SURPRISE.search(outcome))
     failed = refused or surprise or "unchanged" in outcome or "not executed" in outcome
-    return Step(seen=seen, action=(name, args_key(inp)), wrote=wrote, failed=failed, surprise=surprise)
+    return PastStep(seen=seen, action=(name, args_key(inp)), wrote=wrote, failed=failed, surprise=surprise)
 
 
 def _outcome(answer: dict[str, Any], use_id: Any) -> tuple[str, bool]:
