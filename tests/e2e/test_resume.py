@@ -33,6 +33,7 @@ from lluma_cli.demo import main as demo_main
 from lluma_cli.logs import main as logs_main
 from lluma_cli.report.page import main as report_main
 from lluma_facts.request import strip_cache_control
+from lluma_sim.api.policy import MEMORY_EVERY
 
 pytestmark = pytest.mark.cost(seconds=25)  # worker seconds in a full suite (conftest: slowest modules first)
 
@@ -185,21 +186,26 @@ def test_a_demo_killed_with_sigkill_resumes_to_completion(tmp_path: Path) -> Non
 def test_a_line_a_person_adds_during_the_break_outlives_the_players_rewrite(
         three_turns: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A person adds a line to the player's notes while the demo is stopped; the resumed stand-in rewrites the file
-    from its own idea of it (its first request writes the notes) and leaves the line out: the write keeps it, and
-    the live line, `lluma logs` and the report say so."""
+    from its own idea of it (it writes its notes every MEMORY_EVERY turns, its last write read from the history) and
+    leaves the line out: the write keeps it, and the live line, `lluma logs` and the report say so."""
     logs = _copy(three_turns, tmp_path)
     notes = logs / "memory" / "sim_notes.md"
+    before = notes.read_text(encoding="utf-8")
     mine = "- a person: no race below NORMAL mood"
-    notes.write_text(notes.read_text(encoding="utf-8") + mine + "\n", encoding="utf-8")
-    assert demo_main(["--resume", str(logs), "--turns", "1", "--truth-vision"]) == 0
+    notes.write_text(before + mine + "\n", encoding="utf-8")
+    # its writes come MEMORY_EVERY model calls apart (routine passes make none): twice that many turns covers one
+    assert demo_main(["--resume", str(logs), "--turns", str(2 * MEMORY_EVERY), "--truth-vision"]) == 0
     live = capsys.readouterr().out.splitlines()
-    four = read_turn(logs / "turn_000004.json")
-    (wrote,) = [m for m in four.memory_changes if m.by == "agent" and m.name == "sim_notes.md"]
+    writes = [(t.turn, m) for t in read_turns(logs) if t.turn > 3
+              for m in t.memory_changes if m.by == "agent" and m.name == "sim_notes.md"]
+    assert writes, "the player never rewrote its notes after the resume"
+    n, wrote = writes[0]
     assert wrote.kept_person_lines == [mine] and mine in notes.read_text(encoding="utf-8")
-    assert "- turn 1: " in notes.read_text(encoding="utf-8")  # the player's own rewrite landed too
-    four_lines = "\n".join(live).split("turn    4 |")[1].split("\nturn ")[0]  # turn 4's line and those under it
-    assert "\n     | memory: kept 1 line(s) a person wrote in sim_notes.md" in four_lines, live
-    assert logs_main([str(logs), "--turn", "4"]) == 0
+    assert "- most used lately:" in notes.read_text(encoding="utf-8")  # the player's own rewrite landed too
+    assert notes.read_text(encoding="utf-8") != before + mine + "\n"
+    block = "\n".join(live).split(f"turn {n:>4} |")[1].split("\nturn ")[0]  # turn n's line and those under it
+    assert "\n     | memory: kept 1 line(s) a person wrote in sim_notes.md" in block, live
+    assert logs_main([str(logs), "--turn", str(n)]) == 0
     assert "KEEPS 1 line(s) a person wrote its content left out" in capsys.readouterr().out
     assert report_main([str(logs), "-o", str(tmp_path / "r.html"), "--thumb", "0"]) == 0
     assert "memory: kept 1 line(s) a person wrote in sim_notes.md" in (tmp_path / "r.html").read_text()

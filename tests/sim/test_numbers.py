@@ -57,20 +57,20 @@ def _career(seed: int = 0, **update: object) -> Career:
 
 
 def test_a_facility_levels_up_after_four_successful_trainings_and_camps_are_level_5() -> None:
-    c = _career(placed={})
+    career = _career(placed={})
     for k in range(8):
-        c.energy = 100  # never fails
-        assert c.level("Power") == 1 + k // 4
-        c.train("Power")
-    assert c.level("Power") == 3 and c.level("Speed") == 1
-    c.turn = 37  # Classic Early Jul: the first summer camp (§0)
-    assert all(c.level(t) == 5 for t in numbers.STATS)
-    c.energy = 100
-    c.train("Speed")
-    assert c.trained.get("Speed", 0) == 0  # camp trainings do not count (§1c)
-    c.energy = 10
-    c.rest()
-    assert c.energy == 50 and c.status.startswith("Rest & Recreation")  # §5: +40, +1 mood
+        career.energy = 100  # never fails
+        assert career.level("Power") == 1 + k // 4
+        career.train("Power")
+    assert career.level("Power") == 3 and career.level("Speed") == 1
+    career.turn = 37  # Classic Early Jul: the first summer camp (§0)
+    assert all(career.level(t) == 5 for t in numbers.STATS)
+    career.energy = 100
+    career.train("Speed")
+    assert career.trained.get("Speed", 0) == 0  # camp trainings do not count (§1c)
+    career.energy = 10
+    career.rest()
+    assert career.energy == 50 and career.status.startswith("Rest & Recreation")  # §5: +40, +1 mood
 
 
 def test_a_failed_training_costs_no_energy_gives_nothing_and_does_not_count() -> None:

@@ -61,14 +61,14 @@ def test_a_new_dialogue_page_is_a_change():
 def test_one_changed_stat_on_the_hub_is_a_change():
     g = SimGame(seed=2)
     before = _to_hub(g)
-    energy = g.truth().energy
+    stats = dict(g.truth().stats)
     _tap(g, "Training")
     _still(g)
-    after = _train(g, "Wit")  # Wit: a small energy cost, otherwise the same hub layout
+    after = _train(g, "Wit")  # Wit at full energy: its stats move (and skill points), the same hub layout
     if g.truth().screen != "hub":  # an event came first: finish it by its first choice
         while g.truth().screen != "hub":
             names = [e.name for e in g.truth().elements if e.kind == "choice"] or ["Next"]
             _tap(g, names[0])
             after = _still(g)
-    assert g.truth().energy != energy
+    assert g.truth().stats != stats
     assert distance(phash(before), phash(after)) > THRESHOLD
