@@ -34,6 +34,9 @@ END_TITLE = "career complete"  # the game's screen after a career (Global wordin
 FINISH, CANCEL = "Finish", "Cancel"  # the "Complete Career" confirm's buttons (FACTS)
 HUB = frozenset({"Training", "Rest"})  # the career hub's buttons (FACTS): a career is being played
 RACE_RESULT_TITLE = "race result"
+RESULTS_TITLE = "career results"  # the screen after a career's Finish: its rank and rating (FACTS)
+_RATING = re.compile(r"rating\s*:?\s*([\d,]+)", re.IGNORECASE)
+_RANK = re.compile(r"(?:G|F|E|D|C|B|A|S|SS|UG|UF|UE|UD|UC|UB|UA|US)\+?")  # the rank bands, NUMBERS §7
 WIN = "1st"
 STATS = ("Speed", "Stamina", "Power", "Guts", "Wit")
 SKILL_POINTS = ("skill pts", "skill points")
@@ -121,6 +124,9 @@ class CareerSummary(BaseModel):
     game_turns: int | None = None
     fans: int | None = None
     skills_learned: int | None = None
+    # the game's own rating of it and its rank band, as its "Career Results" screen prints them (FACTS/NUMBERS §7)
+    rating: int | None = None
+    rank: str | None = None
 
 
 def _words(text: str) -> str:
@@ -191,6 +197,8 @@ class _Open(BaseModel):
     game_turns: int | None = None
     fans: int | None = None
     skills_learned: int | None = None
+    rating: int | None = None
+    rank: str | None = None
 
     @classmethod
     def at(cls, log: TurnLog) -> _Open:
@@ -220,9 +228,22 @@ class _Open(BaseModel):
             # a missed goal ends the career in the game at once, before its results show (then it is complete)
             ended="goal_missed" if self.missed or any(not g.met for g in self.goals) else "complete" if complete
             else None,
-            game_turns=self.game_turns, fans=self.fans, skills_learned=self.skills_learned,
+            game_turns=self.game_turns, fans=self.fans, skills_learned=self.skills_learned, rating=self.rating,
+            rank=self.rank,
             plans=self.plans.model_copy(), surveys=self.surveys,
         )
+
+
+def _read_rating(c: _Open, view: VisionData) -> None:
+    """"Rating 5,652" and the rank band ("C+") on the career's results screen."""
+    for t in view.texts:
+        if m := _RATING.fullmatch(t.strip()):
+            c.rating = int(m.group(1).replace(",", ""))
+        elif _RANK.fullmatch(t.strip()):
+            c.rank = t.strip()
+    for key, value in view.values.items():
+        if key.split("#")[0].strip().lower() == "rating" and (number := _number(value)) is not None:
+            c.rating = number
 
 
 def _read_record(c: _Open, view: VisionData) -> None:
@@ -300,6 +321,9 @@ class CareerBook:
             self.trainee_turns.append(log.turn)
             if _finished(log, view):
                 self._finish = c.model_copy(deep=True)
+        if self._finish is not None and _shows(view, RESULTS_TITLE):  # the game's rating of the finished career
+            for held in (c, self._finish):
+                _read_rating(held, view)
         if _shows(view, END_TITLE):
             self._final(c, view)
             return self._end(c)
@@ -403,7 +427,8 @@ def career_state(r: CareerSummary) -> str:
 def career_line(r: CareerSummary) -> str:
     """One line for a person: `career 2 (complete): turns 41-96, 56 turns, 57 calls, $0.0210, 412 s; Speed 310 ...`."""
     stats = " ".join(f"{k[:3]} {v}" for k, v in r.stats.items()) or "no stats read"
-    extra = [f"game turn {r.game_turns}" if r.game_turns is not None else "",
+    extra = [f"rating {r.rating:,}" + (f" ({r.rank})" if r.rank else "") if r.rating is not None else "",
+             f"game turn {r.game_turns}" if r.game_turns is not None else "",
              f"fans {r.fans:,}" if r.fans is not None else "",
              f"goals {sum(g.met for g in r.goals)}/{len(r.goals)} met" if r.goals else "",
              f"skill pts {r.skill_points}" if r.skill_points is not None else "",

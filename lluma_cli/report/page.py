@@ -161,14 +161,15 @@ def _careers(s: RunStats) -> str:
     if not s.careers:
         return ""
     stats = [k for k in STATS if any(k in c.stats for c in s.careers)]
-    head = ["career", "ended", "goals met", "turns", "model calls", "cost", "wall", *stats, "skill pts", "races won",
-            "recoveries", "game starts"]
+    head = ["career", "ended", "goals met", "rating", "turns", "model calls", "cost", "wall", *stats, "skill pts",
+            "races won", "recoveries", "game starts"]
     rows = []
     for c in s.careers:
         state = escape(career_state(c))  # the same words as `lluma stats` and the live output
         cells = [escape(str(c.number)),
                  f'{state}: <a href="#t{c.last_turn}">turn {c.last_turn}</a>' if c.ended else state,
                  f"{sum(g.met for g in c.goals)}/{len(c.goals)}" if c.goals else "",
+                 "" if c.rating is None else escape(f"{c.rating:,}" + (f" ({c.rank})" if c.rank else "")),
                  f"{c.turns} ({c.first_turn}–{c.last_turn})", str(c.model_calls), escape(figures.usd(c.cost_usd)),
                  f"{c.wall_s:.0f} s", *(str(c.stats.get(k, "")) for k in stats),
                  "" if c.skill_points is None else str(c.skill_points), f"{c.races_won}/{c.races_entered}",

@@ -8,7 +8,7 @@ from typing import Any
 
 from lluma_agent.loop.careers import CareerTracker
 from lluma_agent.loop.turn import RunTotals
-from lluma_agent.runlog.careers import CareerBook, career_state, careers_of
+from lluma_agent.runlog.careers import CareerBook, career_line, career_state, careers_of
 from lluma_agent.runlog.folder import RunFolder
 from lluma_agent.runlog.stats import compute, format_stats
 from lluma_agent.runlog.turnlog import ActionLog, CostLog, ResponseLog, Timings, TurnLog, VisionLog
@@ -295,3 +295,14 @@ def test_a_race_run_inside_a_plan_is_counted() -> None:
                                                 steps[2]], done=True)
     c = careers_of([turn(1, hub(100)), raced, turn(3, hub(120)), lost])[0]
     assert (c.races_entered, c.races_won) == (2, 1)
+
+
+def test_the_games_rating_and_rank_are_read_off_its_results_screen() -> None:
+    """Issue 53: the report's Careers table shows each career's rating, as the game's "Career Results" prints it."""
+    confirm = {"texts": ["Complete this career?"], "buttons": [{"name": "Cancel"}, {"name": "Finish"}]}
+    results = {"texts": ["Career Results", "B+", "Rating 8,412"], "buttons": [{"name": "Next"}]}
+    c = careers_of([turn(1, hub(100)), turn(2, confirm, press="Finish"), turn(3, results), turn(4, END)])[0]
+    assert c.complete and (c.rating, c.rank) == (8412, "B+")
+    assert "rating 8,412 (B+)" in career_line(c)
+    going = careers_of([turn(1, hub(100))])[0]
+    assert going.rating is None and "rating" not in career_line(going)

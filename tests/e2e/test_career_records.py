@@ -46,3 +46,5 @@ def test_a_demo_career_carries_the_games_rating(tmp_path: Path, capsys: pytest.C
     assert truth["rank"] == numbers.rank(truth["rating"]) and truth["stats_total"] == sum(truth["stats"].values())
     assert 0 <= truth["races_won"] <= truth["races_entered"] and truth["failed_trainings"] >= 0
     assert {"score", "goals", "ended", "fans", "turns"} <= set(truth)  # the keys it had keep their meaning
+    mine = next(c for c in out["careers"] if c["complete"])  # the agent's record, read off the results screen
+    assert (mine["rating"], mine["rank"]) == (truth["rating"], truth["rank"])
