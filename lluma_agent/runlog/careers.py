@@ -64,6 +64,11 @@ class CareerNow(BaseModel):
     to_end_s: float | None = None
     to_end_usd: float | None = None
 
+    def fraction(self) -> tuple[int, int]:
+        """"12/78" as (12, 78); (0, 0) when no turn was read as one."""
+        done, _, of = (self.turn or "").partition("/")
+        return (int(done), int(of)) if done.isdigit() and of.isdigit() else (0, 0)
+
     def estimate(self) -> str:
         """`about 25 min and $0.0312 to the career's end at this career's pace`, or "" before a game turn passed."""
         if self.to_end_s is None or self.to_end_usd is None:
@@ -136,12 +141,6 @@ def _words(text: str) -> str:
 def _number(text: str) -> int | None:
     m = _NUMBER.search(text)
     return int(m.group().replace(",", "")) if m else None
-
-
-def _fraction(turn: str | None) -> tuple[int, int]:
-    """"12/78" as (12, 78); (0, 0) when it does not read as one."""
-    done, _, of = (turn or "").partition("/")
-    return (int(done), int(of)) if done.isdigit() and of.isdigit() else (0, 0)
 
 
 def view_of(log: TurnLog) -> VisionData | None:
@@ -351,7 +350,7 @@ class CareerBook:
         if view.goal is not None:
             self.now.goal, self.now.status = view.goal.text, view.goal.status
         c = self._open
-        done, of = _fraction(self.now.turn)
+        done, of = self.now.fraction()
         if c is not None and c.playing and done and of and done > 1:  # the pace of the game turns played so far
             left = (of - done) / (done - 1)
             self.now.to_end_s = round((c.ended_at - c.started_at) * left, 1)

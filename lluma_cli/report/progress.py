@@ -93,8 +93,7 @@ def readings(turns: list[TurnLog]) -> list[ProgressReading]:
         values: dict[str, Any] = raw_values if isinstance(raw_values, dict) else {}
         gauges: dict[str, Any] = raw_gauges if isinstance(raw_gauges, dict) else {}
         career = next((c.number for c in careers if c.first_turn <= log.turn <= c.last_turn), len(careers))
-        done, _, _ = (clock.now.turn or "").partition("/")
-        r = ProgressReading(turn=log.turn, career=career, game_turn=int(done) if done.isdigit() else None)
+        r = ProgressReading(turn=log.turn, career=career, game_turn=clock.now.fraction()[0] or None)
         r.stats = {k: v for k in STATS if (v := _number(values.get(k, ""))) is not None}
         energy = gauges.get("Energy")
         if isinstance(energy, int | float) and not isinstance(energy, bool):
