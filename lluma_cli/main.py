@@ -95,6 +95,13 @@ def _dispatch(argv: list[str]) -> int:
     if name not in COMMANDS:
         print(f"lluma: unknown command {name!r}\n\n{_usage()}", file=sys.stderr)
         return 2
+    from lluma_facts.registry import registry_day  # here, not at the top: `lluma --help` stays light
+
+    try:
+        registry_day()  # LLUMA_TODAY is read by every command that judges a model: a bad one is a start-up error
+    except ValueError as exc:
+        print(f"lluma {name}: {exc}", file=sys.stderr)
+        return 2
     target, _ = COMMANDS[name]
     module_name, func_name = target.split(":")
     problem = _adb_environment()

@@ -203,3 +203,11 @@ def test_usage_from_the_sdk_object_and_dicts_and_addition():
     assert total.total_input_tokens == 13 + 350 + 7000
     assert total.cache_hit_ratio == pytest.approx(7000 / 7363)
     assert Usage().cache_hit_ratio == 0.0
+
+
+def test_a_bad_lluma_today_is_one_line_and_exit_2(monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("LLUMA_TODAY", "30.11.2026")
+    assert cli.main(["models"]) == 2
+    err = capsys.readouterr().err
+    assert err == "lluma models: LLUMA_TODAY='30.11.2026' is not a day: write it as YYYY-MM-DD\n"
