@@ -371,7 +371,7 @@ class Planner:
             log = plan.log.steps[-1]
             reached = self.nav.screen(seen.out)
             log.reached = self.nav.map.label(reached.id, reached.name) if self.nav.enabled else reached.name
-            log.said = [t.text for t in seen.out.loose_texts][:SAID_MAX]
+            log.said = [*(t.text for t in seen.out.loose_texts), *(b.name for b in seen.out.buttons)][:SAID_MAX]
             self.nav.step_taken(here.out, sent, seen.out, log.seconds)
             past = self._past_hazards(plan, log, seen, actor, ctx_of, before_step)
             gate, seen = gate.then(past.gate), past.seen or seen

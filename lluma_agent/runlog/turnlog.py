@@ -167,7 +167,8 @@ class PlanStepLog(BaseModel):
     element: str = ""
     seconds: float = 0.0
     note: str = ""  # why the plan stopped here
-    # the reached screen's own words (its loose texts, the first SAID_MAX): what a record of the career reads of a
+    # the reached screen's own words (its loose texts, then its buttons' names: a placing drawn on a plate reads as a
+    # button; the first SAID_MAX): what a record of the career reads of a
     # screen no turn log shows (a race's result passed inside a plan: runlog/careers.py)
     said: list[str] = Field(default_factory=list)
 
