@@ -13,8 +13,9 @@ at least as often as without, no spend without the model in either run, events w
 turns (answered by the model or by its standing choice, event_choices.yaml).
 `--json` prints the same as one object (`with`, `without`, `check`).
 
-`--keep DIR` keeps both runs' folders (turn logs, maps) there; `--only with` plays one variant (a quick look, no
-check). The table ends with the model's decision calls by screen name, the figure that says where the next cut is.
+`--keep DIR` keeps both runs' folders (turn logs, maps) in a new or empty folder; `--only with` plays one variant (a
+quick look, no check). The table ends with the model's decision calls by screen name, the figure that says where
+the next cut is.
 
     .venv/bin/python bench/careers.py [--careers 2] [--career-turns 78] [--seed 11] [--parallel] [--json]
         [--keep DIR] [--only with|without]
@@ -23,10 +24,8 @@ check). The table ends with the model's decision calls by screen name, the figur
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
-import tempfile
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -35,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from navigation import screen_name, without_and_with  # noqa: E402  (bench/ is this script's own folder)
-from unattended import add_night_arguments, agree, night  # noqa: E402
+from unattended import add_night_arguments, agree, night, play_kept  # noqa: E402
 
 from lluma_agent.runlog.logread import load_run, turn_calls  # noqa: E402
 from lluma_agent.runlog.turnlog import TurnLog  # noqa: E402
@@ -179,14 +178,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep", type=Path, help="keep the runs' folders (turn logs, maps) in this folder")
     ap.add_argument("--only", choices=("with", "without"), help="play one variant only (no check)")
     args = ap.parse_args(argv)
-    if args.keep is not None:
-        args.keep.mkdir(parents=True, exist_ok=True)
-        result = bench(args, args.keep)
-    else:
-        with tempfile.TemporaryDirectory(prefix="lluma-careers-") as tmp:
-            result = bench(args, Path(tmp))
-    print(json.dumps(result) if args.json else table(result))
-    return 0
+    return play_kept(args, bench, table, "careers")
 
 
 if __name__ == "__main__":

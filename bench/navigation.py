@@ -19,11 +19,9 @@ with the map, model calls per career at most 60% of without, as many careers com
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
 import statistics
 import sys
-import tempfile
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -33,7 +31,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from unattended import add_night_arguments, night  # noqa: E402  (bench/ is this script's own folder)
+from unattended import add_night_arguments, night, play_kept  # noqa: E402  (bench/ is this script's own folder)
 
 from lluma_agent.config import LoopConfig  # noqa: E402
 from lluma_agent.loop.navigate import kept_for_model  # noqa: E402
@@ -209,18 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep", type=Path, default=None,
                     help="play into this folder and keep the runs' logs and maps (default: a temporary folder)")
     args = ap.parse_args(argv)
-    if args.keep is not None:
-        if args.keep.exists() and (not args.keep.is_dir() or any(args.keep.iterdir())):
-            print(f"bench/navigation.py: --keep {args.keep}: not an empty folder (the runs would mix with what "
-                  f"is there); name a new one", file=sys.stderr)
-            return 2
-        args.keep.mkdir(parents=True, exist_ok=True)
-        result = bench(args, args.keep)
-    else:
-        with tempfile.TemporaryDirectory(prefix="lluma-navigation-") as tmp:
-            result = bench(args, Path(tmp))
-    print(json.dumps(result) if args.json else table(result))
-    return 0
+    return play_kept(args, bench, table, "navigation")
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -127,6 +128,25 @@ def add_night_arguments(ap: argparse.ArgumentParser, careers: int = 3, career_tu
     ap.add_argument("--faults", type=float, default=FAULTS, help="device and API faults per turn")
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--json", action="store_true")
+
+
+def play_kept(args: argparse.Namespace, bench: Callable[[argparse.Namespace, Path], dict[str, Any]],
+              table: Callable[[dict[str, Any]], str], name: str) -> int:
+    """The tail of a bench that plays runs into a folder (bench/careers.py, bench/navigation.py): into `--keep` when
+    given (a new or empty folder: the runs would mix with what is there; exit 2 otherwise), else a temporary one;
+    the result printed as JSON or as the bench's table."""
+    if args.keep is not None:
+        if args.keep.exists() and (not args.keep.is_dir() or any(args.keep.iterdir())):
+            print(f"bench/{name}.py: --keep {args.keep}: not an empty folder (the runs would mix with what is there); "
+                  "name a new one", file=sys.stderr)
+            return 2
+        args.keep.mkdir(parents=True, exist_ok=True)
+        result = bench(args, args.keep)
+    else:
+        with tempfile.TemporaryDirectory(prefix=f"lluma-{name}-") as tmp:
+            result = bench(args, Path(tmp))
+    print(json.dumps(result) if args.json else table(result))
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:

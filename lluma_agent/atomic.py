@@ -15,10 +15,17 @@ from pathlib import Path
 
 
 def atomic_write_bytes(path: Path | str, data: bytes) -> None:
-    path = Path(path)
+    _replace(Path(path), data)
+
+
+def _replace(path: Path, data: bytes, mode: int | None = None) -> None:
+    """Write `data` to a temp file beside `path` (`mode` set on it when given, else mkstemp's 0600), fsync it, and
+    rename it over `path`; the temp file is removed when anything fails."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        if mode is not None:
+            os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
@@ -97,21 +104,7 @@ def write_output(path: Path | str, data: bytes) -> Path:
         if not stat.S_ISREG(st.st_mode):
             raise OSError(errno.EINVAL, "not a regular file (refused: only a regular file is replaced)", str(path))
         mode = stat.S_IMODE(st.st_mode)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        os.fchmod(fd, mode)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
+    _replace(target, data, mode)
     return target
 
 

@@ -8,15 +8,13 @@ the map's sibling, `memory.events.json`.
 
 from __future__ import annotations
 
-import argparse
-import json
-import sys
 from pathlib import Path
 from typing import Any
 
 from lluma_agent.navmap import MapError
 from lluma_agent.navmap.events import EventBook
 from lluma_agent.navmap.jsonfile import BookError
+from lluma_cli.report.bookview import BookView
 from lluma_cli.report.eventdata import find_book, ordered, read_book, rows
 
 
@@ -39,18 +37,8 @@ def as_text(book: EventBook, path: Path) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="lluma events", description=__doc__.splitlines()[0])
-    ap.add_argument("dir", nargs="?", type=Path, default=None,
-                    help="a run folder, a memory folder, the map file or the event book (default: the book beside "
-                         "the map `lluma map` reads)")
-    ap.add_argument("--json", action="store_true", help="one JSON object: the book's path and its events")
-    args = ap.parse_args(argv)
-    try:
-        path = find_book(args.dir)
-        book = read_book(path)
-    except (MapError, BookError) as exc:
-        print(f"lluma events: {exc}", file=sys.stderr)
-        return 1
-    print(json.dumps(as_json(book, path), indent=2, ensure_ascii=False) if args.json else as_text(book, path))
-    return 0
+VIEW = BookView("lluma events", __doc__ or "", json_help="one JSON object: the book's path and its events",
+                dir_help="a run folder, a memory folder, the map file or the event book (default: the book beside the "
+                         "map `lluma map` reads)",
+                find=find_book, read=read_book, errors=(MapError, BookError), as_json=as_json, as_text=as_text)
+main = VIEW.main

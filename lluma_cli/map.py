@@ -11,13 +11,11 @@ the newest run's under `logs.dir` (as `lluma memory` finds the newest run's memo
 
 from __future__ import annotations
 
-import argparse
-import json
-import sys
 from pathlib import Path
 from typing import Any
 
 from lluma_agent.navmap import MapError, ScreenMap
+from lluma_cli.report.bookview import BookView
 from lluma_cli.report.mapdata import WayOut, find_map, interruptions, name_of, ordered_screens, read_map, way_out
 
 
@@ -60,18 +58,8 @@ def as_text(m: ScreenMap, path: Path) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="lluma map", description=__doc__.splitlines()[0])
-    ap.add_argument("dir", nargs="?", type=Path, default=None,
-                    help="a run folder, a memory folder or the map file (default: the map beside memory.dir, else "
-                         "the newest run's under logs.dir)")
-    ap.add_argument("--json", action="store_true", help="one JSON object: screens and transitions")
-    args = ap.parse_args(argv)
-    try:
-        path = find_map(args.dir)
-        m = read_map(path)
-    except MapError as exc:
-        print(f"lluma map: {exc}", file=sys.stderr)
-        return 1
-    print(json.dumps(as_json(m, path), indent=2, ensure_ascii=False) if args.json else as_text(m, path))
-    return 0
+VIEW = BookView("lluma map", __doc__ or "", json_help="one JSON object: screens and transitions",
+                dir_help="a run folder, a memory folder or the map file (default: the map beside memory.dir, else the "
+                         "newest run's under logs.dir)",
+                find=find_map, read=read_map, errors=(MapError,), as_json=as_json, as_text=as_text)
+main = VIEW.main

@@ -230,25 +230,23 @@ class Actor:
         """An input rung of the ladder (`back`, `safe_tap`): the coordinator's own input, no model call (call None).
         Its tool is the registry's, or one of the ladder's own (LADDER_TOOLS: not offered to the model)."""
         tool = cast(InputTool, LADDER_TOOLS.get(step.tool) or self.tools.get(step.tool))
-        note = say(step.said, reason=reason, rung=step.name, tool=tool.name)
-        try:
-            planned = tool.plan(tool.args(), ctx.vision)
-        except ActionError as exc:
-            return Acted(errors=[f"{note}; nothing sent ({exc}); no model call this turn"])
-        if refused := self._alone(planned, ctx.vision):
-            return refused
-        return Acted(errors=[f"{note}; no model call this turn"]).then(
-            self._send(tool, None, planned, frame, ctx, note=f"{note}; "))
+        return self._own_input(tool, tool.args(), frame, ctx, say(step.said, reason=reason, rung=step.name,
+                                                                  tool=tool.name))
 
     def press_own(self, name: str | None, frame: Frame, ctx: ToolContext, note: str) -> Acted:
         """Press the button `name` for the coordinator (call None, no model call), through the guard and the gate."""
         if name is None:
             return Acted(errors=[f"{note}: no button to press; nothing sent"])
         tool = cast(InputTool, self.tools.get("pressButton"))
+        return self._own_input(tool, tool.args.model_validate({"name": name}), frame, ctx, note)
+
+    def _own_input(self, tool: InputTool, args: Args, frame: Frame, ctx: ToolContext, note: str) -> Acted:
+        """The coordinator's own input (a rung, a press of its own), said in `note`: planned here, through the guard
+        and the spend gate, sent with no model call this turn."""
         try:
-            planned = tool.plan(tool.args.model_validate({"name": name}), ctx.vision)
+            planned = tool.plan(args, ctx.vision)
         except ActionError as exc:
-            return Acted(errors=[f"{note}: {exc}; nothing sent"])
+            return Acted(errors=[f"{note}; nothing sent ({exc}); no model call this turn"])
         if refused := self._alone(planned, ctx.vision):
             return refused
         return Acted(errors=[f"{note}; no model call this turn"]).then(
