@@ -26,6 +26,7 @@ from lluma_agent.context.knowledge import Knowledge
 from lluma_agent.device.app import GameApp
 from lluma_agent.device.protocol import Frame, FrameError, InputUnknown
 from lluma_agent.device.settle import settle
+from lluma_agent.loop import parts
 from lluma_agent.loop.coordinator import Coordinator
 from lluma_agent.loop.gated import InTheLoop
 from lluma_agent.loop.layouts import ContextLayout
@@ -187,13 +188,13 @@ def loop(tmp: Path, phone: FakePhone, model: ScriptedModel, tools: ToolRegistry 
     for key, value in (settings or {}).items():
         section, name = key.split("__")
         setattr(getattr(cfg, section), name, value)
-    return Coordinator(
+    return Coordinator(parts.make(
         cfg, device=phone, vision=FakeVision(phone), model=model,
         memory=MemoryStore(tmp / memory, cfg.memory.budget_tokens), logger=TurnLogger(tmp / logs),
         system_prompt="You play the game.", tools=tools, settle=settle, layout=layout,
         app=GameApp(phone, cfg.game) if app else None, clock=clock, notifier=notifier, person=person,
-        knowledge=knowledge, on_turn=on_turn,
-    )
+        knowledge=knowledge,
+    ), on_turn=on_turn)
 
 
 class FakeClock(Clock):

@@ -65,6 +65,11 @@ OWN_RUNGS = tuple(r.name for r in LADDER if r.own)  # the coordinator's own, one
 ENDS = ("over", "pause")  # a ladder climbed in vain: from the bottom again (over), or the run pauses
 
 
+def own_rungs(can_restart: bool) -> list[Rung]:
+    """The rungs the coordinator takes itself, bottom to top (a restart only where the game can be started)."""
+    return [r for r in LADDER if r.own and (r.does != "restart" or can_restart)]
+
+
 def rung(name: str) -> Rung:
     """The ladder's rung `name` (KeyError for one the ladder does not have)."""
     for r in LADDER:
@@ -166,7 +171,7 @@ class StuckDetector:
         time, so failed ladders in a checkpoint still count in a resumed run's window."""
         if max_cycles == 0:
             return Climb(rung="pause")
-        rungs = [r.name for r in LADDER if r.own and (r.does != "restart" or can_restart)]
+        rungs = [r.name for r in own_rungs(can_restart)]
         self.calm = 0
         if self.climbed < len(rungs):
             self.climbed += 1

@@ -24,7 +24,7 @@ from lluma_agent.context.knowledge import Knowledge
 from lluma_agent.device.android import Device
 from lluma_agent.device.app import GameApp, gist
 from lluma_agent.device.settle import settle
-from lluma_agent.loop import setup
+from lluma_agent.loop import parts, setup
 from lluma_agent.loop.careers import CareerTracker
 from lluma_agent.loop.checkpoint import Checkpointer, EnvState
 from lluma_agent.loop.coordinator import Coordinator
@@ -228,25 +228,10 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
                             say=None if quiet else lambda line: print(line, file=out, flush=True))
     if resume is not None:
         careers.replay(_readable_turns(run))  # the turns before the checkpoint: counting goes on where it was
-    coordinator = Coordinator(
-        cfg,
-        device=device,
-        vision=vision,
-        model=model,
-        memory=memory,
-        logger=logger,
-        system_prompt=prompt,
-        settle=settle,
-        on_turn=on_turn,
-        knowledge=load_knowledge(cfg),
-        app=GameApp(device, cfg.game),
-        layout=layout,
-        clock=clock,
-        notifier=notifier,
-        careers=careers,
-        person=person,
-        requests=cfg.logs.dir,
-    )
+    coordinator = Coordinator(parts.make(
+        cfg, device=device, vision=vision, model=model, memory=memory, logger=logger, system_prompt=prompt,
+        settle=settle, knowledge=load_knowledge(cfg), app=GameApp(device, cfg.game), layout=layout, clock=clock,
+        notifier=notifier, careers=careers, person=person, requests=cfg.logs.dir), on_turn=on_turn)
     if resume is not None:
         restore(resume, coordinator)
         coordinator.progress.restore(resume.checkpoint.progress, _readable_turns(run))

@@ -5,11 +5,7 @@
   waits in the map itself (`ScreenMap.pending`), so a resumed run completes it. The map is saved after each turn.
 - Where you are: the current turn's notes get one `<map>` line, the screen's name and its known ways out; past
   turns keep their compact form (notes are not kept in history).
-- `goTo(screen)`: the tool plans step 1 here (`first_step`); once the actor has sent it like any input, `after_act`
-  walks the rest: each step's recorded action planned on the fresh reading and sent through the actor like the
-  model's input (the guard, a person in the loop, the stale-frame check, the wait after an unanswered input), the
-  screen read and compared with the map's. A surprise, a screen that may spend, the guard, a person's veto or stop, a
-  failing device or an unanswered input ends the walk; the model is told what happened and where it is, next turn.
+- `goTo(screen)`: walked by loop/walk.py on this map (step 1 the model's input, the rest checked step by step).
 - Never a spend: no routine pass and no goTo step presses on a screen whose reading may spend (the spend gate,
   tools/spending.py: what the reading says the screen asks to spend, a never-autopilot word in its title).
 - Routine passes (`loop.autopilot`): a screen whose map shows one way out taken as before, with nothing to choose on
@@ -17,6 +13,8 @@
   of a dialog the model's own input opened: that is the game's); a loading screen that outlasted observe's waits
   is waited out. The next model turn is told (`[passed without asking: ...]`). A pass that did not go as the map
   said hands the next turn to the model. The guard and a person in the loop see every pass.
+- A dialog over the game (a known one a night brings, or one the map saw come over several screens) is passed by one
+  rule, `hazard`, wherever it meets the coordinator's own presses: after a survey's raise and between a plan's steps.
 
 With `map.enabled: false` nothing here runs: no file, no note, no tool.
 """
@@ -33,10 +31,10 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from lluma_agent.config import Config
-from lluma_agent.device.protocol import DeviceError, Frame, Phone
+from lluma_agent.device.protocol import Frame, Phone
 from lluma_agent.device.settle import Settle
 from lluma_agent.loop.acting import Acted, Actor, Effect
-from lluma_agent.loop.observe import VisionLike, observe
+from lluma_agent.loop.observe import VisionLike
 from lluma_agent.loop.stop import StopFlag
 from lluma_agent.loop.turn import Notes, Observation
 from lluma_agent.navmap import PendingStep, ScreenMap, Transition
@@ -44,8 +42,8 @@ from lluma_agent.navmap.actions import ActionKey, key_of, readable
 from lluma_agent.navmap.model import Routine
 from lluma_agent.navmap.shared import SharedBook
 from lluma_agent.navmap.store import MAP
-from lluma_agent.runlog.turnlog import ActionLog, NavigationStep, RoutineLog
-from lluma_agent.tools.actions import ActionError, InputTool, PlannedAction, element_of
+from lluma_agent.runlog.turnlog import ActionLog, RoutineLog
+from lluma_agent.tools.actions import ActionError, InputTool, PlannedAction
 from lluma_agent.tools.goto import GoTo
 from lluma_agent.tools.registry import default_tools
 from lluma_agent.tools.spending import SpendGate, words
@@ -77,31 +75,12 @@ _log = logging.getLogger(__name__)
 
 
 @dataclass
-class Walked:
-    """What `after_act` did after a goTo's first step: the turn's input as the model will read of it (the walk's
-    account pending, with what the gate said on the way), what the guard refused on the way, the steps walked."""
-
-    acted: Acted
-    guarded: list[str]
-    steps: list[NavigationStep]
-
-
-@dataclass
 class Passed:
     """A routine pass (no model call): the input sent (pending like the model's) and its log."""
 
     acted: Acted
     log: RoutineLog
     later: bool = False  # a notice that says to come back later, waited after (its loop is the game's)
-
-
-@dataclass
-class Route:
-    """A goTo walk planned by `first_step`: where to, the map's steps, and what step 1's tap meant."""
-
-    target: str
-    steps: list[Transition]
-    element: str
 
 
 def _worded(name: str) -> bool:
@@ -197,7 +176,6 @@ class Navigator:
         self.map, self.notice = self.file.open() if self.enabled else (ScreenMap(), "")
         if self.notice:
             _log.warning("screen map: %s", self.notice)
-        self.route: Route | None = None
         self.passed: list[str] = []  # routine passes the model has not been told of
         self.in_row = 0  # routine passes since the model's last turn
         self.hold = False  # a pass went other than the map said: the model takes the next turn
@@ -251,7 +229,7 @@ class Navigator:
                 effect.note = ""  # told once, in the passed line
         return told
 
-    def _pend(self, action: ActionKey, out: VisionOutput, expected: str | None = None, routine: bool = False,
+    def pend(self, action: ActionKey, out: VisionOutput, expected: str | None = None, routine: bool = False,
               why: str = "") -> None:
         self.map.pending = PendingStep(src=self.screen(out).id, action=action.key, tool=action.tool, args=action.args,
                                        sent_at=self.clock.wall(), run=self.run, expected=expected, routine=routine,
@@ -290,7 +268,7 @@ class Navigator:
     def far(self, here: str, near: set[str]) -> list[str]:
         """Up to `map.far_shown` screens a goTo walks to from `here` in two or more steps, the most seen first."""
         m = self.cfg.map
-        walks = self.map.walks(here, m.min_uses, m.min_rate, usable=self._walkable)
+        walks = self.map.walks(here, m.min_uses, m.min_rate, usable=self.walkable)
         by_seen = sorted(self.map.screens, key=lambda sid: -self.map.screens[sid].seen)
         far = [sid for sid in by_seen if sid not in near and 1 < len(walks.get(sid, ())) <= m.max_steps]
         return [self.map.label(sid) for sid in far[: m.far_shown]]
@@ -303,20 +281,14 @@ class Navigator:
         self.passed, self.in_row, self.hold, self.surprised = [], 0, False, False
         return replace(notes, lines=[*notes.lines, *lines, self.where(out)])
 
-    # ---- goTo ---------------------------------------------------------------------------------------------
-    def _walkable(self, edge: Transition) -> bool:
-        """Never walk through an action that spends or chooses (loop.never_autopilot words in its target)."""
-        return not self._never(edge.args.get("name", ""))
-
+    # ---- the map's steps ---------------------------------------------------------------------------------------------
     def walkable(self, edge: Transition) -> bool:
-        """An edge a walk may take, for the coordinator's other sequences (a plan's goto)."""
-        return self._walkable(edge)
+        """An edge a walk may take: never an action that spends or chooses (loop.never_autopilot words in its target).
+        The coordinator's other sequences (a plan's goto, a survey's lead-in) ask it too."""
+        return not self._never(edge.args.get("name", ""))
 
     def step_tool(self, edge: Transition, out: VisionOutput) -> tuple[InputTool, PlannedAction]:
         """The map's step `edge` planned on the screen `out` reads (ActionError when it cannot be taken here)."""
-        return self._plan(edge, out)
-
-    def _plan(self, edge: Transition, out: VisionOutput) -> tuple[InputTool, PlannedAction]:
         tool = self.tools.get(edge.tool)
         if not isinstance(tool, InputTool) or isinstance(tool, GoTo):
             raise ActionError(f"the map's step {readable(edge.action)} has no tool to take it ({edge.tool!r})")
@@ -327,127 +299,6 @@ class Navigator:
         listed = ", ".join(self.map.label(s) for s in screens[:KNOWN_SHOWN])
         more = f" (+{len(screens) - KNOWN_SHOWN} more)" if len(screens) > KNOWN_SHOWN else ""
         return (listed + more) or "none yet"
-
-    def first_step(self, screen: str, vision: VisionOutput) -> PlannedAction:
-        """goTo's plan (tools/goto.py Router): step 1 of the shortest known path, labelled `goTo(<screen>)`."""
-        self.route = None
-        here, target = self.screen(vision).id, self.map.find(screen)
-        if target is None:
-            raise ActionError(f"no screen {screen!r} on the map; known screens: {self.known()}")
-        if target == here:
-            raise ActionError(f"already on {self.map.label(here)}")
-        m = self.cfg.map
-        steps = self.map.path(here, target, m.min_uses, m.min_rate, usable=self._walkable)
-        if steps is None:
-            ways = ", ".join(f"{readable(t.action)} -> {self.map.label(t.dst)}" for t in self.map.ways_out(here))
-            raise ActionError(f"no known way from {self.map.label(here)} to {self.map.label(target)} yet; ways out "
-                              f"of here: {ways or 'none known'}")
-        if len(steps) > m.max_steps:
-            raise ActionError(f"the way to {self.map.label(target)} takes {len(steps)} steps, more than map.max_steps "
-                              f"({m.max_steps}); go part of the way first")
-        if why := self.gate.why(vision):
-            raise ActionError(f"goTo never presses on a screen that may spend something ({why}): choose here "
-                              "yourself")
-        _tool, planned = self._plan(steps[0], vision)
-        self.route = Route(target, steps, element_of(planned))
-        return planned.model_copy(update={"tool": GoTo.name, "target": self.map.label(target),
-                                          "note": f"of {len(steps)}: {readable(steps[0].action)}"})
-
-    def after_act(self, acted: Acted, reading: Observation, actor: Actor, ctx: ToolContext,
-                  before_step: Callable[[str], bool] | None = None) -> Walked | None:
-        """After the model's action was sent: walk a goTo's remaining steps (returned), or wait for where the action
-        leads (None). Each later step goes out through `actor` like the model's input (the guard, a person in the
-        loop, the stale-frame check, the wait after an unconfirmed input), planned on its own reading (`ctx` with
-        that reading); `before_step` (`--step`) is asked before each."""
-        route, self.route = self.route, None
-        if not self.enabled or acted.action is None or acted.pending is None:
-            return None
-        if acted.action.tool == GoTo.name and route is not None:
-            steps, summary, gate = self.walk(route, acted, reading, actor, ctx, before_step)
-            # the walk's account is what the model reads next turn, on the screen it stopped at when it stopped short
-            self.surprise(not (steps and steps[-1].ok and steps[-1].step == len(route.steps)))
-            pending = acted.pending.model_copy(update={"description": summary})
-            return Walked(acted.then(gate).model_copy(update={"pending": pending}), gate.guarded, steps)
-        if (key := key_of(acted.action, reading.out)) is not None:
-            self._pend(key, reading.out)
-        return None
-
-    def walk(self, route: Route, acted: Acted, reading: Observation, actor: Actor, ctx: ToolContext,
-             before_step: Callable[[str], bool] | None = None) -> tuple[list[NavigationStep], str, Acted]:
-        """Steps 2..n of a goTo whose step 1 was just sent: each checked against the map, sent through `actor`;
-        stops at a surprise. Returns the steps, what the model is told, and what the gate said on the way (a
-        person's answers, the guard's refusals; no action and nothing pending)."""
-        n, target = len(route.steps), self.map.label(route.target)
-        steps: list[NavigationStep] = []
-        gate = Acted()
-        point = acted.action.point if acted.action else None
-        unknown = acted.action is not None and acted.action.outcome == "unknown"
-        element, sent_at, here = route.element, self.clock.wall(), reading
-        for i, edge in enumerate(route.steps):
-            step = NavigationStep(target=target, step=i + 1, of=n, action=edge.action,
-                                  expected=self.map.label(edge.dst))
-            if i > 0:
-                if unknown:  # the last tap was never answered: it may land late, on whatever shows then
-                    steps[-1].note = "its input was sent and never answered: the walk stops here"
-                    break
-                tool, planned, why = self._next(edge, here.out)
-                if planned is None or tool is None:
-                    steps.append(step.model_copy(update={"note": why}))
-                    break
-                if before_step is not None and not before_step(f"goTo({target}) step {i + 1} of {n}: "
-                                                               f"{readable(edge.action)}"):
-                    gate = gate.then(Acted(stop=True, person=f"stopped the run at goTo({target}) step {i + 1}"))
-                    steps.append(step.model_copy(update={"note": "a person asked the run to stop"}))
-                    break
-                done = actor.take(tool, planned, here.frame, replace(ctx, vision=here.out, frame=here.frame.image))
-                gate = gate.then(Acted(errors=done.errors, person=done.person, stop=done.stop,
-                                       person_s=done.person_s, guarded=done.guarded))
-                if done.action is None or done.pending is None:
-                    why = "; ".join(done.errors) or done.person or "nothing was sent"
-                    steps.append(step.model_copy(update={"note": f"not sent ({why})"}))
-                    break
-                sent_at, point, element = self.clock.wall(), done.action.point, element_of(planned)
-                unknown = done.action.outcome == "unknown"
-            step.point, step.element = point, element
-            try:
-                here = observe(self.device, self.vision, self.settle, self.cfg.device)
-            except DeviceError as exc:
-                steps.append(step.model_copy(update={"note": f"the device failed ({exc})"}))
-                break
-            now, reached = self.clock.wall(), self.screen(here.out)
-            self.map.see(reached.id, reached.name, now)
-            self.map.record(edge.src, edge.action, reached.id, now - sent_at, now, edge.tool, edge.args,
-                            expected=edge.dst)
-            step.reached, step.ok, step.seconds = self.map.label(reached.id), reached.id == edge.dst, now - sent_at
-            steps.append(step)
-            if not step.ok:
-                step.note = "a surprise: the screen reached is not the one the map expected"
-                break
-        return steps, self._told(target, steps, n), gate
-
-    def _next(self, edge: Transition, out: VisionOutput) -> tuple[InputTool | None, PlannedAction | None, str]:
-        """A later step's tool and action on the fresh reading, or None and why the walk stops here."""
-        if self.stop.requested:
-            return None, None, "a person asked the run to stop"
-        if why := self.gate.why(out):
-            return None, None, f"the screen may spend something ({why}): the choice is yours"
-        try:
-            tool, planned = self._plan(edge, out)
-        except ActionError as exc:
-            return None, None, f"its action cannot be taken here ({exc})"
-        return tool, planned, ""
-
-    def _told(self, target: str, steps: list[NavigationStep], n: int) -> str:
-        """What the model reads next turn: the walk, step by step, and where it ended."""
-        done = "; ".join(f"{readable(s.action)} -> {s.reached or '?'}" for s in steps if s.reached)
-        last = steps[-1] if steps else None
-        if last is not None and last.ok and last.step == n:
-            return f"goTo({target}): walked {n} step(s) ({done}); you are on {target}"
-        where = next((s.reached for s in reversed(steps) if s.reached), "")
-        why = last.note if last is not None else "nothing was walked"
-        return (f"goTo({target}): stopped at step {last.step if last else 1} of {n} ({why}; expected "
-                f"{last.expected if last else target}); walked: {done or 'nothing'}; "
-                f"you are on {where or 'the screen shown'}")
 
     # ---- routine passes ------------------------------------------------------------------------------------
     def _never(self, label: str) -> str:
@@ -494,15 +345,6 @@ class Navigator:
         return here.kind == "dialog" and (len(self.map.came_from(here.id)) >= COMES_OVER
                                           or len(self.map.came_by(here.id)) >= COMES_AFTER)
 
-    def pass_or_tell(self, reading: Observation, notes: Notes, turn: int, actor: Actor, ctx: ToolContext,
-                     sleep: Callable[[float], float], standing: tuple[str, str] | None = None
-                     ) -> tuple[Passed | None, Notes]:
-        """A routine screen passed (its input, the notes as they were), or the model's turn: its notes told where it
-        is and what was passed without it (`tell`). `standing`: an event's choice the model's standing choices name
-        (the choice, the rule's words), pressed like a known dialog's dismissal."""
-        passed = self.routine_pass(reading, notes.stuck.level, turn, actor, ctx, sleep, standing=standing)
-        return (passed, notes) if passed is not None else (None, self.tell(notes, reading.out))
-
     def routine_pass(self, reading: Observation, stuck: str, turn: int, actor: Actor, ctx: ToolContext,
                      sleep: Callable[[float], float], hazard_only: bool = False,
                      standing: tuple[str, str] | None = None) -> Passed | None:
@@ -531,10 +373,11 @@ class Navigator:
         # where a screen's one way on leads is the game's when the model asked for it (a confirm of its choice) or
         # when nothing else can be pressed there (a title's tap to start, a notice's OK): anywhere but here will do
         over = known is not None or self.over_game(here)
-        if hazard_only and not over:
-            return None
-        way = self.map.routine(here.id, self.cfg.map.routine_after, closing=self.confirming or over or one_way_on(out))
-        if way is None and (seen := self.first_sight(out, known)) is not None and not any(
+        if hazard_only:  # a dialog over the game, passed as between a plan's steps (`hazard`)
+            way = self.hazard(out)
+        elif (way := self.map.routine(here.id, self.cfg.map.routine_after,
+                                      closing=self.confirming or over or one_way_on(out))) is None and (
+                seen := self.first_sight(out, known)) is not None and not any(
                 t.loop and t.streak for t in self.map.taken(here.id, seen.action)):  # not a press seen to do nothing
             way = seen
         if way is None:
@@ -580,18 +423,23 @@ class Navigator:
             return None
         return tool, planned
 
-    def hazard_way(self, out: VisionOutput) -> tuple[InputTool, PlannedAction] | None:
-        """The press that dismisses a dialog over the game (a known one a night brings, or one the map saw come
-        over several screens and knows the way out of), planned on `out`; None for any other screen. What a plan
-        or a survey meets between two of its presses, passed as at any time."""
+    def hazard(self, out: VisionOutput) -> Routine | None:
+        """The way that passes a dialog over the game (a known one a night brings: its dismissal; one the map saw come
+        over several screens: the way out it knows), or None for any other screen. The one rule for a hazard met
+        between the coordinator's own presses: after a survey's raise (`routine_pass(hazard_only)`, pending like any
+        pass) and between a plan's steps (`hazard_way`, checked at once)."""
         if not (self.enabled and self.cfg.loop.autopilot):
             return None
         here, known = self.screen(out), self.known_dialog(out)
         if known is None and not self.over_game(here):
             return None
-        way = self.first_sight(out, known) if known is not None else self.map.routine(
+        return self.first_sight(out, known) if known is not None else self.map.routine(
             here.id, self.cfg.map.routine_after, closing=True)
-        return None if way is None else self._ready(way, out, True, plain=known is not None)
+
+    def hazard_way(self, out: VisionOutput) -> tuple[InputTool, PlannedAction] | None:
+        """`hazard`'s way planned on `out` when the reading lets the coordinator press it alone, else None."""
+        way = self.hazard(out)
+        return None if way is None else self._ready(way, out, True, plain=self.known_dialog(out) is not None)
 
     def _passed(self, out: VisionOutput, acted: Acted, key: ActionKey, expected: str | None, uses: int,
                 why: str = "") -> Passed:
@@ -601,5 +449,5 @@ class Navigator:
         if acted.pending is None:  # refused by the guard, vetoed, not sent: the model takes the next turn
             self.surprise()
         else:
-            self._pend(key, out, expected, routine=True, why=why)
+            self.pend(key, out, expected, routine=True, why=why)
         return Passed(acted, log)

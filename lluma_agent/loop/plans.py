@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -28,7 +27,8 @@ from rapidfuzz import fuzz
 
 from lluma_agent import safeload, yamlsafe
 from lluma_agent.config import Config
-from lluma_agent.loop.acting import Acted, Actor
+from lluma_agent.loop.acting import Acted
+from lluma_agent.loop.followup import Followed, Hands
 from lluma_agent.loop.navigate import Navigator
 from lluma_agent.loop.observe import observe
 from lluma_agent.loop.steps import Stepper
@@ -38,7 +38,6 @@ from lluma_agent.memory.store import MemoryStore
 from lluma_agent.navmap.actions import readable
 from lluma_agent.runlog.turnlog import SAID_MAX, ActionLog, PlanLog, PlanStepLog
 from lluma_agent.tools.actions import ActionError, InputTool, PlannedAction, element_of
-from lluma_agent.tools.toolkit import ToolContext
 from lluma_vision.facts.raised import raised
 from lluma_vision.models import VisionOutput
 
@@ -209,15 +208,6 @@ class Plan:
     presses: int = 0
 
 
-@dataclass
-class Ran:
-    """What the plan did after its first press: the model's pending input told the whole account."""
-
-    acted: Acted
-    log: PlanLog
-    guarded: list[str]
-
-
 class Planner:
     def __init__(self, cfg: Config, nav: Navigator, stepper: Stepper, memory: MemoryStore) -> None:
         self.cfg, self.nav, self.stepper, self.memory = cfg, nav, stepper, memory
@@ -350,12 +340,20 @@ class Planner:
                                      f"{press.selects} raised" or "")
 
     # ---- the rest (after the first press was sent) -------------------------------------------------------------
-    def after_act(self, acted: Acted, reading: Observation, actor: Actor, ctx_of: Callable[[Observation], ToolContext],
-                  before_step: Callable[[str], bool] | None) -> Ran | None:
-        """The plan's later steps, once its first press was sent by the actor; None when this turn ran no plan."""
+    def follow(self, acted: Acted, reading: Observation, hands: Hands) -> Followed | None:
+        """The plan's later steps, once its first press was sent by the actor (a surprise gives the model the next
+        turn, where it is); None when this turn ran no plan and nothing is to be said of the procedures file."""
+        told = self.told()  # the model's procedures file left out: said once
         plan, self.plan = self.plan, None
         if plan is None or acted.action is None or acted.action.tool != "runPlan" or acted.pending is None:
-            return None
+            return Followed(acted, failures=told) if told else None
+        done = self._rest(plan, acted, reading, hands)
+        self.nav.surprise(plan.log.surprise)
+        return Followed(done, plan=plan.log, failures=told)
+
+    def _rest(self, plan: Plan, acted: Acted, reading: Observation, hands: Hands) -> Acted:
+        """Steps 2..n, each checked; the turn's input with the plan's account pending."""
+        assert acted.action is not None
         press, gate = plan.first, Acted()
         first = plan.log.steps[0]
         first.point, first.element = acted.action.point, element_of(press.planned)
@@ -373,7 +371,7 @@ class Planner:
             log.reached = self.nav.map.label(reached.id, reached.name) if self.nav.enabled else reached.name
             log.said = [*(t.text for t in seen.out.loose_texts), *(b.name for b in seen.out.buttons)][:SAID_MAX]
             self.nav.step_taken(here.out, sent, seen.out, log.seconds)
-            past = self._past_hazards(plan, log, seen, actor, ctx_of, before_step)
+            past = self._past_hazards(plan, log, seen, hands)
             gate, seen = gate.then(past.gate), past.seen or seen
             if past.stop:
                 here = seen
@@ -401,8 +399,8 @@ class Planner:
             press = nxt
             step = PlanStepLog(step=len(plan.log.steps) + 1, action=press.label, expected=self._expected(press))
             plan.log.steps.append(step)
-            done = self.stepper.step(press.tool, press.planned, here, ctx_of(here), actor,
-                                     f"runPlan({plan.name}) step {step.step}: {press.label}", before_step)
+            done = self.stepper.step(press.tool, press.planned, here, hands,
+                                     f"runPlan({plan.name}) step {step.step}: {press.label}")
             gate = gate.then(done.gate)
             step.point, step.element, step.seconds, step.note = done.point, done.element, done.seconds, done.note
             if done.seen is None or done.note or done.action is None:
@@ -411,11 +409,9 @@ class Planner:
         plan.log.surprise = not plan.log.done
         summary = self._told(plan.log, here)
         pending = acted.pending.model_copy(update={"description": summary}) if acted.pending else None
-        return Ran(acted.then(gate).model_copy(update={"pending": pending}), plan.log, gate.guarded)
+        return acted.then(gate).model_copy(update={"pending": pending})
 
-    def _past_hazards(self, plan: Plan, log: PlanStepLog, seen: Observation, actor: Actor,
-                      ctx_of: Callable[[Observation], ToolContext], before_step: Callable[[str], bool] | None
-                      ) -> Past:
+    def _past_hazards(self, plan: Plan, log: PlanStepLog, seen: Observation, hands: Hands) -> Past:
         """A dialog over the game that came over the step just taken (a connection error, a date change: the known
         ones, or one the map saw over several screens) dismissed as at any time, through the same gate, so the plan
         goes on where the game was. Each dismissal is a step of the plan's log, with its tap (what the phone
@@ -429,9 +425,8 @@ class Planner:
             step = PlanStepLog(step=len(plan.log.steps) + 1, action=f"pass {name}: {ready[1].label}",
                                note=f"{name} came over step {log.step}")
             plan.log.steps.append(step)
-            done = self.stepper.step(*ready, seen, ctx_of(seen), actor,
-                                     f"runPlan({plan.name}): {name} came over step {log.step}: {ready[1].label}",
-                                     before_step)
+            done = self.stepper.step(*ready, seen, hands,
+                                     f"runPlan({plan.name}): {name} came over step {log.step}: {ready[1].label}")
             past.gate = past.gate.then(done.gate)
             step.point, step.element, step.seconds = done.point, done.element, done.seconds
             if done.seen is None or done.note or done.action is None:

@@ -15,14 +15,14 @@ from dataclasses import dataclass, field
 from lluma_agent.config import Config
 from lluma_agent.device.protocol import DeviceError, Phone
 from lluma_agent.device.settle import Settle
-from lluma_agent.loop.acting import Acted, Actor
+from lluma_agent.loop.acting import Acted
+from lluma_agent.loop.followup import Hands
 from lluma_agent.loop.observe import VisionLike, observe
 from lluma_agent.loop.turn import Observation
 from lluma_agent.runlog.turnlog import ActionLog
 from lluma_agent.tools.actions import ActionError, InputTool, PlannedAction, element_of
 from lluma_agent.tools.registry import default_tools
 from lluma_agent.tools.spending import SpendGate
-from lluma_agent.tools.toolkit import ToolContext
 from lluma_facts.clock import Clock
 from lluma_vision.models import VisionOutput
 
@@ -57,17 +57,17 @@ class Stepper:
             raise ActionError("no pressButton tool")
         return tool, tool.plan(tool.args.model_validate({"name": name}), out)
 
-    def step(self, tool: InputTool, planned: PlannedAction, here: Observation, ctx: ToolContext, actor: Actor,
-             what: str, before_step: Callable[[str], bool] | None, look: bool = True) -> Stepped:
+    def step(self, tool: InputTool, planned: PlannedAction, here: Observation, hands: Hands, what: str,
+             look: bool = True) -> Stepped:
         """Send `planned` on `here` through the gate and read where it led (`look` False: the next turn reads it)."""
         if self.stopping():
             return Stepped(note="a person asked the run to stop")
         if why := self.gate.why(here.out):
             return Stepped(note=f"the screen may spend something ({why}): the choice is the model's")
-        if before_step is not None and not before_step(what):
+        if hands.before_step is not None and not hands.before_step(what):
             return Stepped(gate=Acted(stop=True, person=f"stopped the run at {what}"),
                            note="a person asked the run to stop")
-        done = actor.take(tool, planned, here.frame, ctx)
+        done = hands.actor.take(tool, planned, here.frame, hands.ctx_of(here))
         gate = Acted(errors=done.errors, person=done.person, stop=done.stop, person_s=done.person_s,
                      guarded=done.guarded)
         if done.action is None or done.pending is None:

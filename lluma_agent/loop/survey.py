@@ -22,15 +22,15 @@ from PIL import Image
 from rapidfuzz import fuzz
 
 from lluma_agent.config import Config
-from lluma_agent.loop.acting import Acted, Actor
+from lluma_agent.loop.acting import Acted
+from lluma_agent.loop.followup import Followed, Hands
 from lluma_agent.loop.navigate import Navigator
 from lluma_agent.loop.observe import observe
 from lluma_agent.loop.steps import Stepper
-from lluma_agent.loop.turn import Observation, TurnParts
+from lluma_agent.loop.turn import Observation
 from lluma_agent.navmap import Transition
 from lluma_agent.runlog.turnlog import SurveyLog, SurveyRow
 from lluma_agent.tools.actions import ActionError
-from lluma_agent.tools.toolkit import ToolContext
 from lluma_vision.facts.compact import compact
 from lluma_vision.facts.raised import Raised, raised
 from lluma_vision.models import CompactSupport
@@ -83,6 +83,7 @@ class Surveyor:
         self.stepper, self.nav, self.save_frame = stepper, nav, save_frame
         self.surveyed: set[str] = set()  # screens a survey found options on, this run (lead-ins go only there)
         self.left = False  # the model left a surveyed screen without choosing: the next screen is its to decide on
+        self.looking: Looked | None = None  # this turn's survey, until its `follow`
 
     def options(self, obs: Observation) -> Raised | None:
         """The raised option and its row when this screen is one to survey, else None."""
@@ -112,11 +113,15 @@ class Surveyor:
                 return edge
         return None
 
-    def look(self, turn: int, here: Observation, actor: Actor, ctx_of: Callable[[Observation], ToolContext],
-             before_step: Callable[[str], bool] | None) -> Looked | None:
-        """Raise and read each option not raised yet; None when the screen is not one to survey. On a screen the
-        map knows leads to one (the hub's Training), the coordinator first opens it (one checked press): the model
-        decides the game turn once, on the table, with Back or runPlan for what the first screen offered."""
+    def look(self, turn: int, here: Observation, hands: Hands, stuck: str) -> Looked | None:
+        """Raise and read each option not raised yet; None when the screen is not one to survey (or the turn is
+        stuck: `stuck` not "ok"). On a screen the map knows leads to one (the hub's Training), the coordinator first
+        opens it (one checked press): the model decides the game turn once, on the table, with Back or runPlan for
+        what the first screen offered. The survey is kept for this turn's `follow`."""
+        self.looking = self._look(turn, here, hands) if stuck == "ok" else None
+        return self.looking
+
+    def _look(self, turn: int, here: Observation, hands: Hands) -> Looked | None:
         r, came, origin, gate = self.options(here), None, None, Acted()
         if r is None and (edge := self.lead_in(here)) is not None:
             before = origin = here
@@ -124,8 +129,7 @@ class Surveyor:
                 tool, planned = self.nav.step_tool(edge, here.out)
             except (ActionError, ValueError, LookupError):
                 return None
-            done = self.stepper.step(tool, planned, here, ctx_of(here), actor,
-                                     f"survey: open {self.nav.map.label(edge.dst)}", before_step)
+            done = self.stepper.step(tool, planned, here, hands, f"survey: open {self.nav.map.label(edge.dst)}")
             gate = done.gate
             if done.seen is None or done.note or done.action is None:
                 return None if not gate.stop else Looked(SurveyLog(screen="", options=[]), here, "", "", gate)
@@ -153,7 +157,7 @@ class Surveyor:
             except (ActionError, ValueError, LookupError) as exc:
                 row.note = f"cannot be pressed here ({exc})"
                 break
-            done = self.stepper.step(tool, planned, here, ctx_of(here), actor, f"survey: raise {option}", before_step)
+            done = self.stepper.step(tool, planned, here, hands, f"survey: raise {option}")
             row.point, row.element, row.note = done.point, done.element, done.note
             gate = gate.then(done.gate)
             if done.gate.errors or done.gate.person or done.gate.guarded:
@@ -221,45 +225,46 @@ class Surveyor:
                           *read, *unread, *([stopped] if stopped else []),
                           "Press an option's name once: the coordinator raises it if needed and commits it.</survey>"])
 
-    def commit(self, t: TurnParts, looked: Looked, actor: Actor, ctx_of: Callable[[Observation], ToolContext],
-               before_step: Callable[[str], bool] | None) -> None:
+    def follow(self, acted: Acted, reading: Observation, hands: Hands) -> Followed:
+        """After the model's input: whether it pressed an option of a screen that raises before it commits
+        (`decided`), and, on a surveyed screen, the chosen option raised if needed and committed (`commit`)."""
+        looked, self.looking = self.looking, None
+        decided = self.decided(looked, reading, acted)
+        return Followed(self.commit(looked, acted, hands) if looked is not None else acted, decided_on_options=decided)
+
+    def commit(self, looked: Looked, acted: Acted, hands: Hands) -> Acted:
         """The model pressed an option: if it was not the raised one, its press raised it; read that, then press it
         again to commit it (one checked step). Logged in the survey; the model's call is told what was done."""
-        acted = t.acted
-        if acted is None or acted.action is None or acted.pending is None or acted.action.tool not in PRESSES:
-            return
+        if acted.action is None or acted.pending is None or acted.action.tool not in PRESSES:
+            return acted
         chosen = next((o for o in looked.log.options if same_option(o, acted.action.target)), "")
         if not chosen:
-            return
+            return acted
         looked.log.chosen = chosen
         if same_option(chosen, looked.selected) or acted.action.outcome == "unknown":
-            return  # a press of the raised option commits it; an unanswered one may land late: nothing more
+            return acted  # a press of the raised option commits it; an unanswered one may land late: nothing more
         row = SurveyRow(option=chosen)
         looked.log.commit.append(row)
         try:
             here = observe(self.stepper.device, self.stepper.vision, self.stepper.settle, self.stepper.cfg.device)
         except Exception as exc:  # noqa: BLE001 - the device's failure is the next turn's to see
             row.note = f"the raise could not be read ({type(exc).__name__}: {exc})"
-            return
+            return acted
         self.nav.step_taken(looked.here.out, acted.action, here.out, 0.0, expected=looked.here.out)
         now = raised(here.out)
         same_screen = self.nav.screen(here.out).id == self.nav.screen(looked.here.out).id
         if not same_screen or now is None or not same_option(now.selected, chosen):
             row.note = f"not committed: after the press {now.selected if now else 'nothing'} shows raised"
-            return
+            return acted
         try:
             tool, planned = self.stepper.press(now.selected, here.out)
         except (ActionError, ValueError, LookupError) as exc:
             row.note = f"not committed: {chosen} cannot be pressed ({exc})"
-            return
-        done = self.stepper.step(tool, planned, here, ctx_of(here), actor, f"commit {chosen}", before_step,
-                                 look=False)
+            return acted
+        done = self.stepper.step(tool, planned, here, hands, f"commit {chosen}", look=False)
         row.point, row.element, row.note = done.point, done.element, done.note
-        gate = done.gate
-        t.acted = acted.then(Acted(errors=gate.errors, person=gate.person, stop=gate.stop, person_s=gate.person_s,
-                                   guarded=gate.guarded))
-        t.guard += gate.guarded
+        committed = acted.then(done.gate)
         if done.point is not None and acted.pending is not None:
             said = f"{acted.pending.description}; it raised {chosen}, and the coordinator pressed it again to commit it"
-            t.acted = t.acted.model_copy(update={"pending": acted.pending.model_copy(update={"description": said})})
-            t.state = t.state.but(pending=t.acted.pending)
+            committed = committed.model_copy(update={"pending": acted.pending.model_copy(update={"description": said})})
+        return committed

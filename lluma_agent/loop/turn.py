@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 
 from lluma_agent.context.history import PastTurn
 from lluma_agent.context.request import Section
-from lluma_agent.context.stuck import StuckState
+from lluma_agent.context.stuck import StuckState, on_ladder
 from lluma_agent.device.protocol import Frame
 from lluma_agent.loop.acting import Acted
 from lluma_agent.loop.layouts import Current
@@ -41,6 +41,8 @@ from lluma_agent.runlog.turnlog import (
 )
 from lluma_facts import Usage, cost_usd
 from lluma_facts.retry import Attempt
+from lluma_vision.config import VisionConfig
+from lluma_vision.facts.compact import compact, summarize
 from lluma_vision.models import VisionData, VisionOutput
 
 
@@ -65,6 +67,25 @@ class RunTotals(BaseModel):
     @property
     def cache_hit_ratio(self) -> float:
         return self.usage.cache_hit_ratio
+
+    def count(self, t: TurnParts) -> None:
+        """One turn more, a failed one too (every turn counts toward max_turns: a run always ends), with what it
+        did (its calls are billed apart: `bill`)."""
+        self.turns += 1
+        self.goto_calls += bool(t.navigation)
+        self.routine_passes += t.routine is not None
+        self.surveys += t.survey is not None and bool(t.survey.options)  # a lead-in that found none: no survey
+        if t.plan is not None:
+            self.plans_run += 1
+            self.plan_steps += len(t.plan.steps)
+            self.plan_surprises += t.plan.surprise
+        self.option_decisions += t.decided_on_options
+        self.full_view_decisions += t.decided_on_options and t.survey is not None and t.survey.complete
+        if t.recovery is not None and on_ladder(t.recovery.rung):
+            self.recoveries[t.recovery.rung] = self.recoveries.get(t.recovery.rung, 0) + 1
+        if t.game_start is not None:
+            self.game_starts += t.game_start.ok
+            self.game_start_failures += not t.game_start.ok
 
 
 @dataclass
@@ -167,6 +188,16 @@ class TurnParts:
         screen = self.screen.calls if self.screen else []
         decision = [Call("", self.model, self.decision.reply.usage)] if self.decision else []
         return [*screen, *self.fold_calls, *decision]
+
+
+def shown(out: VisionOutput, cfg: VisionConfig) -> Screen:
+    """What the model is shown of a reading (and its log), with the VLM's call when a new screen needed one."""
+    view = compact(out, cfg.max_buttons, cfg.max_texts)
+    log = VisionLog(seen_by_model=view.to_json(), summary=summarize(out), cached=out.cached,
+                    backend=out.backend, full=out.model_dump(mode="json"))
+    vlm = [Call("vlm", cfg.vlm_model, Usage.from_api(out.vlm_usage), retries=list(out.vlm_retries))] if (
+        (out.vlm_usage or out.vlm_retries) and not out.cached) else []
+    return Screen(view, log, [f"vision: {e}" for e in out.errors], vlm)
 
 
 def assemble(t: TurnParts, side_calls: list[SideCall], cost: CostLog, now: float) -> TurnLog:
