@@ -5,7 +5,7 @@ frozen), so what a turn changed is visible at the call site and nothing else edi
 saves the part a resumed run goes on with (`Carried`: the turn number, the action whose effect the next
 capture shows, the tool results the model is still owed) as it is. The rest judges one sitting: failures
 in a row, a device outage, the quiet time after an input whose fate is unknown; a resumed sitting starts
-them over. Why a run ends is not state: the turn that finds it raises it (Coordinator._ends).
+them over. Why a run ends is not state: the turn that finds it raises it (Sitting.ends).
 """
 
 from __future__ import annotations

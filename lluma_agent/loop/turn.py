@@ -1,8 +1,8 @@
 """The values one turn's stages produce, and the TurnLog assembled from them.
 
-The coordinator's stages fill a `TurnParts` (the coordinator's own record of the turn: the actor, the navigator and
-the prompter are handed these values, never the record) and `assemble` builds the log from whatever the turn got
-to.
+The coordinator's stages fill a `TurnParts` (the coordinator's own record of the turn: its parts are handed these
+values, never the record, but for the upkeep, which writes its game start, rung and failures there; the turn's input
+is written by `Coordinator._own` alone) and `assemble` builds the log from whatever the turn got to.
 """
 
 from __future__ import annotations
