@@ -375,11 +375,12 @@ class Navigator:
         over = known is not None or self.over_game(here)
         if hazard_only:  # a dialog over the game, passed as between a plan's steps (`hazard`)
             way = self.hazard(out)
-        elif (way := self.map.routine(here.id, self.cfg.map.routine_after,
-                                      closing=self.confirming or over or one_way_on(out))) is None and (
-                seen := self.first_sight(out, known)) is not None and not any(
-                t.loop and t.streak for t in self.map.taken(here.id, seen.action)):  # not a press seen to do nothing
-            way = seen
+        else:
+            way = self.map.routine(here.id, self.cfg.map.routine_after,
+                                   closing=self.confirming or over or one_way_on(out))
+            if way is None and (seen := self.first_sight(out, known)) is not None and not any(
+                    t.loop and t.streak for t in self.map.taken(here.id, seen.action)):  # not one seen to do nothing
+                way = seen
         if way is None:
             return None
         named = known is not None and way.args.get("name") == known
