@@ -151,8 +151,8 @@ class Coordinator:
         self.progress = ProgressWatch(cfg.run, len(self.own_rungs))
         self.guard = Guard(cfg.guard)
         # the screen map (map.enabled): recorded each turn, goTo offered, routine screens passed (loop/navigate.py)
-        self.nav = Navigator(cfg, map_path_for(memory.folder), logger.folder.name, device, vision, settle, self.stop,
-                             self.clock)
+        self.nav = Navigator(cfg, map_path_for(memory.folder, cfg.memory.shared_dir), logger.folder.name, device,
+                             vision, settle, self.stop, self.clock)
         # what each event choice did, beside the map and with it (loop/eventbook.py)
         self.events = EventMemory(events_path(self.nav.path), logger.folder.name, self.nav.enabled, self.clock.wall)
         # the model's own answers to events it has met, pressed when they show again (loop/standing.py)
