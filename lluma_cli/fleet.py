@@ -8,6 +8,7 @@ and one notify stream, each event naming its device. On one machine each device 
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 from pathlib import Path
@@ -121,6 +122,10 @@ def main(argv: list[str]) -> int:
     except (ConfigError, FleetError, OSError, ValueError) as exc:
         print(f"lluma fleet: {' '.join(str(exc).split())}", file=sys.stderr)
         return START_EXIT
+    if args.json:  # stdout is the summary's alone: what a library prints there (Ray's "(raylet) ...") goes to stderr
+        sys.stdout.flush()
+        summary_out = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
+        os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     notifier = Notifier(cfg.notify, run=folder.root.name)
     view = LiveView(sys.stderr if args.json else sys.stdout, spec.devices)
     supervisor = Supervisor(folder, spec, engine, notifier, view)
@@ -138,7 +143,8 @@ def main(argv: list[str]) -> int:
             signal.signal(s, handler)
         notifier.close()
     if args.json:
-        print(summary.model_dump_json())
+        with summary_out:
+            summary_out.write(summary.model_dump_json() + "\n")
     else:
         print(in_words(summary))
         print(f"go on with it: {command('fleet', '--resume', str(folder.root))}; side by side: "

@@ -47,9 +47,11 @@ class DeviceAgent:
         self.thread: threading.Thread | None = None
 
     def start(self, root: str, serial: str, limits: str, environ: dict[str, str]) -> str:
-        """Start playing; returns the node's address (where the agent runs)."""
+        """Start playing; returns where the agent runs: the node's address and the start of its id."""
         folder = FleetFolder(root)
-        node = str(ray.util.get_node_ip_address())  # type: ignore[no-untyped-call]
+        os.environ.update(environ)  # the process is this agent's alone: the SDK reads the key from it
+        ip = ray.util.get_node_ip_address()  # type: ignore[no-untyped-call]
+        node = f"{ip}/{ray.get_runtime_context().get_node_id()[:8]}"  # two nodes of one machine share the IP
 
         def runner(c: Coordinator) -> RunTotals:
             self.coordinator = c
@@ -59,7 +61,7 @@ class DeviceAgent:
 
         def go() -> None:
             play(folder, folder.spec(), serial, Limits.model_validate_json(limits), self._emit, runner,
-                 environ={**os.environ, **environ}, node=node)
+                 node=node)
 
         self.thread = threading.Thread(target=go, name=f"agent-{serial}", daemon=True)
         self.thread.start()
