@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -11,6 +12,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from foreground import foreground
+
+from lluma_agent.runlog.folder import RunFolder
 
 KEY = "sk-ant-offline-fleet-key"
 # What any shell has, and what the suite sets for every process (one OCR thread, no real adb): no LLUMA_* setting.
@@ -38,3 +41,19 @@ def lluma(cwd: Path, *args: str, env: dict[str, str], timeout: float = 300) -> s
     cwd.mkdir(exist_ok=True)  # no config.yaml there: the environment is the whole configuration
     return subprocess.run([sys.executable, "-m", "lluma_cli", *args], cwd=cwd, env=env, capture_output=True,
                           text=True, timeout=timeout)
+
+
+def checkpointed(run: Path) -> int:
+    """The last turn the device's run folder has a checkpoint of (0: none yet)."""
+    try:
+        return int(json.loads(RunFolder.at(run).checkpoint.read_text())["turn"])
+    except (OSError, ValueError, KeyError):
+        return 0
+
+
+def first_steps(fleet: Path) -> list[int]:
+    """The shared map's counts of the first step of a career from the home screen (each phone takes it once)."""
+    shared = json.loads((fleet / "shared" / "memory.map.json").read_text())
+    names = {k: v["name"] for k, v in shared["screens"].items()}
+    return [t["count"] for t in shared["transitions"]
+            if names[t["src"]] == "Home" and t["action"] == "pressButton:Career"]

@@ -17,9 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fleet_stand_ins import lluma, stand_ins
+from fleet_stand_ins import checkpointed, first_steps, lluma, stand_ins
 
-from lluma_agent.runlog.folder import RunFolder
 from lluma_agent.runlog.turnlog import read_turns
 
 pytestmark = [pytest.mark.ocr, pytest.mark.cost(seconds=90)]
@@ -48,13 +47,6 @@ def _workers(parent: int) -> dict[str, int]:
     return found
 
 
-def _checkpointed(run: Path) -> int:
-    try:
-        return int(json.loads(RunFolder.at(run).checkpoint.read_text())["turn"])
-    except (OSError, ValueError, KeyError):
-        return 0
-
-
 @pytest.fixture(scope="module")
 def played(env: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """`lluma fleet --devices sim-0,sim-1 --careers 1 --json`, sim-0's agent killed (SIGKILL) after turn 3."""
@@ -65,10 +57,10 @@ def played(env: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> dic
                             stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 150
-        while _checkpointed(fleet / "devices" / "sim-0") < KILL_AFTER_TURN:
+        while checkpointed(fleet / "devices" / "sim-0") < KILL_AFTER_TURN:
             assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read() if proc.stderr else ""
             time.sleep(0.1)
-        killed_at = _checkpointed(fleet / "devices" / "sim-0")
+        killed_at = checkpointed(fleet / "devices" / "sim-0")
         os.kill(_workers(proc.pid)["sim-0"], signal.SIGKILL)
         out, err = proc.communicate(timeout=240)
     finally:
@@ -96,10 +88,7 @@ def test_two_phones_play_a_career_each_with_the_fleets_totals(played: dict[str, 
 
 def test_one_map_holds_the_steps_of_both_phones(played: dict[str, Any]) -> None:
     fleet = played["fleet"]
-    shared = json.loads((fleet / "shared" / "memory.map.json").read_text())
-    names = {k: v["name"] for k, v in shared["screens"].items()}
-    first = [t for t in shared["transitions"] if names[t["src"]] == "Home" and t["action"] == "pressButton:Career"]
-    assert [t["count"] for t in first] == [2]  # each phone's first step, one map
+    assert first_steps(fleet) == [2]  # each phone's first step, one map
     assert (fleet / "shared" / "memory.events.json").is_file()
     for serial in SERIALS:  # each its own memory folder, and no map of its own beside it
         assert (fleet / "devices" / serial / "memory").is_dir()

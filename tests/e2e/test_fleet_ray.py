@@ -14,9 +14,8 @@ from pathlib import Path
 from typing import IO, Any
 
 import pytest
-from fleet_stand_ins import stand_ins
+from fleet_stand_ins import checkpointed, first_steps, stand_ins
 
-from lluma_agent.runlog.folder import RunFolder
 from lluma_agent.runlog.turnlog import read_turns
 
 pytest.importorskip("ray", reason="the fleet's extra: pip install -e '.[fleet]' (make test installs it)")
@@ -57,13 +56,6 @@ def nodes() -> Iterator[Nodes]:
             proc.kill()
 
 
-def _checkpointed(run: Path) -> int:
-    try:
-        return int(json.loads(RunFolder.at(run).checkpoint.read_text())["turn"])
-    except (OSError, ValueError, KeyError):
-        return 0
-
-
 @pytest.fixture(scope="module")
 def played(nodes: Nodes, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     home = tmp_path_factory.mktemp("ray-fleet")
@@ -76,10 +68,10 @@ def played(nodes: Nodes, tmp_path_factory: pytest.TempPathFactory) -> Iterator[d
                                 env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             deadline = time.monotonic() + 150
-            while _checkpointed(fleet / "devices" / "sim-1") < LOSE_NODE_AFTER_TURN:
+            while checkpointed(fleet / "devices" / "sim-1") < LOSE_NODE_AFTER_TURN:
                 assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read() if proc.stderr else ""
                 time.sleep(0.1)
-            lost_at = _checkpointed(fleet / "devices" / "sim-1")
+            lost_at = checkpointed(fleet / "devices" / "sim-1")
             nodes.tell("remove")
             time.sleep(2)
             nodes.tell("add")
@@ -101,10 +93,7 @@ def test_two_phones_play_through_ray_each_on_the_node_that_holds_it(played: dict
     nodes = [d["node"] for d in s["devices"]]
     assert all(n.startswith("127.0.0.1/") for n in nodes) and nodes[0] != nodes[1]  # placed by adb:SERIAL
     assert s["careers_completed"] == 2 and s["turns"] == sum(d["turns"] for d in s["devices"])
-    shared = json.loads((played["fleet"] / "shared" / "memory.map.json").read_text())
-    names = {k: v["name"] for k, v in shared["screens"].items()}
-    first = [t for t in shared["transitions"] if names[t["src"]] == "Home" and t["action"] == "pressButton:Career"]
-    assert [t["count"] for t in first] == [2]  # one map, written from two nodes
+    assert first_steps(played["fleet"]) == [2]  # one map, written from two nodes
 
 
 def test_a_lost_node_is_reported_and_its_device_goes_on_from_its_checkpoint(played: dict[str, Any]) -> None:
