@@ -31,7 +31,9 @@ from lluma_agent.runlog.logread import (
 from lluma_agent.runlog.requestlog import load_request
 from lluma_agent.runlog.stats import RunStats, compute
 from lluma_agent.runlog.turnlog import TurnLog
+from lluma_cli import fleet_views
 from lluma_cli.errors import one_line
+from lluma_cli.fleet_views import fleet_runs
 from lluma_cli.report.turnview import TurnView, as_text
 
 SCREEN_W = 38
@@ -151,6 +153,12 @@ def main(argv: list[str]) -> int:
         ap.error("--request needs --turn N")
     if args.tail is not None and args.tail < 1:
         ap.error("--tail needs a positive number of turns")
+    if (fleet := fleet_runs(args.dir, "lluma logs")) is not None:  # a fleet's folder: every device's turns
+        if args.turn is not None:
+            print(f"lluma logs: {args.dir} is a fleet's folder: give a device's, {args.dir}/devices/SERIAL, with "
+                  "--turn", file=sys.stderr)
+            return 2
+        return fleet_views.logs_main(fleet, args.tail, args.json)
     run = open_run(args.dir, "lluma logs")
     if run is None:
         return 1

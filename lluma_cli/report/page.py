@@ -38,6 +38,8 @@ from lluma_agent.runlog.logread import (
 )
 from lluma_agent.runlog.stats import RunStats, compute
 from lluma_agent.runlog.turnlog import TurnLog
+from lluma_cli import fleet_views
+from lluma_cli.fleet_views import fleet_runs
 from lluma_cli.report import charts, progress, timeline
 from lluma_cli.report.eventdata import find_book, ordered, read_book, rows
 from lluma_cli.report.mapchart import map_svg
@@ -318,6 +320,8 @@ def main(argv: list[str]) -> int:
                     help=f"also write DIR/{timeline.FILE}: the run as an animation (the tap marked, the action "
                          "captioned), shown on the page")
     args = ap.parse_args(argv)
+    if (fleet := fleet_runs(args.dir, "lluma report")) is not None:  # a fleet's folder: a page per device, one index
+        return fleet_views.report_main(args.dir, fleet, args.thumb)
     run = open_run(args.dir, "lluma report")
     if run is None:
         return 1

@@ -120,3 +120,29 @@ def test_a_fleet_without_devices_is_one_line(tmp_path: Path, env: dict[str, str]
     bare = lluma(tmp_path, "fleet", "--careers", "1", env=env, timeout=60)
     assert bare.returncode == 2 and bare.stderr.count("\n") == 1, bare.stderr
     assert bare.stderr.startswith("lluma fleet: no devices: give --devices SERIAL,SERIAL,...")
+
+
+def test_stats_logs_and_report_show_the_devices_side_by_side(played: dict[str, Any], env: dict[str, str]) -> None:
+    fleet, home = played["fleet"], played["home"]
+    by = {d["serial"]: d for d in played["summary"]["devices"]}
+    stats = lluma(home, "stats", str(fleet), env=env, timeout=60)
+    assert stats.returncode == 0, stats.stderr
+    head, turns, careers = stats.stdout.splitlines()[1:4]
+    assert head.split() == [*SERIALS, "fleet"]
+    assert turns.split() == ["turns", *(str(by[s]["turns"]) for s in SERIALS), str(played["summary"]["turns"])]
+    assert careers.split()[-3:] == ["1", "1", "2"]
+    as_json = json.loads(lluma(home, "stats", str(fleet), "--json", env=env, timeout=60).stdout)
+    assert {s: as_json["devices"][s]["turns"] for s in SERIALS} == {s: by[s]["turns"] for s in SERIALS}
+
+    logs = json.loads(lluma(home, "logs", str(fleet), "--json", env=env, timeout=60).stdout)
+    assert sorted((r["device"], r["turn"]) for r in logs) == sorted(
+        (s, t) for s in SERIALS for t in range(1, by[s]["turns"] + 1))
+    assert [r["started_at"] for r in logs] == sorted(r["started_at"] for r in logs)  # as they were played
+    one_turn = lluma(home, "logs", str(fleet), "--turn", "2", env=env, timeout=60)
+    assert one_turn.returncode == 2 and one_turn.stderr.count("\n") == 1
+
+    report = lluma(home, "report", str(fleet), "--thumb", "0", env=env, timeout=120)
+    assert report.returncode == 0, report.stderr
+    index = (fleet / "report.html").read_text()
+    assert all(f'href="devices/{s}/report.html"' in index for s in SERIALS)
+    assert all((fleet / "devices" / s / "report.html").is_file() for s in SERIALS)
