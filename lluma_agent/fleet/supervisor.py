@@ -136,8 +136,8 @@ class Supervisor:
         elif d.result is not None:
             self.view.show(serial, f"stopped: {d.result.stop_reason} | careers {d.careers} | "
                                    f"{figures.usd(d.cost_usd)}")
-        elif self.stops > 1:  # stopped at once by a person: nothing to restart
-            self.view.show(serial, "stopped at once")
+        elif self.stops:  # stopped by a person or the budget before its agent could say so: nothing to restart
+            self.view.show(serial, f"stopped ({h.died()})")
         elif h.lost_node:
             self.view.say(f"{serial}: its node {h.node or ''} is lost ({h.died()}); it goes on from its checkpoint "
                           "once a node holding it is back, the other devices go on")

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from fleet_stand_ins import checkpointed, first_steps, lluma, stand_ins
+from processes import all_gone
 
 from lluma_agent.runlog.turnlog import read_turns
 
@@ -146,3 +147,46 @@ def test_stats_logs_and_report_show_the_devices_side_by_side(played: dict[str, A
     index = (fleet / "report.html").read_text()
     assert all(f'href="devices/{s}/report.html"' in index for s in SERIALS)
     assert all((fleet / "devices" / s / "report.html").is_file() for s in SERIALS)
+
+
+def test_a_gone_device_is_reported_and_ctrl_c_stops_every_device_cleanly(env: dict[str, str], tmp_path: Path) -> None:
+    """sim-9 is attached nowhere: reported, and the two phones play on until one Ctrl+C stops both after their
+    turn, each run's stop written, no agent process left behind."""
+    fleet = tmp_path / "fleet"
+    proc = subprocess.Popen([sys.executable, "-m", "lluma_cli", "fleet", "--devices", "sim-0,sim-1,sim-9",
+                             "--careers", "5", "--dir", str(fleet), "--json"], cwd=tmp_path, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        deadline = time.monotonic() + 120
+        while min(checkpointed(fleet / "devices" / s) for s in SERIALS) < 1:
+            assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read() if proc.stderr else ""
+            time.sleep(0.1)
+        agents = _workers(proc.pid)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    s = json.loads(out)
+    by = {d["serial"]: d for d in s["devices"]}
+    assert by["sim-9"]["gone"].startswith("cannot start: ") and "sim-9" in by["sim-9"]["gone"]
+    assert "sim-9: gone (cannot start: " in err and "the other devices go on" in err
+    assert s["stop_reason"] == "stopped by user (Ctrl+C)" and proc.returncode == 1  # a device gone: not a clean night
+    for serial in SERIALS:
+        assert by[serial]["stop_kind"] == "person" and by[serial]["turns"] >= 1, by[serial]
+        assert json.loads((fleet / "devices" / serial / "run.json").read_text())["stop_kind"] == "person"
+    assert all_gone(list(agents.values()))
+
+
+def test_one_budget_for_the_whole_fleet(env: dict[str, str], tmp_path: Path) -> None:
+    """--max-cost is the fleet's, all devices together: reached, every device stops after its turn."""
+    budget = 0.0015  # about 5 of these turns (a turn of this career costs $0.0002-0.0004 on the stand-in)
+    run = lluma(tmp_path, "fleet", "--devices", ",".join(SERIALS), "--careers", "5", "--max-cost", str(budget),
+                "--dir", str(tmp_path / "fleet"), "--json", env=env, timeout=240)
+    s = json.loads(run.stdout)
+    assert run.returncode == 0, run.stderr
+    dearest = max(t.cost.turn_usd for d in SERIALS for t in read_turns(tmp_path / "fleet" / "devices" / d))
+    assert budget <= s["cost_usd"] <= budget + 2 * dearest  # the turns going on when it was reached, at most
+    assert all(d["cost_usd"] < budget for d in s["devices"])  # neither device's spend alone would have stopped it
+    assert s["stop_reason"] == f"the fleet's budget (${budget:.4f}) reached", s
