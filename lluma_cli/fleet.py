@@ -8,6 +8,8 @@ and one notify stream, each event naming its device. On one machine each device 
 
 from __future__ import annotations
 
+import argparse
+import contextlib
 import os
 import signal
 import sys
@@ -31,7 +33,7 @@ START_EXIT = 2
 def serials(text: str) -> list[str]:
     found = [s.strip() for s in text.split(",") if s.strip()]
     if not found:
-        raise ValueError("expected serials separated by commas, e.g. emulator-5554,emulator-5556")
+        raise argparse.ArgumentTypeError("expected serials separated by commas, e.g. emulator-5554,emulator-5556")
     return found
 
 
@@ -60,8 +62,9 @@ def _parser() -> OneLineParser:
     return ap
 
 
-def _spec(args: Any) -> tuple[FleetFolder, FleetSpec]:
-    """The fleet to play: a new one from the arguments and the configuration, or the one --resume names."""
+def _spec(args: Any) -> tuple[FleetFolder, FleetSpec, bool]:
+    """The fleet to play: a new one from the arguments and the configuration (True: its folder is made once the
+    engine is ready), or the one --resume names."""
     limits = {k: v for k, v in (("careers", args.careers), ("hours", args.hours), ("max_cost_usd", args.max_cost),
                                 ("max_turns", args.max_turns), ("restarts", args.restarts), ("ray", args.ray))
               if v is not None}
@@ -71,7 +74,7 @@ def _spec(args: Any) -> tuple[FleetFolder, FleetSpec]:
         folder = FleetFolder(args.resume)
         spec = folder.spec().model_copy(update=limits)
         folder.save(spec)
-        return folder, spec
+        return folder, spec, False
     config = find_config(args.config)
     cfg = load_config(config)
     devices = args.devices or cfg.fleet.devices
@@ -84,8 +87,9 @@ def _spec(args: Any) -> tuple[FleetFolder, FleetSpec]:
                      config=str(Path(config).resolve()) if config is not None else None)
     spec = spec.model_copy(update=limits)
     folder = FleetFolder(args.dir if args.dir is not None else new_run_dir(cfg.logs.dir, "fleet"))
-    folder.create(spec)
-    return folder, spec
+    if folder.is_fleet():
+        raise FleetError(f"{folder.root} holds a fleet already: go on with it with --resume {folder.root}")
+    return folder, spec, True
 
 
 def _engine(folder: FleetFolder, spec: FleetSpec) -> Engine:
@@ -115,11 +119,18 @@ def in_words(s: FleetSummary) -> str:
 
 def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
+    folder: FleetFolder | None = None
+    new = False
     try:
-        folder, spec = _spec(args)
+        folder, spec, new = _spec(args)
         cfg = load_config(spec.config)
         engine = _engine(folder, spec)
+        if new:
+            folder.create(spec)
     except (ConfigError, FleetError, OSError, ValueError) as exc:
+        if new and folder is not None:
+            with contextlib.suppress(OSError):
+                folder.root.rmdir()  # only while still empty: a fleet that did not start leaves no folder behind
         print(f"lluma fleet: {' '.join(str(exc).split())}", file=sys.stderr)
         return START_EXIT
     if args.json:  # stdout is the summary's alone: what a library prints there (Ray's "(raylet) ...") goes to stderr

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import os
+import socket
 import threading
 from collections.abc import Mapping
 from typing import Any, Literal
@@ -31,6 +32,7 @@ try:
 except ImportError:  # an optional extra: `lluma fleet --ray` says how to install it
     ray = None  # type: ignore[assignment]
 
+PROBE_S = 5.0  # a head on the network answers a TCP connect well within this; Ray's own retries take minutes
 RESOURCE = "adb:{serial}"  # the custom resource a node holding the device declares
 # The variables an agent needs from the driver's environment: its configuration, its adb server and API, the key.
 PASSED = ("LLUMA_", "ANDROID_ADB_SERVER_", "ANTHROPIC_")
@@ -134,6 +136,12 @@ class RayEngine:
             raise FleetError("--ray needs Ray: pip install 'lluma[fleet]'")
         self.folder = folder
         self.environ = {k: v for k, v in environ.items() if k.startswith(PASSED)}
+        try:  # Ray retries a dead address for minutes: a cluster that does not answer at once is said now
+            host, _, port = address.rpartition(":")
+            socket.create_connection((host, int(port)), timeout=PROBE_S).close()
+        except (OSError, ValueError) as exc:
+            raise FleetError(f"no Ray cluster answers at {address} ({exc}); start one with `ray start --head`, or "
+                             "leave --ray out to play on this machine") from None
         try:
             ray.init(address=address, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
         except (ConnectionError, RuntimeError, ValueError) as exc:

@@ -42,7 +42,9 @@ class Engine(Protocol):
 
 
 @dataclass
-class Device:
+class Seat:
+    """A device's place in the fleet: what it has done so far, how often its agent was started again."""
+
     serial: str
     turn: int = 0
     cost_usd: float = 0.0
@@ -59,7 +61,7 @@ class Supervisor:
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.folder, self.spec, self.engine, self.notifier, self.view = folder, spec, engine, notifier, view
         self.clock = clock
-        self.devices = {s: Device(s) for s in spec.devices}
+        self.devices = {s: Seat(s) for s in spec.devices}
         self.stops = 0  # stop() calls: a person's Ctrl+C, or the budget
         self.reason = ""
         self.started = clock()
@@ -154,12 +156,12 @@ class Supervisor:
             self._give_up(d, f"its agent died {d.restarts + 1} times (the last: {h.died()}; fleet.restarts "
                              f"{self.spec.restarts})")
 
-    def _give_up(self, d: Device, why: str) -> None:
+    def _give_up(self, d: Seat, why: str) -> None:
         d.gone = why
         self.view.say(f"{d.serial}: gone ({why}); the other devices go on")
         self.notifier.send(NotifyEvent.DEVICE_GONE, {"device": d.serial, "why": why})
 
-    def _result(self, d: Device) -> DeviceResult:
+    def _result(self, d: Seat) -> DeviceResult:
         base = d.result or DeviceResult(serial=d.serial, careers_completed=d.careers, turns=d.turn,
                                         cost_usd=round(d.cost_usd, 6), run_dir=str(self.folder.run_dir(d.serial)))
         return base.model_copy(update={"restarts": d.restarts, "gone": d.gone, "node": d.node or base.node})

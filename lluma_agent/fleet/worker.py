@@ -18,7 +18,7 @@ from lluma_agent.loop.app import CtrlC
 GONE_EXIT = 3
 
 
-def main(argv: list[str]) -> int:
+def work(argv: list[str]) -> int:
     folder, serial, limits = FleetFolder(argv[0]), argv[1], Limits.model_validate_json(argv[2])
     records = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8", buffering=1)
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # stdout is the records' alone
@@ -37,4 +37,4 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))
+    raise SystemExit(work(sys.argv[1:]))

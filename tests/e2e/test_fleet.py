@@ -187,6 +187,8 @@ def test_one_budget_for_the_whole_fleet(env: dict[str, str], tmp_path: Path) -> 
     s = json.loads(run.stdout)
     assert run.returncode == 0, run.stderr
     dearest = max(t.cost.turn_usd for d in SERIALS for t in read_turns(tmp_path / "fleet" / "devices" / d))
-    assert budget <= s["cost_usd"] <= budget + 2 * dearest  # the turns going on when it was reached, at most
-    assert all(d["cost_usd"] < budget for d in s["devices"])  # neither device's spend alone would have stopped it
+    # past it by at most the turn that reached it and the one each device was playing when told: well short of
+    # what a budget of each device's own would have let two devices spend
+    assert budget <= s["cost_usd"] <= budget + 3 * dearest < 2 * budget
+    assert {d["stop_kind"] for d in s["devices"]} <= {"person", "max_cost"}
     assert s["stop_reason"] == f"the fleet's budget (${budget:.4f}) reached", s

@@ -1,19 +1,12 @@
-"""`lluma stats`, `lluma logs` and `lluma report` on a fleet's folder: the devices side by side.
-
-stats: one column per device and one for the fleet; logs: every device's turns in the order they were played, the
-device in front; report: each device's own page in its run folder, and the fleet's page linking them beside the
-same table.
-"""
+"""A fleet's devices side by side, for `lluma stats`, `lluma logs` and `lluma report` on a fleet's folder: each
+device's run, and a table with one column per device and one for the fleet."""
 
 from __future__ import annotations
 
-import html
-import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from lluma_agent.atomic import write_output
 from lluma_agent.fleet.folder import FleetFolder
 from lluma_agent.runlog import figures
 from lluma_agent.runlog.logread import LogDirError, Run, clip, load_run
@@ -78,55 +71,3 @@ def stats_table(stats: dict[str, RunStats]) -> str:
         cells = [cell(s) for s in stats.values()] + [total(list(stats.values()))]
         lines.append(f"{label:<{label_w}}  " + "  ".join(f"{clip(c, COLUMN_W):>{COLUMN_W}}" for c in cells))
     return "\n".join(lines)
-
-
-def stats_main(folder: Path, runs: dict[str, Run], as_json: bool) -> int:
-    stats = all_stats(runs)
-    if as_json:
-        totals = {label: total(list(stats.values())) for label, _, total in ROWS if total(list(stats.values()))}
-        print(json.dumps({"fleet": str(FleetFolder(folder).root), "devices": {k: s.model_dump() for k, s in
-                                                                              stats.items()}, "totals": totals},
-                         indent=2))
-    else:
-        print(f"fleet: {FleetFolder(folder).root} ({len(stats)} device(s))")
-        print(stats_table(stats))
-    return 0
-
-
-def logs_main(runs: dict[str, Run], tail: int | None, as_json: bool) -> int:
-    """Every device's turns in the order they started, the device in front."""
-    from lluma_cli.logs import format_listing, row
-
-    width = max(map(len, runs), default=6)
-    played = sorted(((log.started_at, serial, log) for serial, r in runs.items() for log in r.turns),
-                    key=lambda x: (x[0], x[1]))
-    played = played[-tail:] if tail else played
-    if as_json:
-        print(json.dumps([{"device": serial, **row(log)} for _, serial, log in played], indent=2,
-                         ensure_ascii=False))
-        return 0
-    head = format_listing([]).splitlines()[0]
-    print(f"{'device':<{width}}  {head}")
-    for _, serial, log in played:
-        print(f"{serial:<{width}}  {format_listing([log]).splitlines()[1]}")
-    return 0
-
-
-def report_main(folder: Path, runs: dict[str, Run], thumb: int) -> int:
-    """Each device's page in its own run folder, and the fleet's page (FLEETDIR/report.html) linking them."""
-    from lluma_cli.report.page import render
-
-    fleet = FleetFolder(folder)
-    links = []
-    for serial, run in runs.items():
-        page = run.folder / "report.html"
-        write_output(page, render(run, thumb, page.parent, None).encode("utf-8", "replace"))
-        links.append(f'<li><a href="{html.escape(str(page.relative_to(fleet.root)))}">{html.escape(serial)}</a> '
-                     f"({len(run.turns)} turns)</li>")
-    table = html.escape(stats_table(all_stats(runs)))
-    out = fleet.root / "report.html"
-    index = (f"<!doctype html><meta charset=utf-8><title>LLuMa fleet {html.escape(fleet.root.name)}</title>"
-            f"<h1>Fleet {html.escape(fleet.root.name)}</h1><ul>{''.join(links)}</ul><pre>{table}</pre>")
-    write_output(out, index.encode("utf-8"))
-    print(f"wrote {out} and {len(runs)} device page(s)")
-    return 0

@@ -1,7 +1,8 @@
-"""Two Ray nodes on 127.0.0.1 for tests/e2e/test_fleet_ray.py, in a process of their own (Ray's global state stays
-out of the test workers): a head holding `adb:sim-0` and a second node holding `adb:sim-1`, the dashboard off.
+"""Two Ray nodes on 127.0.0.1 for bench/fleet.py and tests/e2e/test_fleet_ray.py, in a process of their own (Ray's
+global state stays out of the test workers): a head holding `adb:sim-0` and a second node holding `adb:sim-1`, the
+dashboard off.
 
-    python tests/ray_nodes.py      prints `address HOST:PORT`, then reads commands on stdin, one a line:
+    python bench/ray_nodes.py      prints `address HOST:PORT`, then reads commands on stdin, one a line:
                                    `remove` (the second node dies), `add` (a node holding adb:sim-1 again), `quit`.
 
 Ray's `ray start` makes a node's address the machine's own IP even when told 127.0.0.1 (services.
@@ -38,7 +39,7 @@ def main() -> int:
                 break
             print("ok", flush=True)
     finally:
-        cluster.shutdown()
+        cluster.shutdown()  # type: ignore[no-untyped-call]
     return 0
 
 
