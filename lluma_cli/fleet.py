@@ -21,6 +21,7 @@ from lluma_agent.fleet.folder import FleetError, FleetFolder, FleetSpec, FleetSu
 from lluma_agent.fleet.local import LocalEngine
 from lluma_agent.fleet.supervisor import Engine, Supervisor
 from lluma_agent.fleet.view import LiveView
+from lluma_agent.loop.stop import StopKind, exit_status
 from lluma_agent.notify import Notifier
 from lluma_agent.runlog import figures
 from lluma_agent.runlog.runs import new_run_dir
@@ -160,9 +161,8 @@ def main(argv: list[str]) -> int:
         print(in_words(summary))
         print(f"go on with it: {command('fleet', '--resume', str(folder.root))}; side by side: "
               f"{command('stats', str(folder.root))}")
-    failed = any(d.gone or d.stop_kind not in ("max_turns", "max_cost", "person", "max_careers", "max_hours")
-                 for d in summary.devices)
-    return 1 if failed else 0
+    failed = any(d.gone or d.stop_kind is None or exit_status(StopKind(d.stop_kind)) for d in summary.devices)
+    return 1 if failed else 0  # every device stopped as `lluma run` stops with exit 0, or not
 
 
 if __name__ == "__main__":

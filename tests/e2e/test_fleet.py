@@ -53,8 +53,11 @@ def played(env: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> dic
     """`lluma fleet --devices sim-0,sim-1 --careers 1 --json`, sim-0's agent killed (SIGKILL) after turn 3."""
     home = tmp_path_factory.mktemp("fleet")
     fleet = home / "fleet"
+    hook = home / "hook.py"  # notify.command: every event appended to events.jsonl
+    hook.write_text("import sys\nopen(sys.argv[1], 'a').write(sys.stdin.read())\n")
+    told = {**env, "LLUMA_NOTIFY__COMMAND": f"{sys.executable} {hook} {home / 'events.jsonl'}"}
     proc = subprocess.Popen([sys.executable, "-m", "lluma_cli", "fleet", "--devices", ",".join(SERIALS), "--careers",
-                             "1", "--dir", str(fleet), "--json"], cwd=home, env=env, stdout=subprocess.PIPE,
+                             "1", "--dir", str(fleet), "--json"], cwd=home, env=told, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 150
@@ -85,6 +88,14 @@ def test_two_phones_play_a_career_each_with_the_fleets_totals(played: dict[str, 
     assert s["careers_completed"] == 2 and s["turns"] == sum(d["turns"] for d in s["devices"])
     assert s["cost_usd"] == pytest.approx(sum(d["cost_usd"] for d in s["devices"]), abs=1e-5) and s["cost_usd"] > 0
     assert json.loads((fleet / "summary.json").read_text()) == s  # kept in the fleet's folder too
+
+
+def test_one_notify_stream_names_each_event_s_device(played: dict[str, Any]) -> None:
+    events = [json.loads(line) for line in (played["home"] / "events.jsonl").read_text().splitlines()]
+    got = sorted((e["event"], e.get("device")) for e in events if e["event"] != "heartbeat")
+    assert got == sorted([("career_ended", "sim-0"), ("career_ended", "sim-1"), ("device_restarted", "sim-0"),
+                          ("run_stopped", "sim-0"), ("run_stopped", "sim-1")]), got
+    assert {e["run"] for e in events} == {"fleet"}  # the fleet's stream, one for every device
 
 
 def test_one_map_holds_the_steps_of_both_phones(played: dict[str, Any]) -> None:
@@ -180,15 +191,24 @@ def test_a_gone_device_is_reported_and_ctrl_c_stops_every_device_cleanly(env: di
 
 
 def test_one_budget_for_the_whole_fleet(env: dict[str, str], tmp_path: Path) -> None:
-    """--max-cost is the fleet's, all devices together: reached, every device stops after its turn."""
-    budget = 0.0015  # about 5 of these turns (a turn of this career costs $0.0002-0.0004 on the stand-in)
+    """--max-cost is the fleet's, all devices together: once their turns' dollars reach it, every device stops after
+    the turn it is playing (a budget of each device's own would have let each spend it)."""
+    budget = 0.0015  # a few turns of each phone ($0.0002-0.0004 a turn on the stand-in; a first, $0.0011)
     run = lluma(tmp_path, "fleet", "--devices", ",".join(SERIALS), "--careers", "5", "--max-cost", str(budget),
                 "--dir", str(tmp_path / "fleet"), "--json", env=env, timeout=240)
     s = json.loads(run.stdout)
     assert run.returncode == 0, run.stderr
-    dearest = max(t.cost.turn_usd for d in SERIALS for t in read_turns(tmp_path / "fleet" / "devices" / d))
-    # past it by at most the turn that reached it and the one each device was playing when told: well short of
-    # what a budget of each device's own would have let two devices spend
-    assert budget <= s["cost_usd"] <= budget + 3 * dearest < 2 * budget
-    assert {d["stop_kind"] for d in s["devices"]} <= {"person", "max_cost"}
     assert s["stop_reason"] == f"the fleet's budget (${budget:.4f}) reached", s
+    turns = {d: read_turns(tmp_path / "fleet" / "devices" / d) for d in SERIALS}
+    spent: dict[str, float] = {}
+    reached = None  # when the devices' dollars together first reached the budget
+    for end, serial, run_usd in sorted((t.started_at + t.timings.total_s, d, t.cost.run_usd)
+                                       for d, ts in turns.items() for t in ts):
+        spent[serial] = run_usd
+        if sum(spent.values()) >= budget:
+            reached = end
+            break
+    assert reached is not None
+    for serial, ts in turns.items():  # each stopped after the turn it was playing then: no device spent on alone
+        assert len([t for t in ts if t.started_at > reached]) <= 1, serial
+    assert s["cost_usd"] == pytest.approx(sum(ts[-1].cost.run_usd for ts in turns.values()), abs=1e-5)
