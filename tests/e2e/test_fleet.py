@@ -22,7 +22,7 @@ from processes import all_gone
 
 from lluma_agent.runlog.turnlog import read_turns
 
-pytestmark = [pytest.mark.ocr, pytest.mark.cost(seconds=90)]
+pytestmark = [pytest.mark.ocr, pytest.mark.cost(seconds=240)]  # measured: 242 s on this loaded machine
 
 SERIALS = ["sim-0", "sim-1"]
 KILL_AFTER_TURN = 3  # sim-0's agent is killed once this turn is checkpointed (its career takes about 10)
@@ -88,6 +88,9 @@ def test_two_phones_play_a_career_each_with_the_fleets_totals(played: dict[str, 
     assert s["careers_completed"] == 2 and s["turns"] == sum(d["turns"] for d in s["devices"])
     assert s["cost_usd"] == pytest.approx(sum(d["cost_usd"] for d in s["devices"]), abs=1e-5) and s["cost_usd"] > 0
     assert json.loads((fleet / "summary.json").read_text()) == s  # kept in the fleet's folder too
+    live = played["err"].splitlines()  # the live view (stderr under --json): a line per device as it plays
+    for serial in SERIALS:
+        assert any(line.startswith(f"{serial} careers 0 | turn    1 |") for line in live), live[:6]
 
 
 def test_one_notify_stream_names_each_event_s_device(played: dict[str, Any]) -> None:
@@ -188,6 +191,16 @@ def test_a_gone_device_is_reported_and_ctrl_c_stops_every_device_cleanly(env: di
         assert by[serial]["stop_kind"] == "person" and by[serial]["turns"] >= 1, by[serial]
         assert json.loads((fleet / "devices" / serial / "run.json").read_text())["stop_kind"] == "person"
     assert all_gone(list(agents.values()))
+
+    # --resume goes on with every device from its checkpoint, here to a turn cap given with it
+    cap = max(by[x]["turns"] for x in SERIALS) + 1
+    again = lluma(tmp_path, "fleet", "--resume", str(fleet), "--max-turns", str(cap), "--json", env=env)
+    s = json.loads(again.stdout)
+    by = {d["serial"]: d for d in s["devices"]}
+    assert by["sim-9"]["gone"] and again.returncode == 1  # still attached nowhere: said again
+    for serial in SERIALS:
+        assert (by[serial]["turns"], by[serial]["stop_kind"]) == (cap, "max_turns"), by[serial]
+        assert [t.turn for t in read_turns(fleet / "devices" / serial)] == list(range(1, cap + 1))
 
 
 def test_one_budget_for_the_whole_fleet(env: dict[str, str], tmp_path: Path) -> None:
