@@ -18,8 +18,7 @@ from fleet_stand_ins import checkpointed, first_steps, stand_ins
 
 from lluma_agent.runlog.turnlog import read_turns
 
-pytest.importorskip("ray", reason="the fleet's extra: pip install -e '.[fleet]' (make test installs it)")
-pytestmark = [pytest.mark.ocr, pytest.mark.cost(seconds=100)]  # measured: 84-100 s, the nodes up in 9
+pytestmark = [pytest.mark.ocr, pytest.mark.cost(seconds=100)]  # measured: 84-100 s (the nodes up in about 9 s)
 
 SERIALS = ["sim-0", "sim-1"]
 NODES = Path(__file__).parents[2] / "bench" / "ray_nodes.py"  # the bench starts the same two nodes
