@@ -219,6 +219,11 @@ class MemoryConfig(_Section):
     budget_tokens: int = Field(
         32000, ge=1, le=1_000_000, description="Total estimated tokens all memory files may hold."
     )
+    shared_dir: Path | None = Field(
+        None, description="Folder where several devices keep what the game teaches once: the screen map, the event "
+        "book and the model's procedures, each device's entries kept (`lluma fleet` sets it); None = the map and the "
+        "book beside the memory folder, the procedures in it.",
+    )
 
 
 class KnowledgeConfig(_Section):
@@ -423,6 +428,16 @@ class PlansConfig(_Section):
     )
 
 
+class FleetConfig(_Section):
+    devices: list[str] = Field(
+        default_factory=list, description="Serials `lluma fleet` plays, one agent each (--devices overrides them)."
+    )
+    restarts: int = Field(
+        3, ge=0, le=100, description="A device's agent that dies (killed, crashed) is started again from its "
+        "checkpoint at most this many times; then the device is reported and the others go on.",
+    )
+
+
 class Config(_Section):
     device: DeviceConfig = Field(default_factory=DeviceConfig)
     vision: VisionConfig = Field(default_factory=VisionConfig)
@@ -440,6 +455,7 @@ class Config(_Section):
     loop: LoopConfig = Field(default_factory=LoopConfig)
     survey: SurveyConfig = Field(default_factory=SurveyConfig)
     plans: PlansConfig = Field(default_factory=PlansConfig)
+    fleet: FleetConfig = Field(default_factory=FleetConfig)
 
 
 class _Environ(EnvSettingsSource):
@@ -630,6 +646,7 @@ _SECTION_DOCS = {
     "guard": "What the agent never does while unattended, whatever the model says.",
     "map": "The screen map learned from play: where the agent is, goTo, the edges it trusts.",
     "loop": "Routine screens passed without a model call.",
+    "fleet": "`lluma fleet`: several devices from one command, one agent each.",
 }
 
 

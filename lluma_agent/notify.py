@@ -45,6 +45,8 @@ class NotifyEvent(StrEnum):
     SESSION_ERROR = "session_error"  # "Session Error" on screen: a person must look
     CAREER_ENDED = "career_ended"  # a career's record, as written in careers/ (loop/careers.py)
     HEARTBEAT = "heartbeat"  # every notify.heartbeat_min minutes: where the career stands (loop/heartbeat.py)
+    DEVICE_RESTARTED = "device_restarted"  # a fleet's device whose agent died, started again from its checkpoint
+    DEVICE_GONE = "device_gone"  # a fleet's device given up (away, or its agent died too often); the others go on
 
 
 def _say(line: str) -> None:

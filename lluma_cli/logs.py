@@ -13,11 +13,13 @@ import zlib
 from pathlib import Path
 from typing import Any
 
+from lluma_agent.fleet.sidebyside import fleet_runs
 from lluma_agent.runlog import figures
 from lluma_agent.runlog.careers import career_line
 from lluma_agent.runlog.folder import RunFolder
 from lluma_agent.runlog.logread import (
     LogDirError,
+    Run,
     action_label,
     add_dir_argument,
     clip,
@@ -129,6 +131,23 @@ def format_turn(log: TurnLog, folder: Path) -> str:
     return as_text(TurnView.of(log, folder))
 
 
+def fleet_listing(runs: dict[str, Run], tail: int | None, as_json: bool) -> int:
+    """Every device's turns in the order they started, the device in front."""
+    width = max(map(len, runs), default=6)
+    played = sorted(((log.started_at, serial, log) for serial, r in runs.items() for log in r.turns),
+                    key=lambda x: (x[0], x[1]))
+    played = played[-tail:] if tail else played
+    if as_json:
+        print(json.dumps([{"device": serial, **row(log)} for _, serial, log in played], indent=2,
+                         ensure_ascii=False))
+        return 0
+    head = format_listing([]).splitlines()[0]
+    print(f"{'device':<{width}}  {head}")
+    for _, serial, log in played:
+        print(f"{serial:<{width}}  {format_listing([log]).splitlines()[1]}")
+    return 0
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="lluma logs", description=__doc__.splitlines()[0])
     add_dir_argument(ap)
@@ -151,6 +170,12 @@ def main(argv: list[str]) -> int:
         ap.error("--request needs --turn N")
     if args.tail is not None and args.tail < 1:
         ap.error("--tail needs a positive number of turns")
+    if (fleet := fleet_runs(args.dir, "lluma logs")) is not None:  # a fleet's folder: every device's turns
+        if args.turn is not None:
+            print(f"lluma logs: {args.dir} is a fleet's folder: give a device's, {args.dir}/devices/SERIAL, with "
+                  "--turn", file=sys.stderr)
+            return 2
+        return fleet_listing(fleet, args.tail, args.json)
     run = open_run(args.dir, "lluma logs")
     if run is None:
         return 1

@@ -13,6 +13,7 @@ from lluma_cli.errors import INTERNAL_EXIT, INTERRUPTED_EXIT, internal_error
 COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("lluma_cli.run:main", "run the agent on a phone or emulator"),
     "demo": ("lluma_cli.demo:main", "run the agent on the built-in simulator and API stand-in"),
+    "fleet": ("lluma_cli.fleet:main", "several devices from one command, one agent each (--ray: several machines)"),
     "vision": ("lluma_cli.vision:main", "read a screenshot or a folder of them; --annotate draws the reading"),
     "sim": ("lluma_cli.sim:main", "run a stand-in: `sim phone` (adb server) or `sim api` (Messages API)"),
     "logs": ("lluma_cli.logs:main", "list a run's turns, or show one in full (--turn N)"),
@@ -30,7 +31,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 # Commands that reach an adb server (or start the simulated one): a bad ANDROID_ADB_SERVER_* is their error.
-ADB_COMMANDS = frozenset({"run", "demo", "doctor", "sim"})
+ADB_COMMANDS = frozenset({"run", "demo", "doctor", "sim", "fleet"})
 
 
 def _adb_environment() -> str:

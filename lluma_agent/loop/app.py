@@ -154,12 +154,13 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
           layout: ContextLayout | None = None, clock: Clock | None = None,
           person: InTheLoop | None = None,
           watch: Callable[[TurnLog, RunTotals], None] | None = None,
-          vision: VisionLike | None = None) -> tuple[Coordinator, Any]:
+          vision: VisionLike | None = None, notifier: Notifier | None = None) -> tuple[Coordinator, Any]:
     """Everything the loop needs, built here once (nothing is attached to the coordinator afterwards). Returns the
     coordinator and a close() for the resources it holds. `clock`: the run's one clock (the demo's is the
     stand-in's too); `person`: a person in the loop (`--confirm`, `--step`); `watch`: called after each turn's
     hooks (a test or a benchmark watching the run); `vision`: a reading other than the OCR's (the simulator's
-    truth, for plumbing tests; never a fallback).
+    truth, for plumbing tests; never a fallback); `notifier`: where the run's events go (default notify.command's;
+    a fleet's device hands them to the fleet, which names the device).
 
     A log folder that already holds a run is refused (LogDirInUse) unless it is the one `resume` goes on
     with (resume.open_point): then the turns after its checkpoint are set aside and the coordinator starts
@@ -223,7 +224,7 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
         for hook in hooks:
             hook(log, totals)
 
-    notifier = Notifier(cfg.notify, run=logger.folder.name)  # does nothing when notify.command is None
+    notifier = notifier or Notifier(cfg.notify, run=logger.folder.name)  # does nothing when notify.command is None
     careers = CareerTracker(run, notify=notifier.send,
                             say=None if quiet else lambda line: print(line, file=out, flush=True))
     if resume is not None:

@@ -103,7 +103,8 @@ def make(cfg: Config, device: Phone, vision: VisionLike, model: DecisionModel, m
     same = SameScreen(cfg.device.settle_threshold)
     stuck = StuckDetector(cfg.run.stuck_after, cfg.run.stuck_force_after, cfg.run.stuck_pause_after, same=same)
     progress = ProgressWatch(cfg.run, len(own_rungs(app is not None)))
-    nav = Navigator(cfg, map_path_for(memory.folder), logger.folder.name, device, vision, settle, sitting.stop, clock)
+    nav = Navigator(cfg, map_path_for(memory.folder, cfg.memory.shared_dir), logger.folder.name, device, vision, settle,
+                    sitting.stop, clock)
     walker = Walker(nav)
     events = EventMemory(events_path(nav.path), logger.folder.name, nav.enabled, clock.wall)
     # one checked press at a time for the coordinator's own sequences: a survey of a screen's options, a plan

@@ -28,6 +28,7 @@ from rapidfuzz import fuzz
 from lluma_agent import safeload, yamlsafe
 from lluma_agent.config import Config
 from lluma_agent.loop.acting import Acted
+from lluma_agent.loop.fleet_procedures import FleetProcedures
 from lluma_agent.loop.followup import Followed, Hands
 from lluma_agent.loop.navigate import Navigator
 from lluma_agent.loop.observe import observe
@@ -217,12 +218,17 @@ class Planner:
         self.problem = ""  # what is wrong with the model's procedures file, as last read ("" when nothing)
         self._said = ""  # the line a person was last told of it (told again only when it changes)
         self._unsaid: list[str] = []  # ...for the turn log
+        # a fleet's devices share the procedures their models wrote (memory.shared_dir; loop/fleet_procedures.py)
+        shared = cfg.memory.shared_dir
+        self.fleet = FleetProcedures(shared, nav.run) if shared is not None and self.enabled else None
+        self.others: dict[str, Procedure] = {}  # the fleet's procedures other devices wrote, as last shared
 
     def procedures(self) -> dict[str, Procedure]:
         """The built-in procedures and the model's own, read from its memory file through the hardened loader (depth,
         size, encoding, what the file is). A bad file costs only its own procedures: it is left as it is (the model
         and a person see it in the memory folder and mend it), `problem` says what is wrong, a person is told once
         (stderr, the turn log) and the built-in procedures go on."""
+        self.share()  # a fleet's: the others' procedures as they are now
         path = self.memory.folder / MEMORY_FILE
         try:
             own = procedures_of(safeload.read_yaml(path, limit=self.memory.max_file_bytes), OWN_SOURCE)
@@ -239,10 +245,36 @@ class Planner:
                 _log.warning("plans: %s", line)
             return self.built_in
         self.problem = self._said = ""
-        return {**self.built_in, **own}
+        return {**self.built_in, **self.others, **own}
+
+    def share(self) -> None:
+        """A fleet's device, after each turn: its model's procedures handed to the fleet, the others' read back (a
+        procedure of another device's that does not parse is left out, and said)."""
+        if self.fleet is None:
+            return
+        path = self.memory.folder / MEMORY_FILE
+        try:
+            own = safeload.read_yaml(path, limit=self.memory.max_file_bytes)
+            procedures_of(own, OWN_SOURCE)  # only a file that parses is handed over
+        except FileNotFoundError:
+            own = {}
+        except (safeload.Refused, ProcedureError):
+            return  # procedures() says what is wrong with it
+        others, told = self.fleet.share(own or {})
+        self.others = {}
+        for name, body in others.items():
+            try:
+                self.others.update(procedures_of({name: body}, f"the fleet's procedure by {self.fleet.by(name)}"))
+            except ProcedureError as exc:
+                told = told or exc.problem
+        if told and told != self._said:
+            self._said = told
+            self._unsaid.append(f"plans: {told}")
 
     def told(self) -> list[str]:
-        """What the turn log must say of the model's procedures file (once per problem)."""
+        """What the turn log must say of the model's procedures file (once per problem); a fleet's device shares its
+        procedures here, once a turn."""
+        self.share()
         out, self._unsaid = self._unsaid, []
         return out
 

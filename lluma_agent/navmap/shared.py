@@ -65,8 +65,10 @@ def _stamp(path: Path) -> Stamp | None:
 
 
 @contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    """The file's lock, held while it is read and written (flock: released by the system if the run is killed)."""
+def locked(path: Path) -> Iterator[None]:
+    """The file's lock, held while it is read and written (flock: released by the system if the run is killed). The
+    folder is made when missing (memory.shared_dir named before any device wrote there)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     with open(path.with_name(path.name + ".lock"), "a") as handle:
         if fcntl is not None:
             fcntl.flock(handle, fcntl.LOCK_EX)
@@ -83,7 +85,7 @@ class SharedBook(Generic[J]):
 
     def open(self) -> tuple[J, str]:
         """The model to go on with, and what a person should be told (jsonfile.open_book)."""
-        with _locked(self.path):
+        with locked(self.path):
             m, notice = open_book(self.path, self.kind)
             self.stamp = _stamp(self.path)
         self.left = m.own()
@@ -93,7 +95,7 @@ class SharedBook(Generic[J]):
         """Write `ours`, merged onto the file when another run wrote it since; returns the model written (this run
         goes on with it) and what a person should be told ("" when nothing: a damaged file is set aside)."""
         told = ""
-        with _locked(self.path):
+        with locked(self.path):
             if _stamp(self.path) != self.stamp:
                 try:
                     ours = self._merged(load_book(self.path, self.kind), ours)

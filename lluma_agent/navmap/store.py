@@ -19,9 +19,10 @@ MAP = Kind(ScreenMap, "a screen map", MAP_VERSION, SUFFIX, "map")
 MapError = BookError  # a map file that cannot be used; the message names the file and what is wrong
 
 
-def map_path_for(memory_dir: Path | str) -> Path:
-    """`memory/` -> `memory.map.json`, its sibling (never inside: the memory folder is sent to the model)."""
-    folder = Path(memory_dir)
+def map_path_for(memory_dir: Path | str, shared_dir: Path | str | None = None) -> Path:
+    """`memory/` -> `memory.map.json`, its sibling (never inside: the memory folder is sent to the model); with
+    `shared_dir` (memory.shared_dir: devices of a fleet, each with its own memory) `shared_dir/memory.map.json`."""
+    folder = Path(shared_dir) / "memory" if shared_dir is not None else Path(memory_dir)
     name = folder.resolve().name if folder.name in ("", ".", "..") else folder.name
     return folder.parent / f"{name}{SUFFIX}"
 

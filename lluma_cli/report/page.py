@@ -25,6 +25,8 @@ import jinja2
 from PIL import Image
 
 from lluma_agent.atomic import write_output
+from lluma_agent.fleet.folder import FleetFolder
+from lluma_agent.fleet.sidebyside import all_stats, fleet_runs, stats_table
 from lluma_agent.navmap import MapError
 from lluma_agent.navmap.jsonfile import BookError
 from lluma_agent.runlog import figures
@@ -309,6 +311,25 @@ def render(run: Run, thumb: int = 480, out_dir: Path | None = None, gif: bytes |
     return "\n".join(parts)
 
 
+def fleet_page(folder: Path, runs: dict[str, Run], thumb: int) -> int:
+    """A fleet's folder: each device's page in its own run folder, and the fleet's (FLEETDIR/report.html) linking
+    them beside the devices' figures side by side."""
+    fleet = FleetFolder(folder)
+    links = []
+    for serial, run in runs.items():
+        page = run.folder / "report.html"
+        write_output(page, render(run, thumb, page.parent, None).encode("utf-8", "replace"))
+        links.append(f'<li><a href="{escape(str(page.relative_to(fleet.root)))}">{escape(serial)}</a> '
+                     f"({len(run.turns)} turns)</li>")
+    out = fleet.root / "report.html"
+    index = (f"<!doctype html><meta charset=utf-8><title>LLuMa fleet {escape(fleet.root.name)}</title>"
+             f"<h1>Fleet {escape(fleet.root.name)}</h1><ul>{''.join(links)}</ul>"
+             f"<pre>{escape(stats_table(all_stats(runs)))}</pre>")
+    write_output(out, index.encode("utf-8"))
+    print(f"wrote {out} and {len(runs)} device page(s)")
+    return 0
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="lluma report", description=__doc__.splitlines()[0])
     add_dir_argument(ap)
@@ -318,6 +339,8 @@ def main(argv: list[str]) -> int:
                     help=f"also write DIR/{timeline.FILE}: the run as an animation (the tap marked, the action "
                          "captioned), shown on the page")
     args = ap.parse_args(argv)
+    if (fleet := fleet_runs(args.dir, "lluma report")) is not None:  # a fleet's folder: a page per device, one index
+        return fleet_page(args.dir, fleet, args.thumb)
     run = open_run(args.dir, "lluma report")
     if run is None:
         return 1

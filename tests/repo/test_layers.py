@@ -45,6 +45,9 @@ SUBLAYERS: dict[str, dict[str, set[str]]] = {
         "lluma_agent.loop": _AGENT_BASE | {"lluma_agent.device", "lluma_agent.model", "lluma_agent.context",
                                             "lluma_agent.memory", "lluma_agent.runlog", "lluma_agent.tools",
                                             "lluma_agent.navmap"},
+        # several devices from one command: a device's agent is the loop's, wired as `lluma run` wires it
+        "lluma_agent.fleet": _AGENT_BASE | {"lluma_agent.device", "lluma_agent.model", "lluma_agent.runlog",
+                                             "lluma_agent.loop", "lluma_agent.fleet"},
     },
     "lluma_sim": {
         # the top-level modules (fault_plan, taps, sight_of_truth) wire the phone and the API stand-in together
