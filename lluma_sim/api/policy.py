@@ -84,11 +84,10 @@ class Trip(NamedTuple):
 # ("one or two a career, a spend in each", as the old 30 hub visits gave); the skill list every 16 turns from the 9th
 # makes 4 looks, as the old every-9th-hub-visit rule did there (counting hub visits in a history that folds made 2).
 SHOP = Trip("Shop", every=40, first=1)  # when tired: an item for coins before a rest
-SKILLS = Trip("Skills", every=16, first=9)  # when fresh
+SKILLS = Trip("Skills", every=30, first=40)  # when fresh: two trips, each marking all the points reach
 TRIPS = (SHOP, SKILLS)
 _LAST_TRIP = re.compile(r"^- last (\w+): turn (\d+)$", re.MULTILINE)
-SKILLS_STAY = 6  # turns on the skill list before it goes back to the hub
-SKILLS_MARK = 2  # ...of which the first ones mark a skill
+SKILLS_STAY = 10  # turns on the skill list before it goes back to the hub (the last two: Confirm, Learn)
 # The places the player walks to with goTo, by the names the map may know them by (a screen's title).
 RACE_LIST = ("Races", "Race List")
 CAREER_HUB = ("Career",)
@@ -398,7 +397,7 @@ class ScriptedPolicy:
         fresh = power is None or power >= 0.6
         if on_the_hub and rest and "Shop" in names and _due(turn, SHOP, at):
             order.insert(1, "Shop")  # tired: an item for coins before a rest (a turn kept)
-        if on_the_hub and fresh and _due(turn, SKILLS, at):
+        if fresh and _due(turn, SKILLS, at):  # from the training screen too: back to the hub, then the list
             order.append("Skills")
         if on_the_hub and (hub_visits_since(turn.past, RACE_LIST) + 1) % RACES_EVERY == 0 and fresh:
             order.append("Races")
@@ -422,7 +421,7 @@ class ScriptedPolicy:
         if turn.offered is None:
             return []
         for kind, args in self._hub(turn, turn.offered, texts, power, v.get("mood"), goal(with_values(v, texts)),
-                                    on_the_hub=False):
+                                    career_turn(v, texts), on_the_hub=False):
             name = str(dict(args).get("name", ""))
             if kind == GOTO or name == "Training":
                 return [(kind, args)] if kind == GOTO else []
@@ -437,18 +436,22 @@ class ScriptedPolicy:
         """The real screen raises a tile on the first tap and trains on a tap of the raised one (the reading's
         `selected`, else the one its last press raised). Unsurveyed, the player trains one stat for a spell of
         career turns, then the next (WALK_ROTATION; with no turn read, the tile it raised), and Wit when tired. A
-        raised tile's "Failure N%" above FAIL_CAP turns the choice to Wit (cheap, and its risk is low)."""
+        raised tile's "Failure N%" (a text or a value) above FAIL_CAP turns the choice to Wit (cheap, and its risk is
+        low). Surveyed, the option worth the most rating under the cap (survey_read.best), or a rest when the cap
+        leaves only options worth much less than the best one (survey_read.rest_instead)."""
         raised = str(v["selected"]) if v.get("selected") in STATS else _raised(turn)
         tired = power is not None and power < 0.5
-        if turn.survey:  # a survey's table is a decision afresh: every tile in view, the most gain under the cap
-            target = "Wit" if tired else survey_read.best(turn.survey, FAIL_CAP)
+        if turn.survey:  # a survey's table is a decision afresh: every tile in view, the most rating under the cap
+            target = survey_read.best(turn.survey, FAIL_CAP, stats_of(v))
+            if survey_read.rest_instead(turn.survey, target, stats_of(v)):
+                return [("runPlan", (("name", survey_read.PLANNED["Rest"]),))]
         elif tired:
             target = "Wit"
         elif (at := career_turn(v, texts)) is not None:
             target = WALK_ROTATION[at // SPELL % len(WALK_ROTATION)]
         else:  # no turn read: the tile it raised, until it trains
             target = raised or WALK_ROTATION[len(turn.past) % len(WALK_ROTATION)]
-        fail = _FAILURE.search(texts)
+        fail = _FAILURE.search(" | ".join([texts, *(f"{k} {x}" for k, x in (v.get("values") or {}).items())]))
         if raised == target != "Wit" and fail and int(fail.group(1)) > FAIL_CAP:
             target = "Wit"
         return [press(n) for n in dict.fromkeys([target, "Wit", "Speed", "Stamina"]) if n in names]
@@ -464,7 +467,7 @@ class ScriptedPolicy:
             return [*home, ("back", ()), press("Back")]
         if "Learn" in names and "Cancel" in names:
             return [press("Learn"), press("Cancel")]
-        if plus and stay <= SKILLS_MARK:
+        if plus and stay <= SKILLS_STAY - 2:  # every skill the points reach, then Confirm and its Learn
             out.append(press(plus[0]))
         if "Confirm" in names:
             out.append(press("Confirm"))
@@ -599,6 +602,12 @@ def _raised(turn: Turn) -> str | None:
         return None
     name, args = last.action
     return str(dict(args).get("name")) if name == "pressButton" and dict(args).get("name") in STATS else None
+
+
+def stats_of(v: dict[str, Any]) -> dict[str, int]:
+    """The trainee's stats as the reading's values give them ("Speed": "412"; a doubtful one is left out)."""
+    values = v.get("values") or {}
+    return {s: int(str(values[s])) for s in STATS if str(values.get(s, "")).isdigit()}
 
 
 def _describe(action: Action | None) -> str:
