@@ -47,6 +47,7 @@ sys.path.insert(0, str(ROOT))
 from navigation import screen_name, without_and_with  # noqa: E402  (bench/ is this script's own folder)
 from unattended import add_night_arguments, agree, night  # noqa: E402
 
+from lluma_agent.atomic import atomic_write_text  # noqa: E402
 from lluma_agent.runlog.logread import load_run, turn_calls  # noqa: E402
 from lluma_agent.runlog.turnlog import TurnLog  # noqa: E402
 from lluma_sim.api.floors import Floor  # noqa: E402
@@ -159,10 +160,14 @@ def player_night(name: str, args: argparse.Namespace, seed: int, where: Path) ->
     at = argparse.Namespace(**{**vars(args), "seed": seed})
     label = f"{name} (seed {seed})"
     if name == "ocr":
-        return play(label, at, where)
-    if name == "truth":
-        return play(label, at, where, truth_vision=True)
-    return play(label, at, where, FLOOR_SETTINGS, truth_vision=True, policy=Floor(name))  # type: ignore[arg-type]
+        r = play(label, at, where)
+    elif name == "truth":
+        r = play(label, at, where, truth_vision=True)
+    else:
+        r = play(label, at, where, FLOOR_SETTINGS, truth_vision=True, policy=Floor(name))  # type: ignore[arg-type]
+    # each night's figures as it ends, beside its folder: a bench stopped early keeps the nights it played
+    atomic_write_text(where.parent / f"{where.name}.json", json.dumps(r))
+    return r
 
 
 def summed(nights: dict[int, dict[str, Any]]) -> dict[str, Any]:

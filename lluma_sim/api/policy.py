@@ -36,6 +36,7 @@ from lluma_sim.api.recall import GOTO, Action, PastStep, texts_of
 from lluma_sim.api.sight import Seer
 from lluma_sim.api.turn_read import (
     GoalRead,
+    career_now,
     career_turn,
     choice_score,
     choices,
@@ -442,8 +443,9 @@ class ScriptedPolicy:
         raised = str(v["selected"]) if v.get("selected") in STATS else _raised(turn)
         tired = power is not None and power < 0.5
         if turn.survey:  # a survey's table is a decision afresh: every tile in view, the most rating under the cap
-            target = survey_read.best(turn.survey, FAIL_CAP, stats_of(v))
-            if survey_read.rest_instead(turn.survey, target, stats_of(v)):
+            stats, now = stats_of(v), career_now(v, texts)
+            target = survey_read.best(turn.survey, FAIL_CAP, stats, now)
+            if survey_read.rest_instead(turn.survey, target, stats, now):
                 return [("runPlan", (("name", survey_read.PLANNED["Rest"]),))]
         elif tired:
             target = "Wit"

@@ -22,6 +22,7 @@ RATING_ROWS = (0, 25, 66, 116, 181, 261, 352, 457, 577, 707, 847, 993, 1143, 129
 STAT_CAP = 1200  # NUMBERS §0 (GLBOT): a point past it adds nothing
 SKILL_POINT = 1.5  # NUMBERS §7: ~1.5 rating a skill point spent on skills (ogatetsu's examples)
 UNREAD_STAT = 100  # a stat the reading did not give is weighed as a new trainee's (the start is 70-100)
+START_STAT = 85  # a new trainee's stat (the simulator's turn-1 readings: 75-90), the pace's baseline
 # A card on the option is worth this much rating beyond its gains: bond +7 a training toward orange, when its own
 # facility's gains grow by its friendship bonus (NUMBERS §4, 20-35% on this deck); a hint (+5 bond and a skill 10%
 # off, NUMBERS §4) more. [GUESS] sized at a third of a typical option's value at the start (~15 points).
@@ -70,26 +71,37 @@ def slope(value: int) -> float:
     return (RATING_ROWS[i + 1] - RATING_ROWS[i]) / RATING_EVERY
 
 
-def worth(row: Row, stats: dict[str, int]) -> float:
-    """What the option adds to the career's rating if it succeeds: each gain at its stat's slope (up to the cap),
-    skill points as spent, the cards' bonds and hints."""
+def bound_for(now: int, at: tuple[int, int] | None) -> int:
+    """Where a stat is headed by the career's end at the pace it has grown so far (from START_STAT over `at`'s
+    turns of its length); where it stands when the turn is not read. A careful player weighs a point at the slope of
+    the stat it is building, so a stat it trains keeps being trained, to the cap (the table is convex)."""
+    if at is None or at[0] < 1:
+        return now
+    turn, length = at
+    return min(STAT_CAP - 1, now + max(0, now - START_STAT) * max(0, length - turn) // turn)
+
+
+def worth(row: Row, stats: dict[str, int], at: tuple[int, int] | None = None) -> float:
+    """What the option adds to the career's rating if it succeeds: each gain at the slope of where its stat is
+    headed (bound_for; nothing past the cap), skill points as spent, the cards' bonds and hints."""
     value = 0.0
     for stat, n in row.gains.items():
         if stat == SKILL_PTS:
             value += n * SKILL_POINT
             continue
         now = stats.get(stat, UNREAD_STAT)
-        value += sum(slope(now + k) for k in range(min(n, max(0, STAT_CAP - now))))
+        value += min(n, max(0, STAT_CAP - now)) * slope(bound_for(now, at))
     return value + (row.cards - row.maxed) * CARD_VALUE + row.maxed * MAXED_VALUE + row.hints * HINT_VALUE
 
 
-def best(table: list[Row], cap: int, stats: dict[str, int] | None = None) -> str | None:
+def best(table: list[Row], cap: int, stats: dict[str, int] | None = None, at: tuple[int, int] | None = None
+         ) -> str | None:
     """The option worth the most rating (worth) among those whose failure is at most `cap` (all of them when none
     is), a failure's chance taking its share off."""
     safe = [r for r in table if r.failure is None or r.failure <= cap] or table
     if not safe:
         return None
-    return max(safe, key=lambda r: worth(r, stats or {}) * (1 - (r.failure or 0) / 100)).option
+    return max(safe, key=lambda r: worth(r, stats or {}, at) * (1 - (r.failure or 0) / 100)).option
 
 
 # A rest and then the best option, against a lesser option now: Rest gives 52.5 energy on average (NUMBERS §5: +70
@@ -98,13 +110,14 @@ def best(table: list[Row], cap: int, stats: dict[str, int] | None = None) -> str
 REST_SHARE = 0.71
 
 
-def rest_instead(table: list[Row], choice: str | None, stats: dict[str, int]) -> bool:
+def rest_instead(table: list[Row], choice: str | None, stats: dict[str, int], at: tuple[int, int] | None = None
+                 ) -> bool:
     """Rest rather than `choice`: the failure cap left it, and it is worth under REST_SHARE of the best option."""
     pick = next((r for r in table if r.option == choice), None)
     if pick is None or not table:
         return False
-    top = max(worth(r, stats) for r in table)
-    return worth(pick, stats) < REST_SHARE * top
+    top = max(worth(r, stats, at) for r in table)
+    return worth(pick, stats, at) < REST_SHARE * top
 
 
 OFFERED = re.compile(r"opened .+? from .+?; (?P<src>.+?) offered: (?P<names>.+?) \(Back, goTo or runPlan")
