@@ -153,6 +153,43 @@ PASSAGES = (
 )
 
 
+@dataclass(frozen=True)
+class HubView:
+    """What the hub's choice weighs, read off the request: the bar, the mood, the goal, the trips due."""
+
+    condition: bool  # a condition shows (the Infirmary cures it)
+    rest: bool  # energy under REST_BELOW
+    fresh: bool  # energy at 60% or more (or not read)
+    low_mood: bool
+    on_the_hub: bool  # False: decided on the training screen the coordinator opened from the hub
+    shop_due: bool
+    skills_due: bool
+    races_due: bool  # every RACES_EVERY hub visits
+    fans_short: bool  # a fan goal short of its fans within FANS_AHEAD turns
+    goal_today: bool  # the goal is judged this turn
+
+
+class HubChoice(NamedTuple):
+    button: str
+    when: Callable[[HubView], bool]
+
+
+# The hub's choices after the goal's race (which nothing else beats), most pressing first: each whose `when` holds,
+# in this order, then the fallbacks; the first the hub shows is pressed.
+HUB_CHOICES = (
+    HubChoice("Races", lambda h: h.fans_short and (not h.rest or h.goal_today)),  # fans to earn before the goal's turn
+    HubChoice("Shop", lambda h: h.on_the_hub and h.rest and h.shop_due),  # tired: an item for coins before a rest
+    HubChoice("Infirmary", lambda h: h.condition),
+    HubChoice("Rest", lambda h: h.rest),
+    HubChoice("Recreation", lambda h: h.low_mood),
+    HubChoice("Skills", lambda h: h.fresh and h.skills_due),  # from the training screen too: back to the hub first
+    HubChoice("Races", lambda h: h.on_the_hub and h.fresh and h.races_due),
+    HubChoice("Training", lambda h: True),
+    HubChoice("Rest", lambda h: True),
+    HubChoice("Recreation", lambda h: True),
+)
+
+
 class PolicyReply(BaseModel):
     """The assistant content a policy produced. stop_reason defaults from the content (tool_use or end_turn)."""
 
@@ -384,27 +421,18 @@ class ScriptedPolicy:
         (its survey names the hub's buttons): no audit of the hub's rest-or-train call (the bar read is the training
         screen's) and no periodic visit (the skill list, the race list, the shop), which are counted in hub visits.
         `at`: the career's turn, as the header reads (the shop's clock)."""
-        # a goal's race is due: nothing else ends the turn (its tile read as "Race Day", or run together "RaceDay")
-        order: list[str] = [next((n for n in names if re.sub(r"\W", "", n).lower() == "raceday"), RACE_DAY)]
-        if "condition" in texts.lower():
-            order.append("Infirmary")
         rest = power is not None and power < REST_BELOW
         if self.on_rest_or_train is not None and {"Rest", "Training"} <= names and on_the_hub:
             self.on_rest_or_train(power, rest)
-        if rest:
-            order.append("Rest")
-        if mood(badge, texts) in ("bad", "awful"):
-            order.append("Recreation")
         fresh = power is None or power >= 0.6
-        if on_the_hub and rest and "Shop" in names and _due(turn, SHOP, at):
-            order.insert(1, "Shop")  # tired: an item for coins before a rest (a turn kept)
-        if fresh and _due(turn, SKILLS, at):  # from the training screen too: back to the hub, then the list
-            order.append("Skills")
-        if on_the_hub and (hub_visits_since(turn.past, RACE_LIST) + 1) % RACES_EVERY == 0 and fresh:
-            order.append("Races")
-        if now is not None and now.fans_short and (not rest or now.turns_left == 0):
-            order.insert(1, "Races")  # fans to earn before the goal's turn: race for them
-        order += ["Training", "Rest", "Recreation"]
+        h = HubView(condition="condition" in texts.lower(), rest=rest, fresh=fresh,
+                    low_mood=mood(badge, texts) in ("bad", "awful"), on_the_hub=on_the_hub,
+                    shop_due="Shop" in names and _due(turn, SHOP, at), skills_due=_due(turn, SKILLS, at),
+                    races_due=(hub_visits_since(turn.past, RACE_LIST) + 1) % RACES_EVERY == 0,
+                    fans_short=now is not None and now.fans_short, goal_today=now is not None and now.turns_left == 0)
+        # a goal's race is due: nothing else ends the turn (its tile read as "Race Day", or run together "RaceDay")
+        order = [next((n for n in names if re.sub(r"\W", "", n).lower() == "raceday"), RACE_DAY),
+                 *(c.button for c in HUB_CHOICES if c.when(h))]
         out: list[Action] = []
         for n in order:
             if n == "Races" and (walk := self._goto(turn, RACE_LIST)):
