@@ -178,7 +178,8 @@ def summed(nights: dict[int, dict[str, Any]]) -> dict[str, Any]:
     careers, game_turns = sum(n["careers"] for n in x), sum(n["game_turns"] for n in x)
     return {
         "rating_mean": mean, "rank": rank(mean), "careers": careers,
-        "careers_completed": sum(n["careers_completed"] for n in x),
+        # a career a missed goal ended is not completed (the night counts it as one that ended)
+        "careers_completed": sum(e == "complete" for n in x for e in n["ended"]),
         "goals_met": sum(n["goals_met"] for n in x), "goals_total": sum(n["goals_total"] for n in x),
         "failed_trainings": sum(n["failed_trainings"] for n in x),
         "model_calls_per_game_turn": round(sum(n["model_calls"] for n in x) / max(1, game_turns), 3),
@@ -197,7 +198,7 @@ def players_check(p: dict[str, dict[str, Any]], seeds: list[int], parity: float 
     def floored(seed: int) -> bool:
         r, t = rnd["seeds"][str(seed)], truth["seeds"][str(seed)]
         low = statistics.fmean(r["ratings"] or [0]) < RANDOM_SHARE * statistics.fmean(t["ratings"] or [0])
-        return bool(r["goals_met"] < r["goals_total"] or r["careers_completed"] < r["careers"] or low)
+        return bool(r["goals_met"] < r["goals_total"] or "goal_missed" in r["ended"] or low)
 
     def all_done(x: dict[str, Any]) -> bool:
         return bool(x["careers_completed"] == x["careers"] > 0)
