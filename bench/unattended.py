@@ -51,14 +51,17 @@ def stuck_episodes(turns: list[TurnLog]) -> list[int]:
 
 
 def night(careers: int, career_turns: int, hazards: float, faults: float, seed: int, where: Path,
-          overrides: dict[str, str] | None = None, label: str = "unattended") -> dict[str, Any]:
+          overrides: dict[str, str] | None = None, label: str = "unattended", truth_vision: bool = False,
+          policy: Any = None) -> dict[str, Any]:
     """Play the night into `where` and sum it up; `overrides` are extra LLUMA_* settings (bench/navigation.py turns
-    the screen map off with them)."""
+    the screen map off with them); `truth_vision` and `policy` (the stand-in's player) as in run_demo (bench/careers.py
+    plays its players so)."""
     print(f"{label}: {careers} careers of {career_turns} game turns, hazards {hazards:g}, faults {faults:g}, "
           f"seed {seed} ...", file=sys.stderr, flush=True)
     start = time.monotonic()
     s: DemoSummary = run_demo(0, where, seed=seed, quiet=True, careers=careers, fault_rate=faults,
-                              hazard_rate=hazards, career_turns=career_turns, overrides=overrides)
+                              hazard_rate=hazards, career_turns=career_turns, overrides=overrides,
+                              truth_vision=truth_vision, policy=policy)
     wall = time.monotonic() - start
     episodes = stuck_episodes(load_run(where).turns) if s.turns else []
     return {

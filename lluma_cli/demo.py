@@ -291,17 +291,20 @@ def run_demo(
     person: InTheLoop | None = None,
     watch: Callable[[TurnLog, RunTotals], None] | None = None,
     truth_vision: bool = False,
+    policy: Any = None,
 ) -> DemoSummary:
     """Play `turns` turns; `overrides` are extra LLUMA_* settings (the token benchmark uses them).
     `runner` runs the loop (the CLI passes CtrlC().run for Ctrl+C handling); `environ` as in sim_environment;
     `fault_rate` injects the seeded fault schedule (faults per turn, 0..1); `style` as in sim_environment.
     `resume` (resume.open_point of `logs_dir`): `turns` more turns of that run; the totals are the whole run's.
     `layout`: the context layout (default the cached one; bench/tokens.py passes its baseline); `person`: a person
-    in the loop (`--confirm`, `--step`); `watch`: called after each turn; `truth_vision` as in sim_environment."""
+    in the loop (`--confirm`, `--step`); `watch`: called after each turn; `truth_vision`, `policy` (the stand-in's
+    player) as in sim_environment."""
     limits = {"LLUMA_RUN__MAX_CAREERS": str(careers), "LLUMA_RUN__MAX_HOURS": str(hours)} if careers or hours else {}
     overrides = {**limits, **(overrides or {})}
     env = {"config": config, "overrides": overrides, "environ": environ, "fault_rate": fault_rate, "style": style,
-           "hazard_rate": hazard_rate, "career_turns": career_turns, "truth_vision": truth_vision}
+           "hazard_rate": hazard_rate, "career_turns": career_turns, "truth_vision": truth_vision,
+           "policy": policy}
     with sim_agent(turns, logs_dir, seed, quiet=quiet, live=live, resume=resume, layout=layout, person=person,
                    watch=watch, **env) as (sim, coordinator):
         cfg, game = sim.cfg, sim.game

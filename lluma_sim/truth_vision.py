@@ -18,6 +18,7 @@ lluma_sim.sight_of_truth).
 from __future__ import annotations
 
 import time
+from typing import Literal, cast
 
 from PIL import Image
 
@@ -27,12 +28,24 @@ from lluma_sim.sight_of_truth import ScreenTruth, region_of
 from lluma_vision.buttons.output import unique_names
 from lluma_vision.facts.associate import associate
 from lluma_vision.facts.screen import identify
-from lluma_vision.models import Box, Button, Gauge, MenuState, Scrollbar, TextLine, VisionOutput
+from lluma_vision.facts.values import GAIN
+from lluma_vision.models import (
+    Box,
+    Button,
+    CaptionedValue,
+    Gauge,
+    MenuState,
+    Scrollbar,
+    Support,
+    TextLine,
+    VisionOutput,
+)
 from lluma_vision.phash import phash as hash_of
 
 TAPPABLE = ("button", "tab", "choice", "icon")  # the OCR names icons by their glyph (lluma_vision.icons)
 ENERGY = "Energy"  # the caption the header draws left of the bar (lluma_sim.game.screens_career._header)
 MS_PER_S = 1000
+Bond = Literal["grey", "blue", "green", "orange", "MAX", "none"]  # lluma_vision.models.Support.bond
 BACKEND = "truth"  # VisionOutput.backend of its readings: a turn log says the OCR did not read them
 
 
@@ -48,28 +61,62 @@ class TruthVision:
         if (t.width, t.height) != image.size:
             size = f"{image.width}x{image.height}"
             raise ValueError(f"truth vision: the frame is {size}, the game's {t.width}x{t.height}")
-        out = associate(reading_of(t)).model_copy(update={"screen_hash": phash or hash_of(image)})
+        read = reading_of(t)
+        out = associate(read).model_copy(update={"screen_hash": phash or hash_of(image)})
+        # a signed number is a gain of the stat under it (read after the pairing, which reads the other values)
+        out = out.model_copy(update={"values": out.values + gains_of(read.texts)})
         ms = round((time.perf_counter() - t0) * MS_PER_S, 2)
         return out.model_copy(update={"screen": identify(out), "elapsed_ms": ms})
 
 
 def reading_of(t: GroundTruth) -> VisionOutput:
-    """The frame's reading as the truth has it (before captions are paired with their values)."""
+    """The frame's reading as the truth has it (before captions are paired with their values). The training screen's
+    facts are read as the OCR's facts are (lluma_vision.facts): each "+N" as a gain of the caption under it, the bar's
+    preview of the raised training's cost as "Energy after", the portraits in the right-hand column as support cards
+    (not buttons: the OCR finds no plate there)."""
+    cards = {s.name for s in t.supports}
+    portraits = [e for e in t.elements if e.kind == "icon" and e.name in cards]
     buttons = [Button(name=e.name, meta="" if e.enabled else "disabled", region=region_of(e.box.center[1] / t.height,
-                      e, t.screen), bounds=e.box, source="sim") for e in t.elements if e.kind in TAPPABLE]
+                      e, t.screen), bounds=e.box, source="sim") for e in t.elements
+               if e.kind in TAPPABLE and e not in portraits]
     texts = [TextLine(text=e.name, bounds=e.box) for e in t.elements if e.kind == "text"]
     tabs = [e.name for e in t.elements if e.kind == "tab"]
     menu = MenuState(usable=t.menu_usable, selected=t.selected_tab, tabs=tabs) if t.menu_usable is not None else None
     bar = t.scrollbar
     scrollbar = Scrollbar(track=bar.track, thumb=bar.thumb, up=bar.up, down=bar.down) if bar else None
-    caption = next((e for e in t.elements if e.kind == "text" and e.name == ENERGY), None)
-    gauges = [] if caption is None or t.energy is None else [Gauge(
-        label=ENERGY, fill=max(0.0, min(1.0, t.energy / MAX_ENERGY)),
-        # the truth has no box for the bar: the row right of its caption, where the header draws it
-        bounds=Box(x0=caption.box.x1, y0=caption.box.y0, x1=t.width, y1=caption.box.y1))]
     # the hard style's mood is a badge word beside the bar (the OCR's `mood`); the plain one prints "Mood: Good"
     word = (t.mood or "").upper()
     badge = word if word and any(e.kind == "text" and e.name == word for e in t.elements) else None
+    supports = [Support(bond=cast(Bond, s.bond), hint=s.hint, bounds=e.box)
+                for s, e in zip(t.supports, sorted(portraits, key=lambda e: e.box.y0), strict=False)]
     return VisionOutput(width=t.width, height=t.height, buttons=unique_names(buttons), texts=texts, menu=menu,
-                        scrollbar=scrollbar, cinematic=t.cinematic, gauges=gauges, mood=badge, backend=BACKEND)
+                        scrollbar=scrollbar, cinematic=t.cinematic, gauges=gauges_of(t), mood=badge,
+                        supports=supports, backend=BACKEND)
 
+
+def gauges_of(t: GroundTruth) -> list[Gauge]:
+    """The Energy bar (the truth's energy), and on the training screen the fill it previews after the raised
+    training ("Energy after", as lluma_vision.pixels.gauges names it), where a cost is drawn."""
+    caption = next((e for e in t.elements if e.kind == "text" and e.name == ENERGY), None)
+    if caption is None or t.energy is None:
+        return []
+    # the truth has no box for the bar: the row right of its caption, where the header draws it
+    box = Box(x0=caption.box.x1, y0=caption.box.y0, x1=t.width, y1=caption.box.y1)
+    fills = [(ENERGY, t.energy)] + ([(f"{ENERGY} after", t.energy_after)] if t.energy_after is not None else [])
+    return [Gauge(label=label, fill=max(0.0, min(1.0, n / MAX_ENERGY)), bounds=box) for label, n in fills]
+
+
+def gains_of(texts: list[TextLine]) -> list[CaptionedValue]:
+    """Each signed number ("+12") as the gain of the caption printed under it in its column: the nearest worded line
+    below whose span holds the number's centre (the training screen draws a gain centred over its stat)."""
+    out = []
+    for g in texts:
+        if not GAIN.match(g.text.strip()):
+            continue
+        cx = g.bounds.center[0]
+        under = [c for c in texts if c.bounds.y0 >= g.bounds.y1 and c.bounds.x0 <= cx < c.bounds.x1
+                 and any(ch.isalpha() for ch in c.text)]
+        if under:
+            caption = min(under, key=lambda c: c.bounds.y0)
+            out.append(CaptionedValue(caption=caption.text, value=g.text.strip(), kind="gain", bounds=g.bounds))
+    return out

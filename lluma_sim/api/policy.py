@@ -36,6 +36,7 @@ from lluma_sim.api.recall import GOTO, Action, PastStep, texts_of
 from lluma_sim.api.sight import Seer
 from lluma_sim.api.turn_read import (
     GoalRead,
+    career_now,
     career_turn,
     choice_score,
     choices,
@@ -84,11 +85,10 @@ class Trip(NamedTuple):
 # ("one or two a career, a spend in each", as the old 30 hub visits gave); the skill list every 16 turns from the 9th
 # makes 4 looks, as the old every-9th-hub-visit rule did there (counting hub visits in a history that folds made 2).
 SHOP = Trip("Shop", every=40, first=1)  # when tired: an item for coins before a rest
-SKILLS = Trip("Skills", every=16, first=9)  # when fresh
+SKILLS = Trip("Skills", every=30, first=40)  # when fresh: two trips, each marking all the points reach
 TRIPS = (SHOP, SKILLS)
 _LAST_TRIP = re.compile(r"^- last (\w+): turn (\d+)$", re.MULTILINE)
-SKILLS_STAY = 6  # turns on the skill list before it goes back to the hub
-SKILLS_MARK = 2  # ...of which the first ones mark a skill
+SKILLS_STAY = 10  # turns on the skill list before it goes back to the hub (the last two: Confirm, Learn)
 # The places the player walks to with goTo, by the names the map may know them by (a screen's title).
 RACE_LIST = ("Races", "Race List")
 CAREER_HUB = ("Career",)
@@ -150,6 +150,43 @@ PASSAGES = (
     Rule(("View Results",), ("View Results",), "a race about to start"),  # the result is the same watched or not
     Rule(("Next",), ("Next",), "a result screen"),
     Rule(("Career",), ("Career",), "the home screen", plan="new_career"),  # the setup as one plan
+)
+
+
+@dataclass(frozen=True)
+class HubView:
+    """What the hub's choice weighs, read off the request: the bar, the mood, the goal, the trips due."""
+
+    condition: bool  # a condition shows (the Infirmary cures it)
+    rest: bool  # energy under REST_BELOW
+    fresh: bool  # energy at 60% or more (or not read)
+    low_mood: bool
+    on_the_hub: bool  # False: decided on the training screen the coordinator opened from the hub
+    shop_due: bool
+    skills_due: bool
+    races_due: bool  # every RACES_EVERY hub visits
+    fans_short: bool  # a fan goal short of its fans within FANS_AHEAD turns
+    goal_today: bool  # the goal is judged this turn
+
+
+class HubChoice(NamedTuple):
+    button: str
+    when: Callable[[HubView], bool]
+
+
+# The hub's choices after the goal's race (which nothing else beats), most pressing first: each whose `when` holds,
+# in this order, then the fallbacks; the first the hub shows is pressed.
+HUB_CHOICES = (
+    HubChoice("Races", lambda h: h.fans_short and (not h.rest or h.goal_today)),  # fans to earn before the goal's turn
+    HubChoice("Shop", lambda h: h.on_the_hub and h.rest and h.shop_due),  # tired: an item for coins before a rest
+    HubChoice("Infirmary", lambda h: h.condition),
+    HubChoice("Rest", lambda h: h.rest),
+    HubChoice("Recreation", lambda h: h.low_mood),
+    HubChoice("Skills", lambda h: h.fresh and h.skills_due),  # from the training screen too: back to the hub first
+    HubChoice("Races", lambda h: h.on_the_hub and h.fresh and h.races_due),
+    HubChoice("Training", lambda h: True),
+    HubChoice("Rest", lambda h: True),
+    HubChoice("Recreation", lambda h: True),
 )
 
 
@@ -384,27 +421,18 @@ class ScriptedPolicy:
         (its survey names the hub's buttons): no audit of the hub's rest-or-train call (the bar read is the training
         screen's) and no periodic visit (the skill list, the race list, the shop), which are counted in hub visits.
         `at`: the career's turn, as the header reads (the shop's clock)."""
-        # a goal's race is due: nothing else ends the turn (its tile read as "Race Day", or run together "RaceDay")
-        order: list[str] = [next((n for n in names if re.sub(r"\W", "", n).lower() == "raceday"), RACE_DAY)]
-        if "condition" in texts.lower():
-            order.append("Infirmary")
         rest = power is not None and power < REST_BELOW
         if self.on_rest_or_train is not None and {"Rest", "Training"} <= names and on_the_hub:
             self.on_rest_or_train(power, rest)
-        if rest:
-            order.append("Rest")
-        if mood(badge, texts) in ("bad", "awful"):
-            order.append("Recreation")
         fresh = power is None or power >= 0.6
-        if on_the_hub and rest and "Shop" in names and _due(turn, SHOP, at):
-            order.insert(1, "Shop")  # tired: an item for coins before a rest (a turn kept)
-        if on_the_hub and fresh and _due(turn, SKILLS, at):
-            order.append("Skills")
-        if on_the_hub and (hub_visits_since(turn.past, RACE_LIST) + 1) % RACES_EVERY == 0 and fresh:
-            order.append("Races")
-        if now is not None and now.fans_short and (not rest or now.turns_left == 0):
-            order.insert(1, "Races")  # fans to earn before the goal's turn: race for them
-        order += ["Training", "Rest", "Recreation"]
+        h = HubView(condition="condition" in texts.lower(), rest=rest, fresh=fresh,
+                    low_mood=mood(badge, texts) in ("bad", "awful"), on_the_hub=on_the_hub,
+                    shop_due="Shop" in names and _due(turn, SHOP, at), skills_due=_due(turn, SKILLS, at),
+                    races_due=(hub_visits_since(turn.past, RACE_LIST) + 1) % RACES_EVERY == 0,
+                    fans_short=now is not None and now.fans_short, goal_today=now is not None and now.turns_left == 0)
+        # a goal's race is due: nothing else ends the turn (its tile read as "Race Day", or run together "RaceDay")
+        order = [next((n for n in names if re.sub(r"\W", "", n).lower() == "raceday"), RACE_DAY),
+                 *(c.button for c in HUB_CHOICES if c.when(h))]
         out: list[Action] = []
         for n in order:
             if n == "Races" and (walk := self._goto(turn, RACE_LIST)):
@@ -422,7 +450,7 @@ class ScriptedPolicy:
         if turn.offered is None:
             return []
         for kind, args in self._hub(turn, turn.offered, texts, power, v.get("mood"), goal(with_values(v, texts)),
-                                    on_the_hub=False):
+                                    career_turn(v, texts), on_the_hub=False):
             name = str(dict(args).get("name", ""))
             if kind == GOTO or name == "Training":
                 return [(kind, args)] if kind == GOTO else []
@@ -437,18 +465,23 @@ class ScriptedPolicy:
         """The real screen raises a tile on the first tap and trains on a tap of the raised one (the reading's
         `selected`, else the one its last press raised). Unsurveyed, the player trains one stat for a spell of
         career turns, then the next (WALK_ROTATION; with no turn read, the tile it raised), and Wit when tired. A
-        raised tile's "Failure N%" above FAIL_CAP turns the choice to Wit (cheap, and its risk is low)."""
+        raised tile's "Failure N%" (a text or a value) above FAIL_CAP turns the choice to Wit (cheap, and its risk is
+        low). Surveyed, the option worth the most rating under the cap (survey_read.best), or a rest when the cap
+        leaves only options worth much less than the best one (survey_read.rest_instead)."""
         raised = str(v["selected"]) if v.get("selected") in STATS else _raised(turn)
         tired = power is not None and power < 0.5
-        if turn.survey:  # a survey's table is a decision afresh: every tile in view, the most gain under the cap
-            target = "Wit" if tired else survey_read.best(turn.survey, FAIL_CAP)
+        if turn.survey:  # a survey's table is a decision afresh: every tile in view, the most rating under the cap
+            stats, now = stats_of(v), career_now(v, texts)
+            target = survey_read.best(turn.survey, FAIL_CAP, stats, now)
+            if survey_read.rest_instead(turn.survey, target, stats, now):
+                return [("runPlan", (("name", survey_read.PLANNED["Rest"]),))]
         elif tired:
             target = "Wit"
         elif (at := career_turn(v, texts)) is not None:
             target = WALK_ROTATION[at // SPELL % len(WALK_ROTATION)]
         else:  # no turn read: the tile it raised, until it trains
             target = raised or WALK_ROTATION[len(turn.past) % len(WALK_ROTATION)]
-        fail = _FAILURE.search(texts)
+        fail = _FAILURE.search(" | ".join([texts, *(f"{k} {x}" for k, x in (v.get("values") or {}).items())]))
         if raised == target != "Wit" and fail and int(fail.group(1)) > FAIL_CAP:
             target = "Wit"
         return [press(n) for n in dict.fromkeys([target, "Wit", "Speed", "Stamina"]) if n in names]
@@ -464,7 +497,7 @@ class ScriptedPolicy:
             return [*home, ("back", ()), press("Back")]
         if "Learn" in names and "Cancel" in names:
             return [press("Learn"), press("Cancel")]
-        if plus and stay <= SKILLS_MARK:
+        if plus and stay <= SKILLS_STAY - 2:  # every skill the points reach, then Confirm and its Learn
             out.append(press(plus[0]))
         if "Confirm" in names:
             out.append(press("Confirm"))
@@ -599,6 +632,12 @@ def _raised(turn: Turn) -> str | None:
         return None
     name, args = last.action
     return str(dict(args).get("name")) if name == "pressButton" and dict(args).get("name") in STATS else None
+
+
+def stats_of(v: dict[str, Any]) -> dict[str, int]:
+    """The trainee's stats as the reading's values give them ("Speed": "412"; a doubtful one is left out)."""
+    values = v.get("values") or {}
+    return {s: int(str(values[s])) for s in STATS if str(values.get(s, "")).isdigit()}
 
 
 def _describe(action: Action | None) -> str:

@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 _ENERGY = re.compile(r"energy\D{0,12}?(\d{1,3})\s*/\s*(\d{2,3})", re.IGNORECASE)
 _FRACTION = re.compile(r"(?<!turn )(?<!\d)(\d{1,3})\s*/\s*100\b", re.IGNORECASE)
-_TURN = re.compile(r"\bturn\W{0,3}(\d{1,3})\s*/\s*\d{1,3}\b", re.IGNORECASE)  # the header's "Turn 12/78"
+_TURN = re.compile(r"\bturn\W{0,3}(\d{1,3})\s*/\s*(\d{1,3})\b", re.IGNORECASE)  # the header's "Turn 12/78"
 _MOOD = re.compile(r"mood\W*(awful|bad|normal|good|great)", re.IGNORECASE)
 _MOODS = ("awful", "bad", "normal", "good", "great")
 FANS_AHEAD = 4  # turns before a fan goal's turn from which a player short of fans races for them
@@ -177,6 +177,12 @@ def with_values(v: dict[str, Any], texts: str, caption: str = " | ") -> str:
 
 def career_turn(v: dict[str, Any], texts: str) -> int | None:
     """The career's turn as the header prints it ("Turn 12/78"), or None when it is not read."""
+    now = career_now(v, texts)
+    return now[0] if now else None
+
+
+def career_now(v: dict[str, Any], texts: str) -> tuple[int, int] | None:
+    """The career's turn and length as the header prints them ("Turn 12/78"), or None when not read."""
     m = _TURN.search(with_values(v, texts, " "))
-    return int(m.group(1)) if m else None
+    return (int(m.group(1)), int(m.group(2))) if m else None
 

@@ -292,7 +292,9 @@ class Painter:
     def badge(self, b: Box, word: str, color: RGB) -> None:
         """A status word in capitals on a coloured pill (the game's mood badge): read text, not a button."""
         self.rrect(b, color, tuple(max(0, v - 50) for v in color), shadow=False)  # type: ignore[arg-type]
-        self.text(b.center[0], b.center[1], word.upper(), 34, WHITE, bold=True)
+        self.text(b.center[0], b.center[1], word.upper(), 34, WHITE, bold=True, register=False)
+        # its truth is the pill, as an OCR reads a badge: a status under it is within reach of the badge's height
+        self.widgets.append(Widget(word.upper(), "text", b))
 
     def star(self, cx: float, cy: float, r: float, name: str = "Aptitude", row: int | None = None) -> None:
         """A five-pointed gold star (a race row's aptitude mark): an icon, no text."""

@@ -363,6 +363,8 @@ class SimGame:
                 selected=c.sel if c and self.state.screen == "training" else None,
                 supports=[SupportTruth(name=n, bond=bond_level(c.bonds.get(n, 0)), hint=n in c.hints)
                           for n in c.cards_on(c.sel)] if c and self.state.screen == "training" else [],
+                energy_after=c.energy - cost if c and self.state.screen == "training" and (
+                    cost := min(c.energy, max(0, -c.energy_change(c.sel)))) else None,
                 app=self.app_state,
                 hazard=self.state.hazard,
                 tp=self.state.tp,

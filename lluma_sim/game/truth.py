@@ -69,6 +69,7 @@ class GroundTruth(BaseModel):
     # The training screen: the raised training, and the support cards on it (empty on other screens).
     selected: str | None = None
     supports: list[SupportTruth] = Field(default_factory=list)
+    energy_after: int | None = None  # the energy the bar previews after the raised training (None: no cost shown)
     # The app and the night: what the phone shows ("game", "anr": Android's dialog over it, "launcher": the game
     # is not running), the hazard on screen (lluma_sim.game.hazards), trainer points, and the careers that ended.
     app: str = "game"

@@ -127,3 +127,72 @@ def test_the_check_fails_when_a_training_decision_lacked_the_full_view(nights: l
     assert "| with (survey, plans) | 1 (complete) | 10 |" in out
     assert "records agree (the agent's career records = the game's): without (map only) NO, with (survey, plans) yes" \
         in out
+
+
+# per career, by the player's night; random's on seed 11 (its goals all met there)
+RATINGS = {"ocr": 8200, "truth": 8400, "raised": 5000, "random": 3000, "random 11": 4000}
+
+
+@pytest.fixture
+def players_nights(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    """Each player's night: its careers rated as RATINGS says; random misses a goal on seed 23 only."""
+    asked: list[dict[str, Any]] = []
+
+    def night(n: int, career_turns: int, hazards: float, faults: float, seed: int, where: Path,
+              overrides: dict[str, str] | None = None, label: str = "", truth_vision: bool = False,
+              policy: Any = None) -> dict[str, Any]:
+        name = label.split(" ")[0]
+        asked.append({"label": label, "seed": seed, "overrides": overrides or {}, "truth_vision": truth_vision,
+                      "policy": policy})
+        write_night(where, on=True)
+        missed = name == "random" and seed == 23
+        goals = [{"text": "Run in Junior Make Debut", "met": True}, {"text": "Earn 10000 fans", "met": not missed}]
+        rating = RATINGS["random 11"] if name == "random" and seed == 11 else RATINGS[name]
+        games = [{"number": k, "turns": 10, "goals": goals, "ended": "goal_missed" if missed else "complete",
+                  "rating": rating, "failed_trainings": 1} for k in range(1, n + 1)]
+        # the night counts a career a missed goal ended as one that ended, as the demo does
+        return {"turns": 5, "careers_completed": n, "taps_off_target": 0, "spends_without_model": 0,
+                "cost_usd": 0.02 * n, "wall_s": 100.0 * n, "stop_reason": "max careers", "game_careers": games,
+                "game_turn": 10, "records_agree": True}
+
+    monkeypatch.setattr(careers, "night", night)
+    return asked
+
+
+def test_the_players_play_the_same_seeds_and_are_rated(players_nights: list[dict[str, Any]],
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    assert careers.main(["--players", "--seeds", "11,23", "--careers", "1", "--json"]) == 0
+    r = json.loads(capsys.readouterr().out)
+    assert [(n["label"], n["seed"]) for n in players_nights] == [
+        (f"{p} (seed {s})", s) for p in ("ocr", "truth", "raised", "random") for s in (11, 23)]
+    by = {n["label"]: n for n in players_nights}
+    assert not by["ocr (seed 11)"]["truth_vision"] and by["truth (seed 11)"]["truth_vision"]
+    assert not by["ocr (seed 11)"]["overrides"] and not by["truth (seed 11)"]["overrides"]  # LLuMa as shipped
+    floor = by["raised (seed 23)"]
+    assert floor["policy"].kind == "raised" and floor["overrides"] == {"LLUMA_SURVEY__ENABLED": "false"}
+    p = r["players"]
+    assert {"rating_mean", "rank", "careers_completed", "goals_met", "goals_total", "failed_trainings",
+            "model_calls_per_game_turn", "cost_per_career"} <= set(p["ocr"])
+    assert (p["truth"]["rating_mean"], p["truth"]["rank"], p["random"]["rating_mean"]) == (8400, "B+", 3500)
+    assert (p["random"]["goals_met"], p["random"]["goals_total"], p["random"]["careers_completed"]) == (3, 4, 1)
+    assert p["ocr"]["model_calls_per_game_turn"] == 0.5 and p["ocr"]["failed_trainings"] == 2
+    assert r["parity"] == round(8200 / 8400, 3)
+    c = r["check"]  # random: rated 4000 of 8400 on seed 11 (under 0.6), missed a goal on 23: floored on both
+    assert c["random_floored_every_seed"] and c["holds"]
+
+
+def test_the_players_check_fails_below_parity_or_a_floor_that_holds_its_own(
+        players_nights: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(RATINGS, "ocr", 7000)
+    monkeypatch.setitem(RATINGS, "random 11", 6000)  # over 0.6 of truth's 8,400, every goal met
+    assert careers.main(["--players", "--seeds", "11", "--careers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "parity (ocr's mean rating over truth's): 0.833" in out
+    assert "check FAILS: random floored on every seed: no" in out  # seed 11: 6000 of 8400, every goal met
+    assert "| truth | 8,400 | B+ | 11: 8,400 | 1/1 | 2/2 | 1 |" in out
+
+
+def test_players_are_named_from_the_four() -> None:
+    with pytest.raises(SystemExit):
+        careers.main(["--players", "ocr,perfect"])
