@@ -113,7 +113,10 @@ def scrollbar_stage(r: Reading) -> None:
 
 
 def cards_stage(r: Reading) -> None:
+    """A list's cards; a thin bar beside them is its scrollbar, however short the list (when none was found)."""
     r.cards = find_cards(r.work.rgb, r.lines, span=2 if r.work.scale > SOFT_EDGE_SCALE else 1)
+    if r.scroll is None and r.cards:
+        r.scroll = scrollbar(r.work.rgb, beside=Rect(r.cards[0].x0, r.cards[0].y0, r.cards[-1].x1, r.cards[-1].y1))
 
 
 def icons_stage(r: Reading) -> None:
@@ -204,7 +207,8 @@ STAGES: tuple[Stage, ...] = (
     Stage("cinematic", cinematic_stage, "cinematic: loading, cutscene, dialogue or none"),
     # a scrolling list only matters when the player can act; scenery makes false tracks
     Stage("scrollbar", scrollbar_stage, "scroll -> scrollbar", still_only=True),
-    Stage("cards", cards_stage, "cards: a list's cards, found by their borders -> cards (rows)", still_only=True),
+    Stage("cards", cards_stage, "cards: a list's cards by their borders -> cards (rows); a bar beside them -> scroll",
+          still_only=True),
     Stage("icons", icons_stage, "icons -> buttons named by their glyph", still_only=True),
     Stage("gauges", gauges_stage, "gauges: bars and their fill", still_only=True),
     Stage("mood", mood_stage, "mood: the badge word beside the first gauge"),
