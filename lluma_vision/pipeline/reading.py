@@ -92,13 +92,15 @@ def layout_stage(r: Reading) -> None:
     r.edges = Edges(rgb, span=2 if r.work.scale > SOFT_EDGE_SCALE else 1)
     r.blocks = group_lines(r.lines, rgb)
     r.view = viewport(rgb)
+    r.cards = find_cards(rgb, r.lines, span=2 if r.work.scale > SOFT_EDGE_SCALE else 1)
 
 
 def buttons_stage(r: Reading) -> None:
     """Which blocks are buttons (resolve.py: the rules' evidence, kept on each block), the tab bar, badges attached
     to their buttons."""
     assert r.edges is not None  # layout_stage ran
-    r.lines, r.blocks, r.tabs = resolve.buttons(r.work, r.lines, r.blocks, r.doubtful, r.edges, r.view, r.memory)
+    r.lines, r.blocks, r.tabs = resolve.buttons(r.work, r.lines, r.blocks, r.doubtful, r.edges, r.view, r.memory,
+                                                r.cards)
     if r.memory is not None and r.tabs is not None and r.tabs.usable and r.tabs.tabs:
         r.memory.remember(r.work, r.tabs)
     r.blocks = attach_badges(r.blocks)
@@ -109,12 +111,8 @@ def cinematic_stage(r: Reading) -> None:
 
 
 def scrollbar_stage(r: Reading) -> None:
+    """A bar on the frame; else a thin bar beside a list's cards, however short the list."""
     r.scroll = scrollbar(r.work.rgb)
-
-
-def cards_stage(r: Reading) -> None:
-    """A list's cards; a thin bar beside them is its scrollbar, however short the list (when none was found)."""
-    r.cards = find_cards(r.work.rgb, r.lines, span=2 if r.work.scale > SOFT_EDGE_SCALE else 1)
     if r.scroll is None and r.cards:
         r.scroll = scrollbar(r.work.rgb, beside=Rect(r.cards[0].x0, r.cards[0].y0, r.cards[-1].x1, r.cards[-1].y1))
 
@@ -202,13 +200,12 @@ class Stage:
 # The reading, in order. A stage reads what the ones before it filled in `Reading` and fills its own fields.
 STAGES: tuple[Stage, ...] = (
     Stage("ocr", ocr_stage, "lines: every text line; numbers cut short re-read, grade badges cut off"),
-    Stage("layout", layout_stage, "edges, blocks (lines read together), view (the game's viewport)"),
+    Stage("layout", layout_stage, "edges, blocks (lines read together), view (the game's viewport), cards (a list's, "
+          "by their borders -> cards, rows)"),
     Stage("buttons", buttons_stage, "blocks' button scores, tabs (-> menu), badges as meta -> buttons, texts"),
     Stage("cinematic", cinematic_stage, "cinematic: loading, cutscene, dialogue or none"),
     # a scrolling list only matters when the player can act; scenery makes false tracks
-    Stage("scrollbar", scrollbar_stage, "scroll -> scrollbar", still_only=True),
-    Stage("cards", cards_stage, "cards: a list's cards by their borders -> cards (rows); a bar beside them -> scroll",
-          still_only=True),
+    Stage("scrollbar", scrollbar_stage, "scroll -> scrollbar (a bar beside the cards too)", still_only=True),
     Stage("icons", icons_stage, "icons -> buttons named by their glyph", still_only=True),
     Stage("gauges", gauges_stage, "gauges: bars and their fill", still_only=True),
     Stage("mood", mood_stage, "mood: the badge word beside the first gauge"),
