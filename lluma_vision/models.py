@@ -146,7 +146,7 @@ class Support(BaseModel):
 
     bond: Literal["grey", "blue", "green", "orange", "MAX", "none"]
     hint: bool = False
-    bounds: Box  # its bond bar (or "MAX" plate); a card without a bar, its portrait
+    bounds: Box  # its portrait (where a tap opens the card)
 
 
 class CompactSupport(BaseModel):
