@@ -25,8 +25,15 @@ WIDE = 0.6  # a border spans at least this share of the width...
 JOIN = 3  # ...as one run of edge pixels with breaks of at most this many px (antialiased corners, a glyph's gap)
 END_TOL = 0.015  # borders of one list reach its side within this share of the width
 BORDER_ROWS = 0.006  # a border's rows (outline, shadow) lie within this share of the height of each other
-GAP_MAX = 0.05  # the band between two cards is at most this share of the height (measured 0.014-0.019)
-CARD_LINES = 2  # a card holds its name and a detail: a list has two cards of at least this many lines
+# A card is at most this many times the height of the list's usual card: measured, the cards of one list 0.6-1.0 of
+# their median (a card cut by the viewport shorter); the band of other content under screens' missions_scrollbar_offset
+# list (a partial card, its expiry line, Back, Collect All) 2.5
+TALL = 1.8
+CARD_LINES = 2  # a card holds its name and a detail: a list has two cards of at least this many lines...
+# ...and at least this share of the height tall: measured, the real lists' cards 0.073 (Learn's first, cut by the
+# viewport) to 0.117 and the simulator's 0.09; the training header's goal panel and energy row read as two bordered
+# bands of 0.047 and 0.037 (screens2's dhrpf__training_guts), the lesson shop's stat strips 0.028
+CARD_MIN = 0.06
 # A card's side: an edge on a row between its border's end and this share of the width beyond it (a rounded corner
 # starts the border's straight run inside the side: the simulator's Learn cards by 0.014 of the width, screens2's
 # 0.003), or SIDE_NEAR px inside it (antialiasing).
@@ -104,7 +111,12 @@ def _follow(sides: np.ndarray, y: int, step: int) -> int:
 
 def find_cards(rgb: np.ndarray, lines: list[Line], span: int = 1) -> list[Rect]:
     """The cards of a list in view, top first (working pixels), or [] when no list of cards is drawn. `span`: the
-    edges compare pixels this far apart (2 on an upscaled frame, whose borders blur over two pixels)."""
+    edges compare pixels this far apart (2 on an upscaled frame, whose borders blur over two pixels).
+
+    The list starts at its first border. Cards part at a band with no text between two borders (the space between
+    two cards) and at a border reaching both sides (a card's top or bottom whose neighbour's was not seen: a white
+    card on a white list); a border reaching one side only (a ribbon over a card's top, a rule inside a card) parts
+    nothing by itself. The last card goes on as far as its sides are drawn (cut by the list's viewport)."""
     h, w = rgb.shape[:2]
     tol = END_TOL * w
     rules = _rules(rgb, span)
@@ -112,20 +124,32 @@ def find_cards(rgb: np.ndarray, lines: list[Line], span: int = 1) -> list[Rect]:
     if sides is None:
         return []
     x0, x1 = sides
-    ys = [y for y, a, b in rules if a >= x0 - tol and b <= x1 + tol and (abs(a - x0) <= tol or abs(b - x1) <= tol)]
-    borders = _borders(ys, BORDER_ROWS * h)
-    mids = [(ln.cy, ln) for ln in lines if x0 <= ln.cx <= x1]
-    # a band between two borders with no text, short: the space between two cards
-    cuts = [(a[1], b[0]) for a, b in zip(borders, borders[1:], strict=False)
-            if b[0] - a[1] <= GAP_MAX * h and not any(a[1] <= y <= b[0] for y, _ in mids)]
-    if not cuts:
-        return []
+    mine = [(y, a, b) for y, a, b in rules if a >= x0 - tol and b <= x1 + tol and
+            (abs(a - x0) <= tol or abs(b - x1) <= tol)]
+    borders = _borders([y for y, _, _ in mine], BORDER_ROWS * h)
+    full = [any(t <= y <= u and abs(a - x0) <= tol and abs(b - x1) <= tol for y, a, b in mine) for t, u in borders]
+    mids = [ln.cy for ln in lines if x0 <= ln.cx <= x1]
     sides_px = _side_rows(rgb, x0, x1, span)
-    # the list's first and last cards may be cut by its viewport: each goes on as far as its sides are drawn
-    tops = [_follow(sides_px, borders[0][0], -1)] + [c[1] for c in cuts]
-    bottoms = [c[0] for c in cuts] + [_follow(sides_px, borders[-1][1], 1)]
-    cards = [Rect(x0, top, x1, bottom) for top, bottom in zip(tops, bottoms, strict=True)]
-    held = [sum(c.y0 <= y <= c.y1 for y, _ in mids) for c in cards]
-    if sum(n >= CARD_LINES for n in held) < 2:
+    ends = [*borders, (_follow(sides_px, borders[-1][1], 1),) * 2]
+    cards: list[Rect] = []
+    top: int | None = None
+    for k, ((_, a), (b, _)) in enumerate(zip(ends, ends[1:], strict=False)):
+        if not any(a <= y <= b for y in mids):
+            if top is not None:  # the space between two cards (or under the last)
+                cards.append(Rect(x0, top, x1, a))
+                top = None
+            continue
+        if top is not None and full[k]:
+            cards.append(Rect(x0, top, x1, a))
+            top = None
+        top = a if top is None else top
+        if k == len(ends) - 2:
+            cards.append(Rect(x0, top, x1, b))
+    if not cards:
+        return []
+    usual = float(np.median([c.height for c in cards]))
+    cards = [c for c in cards if c.height <= TALL * usual]  # a band of other content under the list is no card
+    held = [sum(c.y0 <= y <= c.y1 for y in mids) for c in cards]
+    if sum(n >= CARD_LINES and c.height >= CARD_MIN * h for c, n in zip(cards, held, strict=True)) < 2:
         return []
     return [c for c, n in zip(cards, held, strict=True) if n]

@@ -30,7 +30,7 @@ def _list(tops: list[int], tall: int = 120, ribbon: int | None = None, right: in
         rgb[top + 2:top + tall - 2, 38:right - 2] = CARD
         lines += [_line(f"Race {k}", 60, top + 20, 300, top + 50), _line("+1,000 fans", 300, top + 70, 500, top + 100)]
         if ribbon == k:
-            rgb[top - 12:top + 14, 420:690] = (240, 170, 40)
+            rgb[top - 12:top + 14, 520:690] = (240, 170, 40)  # as the real "Recommended!": 0.68 of the top left
     return rgb, lines
 
 

@@ -29,6 +29,11 @@ LISTS = {
         ("Straightaway Acceleration", "Hint Lvl Max", "40%OFF!", "102")],
     (SCREENS, "lluma__primary_scrollbars__missions_scrollbar_mid.png"): [  # held out
         ("Slick Surge", "180"), ("Updrafters", "160"), ("Front Runner Corners", "Hint Lvl 1", "10%OFF!", "117")],
+    # a white card on the white list (its bottom border unseen) over two grey ones, under a tab strip of the list's
+    # width: the cards part at the grey card's top, and the strip and the band under the list are no rows
+    (SCREENS, "lluma__primary_scrollbars__missions_scrollbar_offset.png"): [
+        ("Win a race in Career", "Attempt", "0/1"), ("Run in a Daily Race", "Attempt", "0/1"),
+        ("Run in 3 Daily Races", "Attempt", "0/3")],
 }
 pytestmark = [pytest.mark.ocr, pytest.mark.skipif(not (SCREENS / "labels.json").is_file() or not SCREENS2.is_dir(),
                                                   reason="the shared screenshots are not here")]
