@@ -41,6 +41,7 @@ from lluma_vision.models import (
     VisionOutput,
 )
 from lluma_vision.phash import phash as hash_of
+from lluma_vision.pipeline.reading import SUPPORT_CARD
 
 TAPPABLE = ("button", "tab", "choice", "icon")  # the OCR names icons by their glyph (lluma_vision.icons)
 ENERGY = "Energy"  # the caption the header draws left of the bar (lluma_sim.game.screens_career._header)
@@ -73,12 +74,11 @@ def reading_of(t: GroundTruth) -> VisionOutput:
     """The frame's reading as the truth has it (before captions are paired with their values). The training screen's
     facts are read as the OCR's facts are (lluma_vision.facts): each "+N" as a gain of the caption under it, the bar's
     preview of the raised training's cost as "Energy after", the portraits in the right-hand column as support cards
-    (not buttons: the OCR finds no plate there)."""
-    cards = {s.name for s in t.supports}
-    portraits = [e for e in t.elements if e.kind == "icon" and e.name in cards]
+    (each also a "Support card" button, as the OCR reads a portrait: lluma_vision/facts/supports.py)."""
+    portraits = [e for e in t.elements if e.kind == "icon" and e.name == SUPPORT_CARD]
     buttons = [Button(name=e.name, meta="" if e.enabled else "disabled", region=region_of(e.box.center[1] / t.height,
                       e, t.screen), bounds=e.box, source="sim") for e in t.elements
-               if e.kind in TAPPABLE and e not in portraits]
+               if e.kind in TAPPABLE]
     texts = [TextLine(text=e.name, bounds=e.box) for e in t.elements if e.kind == "text"]
     tabs = [e.name for e in t.elements if e.kind == "tab"]
     menu = MenuState(usable=t.menu_usable, selected=t.selected_tab, tabs=tabs) if t.menu_usable is not None else None

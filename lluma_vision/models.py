@@ -146,7 +146,7 @@ class Support(BaseModel):
 
     bond: Literal["grey", "blue", "green", "orange", "MAX", "none"]
     hint: bool = False
-    bounds: Box  # its bond bar (or "MAX" plate); a card without a bar, its portrait
+    bounds: Box  # its portrait (where a tap opens the card)
 
 
 class CompactSupport(BaseModel):
@@ -196,6 +196,7 @@ class VisionOutput(BaseModel):
     texts: list[TextLine] = Field(default_factory=list)
     menu: MenuState | None = None
     scrollbar: Scrollbar | None = None
+    cards: list[Box] = Field(default_factory=list)  # a list's cards in view, top first (pixels/cards.py; rows.py)
     cinematic: Cinematic = "none"
     gauges: list[Gauge] = Field(default_factory=list)
     values: list[CaptionedValue] = Field(default_factory=list)

@@ -192,8 +192,9 @@ BOND_COLORS = {"grey": (170, 170, 178), "blue": (80, 150, 235), "green": (100, 2
 
 def _supports(p: Painter, c: CareerData, training: str) -> None:
     """The support cards on the raised training, top to bottom in the right-hand column: a portrait (a truth icon
-    named after the card), a bond bar under it coloured by level ("MAX" written on it at the top level), and a
-    "!" badge at its top right when the card has a hint."""
+    named "Support card" as the reading names it: nothing drawn says which card, the truth's supports do), a bond bar
+    under it coloured by level ("MAX" written on it at the top level), and a "!" badge at its top right when the card
+    has a hint."""
     for row, name in enumerate(c.cards_on(training)):
         y0 = 0.17 + row * 0.085
         box = p.box(0.8, y0, 0.96, y0 + 0.07)
@@ -202,8 +203,8 @@ def _supports(p: Painter, c: CareerData, training: str) -> None:
         p.rrect(Box(x0=round(cx - r), y0=round(cy - r), x1=round(cx + r), y1=round(cy + r)), CREAM, EDGE, radius=r,
                 shadow=False)
         p.character(cx, cy - r * 0.35, r * 0.38, hair=((90 + 40 * row) % 200, 60, 50))
-        p.widgets.append(Widget(name, "icon", Box(x0=round(cx - r), y0=box.y0, x1=round(cx + r), y1=round(cy + r)),
-                                row=row))
+        portrait = Box(x0=round(cx - r), y0=box.y0, x1=round(cx + r), y1=round(cy + r))
+        p.widgets.append(Widget("Support card", "icon", portrait, row=row))
         level = bond_level(c.bonds.get(name, 0))
         bar = Box(x0=box.x0, y0=round(cy + r + 4), x1=box.x1, y1=round(cy + r + 4 + p.h * 0.01))
         p.rect(bar, (226, 226, 232))

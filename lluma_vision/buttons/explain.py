@@ -22,6 +22,7 @@ SHOWN = 60  # characters of a long text shown
 PART = 4  # a text of this many letters or more found inside the name reads like a part of it ("Scout")
 WHY = {  # what made the elements no block rule judges
     "icon.glyph": "an icon: its glyph matched a template (icons.py)",
+    "supports.portrait": "a support card: a portrait with a face in the right column (facts/supports.py)",
     "disabled.greyer": "drawn disabled: its plate greyer or darker than its row's (rules/disabled.py)",
 }
 

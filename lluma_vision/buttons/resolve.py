@@ -16,6 +16,8 @@ score reads every earlier stage's evidence (and its own earlier words). The stag
    Reads nothing earlier; marks `edges.owner` for every block.
 2. card titles (`plate.card`): reads stage 1: short labels, and the buttons (a card with its own button is not one).
    Two-letter words the recogniser doubted are judged in stages 1-2 too and kept only on a plate of their own.
+   Then list items (`plate.list_item`): a card of a list found by its borders (pixels/cards.py) with no button is
+   named by its biggest short label.
 3. closed shapes (`plate.shape`): reads stages 1-2: short labels still without a frame.
 4. tab bar (`menu`): found from the texts alone; the tabs rise to a plate, or fall to text when the bar is blurred.
 5. rows (`row.cell`, `row.stat_grid`): reads stage 4 (tabs are not cells) and every score (a plated cell keeps its own).
@@ -80,7 +82,7 @@ def judge(blocks: list[Block], edges: Edges, view: Rect) -> None:
 
 
 def buttons(work: Work, lines: list[Line], blocks: list[Block], doubtful: list[Line], edges: Edges,
-            view: Rect, memory: TabMemory | None = None
+            view: Rect, memory: TabMemory | None = None, cards: list[Rect] | None = None
             ) -> tuple[list[Line], list[Block], TabBarPx | None]:
     """Stages 1-7 (see the module's docstring). `doubtful` are two-letter words the recogniser dropped as marks:
     each is kept (a line and a block of its own) when it sits centred in a plate of its own ("On" on a toggle).
@@ -94,6 +96,7 @@ def buttons(work: Work, lines: list[Line], blocks: list[Block], doubtful: list[L
         lines = sorted(lines + [b.lines[0] for b in kept], key=lambda ln: (ln.y0, ln.x0))
         blocks = blocks + kept
     width = int(view[2] - view[0])
+    apply(rules_plate.list_items(blocks, cards or []))
     apply(rules_plate.closed_shapes(blocks, edges))
     tabs = tab_bar(work, blocks, view, edges, memory)
     apply(rules_menu.tabs(tabs, blocks))

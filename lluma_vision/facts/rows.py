@@ -2,8 +2,9 @@
 hint, description, cost and "Obtained" (FACTS: the race list and the Learn screen). The reading splits a row into
 buttons, texts and values; a decision compares rows, so the model gets each row's words together.
 
-A row is a run of read lines inside the list (beside its scrollbar's track) with no gap between them taller than
-ROW_GAP lines: the cards of a list stand further apart than the lines of one card.
+A row is a card of the list, its words those drawn on it (pixels/cards.py finds the cards by their borders, with
+or without a scrollbar); where no cards are found, a run of read lines beside the scrollbar's track with no gap
+between them taller than ROW_GAP: the cards of a list stand further apart than the lines of one card.
 """
 
 from __future__ import annotations
@@ -27,17 +28,43 @@ LVL = re.compile(r"\bL[yv]l(?=\s*(?:\d|max)\b)", re.IGNORECASE)
 
 
 def rows_of(out: VisionOutput) -> list[str]:
-    """The rows of the list the screen's scrollbar scrolls, top first, each its lines in reading order joined by
-    SEP; [] on a screen without a scrollbar or with fewer than two rows in view."""
+    """The rows of the list in view, top first, each its lines in reading order joined by SEP: one a card where
+    the list's cards are found (pixels/cards.py), else the runs of lines beside the scrollbar's track; [] on a
+    screen with neither or with fewer than two rows in view."""
+    lines = _lines(out)
+    rows = _by_cards(out.cards, lines) if out.cards else _by_gaps(out, lines)
+    if len(rows) < 2:
+        return []
+    line = statistics.median(box.height for row in rows for box, _ in row)
+    return [LVL.sub("Lvl", SEP.join(text for _, text in _reading_order(row, line))) for row in rows]
+
+
+def _reading_order(row: list[tuple[Box, str]], line: float) -> list[tuple[Box, str]]:
+    """Top to bottom by visual line (centres within half a `line` height of the line's first are on it), each left
+    to right: two boxes of one printed line ("40%" "OFF!") stay in order whatever their centres' small offsets."""
+    lines: list[list[tuple[Box, str]]] = []
+    for item in sorted(row, key=lambda i: i[0].center[1]):
+        if lines and item[0].center[1] - lines[-1][0][0].center[1] <= line / 2:
+            lines[-1].append(item)
+        else:
+            lines.append([item])
+    return [item for ln in lines for item in sorted(ln, key=lambda i: i[0].x0)]
+
+
+def _by_cards(cards: list[Box], lines: list[tuple[Box, str]]) -> list[list[tuple[Box, str]]]:
+    """Each card's lines: those whose centre lies on it."""
+    rows = [[(box, text) for box, text in lines if Rect.of(card).contains(*box.center)] for card in cards]
+    return [row for row in rows if row]
+
+
+def _by_gaps(out: VisionOutput, lines: list[tuple[Box, str]]) -> list[list[tuple[Box, str]]]:
+    """The lines beside the scrollbar's track, parted where the empty height between two is over ROW_GAP."""
     bar = out.scrollbar
     if bar is None:
         return []
-    inside = [(box, text) for box, text in _lines(out)
-              if bar.track.y0 <= box.center[1] <= bar.track.y1 and box.x1 <= bar.track.x1]
-    if not inside:
-        return []
-    inside.sort(key=lambda i: i[0].y0)
-    line = statistics.median(box.height for box, _ in inside)  # reading order: lines within half of it are one row
+    inside = sorted(((box, text) for box, text in lines
+                     if bar.track.y0 <= box.center[1] <= bar.track.y1 and box.x1 <= bar.track.x1),
+                    key=lambda i: i[0].y0)
     rows: list[list[tuple[Box, str]]] = []
     bottom = 0.0
     for box, text in inside:
@@ -46,10 +73,7 @@ def rows_of(out: VisionOutput) -> list[str]:
             bottom = box.y1
         rows[-1].append((box, text))
         bottom = max(bottom, box.y1)
-    if len(rows) < 2:
-        return []
-    ordered = (sorted(row, key=lambda i: (round(i[0].center[1] / line * 2), i[0].x0)) for row in rows)
-    return [LVL.sub("Lvl", SEP.join(text for _, text in row)) for row in ordered]
+    return rows
 
 
 def _lines(out: VisionOutput) -> list[tuple[Box, str]]:

@@ -3,9 +3,11 @@ and a "!" hint badge), from the bond bars and round portraits the pixels found (
 portraits) and the reading's own facts.
 
 A card is a portrait with its bond bar under it: a flat bar (bonds.py, the simulator's and the real at 1x), an
-outlined one (portraits.py, the real at every scale), or none (bond "none": a card drawn without a bar, as the
-screens2 trainings' fifth and third), the last kept only in the column the barred cards make: a circle alone there
-could be scenery, so a training whose every card lacks a bar is not read. With no portrait found, the bars alone.
+outlined one (portraits.py, the real at every scale), or none (bond "none": a friend or group card drawn without a
+bar, as the screens2 trainings' fifth and third), the last kept only in the column the barred cards make: a circle
+alone there could be scenery, so a training whose every card lacks a bar is not read. Nothing else in the column is
+a card: a bar under no portrait, or a circle with no face in it (pixels/faces.py: a gym's weight plate over a flat
+bar of its rack read a "grey" card) or with words in it (the round "Full Stats" button).
 
 The cards are only a training's where a tile is raised (raised.py: the "Failure N%" pill over it), and only
 between the header's gauges (Energy) and the raised training's gains over the stats: the bars found elsewhere on
@@ -14,10 +16,13 @@ the screen (the stats panel, the tile row, the Menu button's stripes) are not ca
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from lluma_vision.facts.raised import raised
 from lluma_vision.models import Support, VisionOutput
+from lluma_vision.pixels.faces import FACE_R
+from lluma_vision.pixels.layout import letters
 
 # A portrait with no bar is in the barred cards' column when its centre is within this share of the width of a
 # barred card's. Measured: screens2 portraits 640-648 px of 720 at 0.575x-2x (0.011 apart at most); the simulator's
@@ -33,10 +38,8 @@ def _centre(s: Support) -> tuple[float, float]:
 
 
 def _cards(bars: list[Support], portraits: Sequence[Support], width: int) -> list[Support]:
-    """Each portrait as a card: with the bar under it (bonds.py's, else its own outlined bar's level, else "none",
-    kept only in the column the barred cards make). Bars under no portrait are scenery, once portraits are found."""
-    if not portraits:
-        return bars
+    """Each portrait as a card, its bounds the portrait's: with the bar under it (bonds.py's, else its own outlined
+    bar's level, else "none", kept only in the column the barred cards make). Bars under no portrait are scenery."""
     barred: list[Support] = []
     bare: list[Support] = []
     for p in portraits:
@@ -44,7 +47,7 @@ def _cards(bars: list[Support], portraits: Sequence[Support], width: int) -> lis
         r = (p.bounds.x1 - p.bounds.x0) / 2
         under = [b for b in bars if abs(_centre(b)[0] - cx) <= r and cy <= _centre(b)[1] <= cy + UNDER * r]
         if under:
-            barred.append(under[0].model_copy(update={"hint": under[0].hint or p.hint}))
+            barred.append(p.model_copy(update={"bond": under[0].bond, "hint": under[0].hint or p.hint}))
         elif p.bond != "none":
             barred.append(p)
         else:
@@ -53,9 +56,19 @@ def _cards(bars: list[Support], portraits: Sequence[Support], width: int) -> lis
     return barred + [p for p in bare if any(abs(_centre(p)[0] - x) <= ALIGN * width for x in column)]
 
 
+def _worded(p: Support, out: VisionOutput) -> bool:
+    """A read word (two letters or more) centred inside the circle: a round button ("Full Stats"), not a portrait."""
+    r = (p.bounds.x1 - p.bounds.x0) / 2
+    cx, cy = _centre(p)
+    boxes = [t.bounds for t in out.texts if len(letters(t.text)) >= 2] + [
+        b.bounds for b in out.buttons if b.source != "heuristic" and len(letters(b.name)) >= 2]
+    return any(math.dist(b.center, (cx, cy)) <= FACE_R * r for b in boxes)
+
+
 def supports(out: VisionOutput, bars: list[Support], portraits: Sequence[Support] = ()) -> list[Support]:
     """The support cards on the raised training of `out` (device pixels, top to bottom), or [] (none raised): from
-    `bars` (bonds.py) and `portraits` (portraits.py: bond "none", or the level of an outlined bar at its foot)."""
+    `bars` (bonds.py) and `portraits` (portraits.py, those with a face: bond "none", or the level of an outlined bar
+    at its foot). Each card's bounds are its portrait's."""
     if raised(out) is None:
         return []
     # the gains over the stats: a gain whose caption's value lies under it (a gain beside its value, as the
@@ -68,5 +81,5 @@ def supports(out: VisionOutput, bars: list[Support], portraits: Sequence[Support
     ceiling = max((g.bounds.y1 for g in out.gauges if g.bounds.y1 <= floor and g.label.casefold() != "gauge"),
                   default=0)
     cards = [b for b in bars if b.bounds.y0 >= ceiling and b.bounds.y1 <= floor]
-    inside = [p for p in portraits if ceiling <= _centre(p)[1] <= floor]
+    inside = [p for p in portraits if ceiling <= _centre(p)[1] <= floor and not _worded(p, out)]
     return sorted(_cards(cards, inside, out.width), key=lambda c: c.bounds.y0)

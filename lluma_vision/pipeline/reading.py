@@ -14,8 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from lluma_vision.buttons import resolve
-from lluma_vision.buttons.output import block_button, block_text, icon_buttons, unique_names
+from lluma_vision.buttons.output import block_button, block_text, icon_buttons, region_of, unique_names
 from lluma_vision.buttons.rules.gauge import READOUT
+from lluma_vision.evidence import ButtonScore
 from lluma_vision.facts import cinematic as cine
 from lluma_vision.facts.captioned import line_values
 from lluma_vision.facts.captions import captions_stage, gauge_label
@@ -24,8 +25,10 @@ from lluma_vision.facts.raised import raised
 from lluma_vision.facts.reread import numbers_without_icons, widened_numbers, without_icon_letter
 from lluma_vision.facts.supports import supports
 from lluma_vision.geometry import Rect
-from lluma_vision.models import CaptionedValue, Gauge, MenuState, Scrollbar, Support, TextLine, VisionOutput
+from lluma_vision.models import Button, CaptionedValue, Gauge, MenuState, Scrollbar, Support, TextLine, VisionOutput
 from lluma_vision.pixels.bonds import find_bonds
+from lluma_vision.pixels.cards import find_cards
+from lluma_vision.pixels.faces import has_face
 from lluma_vision.pixels.gauges import GaugePx, badge, find_gauges
 from lluma_vision.pixels.heuristics import ScrollbarPx, scrollbar, viewport
 from lluma_vision.pixels.icons import Icon, find_icons
@@ -46,6 +49,7 @@ from lluma_vision.pixels.portraits import find_portraits
 # an upscaled frame's edges are soft over two pixels: from this scale on the edge maps compare pixels two apart
 # (frames of 420-540 px wide come in at 1.3-1.7)
 SOFT_EDGE_SCALE = 1.2
+SUPPORT_CARD = "Support card"  # a support card's portrait as a button: no words on it, so named by what it is
 
 
 @dataclass
@@ -64,6 +68,7 @@ class Reading:
     tabs: TabBarPx | None = None
     cinematic: str = "none"
     scroll: ScrollbarPx | None = None
+    cards: list[Rect] = field(default_factory=list)  # a list's cards (working pixels)
     icons: list[Icon] = field(default_factory=list)
     gauges: list[GaugePx] = field(default_factory=list)
     mood: str | None = None
@@ -87,13 +92,15 @@ def layout_stage(r: Reading) -> None:
     r.edges = Edges(rgb, span=2 if r.work.scale > SOFT_EDGE_SCALE else 1)
     r.blocks = group_lines(r.lines, rgb)
     r.view = viewport(rgb)
+    r.cards = find_cards(rgb, r.lines, span=2 if r.work.scale > SOFT_EDGE_SCALE else 1)
 
 
 def buttons_stage(r: Reading) -> None:
     """Which blocks are buttons (resolve.py: the rules' evidence, kept on each block), the tab bar, badges attached
     to their buttons."""
     assert r.edges is not None  # layout_stage ran
-    r.lines, r.blocks, r.tabs = resolve.buttons(r.work, r.lines, r.blocks, r.doubtful, r.edges, r.view, r.memory)
+    r.lines, r.blocks, r.tabs = resolve.buttons(r.work, r.lines, r.blocks, r.doubtful, r.edges, r.view, r.memory,
+                                                r.cards)
     if r.memory is not None and r.tabs is not None and r.tabs.usable and r.tabs.tabs:
         r.memory.remember(r.work, r.tabs)
     r.blocks = attach_badges(r.blocks)
@@ -104,7 +111,10 @@ def cinematic_stage(r: Reading) -> None:
 
 
 def scrollbar_stage(r: Reading) -> None:
+    """A bar on the frame; else a thin bar beside a list's cards, however short the list."""
     r.scroll = scrollbar(r.work.rgb)
+    if r.scroll is None and r.cards:
+        r.scroll = scrollbar(r.work.rgb, beside=Rect(r.cards[0].x0, r.cards[0].y0, r.cards[-1].x1, r.cards[-1].y1))
 
 
 def icons_stage(r: Reading) -> None:
@@ -153,7 +163,8 @@ def output_stage(r: Reading) -> None:
                        up=r.scroll.up, down=r.scroll.down)
     out = VisionOutput(
         width=work.device_width, height=work.device_height, buttons=unique_names(buttons), texts=texts,
-        menu=menu, scrollbar=sb, cinematic=r.cinematic, backend="ocr", mood=r.mood, values=r.values,
+        menu=menu, scrollbar=sb, cards=[work.to_device(c) for c in r.cards], cinematic=r.cinematic, backend="ocr",
+        mood=r.mood, values=r.values,
         gauges=[Gauge(label=gauge_label(clean_name(g.label)), fill=min(1.0, g.fill), bounds=bar)
                 for g, bar in zip(r.gauges, bars, strict=True)],
     )
@@ -168,8 +179,14 @@ def supports_stage(r: Reading) -> None:
     bars = [Support(bond=b.level, hint=b.hint, bounds=r.work.to_device(b))
             for b in find_bonds(r.work.rgb, r.lines)]
     portraits = [Support(bond=p.bar or "none", hint=p.hint, bounds=r.work.to_device(p))
-                 for p in find_portraits(r.work.rgb)]
+                 for p in find_portraits(r.work.rgb) if has_face(r.work.rgb, p.cx, (p.y0 + p.y1) / 2, p.r)]
     r.output.supports = supports(r.output, bars, portraits)
+    # each card is tappable (the game opens its details): an icon named by what it is, as a glyph names the others
+    cards = [Button(name=SUPPORT_CARD, region=region_of(r.view, *r.work.from_device(c.bounds).center),
+                    bounds=c.bounds, source="heuristic", confidence=ButtonScore.CARD, rules=["supports.portrait"])
+             for c in r.output.supports]
+    if cards:
+        r.output.buttons = unique_names(r.output.buttons + cards)
 
 
 @dataclass(frozen=True)
@@ -183,11 +200,12 @@ class Stage:
 # The reading, in order. A stage reads what the ones before it filled in `Reading` and fills its own fields.
 STAGES: tuple[Stage, ...] = (
     Stage("ocr", ocr_stage, "lines: every text line; numbers cut short re-read, grade badges cut off"),
-    Stage("layout", layout_stage, "edges, blocks (lines read together), view (the game's viewport)"),
+    Stage("layout", layout_stage, "edges, blocks (lines read together), view (the game's viewport), cards (a list's, "
+          "by their borders -> cards, rows)"),
     Stage("buttons", buttons_stage, "blocks' button scores, tabs (-> menu), badges as meta -> buttons, texts"),
     Stage("cinematic", cinematic_stage, "cinematic: loading, cutscene, dialogue or none"),
     # a scrolling list only matters when the player can act; scenery makes false tracks
-    Stage("scrollbar", scrollbar_stage, "scroll -> scrollbar", still_only=True),
+    Stage("scrollbar", scrollbar_stage, "scroll -> scrollbar (a bar beside the cards too)", still_only=True),
     Stage("icons", icons_stage, "icons -> buttons named by their glyph", still_only=True),
     Stage("gauges", gauges_stage, "gauges: bars and their fill", still_only=True),
     Stage("mood", mood_stage, "mood: the badge word beside the first gauge"),

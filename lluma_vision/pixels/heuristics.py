@@ -111,8 +111,17 @@ def _runs(mask: np.ndarray, max_gap: int) -> list[tuple[int, int]]:
 FAINT = 5  # least grey-level step (both sides) that still continues a bar's faint track
 
 
-def scrollbar(rgb: np.ndarray) -> ScrollbarPx | None:
-    """A thin vertical track with a thumb of a different shade, e.g. on the right of a list."""
+# A bar beside a list whose cards are found (pixels/cards.py): its column within BESIDE of the width right of the
+# cards' right side, and at least BESIDE_SPAN of their height long, whatever share of the frame that is (a short
+# list of three race cards spans under LIST_SPAN). Measured on screens2's race list and Learn list and screens'
+# missions (working frames): the track 0.011-0.019 of the width right of the cards, 0.95-1.1 times their height.
+BESIDE = 0.06
+BESIDE_SPAN = 0.6
+
+
+def scrollbar(rgb: np.ndarray, beside: Rect | None = None) -> ScrollbarPx | None:
+    """A thin vertical track with a thumb of a different shade, e.g. on the right of a list; with `beside` (the
+    box of a list's cards), only a bar right beside it, as long as most of it."""
     g = gray(rgb)
     h, w = g.shape
     d = max(3, round(w / BAR_HALF))  # a bit more than half a bar's width
@@ -128,6 +137,8 @@ def scrollbar(rgb: np.ndarray) -> ScrollbarPx | None:
     # list scrollbars span a good part of the screen; shorter runs are scenery, except at the right edge,
     # where a short list (a panel under a header) keeps its bar
     min_len, edge_len = int(LIST_SPAN * h), int(EDGE_SPAN * h)
+    if beside is not None:
+        min_len = edge_len = int(BESIDE_SPAN * beside.height)
     best: tuple[float, ScrollbarPx] | None = None
     # a bar whose track is drawn only a few grey levels off its list (a light line on white) is followed at a
     # faint contrast, but only when its clearly contrasting part is exactly its thumb: scenery lines that fade
@@ -136,10 +147,12 @@ def scrollbar(rgb: np.ndarray) -> ScrollbarPx | None:
         cols = np.flatnonzero((mask.sum(axis=0) >= edge_len) & (strong.sum(axis=0) >= STRONG_SHARE * h))
         for ci in cols:
             x = int(ci) + d
+            if beside is not None and not beside.x1 <= x <= beside.x1 + BESIDE * w:
+                continue
             at_edge = x >= AT_EDGE * w
             need = edge_len if at_edge else min_len
             for y0, y1 in _runs(mask[:, ci], max_gap=2):
-                if y1 - y0 < need:
+                if y1 - y0 < need or (beside is not None and not beside.y0 <= (y0 + y1) / 2 <= beside.y1):
                     continue
                 sb = _bar(g, x, y0, y1, resp[y0:y1, ci], at_edge)
                 if sb is None:

@@ -106,6 +106,22 @@ def card(with_button: bool) -> Screen:
     return draw
 
 
+def list_cards(with_button: bool) -> Screen:
+    """Two cards of a list (issue 54), each a name, two small captions and a detail: more texts than a card title's
+    frame search takes; with a button on each card, the near miss (the row is tapped there)."""
+    def draw(d: Draw) -> list[Line]:
+        out = body(d)
+        for k, (name, y) in enumerate((("Derby Cup", 240), ("Oaks Cup", 420))):
+            plate(d, 60, y, 660, y + 160, fill=(245, 240, 225))
+            out += [write(d, name, 90, y + 36, at="lm"), write(d, "Friends", 420, y + 36, h=22, at="lm"),
+                    write(d, "Progress", 90, y + 96, h=22, at="lm"), write(d, "Turf Mile", 300, y + 96, h=22, at="lm")]
+            if with_button:
+                plate(d, 520, y + 100, 630, y + 144, fill=(120, 200, 90))
+                out.append(write(d, f"Enter{k}", 575, y + 122))
+        return out
+    return draw
+
+
 def disc(d: Draw) -> list[Line]:
     d.ellipse((295, 235, 425, 365), fill=(250, 250, 250), outline=OUTLINE, width=3)
     return [*body(d), write(d, "Statistics", 360, 300)]
@@ -229,6 +245,7 @@ RULES: dict[str, tuple[Screen, Screen, str]] = {
                       on_plate("We will meet again soon.", x0=120, x1=600, at="lm"), ""),
     "plate.banner": (on_plate("Training", x0=30, x1=690), on_plate("Training"), ""),
     "plate.card": (card(False), card(True), "Derby Cup"),
+    "plate.list_item": (list_cards(False), list_cards(True), "Derby Cup"),
     "plate.shape": (disc, bare("Statistics"), "Statistics"),
     "plate.stack": (stacked(2), stacked(1), SENTENCES[0]),
     "menu.tab": (tab_bar(5), tab_bar(2), "Story"),

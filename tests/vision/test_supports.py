@@ -127,12 +127,18 @@ BARS = [Support(bond="MAX", bounds=Box(x0=601, y0=100, x1=685, y1=120)),  # over
         Support(bond="orange", bounds=Box(x0=590, y0=854, x1=695, y1=867))]  # in the stats panel, under the gains
 
 
-def test_only_the_bars_between_the_header_and_the_gains_are_cards() -> None:
-    assert [s.bond for s in supports(_out(pill=True), BARS)] == ["blue"]
+def _over(bar: Support, r: int = 45) -> Support:
+    """The portrait a bar sits under: centred over it, its foot on the bar."""
+    cx, cy = (bar.bounds.x0 + bar.bounds.x1) // 2, bar.bounds.y0 - r + 5
+    return Support(bond="none", bounds=Box(x0=cx - r, y0=cy - r, x1=cx + r, y1=cy + r))
+
+
+def test_only_the_cards_between_the_header_and_the_gains_are_cards() -> None:
+    assert [s.bond for s in supports(_out(pill=True), BARS, [_over(b) for b in BARS])] == ["blue"]
 
 
 def test_no_raised_tile_no_cards() -> None:
-    assert supports(_out(pill=False), BARS) == []
+    assert supports(_out(pill=False), BARS, [_over(b) for b in BARS]) == []
 
 
 def _portrait(rgb: np.ndarray, cx: int, cy: int, r: int = 45) -> None:
@@ -204,4 +210,22 @@ def test_a_portraits_outlined_bar_makes_it_a_card_and_a_bar_under_no_portrait_is
     grass = _card("green", 591, 686, 715, 694)  # a flat band in the scenery (mrhorseshoe's fence at 1.5x)
     got = supports(_out(pill=True), [grass], ports)
     assert [(s.bond, s.hint) for s in got] == [("orange", False), ("none", True)]
-    assert supports(_out(pill=True), [grass], []) == [grass]  # with no portrait found, the bars alone
+    # issue 54: nothing but a portrait is a card; a bar with no portrait found is scenery too (a gym's rack read a
+    # "grey" card where its equipment stands)
+    assert supports(_out(pill=True), [grass], []) == []
+
+
+@pytest.mark.skipif(not SCREENS2.is_dir(), reason="the shared screenshots are not here")
+@pytest.mark.parametrize("scale", [0.575, 1.0, 1.5])
+def test_a_gyms_equipment_in_the_column_is_no_card(vision: Vision, scale: float) -> None:
+    """Issue 54: the Learn screen's gym (its weight plates and their rack, screens2) pasted into the column under
+    mrhorseshoe's three cards: before, it read as one to three more cards ("grey", "blue", "none") at every scale."""
+    gym = lab.image(SCREENS2, "Staticwitt__skills_learn.png", 720 / 1080).crop((540, 60, 720, 300))
+    frame = lab.image(SCREENS2, "mrhorseshoe__35_training_select.png")
+    frame.paste(gym, (540, 520))
+    if scale != 1.0:
+        frame = frame.resize((round(frame.width * scale), round(frame.height * scale)))
+    out = vision.analyze(frame)
+    assert [s.bond for s in out.supports] == ["blue", "blue", "none"]
+    cards = [b for b in out.buttons if b.name.split("#")[0] == "Support card"]  # each portrait tappable by name
+    assert [b.bounds for b in cards] == [s.bounds for s in out.supports]

@@ -84,6 +84,8 @@ def test_hard_disabled_button_is_its_own_look_greyed_out() -> None:
         (2, CAREER_START),  # 420x936 letterboxed: a tile caption OCR boxes tighter than its row's
         (2, ("Menu",)),  # ...and a toggle's "On" the recogniser doubts, in its own plate
         (3, CAREER_START),  # 1080x1920: the trainee's eye highlight is no Menu icon
+        (0, (*CAREER_START, "Training")),  # 420x936: a support card's portrait, tapped as "Support card" (issue 54)
+        (2, (*CAREER_START, "Training")),  # ...letterboxed: two cards
     ],
 )
 def test_hard_screens_every_tappable_is_a_button_on_target(vision: Vision, seed: int, taps: tuple[str, ...]) -> None:

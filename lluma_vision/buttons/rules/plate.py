@@ -116,6 +116,24 @@ def card_titles(blocks: list[Block], edges: Edges) -> Said:
         yield b, Evidence("plate.card", "set", ButtonScore.CARD, f"titles a card of {len(inside)} texts")
 
 
+def list_items(blocks: list[Block], cards: list[Rect]) -> Said:
+    """A list's item (issue 54): each card of a list of cards (pixels/cards.py found them by their borders) that
+    holds no button of its own is tapped by its name, its biggest short label (the top one of that size): a
+    recreation partner's card, a list row the card rule's frame search misses for the texts it holds. Reads the
+    scores so far: short labels, and the buttons (a row with its own button is tapped there)."""
+    for card in cards:
+        inside = [b for b in blocks if card.contains(b.cx, b.cy)]
+        if len(inside) < 2 or any(b.is_button for b in inside):
+            continue
+        names = [b for b in inside if b.score == ButtonScore.SHORT_LABEL and len(b.lines) == 1]
+        if not names:
+            continue
+        size = max(b.line_h for b in names)
+        name = min((b for b in names if b.line_h >= size / TITLE_SIZE), key=lambda b: b.y0)
+        yield name, Evidence("plate.list_item", "set", ButtonScore.CARD,
+                             f"names one of a list's cards ({len(inside)} texts, no button of its own)")
+
+
 def closed_shapes(blocks: list[Block], edges: Edges) -> Said:
     """Short labels with no straight-edged plate that sit alone in a closed shape of their own are buttons,
     framed by that shape. Small print and two-letter tags on a badge (stat initials) are not. Reads the scores
