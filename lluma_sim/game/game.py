@@ -225,7 +225,7 @@ class SimGame:
                 raise ValueError(f"unknown hazard {kind!r}; known: {', '.join(hz.HAZARD_KINDS)}")
             before = self.state.version
             self._run(("hazard", kind))
-            return self.state.version != before
+            return self.state.version != before  # it showed: the picture changed
 
     def capture(self) -> Image.Image:
         """The next frame. Shared and cached while nothing changes: treat it as read-only."""
@@ -553,7 +553,8 @@ class SimGame:
 
     def _act_after_input(self) -> None:
         """After each input: an input's worth of the clock, then maybe one of a night's hazards (on the game's
-        one generator), then an armed tutorial on a screen seen for the first time."""
+        one generator), then an armed tutorial on a screen seen for the first time. With no night (rate 0) no die is
+        rolled, so a seed's careers are the ones a game without hazards plays."""
         self._clock(hz.INPUT_S)
         kind = hz.draw(self.rng, self.state.hazard_rate) if self.state.hazard_rate > 0 else None
         if kind is not None:
