@@ -157,6 +157,7 @@ class SimEnv(BaseModel):
     audit: GaugeAudit
     clock: Clock  # the run's one clock: the stand-in's and the agent's
     truth_vision: bool = False  # the agent reads the game's truth, not the frame (sim_environment)
+    taps_before: int = 0  # taps the game held when this sitting began (a resumed game's state keeps the last's)
 
 
 @contextmanager
@@ -226,6 +227,7 @@ def sim_environment(
             api.faults = injector = FaultInjector(plan, adb, DEMO_SERIAL, clock=clock)
         try:
             yield SimEnv(game=game, adb=adb, api=api, cfg=cfg, injector=injector, audit=audit, clock=clock,
+                         taps_before=len(game.taps),
                          truth_vision=truth_vision)
         finally:
             if injector is not None:
@@ -342,9 +344,10 @@ def run_demo(
         score_total=sum(scores),
         game_starts=totals.game_starts,
         recoveries=dict(totals.recoveries),
-        taps_off_target=len(off := taps_off_target(game, logs_dir, after_turn=resume.turn if resume else 0)),
+        taps_off_target=len(off := taps_off_target(game, logs_dir, resume.turn if resume else 0, sim.taps_before)),
         off_target=off,
-        spends_without_model=len(spends_without_the_model(game, logs_dir, after_turn=resume.turn if resume else 0)),
+        spends_without_model=len(spends_without_the_model(game, logs_dir, resume.turn if resume else 0,
+                                                          sim.taps_before)),
         resumed_from_turn=resume.turn if resume else None,
         sitting_only=list(SITTING_ONLY) if resume else [],
         gauge_decisions_agree=agreement,

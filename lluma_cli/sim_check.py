@@ -21,7 +21,7 @@ def meant_taps(logs_dir: Path, after_turn: int = 0) -> list[MeantTap]:
     taps = []
     for log in turns:
         if log.turn <= after_turn:
-            continue  # a resumed demo's phone received only this sitting's taps
+            continue  # a resumed demo's sitting: its taps are compared with this sitting's received ones
         a = log.action
         survey = log.survey
         if survey is not None:  # the options raised before the decision (and the press that opened their screen)
@@ -43,10 +43,12 @@ def meant_taps(logs_dir: Path, after_turn: int = 0) -> list[MeantTap]:
     return taps
 
 
-def taps_off_target(game: SimGame, logs_dir: Path, after_turn: int = 0) -> list[OffTarget]:
-    return off_target(list(game.taps), meant_taps(logs_dir, after_turn))
+def taps_off_target(game: SimGame, logs_dir: Path, after_turn: int = 0, since: int = 0) -> list[OffTarget]:
+    """The taps received from the `since`-th on (a resumed game holds the last sitting's too) against the turn logs
+    after `after_turn`."""
+    return off_target(game.taps[since:], meant_taps(logs_dir, after_turn))
 
 
-def spends_without_the_model(game: SimGame, logs_dir: Path, after_turn: int = 0) -> list[ReceivedTap]:
+def spends_without_the_model(game: SimGame, logs_dir: Path, after_turn: int = 0, since: int = 0) -> list[ReceivedTap]:
     """Taps the game says spent something that no model decision made (issue 40: none, ever)."""
-    return spends_without_model(list(game.taps), meant_taps(logs_dir, after_turn))
+    return spends_without_model(game.taps[since:], meant_taps(logs_dir, after_turn))

@@ -7,13 +7,12 @@ Coordinates are device pixels; layout code passes fractions of width/height thro
 from __future__ import annotations
 
 import math
-import random
 from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
-from lluma_sim.game.state import Action
+from lluma_sim.game.state import Action, dice
 from lluma_sim.game.truth import ElementKind, TruthScrollbar
 from lluma_vision.models import Box
 
@@ -126,7 +125,7 @@ class Painter:
         if not self.d:
             return
         b = box or Box(x0=0, y0=0, x1=self.w, y1=self.h)
-        rng = random.Random(seed)
+        rng = dice(seed)  # a fixed pattern per seed (art, not the game's dice)
         for _ in range(n):
             r = rng.uniform(0.02, 0.05) * self.w
             x = b.x0 + (rng.random() * b.width + phase * r * 3) % b.width
@@ -206,7 +205,7 @@ class Painter:
         cap_h = round(size * 1.5 * self.s)
         art = Box(x0=b.x0 + b.width // 6, y0=b.y0, x1=b.x1 - b.width // 6, y1=b.y1 - cap_h)
         if self.d:
-            rng = random.Random(seed)
+            rng = dice(seed)  # a fixed pattern per seed (art, not the game's dice)
             col: RGB = PASTELS[seed % len(PASTELS)]
             dark: RGB = tuple(max(0, c - 70) for c in col)  # type: ignore[assignment]
             if not enabled:

@@ -10,8 +10,7 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from lluma_sim.game.career import Career
-from lluma_sim.game.state import Action, DialogState, GameState
+from lluma_sim.game.state import Action, CareerData, DialogState, GameState
 
 CAREER_TP = 30  # a career costs 30 TP of 100 (FACTS)
 MAX_TP = 100
@@ -19,9 +18,13 @@ MAX_TP = 100
 
 class Play(Protocol):
     state: GameState
-    rng: random.Random
 
-    def live(self) -> Career:
+    @property
+    def rng(self) -> random.Random:
+        """The game's one generator (`state.rng`)."""
+        ...
+
+    def live(self) -> CareerData:
         """The career going on (an action of a career without one is a bug)."""
         ...
 

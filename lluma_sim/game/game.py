@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 import threading
-import time
 from collections.abc import Callable
 
 from PIL import Image
@@ -12,7 +11,6 @@ from PIL import Image
 from lluma_sim.game import hazards as hz
 from lluma_sim.game import screens_app, screens_career, screens_home
 from lluma_sim.game.calendar import MAX_CAREER_TURNS
-from lluma_sim.game.career import Career
 from lluma_sim.game.content import bond_level
 from lluma_sim.game.draw import Painter, Widget
 from lluma_sim.game.flow import MAX_TP
@@ -25,10 +23,11 @@ from lluma_sim.game.state import (
     CareerRecord,
     DialogState,
     GameState,
-    RngState,
+    ReceivedTap,
     Style,
+    dice,
 )
-from lluma_sim.game.truth import Cinematic, Element, GroundTruth, ReceivedTap, SupportTruth
+from lluma_sim.game.truth import Cinematic, Element, GroundTruth, SupportTruth
 from lluma_vision.models import Box
 
 LOADING_FRAMES = 3  # captures a loading screen stays up
@@ -88,6 +87,9 @@ class SimGame:
     `hazards` > 0 brings what a night brings (lluma_sim.game.hazards) after inputs, on the game's own clock.
     Animations advance one step per capture(); truth() describes what the next capture shows, except that
     capture() first advances a running animation.
+    Replayable: everything the game holds is `state` (its one seeded generator, its own clock, the taps it took),
+    and every input changes it through one table of actions (ACTIONS); nothing reads the wall clock, so the same
+    seed and inputs give the same frames however long the phone sits idle.
     """
 
     package = PACKAGE
@@ -112,14 +114,9 @@ class SimGame:
             raise ValueError(f"letterbox bars of {letterbox} px do not fit a {height} px tall frame")
         if not 1 <= max_turns <= MAX_CAREER_TURNS:
             raise ValueError(f"a career lasts 1 to {MAX_CAREER_TURNS} turns, not {max_turns}")
-        self.rng = random.Random(seed)
-        self.hazard_rng = hz.hazard_rng(seed)
         self.state = GameState(seed=seed, width=width, height=height, max_turns=max_turns, style=style,
-                               letterbox=letterbox, tp=tp, hazard_rate=hz.check_rate(hazards))
+                               letterbox=letterbox, tp=tp, hazard_rate=hz.check_rate(hazards), rng=dice(seed))
         self._lock = threading.RLock()
-        self.wall: Callable[[], float] = time.monotonic  # real time, for a phone left idle (hz.IDLE_S)
-        self._last_wall: float | None = None
-        self.taps: list[ReceivedTap] = []  # every tap received, with the truth element under it (not state)
         self._layout: tuple[int, Painter] | None = None
         self._image: tuple[int, Image.Image] | None = None
 
@@ -137,9 +134,19 @@ class SimGame:
 
     # Read-only views of the state others read most (tests, the demo); the flows write `self.state`.
     @property
-    def career(self) -> Career | None:
-        c = self.state.career
-        return c if isinstance(c, Career) else None
+    def career(self) -> CareerData | None:
+        return self.state.career
+
+    @property
+    def rng(self) -> random.Random:
+        """The game's one generator (in the state: a snapshot carries it)."""
+        assert self.state.rng is not None, "a game's state always has its dice (only painters' views lack them)"
+        return self.state.rng
+
+    @property
+    def taps(self) -> list[ReceivedTap]:
+        """Every tap received, with the truth element under it."""
+        return self.state.taps
 
     @property
     def careers(self) -> list[CareerRecord]:
@@ -199,10 +206,7 @@ class SimGame:
         with self._lock:
             if self.state.running:
                 return False
-            self.state.running, self.state.drawn, self.state.task = True, False, self.state.task + 1
-            s = self.state
-            s.screen, s.tab, s.dialog, s.anim, s.queue = "title", "Home", None, None, []
-            self.state.version += 1
+            self.do(("app_start",))
             return True
 
     def stop_app(self) -> bool:
@@ -211,9 +215,7 @@ class SimGame:
         with self._lock:
             if not self.state.running:
                 return False
-            app.leave_game(self)
-            self.state.running, self.state.screen = False, "launcher"
-            self.state.version += 1
+            self.do(("app_stop",))
             return True
 
     def hazard(self, kind: str) -> bool:
@@ -221,18 +223,14 @@ class SimGame:
         with self._lock:
             if kind not in hz.HAZARD_KINDS:
                 raise ValueError(f"unknown hazard {kind!r}; known: {', '.join(hz.HAZARD_KINDS)}")
-            fired = night.fire(self, kind)
-            if fired:
-                self.state.version += 1
-            return fired
+            before = self.state.version
+            self._run(("hazard", kind))
+            return self.state.version != before  # it showed: the picture changed
 
     def capture(self) -> Image.Image:
         """The next frame. Shared and cached while nothing changes: treat it as read-only."""
         with self._lock:
-            self.state.frame_no += 1
-            self.state.drawn = True
-            self._clock(hz.CAPTURE_S)
-            self._tick()
+            self._run(("frame",))
             if self._image is None or self._image[0] != self.state.version:
                 p = Painter(self.state.width, self._content_h, render=True)
                 self._draw(p)
@@ -249,19 +247,56 @@ class SimGame:
     def _content_h(self) -> int:
         return self.state.height - 2 * self.state.letterbox
 
+    # --- input: each one action of the table, then the game's clock and what the night brings ----------------
+
     def tap(self, x: float, y: float) -> None:
+        self._input(("tap", x, y))
+
+    def swipe(self, x0: float, y0: float, x1: float, y1: float, duration_ms: int = 300) -> None:
+        self._input(("swipe", x0, y0, x1, y1))
+
+    def keyevent(self, key: str | int) -> None:
+        if key in BACK_KEYS:
+            self._input(("back",))
+
+    def text(self, text: str) -> None:
+        """No text fields in this game: ignored, as a phone ignores typing with nothing focused."""
+
+    def _input(self, action: Action) -> None:
         with self._lock:
-            self.taps.append(self._received(x, y))
-            y -= self.state.letterbox  # frame -> game coordinates
-            for w in reversed(self._widgets()):  # last drawn is on top
-                if w.box.contains(x, y) and w.action is not None:
-                    career = self.state.career  # counted before and after on the same career: a new one's
-                    before = self._stock(career)  # coins and clocks are its own, Start Career! spends none of them
-                    self.do(w.action)
-                    if spent := [what for what, n in self._stock(career).items() if n < before.get(what, n)]:
-                        self.taps[-1] = self.taps[-1].model_copy(update={"spent": ", ".join(spent)})
-                    break
-            self._after_input()
+            self._run(action)
+            self._run(("after_input",))
+
+    def _act_tap(self, x: float, y: float) -> None:
+        self.state.taps.append(self._received(x, y))
+        y -= self.state.letterbox  # frame -> game coordinates
+        for w in reversed(self._widgets()):  # last drawn is on top
+            if w.box.contains(x, y) and w.action is not None:
+                career = self.state.career  # counted before and after on the same career: a new one's
+                before = self._stock(career)  # coins and clocks are its own, Start Career! spends none of them
+                self.do(w.action)
+                if spent := [what for what, n in self._stock(career).items() if n < before.get(what, n)]:
+                    self.state.taps[-1] = self.state.taps[-1].model_copy(update={"spent": ", ".join(spent)})
+                break
+
+    def _act_swipe(self, x0: float, y0: float, x1: float, y1: float) -> None:
+        if abs(x1 - x0) + abs(y1 - y0) < 0.01 * self.state.width:
+            self._act_tap(x0, y0)  # a swipe that does not move is a tap, as on Android
+            return
+        view = screens_career.skills_view(self.state.width, self._content_h)
+        if self.state.screen == "skills" and not self.state.dialog and view.contains(x0, y0 - self.state.letterbox):
+            self.do(("scroll", -round(y1 - y0), screens_career.max_scroll(self.state.width, self._content_h)))
+
+    def _act_back(self) -> None:
+        if self.state.dialog and self.state.dialog.kind == "anr":
+            self.do(("close",))  # Android: BACK on its dialog waits
+        elif self.state.dialog:
+            if self.state.dialog.back:
+                self.do(self.state.dialog.buttons[0][2])
+        elif self.state.screen in ("training", "skills", "races", "shop"):
+            self.do(("goto", "hub"))
+        elif self.state.screen == "setup":
+            self.do(("setup_back",))
 
     def _stock(self, career: CareerData | None) -> dict[str, int]:
         """What a tap can spend, counted (`career`'s items with it): a spend is a count that went down (the game's own
@@ -286,38 +321,6 @@ class SimGame:
             element=hit.name if hit else None,
             kind=hit.kind if hit else None,
         )
-
-    def swipe(self, x0: float, y0: float, x1: float, y1: float, duration_ms: int = 300) -> None:
-        with self._lock:
-            if abs(x1 - x0) + abs(y1 - y0) < 0.01 * self.state.width:
-                self.tap(x0, y0)  # a swipe that does not move is a tap, as on Android
-                return
-            view = screens_career.skills_view(self.state.width, self._content_h)
-            if self.state.screen == "skills" and not self.state.dialog and view.contains(x0, y0 - self.state.letterbox):
-                top = screens_career.max_scroll(self.state.width, self._content_h)
-                new = max(0, min(top, self.state.scroll - round(y1 - y0)))
-                if new != self.state.scroll:
-                    self.state.scroll = new
-                    self.state.version += 1
-            self._after_input()
-
-    def keyevent(self, key: str | int) -> None:
-        with self._lock:
-            if key not in BACK_KEYS:
-                return
-            if self.state.dialog and self.state.dialog.kind == "anr":
-                self.do(("close",))  # Android: BACK on its dialog waits
-            elif self.state.dialog:
-                if self.state.dialog.back:
-                    self.do(self.state.dialog.buttons[0][2])
-            elif self.state.screen in ("training", "skills", "races", "shop"):
-                self.do(("goto", "hub"))
-            elif self.state.screen == "setup":
-                self.do(("setup_back",))
-            self._after_input()
-
-    def text(self, text: str) -> None:
-        """No text fields in this game: ignored, as a phone ignores typing with nothing focused."""
 
     def truth(self) -> GroundTruth:
         with self._lock:
@@ -375,25 +378,14 @@ class SimGame:
     def snapshot(self, with_rng: bool = True) -> GameState:
         """The whole state, copied; `restore()` of it into any SimGame continues exactly from here."""
         with self._lock:
-            view = self.state.model_copy(deep=True)
-            if view.career is not None:  # the plain numbers, without the live career's dice
-                view.career = CareerData.model_validate(view.career.model_dump())
-            view.rng = RngState.of(self.rng) if with_rng else None
-            view.hazard_rng = RngState.of(self.hazard_rng) if with_rng else None
-            return view
+            return (self.state if with_rng else self.state.model_copy(update={"rng": None})).model_copy(deep=True)
 
     def restore(self, state: GameState) -> None:
-        """Take over a snapshot (size, seed and style included). The RNG goes on where it was."""
+        """Take over a snapshot (size, seed and style included). The dice go on where they were."""
         if state.rng is None:
             raise ValueError("a snapshot without RNG state cannot be restored")
         with self._lock:
             self.state = state.model_copy(deep=True)
-            state.rng.apply(self.rng)
-            self.hazard_rng = hz.hazard_rng(state.seed)
-            if state.hazard_rng is not None:
-                state.hazard_rng.apply(self.hazard_rng)
-            if state.career is not None:
-                self.state.career = Career.new(self.rng, state.max_turns, state.career)
             self._layout = self._image = None
 
     @classmethod
@@ -411,7 +403,8 @@ class SimGame:
     # --- rendering ------------------------------------------------------------------------
 
     def _draw(self, p: Painter) -> None:
-        view = self.snapshot(with_rng=False)  # painters get a frozen copy: drawing cannot change the game
+        # Painters get a copy, without the dice and the taps (they draw neither): drawing cannot change the game.
+        view = self.state.model_copy(update={"rng": None, "taps": []}).model_copy(deep=True)
         p.dim_disabled = view.style == "hard"
         DRAWERS[self.state.screen](p, view)
         if self.state.dialog:
@@ -465,14 +458,20 @@ class SimGame:
     # --- actions (widgets carry these as tuples: name, *args) -----------------------------
 
     def do(self, action: Action) -> None:
-        act = ACTIONS.get(action[0])
-        if act is None:
-            raise ValueError(f"no action {action[0]!r} in the game's table (lluma_sim.game.game.ACTIONS)")
-        act(self, *action[1:])
+        """A widget's, a dialog button's or a queued phase's action: the picture changes, and the night's trouble
+        may be off the screen."""
+        self._run(action)
         if self.state.hazard is not None and self.state.anim is None and (
                 self.state.dialog is None or self.state.dialog.kind in ("confirm", "menu", "settings")):
             self.state.hazard = None  # the night's trouble is off the screen
         self.state.version += 1
+
+    def _run(self, action: Action) -> None:
+        """Run `action` through the checked table: every change of the state goes this way."""
+        act = ACTIONS.get(action[0])
+        if act is None:
+            raise ValueError(f"no action {action[0]!r} in the game's table (lluma_sim.game.game.ACTIONS)")
+        act(self, *action[1:])
 
     def _act_anim(self, kind: str, theme: str = "") -> None:
         if kind == "loading":
@@ -531,38 +530,59 @@ class SimGame:
     def goal_missed(self) -> None:
         ending.goal_missed(self)
 
-    def live(self) -> Career:
+    def live(self) -> CareerData:
         c = self.state.career
-        assert isinstance(c, Career), "career action without a career"
+        assert c is not None, "career action without a career"
         return c
 
-    # --- the night's clock (lluma_sim.game.flows.night brings its hazards) ----------------------------
+    # --- the game's own clock (lluma_sim.game.flows.night brings its hazards) ----------------------------
+
+    def _act_frame(self) -> None:
+        """A capture: the clock moves a capture's worth and a running animation a step."""
+        self.state.frame_no += 1
+        self.state.drawn = True
+        self._clock(hz.CAPTURE_S)
+        self._tick()
 
     def _clock(self, seconds: float) -> None:
-        """The game's own clock: TP comes back on it, a maintenance ends on it. Each input and capture moves it by
-        `seconds`; a phone left idle longer than hz.IDLE_S also lives the rest of that time (waiting for TP works)."""
-        now = self.wall()
-        if self._last_wall is not None:
-            seconds += max(0.0, now - self._last_wall - hz.IDLE_S)
-        self._last_wall = now
+        """The game's own clock: TP comes back on it, a maintenance ends on it. Only inputs and captures move it (a
+        phone left idle lives no time: the same inputs give the same game however long it sits)."""
         self.state.clock_s += seconds
         self.state.tp_clock_s += seconds
         while self.state.tp_clock_s >= hz.TP_EVERY_S:
             self.state.tp_clock_s -= hz.TP_EVERY_S
             self.state.tp = min(MAX_TP, self.state.tp + 1) if self.state.tp < MAX_TP else self.state.tp
 
-    def _after_input(self) -> None:
+    def _act_after_input(self) -> None:
+        """After each input: an input's worth of the clock, then maybe one of a night's hazards (on the game's
+        one generator), then an armed tutorial on a screen seen for the first time. With no night (rate 0) no die is
+        rolled, so a seed's careers are the ones a game without hazards plays."""
         self._clock(hz.INPUT_S)
-        kind = hz.draw(self.hazard_rng, self.state.hazard_rate) if self.state.hazard_rate > 0 else None
-        if kind is not None and night.fire(self, kind):
-            self.state.version += 1
+        kind = hz.draw(self.rng, self.state.hazard_rate) if self.state.hazard_rate > 0 else None
+        if kind is not None:
+            self._act_hazard(kind)
         if self.state.tutorial_armed and night.tutorial(self):
             self.state.version += 1
 
+    def _act_hazard(self, kind: str) -> None:
+        if night.fire(self, kind):
+            self.state.version += 1
 
-# Every action a widget, a dialog's button or a queued phase may carry: name -> function(game, *args). A test
-# draws every screen and checks each widget's action is here with arguments its function takes.
+
+# Every change of the game's state: an input's (tap, swipe, back, frame: a capture, after_input: the clock and the
+# night), the app's, and every action a widget, a dialog's button or a queued phase may carry: name ->
+# function(game, *args). A test draws every screen and checks each widget's action is here with arguments its
+# function takes.
 ACTIONS: dict[str, Callable[..., None]] = {
+    "tap": SimGame._act_tap,
+    "swipe": SimGame._act_swipe,
+    "back": SimGame._act_back,
+    "frame": SimGame._act_frame,
+    "after_input": SimGame._act_after_input,
+    "hazard": SimGame._act_hazard,
+    "app_start": app.start,
+    "app_stop": app.stop,
+    "scroll": skills.scroll,
     "race_warned": races.race_warned,
     "shop": shop.open_shop,
     "exchange_prompt": shop.exchange_prompt,

@@ -1,12 +1,12 @@
-"""What a night brings, seeded by rate on the game's own clock of inputs.
+"""What a night brings, drawn by rate on the game's own clock of inputs.
 
 A real game left alone overnight crashes to the launcher, gets a system "isn't responding" dialog, loses its
 connection, meets the daily reset and a maintenance, asks for a data update, shows a tutorial on a screen seen for
 the first time, and sometimes loads for a minute (FACTS, "The game as an app, and what a night brings"). The
-simulated game draws one of these after an input with probability `rate` (`Hazards.draw`), on its own RNG, so the
-same inputs bring the same hazards whether the player is `lluma demo`, `lluma run` or a test; `SimGame` carries
-them out and counts what fired (a hazard drawn while another is on screen, or during an animation, does not fire).
-`session_error` (logged in elsewhere) is never drawn at random: `SimGame.hazard("session_error")` shows it.
+simulated game draws one of these after an input with probability `rate` (`draw`), on the game's one generator, so
+the same seed and inputs bring the same hazards whether the player is `lluma demo`, `lluma run` or a test; `SimGame`
+carries them out and counts what fired (a hazard drawn while another is on screen, or during an animation, does not
+fire). `session_error` (logged in elsewhere) is never drawn at random: `SimGame.hazard("session_error")` shows it.
 
 The words are the Global client's (FACTS): dialog titles and button labels as a real client draws them.
 """
@@ -34,13 +34,11 @@ HazardKind = Literal[
 HAZARD_KINDS: tuple[str, ...] = get_args(HazardKind)
 RANDOM_KINDS: tuple[str, ...] = tuple(k for k in HAZARD_KINDS if k != "session_error")
 
-INPUT_S = 30.0  # the game's clock: seconds an input stands for (a turn of a real agent)
+# The game's own clock, the only one it has (no wall clock: a phone left idle lives no time, so a seeded run is the
+# same at any machine's speed and however long it sits): seconds an input stands for (a turn of a real agent)...
+INPUT_S = 30.0
 CAPTURE_S = 1.0  # ...and a capture
 TP_EVERY_S = 600.0  # 1 TP comes back every 10 minutes (FACTS)
-# A phone left alone longer than this (real seconds between two inputs or captures: an agent waiting for TP, a run
-# paused by hand) lives that time on the game's clock too, beyond it. Play is faster than this (a turn is seconds;
-# the longest API fault is 30 s), so a seeded run's clock is the same at any machine's speed.
-IDLE_S = 60.0
 MAINTENANCE_S = 360.0  # how long a maintenance lasts on the game's clock
 LONG_LOADING_FRAMES = 40  # captures a long loading screen stays up
 DOWNLOAD_FRAMES = 6  # captures the data download takes
@@ -62,11 +60,6 @@ def check_rate(rate: float) -> float:
     if not 0.0 <= rate <= 1.0:
         raise ValueError(f"hazard rate must be between 0 and 1 per input, got {rate}")
     return rate
-
-
-def hazard_rng(seed: int) -> random.Random:
-    """The hazards' own dice: the game's career dice are the same with hazards on or off."""
-    return random.Random(f"hazards-{seed}")
 
 
 def draw(rng: random.Random, rate: float) -> str | None:

@@ -1,5 +1,5 @@
 """The real URA career's numbers (/work/shared/NUMBERS.md, each table's section named beside it) and the formulas
-that use them. Pure functions over plain values: `CareerData` (state.py) and `Career` (career.py) apply them, the
+that use them. Pure functions over plain values: `CareerData` (state.py) and the flows (flows/) apply them, the
 painters show what they make. A choice where NUMBERS says DISAGREE or OPEN is a knob naming its row.
 """
 

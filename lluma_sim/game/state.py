@@ -1,19 +1,20 @@
-"""The game's whole state as frozen, JSON-serialisable values.
+"""The game's whole state as JSON-serialisable values: its one seeded generator, its own clock, the taps it took.
 
-Painters draw from a `GameState` (they cannot change the game), and `SimGame.snapshot()` /
-`SimGame.restore()` use the same model to save and resume a game exactly, RNG position included.
-Career rules without dice (failure chance, gains, score) live here so painters and `Career` share them.
+The flows change a `GameState` through the game's action table; painters draw from a copy (they cannot change the
+game); `SimGame.snapshot()` / `SimGame.restore()` are a copy of it, so a game resumes exactly, dice included.
+Career rules without dice (failure chance, gains, score) live here so painters and the flows share them.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, PlainValidator
 
 from lluma_sim.game import calendar, numbers
 from lluma_sim.game import goals as goal_rules
+from lluma_sim.game import races as race_rules
 from lluma_sim.game.content import (
     BOND_START,
     CARDS,
@@ -36,6 +37,7 @@ GOAL_POINTS = 150  # a goal met, in the score (about a win and a place: a goal r
 UNIQUE_LEVEL = 3  # NUMBERS §7: the trainees are 3-star, their unique skill at its starting level (not awakened)
 Action = tuple[Any, ...]  # (action name, *args), dispatched through game.ACTIONS to a flow's function
 Style = Literal["plain", "hard"]
+ElementKind = Literal["button", "tab", "choice", "text", "icon", "scrollbar"]
 
 
 class Frozen(BaseModel):
@@ -43,7 +45,7 @@ class Frozen(BaseModel):
 
 
 class CareerData(BaseModel):
-    """One career's numbers and the rules that need no dice (painters read them; `Career` rolls the dice)."""
+    """One career's numbers and the rules that need no dice (painters read them; the flows roll the dice)."""
 
     max_turns: int
     turn: int = 1
@@ -160,6 +162,30 @@ class CareerData(BaseModel):
         return {k: numbers.gain(v, growth.get(k, 0), friendship, self.mood, mood_effect, effect, len(on))
                 for k, v in numbers.base(training, self.level(training)).items()}
 
+    def races_available(self) -> list[Race]:
+        """The date's races (lluma_sim.game.races): graded ones on their calendar dates, OP and Pre-OP between."""
+        return race_rules.on_turn(self.turn, self.max_turns)
+
+    def add(self, stat: str, v: int) -> None:
+        """`v` more of `stat` (less when negative), within 1 and the cap; not a stat: nothing."""
+        if stat in STATS:
+            self.stats[stat] = max(1, min(numbers.STAT_CAP, self.stats[stat] + v))
+
+    def apply(self, effects: dict[str, int]) -> list[str]:
+        """Effects on energy, mood, skill points and stats (an event choice's, a shop item's); each as said."""
+        parts = []
+        for key, v in effects.items():
+            if key == "Energy":
+                self.energy = max(0, min(MAX_ENERGY, self.energy + v))
+            elif key == "Mood":
+                self.mood = max(0, min(len(MOODS) - 1, self.mood + v))
+            elif key == "Skill Pts":
+                self.skill_points += v
+            else:
+                self.add(key, v)
+            parts.append(f"{key} {v:+d}")
+        return parts
+
     def rating(self) -> int:
         """The career's rating as the game computes it (NUMBERS §7): each stat's score, the skills learned at their
         value, the unique skill. Fans and wins do not count."""
@@ -249,10 +275,39 @@ class RngState(Frozen):
         rng.setstate((self.version, self.internal, self.gauss_next))
 
 
+def dice(seed: int = 0, saved: RngState | None = None) -> random.Random:
+    """The game's one generator (every die the game rolls, a career's and a night's): new from `seed`, or where a
+    snapshot left it."""
+    rng = random.Random(seed)
+    if saved is not None:
+        saved.apply(rng)
+    return rng
+
+
+# A live generator in the state, saved as its `RngState` (a snapshot's JSON carries where the dice are).
+Dice = Annotated[
+    random.Random,
+    PlainValidator(lambda v: v if isinstance(v, random.Random) else dice(saved=RngState.model_validate(v))),
+    PlainSerializer(lambda r: RngState.of(r).model_dump(), return_type=dict[str, Any]),
+]
+
+
+class ReceivedTap(BaseModel):
+    """A tap the game received, with the ground-truth element under its point at that moment."""
+
+    x: float
+    y: float
+    frame_no: int  # captures taken before it
+    screen: str
+    element: str | None = None  # name of the topmost tappable element under the point (else a text line's)
+    kind: ElementKind | None = None
+    spent: str = ""  # what the tap spent ("a TP item"): the game's own word, for spends_without_model
+
+
 class GameState(BaseModel):
-    """Everything that decides the next frames and outcomes: `SimGame.state`, the game's only state (its dice are
-    `SimGame.rng`, copied in here by `snapshot()`). The flows change it; painters draw a copy. `model_dump_json()`
-    saves it."""
+    """Everything that decides the next frames and outcomes: `SimGame.state`, the game's only state, its dice and
+    its clock included (the same inputs give the same frames however long the phone sits idle). The flows change it
+    through the game's action table; painters draw a copy. `model_dump_json()` saves it."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -262,13 +317,13 @@ class GameState(BaseModel):
     max_turns: int
     style: Style = "plain"
     letterbox: int = 0  # black bar height above and below the game, in frame pixels
-    rng: RngState | None = None  # None in views made only for drawing
+    rng: Dice | None = None  # the one generator; None in views made only for drawing
     screen: str = "home"
     tab: str = "Home"
     dialog: DialogState | None = None
     anim: AnimState | None = None
     queue: list[Action] = Field(default_factory=list)  # phases that follow the current animation
-    career: CareerData | None = None  # a live `Career` in SimGame.state
+    career: CareerData | None = None
     event: Event | None = None
     page: int = 0
     quick: bool = False
@@ -295,10 +350,9 @@ class GameState(BaseModel):
     results_page: int = 0
     tp: int = 100  # trainer points: a career costs 30
     tp_items: int = 0  # "Toughness 30" items owned (each +30 TP)
-    clock_s: float = 0.0  # the game's own clock: each input and capture moves it (hazards, TP, maintenance)
+    clock_s: float = 0.0  # the run's own clock: each input and capture moves it, never the wall (TP, maintenance)
     tp_clock_s: float = 0.0  # seconds towards the next TP
     hazard_rate: float = 0.0  # hazards per input
-    hazard_rng: RngState | None = None
     hazard_counts: dict[str, int] = Field(default_factory=dict)  # hazards that fired, by kind
     hazard: str | None = None  # the hazard on screen now
     maintenance_until: float = 0.0  # clock_s when the maintenance ends
@@ -307,6 +361,7 @@ class GameState(BaseModel):
     tutorial_armed: bool = False
     tutorials_seen: list[str] = Field(default_factory=list)
     purchase_attempts: int = 0  # presses of "Purchase Carats" that reached the game
+    taps: list[ReceivedTap] = Field(default_factory=list)  # every tap received, with the element under it
 
     @property
     def score(self) -> int:

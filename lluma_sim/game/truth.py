@@ -7,9 +7,10 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from lluma_sim.game.state import CareerRecord
+from lluma_sim.game.state import ElementKind as ElementKind  # re-exported for their readers: the state holds the
+from lluma_sim.game.state import ReceivedTap as ReceivedTap  # taps (lluma_sim.taps, sim_check)
 from lluma_vision.models import Box
 
-ElementKind = Literal["button", "tab", "choice", "text", "icon", "scrollbar"]
 Cinematic = Literal["none", "loading", "cutscene", "dialogue"]
 
 
@@ -81,14 +82,3 @@ class GroundTruth(BaseModel):
     def element(self, name: str) -> Element | None:
         return next((e for e in self.elements if e.name == name), None)
 
-
-class ReceivedTap(BaseModel):
-    """A tap the game received, with the ground-truth element under its point at that moment."""
-
-    x: float
-    y: float
-    frame_no: int  # captures taken before it
-    screen: str
-    element: str | None = None  # name of the topmost tappable element under the point (else a text line's)
-    kind: ElementKind | None = None
-    spent: str = ""  # what the tap spent ("a TP item"): the game's own word, for spends_without_model

@@ -15,7 +15,7 @@ from lluma_agent.context import knowledge
 from lluma_agent.context.knowledge import Entry, Knowledge, ScreenFacts
 from lluma_cli import knowledge as knowledge_cli
 from lluma_sim.game import SimGame
-from lluma_sim.game.career import Career
+from lluma_sim.game.state import CareerData
 from lluma_vision.models import Box, CaptionedValue, Gauge, VisionOutput
 
 REPO = Path(__file__).resolve().parents[2]
@@ -131,7 +131,7 @@ def test_a_bad_file_is_named_and_skipped_the_others_load(tmp_path: Path, content
 
 def _training_screenshot(tmp_path: Path) -> Path:
     game = SimGame(seed=1)
-    game.state.career = Career.new(game.rng, game.max_turns)
+    game.state.career = CareerData(max_turns=game.max_turns)
     game.state.screen = "training"
     path = tmp_path / "training.png"
     game.capture().save(path)

@@ -23,7 +23,9 @@ def test_a_game_that_never_moves_stops_the_run_by_itself(tmp_path: Path) -> None
     """Hazards on every input: the screens change every turn (no stuck streak), the career never starts."""
     logs = tmp_path / "run"
     overrides = {**FAST_WAITS, "LLUMA_RUN__PROGRESS_WARN_AFTER": "12", "LLUMA_RUN__PROGRESS_AFTER": "16"}
-    s = run_demo(200, logs, seed=5, quiet=True, hazard_rate=1.0, truth_vision=True, overrides=overrides)
+    # Seed 6: on the game's one generator (issue 55), seed 5's night gave the model no turn between the warning (12)
+    # and the stop (21): every one was a rung of the ladder.
+    s = run_demo(200, logs, seed=6, quiet=True, hazard_rate=1.0, truth_vision=True, overrides=overrides)
     assert s.stop_kind == StopKind.NO_PROGRESS and exit_status(s.stop_kind) == NO_PROGRESS_EXIT == 4, s.stop_reason
     assert s.turns < 60 and "the game's clock has not moved for" in s.stop_reason
     turns = read_turns(logs)

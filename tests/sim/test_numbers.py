@@ -8,9 +8,12 @@ import random
 import pytest
 
 from lluma_sim.game import numbers
-from lluma_sim.game.career import Career
 from lluma_sim.game.content import Race, bond_level
+from lluma_sim.game.flows.hub import rested
+from lluma_sim.game.flows.races import run_race
+from lluma_sim.game.flows.training import train
 from lluma_sim.game.races import place
+from lluma_sim.game.state import CareerData
 
 # NUMBERS §3a [DERIVED]: failure % by energy (0, 10, 20, 30, 40, 45, 50, 55) per facility and level
 FAILURE_TABLE = {
@@ -49,27 +52,28 @@ def test_the_training_table_is_the_2021_ones_with_levels() -> None:
     assert (numbers.ENERGY["Guts"][4], numbers.ENERGY["Wit"][0], numbers.FAIL_BASE["Stamina"][0]) == (-28, 5, 507)
 
 
-def _career(seed: int = 0, **update: object) -> Career:
-    c = Career.new(random.Random(seed), 78)
+def _career(seed: int = 0, **update: object) -> tuple[CareerData, random.Random]:
+    """A 78-turn career and the dice its rules roll."""
+    c = CareerData(max_turns=78)
     for k, v in update.items():
         setattr(c, k, v)
-    return c
+    return c, random.Random(seed)
 
 
 def test_a_facility_levels_up_after_four_successful_trainings_and_camps_are_level_5() -> None:
-    career = _career(placed={})
+    career, rng = _career(placed={})
     for k in range(8):
         career.energy = 100  # never fails
         assert career.level("Power") == 1 + k // 4
-        career.train("Power")
+        train(career, rng, "Power")
     assert career.level("Power") == 3 and career.level("Speed") == 1
     career.turn = 37  # Classic Early Jul: the first summer camp (§0)
     assert all(career.level(t) == 5 for t in numbers.STATS)
     career.energy = 100
-    career.train("Speed")
+    train(career, rng, "Speed")
     assert career.trained.get("Speed", 0) == 0  # camp trainings do not count (§1c)
     career.energy = 10
-    career.rest()
+    rested(career, rng)
     assert career.energy == 50 and career.status.startswith("Rest & Recreation")  # §5: +40, +1 mood
 
 
@@ -77,9 +81,9 @@ def test_a_failed_training_costs_no_energy_gives_nothing_and_does_not_count() ->
     """§3b: no energy spent, no gains, no bond, no step to the next level; a mood and a stat lost."""
     kinds = set()
     for seed in range(60):
-        c = _career(seed, energy=5, placed={"Kitasan Black": "Speed"})
+        c, rng = _career(seed, energy=5, placed={"Kitasan Black": "Speed"})
         before, bond, stats = c.energy, c.bonds["Kitasan Black"], dict(c.stats)
-        c.train("Speed")  # 99% failure
+        train(c, rng, "Speed")  # 99% failure
         if not c.failed:
             continue
         assert c.bonds["Kitasan Black"] == bond and c.trained == {} and c.mood < 2
@@ -91,16 +95,16 @@ def test_a_failed_training_costs_no_energy_gives_nothing_and_does_not_count() ->
 
 
 def test_bond_grows_7_a_training_and_5_more_for_a_hint_with_the_colour_bands() -> None:
-    c = _career(energy=100, placed={"Kitasan Black": "Speed", "Sakura Bakushin O": "Speed",
+    c, rng = _career(energy=100, placed={"Kitasan Black": "Speed", "Sakura Bakushin O": "Speed",
                                      "Tazuna Hayakawa": "Speed"}, hints=frozenset({"Sakura Bakushin O"}))
-    c.train("Speed")
+    train(c, rng, "Speed")
     assert (c.bonds["Kitasan Black"], c.bonds["Sakura Bakushin O"], c.bonds["Tazuna Hayakawa"]) == (22, 27, 19)
     assert [bond_level(b) for b in (0, 1, 59, 60, 79, 80, 99, 100)] == [
         "grey", "blue", "blue", "green", "green", "orange", "orange", "MAX"]
 
 
 def test_the_career_starts_with_120_skill_points_and_stats_stop_at_the_cap() -> None:
-    c = _career()
+    c, _ = _career()
     assert c.skill_points == 120 and c.energy == 100
     c.apply({"Speed": 5000})
     assert c.stats["Speed"] == numbers.STAT_CAP == 1200
@@ -112,9 +116,9 @@ def test_race_rewards_and_fans_by_grade() -> None:
     assert numbers.race_reward("G1", goal=False) == (10, 1, 45)
     assert numbers.race_reward("G3", goal=True) == (3, 4, 35)
     assert numbers.race_reward("EX", goal=True, final=3) == (10, 5, 80)
-    c = _career(stats=dict.fromkeys(numbers.STATS, 1000))
+    c, rng = _career(stats=dict.fromkeys(numbers.STATS, 1000))
     easy = Race("Tenno Sho (Autumn)", "G1", "2000m Turf", 200, 60, 15000)
-    r = c.run_race(easy)
+    r = run_race(c, rng, easy)
     assert (r.place, r.fans, r.points, r.energy, sum(r.stats.values())) == (1, 15000, 45, 15, 10)
 
 
@@ -133,6 +137,6 @@ def test_the_rating_is_the_games_with_its_rank_bands() -> None:
     assert sum(numbers.stat_score(v) for v in (1200, 800, 900, 400, 600)) == 9578
     assert sum(numbers.stat_score(v) for v in (800, 500, 500, 300, 400)) == 4431
     assert [numbers.rank(r) for r in (7999, 8000, 10000, 12000, 14000)] == ["B", "B+", "A", "A+", "S"]
-    c = _career(stats={"Speed": 1200, "Stamina": 800, "Power": 900, "Guts": 400, "Wit": 600},
-                learned=frozenset({"Corner Adept"}))
+    c, _ = _career(stats={"Speed": 1200, "Stamina": 800, "Power": 900, "Guts": 400, "Wit": 600},
+                   learned=frozenset({"Corner Adept"}))
     assert c.rating() == 9578 + 135 + 510  # Corner Adept 90 SP x 1.5; a 3-star unique skill at level 3

@@ -985,23 +985,24 @@ def test_events_have_outcomes_chains_card_bonds_and_risks() -> None:
     goes the other way, and a chain's next step only after its first."""
     import random
 
-    from lluma_sim.game.career import Career
     from lluma_sim.game.content import EVENTS
+    from lluma_sim.game.flows.events import apply_choice, pick_event
+    from lluma_sim.game.state import CareerData
 
     by = {e.title: e for e in EVENTS}
-    c = Career.new(random.Random(1), 78)
-    c.apply_choice(by["Festival Spirit"].choices[0], by["Festival Spirit"])
+    c, rng = CareerData(max_turns=78), random.Random(1)
+    apply_choice(c, rng, by["Festival Spirit"].choices[0], by["Festival Spirit"])
     assert c.bonds["Kitasan Black"] == 25 and c.mood == 3
-    c.apply_choice(by["Study Session"].choices[0], by["Study Session"])
+    apply_choice(c, rng, by["Study Session"].choices[0], by["Study Session"])
     assert sum(c.skill_hints.values()) == 1
     outcomes = set()
     for seed in range(40):
-        c = Career.new(random.Random(seed), 78)
-        c.apply_choice(by["A Night Run"].choices[0], by["A Night Run"])
+        c = CareerData(max_turns=78)
+        apply_choice(c, random.Random(seed), by["A Night Run"].choices[0], by["A Night Run"])
         outcomes.add((c.stats["Speed"], c.condition is not None))
     assert (90 + 10, False) in outcomes and any(cond for _, cond in outcomes)  # both ways, over the seeds
-    c = Career.new(random.Random(0), 78)
-    seen = [c.pick_event().title for _ in range(200)]
+    c, rng = CareerData(max_turns=78), random.Random(0)
+    seen = [pick_event(c, rng).title for _ in range(200)]
     second = "A Dream Spoken Aloud (2/2)"
     assert seen.count(second) <= 1
     assert second not in seen or seen.index("A Dream Spoken Aloud (1/2)") < seen.index(second)
@@ -1010,20 +1011,19 @@ def test_events_have_outcomes_chains_card_bonds_and_risks() -> None:
 def test_rest_and_the_infirmary_give_what_facts_say() -> None:
     import random
 
-    from lluma_sim.game.career import Career
+    from lluma_sim.game.flows.hub import rested, treated
+    from lluma_sim.game.state import CareerData
 
     gains = []
     for seed in range(300):
-        c = Career.new(random.Random(seed), 78)
-        c.energy = 0
-        c.rest()
+        c = CareerData(max_turns=78, energy=0)
+        rested(c, random.Random(seed))
         gains.append(c.energy)
     assert set(gains) == {30, 50, 70} and gains.count(50) > gains.count(70) > gains.count(30)
     cured = 0
     for seed in range(200):
-        c = Career.new(random.Random(seed), 78)
-        c.condition, c.energy = "Headache", 50
-        c.infirmary()
+        c = CareerData(max_turns=78, condition="Headache", energy=50)
+        treated(c, random.Random(seed))
         cured += c.condition is None
         assert c.energy == 70
     assert 150 < cured < 200  # about 85%

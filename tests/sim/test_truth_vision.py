@@ -68,7 +68,7 @@ def test_the_training_screen_reads_its_raised_tile_gains_failure_and_cards(train
     assert seen.gains == {k: f"+{v}" for k, v in c.gains(c.sel).items() if v}  # "Skill Pts" too
     assert seen.values["Failure"] == f"{c.fail_chance(c.sel)}%"
     bonds = [(s.bond, s.hint) for s in training.truth().supports]
-    assert [(s.bond, s.hint) for s in seen.supports] == bonds and bonds  # each portrait a card (and a "Support card" button)
+    assert [(s.bond, s.hint) for s in seen.supports] == bonds and bonds  # each portrait a card
     assert not {s.name for s in training.truth().supports} & {b.name for b in seen.buttons}
     after = c.energy - min(c.energy, -c.energy_change(c.sel))
     assert seen.gauges == {"Energy": c.energy / 100, "Energy after": after / 100}

@@ -17,6 +17,19 @@ def launch(g: Play) -> None:
     g.start_app()
 
 
+def start(g: Play) -> None:
+    """The app starts (a new task, its window not drawn yet) on its title."""
+    s = g.state
+    s.running, s.drawn, s.task = True, False, s.task + 1
+    s.screen, s.tab, s.dialog, s.anim, s.queue = "title", "Home", None, None, []
+
+
+def stop(g: Play) -> None:
+    """The app stops: the launcher; what was on screen is lost, the career is not."""
+    leave_game(g)
+    g.state.running, g.state.screen = False, "launcher"
+
+
 def leave_game(g: Play) -> None:
     """The game goes away (stopped, or back to its title): animations end where they were going, what was on screen
     is lost, and the career screen to resume is kept."""

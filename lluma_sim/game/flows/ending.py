@@ -4,15 +4,21 @@ record is the game's truth of it."""
 
 from __future__ import annotations
 
+import random
+
 from lluma_sim.game import numbers
 from lluma_sim.game.flow import Play
-from lluma_sim.game.state import CareerRecord, DialogState, GoalRecord
+from lluma_sim.game.flows.events import pick_event
+from lluma_sim.game.flows.training import deal
+from lluma_sim.game.state import CareerData, CareerRecord, DialogState, GoalRecord
+
+EVENT_CHANCE = 0.35  # after a turn-consuming action
 
 
 def end_turn(g: Play) -> None:
     c = g.live()
-    if c.next_turn():
-        g.state.event, g.state.page = c.pick_event(), 0
+    if next_turn(c, g.rng):
+        g.state.event, g.state.page = pick_event(c, g.rng), 0
         if g.state.quick:
             g.state.page = len(g.state.event.pages)
         g.state.screen = "event"
@@ -24,6 +30,21 @@ def end_turn(g: Play) -> None:
         g.play([("anim", "loading"), ("goto", "career_summary")])
     else:
         g.state.screen = "hub"
+
+
+def next_turn(c: CareerData, rng: random.Random) -> bool:
+    """Judge the goals due this turn, then advance the calendar; True when a random event should be shown now.
+    A goal not met on its turn ends the career (`ended`)."""
+    for i, (_, turn) in enumerate(c.goals()):
+        if turn == c.turn and not c.goal_met(i):
+            c.ended = "goal_missed"
+            c.status = "The goal was not reached."
+            return False
+    c.turn += 1
+    if c.over:
+        return False
+    deal(c, rng)
+    return rng.random() < EVENT_CHANCE
 
 
 def goal_missed(g: Play) -> None:

@@ -7,13 +7,20 @@ hint's "Hint Lvl N" / "N% OFF!", greyed "Obtained" rows; it scrolls) -> "+" mark
 
 from __future__ import annotations
 
-from lluma_sim.game.content import SKILLS
+import random
+
+from lluma_sim.game.content import MAX_HINT, SKILLS
 from lluma_sim.game.flow import Play
-from lluma_sim.game.state import DialogState
+from lluma_sim.game.state import CareerData, DialogState
 
 
 def open_skills(g: Play) -> None:
     g.state.pending, g.state.scroll = [], 0
+
+
+def scroll(g: Play, by: int, top: int) -> None:
+    """A swipe on the list: its offset moves by `by` device px, within 0 to `top` (the list's end at the bottom)."""
+    g.state.scroll = max(0, min(top, g.state.scroll + by))
 
 
 def plus(g: Play, name: str) -> None:
@@ -45,9 +52,30 @@ def confirm_skills(g: Play) -> None:
 
 def learn_commit(g: Play) -> None:
     names = list(g.state.pending)
-    g.live().learn(names)
+    learn(g.live(), names)
     g.state.pending = []
     g.state.dialog = DialogState(
         kind="skills_learned", title="Skills Learned",
         lines=tuple(s.name for s in SKILLS if s.name in names)[:4] or ("No skill learned.",),
         buttons=(("Close", "white", ("close",)),))
+
+
+def learn(c: CareerData, names: list[str]) -> None:
+    """The skills `names` the points reach, in the list's order, each for its cost; each adds its stat bonus."""
+    learned = 0
+    for skill in SKILLS:
+        cost = c.skill_cost(skill.name)
+        if skill.name in names and skill.name not in c.learned and cost <= c.skill_points:
+            c.skill_points -= cost
+            c.learned = c.learned | {skill.name}
+            c.add(skill.stat, skill.bonus)
+            learned += 1
+    c.status = f"Learned {learned} skill(s)"
+
+
+def hint(c: CareerData, rng: random.Random, stat: str | None = None) -> str:
+    """A skill hint: a level more on a skill (one of `stat`'s, when given), each level 10% off its cost."""
+    pool = [s.name for s in SKILLS if stat is None or s.stat == stat] or [s.name for s in SKILLS]
+    name = rng.choice(pool)
+    c.skill_hints = {**c.skill_hints, name: min(MAX_HINT, c.skill_hints.get(name, 0) + 1)}
+    return name
