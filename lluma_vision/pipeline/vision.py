@@ -112,7 +112,8 @@ class Vision:
         out = associate(read)
         if box is None:
             return out, cacheable
-        return shifted(out, box[0], box[1]).model_copy(update={"width": image.width, "height": image.height}), cacheable
+        moved = shifted(out, int(box.x0), int(box.y0))
+        return moved.model_copy(update={"width": image.width, "height": image.height}), cacheable
 
     def _read_game(self, image: Image.Image) -> tuple[VisionOutput, bool]:
         """The reading and whether it may be cached (an OCR stand-in for a failed VLM call may not)."""

@@ -22,7 +22,6 @@ from lluma_vision.geometry import HasBox, Rect
 
 # evidence: ee1902b (shape and layout rules at 0.4x-1.5x on screens and screens2 (bench/vision.py))
 N = 24  # glyph masks are compared at N x N
-Px = tuple[int, int, int, int]  # a contour's bounding box (x0, y0, x1, y1) in whole pixels, for slicing
 
 # evidence: named in 22af599 from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
 #   one by one)
@@ -220,11 +219,11 @@ def find_icons(rgb: np.ndarray, text_boxes: Sequence[HasBox],
     tb = np.array([Rect.of(b) for b in text_boxes], dtype=np.float64).reshape(-1, 4)
     found: list[Icon] = []
     seen: set[tuple[int, int, int, int]] = set()
-    small: list[tuple[np.ndarray, Px]] = []  # contours (and their rects) that may be the glyph on an icon's plate
-    outers: list[Px] = []  # squarish icon-sized outlines, which may hold such a glyph
+    small: list[tuple[np.ndarray, Rect]] = []  # contours (and their rects) that may be the glyph on an icon's plate
+    outers: list[Rect] = []  # squarish icon-sized outlines, which may hold such a glyph
     for c in contours:
         x, y, cw, ch = cv2.boundingRect(c)
-        rect = (x, y, x + cw, y + ch)
+        rect = Rect.xywh(x, y, cw, ch)  # whole pixels: cv2.boundingRect's
         if INNER_GLYPH[0] * lo <= max(cw, ch) <= INNER_GLYPH[1] * hi:
             small.append((c, rect))
         if not (lo <= max(cw, ch) <= hi and min(cw, ch) >= MIN_THICK * lo) or \
@@ -238,7 +237,7 @@ def find_icons(rgb: np.ndarray, text_boxes: Sequence[HasBox],
             continue
         squarish = PLATE_ASPECT[0] <= cw / ch <= PLATE_ASPECT[1]
         if squarish:
-            outers.append((x, y, x + cw, y + ch))
+            outers.append(rect)
         filled = _filled(c, rect)
         patch = rgb[y : y + ch, x : x + cw]
         plate_like = filled.mean() >= PLATE_FILL and squarish and min(cw, ch) >= lo  # discs, rounded squares
@@ -259,15 +258,15 @@ def find_icons(rgb: np.ndarray, text_boxes: Sequence[HasBox],
     return _dedupe(found + _nested_glyphs(small, outers, min_iou + BARE_NEED, margin))
 
 
-def _filled(c: np.ndarray, rect: Px) -> np.ndarray:
+def _filled(c: np.ndarray, rect: Rect) -> np.ndarray:
     """A contour's inside as a boolean mask over its bounding rect."""
-    x0, y0, x1, y1 = rect
+    x0, y0, x1, y1 = rect.ints()
     shape = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.drawContours(shape, [c], -1, 1, thickness=cv2.FILLED, offset=(-x0, -y0))
     return shape > 0
 
 
-def _nested_glyphs(small: list[tuple[np.ndarray, Px]], outers: list[Px], need: float,
+def _nested_glyphs(small: list[tuple[np.ndarray, Rect]], outers: list[Rect], need: float,
                    margin: float) -> list[Icon]:
     """Glyphs drawn small and centred inside an icon-sized outline (a "+" in a ring, a stepper's plate with a
     bevel): the glyph's own outline names the icon, the outer one bounds it. Plates whose inside is not one
@@ -279,7 +278,7 @@ def _nested_glyphs(small: list[tuple[np.ndarray, Px]], outers: list[Px], need: f
     ow, oh = ob[:, 2] - ob[:, 0], ob[:, 3] - ob[:, 1]
     ocx, ocy, oside = (ob[:, 0] + ob[:, 2]) / 2, (ob[:, 1] + ob[:, 3]) / 2, np.maximum(ow, oh)
     for c, rect in small:
-        x, y, cw, ch = rect[0], rect[1], rect[2] - rect[0], rect[3] - rect[1]
+        x, y, cw, ch = rect.x0, rect.y0, rect.width, rect.height
         gx, gy, side = x + cw / 2, y + ch / 2, max(cw, ch)
         ok = ((np.abs(ocx - gx) <= NESTED_CENTRE * ow) & (np.abs(ocy - gy) <= NESTED_CENTRE * oh)
               & (side >= NESTED_SIZE[0] * oside) & (side <= NESTED_SIZE[1] * oside))
@@ -290,8 +289,8 @@ def _nested_glyphs(small: list[tuple[np.ndarray, Px]], outers: list[Px], need: f
         # only crossed strokes: a lone bar, dot or chevron inside an outline is as often a drawing's detail
         if name not in CROSSED or best < need or best - second < margin:
             continue
-        o = max(host, key=lambda o: (o[2] - o[0]) * (o[3] - o[1]))  # the plate, not an inner ring of it
-        out.append(Icon(name, float(o[0]), float(o[1]), float(o[2]), float(o[3]), round(best, 3)))
+        o = max(host, key=lambda o: o.area)  # the plate, not an inner ring of it
+        out.append(Icon(name, float(o.x0), float(o.y0), float(o.x1), float(o.y1), round(best, 3)))
     return out
 
 
