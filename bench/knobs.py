@@ -26,6 +26,7 @@ import ast
 import copy
 import importlib
 import json
+import math
 import pickle
 import sys
 import time
@@ -108,9 +109,10 @@ class Knob:
             setattr(m, self.name, value)
 
     def candidates(self) -> list[tuple[str, Value]]:
-        """(how it is named, value) for each multiplier and, for an integer, the neighbours; not the shipped value."""
+        """(how it is named, value) for each multiplier, the ends first, and for an integer its neighbours; each value
+        once (an integer of 3 is 4 at 1.25x and 5 at 1.5x, rounded half up), never the shipped one."""
         out: dict[str, Value] = {}
-        for m in MULTIPLIERS:
+        for m in sorted(MULTIPLIERS, key=lambda m: m not in (min(MULTIPLIERS), max(MULTIPLIERS))):
             out[f"{m:g}x"] = _scaled(self.value, m)
         if isinstance(self.value, int):
             out["-1"], out["+1"] = self.value - 1, self.value + 1
@@ -121,7 +123,7 @@ class Knob:
 def _scaled(value: Value, m: float) -> Value:
     if isinstance(value, tuple):
         return tuple(_scaled(v, m) for v in value)  # type: ignore[misc]
-    return round(value * m) if isinstance(value, int) else round(value * m, 6)
+    return math.floor(value * m + 0.5) if isinstance(value, int) else round(value * m, 6)
 
 
 _TREES: dict[str, ast.Module] = {}

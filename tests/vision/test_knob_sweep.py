@@ -18,11 +18,13 @@ knobs = importlib.import_module("knobs")
 def test_the_values_tried_are_half_to_one_and_a_half_and_an_integers_neighbours() -> None:
     menu = knobs.Knob("pixels/menu.py:TAB_CHARS")  # 18
     assert menu.value == 18
-    assert dict(menu.candidates()) == {"0.5x": 9, "0.75x": 14, "1.25x": 22, "1.5x": 27, "-1": 17, "+1": 19}
+    assert dict(menu.candidates()) == {"0.5x": 9, "0.75x": 14, "1.25x": 23, "1.5x": 27, "-1": 17, "+1": 19}
     pair = knobs.Knob("pixels/menu.py:SIZE_SPREAD")  # (0.75, 1.33): both ends scaled together
     assert dict(pair.candidates())["0.5x"] == (0.375, 0.665)
     small = knobs.Knob("buttons/rules/text.py:MIN_LETTERS")  # 2: 0.5x is 1, as is -1; each value tried once
     assert [v for _, v in small.candidates()] == [1, 3]
+    three = knobs.Knob("buttons/rules/plate.py:CARD_TEXTS")  # 3: both ends tried first, 1.5x rounded half up
+    assert three.candidates()[:2] == [("0.5x", 2), ("1.5x", 5)]
 
 
 def test_a_knob_read_while_modules_load_is_not_swept() -> None:
