@@ -53,8 +53,8 @@ def _ms(t0: float) -> float:
     return round((time.perf_counter() - t0) * MS_PER_S, 2)
 
 
-# evidence: named in 6f8e42f from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
-#   one by one)
+# evidence: each knob on its own line (a bench/knobs.py sweep, or docs/knob_debt.md)
+# not measured: a unit, not a threshold (docs/knob_debt.md)
 MS_PER_S = 1000
 
 
