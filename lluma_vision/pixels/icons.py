@@ -115,14 +115,15 @@ BARE_SIZE = 1.3  # a bare glyph is at least this many smallest-icon sides big (s
 # tried 0.5x and 1.5x on 64 screens (54 read it): screens2 flat 1x only (0.5x -7, 1.5x +5), held out screens flat 1x
 #   only (0.5x -7, 1.5x +1); 1.5x best on screens2, held out +1; kept 0.1
 BARE_NEED = 0.1  # a bare glyph needs this much more IoU than one on a plate
-# not measured: not swept yet (docs/knob_debt.md)
+# tried 0.5x and 1.5x on 64 screens (54 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 0.12
 NESTED_CENTRE = 0.12  # a nested glyph is centred in its outline within this share of the outline's side...
 # tried 0.5x and 1.5x on 64 screens (54 read it): screens2 flat 1x only (0.5x -1, 1.5x -4), held out screens flat
 #   0.5x-1x (1.5x -2); kept (0.3, 0.75)
 NESTED_SIZE = (0.3, 0.75)  # ...and is this share of the outline's side
 # tried 0.5x and 1.5x on 64 screens (54 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 0.5
 SAME_ICON = 0.5  # two candidates overlapping this much (over the smaller) are one icon
-# not measured: not swept yet (docs/knob_debt.md)
+# tried 0.5x and 1.5x on 64 screens (52 read it): screens2 flat 1x only (0.5x -2), held out screens flat 0.5x-1x; fails
+#   at 1.5x; kept 8
 DIAGONALS = 8  # a glyph's parts join across diagonals (8-connected components)
 
 
