@@ -22,7 +22,7 @@ from lluma_vision.models import Box
 BITS = 64  # per region; also the distance of frames that cannot be compared (other size or grid)
 # not measured: a definition tied to BITS (BITS = SIDE**2): not free to sweep alone (docs/knob_debt.md)
 SIDE = 8  # a region's hash: the lowest SIDE x SIDE DCT coefficients over their median (BITS = SIDE**2)
-# tried 0.5x and 1.5x on 64 screens (64 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 24
+# swept 0.5x-1.5x on 64 screens (64 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 24
 MIN_CELL = 24  # px per cell kept after reducing a big frame (a cell must still show a button's shape)
 # tried 0.5x and 1.5x on 64 screens (64 read it): readings identical at 0.5x and 1.5x; kept 32
 TINY = 32  # an image whose cells would be under SIDE px is hashed whole at TINY x TINY

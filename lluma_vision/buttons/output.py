@@ -24,14 +24,14 @@ BOTTOM_BAND = 0.85
 # to CAPTION_GAP of the icon's height (the hub's "Log"/"Menu" captions sit 0.1-0.4 heights under their icons)
 # tried 0.5x and 1.5x on 64 screens (45 read it): readings identical at 0.5x and 1.5x; kept 3
 CAPTION_WORDS = 3
-# tried 0.5x and 1.5x on 64 screens (45 read it): screens2 flat 1x-1.5x (0.5x -2), held out screens flat 1x only (0.5x
-#   -1, 1.5x +3); kept 2.5
+# swept 0.5x-1.5x on 64 screens (45 read it): screens2 flat 0.75x-1.5x (0.5x -2), held out screens flat 0.75x-1.25x
+#   (0.5x -1, 1.5x +3); kept 2.5
 CAPTION_WIDTH = 2.5
 # tried 0.5x and 1.5x on 64 screens (45 read it): readings identical at 0.5x and 1.5x; kept 0.3
 CAPTION_CENTRE = 0.3
 # tried 0.5x and 1.5x on 64 screens (45 read it): readings identical at 0.5x and 1.5x; kept -0.25
 CAPTION_OVERLAP = -0.25
-# tried 0.5x and 1.5x on 64 screens (45 read it): screens2 flat 1x-1.5x (0.5x -1), held out screens flat 0.5x-1.5x; kept
+# swept 0.5x-1.5x on 64 screens (45 read it): screens2 flat 0.75x-1.5x (0.5x -1), held out screens flat 0.5x-1.5x; kept
 #   0.6
 CAPTION_GAP = 0.6
 # A leading icon's label: a list row as Android draws one (AOSP's app-error dialog, Material's list items: a 24 dp
@@ -42,7 +42,7 @@ CAPTION_GAP = 0.6
 # ("Energy" under an Info 0.59 heights off, a clock 0.31 off)
 # tried 0.5x and 1.5x on 64 screens (45 read it): readings identical at 0.5x and 1.5x; kept (0.5, 2.0)
 LEAD_GAP = (0.5, 2.0)
-# tried 0.5x and 1.5x on 64 screens (45 read it): screens2 flat 0.5x-1x (1.5x -2), held out screens flat 0.5x-1.5x; kept
+# swept 0.5x-1.5x on 64 screens (45 read it): screens2 flat 0.5x-1.25x (1.5x -2), held out screens flat 0.5x-1.5x; kept
 #   0.25
 LEAD_CENTRE = 0.25
 

@@ -63,17 +63,17 @@ INK_DISTANCE = 90  # summed RGB distance from the band's commonest colour that c
 #   re-make (docs/knob_debt.md)
 COLOUR_BITS = 5  # colours are binned by their top 3 bits (>> 5) to find the plate's commonest one
 BIN_BITS = 8 - COLOUR_BITS
-# tried 0.5x and 1.5x on 64 screens (53 read it): screens2 flat 0.5x-1x, held out screens flat 0.5x-1x; fails at 1.5x;
-#   kept 8
+# swept 0.5x-1.5x on 64 screens (53 read it): screens2 flat 0.5x-1x, held out screens flat 0.5x-1x; fails at 1.5x,
+#   0.75x, 1.25x, -1, +1; kept 8
 EIGHT_WAY = 8  # pixels touching at a corner are one glyph (OpenCV's connectivity)
 MAX_GLYPHS = 4  # a number printed big is at most 4 glyphs ("1200")
 EDGE_ROW = 0.6  # a crop's row at least this much ink, meeting both its sides, is a plate's edge, not glyphs
 # tried 0.5x and 1.5x on 64 screens (53 read it): readings identical at 0.5x and 1.5x; kept 0.25
 GLYPH_TOPS = 0.25  # the glyphs of one row start within a quarter of the tallest's height of each other
-# tried 0.5x and 1.5x on 64 screens (53 read it): screens2 flat 0.5x-1.5x, held out screens flat 1x-1.5x (0.5x -14);
-#   kept 1.5
+# swept 0.5x-1.5x on 64 screens (53 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.75x-1.5x (0.5x -14); kept
+#   1.5
 GLYPH_ASPECT = 1.5  # a glyph at most 1.5 times as wide as tall (wider: a bar, a plate's edge)
-# tried 0.5x and 1.5x on 64 screens (53 read it): screens2 flat 0.5x-1x (1.5x -2), held out screens flat 0.5x-1.5x; kept
+# swept 0.5x-1.5x on 64 screens (53 read it): screens2 flat 0.5x-1.25x (1.5x -2), held out screens flat 0.5x-1.5x; kept
 #   4
 GLYPH_PAD = 4  # the glyphs are padded by a quarter of their height (at least 2 px) on the white page
 BADGE_MIN = 0.6  # a badge at least 0.6 of the number's height tall and wide...
@@ -81,7 +81,7 @@ BADGE_MAX_W = 2.5  # ...and at most 2.5 wide
 
 # evidence: each knob on its own line (a bench/knobs.py sweep, or docs/knob_debt.md)
 # -- bands: free of read text ----------------------------------------------------------------------------------------
-# tried 0.5x and 1.5x on 64 screens (45 read it): screens2 flat 0.5x-1x (1.5x -2), held out screens flat 0.5x-1.5x; kept
+# swept 0.5x-1.5x on 64 screens (45 read it): screens2 flat 0.5x-1x (1.25x -2), held out screens flat 0.5x-1.5x; kept
 #   0.5
 FREE_MIN_W = 0.5  # a band narrower than half a glyph height holds no glyph
 # tried 0.5x and 1.5x on 64 screens (53 read it): readings identical at 0.5x and 1.5x; kept 0.1
@@ -210,22 +210,22 @@ def free(band: Rect, lines: Iterable[Line], h: float) -> bool:
 # A caption left without a value may still have one printed big over it, or just left of it on its row, in a colour
 # the detector does not see against its plate (a calendar's day count over or before "turn(s) left"); an
 # abbreviation ("Da" on a badge) may have its number printed bigger at the other end of its cell, right of it.
-# tried 0.5x and 1.5x on 64 screens (53 read it): screens2 flat 0.5x-1.5x, held out screens flat 1x-1.5x (0.5x -32);
-#   kept 2.5
+# swept 0.5x-1.5x on 64 screens (53 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.75x-1.5x (0.5x -32); kept
+#   2.5
 OVER_REACH = 2.5  # how far over the caption to look, in caption heights
 # not measured: bound at import (a derived constant or a Look spec holds its value), which bench/knobs.py does not
 #   re-make (docs/knob_debt.md)
 OVER_GLYPH = 1.0  # a glyph at least this many caption heights tall: a number printed big
 # tried 0.5x and 1.5x on 64 screens (53 read it): readings identical at 0.5x and 1.5x; kept 0.2
 OVER_SLACK = 0.2  # a read line ending within a fifth of a height under the caption's top is over it
-# tried 0.5x and 1.5x on 64 screens (41 read it): screens2 flat 1x-1.5x (0.5x -10), held out screens flat 0.5x-1.5x;
-#   kept 1.5
+# swept 0.5x-1.5x on 64 screens (41 read it): screens2 flat 1x-1.5x (0.75x -6), held out screens flat 0.5x-1.5x; kept
+#   1.5
 SIDE_REACH = 1.5  # how far left of the caption to look
 SIDE_PAD = 0.25  # ...and how far over and under its row
 SIDE_GLYPH = 0.9
 # tried 0.5x and 1.5x on 64 screens (22 read it): readings identical at 0.5x and 1.5x; kept 0.2
 RIGHT_GAP = 0.2  # right of the caption, from this far past it
-# tried 0.5x and 1.5x on 64 screens (22 read it): screens2 flat 1x only (0.5x -2, 1.5x -2), held out screens flat
+# swept 0.5x-1.5x on 64 screens (22 read it): screens2 flat 1x-1.25x (0.75x -2, 1.5x -2), held out screens flat
 #   0.5x-1.5x; kept 4.5
 RIGHT_REACH = 4.5  # ...to this far
 RIGHT_PAD = 0.7
@@ -264,7 +264,7 @@ RIGHT = Look("right", _right_of_caption, RIGHT_GLYPH)
 # A cap read alone ("/200" with no number over it): its number is printed right over it, bigger, and the detector
 # missed it (a lone "7" beside a badge): the band over the cap, CAP_PAD past its sides (the number is centred or
 # right-aligned over it), up to CAP_REACH of its heights and CAP_DIP into it, with glyphs at least CAP_GLYPH tall.
-# tried 0.5x and 1.5x on 64 screens (2 read it): screens2 flat 1x only (0.5x -2, 1.5x -2), held out screens flat
+# swept 0.5x-1.5x on 64 screens (2 read it): screens2 flat 1x only (0.75x -2, 1.25x -2), held out screens flat
 #   0.5x-1.5x; kept 1.3
 CAP_REACH = 1.3
 CAP_PAD = 0.3
@@ -284,11 +284,11 @@ def _over_cap(a: Rect, h: float, lines: list[Line], work: Work) -> Rect | None:
 # A bare number with a badge just left of it (a coloured hexagon holding "Pa"): the badge's word is its caption. The
 # detector does not see a word that small on a plate of its own colour; the band left of the number, BADGE_REACH of
 # its heights long and BADGE_PAD over and under its row, stopping BADGE_GAP short of it, holds the badge.
-# tried 0.5x and 1.5x on 64 screens (27 read it): screens2 flat 1x only (0.5x -16, 1.5x -14), held out screens flat
+# swept 0.5x-1.5x on 64 screens (27 read it): screens2 flat 1x only (0.75x -6, 1.25x -14), held out screens flat
 #   0.5x-1.5x; kept 2.2
 BADGE_REACH = 2.2
 BADGE_PAD = 0.3
-# tried 0.5x and 1.5x on 64 screens (27 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 0.05
+# swept 0.5x-1.5x on 64 screens (27 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 0.05
 BADGE_GAP = 0.05
 
 
@@ -304,17 +304,16 @@ def _left_of_number(a: Rect, h: float, lines: list[Line], work: Work) -> Rect | 
 # tallest gain); the band is SIBLING_W of that width each side of its centre, from SIBLING_OVER over its top to
 # SIBLING_UNDER under it. Only its middle (SIBLING_INNER in from top and bottom) must be free: a gain may overlap
 # its caption.
-# tried 0.5x and 1.5x on 64 screens (3 read it): screens2 flat 1x-1.5x (0.5x -2), held out screens flat 0.5x-1.5x; kept
-#   0.7
+# swept 0.5x-1.5x on 64 screens (3 read it): screens2 flat 1x only (0.75x -4, 1.25x -4), held out screens flat
+#   0.5x-1.5x; kept 0.7
 SIBLING_W = 0.7
-# tried 0.5x and 1.5x on 64 screens (3 read it): screens2 flat 1x-1.5x (0.5x -2), held out screens flat 0.5x-1.5x; kept
+# swept 0.5x-1.5x on 64 screens (3 read it): screens2 flat 0.75x-1.5x (0.5x -2), held out screens flat 0.5x-1.5x; kept
 #   0.15
 SIBLING_OVER = 0.15
-# tried 0.5x and 1.5x on 64 screens (3 read it): screens2 flat 1x only (0.5x -4, 1.5x -4), held out screens flat
+# swept 0.5x-1.5x on 64 screens (3 read it): screens2 flat 1x only (0.75x -2, 1.25x -4), held out screens flat
 #   0.5x-1.5x; kept 1.15
 SIBLING_UNDER = 1.15
-# tried 0.5x and 1.5x on 64 screens (3 read it): screens2 flat 1x-1.5x (0.5x -2), held out screens flat 0.5x-1.5x; kept
-#   0.4
+# swept 0.5x-1.5x on 64 screens (3 read it): screens2 flat 1x-1.5x (0.75x -2), held out screens flat 0.5x-1.5x; kept 0.4
 SIBLING_INNER = 0.4
 # not measured: bound at import (a derived constant or a Look spec holds its value), which bench/knobs.py does not
 #   re-make (docs/knob_debt.md)
@@ -336,7 +335,7 @@ def _at_siblings_gain(a: Rect, h: float, lines: list[Line], work: Work) -> Rect 
 # A second signed number printed right over a gain, in its column (a scenario's bonus on a coloured badge over the
 # training's "+26"): the band over the gain, of its own width (wider, it takes in the badge's edges and the recogniser
 # grows unsure: BAND_SURE), from STACK_REACH of its heights over it to STACK_GAP over it.
-# tried 0.5x and 1.5x on 64 screens (3 read it): screens2 flat 1x only (0.5x -2, 1.5x -2), held out screens flat
+# swept 0.5x-1.5x on 64 screens (3 read it): screens2 flat 0.75x-1.25x (0.5x -2, 1.5x -2), held out screens flat
 #   0.5x-1.5x; kept 1.3
 STACK_REACH = 1.3
 STACK_GAP = 0.1
@@ -357,7 +356,7 @@ WIDEN = 0.6
 PAST_GLYPH = 0.5
 # tried 0.5x and 1.5x on 64 screens (29 read it): readings identical at 0.5x and 1.5x; kept 3
 PAST_START = 3  # (a third)
-# tried 0.5x and 1.5x on 64 screens (29 read it): screens2 flat 1x-1.5x (0.5x -2), held out screens flat 0.5x-1.5x; kept
+# swept 0.5x-1.5x on 64 screens (29 read it): screens2 flat 0.75x-1.5x (0.5x -2), held out screens flat 0.5x-1.5x; kept
 #   0.25
 PAST_INNER = 0.25
 
@@ -582,7 +581,7 @@ def _letters(read: Iterable[tuple[str, float]]) -> list[tuple[str, float]]:
 
 
 # evidence: each knob on its own line (a bench/knobs.py sweep, or docs/knob_debt.md)
-# tried 0.5x and 1.5x on 64 screens (27 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 4
+# swept 0.5x-1.5x on 64 screens (27 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 4
 MIN_ICON_WORD = 4  # a word shorter than this keeps its letters (a letter less would leave no word)
 
 

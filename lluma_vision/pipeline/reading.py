@@ -44,8 +44,8 @@ from lluma_vision.pixels.portraits import find_portraits
 # evidence: each knob on its own line (a bench/knobs.py sweep, or docs/knob_debt.md)
 # an upscaled frame's edges are soft over two pixels: from this scale on the edge maps compare pixels two apart
 # (frames of 420-540 px wide come in at 1.3-1.7)
-# tried 0.5x and 1.5x on 64 screens (64 read it): screens2 flat 1x-1.5x (0.5x -21), held out screens flat 1x-1.5x (0.5x
-#   -2); kept 1.2
+# swept 0.5x-1.5x on 64 screens (64 read it): screens2 flat 1x-1.5x (0.75x -17), held out screens flat 1x-1.5x (0.75x
+#   -4); kept 1.2
 SOFT_EDGE_SCALE = 1.2
 
 

@@ -17,32 +17,32 @@ from lluma_vision.pixels.layout import channel_step
 # evidence: each knob on its own line (a bench/knobs.py sweep, or docs/knob_debt.md)
 # tried 0.5x and 1.5x on 64 screens (64 read it): readings identical at 0.5x and 1.5x; kept 0.8
 PORTRAIT = 0.8  # a frame at most this wide for its height is the game itself (phones: 0.45-0.56)
-# tried 0.5x and 1.5x on 64 screens (64 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 14
+# swept 0.5x-1.5x on 64 screens (64 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 14
 BORDER_STEP = 14  # a viewport border: a per-channel step over this between neighbouring columns...
-# tried 0.5x and 1.5x on 64 screens (64 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1x (1.5x -1); kept
+# swept 0.5x-1.5x on 64 screens (64 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1x (1.25x -1); kept
 #   0.8
 BORDER_SPAN = 0.8  # ...on at least this share of the rows
-# tried 0.5x and 1.5x on 64 screens (64 read it): screens2 flat 0.5x-1.5x, held out screens flat 1x-1.5x (0.5x -1); kept
+# swept 0.5x-1.5x on 64 screens (64 read it): screens2 flat 0.5x-1.5x, held out screens flat 1x-1.5x (0.75x -1); kept
 #   (0.5, 0.8)
 GAME_ASPECT = (0.5, 0.8)  # a portrait game inside a PC capture: width / height in this range (9:16 = 0.56)
 
 # evidence: each knob on its own line (a bench/knobs.py sweep, or docs/knob_debt.md)
 # scrollbar: a thin line darker or lighter than both its sides
-# tried 0.5x and 1.5x on 64 screens (54 read it): screens2 flat 0.5x-1x (1.5x -4), held out screens flat 1x-1.5x (0.5x
+# swept 0.5x-1.5x on 64 screens (54 read it): screens2 flat 0.5x-1.25x (1.5x -4), held out screens flat 0.75x-1.5x (0.5x
 #   -2); kept 150
 BAR_HALF = 150  # the line is compared with pixels frame width / this away (a bit more than half a bar's width)
 # tried 0.5x and 1.5x on 64 screens (54 read it): readings identical at 0.5x and 1.5x; kept 60
 MIN_HEIGHT = 60  # a frame shorter than this has no list to scroll
-# tried 0.5x and 1.5x on 64 screens (54 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 14
+# swept 0.5x-1.5x on 64 screens (54 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 14
 STRONG = 14  # a clear bar: this many grey levels off both sides
-# tried 0.5x and 1.5x on 64 screens (54 read it): screens2 flat 1x-1.5x (0.5x -1), held out screens flat 0.5x-1x (1.5x
+# swept 0.5x-1.5x on 64 screens (54 read it): screens2 flat 0.75x-1.5x (0.5x -1), held out screens flat 0.5x-1.25x (1.5x
 #   -1); kept 0.25
 LIST_SPAN = 0.25  # a list's bar spans at least this share of the frame's height...
-# tried 0.5x and 1.5x on 64 screens (54 read it): screens2 flat 1x only (0.5x -2, 1.5x -3), held out screens flat
-#   1x-1.5x (0.5x -3); kept 0.18
+# swept 0.5x-1.5x on 64 screens (54 read it): screens2 flat 1x-1.25x (0.75x -1, 1.5x -3), held out screens flat
+#   0.75x-1.5x (0.5x -3); kept 0.18
 EDGE_SPAN = 0.18  # ...or this share at the right edge (a short list under a header keeps its bar)
-# tried 0.5x and 1.5x on 64 screens (54 read it): screens2 flat 1x only (0.5x -1, 1.5x -4), held out screens flat
-#   1x-1.5x (0.5x -2); kept 0.9
+# swept 0.5x-1.5x on 64 screens (54 read it): screens2 flat 1x only (0.75x -1, 1.25x -4), held out screens flat 1x-1.5x
+#   (0.75x -1); kept 0.9
 AT_EDGE = 0.9  # "at the right edge": from this share of the width on
 # tried 0.5x and 1.5x on 64 screens (54 read it): readings identical at 0.5x and 1.5x; kept 0.04
 STRONG_SHARE = 0.04  # a column followed at a faint contrast still has this share of its height clearly contrasting
@@ -59,28 +59,26 @@ FULL_RANK = 10.0  # a full-thumb bar's contrast rank: under any bar with a thumb
 LOW_PCT, HIGH_PCT = 5, 95  # percentiles that ignore a bar's ends and specks
 # tried 0.5x and 1.5x on 64 screens (20 read it): readings identical at 0.5x and 1.5x; kept 0.02
 END_MARGIN = 0.02  # a thumb this share of the track (or 2 px) away from an end means content beyond it
-# tried 0.5x and 1.5x on 64 screens (7 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 0.95
+# swept 0.5x-1.5x on 64 screens (7 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 0.95
 ALL_TRACK = 0.95  # a faint line whose contrast covers this share of it is a line, not a track with a thumb
-# tried 0.5x and 1.5x on 64 screens (7 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 0.8
+# swept 0.5x-1.5x on 64 screens (7 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 0.8
 THUMB_SHARE = 0.8  # a faint bar's contrast covers this share of its thumb...
-# tried 0.5x and 1.5x on 64 screens (7 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 0.1
+# swept 0.5x-1.5x on 64 screens (7 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 0.1
 TRACK_SHARE = 0.1  # ...and at most this share of its track
-# tried 0.5x and 1.5x on 64 screens (20 read it): screens2 flat 0.5x-1.5x, held out screens flat 1x-1.5x (0.5x -2); kept
-#   25
+# swept 0.5x-1.5x on 64 screens (20 read it): screens2 flat 0.5x-1.5x, held out screens flat -1-1.5x (0.75x -2); kept 25
 THUMB_CONTRAST = 25  # thumb and track differ by at least this many grey levels
 # tried 0.5x and 1.5x on 64 screens (20 read it): readings identical at 0.5x and 1.5x; kept 4
 THUMB_MIN = 4  # a thumb is at least this many pixels long
-# tried 0.5x and 1.5x on 64 screens (20 read it): screens2 flat 1x-1.5x (0.5x -1), held out screens flat 1x-1.5x (0.5x
+# swept 0.5x-1.5x on 64 screens (20 read it): screens2 flat 0.75x-1.5x (0.5x -1), held out screens flat 0.75x-1.5x (0.5x
 #   -4); kept (0.05, 0.95)
 THUMB_SIZE = (0.05, 0.95)  # and this share of the track
 # tried 0.5x and 1.5x on 64 screens (20 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 2
 BEVEL = 2  # pixels at a thumb's ends left out of its shade (antialiased)
 # tried 0.5x and 1.5x on 64 screens (20 read it): readings identical at 0.5x and 1.5x; kept 3
 MIN_SAMPLES = 3  # a shade measured on fewer pixels is not measured
-# tried 0.5x and 1.5x on 64 screens (20 read it): screens2 flat 0.5x-1x (1.5x -2), held out screens flat 0.5x-1.5x; kept
-#   10
+# swept 0.5x-1.5x on 64 screens (20 read it): screens2 flat 0.5x-+1 (1.25x -2), held out screens flat 0.5x-1.5x; kept 10
 FLAT_STD = 10  # a drawn thumb and track are flat: grey levels within this standard deviation
-# tried 0.5x and 1.5x on 64 screens (20 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 20
+# swept 0.5x-1.5x on 64 screens (20 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 20
 SAME_SHADE = 20  # neighbours within this many grey levels are the same bar across
 
 

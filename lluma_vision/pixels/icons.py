@@ -25,62 +25,59 @@ N = 24  # glyph masks are compared at N x N
 
 # evidence: each knob on its own line (a bench/knobs.py sweep, or docs/knob_debt.md)
 # the conventional glyphs, in shares of the template's side (drawn at 4x and reduced)
-# tried 0.5x and 1.5x on 64 screens (1 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1x (1.5x -1); kept
-#   0.2
+# swept 0.5x-1.5x on 64 screens (1 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1x (1.25x -1); kept 0.2
 STROKE = 0.2  # a plus's, minus's, cross's and back arrow's stroke
 # tried 0.5x and 1.5x on 64 screens (1 read it): readings identical at 0.5x and 1.5x; kept 0.3
 INFO_DOT = 0.3  # an "i": its dot's diameter and stem's width...
 # tried 0.5x and 1.5x on 64 screens (1 read it): readings identical at 0.5x and 1.5x; kept 0.36
 INFO_STEM = 0.36  # ...the stem starting this far down
-# tried 0.5x and 1.5x on 64 screens (1 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 0.16
+# swept 0.5x-1.5x on 64 screens (1 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 0.16
 MENU_BAR = 0.16  # a hamburger's bar thickness; its stack runs from MENU_ROWS[0] to [1] down (0.7 as tall as wide)
-# tried 0.5x and 1.5x on 64 screens (1 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept (0.15,
-#   0.85)
+# swept 0.5x-1.5x on 64 screens (1 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept (0.15, 0.85)
 MENU_ROWS = (0.15, 0.85)
-# tried 0.5x and 1.5x on 64 screens (1 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept (0.25,
-#   0.75)
+# swept 0.5x-1.5x on 64 screens (1 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept (0.25, 0.75)
 CHEVRON = (0.25, 0.75)  # a chevron from x 0.25 at the top and bottom to 0.75 at mid-height...
-# tried 0.5x and 1.5x on 64 screens (1 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 0.22
+# swept 0.5x-1.5x on 64 screens (1 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 0.22
 CHEVRON_STROKE = 0.22  # ...this thick
-# tried 0.5x and 1.5x on 64 screens (1 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 0.1
+# swept 0.5x-1.5x on 64 screens (1 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 0.1
 ARROW_TIP = 0.1  # a back arrow's tip; its head's arms end at 0.5 across, 0.1 and 0.9 down
-# tried 0.5x and 1.5x on 64 screens (1 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 0.9
+# swept 0.5x-1.5x on 64 screens (1 read it): screens2 flat 0.5x-1.5x, held out screens flat 1x-1.5x (0.75x -1); kept 0.9
 ARROW_ARM = 0.9
 # tried 0.5x and 1.5x on 64 screens (1 read it): readings identical at 0.5x and 1.5x; kept 127
 MASK_CUT = 127  # grey level from which a reduced template pixel is ink
-# tried 0.5x and 1.5x on 64 screens (54 read it): screens2 flat 1x only (0.5x -11, 1.5x +3), held out screens flat 1x
-#   only (0.5x -1, 1.5x +3); 1.5x best on screens2, held out +3; kept 100
+# swept 0.5x-1.5x on 64 screens (54 read it): screens2 flat 0.75x-+1 (0.5x -11, 1.25x -3), held out screens flat
+#   -1-1.25x (0.75x +2, 1.5x +3); 1.5x best on screens2, held out +3; kept 100
 NORMALISED_CUT = 100  # the same for a candidate's mask resized to N x N (area resampling softens thin strokes)
 
 # evidence: each knob on its own line (a bench/knobs.py sweep, or docs/knob_debt.md)
 # three_bars: a hamburger in any proportions
-# tried 0.5x and 1.5x on 64 screens (47 read it): screens2 flat 1x-1.5x (0.5x -3), held out screens flat 1x only (0.5x
-#   -1, 1.5x +3); kept 0.6
+# swept 0.5x-1.5x on 64 screens (47 read it): screens2 flat 0.75x-1x (0.5x -3, 1.25x -3), held out screens flat
+#   0.75x-1.25x (0.5x -1, 1.5x +3); kept 0.6
 BAR_ROW = 0.6  # a bar's rows are filled across at least this share of the glyph's width
-# tried 0.5x and 1.5x on 64 screens (47 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 0.5
+# swept 0.5x-1.5x on 64 screens (47 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 0.5
 RIM_ROW = 0.5  # rows thinner than this share of the thickest bar are a plate's rim, not a bar
 
 # evidence: each knob on its own line (a bench/knobs.py sweep, or docs/knob_debt.md)
 # a glyph on a plate of one colour
-# tried 0.5x and 1.5x on 64 screens (52 read it): screens2 flat 1x only (0.5x +4, 1.5x +2), held out screens flat
-#   0.5x-1x (1.5x +6); 0.5x best on screens2, held out +0; kept 0.08
+# swept 0.5x-1.5x on 64 screens (52 read it): screens2 flat 1x-1.25x (0.75x -3, 1.5x +2), held out screens flat 0.5x-1x
+#   (1.25x +1); 0.5x best on screens2, held out +0; kept 0.08
 RIM = 0.08  # the plate's rim (this share of its short side) is left out
 # tried 0.5x and 1.5x on 64 screens (52 read it): readings identical at 0.5x and 1.5x; kept 16
 MIN_INNER = 16  # an inside of fewer pixels holds no glyph to read
-# tried 0.5x and 1.5x on 64 screens (52 read it): screens2 flat 1x only (0.5x -3, 1.5x +13), held out screens flat 1x
-#   only (0.5x -4, 1.5x +3); 1.5x best on screens2, held out +3; kept 60
+# swept 0.5x-1.5x on 64 screens (52 read it): screens2 flat 1x only (-1 -3, +1 +1), held out screens flat -1-1.25x
+#   (0.75x -4, 1.5x +3); 1.5x best on screens2, held out +3; kept 60
 INK_FAR = 60  # glyph pixels are this far (a channel) from the plate's colour...
-# tried 0.5x and 1.5x on 64 screens (52 read it): screens2 flat 1x only (0.5x +7, 1.5x -1), held out screens flat
-#   0.5x-1.5x; 0.5x best on screens2, held out +0; kept 30
+# swept 0.5x-1.5x on 64 screens (52 read it): screens2 flat -1-1x (0.75x +3, +1 -1), held out screens flat 0.5x-1.5x;
+#   0.5x best on screens2, held out +0; kept 30
 MIXED = 30  # ...while pixels between MIXED and INK_FAR away on over MIXED_SHARE of the plate make it a picture
-# tried 0.5x and 1.5x on 64 screens (52 read it): screens2 flat 1x only (0.5x +6, 1.5x -1), held out screens flat
+# swept 0.5x-1.5x on 64 screens (52 read it): screens2 flat 1x only (0.75x +4, 1.25x -1), held out screens flat
 #   0.5x-1.5x; 0.5x best on screens2, held out +0; kept 0.35
 MIXED_SHARE = 0.35
 # tried 0.5x and 1.5x on 64 screens (52 read it): screens2 flat 0.5x-1x (1.5x -1), held out screens flat 0.5x-1.5x; kept
 #   0.01
 SPECK = 0.01  # glyph parts under this share of the inside are specks
-# tried 0.5x and 1.5x on 64 screens (52 read it): screens2 flat 1x only (0.5x -1, 1.5x -2), held out screens flat 1x
-#   only (0.5x +1, 1.5x -20); kept 0.25
+# swept 0.5x-1.5x on 64 screens (52 read it): screens2 flat 1x-1.25x (0.75x +2, 1.5x -2), held out screens flat 0.75x-1x
+#   (0.5x +1, 1.25x -2); 0.75x best on screens2, held out +0; kept 0.25
 ON_RIM = 0.25  # a part with over this share of its pixels on the inner rim is an outline or a bevel
 # tried 0.5x and 1.5x on 64 screens (52 read it): screens2 flat 1x only (0.5x -1, 1.5x +5), held out screens flat 1x
 #   only (0.5x +2, 1.5x +2); 1.5x best on screens2, held out +2; kept (0.04, 0.6)
@@ -88,8 +85,8 @@ GLYPH_SHARE = (0.04, 0.6)  # a glyph covers this share of the plate's inside
 
 # evidence: each knob on its own line (a bench/knobs.py sweep, or docs/knob_debt.md)
 # candidates: contours of the Canny edge map (thresholds 60/160) sized against the frame's short side
-# tried 0.5x and 1.5x on 64 screens (54 read it): screens2 flat 1x only (0.5x -10, 1.5x +1), held out screens flat 1x
-#   only (0.5x +14, 1.5x -5); 1.5x best on screens2, held out -5; kept (60, 160)
+# swept 0.5x-1.5x on 64 screens (54 read it): screens2 flat 0.75x-1x (0.5x -10, 1.25x +3), held out screens flat 1x only
+#   (0.75x +1, 1.25x -3); 1.25x best on screens2, held out -3; kept (60, 160)
 CANNY = (60, 160)
 # tried 0.5x and 1.5x on 64 screens (54 read it): screens2 flat 1x only (0.5x -49, 1.5x +12), held out screens flat 1x
 #   only (0.5x +14, 1.5x +11); 1.5x best on screens2, held out +11; kept (0.03, 0.13)

@@ -16,14 +16,14 @@ from lluma_vision.pixels.layout import ANNOTATION, NUMERIC, STAT, Block, sentenc
 # tried 0.5x and 1.5x on 64 screens (61 read it): screens2 flat 0.5x-1x (1.5x +17), held out screens flat 0.5x-1.5x;
 #   1.5x best on screens2, held out +0; kept 2
 MIN_LETTERS = 2  # a block with fewer letters is a mark or a number, not a label
-# tried 0.5x and 1.5x on 64 screens (61 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 3
+# swept 0.5x-1.5x on 64 screens (61 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 3
 SHORT_WORDS = 3  # a short label: at most this many words...
-# tried 0.5x and 1.5x on 64 screens (61 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 24
+# swept 0.5x-1.5x on 64 screens (61 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 24
 SHORT_CHARS = 24  # ...and characters, on at most two lines ("Career Profile", "Start Career!")
-# tried 0.5x and 1.5x on 64 screens (61 read it): screens2 flat 1x only (0.5x +9, 1.5x -1), held out screens flat 1x
-#   only (0.5x +1, 1.5x -5); 0.5x best on screens2, held out +1; kept 3
+# swept 0.5x-1.5x on 64 screens (61 read it): screens2 flat 1x only (0.5x +9, 1.25x -1), held out screens flat 1x only
+#   (0.5x +1, 1.25x -1); 0.5x best on screens2, held out +1; kept 3
 PARAGRAPH_LINES = 3  # a block of this many lines is a paragraph
-# tried 0.5x and 1.5x on 64 screens (61 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 9
+# swept 0.5x-1.5x on 64 screens (61 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 9
 LONG_WORDS = 9  # a text this long with no frame is prose (the longest labelled bare button has 6 words)
 
 
