@@ -17,13 +17,16 @@ from PIL import Image
 
 from lluma_vision.models import Box
 
-# evidence: BITS: feaeb93 (per-region hashes: a dialogue page or one stat counts as a change); SIDE, MIN_CELL, TINY,
-#   ID_CHARS: named in 6f8e42f from inline values; readings identical on screens 43/43, screens2 21/21 (not re-
-#   measured one by one)
+# evidence: BITS: feaeb93 (per-region hashes: a dialogue page or one stat counts as a change); the others: each on its
+#   own line (a bench/knobs.py sweep, or docs/knob_debt.md)
 BITS = 64  # per region; also the distance of frames that cannot be compared (other size or grid)
+# not measured: a definition tied to BITS (BITS = SIDE**2): not free to sweep alone (docs/knob_debt.md)
 SIDE = 8  # a region's hash: the lowest SIDE x SIDE DCT coefficients over their median (BITS = SIDE**2)
+# swept 0.5x-1.5x on 64 screens (64 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 24
 MIN_CELL = 24  # px per cell kept after reducing a big frame (a cell must still show a button's shape)
+# tried 0.5x and 1.5x on 64 screens (64 read it): readings identical at 0.5x and 1.5x; kept 32
 TINY = 32  # an image whose cells would be under SIDE px is hashed whole at TINY x TINY
+# not measured: a format (a hash's short name in logs) (docs/knob_debt.md)
 ID_CHARS = 12  # a hash's short name in logs: 12 hex characters (48 bits)
 
 

@@ -14,10 +14,13 @@ from lluma_vision.evidence import ButtonScore, Step
 from lluma_vision.models import Button, VisionOutput
 from lluma_vision.pixels.layout import Block, clean_name, letters, split_annotation
 
-# evidence: ALIKE, NEAREST, SHOWN: named in 22af599 from inline values; readings identical on screens 43/43, screens2
-#   21/21 (not re-measured one by one); PART: 10bfa57 (what --explain NAME shows (a display choice, not measured))
+# evidence: PART: 10bfa57 (what --explain NAME shows (a display choice, not measured)); the others: each on its own line
+#   (a bench/knobs.py sweep, or docs/knob_debt.md)
+# not measured: what --explain prints about a miss, which the reading never uses (docs/knob_debt.md)
 ALIKE = 0.6  # a text reads like a name from this similarity on (difflib ratio over casefolded letters) on
+# not measured: what --explain prints about a miss, which the reading never uses (docs/knob_debt.md)
 NEAREST = 3  # how many of the nearest texts a miss shows
+# not measured: what --explain prints about a miss, which the reading never uses (docs/knob_debt.md)
 SHOWN = 60  # characters of a long text shown
 PART = 4  # a text of this many letters or more found inside the name reads like a part of it ("Scout")
 WHY = {  # what made the elements no block rule judges

@@ -18,15 +18,21 @@ from lluma_vision.pixels.ocr import Work
 TOP_BAND = 0.15
 BOTTOM_BAND = 0.85
 
-# evidence: named in 6f8e42f from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
-#   one by one)
+# evidence: each knob on its own line (a bench/knobs.py sweep, or docs/knob_debt.md)
 # An icon's caption: a short label (at most CAPTION_WORDS words, at most CAPTION_WIDTH icon widths wide) centred on
 # the icon (within CAPTION_CENTRE of its width), just under or over it: its gap from CAPTION_OVERLAP (overlapping)
 # to CAPTION_GAP of the icon's height (the hub's "Log"/"Menu" captions sit 0.1-0.4 heights under their icons)
+# tried 0.5x and 1.5x on 64 screens (45 read it): readings identical at 0.5x and 1.5x; kept 3
 CAPTION_WORDS = 3
+# swept 0.5x-1.5x on 64 screens (45 read it): screens2 flat 0.75x-1.5x (0.5x -2), held out screens flat 0.75x-1.25x
+#   (0.5x -1, 1.5x +3); kept 2.5
 CAPTION_WIDTH = 2.5
+# tried 0.5x and 1.5x on 64 screens (45 read it): readings identical at 0.5x and 1.5x; kept 0.3
 CAPTION_CENTRE = 0.3
+# tried 0.5x and 1.5x on 64 screens (45 read it): readings identical at 0.5x and 1.5x; kept -0.25
 CAPTION_OVERLAP = -0.25
+# swept 0.5x-1.5x on 64 screens (45 read it): screens2 flat 0.75x-1.5x (0.5x -1), held out screens flat 0.5x-1.5x; kept
+#   0.6
 CAPTION_GAP = 0.6
 # A leading icon's label: a list row as Android draws one (AOSP's app-error dialog, Material's list items: a 24 dp
 # icon, the label 32 dp after it, both centred on the row), named by the words, not the glyph. The label starts
@@ -34,7 +40,10 @@ CAPTION_GAP = 0.6
 # LEAD_CENTRE of its height. Near misses on the labelled real screens, left as they were: words tight against a
 # stepper's plate ("Obtained" 0.14 widths after a Minus, "Friend Points" 0.07 after a Menu), or off its centre
 # ("Energy" under an Info 0.59 heights off, a clock 0.31 off)
+# tried 0.5x and 1.5x on 64 screens (45 read it): readings identical at 0.5x and 1.5x; kept (0.5, 2.0)
 LEAD_GAP = (0.5, 2.0)
+# swept 0.5x-1.5x on 64 screens (45 read it): screens2 flat 0.5x-1.25x (1.5x -2), held out screens flat 0.5x-1.5x; kept
+#   0.25
 LEAD_CENTRE = 0.25
 
 

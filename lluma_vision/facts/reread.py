@@ -54,28 +54,39 @@ ICON_LETTER = 0.5
 WORD_LETTER = 0.8
 
 # evidence: INK_DISTANCE, MAX_GLYPHS: 76f2dec (captioned values from single lines, held by bench/vision.py's facts
-#   figures on screens and screens2); COLOUR_BITS, EIGHT_WAY, GLYPH_TOPS, GLYPH_ASPECT, GLYPH_PAD: named in 6f8e42f
-#   from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured one by one); EDGE_ROW:
-#   bee3a04 (gauges on rescaled frames: screens energy 12 -> 18/19 at 0.75x); BADGE_MIN, BADGE_MAX_W: add3622 (badge
-#   words: screens2 values 81 -> 96/113 at 1x, screens unchanged)
+#   figures on screens and screens2); EDGE_ROW: bee3a04 (gauges on rescaled frames: screens energy 12 -> 18/19 at
+#   0.75x); BADGE_MIN, BADGE_MAX_W: add3622 (badge words: screens2 values 81 -> 96/113 at 1x, screens unchanged); the
+#   others: each on its own line (a bench/knobs.py sweep, or docs/knob_debt.md)
 # -- glyphs ----------------------------------------------------------------------------------------------------------
 INK_DISTANCE = 90  # summed RGB distance from the band's commonest colour that counts as ink
+# not measured: bound at import (a derived constant or a Look spec holds its value), which bench/knobs.py does not
+#   re-make (docs/knob_debt.md)
 COLOUR_BITS = 5  # colours are binned by their top 3 bits (>> 5) to find the plate's commonest one
 BIN_BITS = 8 - COLOUR_BITS
+# swept 0.5x-1.5x on 64 screens (53 read it): screens2 flat 0.5x-1x, held out screens flat 0.5x-1x; fails at 1.5x,
+#   0.75x, 1.25x, -1, +1; kept 8
 EIGHT_WAY = 8  # pixels touching at a corner are one glyph (OpenCV's connectivity)
 MAX_GLYPHS = 4  # a number printed big is at most 4 glyphs ("1200")
 EDGE_ROW = 0.6  # a crop's row at least this much ink, meeting both its sides, is a plate's edge, not glyphs
+# tried 0.5x and 1.5x on 64 screens (53 read it): readings identical at 0.5x and 1.5x; kept 0.25
 GLYPH_TOPS = 0.25  # the glyphs of one row start within a quarter of the tallest's height of each other
+# swept 0.5x-1.5x on 64 screens (53 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.75x-1.5x (0.5x -14); kept
+#   1.5
 GLYPH_ASPECT = 1.5  # a glyph at most 1.5 times as wide as tall (wider: a bar, a plate's edge)
+# swept 0.5x-1.5x on 64 screens (53 read it): screens2 flat 0.5x-1.25x (1.5x -2), held out screens flat 0.5x-1.5x; kept
+#   4
 GLYPH_PAD = 4  # the glyphs are padded by a quarter of their height (at least 2 px) on the white page
 BADGE_MIN = 0.6  # a badge at least 0.6 of the number's height tall and wide...
 BADGE_MAX_W = 2.5  # ...and at most 2.5 wide
 
-# evidence: named in 6f8e42f from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
-#   one by one)
+# evidence: each knob on its own line (a bench/knobs.py sweep, or docs/knob_debt.md)
 # -- bands: free of read text ----------------------------------------------------------------------------------------
+# swept 0.5x-1.5x on 64 screens (45 read it): screens2 flat 0.5x-1x (1.25x -2), held out screens flat 0.5x-1.5x; kept
+#   0.5
 FREE_MIN_W = 0.5  # a band narrower than half a glyph height holds no glyph
+# tried 0.5x and 1.5x on 64 screens (53 read it): readings identical at 0.5x and 1.5x; kept 0.1
 FREE_SIDE = 0.1  # a read line overlapping a band's side by less than a tenth of a height does not fill it
+# tried 0.5x and 1.5x on 64 screens (3 read it): readings identical at 0.5x and 1.5x; kept 4
 MIN_BAND = 4  # px: a band smaller than this either way holds nothing readable
 
 Glyphs = Literal["ink", "band", "badge", "badge_white"]
@@ -191,23 +202,31 @@ def free(band: Rect, lines: Iterable[Line], h: float) -> bool:
         for ln in lines)
 
 
-# evidence: OVER_REACH, OVER_GLYPH, OVER_SLACK, SIDE_REACH, RIGHT_GAP, RIGHT_REACH: named in 6f8e42f from inline
-#   values; readings identical on screens 43/43, screens2 21/21 (not re-measured one by one); SIDE_PAD: 04334e0
-#   (captioned values round 1: chosen on screens2 66 -> 79/113 values, held out on screens 22 -> 24/26); SIDE_GLYPH:
-#   2e4dc23 (side band for two-line captions only: screens 24/26, screens2 79/113, re-read crops 69 -> 43); RIGHT_PAD,
-#   RIGHT_GLYPH, SHORT_CAPTION: 7d24b09 (abbreviation re-read: chosen on screens2 79 -> 80/113, verified on screens
-#   24/26)
+# evidence: SIDE_PAD: 04334e0 (captioned values round 1: chosen on screens2 66 -> 79/113 values, held out on screens 22
+#   -> 24/26); SIDE_GLYPH: 2e4dc23 (side band for two-line captions only: screens 24/26, screens2 79/113, re-read crops
+#   69 -> 43); RIGHT_PAD, RIGHT_GLYPH, SHORT_CAPTION: 7d24b09 (abbreviation re-read: chosen on screens2 79 -> 80/113,
+#   verified on screens 24/26); the others: each on its own line (a bench/knobs.py sweep, or docs/knob_debt.md)
 # -- where to look ---------------------------------------------------------------------------------------------------
 # A caption left without a value may still have one printed big over it, or just left of it on its row, in a colour
 # the detector does not see against its plate (a calendar's day count over or before "turn(s) left"); an
 # abbreviation ("Da" on a badge) may have its number printed bigger at the other end of its cell, right of it.
+# swept 0.5x-1.5x on 64 screens (53 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.75x-1.5x (0.5x -32); kept
+#   2.5
 OVER_REACH = 2.5  # how far over the caption to look, in caption heights
+# not measured: bound at import (a derived constant or a Look spec holds its value), which bench/knobs.py does not
+#   re-make (docs/knob_debt.md)
 OVER_GLYPH = 1.0  # a glyph at least this many caption heights tall: a number printed big
+# tried 0.5x and 1.5x on 64 screens (53 read it): readings identical at 0.5x and 1.5x; kept 0.2
 OVER_SLACK = 0.2  # a read line ending within a fifth of a height under the caption's top is over it
+# swept 0.5x-1.5x on 64 screens (41 read it): screens2 flat 1x-1.5x (0.75x -6), held out screens flat 0.5x-1.5x; kept
+#   1.5
 SIDE_REACH = 1.5  # how far left of the caption to look
 SIDE_PAD = 0.25  # ...and how far over and under its row
 SIDE_GLYPH = 0.9
+# tried 0.5x and 1.5x on 64 screens (22 read it): readings identical at 0.5x and 1.5x; kept 0.2
 RIGHT_GAP = 0.2  # right of the caption, from this far past it
+# swept 0.5x-1.5x on 64 screens (22 read it): screens2 flat 1x-1.25x (0.75x -2, 1.5x -2), held out screens flat
+#   0.5x-1.5x; kept 4.5
 RIGHT_REACH = 4.5  # ...to this far
 RIGHT_PAD = 0.7
 RIGHT_GLYPH = 1.2  # a glyph there at least this many caption heights tall: a number printed bigger
@@ -240,14 +259,16 @@ OVER = Look("over", _over_caption, OVER_GLYPH)
 LEFT = Look("left", _left_of_caption, SIDE_GLYPH)
 RIGHT = Look("right", _right_of_caption, RIGHT_GLYPH)
 
-# evidence: CAP_REACH, CAP_DIP: named in 6f8e42f from inline values; readings identical on screens 43/43, screens2
-#   21/21 (not re-measured one by one); CAP_PAD, CAP_GLYPH: c950175 (a cap read alone: screens2 values 105 -> 106/113
-#   at 1x)
+# evidence: CAP_PAD, CAP_GLYPH: c950175 (a cap read alone: screens2 values 105 -> 106/113 at 1x); the others: each on
+#   its own line (a bench/knobs.py sweep, or docs/knob_debt.md)
 # A cap read alone ("/200" with no number over it): its number is printed right over it, bigger, and the detector
 # missed it (a lone "7" beside a badge): the band over the cap, CAP_PAD past its sides (the number is centred or
 # right-aligned over it), up to CAP_REACH of its heights and CAP_DIP into it, with glyphs at least CAP_GLYPH tall.
+# swept 0.5x-1.5x on 64 screens (2 read it): screens2 flat 1x only (0.75x -2, 1.25x -2), held out screens flat
+#   0.5x-1.5x; kept 1.3
 CAP_REACH = 1.3
 CAP_PAD = 0.3
+# tried 0.5x and 1.5x on 64 screens (2 read it): readings identical at 0.5x and 1.5x; kept 0.1
 CAP_DIP = 0.1
 CAP_GLYPH = 0.8
 
@@ -258,14 +279,16 @@ def _over_cap(a: Rect, h: float, lines: list[Line], work: Work) -> Rect | None:
     return band if free(band, lines, h) else None
 
 
-# evidence: BADGE_REACH, BADGE_GAP: named in 6f8e42f from inline values; readings identical on screens 43/43, screens2
-#   21/21 (not re-measured one by one); BADGE_PAD: add3622 (badge words: screens2 values 81 -> 96/113 at 1x, screens
-#   unchanged)
+# evidence: BADGE_PAD: add3622 (badge words: screens2 values 81 -> 96/113 at 1x, screens unchanged); the others: each on
+#   its own line (a bench/knobs.py sweep, or docs/knob_debt.md)
 # A bare number with a badge just left of it (a coloured hexagon holding "Pa"): the badge's word is its caption. The
 # detector does not see a word that small on a plate of its own colour; the band left of the number, BADGE_REACH of
 # its heights long and BADGE_PAD over and under its row, stopping BADGE_GAP short of it, holds the badge.
+# swept 0.5x-1.5x on 64 screens (27 read it): screens2 flat 1x only (0.75x -6, 1.25x -14), held out screens flat
+#   0.5x-1.5x; kept 2.2
 BADGE_REACH = 2.2
 BADGE_PAD = 0.3
+# swept 0.5x-1.5x on 64 screens (27 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 0.05
 BADGE_GAP = 0.05
 
 
@@ -275,17 +298,25 @@ def _left_of_number(a: Rect, h: float, lines: list[Line], work: Work) -> Rect | 
     return band if free(band, lines, h) else None
 
 
-# evidence: named in 6f8e42f from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
-#   one by one)
+# evidence: each knob on its own line (a bench/knobs.py sweep, or docs/knob_debt.md)
 # A row of values where some have a gain printed at one place relative to their value: each other value has its gain,
 # if any, at that same place. The anchor is where the gain should be (the siblings' median offset, their widest and
 # tallest gain); the band is SIBLING_W of that width each side of its centre, from SIBLING_OVER over its top to
 # SIBLING_UNDER under it. Only its middle (SIBLING_INNER in from top and bottom) must be free: a gain may overlap
 # its caption.
+# swept 0.5x-1.5x on 64 screens (3 read it): screens2 flat 1x only (0.75x -4, 1.25x -4), held out screens flat
+#   0.5x-1.5x; kept 0.7
 SIBLING_W = 0.7
+# swept 0.5x-1.5x on 64 screens (3 read it): screens2 flat 0.75x-1.5x (0.5x -2), held out screens flat 0.5x-1.5x; kept
+#   0.15
 SIBLING_OVER = 0.15
+# swept 0.5x-1.5x on 64 screens (3 read it): screens2 flat 1x only (0.75x -2, 1.25x -4), held out screens flat
+#   0.5x-1.5x; kept 1.15
 SIBLING_UNDER = 1.15
+# swept 0.5x-1.5x on 64 screens (3 read it): screens2 flat 1x-1.5x (0.75x -2), held out screens flat 0.5x-1.5x; kept 0.4
 SIBLING_INNER = 0.4
+# not measured: bound at import (a derived constant or a Look spec holds its value), which bench/knobs.py does not
+#   re-make (docs/knob_debt.md)
 SIBLING_GLYPH = 0.5
 
 
@@ -299,11 +330,13 @@ def _at_siblings_gain(a: Rect, h: float, lines: list[Line], work: Work) -> Rect 
     return band
 
 
-# evidence: STACK_REACH: named in 6f8e42f from inline values; readings identical on screens 43/43, screens2 21/21 (not
-#   re-measured one by one); STACK_GAP: 858cf3a (Unity Cup bonus badges: screens2 values 101 -> 104/113 at 1x)
+# evidence: STACK_GAP: 858cf3a (Unity Cup bonus badges: screens2 values 101 -> 104/113 at 1x); the others: each on its
+#   own line (a bench/knobs.py sweep, or docs/knob_debt.md)
 # A second signed number printed right over a gain, in its column (a scenario's bonus on a coloured badge over the
 # training's "+26"): the band over the gain, of its own width (wider, it takes in the badge's edges and the recogniser
 # grows unsure: BAND_SURE), from STACK_REACH of its heights over it to STACK_GAP over it.
+# swept 0.5x-1.5x on 64 screens (3 read it): screens2 flat 0.75x-1.25x (0.5x -2, 1.5x -2), held out screens flat
+#   0.5x-1.5x; kept 1.3
 STACK_REACH = 1.3
 STACK_GAP = 0.1
 
@@ -313,15 +346,18 @@ def _over_gain(a: Rect, h: float, lines: list[Line], work: Work) -> Rect | None:
     return band if band.height >= FREE_MIN_W * h and free(band, lines, h) else None
 
 
-# evidence: WIDEN: 9d2ad09 (dhrpf's +19 read whole at 0.75/1/1.5x, no other value changed on the labelled screens);
-#   PAST_GLYPH, PAST_START, PAST_INNER: named in 6f8e42f from inline values; readings identical on screens 43/43,
-#   screens2 21/21 (not re-measured one by one)
+# evidence: WIDEN: 9d2ad09 (dhrpf's +19 read whole at 0.75/1/1.5x, no other value changed on the labelled screens); the
+#   others: each on its own line (a bench/knobs.py sweep, or docs/knob_debt.md)
 # A number's detected box can stop short of its last glyph (a "9" cut off "+19" by a badge that crowds it): when a
 # blob of ink at least PAST_GLYPH of its height starts within PAST_START of a height past its right end, where no
 # read line sits (the strip PAST_INNER in from its top and bottom), the box widened by WIDEN heights is read again.
 WIDEN = 0.6
+# tried 0.5x and 1.5x on 64 screens (29 read it): readings identical at 0.5x and 1.5x; kept 0.5
 PAST_GLYPH = 0.5
+# tried 0.5x and 1.5x on 64 screens (29 read it): readings identical at 0.5x and 1.5x; kept 3
 PAST_START = 3  # (a third)
+# swept 0.5x-1.5x on 64 screens (29 read it): screens2 flat 0.75x-1.5x (0.5x -2), held out screens flat 0.5x-1.5x; kept
+#   0.25
 PAST_INNER = 0.25
 
 
@@ -483,8 +519,8 @@ def _same_row(a: CaptionedValue, b: CaptionedValue) -> bool:
     return abs(a.bounds.y0 - b.bounds.y0) < SAME_ROW * min(a.bounds.height, b.bounds.height)
 
 
-# evidence: named in 6f8e42f from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
-#   one by one)
+# evidence: each knob on its own line (a bench/knobs.py sweep, or docs/knob_debt.md)
+# tried 0.5x and 1.5x on 64 screens (3 read it): readings identical at 0.5x and 1.5x; kept 0.5
 SAME_ROW = 0.5  # two values' tops within half the lower one's height: one row
 
 
@@ -544,8 +580,8 @@ def _letters(read: Iterable[tuple[str, float]]) -> list[tuple[str, float]]:
     return [(c, p) for c, p in read if c.isascii() and c.isalpha()]
 
 
-# evidence: named in 6f8e42f from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
-#   one by one)
+# evidence: each knob on its own line (a bench/knobs.py sweep, or docs/knob_debt.md)
+# swept 0.5x-1.5x on 64 screens (27 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 4
 MIN_ICON_WORD = 4  # a word shorter than this keeps its letters (a letter less would leave no word)
 
 
@@ -566,11 +602,11 @@ def without_icon_letter(work: Work, word: str, line: Line) -> str:
     return _icon_end(word, read) or word
 
 
-# evidence: named in 6f8e42f from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
-#   one by one)
+# evidence: each knob on its own line (a bench/knobs.py sweep, or docs/knob_debt.md)
 # A stat's grade badge beside its number can be read as a digit set apart by a space ("5 117": an "F" badge): an end
 # letter or digit scored under ICON_LETTER, set apart by a space, on a line whose other non-space characters all score
 # at least WORD_LETTER and that is a number without it, is that icon and goes.
+# tried 0.5x and 1.5x on 64 screens (64 read it): readings identical at 0.5x and 1.5x; kept 3
 MIN_GRADED = 3  # a glyph, a space and a digit
 
 

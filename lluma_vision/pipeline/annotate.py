@@ -15,10 +15,9 @@ from PIL import Image, ImageDraw, ImageFont
 from lluma_vision.geometry import Rect
 from lluma_vision.models import Box, VisionOutput
 
-# evidence: BUTTON, TEXT, SCROLL: fe2b3c0 (the annotated picture (a display choice, not measured)); GAUGE, GAP:
-#   62ffb40 (the annotated picture's tags (a display choice, not measured)); MIN_FONT, FONT_PER_HEIGHT,
-#   LINE_PER_WIDTH, TAG_PAD_X, TAG_PAD_Y, LEGEND_STEP, LEGEND_MIN_STEP, MARGIN, SWATCH_GAP: named in 6f8e42f from
-#   inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured one by one)
+# evidence: BUTTON, TEXT, SCROLL: fe2b3c0 (the annotated picture (a display choice, not measured)); GAUGE, GAP: 62ffb40
+#   (the annotated picture's tags (a display choice, not measured)); the others: each on its own line (a bench/knobs.py
+#   sweep, or docs/knob_debt.md)
 BUTTON = (230, 40, 90)  # what the model can press
 TEXT = (30, 120, 230)  # what it reads
 GAUGE = (235, 130, 0)  # a bar named by its caption, with its fill
@@ -29,14 +28,23 @@ GAP = 2  # pixels between a box's outline and its tag
 # least 12 px, readable on a phone-sized capture), outlines a 300th of its width; a tag pads its name by
 # TAG_PAD_X/TAG_PAD_Y px; the legend is placed on a grid of a 45th of the picture's short side (at least 8 px),
 # MARGIN px in from its edges, with SWATCH_GAP px between a colour swatch and its word
+# not measured: a display choice of the annotated picture (--annotate), which the reading never uses (docs/knob_debt.md)
 MIN_FONT = 12
+# not measured: a display choice of the annotated picture (--annotate), which the reading never uses (docs/knob_debt.md)
 FONT_PER_HEIGHT = 70
+# not measured: a display choice of the annotated picture (--annotate), which the reading never uses (docs/knob_debt.md)
 LINE_PER_WIDTH = 300
+# not measured: a display choice of the annotated picture (--annotate), which the reading never uses (docs/knob_debt.md)
 TAG_PAD_X = 6
+# not measured: a display choice of the annotated picture (--annotate), which the reading never uses (docs/knob_debt.md)
 TAG_PAD_Y = 4
+# not measured: a display choice of the annotated picture (--annotate), which the reading never uses (docs/knob_debt.md)
 LEGEND_STEP = 45
+# not measured: a display choice of the annotated picture (--annotate), which the reading never uses (docs/knob_debt.md)
 LEGEND_MIN_STEP = 8
+# not measured: a display choice of the annotated picture (--annotate), which the reading never uses (docs/knob_debt.md)
 MARGIN = 4
+# not measured: a display choice of the annotated picture (--annotate), which the reading never uses (docs/knob_debt.md)
 SWATCH_GAP = 6
 
 Font = ImageFont.ImageFont | ImageFont.FreeTypeFont

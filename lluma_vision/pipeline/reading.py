@@ -44,10 +44,11 @@ from lluma_vision.pixels.menu import TabBarPx, TabMemory
 from lluma_vision.pixels.ocr import Line, Work, read_lines
 from lluma_vision.pixels.portraits import find_portraits
 
-# evidence: named in 6f8e42f from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
-#   one by one)
+# evidence: each knob on its own line (a bench/knobs.py sweep, or docs/knob_debt.md)
 # an upscaled frame's edges are soft over two pixels: from this scale on the edge maps compare pixels two apart
 # (frames of 420-540 px wide come in at 1.3-1.7)
+# swept 0.5x-1.5x on 64 screens (64 read it): screens2 flat 1x-1.5x (0.75x -17), held out screens flat 1x-1.5x (0.75x
+#   -4); kept 1.2
 SOFT_EDGE_SCALE = 1.2
 SUPPORT_CARD = "Support card"  # a support card's portrait as a button: no words on it, so named by what it is
 

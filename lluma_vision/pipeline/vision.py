@@ -53,8 +53,8 @@ def _ms(t0: float) -> float:
     return round((time.perf_counter() - t0) * MS_PER_S, 2)
 
 
-# evidence: named in 6f8e42f from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
-#   one by one)
+# evidence: each knob on its own line (a bench/knobs.py sweep, or docs/knob_debt.md)
+# not measured: a unit, not a threshold (docs/knob_debt.md)
 MS_PER_S = 1000
 
 
@@ -112,7 +112,8 @@ class Vision:
         out = associate(read)
         if box is None:
             return out, cacheable
-        return shifted(out, box[0], box[1]).model_copy(update={"width": image.width, "height": image.height}), cacheable
+        moved = shifted(out, int(box.x0), int(box.y0))
+        return moved.model_copy(update={"width": image.width, "height": image.height}), cacheable
 
     def _read_game(self, image: Image.Image) -> tuple[VisionOutput, bool]:
         """The reading and whether it may be cached (an OCR stand-in for a failed VLM call may not)."""

@@ -114,15 +114,22 @@ def strict_schema(model: type[BaseModel]) -> dict[str, Any]:
 VLM_SCHEMA: dict[str, Any] = strict_schema(VlmResponse)
 
 
-# evidence: named in 6f8e42f from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
-#   one by one)
+# evidence: each knob on its own line (a bench/knobs.py sweep, or docs/knob_debt.md)
 # The OCR lines of one button: a label spans at most 4 line heights down and 2.5 across between words (a two-line
 # button label; a wider gap is two buttons' words joined)
+# not measured: the claude/hybrid backends only; the labelled screens are scored with the OCR backend, and the
+#   stand-in's answers are not Claude's (docs/knob_debt.md)
 LABEL_GAP = 2.5
 # confidence of what the VLM grounded: its OCR lines' least, weighted 0.95 (under OCR's own sure buttons, over its
 # heuristic ones); an icon the VLM placed by fractions gets 0.8 (no OCR box under it)
+# not measured: the claude/hybrid backends only; the labelled screens are scored with the OCR backend, and the
+#   stand-in's answers are not Claude's (docs/knob_debt.md)
 GROUNDED_WEIGHT = 0.95
+# not measured: the claude/hybrid backends only; the labelled screens are scored with the OCR backend, and the
+#   stand-in's answers are not Claude's (docs/knob_debt.md)
 ICON_CONFIDENCE = 0.8
+# not measured: the claude/hybrid backends only; the labelled screens are scored with the OCR backend, and the
+#   stand-in's answers are not Claude's (docs/knob_debt.md)
 ERROR_CHARS = 200  # an API error's message is cut to this in the reading's errors (the log line stays readable)
 
 

@@ -10,6 +10,7 @@ import numpy as np
 from PIL import Image
 from pydantic import BaseModel
 
+from lluma_vision.geometry import Rect
 from lluma_vision.models import Box
 
 # evidence: BAR_MIN, BAR_FLAT, BAR_SKEW: 166892d (a game between flat bars: boxed screens back to their unboxed
@@ -62,7 +63,7 @@ def _dark_corners(image: Image.Image) -> bool:
     return all(isinstance(c, tuple) and max(c[:3]) <= BAR_DARK + BAR_FLAT for c in corners)
 
 
-def content_box(image: Image.Image) -> tuple[int, int, int, int] | None:
+def content_box(image: Image.Image) -> Rect | None:
     """The game's box (x0, y0, x1, y1) inside a letterboxed or pillarboxed frame (`image` in RGB), or None when
     there are no bars."""
     if not _dark_corners(image):
@@ -73,7 +74,7 @@ def content_box(image: Image.Image) -> tuple[int, int, int, int] | None:
         return None
     x0, x1 = cols or (0, rgb.shape[1])
     y0, y1 = rows or (0, rgb.shape[0])
-    return x0, y0, x1, y1
+    return Rect(x0, y0, x1, y1)
 
 
 def shifted(m: M, dx: int, dy: int) -> M:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from lluma_vision.geometry import Rect
 from lluma_vision.pixels.gauges import hue_gap
 from lluma_vision.pixels.ocr import Line
 
@@ -116,16 +117,16 @@ def fill_level(fill: np.ndarray) -> str:
     return "blue" if 90 <= hue <= 130 else "green" if 35 <= hue < 90 else "orange"
 
 
-def _hint(rgb: np.ndarray, bar: tuple[int, int, int, int], w: int, h: int) -> bool:
+def _hint(rgb: np.ndarray, bar: Rect, w: int, h: int) -> bool:
     """A hint badge over the bar's right half (FACTS: the "!" at the card's top right), within a card's height above
     it: the top left may hold another pink badge (dhrpf__training_guts' Unity Cup flame, read as a hint at 0.575x)."""
-    x0, y0, x1, _ = bar
-    return hint_badge(rgb, ((x0 + x1) // 2, max(0, y0 - round(HINT_REACH * h)), x1, y0), w)
+    x0, y0, x1, _ = bar.ints()
+    return hint_badge(rgb, Rect((x0 + x1) // 2, max(0, y0 - round(HINT_REACH * h)), x1, y0), w)
 
 
-def hint_badge(rgb: np.ndarray, region: tuple[int, int, int, int], w: int) -> bool:
+def hint_badge(rgb: np.ndarray, region: Rect, w: int) -> bool:
     """A round pink badge (HINT_W wide, HINT_FULL of its box pink) inside `region` (working pixels)."""
-    x0, top, x1, y0 = region
+    x0, top, x1, y0 = region.ints()
     if y0 <= top or x1 <= x0:
         return False
     hsv = cv2.cvtColor(np.ascontiguousarray(rgb[top:y0, x0:x1]), cv2.COLOR_RGB2HSV)
@@ -139,9 +140,9 @@ def hint_badge(rgb: np.ndarray, region: tuple[int, int, int, int], w: int) -> bo
     return False
 
 
-def _painted(rgb: np.ndarray, box: tuple[int, int, int, int]) -> bool:
+def _painted(rgb: np.ndarray, box: Rect) -> bool:
     """Every row of the band alike (a painted bar), not scenery that is flat along a row only (hair, a jacket)."""
-    x0, y0, x1, y1 = box
+    x0, y0, x1, y1 = box.ints()
     inner = rgb[y0 + 1:y1 - 1, x0 + 1:x1 - 1].astype(np.int16)
     if inner.shape[0] < 2 or inner.shape[1] < 2:
         return False
@@ -177,12 +178,12 @@ def find_bonds(rgb: np.ndarray, lines: list[Line]) -> list[BondPx]:
         if min(r[1] for r in band) <= off or max(r[2] for r in band) >= w - JITTER * w:
             continue  # cut by the column's edge or running off the frame: a bar is inset on both sides
         y, x0, x1, fe = band[len(band) // 2]
-        box = (min(r[1] for r in band), band[0][0], max(r[2] for r in band), band[-1][0] + 1)
+        box = Rect(min(r[1] for r in band), band[0][0], max(r[2] for r in band), band[-1][0] + 1)
         if not _painted(rgb, box):
             continue
-        if any(b.y0 <= box[3] and box[1] <= b.y1 and b.x0 <= box[2] and box[0] <= b.x1 for b in bars):
+        if any(b.y0 <= box.y1 and box.y0 <= b.y1 and b.x0 <= box.x1 and box.x0 <= b.x1 for b in bars):
             continue  # the same bar's rows found twice (a nested span)
-        bars.append(BondPx(*box, level=_level(rgb, y, x0, fe), hint=_hint(rgb, box, w, h)))
+        bars.append(BondPx(*box.ints(), level=_level(rgb, y, x0, fe), hint=_hint(rgb, box, w, h)))
     maxed = [ln for ln in lines if _says_max(ln.text) and ln.box.x0 >= COLUMN * w]
     for ln in maxed:
         x0, y0, x1, y1 = (round(v) for v in ln.box)
@@ -190,5 +191,5 @@ def find_bonds(rgb: np.ndarray, lines: list[Line]) -> list[BondPx]:
         bars = [b for b in bars if b not in near]
         base = near[0] if near else BondPx(x0, y0, x1, y1, "MAX")
         bars.append(BondPx(base.x0, min(base.y0, y0), max(base.x1, x1), max(base.y1, y1), "MAX",
-                           _hint(rgb, (base.x0, min(base.y0, y0), base.x1, base.y1), w, h)))
+                           _hint(rgb, Rect(base.x0, min(base.y0, y0), base.x1, base.y1), w, h)))
     return sorted(bars, key=lambda b: b.y0)

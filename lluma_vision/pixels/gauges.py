@@ -114,7 +114,7 @@ def _same_band(a: _Strip, b: _Strip) -> bool:
     return overlap >= BAND_OVERLAP * min(a.h, b.h) and 1 / BAND_RATIO <= a.h / b.h <= BAND_RATIO
 
 
-def _caption(box: tuple[int, int, int, int], lines: list[Line], width: int) -> Line | None:
+def _caption(box: Rect, lines: list[Line], width: int) -> Line | None:
     """A worded line just left of the bar on its row, else just over its left part."""
     x0, y0, x1, y1 = box
     cy, h = (y0 + y1) / 2, y1 - y0
@@ -134,7 +134,7 @@ def _caption(box: tuple[int, int, int, int], lines: list[Line], width: int) -> L
     return best[1] if best else None
 
 
-def _inside_text(box: tuple[int, int, int, int], lines: list[Line]) -> bool:
+def _inside_text(box: Rect, lines: list[Line]) -> bool:
     """A text line's centre inside the bar: a coloured plate with a label, not a gauge."""
     return any(box[0] <= (ln.x0 + ln.x1) / 2 <= box[2] and box[1] <= (ln.y0 + ln.y1) / 2 <= box[3] for ln in lines)
 
@@ -301,13 +301,13 @@ def _grey_run(rgb: np.ndarray, f: _Strip, end: int) -> _Strip | None:
     return _Strip(x0, f.y0, x1, f.y1)
 
 
-def _gauge_shaped(box: tuple[int, int, int, int], width: int, lines: list[Line]) -> bool:
+def _gauge_shaped(box: Rect, width: int, lines: list[Line]) -> bool:
     """A whole gauge (both runs) is elongated and at least a twentieth of the frame wide, with no text inside it."""
     w, h = box[2] - box[0], box[3] - box[1]
     return w >= MIN_ELONGATION * h and w >= MIN_BAR_W * width and not _inside_text(box, lines)
 
 
-def _rim_of(box: tuple[int, int, int, int], found: list[GaugePx]) -> bool:
+def _rim_of(box: Rect, found: list[GaugePx]) -> bool:
     """A lone strip along a found gauge's top or bottom edge, as wide and at most half as tall: that gauge's rim (a
     track's grey border, thick enough on an upscaled frame to pass for an empty bar), not a second bar."""
     x0, y0, x1, y1 = box
@@ -347,10 +347,10 @@ def find_gauges(rgb: np.ndarray, lines: list[Line]) -> list[GaugePx]:
             holds = e.x0 <= f.x0 + max(2 * xs, f.h // 3) and e.x1 > f.x1 and e.y0 <= f.y0 and e.y1 >= f.y1
             if j in used_e or not _same_band(f, e) or not (meets or holds):
                 continue
-            box = (f.x0, min(f.y0, e.y0), e.x1, max(f.y1, e.y1))
+            box = Rect(f.x0, min(f.y0, e.y0), e.x1, max(f.y1, e.y1))
             if not _gauge_shaped(box, w, lines):
                 continue
-            found.append(GaugePx(*box, fill=_row_fill(rgb, f, e, ends[i])))
+            found.append(GaugePx(*box.ints(), fill=_row_fill(rgb, f, e, ends[i])))
             used_f.add(i)
             used_e.add(j)
             break
@@ -359,9 +359,9 @@ def find_gauges(rgb: np.ndarray, lines: list[Line]) -> list[GaugePx]:
         run = None if i in used_f or f.h < SCANNED_MIN_H * w else _grey_run(rgb, f, ends[i])
         if run is None:
             continue
-        box = (f.x0, f.y0, run.x1, f.y1)  # the scanned run spans the coloured one's rows
+        box = Rect(f.x0, f.y0, run.x1, f.y1)  # the scanned run spans the coloured one's rows
         if _gauge_shaped(box, w, lines):
-            found.append(GaugePx(*box, fill=_row_fill(rgb, f, run, ends[i])))
+            found.append(GaugePx(*box.ints(), fill=_row_fill(rgb, f, run, ends[i])))
             used_f.add(i)
     for i, f in enumerate(full):
         # a preview too pale to keep its hue (near white) between the coloured run and the grey one
@@ -372,10 +372,10 @@ def find_gauges(rgb: np.ndarray, lines: list[Line]) -> list[GaugePx]:
         if pair is None:
             continue
         j, e = pair
-        box = (f.x0, min(f.y0, e.y0), e.x1, max(f.y1, e.y1))
+        box = Rect(f.x0, min(f.y0, e.y0), e.x1, max(f.y1, e.y1))
         if _gauge_shaped(box, w, lines) and _caption(box, lines, w) is not None:
             span = e.x1 - f.x0
-            found.append(GaugePx(*box, fill=(e.x0 - f.x0) / span, after=(ends[i] - f.x0) / span))
+            found.append(GaugePx(*box.ints(), fill=(e.x0 - f.x0) / span, after=(ends[i] - f.x0) / span))
             used_f.add(i)
             used_e.add(j)
     for strips, used, fill in ((full, used_f, 1.0), (rest, used_e, 0.0)):
@@ -383,7 +383,7 @@ def find_gauges(rgb: np.ndarray, lines: list[Line]) -> list[GaugePx]:
             if i in used or st.x1 - st.x0 < max(LONE_ELONGATION * st.h, LONE_MIN_W * w):
                 continue
             # a full bar's paler end is its own; an empty one may start after a run all (but a sliver) pale
-            box = (st.x0, st.y0, ends[i], st.y1) if fill else (_pale_start(rgb, st, w), st.y0, st.x1, st.y1)
+            box = Rect(st.x0, st.y0, ends[i], st.y1) if fill else Rect(_pale_start(rgb, st, w), st.y0, st.x1, st.y1)
             if _inside_text(box, lines) or _caption(box, lines, w) is None or _rim_of(box, found):
                 continue
             # the caption must sit beside it: a lone strip under a heading is a plate
@@ -391,10 +391,11 @@ def find_gauges(rgb: np.ndarray, lines: list[Line]) -> list[GaugePx]:
             if cap is not None and cap.y1 <= st.y0:
                 continue
             # the pale run (and its sliver) filled, the strip empty
-            share = fill if box[0] == st.x0 else _row_fill(rgb, _Strip(box[0], st.y0, box[0] + 1, st.y1), st, st.x0)
-            found.append(GaugePx(*box, fill=share))
+            x0 = int(box.x0)
+            share = fill if x0 == st.x0 else _row_fill(rgb, _Strip(x0, st.y0, x0 + 1, st.y1), st, st.x0)
+            found.append(GaugePx(*box.ints(), fill=share))
     for g in found:
-        cap = _caption((g.x0, g.y0, g.x1, g.y1), lines, w)
+        cap = _caption(Rect.of(g), lines, w)
         g.label = cap.text.strip() if cap is not None else "gauge"
         if g.after is None:
             g.after = _preview(rgb, g) if g.fill > 0 else None

@@ -14,39 +14,71 @@ import numpy as np
 from lluma_vision.geometry import Rect
 from lluma_vision.pixels.layout import channel_step
 
-# evidence: named in 22af599 from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
-#   one by one)
+# evidence: each knob on its own line (a bench/knobs.py sweep, or docs/knob_debt.md)
+# tried 0.5x and 1.5x on 64 screens (64 read it): readings identical at 0.5x and 1.5x; kept 0.8
 PORTRAIT = 0.8  # a frame at most this wide for its height is the game itself (phones: 0.45-0.56)
+# swept 0.5x-1.5x on 64 screens (64 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 14
 BORDER_STEP = 14  # a viewport border: a per-channel step over this between neighbouring columns...
+# swept 0.5x-1.5x on 64 screens (64 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1x (1.25x -1); kept
+#   0.8
 BORDER_SPAN = 0.8  # ...on at least this share of the rows
+# swept 0.5x-1.5x on 64 screens (64 read it): screens2 flat 0.5x-1.5x, held out screens flat 1x-1.5x (0.75x -1); kept
+#   (0.5, 0.8)
 GAME_ASPECT = (0.5, 0.8)  # a portrait game inside a PC capture: width / height in this range (9:16 = 0.56)
 
-# evidence: named in 22af599 from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
-#   one by one)
+# evidence: each knob on its own line (a bench/knobs.py sweep, or docs/knob_debt.md)
 # scrollbar: a thin line darker or lighter than both its sides
+# swept 0.5x-1.5x on 64 screens (54 read it): screens2 flat 0.5x-1.25x (1.5x -4), held out screens flat 0.75x-1.5x (0.5x
+#   -2); kept 150
 BAR_HALF = 150  # the line is compared with pixels frame width / this away (a bit more than half a bar's width)
+# tried 0.5x and 1.5x on 64 screens (54 read it): readings identical at 0.5x and 1.5x; kept 60
 MIN_HEIGHT = 60  # a frame shorter than this has no list to scroll
+# swept 0.5x-1.5x on 64 screens (54 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 14
 STRONG = 14  # a clear bar: this many grey levels off both sides
+# swept 0.5x-1.5x on 64 screens (54 read it): screens2 flat 0.75x-1.5x (0.5x -1), held out screens flat 0.5x-1.25x (1.5x
+#   -1); kept 0.25
 LIST_SPAN = 0.25  # a list's bar spans at least this share of the frame's height...
+# swept 0.5x-1.5x on 64 screens (54 read it): screens2 flat 1x-1.25x (0.75x -1, 1.5x -3), held out screens flat
+#   0.75x-1.5x (0.5x -3); kept 0.18
 EDGE_SPAN = 0.18  # ...or this share at the right edge (a short list under a header keeps its bar)
+# swept 0.5x-1.5x on 64 screens (54 read it): screens2 flat 1x only (0.75x -1, 1.25x -4), held out screens flat 1x-1.5x
+#   (0.75x -1); kept 0.9
 AT_EDGE = 0.9  # "at the right edge": from this share of the width on
+# tried 0.5x and 1.5x on 64 screens (54 read it): readings identical at 0.5x and 1.5x; kept 0.04
 STRONG_SHARE = 0.04  # a column followed at a faint contrast still has this share of its height clearly contrasting
+# tried 0.5x and 1.5x on 64 screens (20 read it): readings identical at 0.5x and 1.5x; kept 8
 BAR_WIDTH = 8  # a bar is at most this many pixels wide...
+# tried 0.5x and 1.5x on 64 screens (20 read it): readings identical at 0.5x and 1.5x; kept 0.02
 BAR_WIDTH_SHARE = 0.02  # ...or this share of the frame's width, whichever is more
+# tried 0.5x and 1.5x on 64 screens (20 read it): readings identical at 0.5x and 1.5x; kept 4
 THIN_BORDER = 4  # a flat bar at the edge at least this wide is a full thumb (thin borders are narrower)
+# tried 0.5x and 1.5x on 64 screens (20 read it): readings identical at 0.5x and 1.5x; kept 6
 FLAT_SPREAD = 6  # one flat shade: its 5th-95th percentile spread under this many grey levels
+# tried 0.5x and 1.5x on 64 screens (20 read it): readings identical at 0.5x and 1.5x; kept 10.0
 FULL_RANK = 10.0  # a full-thumb bar's contrast rank: under any bar with a thumb of its own (25 levels and up)
 LOW_PCT, HIGH_PCT = 5, 95  # percentiles that ignore a bar's ends and specks
+# tried 0.5x and 1.5x on 64 screens (20 read it): readings identical at 0.5x and 1.5x; kept 0.02
 END_MARGIN = 0.02  # a thumb this share of the track (or 2 px) away from an end means content beyond it
+# swept 0.5x-1.5x on 64 screens (7 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 0.95
 ALL_TRACK = 0.95  # a faint line whose contrast covers this share of it is a line, not a track with a thumb
+# swept 0.5x-1.5x on 64 screens (7 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 0.8
 THUMB_SHARE = 0.8  # a faint bar's contrast covers this share of its thumb...
+# swept 0.5x-1.5x on 64 screens (7 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 0.1
 TRACK_SHARE = 0.1  # ...and at most this share of its track
+# swept 0.5x-1.5x on 64 screens (20 read it): screens2 flat 0.5x-1.5x, held out screens flat -1-1.5x (0.75x -2); kept 25
 THUMB_CONTRAST = 25  # thumb and track differ by at least this many grey levels
+# tried 0.5x and 1.5x on 64 screens (20 read it): readings identical at 0.5x and 1.5x; kept 4
 THUMB_MIN = 4  # a thumb is at least this many pixels long
+# swept 0.5x-1.5x on 64 screens (20 read it): screens2 flat 0.75x-1.5x (0.5x -1), held out screens flat 0.75x-1.5x (0.5x
+#   -4); kept (0.05, 0.95)
 THUMB_SIZE = (0.05, 0.95)  # and this share of the track
+# tried 0.5x and 1.5x on 64 screens (20 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 2
 BEVEL = 2  # pixels at a thumb's ends left out of its shade (antialiased)
+# tried 0.5x and 1.5x on 64 screens (20 read it): readings identical at 0.5x and 1.5x; kept 3
 MIN_SAMPLES = 3  # a shade measured on fewer pixels is not measured
+# swept 0.5x-1.5x on 64 screens (20 read it): screens2 flat 0.5x-+1 (1.25x -2), held out screens flat 0.5x-1.5x; kept 10
 FLAT_STD = 10  # a drawn thumb and track are flat: grey levels within this standard deviation
+# swept 0.5x-1.5x on 64 screens (20 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 20
 SAME_SHADE = 20  # neighbours within this many grey levels are the same bar across
 
 

@@ -22,57 +22,105 @@ from lluma_vision.geometry import HasBox, Rect
 
 # evidence: ee1902b (shape and layout rules at 0.4x-1.5x on screens and screens2 (bench/vision.py))
 N = 24  # glyph masks are compared at N x N
-Px = tuple[int, int, int, int]  # a contour's bounding box (x0, y0, x1, y1) in whole pixels, for slicing
 
-# evidence: named in 22af599 from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
-#   one by one)
+# evidence: each knob on its own line (a bench/knobs.py sweep, or docs/knob_debt.md)
 # the conventional glyphs, in shares of the template's side (drawn at 4x and reduced)
+# swept 0.5x-1.5x on 64 screens (1 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1x (1.25x -1); kept 0.2
 STROKE = 0.2  # a plus's, minus's, cross's and back arrow's stroke
+# tried 0.5x and 1.5x on 64 screens (1 read it): readings identical at 0.5x and 1.5x; kept 0.3
 INFO_DOT = 0.3  # an "i": its dot's diameter and stem's width...
+# tried 0.5x and 1.5x on 64 screens (1 read it): readings identical at 0.5x and 1.5x; kept 0.36
 INFO_STEM = 0.36  # ...the stem starting this far down
+# swept 0.5x-1.5x on 64 screens (1 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 0.16
 MENU_BAR = 0.16  # a hamburger's bar thickness; its stack runs from MENU_ROWS[0] to [1] down (0.7 as tall as wide)
+# swept 0.5x-1.5x on 64 screens (1 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept (0.15, 0.85)
 MENU_ROWS = (0.15, 0.85)
+# swept 0.5x-1.5x on 64 screens (1 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept (0.25, 0.75)
 CHEVRON = (0.25, 0.75)  # a chevron from x 0.25 at the top and bottom to 0.75 at mid-height...
+# swept 0.5x-1.5x on 64 screens (1 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 0.22
 CHEVRON_STROKE = 0.22  # ...this thick
+# swept 0.5x-1.5x on 64 screens (1 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 0.1
 ARROW_TIP = 0.1  # a back arrow's tip; its head's arms end at 0.5 across, 0.1 and 0.9 down
+# swept 0.5x-1.5x on 64 screens (1 read it): screens2 flat 0.5x-1.5x, held out screens flat 1x-1.5x (0.75x -1); kept 0.9
 ARROW_ARM = 0.9
+# tried 0.5x and 1.5x on 64 screens (1 read it): readings identical at 0.5x and 1.5x; kept 127
 MASK_CUT = 127  # grey level from which a reduced template pixel is ink
+# swept 0.5x-1.5x on 64 screens (54 read it): screens2 flat 0.75x-+1 (0.5x -11, 1.25x -3), held out screens flat
+#   -1-1.25x (0.75x +2, 1.5x +3); 1.5x best on screens2, held out +3; kept 100
 NORMALISED_CUT = 100  # the same for a candidate's mask resized to N x N (area resampling softens thin strokes)
 
-# evidence: named in 22af599 from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
-#   one by one)
+# evidence: each knob on its own line (a bench/knobs.py sweep, or docs/knob_debt.md)
 # three_bars: a hamburger in any proportions
+# swept 0.5x-1.5x on 64 screens (47 read it): screens2 flat 0.75x-1x (0.5x -3, 1.25x -3), held out screens flat
+#   0.75x-1.25x (0.5x -1, 1.5x +3); kept 0.6
 BAR_ROW = 0.6  # a bar's rows are filled across at least this share of the glyph's width
+# swept 0.5x-1.5x on 64 screens (47 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 0.5
 RIM_ROW = 0.5  # rows thinner than this share of the thickest bar are a plate's rim, not a bar
 
-# evidence: named in 22af599 from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
-#   one by one)
+# evidence: each knob on its own line (a bench/knobs.py sweep, or docs/knob_debt.md)
 # a glyph on a plate of one colour
+# swept 0.5x-1.5x on 64 screens (52 read it): screens2 flat 1x-1.25x (0.75x -3, 1.5x +2), held out screens flat 0.5x-1x
+#   (1.25x +1); 0.5x best on screens2, held out +0; kept 0.08
 RIM = 0.08  # the plate's rim (this share of its short side) is left out
+# tried 0.5x and 1.5x on 64 screens (52 read it): readings identical at 0.5x and 1.5x; kept 16
 MIN_INNER = 16  # an inside of fewer pixels holds no glyph to read
+# swept 0.5x-1.5x on 64 screens (52 read it): screens2 flat 1x only (-1 -3, +1 +1), held out screens flat -1-1.25x
+#   (0.75x -4, 1.5x +3); 1.5x best on screens2, held out +3; kept 60
 INK_FAR = 60  # glyph pixels are this far (a channel) from the plate's colour...
+# swept 0.5x-1.5x on 64 screens (52 read it): screens2 flat -1-1x (0.75x +3, +1 -1), held out screens flat 0.5x-1.5x;
+#   0.5x best on screens2, held out +0; kept 30
 MIXED = 30  # ...while pixels between MIXED and INK_FAR away on over MIXED_SHARE of the plate make it a picture
+# swept 0.5x-1.5x on 64 screens (52 read it): screens2 flat 1x only (0.75x +4, 1.25x -1), held out screens flat
+#   0.5x-1.5x; 0.5x best on screens2, held out +0; kept 0.35
 MIXED_SHARE = 0.35
+# tried 0.5x and 1.5x on 64 screens (52 read it): screens2 flat 0.5x-1x (1.5x -1), held out screens flat 0.5x-1.5x; kept
+#   0.01
 SPECK = 0.01  # glyph parts under this share of the inside are specks
+# swept 0.5x-1.5x on 64 screens (52 read it): screens2 flat 1x-1.25x (0.75x +2, 1.5x -2), held out screens flat 0.75x-1x
+#   (0.5x +1, 1.25x -2); 0.75x best on screens2, held out +0; kept 0.25
 ON_RIM = 0.25  # a part with over this share of its pixels on the inner rim is an outline or a bevel
+# tried 0.5x and 1.5x on 64 screens (52 read it): screens2 flat 1x only (0.5x -1, 1.5x +5), held out screens flat 1x
+#   only (0.5x +2, 1.5x +2); 1.5x best on screens2, held out +2; kept (0.04, 0.6)
 GLYPH_SHARE = (0.04, 0.6)  # a glyph covers this share of the plate's inside
 
-# evidence: named in 22af599 from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
-#   one by one)
+# evidence: each knob on its own line (a bench/knobs.py sweep, or docs/knob_debt.md)
 # candidates: contours of the Canny edge map (thresholds 60/160) sized against the frame's short side
+# swept 0.5x-1.5x on 64 screens (54 read it): screens2 flat 0.75x-1x (0.5x -10, 1.25x +3), held out screens flat 1x only
+#   (0.75x +1, 1.25x -3); 1.25x best on screens2, held out -3; kept (60, 160)
 CANNY = (60, 160)
+# tried 0.5x and 1.5x on 64 screens (54 read it): screens2 flat 1x only (0.5x -49, 1.5x +12), held out screens flat 1x
+#   only (0.5x +14, 1.5x +11); 1.5x best on screens2, held out +11; kept (0.03, 0.13)
 ICON_SIZE = (0.03, 0.13)  # an icon's side: 13-94 px on a 720-wide frame
+# tried 0.5x and 1.5x on 64 screens (54 read it): readings identical at 0.5x and 1.5x; kept (0.25, 0.75)
 INNER_GLYPH = (0.25, 0.75)  # a glyph inside an icon's outline: its side in shares of the smallest and largest icon
+# tried 0.5x and 1.5x on 64 screens (54 read it): readings identical at 0.5x and 1.5x; kept 0.4
 MIN_THICK = 0.4  # an icon's short side is at least this share of the smallest icon side
+# tried 0.5x and 1.5x on 64 screens (54 read it): screens2 flat 1x-1.5x (0.5x +4), held out screens flat 0.5x-1.5x; 0.5x
+#   best on screens2, held out +0; kept (0.4, 2.5)
 ICON_ASPECT = (0.4, 2.5)  # width / height of an icon candidate
+# tried 0.5x and 1.5x on 64 screens (54 read it): screens2 flat 1x only (0.5x -24.5, 1.5x +11), held out screens flat 1x
+#   only (0.5x +26, 1.5x +3); 1.5x best on screens2, held out +3; kept (0.6, 1.6)
 PLATE_ASPECT = (0.6, 1.6)  # of a plate (a disc, a rounded square), and of an outline that may hold a glyph
+# tried 0.5x and 1.5x on 64 screens (54 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 0.3
 ON_TEXT = 0.3  # a candidate overlapping an OCR line by more than this share is part of the text
+# tried 0.5x and 1.5x on 64 screens (54 read it): screens2 flat 1x only (0.5x -11, 1.5x -10.5), held out screens flat 1x
+#   only (0.5x -1, 1.5x +29); kept 0.65
 PLATE_FILL = 0.65  # a plate's contour fills this share of its box
+# tried 0.5x and 1.5x on 64 screens (54 read it): screens2 flat 1x only (0.5x -4, 1.5x +4), held out screens flat 1x
+#   only (0.5x -1, 1.5x +1); 1.5x best on screens2, held out +1; kept 1.3
 BARE_SIZE = 1.3  # a bare glyph is at least this many smallest-icon sides big (small marks are decoration)
+# tried 0.5x and 1.5x on 64 screens (54 read it): screens2 flat 1x only (0.5x -7, 1.5x +5), held out screens flat 1x
+#   only (0.5x -7, 1.5x +1); 1.5x best on screens2, held out +1; kept 0.1
 BARE_NEED = 0.1  # a bare glyph needs this much more IoU than one on a plate
+# tried 0.5x and 1.5x on 64 screens (54 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 0.12
 NESTED_CENTRE = 0.12  # a nested glyph is centred in its outline within this share of the outline's side...
+# tried 0.5x and 1.5x on 64 screens (54 read it): screens2 flat 1x only (0.5x -1, 1.5x -4), held out screens flat
+#   0.5x-1x (1.5x -2); kept (0.3, 0.75)
 NESTED_SIZE = (0.3, 0.75)  # ...and is this share of the outline's side
+# tried 0.5x and 1.5x on 64 screens (54 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 0.5
 SAME_ICON = 0.5  # two candidates overlapping this much (over the smaller) are one icon
+# tried 0.5x and 1.5x on 64 screens (52 read it): screens2 flat 1x only (0.5x -2), held out screens flat 0.5x-1x; fails
+#   at 1.5x; kept 8
 DIAGONALS = 8  # a glyph's parts join across diagonals (8-connected components)
 
 
@@ -220,11 +268,11 @@ def find_icons(rgb: np.ndarray, text_boxes: Sequence[HasBox],
     tb = np.array([Rect.of(b) for b in text_boxes], dtype=np.float64).reshape(-1, 4)
     found: list[Icon] = []
     seen: set[tuple[int, int, int, int]] = set()
-    small: list[tuple[np.ndarray, Px]] = []  # contours (and their rects) that may be the glyph on an icon's plate
-    outers: list[Px] = []  # squarish icon-sized outlines, which may hold such a glyph
+    small: list[tuple[np.ndarray, Rect]] = []  # contours (and their rects) that may be the glyph on an icon's plate
+    outers: list[Rect] = []  # squarish icon-sized outlines, which may hold such a glyph
     for c in contours:
         x, y, cw, ch = cv2.boundingRect(c)
-        rect = (x, y, x + cw, y + ch)
+        rect = Rect.xywh(x, y, cw, ch)  # whole pixels: cv2.boundingRect's
         if INNER_GLYPH[0] * lo <= max(cw, ch) <= INNER_GLYPH[1] * hi:
             small.append((c, rect))
         if not (lo <= max(cw, ch) <= hi and min(cw, ch) >= MIN_THICK * lo) or \
@@ -238,7 +286,7 @@ def find_icons(rgb: np.ndarray, text_boxes: Sequence[HasBox],
             continue
         squarish = PLATE_ASPECT[0] <= cw / ch <= PLATE_ASPECT[1]
         if squarish:
-            outers.append((x, y, x + cw, y + ch))
+            outers.append(rect)
         filled = _filled(c, rect)
         patch = rgb[y : y + ch, x : x + cw]
         plate_like = filled.mean() >= PLATE_FILL and squarish and min(cw, ch) >= lo  # discs, rounded squares
@@ -259,15 +307,15 @@ def find_icons(rgb: np.ndarray, text_boxes: Sequence[HasBox],
     return _dedupe(found + _nested_glyphs(small, outers, min_iou + BARE_NEED, margin))
 
 
-def _filled(c: np.ndarray, rect: Px) -> np.ndarray:
+def _filled(c: np.ndarray, rect: Rect) -> np.ndarray:
     """A contour's inside as a boolean mask over its bounding rect."""
-    x0, y0, x1, y1 = rect
+    x0, y0, x1, y1 = rect.ints()
     shape = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.drawContours(shape, [c], -1, 1, thickness=cv2.FILLED, offset=(-x0, -y0))
     return shape > 0
 
 
-def _nested_glyphs(small: list[tuple[np.ndarray, Px]], outers: list[Px], need: float,
+def _nested_glyphs(small: list[tuple[np.ndarray, Rect]], outers: list[Rect], need: float,
                    margin: float) -> list[Icon]:
     """Glyphs drawn small and centred inside an icon-sized outline (a "+" in a ring, a stepper's plate with a
     bevel): the glyph's own outline names the icon, the outer one bounds it. Plates whose inside is not one
@@ -279,7 +327,7 @@ def _nested_glyphs(small: list[tuple[np.ndarray, Px]], outers: list[Px], need: f
     ow, oh = ob[:, 2] - ob[:, 0], ob[:, 3] - ob[:, 1]
     ocx, ocy, oside = (ob[:, 0] + ob[:, 2]) / 2, (ob[:, 1] + ob[:, 3]) / 2, np.maximum(ow, oh)
     for c, rect in small:
-        x, y, cw, ch = rect[0], rect[1], rect[2] - rect[0], rect[3] - rect[1]
+        x, y, cw, ch = rect.x0, rect.y0, rect.width, rect.height
         gx, gy, side = x + cw / 2, y + ch / 2, max(cw, ch)
         ok = ((np.abs(ocx - gx) <= NESTED_CENTRE * ow) & (np.abs(ocy - gy) <= NESTED_CENTRE * oh)
               & (side >= NESTED_SIZE[0] * oside) & (side <= NESTED_SIZE[1] * oside))
@@ -290,8 +338,8 @@ def _nested_glyphs(small: list[tuple[np.ndarray, Px]], outers: list[Px], need: f
         # only crossed strokes: a lone bar, dot or chevron inside an outline is as often a drawing's detail
         if name not in CROSSED or best < need or best - second < margin:
             continue
-        o = max(host, key=lambda o: (o[2] - o[0]) * (o[3] - o[1]))  # the plate, not an inner ring of it
-        out.append(Icon(name, float(o[0]), float(o[1]), float(o[2]), float(o[3]), round(best, 3)))
+        o = max(host, key=lambda o: o.area)  # the plate, not an inner ring of it
+        out.append(Icon(name, float(o.x0), float(o.y0), float(o.x1), float(o.y1), round(best, 3)))
     return out
 
 

@@ -22,42 +22,85 @@ from lluma_vision.evidence import Evidence, Frame, Step
 from lluma_vision.geometry import Boxed, Rect
 from lluma_vision.pixels.ocr import ICON_INITIAL, Line
 
-# evidence: EDGE_T: 79c57df (the first OCR reading); BOX_SHRINK: named in 22af599 from inline values; readings
-#   identical on screens 43/43, screens2 21/21 (not re-measured one by one)
+# evidence: EDGE_T: 79c57df (the first OCR reading); the others: each on its own line (a bench/knobs.py sweep, or
+#   docs/knob_debt.md)
 Pads = tuple[float, float, float, float]  # the space between a text and its frame: (top, bottom, left, right)
 EDGE_T = 24  # max per-channel step between neighbouring pixels that counts as an edge
+# tried 0.5x and 1.5x on 64 screens (64 read it): screens2 flat 1x only (0.5x +2, 1.5x -7), held out screens flat
+#   1x-1.5x (0.5x +13); 0.5x best on screens2, held out +13; kept 0.15
 BOX_SHRINK = 0.15  # a detector's line box overlaps the shape's border by about this share of its height each side
 
-# evidence: named in 22af599 from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
-#   one by one)
+# evidence: each knob on its own line (a bench/knobs.py sweep, or docs/knob_debt.md)
 # find_frame: how far to look for a shape's sides, and how straight they must be
+# tried 0.5x and 1.5x on 64 screens (61 read it): screens2 flat 1x-1.5x (0.5x +1), held out screens flat 0.5x-1.5x; 0.5x
+#   best on screens2, held out +0; kept 0.8
 SIDE_REACH = 0.8  # a plate's left/right side lies within this share of the frame's width...
+# tried 0.5x and 1.5x on 64 screens (61 read it): screens2 flat 1x-1.5x (0.5x +2), held out screens flat 1x-1.5x (0.5x
+#   -5); 0.5x best on screens2, held out -5; kept 25
 SIDE_REACH_LINES = 25  # ...and this many line heights (the widest choice bars: about 20)
+# tried 0.5x and 1.5x on 64 screens (61 read it): screens2 flat 1x-1.5x (0.5x +2), held out screens flat 0.5x-1.5x; 0.5x
+#   best on screens2, held out +0; kept 0.9
 CARD_SIDE_REACH = 0.9  # the same for a card holding several labels (a race row spans the frame)
+# tried 0.5x and 1.5x on 64 screens (61 read it): screens2 flat 1x-1.5x (0.5x +1), held out screens flat 0.5x-1.5x; 0.5x
+#   best on screens2, held out +0; kept 40
 CARD_SIDE_REACH_LINES = 40
+# tried 0.5x and 1.5x on 64 screens (61 read it): screens2 flat 1x only (0.5x +1, 1.5x -7), held out screens flat
+#   0.5x-1x (1.5x -1); 0.5x best on screens2, held out +0; kept 0.12
 EDGE_TOL_V = 0.12  # top/bottom samples agree within this share of a line height (a straight border)
+# tried 0.5x and 1.5x on 64 screens (61 read it): screens2 flat 0.5x-1x (1.5x +6), held out screens flat 1x only (0.5x
+#   -1, 1.5x +15); 1.5x best on screens2, held out +15; kept 0.7
 SIDE_AGREE = 0.7  # at least this share of the samples must meet the side
+# tried 0.5x and 1.5x on 64 screens (61 read it): screens2 flat 1x only (0.5x -4, 1.5x +10), held out screens flat 1x
+#   only (0.5x +18, 1.5x +8); 1.5x best on screens2, held out +8; kept (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
 COLUMNS = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)  # where across the text the top and bottom are looked for
+# tried 0.5x and 1.5x on 64 screens (61 read it): screens2 flat 1x only (0.5x +3, 1.5x +19), held out screens flat 1x
+#   only (0.5x +3, 1.5x +18); 1.5x best on screens2, held out +18; kept (0.35, 0.45, 0.55, 0.65)
 ROWS = (0.35, 0.45, 0.55, 0.65)  # where down the text the left and right are looked for (clear of ascenders)
 
-# evidence: named in 22af599 from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
-#   one by one)
+# evidence: each knob on its own line (a bench/knobs.py sweep, or docs/knob_debt.md)
 # _can_merge: the next line of one label or paragraph, in heights of the smaller line
+# swept 0.5x-1.5x on 64 screens (60 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.75x-1.5x (0.5x -3); kept
+#   0.45
 MERGE_GAP = 0.45  # at most this gap under the line above...
+# tried 0.5x and 1.5x on 64 screens (60 read it): screens2 flat 1x-1.5x (0.5x -1), held out screens flat 0.5x-1.5x; kept
+#   0.6
 MERGE_OVERLAP = 0.6  # ...or this much overlap (detector boxes of tight lines overlap)
+# tried 0.5x and 1.5x on 64 screens (60 read it): screens2 flat 0.5x-1.5x, held out screens flat 1x-1.5x (0.5x -1); kept
+#   0.3
 TITLE_GAP = 0.3  # a wider gap than this with the centres apart...
+# tried 0.5x and 1.5x on 64 screens (60 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 0.1
 TITLE_SHIFT = 0.1  # ...by this share of the wider line is a title over its paragraph
+# tried 0.5x and 1.5x on 64 screens (60 read it): screens2 flat 1x-1.5x (0.5x -13), held out screens flat 1x-1.5x (0.5x
+#   -6); kept 1.7
 MERGE_SIZE = 1.7  # lines of sizes further apart than this never join
+# tried 0.5x and 1.5x on 64 screens (60 read it): readings identical at 0.5x and 1.5x; kept 0.3
 MERGE_COLUMNS = 0.3  # they share at least this share of the narrower line's width
+# tried 0.5x and 1.5x on 64 screens (60 read it): screens2 flat 1x-1.5x (0.5x -1), held out screens flat 1x only (0.5x
+#   +1, 1.5x -3); kept 0.6
 ALIGNED_LEFT = 0.6  # left edges within this many heights: paragraph lines
+# tried 0.5x and 1.5x on 64 screens (60 read it): screens2 flat 1x-1.5x (0.5x -12), held out screens flat 1x only (0.5x
+#   -3, 1.5x -1); kept 1.4
 PARAGRAPH_SIZE = 1.4  # paragraph lines share a size within this...
+# tried 0.5x and 1.5x on 64 screens (60 read it): screens2 flat 1x only (0.5x -1, 1.5x +1), held out screens flat 1x
+#   only (0.5x -1, 1.5x +1); 1.5x best on screens2, held out +1; kept 0.2
 PARAGRAPH_GAP = 0.2  # ...and sit this close; a title over its subtitle stays apart
+# tried 0.5x and 1.5x on 64 screens (60 read it): screens2 flat 0.5x-1.5x, held out screens flat 1x only (0.5x -1, 1.5x
+#   -1); kept 0.2
 CENTRED_SHIFT = 0.2  # a centred multi-line label: centres within this share of the wider line (+ half a height)
+# tried 0.5x and 1.5x on 64 screens (64 read it): screens2 flat 0.5x-1.5x, held out screens flat 1x-1.5x (0.5x -2); kept
+#   36
 INK_APART = 36  # glyph colours further apart than this (a channel, 0..255) are two texts (title / grey subtitle)
+# tried 0.5x and 1.5x on 64 screens (53 read it): readings identical at 0.5x and 1.5x; kept 10
 INK_MIN_PX = 10  # a line patch too small to tell its ink from its background
+# tried 0.5x and 1.5x on 64 screens (53 read it): screens2 flat 1x only (0.5x -2), held out screens flat 1x only (0.5x
+#   -16); fails at 1.5x; kept 90
 INK_PERCENTILE = 90  # the glyphs are the pixels farthest from the background: this percentile and over
+# tried 0.5x and 1.5x on 64 screens (54 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 0.15
 WORD_SHIFT = 0.15  # a word broken over two lines: centres within this share of the wider word...
+# tried 0.5x and 1.5x on 64 screens (54 read it): screens2 flat 1x only (0.5x -2, 1.5x -1), held out screens flat
+#   0.5x-1x (1.5x +1); kept 1.35
 WORD_SIZE = 1.35  # ...and sizes within this ratio
+# tried 0.5x and 1.5x on 64 screens (54 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 4
 WORD_LETTERS = 4  # each part a word of at least this many letters
 
 # A text of this many words or more is prose, not a label: for the plate rules (a sentence centred in a box is a

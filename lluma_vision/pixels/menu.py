@@ -24,27 +24,41 @@ from lluma_vision.models import Box
 from lluma_vision.pixels.layout import Block, Edges
 from lluma_vision.pixels.ocr import Line, Work
 
-# evidence: MAX_BAND, EVEN: 65e01f7 (faint scrollbar tracks about 10 grey levels off a white list); TAB_CHARS, FLAT,
-#   SELECTED_SAT, SELECTED_LEAD, ROW_TOL, COLUMN_TOL, SPACING_MAX, SPACING_WHOLE, SIZE_SPREAD, BOTTOM, STRIP, CRISP,
-#   DIMMED, STRIP_SHARP, STRIP_TEXTURE: named in 22af599 from inline values; readings identical on screens 43/43,
-#   screens2 21/21 (not re-measured one by one)
+# evidence: MAX_BAND, EVEN: 65e01f7 (faint scrollbar tracks about 10 grey levels off a white list); the others: each on
+#   its own line (a bench/knobs.py sweep, or docs/knob_debt.md)
 MAX_BAND = 10  # labels in one band beyond which it is a grid of content, not a bar with intruders
 EVEN = 1.6  # widest / narrowest gap of an evenly spaced bar (a wider Home tab: 1.4)
+# swept 0.5x-1.5x on 64 screens (61 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 18
 TAB_CHARS = 18  # a tab's label: at most this many characters, two words, no digit ("Enhance", "Race Results")
 CONTRAST_LO, CONTRAST_HI = 2, 98  # a label's contrast: the grey levels between these percentiles...
+# tried 0.5x and 1.5x on 64 screens (17 read it): readings identical at 0.5x and 1.5x; kept 6
 FLAT = 6  # ...under this many levels is a flat patch, no text to be crisp or blurred
+# tried 0.5x and 1.5x on 64 screens (17 read it): readings identical at 0.5x and 1.5x; kept 45
 SELECTED_SAT = 45  # the selected tab's background is this saturated (max - min channel; green/blue/pink tabs)...
+# tried 0.5x and 1.5x on 64 screens (17 read it): readings identical at 0.5x and 1.5x; kept 30
 SELECTED_LEAD = 30  # ...and this much more than any other tab's (white and grey tabs: under 15)
+# tried 0.5x and 1.5x on 64 screens (64 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 0.8
 ROW_TOL = 0.8  # labels of one bottom row: centres within this many line heights
+# tried 0.5x and 1.5x on 64 screens (64 read it): readings identical at 0.5x and 1.5x; kept 0.35
 COLUMN_TOL = 0.35  # labels of one side column: centres within this share of the label's width (or 2 line heights)
+# tried 0.5x and 1.5x on 64 screens (17 read it): readings identical at 0.5x and 1.5x; kept 3.2
 SPACING_MAX = 3.2  # no gap over this many times the smallest (a missing, unread tab makes one gap twice as wide)
+# tried 0.5x and 1.5x on 64 screens (17 read it): readings identical at 0.5x and 1.5x; kept 0.3
 SPACING_WHOLE = 0.3  # a side column's gaps are whole multiples of the smallest, within this
+# tried 0.5x and 1.5x on 64 screens (54 read it): readings identical at 0.5x and 1.5x; kept (0.75, 1.33)
 SIZE_SPREAD = (0.75, 1.33)  # a bar over content: its captions' line heights within this ratio of the median
+# tried 0.5x and 1.5x on 64 screens (64 read it): screens2 flat 1x-1.5x (0.5x -12), held out screens flat 0.5x-1.5x;
+#   kept 0.8
 BOTTOM = 0.8  # the bottom bar's labels lie in the bottom fifth of the viewport
+# tried 0.5x and 1.5x on 64 screens (64 read it): readings identical at 0.5x and 1.5x; kept 0.34
 STRIP = 0.34  # a capture narrower than this (width / height) is a cropped strip of the side menu
+# tried 0.5x and 1.5x on 64 screens (64 read it): readings identical at 0.5x and 1.5x; kept 0.3
 CRISP = 0.3  # a sharp label's crispness (drawn text ~0.8, blurred ~0.1): below this the bar is blurred
+# tried 0.5x and 1.5x on 64 screens (64 read it): readings identical at 0.5x and 1.5x; kept 0.8
 DIMMED = 0.8  # a bar at under this share of the remembered brightness is dimmed behind a dialog
+# tried 0.5x and 1.5x on 64 screens (47 read it): readings identical at 0.5x and 1.5x; kept 0.01
 STRIP_SHARP = 0.01  # a strip with fewer edge pixels than this share is blurred...
+# tried 0.5x and 1.5x on 64 screens (47 read it): readings identical at 0.5x and 1.5x; kept 8
 STRIP_TEXTURE = 8  # ...when its pixels still vary (std over this): not blank
 
 

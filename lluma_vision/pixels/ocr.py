@@ -93,17 +93,25 @@ class Work:
         return Rect.of(r).scale(self.scale)
 
 
-# evidence: named in 6f8e42f from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
-#   one by one)
+# evidence: each knob on its own line (a bench/knobs.py sweep, or docs/knob_debt.md)
 # A strip (one side over 2.5 times the other: a cropped bar, a banner) keeps the long-side cap when enlarged
+# tried 0.5x and 1.5x on 64 screens (64 read it): readings identical at 0.5x and 1.5x; kept 2.5
 STRIP = 2.5
 # an enlargement under 1.15x is not worth its time: the recogniser reads text of 0.87 of the reference size as well
+# tried 0.5x and 1.5x on 64 screens (64 read it): screens2 flat 0.5x-1.5x, held out screens flat 1x-1.5x (0.5x -9); kept
+#   1.15
 MIN_UPSCALE = 1.15
+# not measured: a limit set above any frame read_lines hands the detector, so it never bites (docs/knob_debt.md)
 DET_NO_UPSCALE = 2000  # the detector's own limit, set above any frame it is given (read_lines sizes its input)
+# not measured: a definition (a phone's 9:16 frame) (docs/knob_debt.md)
 PORTRAIT = 9 / 16  # a phone's frame: det_limit is the long side of a 9:16 frame
 # One or two letters read off a drawing: kept only when read at 0.8 or more and wider than 0.9 of their height (a
 # horseshoe read as "C", a ring as "O": the first OCR reading's misreads on the simulator's hub, 79c57df)
+# tried 0.5x and 1.5x on 64 screens (61 read it): screens2 flat 1x only (0.5x -2, 1.5x -86), held out screens flat
+#   0.5x-1x (1.5x -3); kept 0.8
 MARK_SURE = 0.8
+# tried 0.5x and 1.5x on 64 screens (29 read it): screens2 flat 1x-1.5x (0.5x +2), held out screens flat 1x-1.5x (0.5x
+#   -1); 0.5x best on screens2, held out -1; kept 0.9
 RING_ASPECT = 0.9
 
 

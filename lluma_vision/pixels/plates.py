@@ -15,11 +15,13 @@ import numpy as np
 from lluma_vision.geometry import Rect
 from lluma_vision.pixels.layout import BOX_SHRINK, Block, Edges
 
-# evidence: REACH: 396ea82 (labels on discs and stacked list rows: labelled buttons the reading had found only as
-#   text); FILLED, PICTURE: named in 22af599 from inline values; readings identical on screens 43/43, screens2 21/21
-#   (not re-measured one by one)
+# evidence: REACH: 396ea82 (labels on discs and stacked list rows: labelled buttons the reading had found only as text);
+#   the others: each on its own line (a bench/knobs.py sweep, or docs/knob_debt.md)
 REACH = 3.0  # how far around the text a label's own shape may extend, in line heights
+# tried 0.5x and 1.5x on 64 screens (58 read it): screens2 flat 1x-1.5x (0.5x -3), held out screens flat 1x-1.5x (0.5x
+#   -1); kept 0.5
 FILLED = 0.5  # the region fills at least this share of its bounding box: a shape, not a gap between drawings
+# tried 0.5x and 1.5x on 64 screens (56 read it): readings identical at 0.5x and 1.5x; kept 12
 PICTURE = 12  # a region over this many times the text's area is a picture with a caption, not the label's plate
 ROOM_V, ROOM_H = 1.4, 1.1  # a plate is at least this many line heights tall and this many text widths wide
 # (a tag's or a ribbon's backing fits the text tighter)

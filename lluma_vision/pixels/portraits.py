@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from lluma_vision.geometry import Rect
 from lluma_vision.pixels.bonds import COLUMN, fill_level, hint_badge
 
 # A portrait's radius, a share of the working width. Measured (Hough below, working frames): screens2's portraits
@@ -81,12 +82,12 @@ def find_portraits(rgb: np.ndarray) -> list[PortraitPx]:
         cx += off
         if cx < COLUMN * w:
             continue
-        box = (round(cx - r), round(cy - r), round(cx + r), round(cy + r))
+        box = Rect(round(cx - r), round(cy - r), round(cx + r), round(cy + r))
         # the badge at the portrait's top right (FACTS) may stand out past its ring, and above it by half a radius;
         # the top left may hold another pink badge (dhrpf__training_guts' Unity Cup flame)
-        hint = hint_badge(rgb, (round(cx), max(0, box[1] - round(r / 2)), min(w, box[2] + round(BADGE * w)),
-                                round(cy)), w)
-        out.append(PortraitPx(max(0, box[0]), max(0, box[1]), min(w, box[2]), min(h, box[3]), hint,
+        hint = hint_badge(rgb, Rect(round(cx), max(0, box.y0 - round(r / 2)), min(w, box.x1 + round(BADGE * w)),
+                                    round(cy)), w)
+        out.append(PortraitPx(*box.clip(w, h).ints(), hint,
                               outlined_bar(rgb, float(cx), float(cy), float(r))))
     return sorted(out, key=lambda p: p.y0)
 

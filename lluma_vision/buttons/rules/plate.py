@@ -17,39 +17,65 @@ from lluma_vision.geometry import Rect
 from lluma_vision.pixels.layout import STAT, Block, Edges, Said, find_frame, sentence
 from lluma_vision.pixels.plates import closed_shape
 
-# evidence: named in 22af599 from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
-#   one by one)
+# evidence: each knob on its own line (a bench/knobs.py sweep, or docs/knob_debt.md)
 # a block's own plate (find_frame's pads: top, bottom, left, right)
+# swept 0.5x-1.5x on 64 screens (61 read it): screens2 flat 0.5x-1.25x (1.5x +1), held out screens flat 0.5x-1.25x (1.5x
+#   -2); 1.5x best on screens2, held out -2; kept 0.45
 PAD_SKEW = 0.45  # top and bottom pads differ by at most this share of the block's height (+2 px): centred
+# swept 0.5x-1.5x on 64 screens (61 read it): screens2 flat 1x only (0.75x +5, 1.25x -1), held out screens flat 1x-1.5x
+#   (0.75x -1); 0.5x best on screens2, held out -47; kept 1.5
 PAD_MAX = 1.5  # neither pad over this many line heights (+2 px): the plate is the text's own, not a panel
+# swept 0.5x-1.5x on 64 screens (61 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 0.6
 CHOICE_LEFT = 0.6  # a sentence starts its bar (left pad under this share of the right one): a choice, not a message
+# swept 0.5x-1.5x on 64 screens (54 read it): screens2 flat 1x only (0.75x +8, 1.25x -5), held out screens flat 1x-1.5x
+#   (0.75x +15); 0.5x best on screens2, held out +24; kept 0.6
 BANNER_WIDE = 0.6  # a bar this share of the viewport wide...
+# swept 0.5x-1.5x on 64 screens (54 read it): screens2 flat 1x-1.25x (0.75x -5, 1.5x +1), held out screens flat
+#   0.5x-1.5x; 1.5x best on screens2, held out +0; kept 0.25
 BANNER_TOP = 0.25  # ...in the top quarter of it is a screen's header banner
+# swept 0.5x-1.5x on 64 screens (54 read it): screens2 flat 1x-1.25x (0.75x +1, 1.5x -5), held out screens flat 1x-1.5x
+#   (0.75x -13); 0.5x best on screens2, held out -13; kept 0.75
 TITLE_BAR_WIDE = 0.75  # a bar this share of the frame wide with its text centred on it...
+# tried 0.5x and 1.5x on 64 screens (54 read it): readings identical at 0.5x and 1.5x; kept 0.1
 TITLE_BAR_CENTRE = 0.1  # ...(within this share of the bar's width) is a dialog's title or message
 
-# evidence: named in 22af599 from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
-#   one by one)
+# evidence: each knob on its own line (a bench/knobs.py sweep, or docs/knob_debt.md)
 # a card (a list row drawn as one: race rows) around a short label and a detail or two
+# swept 0.5x-1.5x on 64 screens (64 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 5.0
 CARD_REACH = 5.0  # looked for up to this many line heights above and below, through the card's other labels
+# swept 0.5x-1.5x on 64 screens (64 read it): screens2 flat 0.75x-1.5x (0.5x -2), held out screens flat 0.5x-1.5x; kept
+#   0.4
 CARD_WIDE = 0.4  # at least this share of the frame wide...
+# tried 0.5x and 1.5x on 64 screens (64 read it): readings identical at 0.5x and 1.5x; kept 0.3
 CARD_TALL = 0.3  # ...and at most this share of it tall
+# swept 0.5x-1.5x on 64 screens (64 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 3
 CARD_TEXTS = 3  # it holds at most this many blocks
+# tried 0.5x and 1.5x on 64 screens (64 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 2
 TITLE_TOP = 2  # the title is its top line (nothing starts more than this many px above it)...
+# swept 0.5x-1.5x on 64 screens (64 read it): screens2 flat 1x-1.5x (0.75x +1), held out screens flat 0.5x-1.5x; 0.5x
+#   best on screens2, held out +0; kept 1.05
 TITLE_SIZE = 1.05  # ...and its biggest text (no other over this ratio of its line height)
 
-# evidence: named in 22af599 from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
-#   one by one)
+# evidence: each knob on its own line (a bench/knobs.py sweep, or docs/knob_debt.md)
+# swept 0.5x-1.5x on 64 screens (64 read it): screens2 flat 0.75x-1x (0.5x -1, 1.25x +1), held out screens flat
+#   0.5x-1.5x; 1.25x best on screens2, held out +0; kept 0.6
 SHAPE_MIN_SIZE = 0.6  # a closed shape's label is at least this share of the body text's size (not small print)
+# swept 0.5x-1.5x on 64 screens (64 read it): screens2 flat 0.5x-1.25x (1.5x -1), held out screens flat 0.5x-1.5x; kept
+#   3
 SHAPE_MIN_LETTERS = 3  # and has this many letters (two-letter stat initials on a badge are tags)
 
-# evidence: named in 22af599 from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
-#   one by one)
+# evidence: each knob on its own line (a bench/knobs.py sweep, or docs/knob_debt.md)
 # a stack of alike plates (event choices, shop and lesson rows)
+# tried 0.5x and 1.5x on 64 screens (64 read it): readings identical at 0.5x and 1.5x; kept 0.4
 STACK_WIDE = 0.4  # plates at least this share of the frame wide
+# tried 0.5x and 1.5x on 64 screens (64 read it): readings identical at 0.5x and 1.5x; kept 0.03
 STACK_EDGE = 0.03  # whose right sides line up within this share of the frame's width...
+# tried 0.5x and 1.5x on 64 screens (64 read it): readings identical at 0.5x and 1.5x; kept 0.1
 STACK_LEFT = 0.1  # ...and left sides within that or this share of the plate's width
+# tried 0.5x and 1.5x on 64 screens (64 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 2
 STACK_APART = 2  # the next row's plate starts at most this many px into this one (not a line on the same plate)
+# swept 0.5x-1.5x on 64 screens (64 read it): screens2 flat 0.75x-1.5x (0.5x -1), held out screens flat 0.5x-1.5x; kept
+#   (0.85, 1.18)
 STACK_HEIGHT = (0.85, 1.18)  # and is this alike in height (measured: choice rows within 8%)
 
 

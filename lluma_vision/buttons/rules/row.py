@@ -15,30 +15,60 @@ import numpy as np
 from lluma_vision.evidence import ButtonScore, Evidence
 from lluma_vision.pixels.layout import NUMERIC, Block, Said, split_annotation
 
-# evidence: named in 22af599 from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
-#   one by one)
+# evidence: each knob on its own line (a bench/knobs.py sweep, or docs/knob_debt.md)
+# tried 0.5x and 1.5x on 64 screens (61 read it): screens2 flat 1x-1.5x (0.5x +3), held out screens flat 1x-1.5x (0.5x
+#   +1); 0.5x best on screens2, held out +1; kept 2
 CELL_WORDS = 2  # a cell's label: at most this many words...
+# swept 0.5x-1.5x on 64 screens (61 read it): screens2 flat 0.75x-1.5x (0.5x +4), held out screens flat 0.75x-1.5x (0.5x
+#   +11); 0.5x best on screens2, held out +11; kept 18
 CELL_CHARS = 18  # ...and characters, no digit ("Infirmary", "Skill Points" but not "Turn 12")
+# swept 0.5x-1.5x on 64 screens (64 read it): screens2 flat 1x-1.5x (0.75x -3), held out screens flat 0.5x-1.5x; kept
+#   1.6
 ROW_DRIFT = 1.6  # a row's first lines lie within this many line heights (the selected cell is often raised)
+# swept 0.5x-1.5x on 64 screens (64 read it): screens2 flat 0.75x-1x (0.5x -14, 1.25x +1), held out screens flat
+#   0.5x-1.5x; 1.25x best on screens2, held out +0; kept (0.65, 1.55)
 ROW_SIZE = (0.65, 1.55)  # line heights against the first label's; and against the row's median: 0.65..ROW_BADGE
 # (a greyed-out label reads low-contrast with a tighter box: the hub's Infirmary at 0.68)
+# swept 0.5x-1.5x on 64 screens (64 read it): screens2 flat 1x-1.5x (0.75x -11), held out screens flat 0.5x-1.5x; kept
+#   1.33
 ROW_BADGE = 1.33  # a taller label in the row is a badge, not a cell (one size of text boxes within a third)
+# swept 0.5x-1.5x on 64 screens (64 read it): screens2 flat 0.75x-1.25x (0.5x -3, 1.5x +4), held out screens flat
+#   0.5x-1.5x; 1.5x best on screens2, held out +0; kept 0.4
 ROW_SPREAD = 0.4  # the row spans at least this share of the frame's width
+# swept 0.5x-1.5x on 64 screens (64 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 2.5
 ROW_EVEN = 2.5  # and its gaps are even: the widest at most this many times the narrowest
+# swept 0.5x-1.5x on 64 screens (64 read it): screens2 flat 0.75x-1.5x (0.5x -2), held out screens flat 0.5x-1.5x; kept
+#   1.1
 ROW_BODY = 1.1  # cells are bigger than the frame's usual text (body-sized labels in a row are column headings)...
+# swept 0.5x-1.5x on 64 screens (8 read it): screens2 flat 1x-1.5x (0.75x +3), held out screens flat 0.5x-1.5x; 0.5x
+#   best on screens2, held out +0; kept 2.5
 ART_REACH = 2.5  # ...unless each captions a picture: the area up to this many line heights over it...
+# tried 0.5x and 1.5x on 64 screens (8 read it): readings identical at 0.5x and 1.5x; kept 0.2
 ART_GAP = 0.2  # ...(from this far over it)...
+# swept 0.5x-1.5x on 64 screens (8 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 40
 ART_FAR = 40  # ...has pixels this far (a channel, 0..255) from its main colour...
+# swept 0.5x-1.5x on 64 screens (8 read it): screens2 flat 0.5x-1.25x (1.5x +3), held out screens flat 0.5x-1.5x; 1.5x
+#   best on screens2, held out +0; kept 0.25
 ART_SHARE = 0.25  # ...over at least this share of it
+# tried 0.5x and 1.5x on 64 screens (8 read it): readings identical at 0.5x and 1.5x; kept 4
 ART_MIN_PX = 4  # an area narrower or shorter than this cannot be told
+# tried 0.5x and 1.5x on 64 screens (12 read it): readings identical at 0.5x and 1.5x; kept 1.5
 VALUE_GAP = 1.5  # a value heads under a label within this many line heights...
+# tried 0.5x and 1.5x on 64 screens (12 read it): readings identical at 0.5x and 1.5x; kept 0.6
 VALUE_CENTRE = 0.6  # ...centred on it within this share of the wider of the two
 
-# evidence: named in 22af599 from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
-#   one by one)
+# evidence: each knob on its own line (a bench/knobs.py sweep, or docs/knob_debt.md)
+# swept 0.5x-1.5x on 64 screens (64 read it): screens2 flat 0.75x-1.5x (0.5x +3), held out screens flat 0.5x-1.5x; 0.5x
+#   best on screens2, held out +0; kept 0.4
 PAIR_ROW = 0.4  # a toggle's halves: centres within this many line heights vertically,
+# swept 0.5x-1.5x on 64 screens (64 read it): screens2 flat 1x-1.25x (0.75x +4, 1.5x +3), held out screens flat 1x only
+#   (0.75x +5, 1.25x +7); 0.5x best on screens2, held out +11; kept (0.8, 1.25)
 PAIR_SIZE = (0.8, 1.25)  # text sizes this alike,
+# swept 0.5x-1.5x on 64 screens (64 read it): screens2 flat 1x only (0.75x +1, 1.25x -1), held out screens flat
+#   0.5x-1.5x; 0.5x best on screens2, held out +0; kept 2.5
 PAIR_GAP = 2.5  # at most this many line heights apart,
+# swept 0.5x-1.5x on 64 screens (64 read it): screens2 flat 0.75x-1.5x (0.5x +1), held out screens flat 1x-1.5x (0.75x
+#   +11); 0.5x best on screens2, held out +11; kept (0.4, 2.5)
 PAIR_WIDTH = (0.4, 2.5)  # and widths this alike
 
 

@@ -12,12 +12,18 @@ import re
 from lluma_vision.evidence import ButtonScore, Evidence
 from lluma_vision.pixels.layout import ANNOTATION, NUMERIC, STAT, Block, sentence
 
-# evidence: named in 22af599 from inline values; readings identical on screens 43/43, screens2 21/21 (not re-measured
-#   one by one)
+# evidence: each knob on its own line (a bench/knobs.py sweep, or docs/knob_debt.md)
+# tried 0.5x and 1.5x on 64 screens (61 read it): screens2 flat 0.5x-1x (1.5x +17), held out screens flat 0.5x-1.5x;
+#   1.5x best on screens2, held out +0; kept 2
 MIN_LETTERS = 2  # a block with fewer letters is a mark or a number, not a label
+# swept 0.5x-1.5x on 64 screens (61 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 3
 SHORT_WORDS = 3  # a short label: at most this many words...
+# swept 0.5x-1.5x on 64 screens (61 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 24
 SHORT_CHARS = 24  # ...and characters, on at most two lines ("Career Profile", "Start Career!")
+# swept 0.5x-1.5x on 64 screens (61 read it): screens2 flat 1x only (0.5x +9, 1.25x -1), held out screens flat 1x only
+#   (0.5x +1, 1.25x -1); 0.5x best on screens2, held out +1; kept 3
 PARAGRAPH_LINES = 3  # a block of this many lines is a paragraph
+# swept 0.5x-1.5x on 64 screens (61 read it): screens2 flat 0.5x-1.5x, held out screens flat 0.5x-1.5x; kept 9
 LONG_WORDS = 9  # a text this long with no frame is prose (the longest labelled bare button has 6 words)
 
 
