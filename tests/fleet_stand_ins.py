@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -49,6 +50,16 @@ def checkpointed(run: Path) -> int:
         return int(json.loads(RunFolder.at(run).checkpoint.read_text())["turn"])
     except (OSError, ValueError, KeyError):
         return 0
+
+
+def await_turn(proc: subprocess.Popen[str], runs: list[Path], turn: int, within: float) -> int:
+    """Wait until every run folder has a checkpoint of `turn` (the fleet still running, within `within` seconds);
+    the least turn checkpointed then."""
+    deadline = time.monotonic() + within
+    while (least := min(checkpointed(r) for r in runs)) < turn:
+        assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read() if proc.stderr else ""
+        time.sleep(0.1)
+    return least
 
 
 def first_steps(fleet: Path) -> list[int]:

@@ -11,13 +11,12 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from fleet_stand_ins import checkpointed, first_steps, lluma, stand_ins
+from fleet_stand_ins import await_turn, first_steps, lluma, stand_ins
 from processes import all_gone
 
 from lluma_agent.runlog.turnlog import read_turns
@@ -60,11 +59,7 @@ def played(env: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> dic
                              "1", "--dir", str(fleet), "--json"], cwd=home, env=told, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 150
-        while checkpointed(fleet / "devices" / "sim-0") < KILL_AFTER_TURN:
-            assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read() if proc.stderr else ""
-            time.sleep(0.1)
-        killed_at = checkpointed(fleet / "devices" / "sim-0")
+        killed_at = await_turn(proc, [fleet / "devices" / "sim-0"], KILL_AFTER_TURN, within=150)
         os.kill(_workers(proc.pid)["sim-0"], signal.SIGKILL)
         out, err = proc.communicate(timeout=240)
     finally:
@@ -172,10 +167,7 @@ def test_a_gone_device_is_reported_and_ctrl_c_stops_every_device_cleanly(env: di
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
-        deadline = time.monotonic() + 120
-        while min(checkpointed(fleet / "devices" / s) for s in SERIALS) < 1:
-            assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read() if proc.stderr else ""
-            time.sleep(0.1)
+        await_turn(proc, [fleet / "devices" / s for s in SERIALS], 1, within=120)
         agents = _workers(proc.pid)
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=120)

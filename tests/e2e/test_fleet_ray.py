@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import IO, Any
 
 import pytest
-from fleet_stand_ins import checkpointed, first_steps, stand_ins
+from fleet_stand_ins import await_turn, first_steps, stand_ins
 
 from lluma_agent.runlog.turnlog import read_turns
 
@@ -66,11 +66,7 @@ def played(nodes: Nodes, tmp_path_factory: pytest.TempPathFactory) -> Iterator[d
                                  "--careers", "1", "--dir", str(fleet), "--ray", nodes.address, "--json"], cwd=home,
                                 env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
-            deadline = time.monotonic() + 150
-            while checkpointed(fleet / "devices" / "sim-1") < LOSE_NODE_AFTER_TURN:
-                assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read() if proc.stderr else ""
-                time.sleep(0.1)
-            lost_at = checkpointed(fleet / "devices" / "sim-1")
+            lost_at = await_turn(proc, [fleet / "devices" / "sim-1"], LOSE_NODE_AFTER_TURN, within=150)
             nodes.tell("remove")
             time.sleep(2)
             nodes.tell("add")
