@@ -53,6 +53,7 @@ from lluma_sim.game.state import CareerRecord as GameCareer
 from lluma_sim.game.state import GameState, Style
 from lluma_sim.gauge_audit import GaugeAgreement, GaugeAudit
 from lluma_sim.hazards import HazardsInjected
+from lluma_sim.phone_clock import PhoneClock
 from lluma_sim.sight_of_truth import seer
 from lluma_sim.taps import OffTarget
 from lluma_sim.truth_vision import TruthVision
@@ -201,7 +202,7 @@ def sim_environment(
     audit = GaugeAudit(game.truth)
     policy = policy or ScriptedPolicy(screen=seer(game.truth), on_rest_or_train=audit.on_call)
     secret = bytes.fromhex(state.api_secret) if state else None
-    clock = clock or Clock()
+    clock = clock or PhoneClock(game.idle)  # the agent's waits move the phone's clock, not the machine's
     with AdbServer() as adb, ApiServer(policy=policy, faults=faults, clock=clock, secret=secret) as api:
         adb.add_device(DEMO_SERIAL, game)
         env = {

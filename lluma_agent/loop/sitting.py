@@ -23,7 +23,11 @@ class Sitting:
         """Sleep up to `seconds`, cut short by a person's stop (Ctrl+C) or run.max_hours; returns the seconds slept."""
         started = self.clock.now()
         hours = self.max_hours
-        end = min(started + seconds, self.started + hours * 3600 if hours else float("inf"))
-        while not self.stop.requested and (left := end - self.clock.now()) > 0:
-            self.clock.sleep(min(left, 0.5))
+        left = min(seconds, self.started + hours * 3600 - started if hours else seconds)
+        # in steps of the asked seconds, not of what the clock says is left: a clock whose sleep moves a simulated
+        # phone (lluma_sim.phone_clock) then moves it by exactly the wait asked, whatever the machine's speed
+        while not self.stop.requested and left > 0:
+            step = min(left, 0.5)
+            self.clock.sleep(step)
+            left -= step
         return self.clock.now() - started

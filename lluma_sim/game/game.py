@@ -549,9 +549,24 @@ class SimGame:
         phone left idle lives no time: the same inputs give the same game however long it sits)."""
         self.state.clock_s += seconds
         self.state.tp_clock_s += seconds
+        tp = self.state.tp
         while self.state.tp_clock_s >= hz.TP_EVERY_S:
             self.state.tp_clock_s -= hz.TP_EVERY_S
             self.state.tp = min(MAX_TP, self.state.tp + 1) if self.state.tp < MAX_TP else self.state.tp
+        if self.state.tp != tp:
+            self.state.version += 1  # the TP counter is drawn: the next capture shows it
+
+    def idle(self, seconds: float) -> None:
+        """The phone sat idle `seconds` (a wait of the agent's on lluma_sim.phone_clock): the game's clock moves by
+        exactly that, so a maintenance ends and TP comes back as they would, and no die is rolled (a night's hazards
+        come after inputs)."""
+        if seconds < 0:
+            raise ValueError(f"a phone cannot sit idle {seconds} s")
+        with self._lock:
+            self._run(("idle", seconds))
+
+    def _act_idle(self, seconds: float) -> None:
+        self._clock(seconds)
 
     def _act_after_input(self) -> None:
         """After each input: an input's worth of the clock, then maybe one of a night's hazards (on the game's
@@ -580,6 +595,7 @@ ACTIONS: dict[str, Callable[..., None]] = {
     "frame": SimGame._act_frame,
     "after_input": SimGame._act_after_input,
     "hazard": SimGame._act_hazard,
+    "idle": SimGame._act_idle,
     "app_start": app.start,
     "app_stop": app.stop,
     "scroll": skills.scroll,
