@@ -574,6 +574,7 @@ def load_config(path: Path | str | None = None, env: Mapping[str, str] | None = 
     return cfg
 
 
+# a config.yaml is a few KB; past this it is not one and is refused with its size (a bound, not measured)
 MAX_FILE_BYTES = 1_000_000
 
 

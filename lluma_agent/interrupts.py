@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-_depth = 0
+_depth = 0  # state, not a knob: how deep in prompts the person is
 _pending = False
-_asking = 0
+_asking = 0  # state, not a knob: prompts open now
 
 
 @contextmanager

@@ -16,7 +16,7 @@ from typing import NoReturn
 
 from lluma_sim.game.calendar import MAX_CAREER_TURNS
 
-INTERNAL_EXIT = 1
+INTERNAL_EXIT = 1  # README's exit statuses: 1, a failure (an internal error among them)
 INTERRUPTED_EXIT = 130  # 128 + SIGINT, as a shell reports a command stopped by Ctrl+C
 
 

@@ -21,14 +21,12 @@ from lluma_agent.fleet.folder import FleetError, FleetFolder, FleetSpec, FleetSu
 from lluma_agent.fleet.local import LocalEngine
 from lluma_agent.fleet.supervisor import Engine, Supervisor
 from lluma_agent.fleet.view import LiveView
-from lluma_agent.loop.stop import StopKind, exit_status
+from lluma_agent.loop.stop import START_EXIT, StopKind, exit_status
 from lluma_agent.notify import Notifier
 from lluma_agent.runlog import figures
 from lluma_agent.runlog.runs import new_run_dir
 from lluma_cli.errors import OneLineParser, at_least_one, dollars, hours
 from lluma_cli.invoked import command
-
-START_EXIT = 2
 
 
 def serials(text: str) -> list[str]:

@@ -36,8 +36,8 @@ from lluma_agent.runlog.turnlog import TurnLog
 from lluma_cli.errors import one_line
 from lluma_cli.report.turnview import TurnView, as_text
 
-SCREEN_W = 38
-ACTION_W = 42
+SCREEN_W = 38  # the table's columns, 120 in all (a display choice)
+ACTION_W = 42  # as above
 
 
 def row(log: TurnLog) -> dict[str, Any]:

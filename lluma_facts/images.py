@@ -16,7 +16,7 @@ from PIL import Image, UnidentifiedImageError
 
 from lluma_facts.registry import ModelSpec
 
-IMAGE_PATCH_PX = 28
+IMAGE_PATCH_PX = 28  # one token a 28x28 patch (the vision documentation, as the module says)
 _MEDIA_TYPES = {"PNG": "image/png", "JPEG": "image/jpeg", "GIF": "image/gif", "WEBP": "image/webp"}
 
 

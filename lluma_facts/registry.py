@@ -15,9 +15,9 @@ from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
-CACHE_WRITE_5M_MULTIPLIER = 1.25
-CACHE_WRITE_1H_MULTIPLIER = 2.0
-CACHE_READ_MULTIPLIER = 0.1
+CACHE_WRITE_5M_MULTIPLIER = 1.25  # the pricing documentation: 5-minute cache writes 1.25x input, 1-hour 2x, reads 0.1x
+CACHE_WRITE_1H_MULTIPLIER = 2.0  # as above
+CACHE_READ_MULTIPLIER = 0.1  # as above
 SAMPLING_PARAMS = ("temperature", "top_p", "top_k")
 
 Effort = Literal["low", "medium", "high", "xhigh", "max"]

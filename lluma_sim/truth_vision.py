@@ -45,7 +45,7 @@ from lluma_vision.pipeline.reading import SUPPORT_CARD
 
 TAPPABLE = ("button", "tab", "choice", "icon")  # the OCR names icons by their glyph (lluma_vision.icons)
 ENERGY = "Energy"  # the caption the header draws left of the bar (lluma_sim.game.screens_career._header)
-MS_PER_S = 1000
+MS_PER_S = 1000  # a unit
 Bond = Literal["grey", "blue", "green", "orange", "MAX", "none"]  # lluma_vision.models.Support.bond
 BACKEND = "truth"  # VisionOutput.backend of its readings: a turn log says the OCR did not read them
 

@@ -42,8 +42,8 @@ DEFAULT_MODEL = "claude-haiku-4-5"
 
 MESSAGE_OVERHEAD_TOKENS = 4  # role marker and separators per message
 TOOL_USE_OVERHEAD_TOKENS = 8  # wrapper around a tool call (id, name tags)
-TOOL_RESULT_OVERHEAD_TOKENS = 6
-IMAGE_OVERHEAD_TOKENS = 3
+TOOL_RESULT_OVERHEAD_TOKENS = 6  # wrapper around a tool result (id tag); an estimate like the two above, not measured
+IMAGE_OVERHEAD_TOKENS = 3  # an image block's wrapper beyond its patches (lluma_facts.images); an estimate, not measured
 # The API's own tool-use system prompt, added whenever `tools` is set (documented for Claude 4.x models).
 TOOL_SYSTEM_PROMPT_TOKENS = {"auto": 346, "none": 346, "any": 313, "tool": 313}
 

@@ -20,7 +20,7 @@ from lluma_agent.config import ConfigError, DeviceConfig, variable_of
 ENV_HOST = "ANDROID_ADB_SERVER_HOST"
 ENV_PORT = "ANDROID_ADB_SERVER_PORT"
 DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 5037
+DEFAULT_PORT = 5037  # the adb server's own default port (adb's documentation)
 
 
 class AdbAddressError(ConfigError):

@@ -50,9 +50,9 @@ from lluma_vision.models import Box
 log = logging.getLogger(__name__)
 
 RECV_CHUNK = 4 * 1024 * 1024  # large recv()s: 4 KB reads make a 10 MB frame take ~1 s
-MAX_SIDE = 16384
+MAX_SIDE = 16384  # a raw header naming a longer side is not a frame (phones are under 4,000 px); a bound, not measured
 RAW_FORMATS = {1: "RGBX", 2: "RGBX", 5: "BGRX"}  # Android PixelFormat -> Pillow raw mode (4 bytes/pixel)
-KEYCODE_BACK = 4
+KEYCODE_BACK = 4  # Android's KeyEvent.KEYCODE_BACK (a definition, not measured)
 RECONNECT_MAX_WAIT_S = 5.0  # longest pause between reconnect attempts while a device is away
 _INPUTS = ("tap", "swipe", "back", "text")  # what a command that timed out may still have done
 SWIPE_STEPS = 4  # MOVE events of a held swipe

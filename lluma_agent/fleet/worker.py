@@ -15,7 +15,7 @@ from lluma_agent.fleet.agent import play
 from lluma_agent.fleet.folder import FleetFolder, Limits, Record
 from lluma_agent.loop.app import CtrlC
 
-GONE_EXIT = 3
+GONE_EXIT = 3  # the worker tells its supervisor its device is gone (not restarted); a definition, not measured
 
 
 def work(argv: list[str]) -> int:

@@ -41,6 +41,7 @@ class StopFlag:
         self.requested = True
 
 
+# exit statuses as README says them (definitions): 0 ended as asked, 1 failed, 3 stuck, 4 no progress
 OK_EXIT = 0
 FAILED_EXIT = 1
 STUCK_EXIT = 3

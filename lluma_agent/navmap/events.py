@@ -26,7 +26,7 @@ from lluma_agent.navmap.jsonfile import Kind
 from lluma_agent.navmap.shared import Journaled
 from lluma_vision.models import VisionOutput
 
-EVENTS_VERSION = 1
+EVENTS_VERSION = 1  # the event book's file format (a definition, not measured)
 SUFFIX = ".events.json"
 STATS = ("Speed", "Stamina", "Power", "Guts", "Wit")
 SKILL_POINTS = ("Skill Pts", "Skill Points")

@@ -29,7 +29,7 @@ from pydantic import BaseModel, Field
 
 from lluma_agent.navmap.shared import Journaled
 
-MAP_VERSION = 1
+MAP_VERSION = 1  # the map file's format (a definition, not measured)
 MIN_USES = 1  # every step of a walk is checked: an edge seen once is worth trying (a fluke stops the walk)
 MIN_RATE = 0.8  # of the times its action was taken on its screen, the share that led to its screen
 RECENT = 12  # actions remembered per screen: routine looks at the last few

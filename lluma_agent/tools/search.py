@@ -11,8 +11,8 @@ from pydantic import Field
 from lluma_agent.runlog.index import SearchError
 from lluma_agent.tools.toolkit import Args, Outcome, Tool, ToolContext, ToolFailed
 
-SNIPPET_CHARS = 90
-SCREEN_CHARS = 40
+SNIPPET_CHARS = 90  # a hit's text as the model sees it: one line (a display choice, not measured)
+SCREEN_CHARS = 40  # a hit's screen name (a display choice, not measured)
 
 
 class SearchArgs(Args):

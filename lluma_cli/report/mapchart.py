@@ -29,10 +29,10 @@ RING_STEP = 90.0  # the vertical gap between rings (its horizontal gap, x ASPECT
 GAP = 20.0  # between neighbouring boxes on a ring
 SLIDE = 0.02  # radians a box slides round its ring at a time to clear its neighbour
 RING_GROW = 15.0  # a ring too short for its boxes moves out by this much at a time
-MARGIN = 30.0
+MARGIN = 30.0  # the chart's border, px (a display choice)
 LABEL_OFF = 6.0  # an arrow's name, this far beside its bow
 LABEL_SIDE = 0.3  # a bow pointing further sideways than this puts the name's start (or end) at the arrow
-TITLE_H = 28.0
+TITLE_H = 28.0  # the title's band, px (a display choice)
 
 
 def tree(m: ScreenMap, shown: list[str]) -> tuple[list[str], dict[str, str]]:

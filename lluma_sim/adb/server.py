@@ -43,7 +43,7 @@ log = logging.getLogger(__name__)
 
 ADB_SERVER_VERSION = 41  # what adb 1.0.41 and adbutils expect; anything else makes them take old paths
 FEATURES = "shell_v2,cmd"  # only what is implemented: advertising stat_v2 would make `adb pull` send STA2
-DEFAULT_TCP_PORT = 5555
+DEFAULT_TCP_PORT = 5555  # adbd's port after `adb tcpip` (adb's documentation)
 _SERIAL_CMD = re.compile(r"^(?P<serial>.+?):(?P<cmd>get-state|get-serialno|get-devpath|features|wait-for-[a-z-]+)$")
 
 GameFactory = Callable[[str, int], Game]  # (serial, index) -> game

@@ -23,9 +23,9 @@ from lluma_sim.adb.device import LAUNCHER, LAUNCHER_ACTIVITY, SYSTEM_PACKAGES, G
 log = logging.getLogger(__name__)
 
 TOUCH_SLOP_PX = 16  # a DOWN..UP that moved less than this is a tap, as on Android
-MAX_SLEEP_S = 10.0
-COLORSPACE_SRGB = 1
-PIXEL_FORMAT_RGBA_8888 = 1
+MAX_SLEEP_S = 10.0  # `sleep N` in the simulated shell, capped so a script cannot hang a test (not measured)
+COLORSPACE_SRGB = 1  # Android's screencap header values (AOSP screencap.cpp; definitions)
+PIXEL_FORMAT_RGBA_8888 = 1  # PixelFormat RGBA_8888 (AOSP; a definition)
 
 
 @dataclass
@@ -265,7 +265,7 @@ def _dumpsys(dev: SimDevice, args: list[str]) -> ShellResult:
 
 # ---- the game as an app: am, monkey, pm, pidof ---------------------------------------------------
 
-LAUNCHER_TASK = 2
+LAUNCHER_TASK = 2  # the launcher's task id in `dumpsys activity` output, as on an emulator (a definition)
 
 
 def _hex(n: int, salt: int) -> str:

@@ -15,7 +15,7 @@ import time
 from lluma_sim.adb.device import SimDevice
 from lluma_sim.adb.wire import ProtocolError, recv_exact
 
-SYNC_DATA_MAX = 64 * 1024
+SYNC_DATA_MAX = 64 * 1024  # adb's SYNC_DATA_MAX: the largest DATA chunk of `adb push` (AOSP adb/file_sync_protocol.h)
 # What the simulated device stores in all (its files live in memory): a push beyond it is answered as a full
 # device answers ("No space left on device"), its bytes read and dropped as they come, never held.
 DEVICE_STORAGE = 64 * 1024 * 1024

@@ -36,7 +36,7 @@ from lluma_facts.clock import Clock
 from lluma_facts.request import content_blocks, strip_cache_control, system_blocks
 from lluma_sim.api.tokens import RequestCount, count_request
 
-LOOKBACK_BLOCKS = 20
+LOOKBACK_BLOCKS = 20  # a breakpoint reads a cache entry at most 20 blocks back (the prompt caching documentation)
 TTL_SECONDS = {"5m": 300.0, "1h": 3600.0}
 
 

@@ -25,7 +25,7 @@ from lluma_sim.api.errors import ApiError, invalid
 
 BINDING_BETA = "thinking-binding-controls-2026-08-01"
 BOUND_ERROR = "Invalid `signature` in `thinking` block. The block is bound to a different conversation"
-MAC_BYTES = 16
+MAC_BYTES = 16  # the stand-in's signature MAC length (its own format, not the API's)
 
 
 def prefix_digest(

@@ -19,9 +19,10 @@ from lluma_sim.api.errors import ApiError, invalid
 
 CURRENT_API_VERSION = "2026-10-21"
 SAMPLING_REMOVED_IN = "2026-10-21"  # API versions from this date reject temperature/top_p/top_k
-MAX_BREAKPOINTS = 4
+MAX_BREAKPOINTS = 4  # at most 4 cache_control blocks a request (the prompt caching documentation)
+# the stand-in's bound on one image (the vision documentation names 8000 px a side and a 32 MB request; not measured)
 MAX_IMAGE_BASE64_BYTES = 10 * 1024 * 1024
-MAX_IMAGE_SIDE_PX = 8000
+MAX_IMAGE_SIDE_PX = 8000  # the vision documentation: an image over 8000 px a side is refused
 IMAGE_MEDIA_TYPES = ("image/jpeg", "image/png", "image/gif", "image/webp")
 _TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from functools import cache
 
-REAL_TURNS = 78
-DATED_TURNS = 72
+REAL_TURNS = 78  # NUMBERS §0: 78 turns, 72 of them dated (24 a year), then the finale's 6
+DATED_TURNS = 72  # NUMBERS §0, as above
 YEARS = ("Junior", "Classic", "Senior")
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 DEBUT_TURN = 12  # Junior Late Jun: the debut race (FACTS)

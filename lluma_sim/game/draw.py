@@ -18,8 +18,9 @@ from lluma_vision.models import Box
 
 RGB = tuple[int, int, int]
 
+# the painters' colours: display choices (not measured)
 INK: RGB = (62, 44, 32)  # dark brown text, like the game's
-INK_SOFT: RGB = (110, 92, 80)
+INK_SOFT: RGB = (110, 92, 80)  # the painters' colours below: display choices, not measured
 GREEN: RGB = (160, 218, 92)
 GREEN_EDGE: RGB = (96, 158, 44)
 WHITE: RGB = (255, 255, 255)

@@ -13,7 +13,7 @@ from typing import Protocol
 from lluma_sim.game.state import Action, CareerData, DialogState, GameState
 
 CAREER_TP = 30  # a career costs 30 TP of 100 (FACTS)
-MAX_TP = 100
+MAX_TP = 100  # FACTS: 30 TP of 100
 
 
 class Play(Protocol):

@@ -121,8 +121,8 @@ CAMP_REST = (40, 1)  # a summer camp's Rest & Recreation: energy, mood (guarante
 
 # --- §0 the skeleton ------------------------------------------------------------------------------------------
 
-START_SKILL_POINTS = 120
-MAX_ENERGY = 100
+START_SKILL_POINTS = 120  # §0 (UmaAi newGame): 120 skill points and 100 energy at the start
+MAX_ENERGY = 100  # §0, as above
 # §0 [DISAGREE: 1200 in one GLBOT version, 1400 in another]: the screens print "/1200" (FACTS), so 1200
 STAT_CAP = 1200
 

@@ -16,7 +16,7 @@ from lluma_sim.game.state import CareerData, GameState, RaceResult
 from lluma_sim.game.truth import TruthScrollbar
 from lluma_vision.models import Box
 
-FAIL_RED = (176, 40, 40)
+FAIL_RED = (176, 40, 40)  # the failure line's red (a display choice, not measured)
 # the "!" hint badge's pink, as the bots read the real one (Umaplay's hint detector: HSB about 339 deg, 71%, 100%)
 HINT_PINK = (255, 74, 137)
 # a MAX bond plate's letters stand out over the bar, as the real plate's (about twice the bar's height on
@@ -138,6 +138,7 @@ def draw_hub(p: Painter, g: GameState) -> None:
     p.hamburger(p.box(0.86, 0.965 - 0.1 * p.w / p.h, 0.96, 0.965), ("menu",))
 
 
+# stat icons' colours (a display choice, not measured)
 STAT_COLORS = ((90, 160, 230), (230, 120, 90), (230, 170, 60), (220, 110, 170), (110, 190, 120))
 
 
