@@ -6,6 +6,7 @@ import os
 import shutil
 import socket
 import subprocess
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,6 +21,18 @@ os.environ["ADBUTILS_ADB_PATH"] = "/bin/false"
 if os.environ.get("PYTEST_XDIST_WORKER"):
     os.environ.setdefault("LLUMA_OCR_THREADS", "1")
 
+
+def pytest_configure(config: pytest.Config) -> None:
+    """One folder of OCR reads for the session (lluma_vision/pixels/kept_on_disk.py), made by the controller before
+    its workers start, so they and every `lluma` process they run share it: the careers of many modules pass the
+    same home, setup and hub screens, and a frame detected or a line recognised once is not read again. The reading
+    is the same with it (tests/vision/test_ocr_recognised.py). A folder set outside (LLUMA_OCR_CACHE) is kept."""
+    if os.environ.get("PYTEST_XDIST_WORKER") or os.environ.get(CACHE_ENV):
+        return
+    folder = tempfile.mkdtemp(prefix="lluma-ocr-")
+    os.environ[CACHE_ENV] = folder
+    config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
+
 # Property tests draw the same examples on every run (a CI result does not depend on luck);
 # HYPOTHESIS_PROFILE=explore draws fresh ones, to hunt for new failures.
 settings.register_profile("repeatable", derandomize=True)
@@ -29,6 +42,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 from lluma_agent.config import DeviceConfig  # noqa: E402
 from lluma_agent.device.android import Device  # noqa: E402
 from lluma_sim.adb.server import AdbServer  # noqa: E402
+from lluma_vision.pixels.kept_on_disk import CACHE_ENV  # noqa: E402
 
 SERIAL = "sim-0"
 

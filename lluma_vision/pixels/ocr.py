@@ -17,6 +17,7 @@ import hashlib
 import re
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -27,6 +28,7 @@ from PIL import Image
 from lluma_vision.config import ocr_threads
 from lluma_vision.geometry import Boxed, HasBox, Rect
 from lluma_vision.models import Box
+from lluma_vision.pixels import kept_on_disk
 
 _ENGINE = None
 _ENGINE_KEY: int | None = None
@@ -208,10 +210,15 @@ def read_lines(work: Work, det_limit: int = 960, min_conf: float = 0.5, threads:
     det_img = small if det_scale == 1.0 else cv2.resize(small, None, fx=det_scale, fy=det_scale,
                                                          interpolation=cv2.INTER_AREA)
     with _LOCK:  # one frame at a time through the shared sessions
-        boxes, _ = engine.text_det(det_img)
-        if boxes is None or len(boxes) == 0:
+        key = digest(det_img, "det|")
+        found = _DETECTED.get(key)
+        if found is None:
+            det, _ = engine.text_det(det_img)
+            found = _DETECTED.put(key, [] if det is None else np.asarray(det, dtype=np.float32).tolist())
+        if not found:
             return []
-        boxes = [(b / det_scale).astype(np.float32) for b in engine.sorted_boxes(boxes)]
+        detected = np.array(found, dtype=np.float32)  # float32 as the detector gave them: exact through the JSON
+        boxes = [(b / det_scale).astype(np.float32) for b in engine.sorted_boxes(detected)]
         if work.original is not None:
             src = np.ascontiguousarray(work.original[:, :, ::-1])
             crops = engine.get_crop_img_list(src, [(b / work.scale).astype(np.float32) for b in boxes])
@@ -244,9 +251,12 @@ READS_KEPT = 8192
 
 
 class Kept(Generic[V]):
-    """Reads by their crop's digest (`digest`): the last READS_KEPT used, the least recently used let go first."""
+    """Reads by their crop's digest (`digest`): the last READS_KEPT used, the least recently used let go first; and,
+    when LLUMA_OCR_CACHE names a folder, what any process sharing it read (`kept_on_disk`; `kind` names the
+    entries there, `decode` turns an entry's JSON back into a read)."""
 
-    def __init__(self) -> None:
+    def __init__(self, kind: str, decode: Callable[[Any], V]) -> None:
+        self.kind, self.decode = kind, decode
         self._reads: OrderedDict[bytes, V] = OrderedDict()
 
     def __len__(self) -> int:
@@ -256,9 +266,20 @@ class Kept(Generic[V]):
         read = self._reads.get(key)
         if read is not None:
             self._reads.move_to_end(key)
-        return read
+            return read
+        found = kept_on_disk.load(self.kind, key)
+        if found is None:
+            return None
+        try:
+            return self._keep(key, self.decode(found))
+        except (TypeError, ValueError, IndexError):
+            return None  # an entry of another shape: read again
 
     def put(self, key: bytes, read: V) -> V:
+        kept_on_disk.store(self.kind, key, read)
+        return self._keep(key, read)
+
+    def _keep(self, key: bytes, read: V) -> V:
         self._reads[key] = read
         while len(self._reads) > READS_KEPT:
             self._reads.popitem(last=False)
@@ -268,8 +289,23 @@ class Kept(Generic[V]):
         self._reads.clear()
 
 
-_READS: Kept[Recognised] = Kept()  # what the recogniser read (`recognised`)
-_REREADS: Kept[Chars] = Kept()  # a masked re-read (`recognise`: the mask and width in the digest)
+def _recognised(v: Any) -> Recognised:
+    text, conf, scores = v
+    return str(text), float(conf), tuple(float(p) for p in scores)
+
+
+def _chars(v: Any) -> Chars:
+    return [(str(c), float(p)) for c, p in v]
+
+
+def _boxes(v: Any) -> list[list[list[float]]]:
+    return [[[float(x), float(y)] for x, y in box] for box in v]
+
+
+# the version of the OCR's models in the kinds: a folder kept across an upgrade reads nothing of the old models
+_READS: Kept[Recognised] = Kept("rec-1.4", _recognised)  # what the recogniser read (`recognised`)
+_REREADS: Kept[Chars] = Kept("reread-1.4", _chars)  # a masked re-read (`recognise`: the mask and width in the digest)
+_DETECTED: Kept[list[list[list[float]]]] = Kept("det-1.4", _boxes)  # a working image's text boxes (`read_lines`)
 
 
 def digest(crop: np.ndarray, how: str = "") -> bytes:
@@ -296,10 +332,12 @@ def recognised(engine: Any, crops: list[np.ndarray]) -> list[Recognised]:
 
 
 def forget_reads() -> None:
-    """Let go of every crop read or re-read before: the next frame is recognised whole (bench/vision's cold time)."""
+    """Let go of every crop read or re-read and every frame detected before: the next frame is read whole
+    (bench/vision's cold time; a folder named by LLUMA_OCR_CACHE still serves)."""
     with _LOCK:
         _READS.clear()
         _REREADS.clear()
+        _DETECTED.clear()
 
 
 def recognise(crops: list[np.ndarray], allowed: str | None = None,

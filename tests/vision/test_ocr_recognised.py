@@ -12,7 +12,7 @@ from PIL import Image, ImageDraw, ImageFont
 from lluma_sim.game.game import SimGame
 from lluma_vision.config import VisionConfig
 from lluma_vision.pipeline import Vision
-from lluma_vision.pixels import ocr
+from lluma_vision.pixels import kept_on_disk, ocr
 
 pytestmark = pytest.mark.ocr
 
@@ -44,7 +44,8 @@ class Counted:
 def engine(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     eng = ocr.get_engine()
     monkeypatch.setattr(eng, "text_rec", Counted(eng.text_rec))
-    monkeypatch.setattr(ocr, "_READS", type(ocr._READS)())  # this test's reads only
+    monkeypatch.delenv(kept_on_disk.CACHE_ENV, raising=False)  # this process's reads only (the suite shares a folder)
+    monkeypatch.setattr(ocr, "_READS", ocr.Kept("rec-test", ocr._recognised))  # this test's reads only
     yield eng
 
 
@@ -95,3 +96,35 @@ def test_a_masked_re_read_is_kept_apart_from_a_full_one_and_callers_get_their_ow
     assert "".join(c for c, _ in digits).isdigit() and "Speed" in "".join(c for c, _ in full)
     full.clear()  # the caller's list: what is kept is not touched
     assert ocr.recognise([line])[0] and ocr.recognise([line], ocr.NUMBER_CHARS, ocr.DIGITS_RATIO)[0] == digits
+
+
+def test_another_process_sharing_the_folder_reads_nothing_again_and_reads_the_same(
+        engine: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    """LLUMA_OCR_CACHE: what one process detected and recognised, another (here: its reads forgotten) takes from the
+    folder; the reading is the same to the last field."""
+    monkeypatch.setenv(kept_on_disk.CACHE_ENV, str(tmp_path))
+    detected: list[int] = []
+    real_det = engine.text_det
+    monkeypatch.setattr(engine, "text_det", lambda img: detected.append(1) or real_det(img))
+    frame = SimGame(seed=5).capture()
+    first = Vision(VisionConfig(backend="ocr", cache_size=0)).analyze(frame)
+    crops, frames = engine.text_rec.crops, len(detected)
+    ocr.forget_reads()  # a new process: nothing read in memory
+    again = Vision(VisionConfig(backend="ocr", cache_size=0)).analyze(frame)
+    assert crops > 0 and frames > 0 and (engine.text_rec.crops, len(detected)) == (crops, frames)
+    assert first.model_dump(exclude={"elapsed_ms"}) == again.model_dump(exclude={"elapsed_ms"})
+
+
+def test_a_damaged_entry_is_read_again_and_an_unwritable_folder_ends_no_read(
+        engine: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    monkeypatch.setenv(kept_on_disk.CACHE_ENV, str(tmp_path))
+    first = ocr.recognised(engine, [SHORT])
+    for entry in (tmp_path / "rec-test").iterdir():
+        entry.write_text("{half an entr", encoding="utf-8")
+    ocr._READS.clear()
+    assert ocr.recognised(engine, [SHORT]) == first and engine.text_rec.crops == 2
+    blocked = tmp_path / "a file, not a folder"
+    blocked.write_text("", encoding="utf-8")
+    monkeypatch.setenv(kept_on_disk.CACHE_ENV, str(blocked))
+    ocr._READS.clear()
+    assert ocr.recognised(engine, [SHORT]) == first and engine.text_rec.crops == 3
