@@ -1,0 +1,52 @@
+"""The stand-in buys skills as a careful player would, from the request alone: on the skill list it marks, with one
+plan, the "+" plates the points it reads reach, a hint's discount first (a skill's rating is fixed, NUMBERS §7);
+rows it cannot afford are left; with nothing worth marking in view it scrolls for more."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from lluma_agent.tools.registry import tool_definitions
+from lluma_sim.api import skill_read
+from lluma_sim.api.policy import ScriptedPolicy
+
+PLANS = {"name": "runPlan", "description": "Run a procedure by its name.",  # offered with plans on (as shipped)
+         "input_schema": {"type": "object", "properties": {"name": {"type": "string"}, "args": {"type": "object"}},
+                          "required": ["name"]}}
+
+
+def skill_list(points: int, scroll_down: bool = True) -> dict[str, Any]:
+    """The Learn list as the compact reading gives it (the simulator's hard style, read by the truth reader): four
+    rows, the third with a hint at 30% off, the fourth too dear for the points."""
+    costs = {"Corner Adept": 90, "Straightaway Adept": 110, "Slick Surge": 126, "Late Charge": 400}
+    buttons = []
+    for k, (name, cost) in enumerate(costs.items(), start=1):
+        tag = "" if k == 1 else f"#{k}"
+        buttons += [{"name": f"-{tag}", "meta": f"disabled, {name}"},
+                    {"name": f"+{tag}", "meta": str(cost) + (", disabled" if cost > points else "")}]
+    rows = [f"{name} | - | {cost} | + | A skill." + (" | Hint Lvl 3 | 30% OFF!" if name == "Slick Surge" else "")
+            for name, cost in costs.items()]
+    return {"buttons": [*buttons, {"name": "Confirm", "meta": "disabled"}, {"name": "Reset"}, {"name": "Back"}],
+            "texts": ["Learn", "Skill Points", str(points)], "values": {"Skill Points": str(points)},
+            "rows": rows, "scroll": {"up": False, "down": scroll_down}}
+
+
+def reply_to(vision: dict[str, Any], plans: bool = True) -> tuple[str, dict[str, Any]]:
+    request = {"tools": [*tool_definitions(), *([PLANS] if plans else [])], "messages": [{"role": "user", "content": f"<vision>{json.dumps(vision)}</vision>"}]}
+    content = ScriptedPolicy(memory_every=1000).respond(request).content
+    use = next(b for b in content if b["type"] == "tool_use" and not b["name"].endswith("MemoryFile"))
+    return use["name"], use["input"]
+
+
+def test_the_hinted_row_comes_first_and_only_what_the_points_reach_is_marked() -> None:
+    assert skill_read.points(skill_list(240)) == 240
+    assert skill_read.picks(skill_list(240)) == ["+#3", "+"]  # 126 at 30% off, then the cheapest: 216 of 240
+    assert skill_read.picks(skill_list(1000)) == ["+#3", "+", "+#2", "+#4"]
+    assert skill_read.picks(skill_list(80)) == []
+
+
+def test_one_plan_marks_them_all_and_a_list_with_nothing_to_afford_scrolls_on() -> None:
+    assert reply_to(skill_list(240)) == ("runPlan", {"name": "skills", "args": {"skills": ["+#3", "+"]}})
+    assert reply_to(skill_list(80))[0] == "scrollDown"
+    assert reply_to(skill_list(240), plans=False) == ("pressButton", {"name": "+#3"})  # without plans: one by one
