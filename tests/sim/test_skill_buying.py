@@ -33,7 +33,8 @@ def skill_list(points: int, scroll_down: bool = True) -> dict[str, Any]:
 
 
 def reply_to(vision: dict[str, Any], plans: bool = True) -> tuple[str, dict[str, Any]]:
-    request = {"tools": [*tool_definitions(), *([PLANS] if plans else [])], "messages": [{"role": "user", "content": f"<vision>{json.dumps(vision)}</vision>"}]}
+    request = {"tools": [*tool_definitions(), *([PLANS] if plans else [])],
+               "messages": [{"role": "user", "content": f"<vision>{json.dumps(vision)}</vision>"}]}
     content = ScriptedPolicy(memory_every=1000).respond(request).content
     use = next(b for b in content if b["type"] == "tool_use" and not b["name"].endswith("MemoryFile"))
     return use["name"], use["input"]
