@@ -494,9 +494,10 @@ class ScriptedPolicy:
 
     def _skills(self, turn: Turn, v: dict[str, Any], names: set[str]) -> list[Action]:
         """The Learn list: the "+" plates worth marking on this screen (skill_read.picks: hints' discounts first,
-        as many as the points reach) marked by one plan (runPlan skills: each marked, then Confirm), else the first
-        by hand; then its "Learn"; a scroll for rows below when none here is worth marking; back to the hub after a
-        few turns here (counted in the history since the hub)."""
+        as many as the points reach) marked by one plan (runPlan skills), else the first by hand; with none here, a
+        scroll for rows below while every row in view is marked or owned (a row the points do not reach says they
+        ran out: skill_read.short), else Confirm and its "Learn" for all marked; back to the hub after a few turns
+        here (counted in the history since the hub)."""
         stay = 1 + sum(s.seen == SEEN_SKILLS for s in turn.since_hub())
         out: list[Action] = []
         picks = skill_read.picks(v)
@@ -507,10 +508,10 @@ class ScriptedPolicy:
             return [press("Learn"), press("Cancel")]
         if picks and stay <= SKILLS_STAY - 2:  # every skill worth it the points reach, then Confirm and its Learn
             out += [("runPlan", args_key({"name": "skills", "args": {"skills": picks}})), press(picks[0])]
+        elif (v.get("scroll") or {}).get("down") and not skill_read.short(v) and stay <= SKILLS_STAY - 2:
+            out.append(("scrollDown", ()))
         if "Confirm" in names:
             out.append(press("Confirm"))
-        if (v.get("scroll") or {}).get("down") and not picks:
-            out.append(("scrollDown", ()))
         return [*out, *home, ("back", ())]
 
     def _goto(self, turn: Turn, places: tuple[str, ...]) -> Action | None:

@@ -58,6 +58,19 @@ def rows(v: dict[str, Any]) -> list[SkillRow]:
     return out
 
 
+def short(v: dict[str, Any]) -> bool:
+    """A row in view the points left do not reach: its "+" greyed, the row not marked (its "-" greyed too; the plain
+    style's "Learn" plate greyed, a marked row's says "Added"). A careful player takes that as the points run out."""
+    buttons = [b for b in v.get("buttons") or [] if isinstance(b, dict)]
+    minus = [b for b in buttons if str(b.get("name", "")).split("#")[0].strip() == "-"]
+    plates = [b for b in buttons if is_plus(str(b.get("name", "")))]
+    for k, plate in enumerate(plates):
+        marked = k < len(minus) and "disabled" not in str(minus[k].get("meta") or "").lower()
+        if "disabled" in str(plate.get("meta") or "").lower() and not marked:
+            return True
+    return False
+
+
 def picks(v: dict[str, Any]) -> list[str]:
     """The "+" plates to mark on this screen: the most rating a point first (hints' discounts), then the cheaper,
     as many as the points reach (all enabled ones when the points are not read: the game greys what they do not)."""

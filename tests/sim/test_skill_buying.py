@@ -1,6 +1,7 @@
 """The stand-in buys skills as a careful player would, from the request alone: on the skill list it marks, with one
 plan, the "+" plates the points it reads reach, a hint's discount first (a skill's rating is fixed, NUMBERS §7);
-rows it cannot afford are left; with nothing worth marking in view it scrolls for more."""
+rows it cannot afford are left; with nothing left to mark in view it scrolls for more while every row in view is
+marked or owned, else confirms what it marked."""
 
 from __future__ import annotations
 
@@ -16,18 +17,20 @@ PLANS = {"name": "runPlan", "description": "Run a procedure by its name.",  # of
                           "required": ["name"]}}
 
 
-def skill_list(points: int, scroll_down: bool = True) -> dict[str, Any]:
+def skill_list(points: int, scroll_down: bool = True, marked: tuple[str, ...] = (),
+               costs: dict[str, int] | None = None) -> dict[str, Any]:
     """The Learn list as the compact reading gives it (the simulator's hard style, read by the truth reader): four
-    rows, the third with a hint at 30% off, the fourth too dear for the points."""
-    costs = {"Corner Adept": 90, "Straightaway Adept": 110, "Slick Surge": 126, "Late Charge": 400}
+    rows, the third with a hint at 30% off, the fourth too dear for the points; `marked` rows' "-" lit, "+" greyed."""
+    costs = costs or {"Corner Adept": 90, "Straightaway Adept": 110, "Slick Surge": 126, "Late Charge": 400}
     buttons = []
     for k, (name, cost) in enumerate(costs.items(), start=1):
         tag = "" if k == 1 else f"#{k}"
-        buttons += [{"name": f"-{tag}", "meta": f"disabled, {name}"},
-                    {"name": f"+{tag}", "meta": str(cost) + (", disabled" if cost > points else "")}]
+        buttons += [{"name": f"-{tag}", "meta": name if name in marked else f"disabled, {name}"},
+                    {"name": f"+{tag}", "meta": str(cost) + (", disabled" if cost > points or name in marked else "")}]
     rows = [f"{name} | - | {cost} | + | A skill." + (" | Hint Lvl 3 | 30% OFF!" if name == "Slick Surge" else "")
             for name, cost in costs.items()]
-    return {"buttons": [*buttons, {"name": "Confirm", "meta": "disabled"}, {"name": "Reset"}, {"name": "Back"}],
+    confirm = {"name": "Confirm", **({} if marked else {"meta": "disabled"})}
+    return {"buttons": [*buttons, confirm, {"name": "Reset"}, {"name": "Back"}],
             "texts": ["Learn", "Skill Points", str(points)], "values": {"Skill Points": str(points)},
             "rows": rows, "scroll": {"up": False, "down": scroll_down}}
 
@@ -49,5 +52,10 @@ def test_the_hinted_row_comes_first_and_only_what_the_points_reach_is_marked() -
 
 def test_one_plan_marks_them_all_and_a_list_with_nothing_to_afford_scrolls_on() -> None:
     assert reply_to(skill_list(240)) == ("runPlan", {"name": "skills", "args": {"skills": ["+#3", "+"]}})
-    assert reply_to(skill_list(80))[0] == "scrollDown"
+    assert reply_to(skill_list(80))[0] == "back"  # no row in view it can afford: the points ran out
+    every = skill_list(0, marked=("Corner Adept", "Straightaway Adept"),
+                       costs={"Corner Adept": 90, "Straightaway Adept": 110})
+    assert reply_to(every)[0] == "scrollDown"  # all in view marked: more may be below
+    marked = skill_list(14, marked=("Corner Adept", "Straightaway Adept", "Slick Surge"))
+    assert skill_read.short(marked) and reply_to(marked) == ("pressButton", {"name": "Confirm"})
     assert reply_to(skill_list(240), plans=False) == ("pressButton", {"name": "+#3"})  # without plans: one by one
