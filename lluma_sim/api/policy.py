@@ -392,6 +392,8 @@ class ScriptedPolicy:
             return self._hub(turn, names, texts, power, v.get("mood"), now, career_now(v, texts)) + every, seen
         if sum(n in names for n in STATS) >= 3:
             first = self._hub_first(turn, v, texts, power)  # opened from the hub: what the hub would have chosen
+            if turn.offered is None and _closing(turn, SKILLS, career_now(v, texts)):
+                first = [("back", ())]  # landed here (a resume): the career's last skill trip first, from the hub
             return first + self._training(turn, v, names, power, texts) + [("back", ())], (
                 f"{SEEN_TRAINING}, energy {pct(power)}" + (f", the hub's choice first: {_describe(first[0])}"
                                                            if first else ""))

@@ -59,3 +59,14 @@ def test_one_plan_marks_them_all_and_a_list_with_nothing_to_afford_scrolls_on() 
     marked = skill_list(14, marked=("Corner Adept", "Straightaway Adept", "Slick Surge"))
     assert skill_read.short(marked) and reply_to(marked) == ("pressButton", {"name": "Confirm"})
     assert reply_to(skill_list(240), plans=False) == ("pressButton", {"name": "+#3"})  # without plans: one by one
+
+
+def test_on_the_turn_before_the_final_the_training_screen_goes_back_for_the_last_skill_trip() -> None:
+    """Landed on the training screen (a resume) on the career's last turn before the Final: back to the hub first,
+    for the skill list (points left at the end add nothing); on an earlier turn it trains there."""
+    def training(turn: int) -> dict[str, Any]:
+        return {"buttons": [{"name": n} for n in ("Speed", "Stamina", "Power", "Guts", "Wit", "Back")],
+                "texts": ["Training"], "values": {"Turn": f"{turn}/78"}, "gauges": {"Energy": 0.9},
+                "selected": "Speed"}
+    assert reply_to(training(77))[0] == "back"
+    assert reply_to(training(60))[1]["name"] in ("Speed", "Stamina", "Power", "Guts", "Wit")  # a training, there
