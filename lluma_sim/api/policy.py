@@ -372,6 +372,8 @@ class ScriptedPolicy:
             return [*hit[0], *every], hit[1]
         if "Race" in names and "Back" in names:  # before the choices: a row "Tenno Sho (Spring)" reads like one
             return [press("Race"), *every], "the race list"
+        if ("Learn" in names and "Cancel" in names) or "Reset" in names:  # before the choices: a skill row read as a
+            return self._skills(turn, v, names), SEEN_SKILLS  # button ("Front Runner Corners") reads like one
         if offered := [n for n in enabled if is_choice(n)]:
             ranked = sorted(offered, key=lambda c: -choice_score(c, power))
             return [*(press(c) for c in ranked), ("advanceDialogue", ())], f"an event offers {len(offered)} choices"
@@ -397,8 +399,6 @@ class ScriptedPolicy:
             return first + self._training(turn, v, names, power, texts) + [("back", ())], (
                 f"{SEEN_TRAINING}, energy {pct(power)}" + (f", the hub's choice first: {_describe(first[0])}"
                                                            if first else ""))
-        if ("Learn" in names and "Cancel" in names) or "Reset" in names:
-            return self._skills(turn, v, names), SEEN_SKILLS
         menu = v.get("menu") or {}
         if "Home" in names and menu.get("selected") not in (None, "Home"):
             return [press("Home"), *every], f"the {menu.get('selected')} tab, not Home"

@@ -70,3 +70,16 @@ def test_on_the_turn_before_the_final_the_training_screen_goes_back_for_the_last
                 "selected": "Speed"}
     assert reply_to(training(77))[0] == "back"
     assert reply_to(training(60))[1]["name"] in ("Speed", "Stamina", "Power", "Guts", "Wit")  # a training, there
+
+
+def test_a_list_whose_rows_read_as_buttons_is_the_skill_list_not_an_event() -> None:
+    """The OCR's reading of the hard list on seed 11 (turn 135 of the players bench): no "+" found, each row a
+    button named by its skill ("Front Runner Corners" reads like an event's choice); it is the skill list: nothing
+    to mark in view, so the player scrolls for rows below rather than "choosing" a row."""
+    names = ["Straightaway Adept", "Updrafters", "Corner Adept", "Pace Keeper", "Slick Surge", "Front Runner Corners"]
+    seen = {"buttons": [{"name": "Reset"}, {"name": "Back"}, {"name": "Confirm", "meta": "disabled"},
+                        *({"name": n} for n in names)],
+            "texts": ["Learn", "Energy", "90", "99", "180", "160", "105", "80"], "scroll": {"up": False, "down": True},
+            "values": {"Turn": "31/78", "Skill Points": "327"},
+            "rows": ["Corner Adept | 90 | Increase velocity on corners.", "Pace Keeper | 80 | Keep a steady pace."]}
+    assert reply_to(seen)[0] == "scrollDown"
