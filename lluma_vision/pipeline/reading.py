@@ -90,7 +90,7 @@ def ocr_stage(r: Reading) -> None:
 
 def layout_stage(r: Reading) -> None:
     rgb = r.work.rgb
-    r.edges = Edges(rgb, span=2 if r.work.scale > SOFT_EDGE_SCALE else 1)
+    r.edges = Edges.soft(rgb) if r.work.scale > SOFT_EDGE_SCALE else Edges(rgb)
     r.blocks = group_lines(r.lines, rgb)
     r.view = viewport(rgb)
     r.cards = find_cards(rgb, r.lines, span=2 if r.work.scale > SOFT_EDGE_SCALE else 1)

@@ -198,6 +198,17 @@ class Edges:
         self.h = channel_step(rgb[:, span:], rgb[:, :-span]) > EDGE_T
         self.height, self.width = rgb.shape[:2]
         self.owner = np.zeros((self.height, self.width), dtype=np.int32)
+        self.sharp: Edges | None = None  # a soft map's one-pixel twin (`soft`), sharing its owners
+
+    @classmethod
+    def soft(cls, rgb: np.ndarray) -> Edges:
+        """Edges of an upscaled capture: pixels two apart, as its borders are soft over two or three pixels; with
+        the one-pixel map beside it (`sharp`), as some of its borders stay crisp where the soft map's reach over
+        two pixels catches the glyphs' own edges next to the text (issue 54: the events' "Quick" pill at 0.75x)."""
+        e = cls(rgb, span=2)
+        e.sharp = cls(rgb, span=1)
+        e.sharp.owner = e.owner  # one array: marking one marks both
+        return e
 
     def mark(self, blocks: list[Block]) -> None:
         self.owner[:] = 0

@@ -8,11 +8,14 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from lluma_vision.buttons.rules.plate import own_plate
 from lluma_vision.config import VisionConfig
+from lluma_vision.geometry import Rect
 from lluma_vision.models import VisionOutput
 from lluma_vision.pipeline import Vision
 from lluma_vision.pixels.heuristics import scrollbar
-from lluma_vision.pixels.ocr import prepare
+from lluma_vision.pixels.layout import Block, Edges
+from lluma_vision.pixels.ocr import Line, prepare
 from tests.vision.test_vision_shapes import OUTLINE, canvas, label
 
 pytestmark = pytest.mark.ocr  # reads frames with the OCR (pyproject: markers)
@@ -122,3 +125,20 @@ def test_a_faint_line_whose_contrast_is_not_one_thumb_is_no_scrollbar() -> None:
     rgb[round(300 * u) : round(1100 * u), x : x + bw] = 235
     rgb[round(300 * u) : round(500 * u), x : x + bw] = 170
     assert scrollbar(rgb) is None
+
+
+@pytest.mark.parametrize("sharp", (True, False))
+def test_an_upscaled_capture_keeps_a_crisp_plate_the_soft_edges_lose(sharp: bool) -> None:
+    """On an upscaled capture the edges compare pixels two apart, which catches the glyphs' own soft fringe right
+    beside a tight text box (the events' "Quick" pill at 0.75x: two of seven columns met an edge at 0 px above the
+    text, the rest the plate's at 5): the one-pixel map beside it still finds the plate (issue 54)."""
+    rgb = np.full((1280, 720, 3), (45, 20, 29), np.uint8)
+    rgb[1080:1114, 290:430] = (110, 150, 20)  # a plate with crisp borders, text box 6 px in from top and bottom
+    b = Block(lines=[Line(text="Quick", conf=0.9, box=Rect(330, 1086, 390, 1108))])
+    edges = Edges.soft(rgb)
+    edges.mark([b])
+    edges.v[1084, [342, 360]] = True  # the fringe of two glyphs, just over the box, as the soft map sees it
+    if not sharp:
+        edges.sharp = None
+    said = own_plate(b, 1, edges, Rect(0, 0, 720, 1280))
+    assert [e.rule for e in said] == (["plate.centred"] if sharp else [])

@@ -1,14 +1,18 @@
 """The bottom tab bar from read labels: a bar drawn over a shop's content is still the bar, with only its
-tabs, not the content's captions showing between them."""
+tabs, not the content's captions showing between them; a tab stays a button beside a bar-like edge."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from lluma_vision.buttons.resolve import apply
+from lluma_vision.buttons.rules.gauge import readouts
+from lluma_vision.buttons.rules.menu import tabs as tab_evidence
 from lluma_vision.geometry import Rect
+from lluma_vision.models import Box, Button
 from lluma_vision.pixels.layout import Block, Edges
-from lluma_vision.pixels.menu import tab_bar
+from lluma_vision.pixels.menu import TabBarPx, tab_bar
 from lluma_vision.pixels.ocr import Line, Work
 
 TABS = ("Enhance", "Story", "Home", "Race", "Scout")
@@ -45,3 +49,18 @@ def test_a_tab_bar_alone_is_read() -> None:
 ))
 def test_a_tab_bar_drawn_over_a_shop_keeps_its_tabs(intruders: list[tuple]) -> None:
     assert read(tabs() + [label(*i) for i in intruders]) == list(TABS)
+
+
+@pytest.mark.parametrize("tab", (True, False))
+def test_a_tab_is_no_gauge_readout(tab: bool) -> None:
+    """The selected tab's coloured edge can read as a gauge captioned by the tab (a real bar at 0.4x, issue 54): a tab
+    of the bar stays a button; the same label off the bar beside that gauge is its readout, as before."""
+    bar = tabs()
+    story = bar[1]
+    if tab:
+        apply(tab_evidence(TabBarPx(usable=True, tabs=bar, selected=1), bar))
+    look = Button(name="Story", bounds=Box(x0=round(story.x0), y0=round(story.y0), x1=round(story.x1),
+                                           y1=round(story.y1)))
+    gauge = Box(x0=round(story.x1) + 4, y0=round(story.y0) + 6, x1=round(story.x1) + 90, y1=round(story.y1) - 6)
+    said = list(readouts([story], [look], {"story"}, [gauge]))
+    assert (said == []) == tab

@@ -15,6 +15,8 @@ def readouts(blocks: list[Block], looks: list[Button], names: set[str], bars: li
     """`looks` are the blocks' buttons as read so far (device pixels, in order); `names` the letters of the gauges'
     captions and the mood; `bars` the gauges' boxes."""
     for b, look in zip(blocks, looks, strict=True):
+        if b.tab:  # a tab of the bar read from its row of labels: a bar read beside it is its own edge (issue 54)
+            continue
         if letters(look.name) in names and beside_gauge(look.bounds, bars):
             yield b, Evidence(READOUT, "cap", ButtonScore.DOUBT, "a gauge's caption or its mood badge beside the bar: "
                               "a readout, shown as text")

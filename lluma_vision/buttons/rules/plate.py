@@ -96,6 +96,8 @@ def own_plate(b: Block, me: int, edges: Edges, view: Rect) -> list[Evidence]:
     """The plate a block sits in, if it is the block's own (close on every side): centred or loose, then whether
     it is a message or a banner rather than a button. `me` is the block's owner id in `edges` (marked)."""
     found = find_frame(edges, b.x0, b.y0, b.x1, b.y1, b.line_h, me=me)
+    if found is None and edges.sharp is not None:  # an upscaled capture: a crisp border the soft map smeared
+        found = find_frame(edges.sharp, b.x0, b.y0, b.x1, b.y1, b.line_h, me=me)
     if found is None:
         return []
     frame, (top, bottom, left, right) = found
