@@ -10,8 +10,9 @@ from __future__ import annotations
 import errno
 import os
 import stat
-import tempfile
 from pathlib import Path
+
+from lluma_facts.files import replace_file
 
 
 def atomic_write_bytes(path: Path | str, data: bytes) -> None:
@@ -19,24 +20,8 @@ def atomic_write_bytes(path: Path | str, data: bytes) -> None:
 
 
 def _replace(path: Path, data: bytes, mode: int | None = None) -> None:
-    """Write `data` to a temp file beside `path` (`mode` set on it when given, else mkstemp's 0600), fsync it, and
-    rename it over `path`; the temp file is removed when anything fails."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        if mode is not None:
-            os.fchmod(fd, mode)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
+    """Write `data` to a temp file beside `path`, fsync it, and rename it over `path` (lluma_facts.files)."""
+    replace_file(path, data, mode)
 
 
 def what_is(path: Path | str) -> str:

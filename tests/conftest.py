@@ -137,3 +137,29 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         seconds[item.path] = max(seconds.get(item.path, 0.0), cost(item))
     items.sort(key=lambda item: -seconds[item.path])  # stable: a module's own tests keep their order
+
+
+CPU_ENV = "LLUMA_TEST_CPU"  # a file: each test's CPU seconds (its process and the processes it waited for) appended
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
+    """With LLUMA_TEST_CPU=FILE, a line per test: its node id and the CPU seconds it cost (setup, call, teardown;
+    threads of the worker and the subprocesses it reaped), so the suite's time is read as CPU, which the two cores'
+    load does not change much, unlike the wall times of `--durations`."""
+    path = os.environ.get(CPU_ENV)
+    if not path:
+        yield
+        return
+    import json
+    import resource
+
+    def used() -> float:
+        own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+    start = used()
+    yield
+    line = json.dumps({"test": item.nodeid, "cpu_s": round(used() - start, 2)})
+    with open(path, "a", encoding="utf-8") as f:  # one short line a write: appends of workers do not interleave
+        f.write(line + "\n")

@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from functools import lru_cache
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -77,8 +78,11 @@ def _piece_tokens(m: re.Match[str]) -> int:
 
 def estimate_text_tokens(text: str) -> int:
     """Estimated tokens of `text` (see the module docstring for the method)."""
-    if not text:
-        return 0
+    return _estimate(text) if text else 0
+
+
+@lru_cache(maxsize=4096)  # a turn's request repeats most texts of the last (memory files, the history): counted once
+def _estimate(text: str) -> int:
     return sum(_piece_tokens(m) for m in _PIECE.finditer(text))
 
 

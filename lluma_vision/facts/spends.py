@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import cache
 
 from lluma_vision.facts.story import sentence, story_lines
 from lluma_vision.models import Box, Spend, VisionOutput
@@ -109,10 +110,7 @@ class _Token:
     text: str
     start: int
     end: int
-
-    @property
-    def low(self) -> str:
-        return self.text.casefold()
+    low: str  # casefolded once: the gate compares every token with every phrase
 
     @property
     def number(self) -> bool:
@@ -132,18 +130,28 @@ def amount_of(number: str) -> int | float:
 
 
 def _tokens(text: str) -> list[_Token]:
-    return [_Token(m.group(), m.start(), m.end()) for m in WORD.finditer(text)]
+    return [_Token(m.group(), m.start(), m.end(), m.group().casefold()) for m in WORD.finditer(text)]
+
+
+@cache
+def _by_first_word(phrases: tuple[str, ...]) -> dict[str, list[tuple[str, ...]]]:
+    """`phrases` split into words, by the word a match must start with: the phrase's first word, and for a phrase of
+    several words also the words glued into one ("trainerpoints"), as OCR reads them."""
+    index: dict[str, list[tuple[str, ...]]] = {}
+    for phrase in phrases:
+        said = tuple(phrase.split())
+        index.setdefault(said[0], []).append(said)
+        if len(said) > 1:
+            index.setdefault("".join(said), []).append(("".join(said),))
+    return index
 
 
 def _phrase_at(tokens: list[_Token], i: int, phrases: tuple[str, ...]) -> int:
     """How many tokens from `i` the longest of `phrases` spans (0: none); a phrase glued into one token counts."""
     best = 0
-    for phrase in phrases:
-        said = phrase.split()
-        if [t.low for t in tokens[i:i + len(said)]] == said:
-            best = max(best, len(said))
-        elif len(said) > 1 and tokens[i].low == "".join(said):
-            best = max(best, 1)
+    for said in _by_first_word(phrases).get(tokens[i].low, ()):
+        if len(said) > best and tuple(t.low for t in tokens[i:i + len(said)]) == said:
+            best = len(said)
     return best
 
 

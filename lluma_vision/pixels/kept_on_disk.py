@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
+
+from lluma_facts.files import replace_file
 
 CACHE_ENV = "LLUMA_OCR_CACHE"
 
@@ -40,15 +41,7 @@ def store(kind: str, key: bytes, value: Any) -> None:
     where = folder(kind)
     if where is None:
         return
-    try:
-        where.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=where, prefix=".", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(value, f)
-            os.replace(tmp, where / key.hex())
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+    try:  # no fsync: an entry a crash cut short is damaged, read as a miss and read again
+        replace_file(where / key.hex(), json.dumps(value).encode("utf-8"), durable=False)
     except (OSError, TypeError, ValueError):
         return
