@@ -300,12 +300,12 @@ class Planner:
             steps = expand(procs[name], args)
         except PlanError as exc:
             raise ActionError(str(exc)) from None
-        if why := self.stepper.gate.why(vision):
-            raise ActionError(f"a plan never presses on a screen that may spend something ({why}): choose here "
-                              "yourself")
         log = PlanLog(name=name, args={k: _text(v) for k, v in args.items()})
         probe = Plan(name, args, steps, first=None, log=log)  # type: ignore[arg-type]  # set below
         press = self._next(probe, vision)
+        if why := self.stepper.gate.why(vision, named=press is not None and press.planned.named):
+            raise ActionError(f"a plan never presses on a screen that may spend something ({why}): choose here "
+                              "yourself")
         if press is None:
             raise ActionError(f"nothing to do: {name} is done already here")
         self.plan = Plan(name, args, steps, first=press, log=log, at=probe.at)
@@ -331,7 +331,8 @@ class Planner:
                         raise
                     plan.at += 1  # the game did not show it this time
                     continue
-                return Press(tool, planned, f"press {step.press}", expect_name=step.expect)
+                named = planned.model_copy(update={"named": step.each is not None})  # the model's own item
+                return Press(tool, named, f"press {step.press}", expect_name=step.expect)
             return self._choose(step.choose or "", out)
         return None
 

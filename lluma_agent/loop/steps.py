@@ -62,7 +62,7 @@ class Stepper:
         """Send `planned` on `here` through the gate and read where it led (`look` False: the next turn reads it)."""
         if self.stopping():
             return Stepped(note="a person asked the run to stop")
-        if why := self.gate.why(here.out):
+        if why := self.gate.why(here.out, planned.named):
             return Stepped(note=f"the screen may spend something ({why}): the choice is the model's")
         if hands.before_step is not None and not hands.before_step(what):
             return Stepped(gate=Acted(stop=True, person=f"stopped the run at {what}"),

@@ -38,6 +38,7 @@ class PlannedAction(BaseModel):
     direction: Literal["up", "down"] | None = None
     key: str | None = None
     note: str = ""
+    named: bool = False  # a button the model named itself in a plan's list argument (SpendGate.why's `named`)
 
     @property
     def label(self) -> str:

@@ -12,7 +12,9 @@ commit, a standing event choice, the stuck ladder's forced action and its rungs 
 - `SpendGate.refuses(planned, out)`: the input the coordinator sends alone (the actor asks it for every one of
   them, the ladder's included): on a screen that may spend, a tap whose box touches anything read but a way out
   (Cancel, Close, No, Back) is refused: the device lands anywhere in the box, so the whole box counts. A key (the
-  back key) and a swipe press no button; a tap on empty ground is none either.
+  back key) and a swipe press no button; a tap on empty ground is none either. A button the model named in a plan's
+  list argument (`PlannedAction.named`: the skill list's "+" it chose) is its own choice: the title's word alone
+  does not refuse it.
 """
 
 from __future__ import annotations
@@ -57,14 +59,16 @@ class SpendGate:
         """The loop.never_autopilot phrase `label` holds (a plural too), or ""."""
         return never_word(label, self.never)
 
-    def why(self, out: VisionOutput) -> str:
+    def why(self, out: VisionOutput, named: bool = False) -> str:
         """Why the screen may spend something ("" when nothing): what the reading says it asks to spend, a
-        never_autopilot word in its title, or a person's spend word in a text or a button it shows (not a tab)."""
+        never_autopilot word in its title, or a person's spend word in a text or a button it shows (not a tab).
+        `named`: the press is of a button the model named itself (a plan's list argument, as the skill list's "+"
+        it chose): the title's word alone does not stop it; what the screen asks to spend and a person's words do."""
         screen = out.screen or identify(out)  # the reading's (a fake's reading comes without one)
         if (spends := screen.spends) is not None:
             what = ", ".join(str(v) for v in (spends.amount, spends.item) if v is not None)
             return f"it asks to spend: {spends.words!r}" + (f" ({what})" if what else "")
-        if word := never_word(screen.name, self.never):
+        if not named and (word := never_word(screen.name, self.never)):
             return f"its title {screen.name!r} holds {word!r}"
         shown = [*(b.name for b in out.buttons if b.region != "menu"), *(t.text for t in out.texts)]
         return next((f"{label!r} holds {word!r}" for label in shown
@@ -73,7 +77,7 @@ class SpendGate:
     def refuses(self, planned: PlannedAction, out: VisionOutput) -> str:
         """Why the coordinator may not send `planned` alone on this screen ("" when it may): on a screen that may
         spend, a tap whose box touches a button or a text that is no way out."""
-        if planned.kind != "tap" or planned.box is None or not (why := self.why(out)):
+        if planned.kind != "tap" or planned.box is None or not (why := self.why(out, planned.named)):
             return ""
         box = planned.box
         hit = [b.name for b in out.buttons if _touches(box, b.bounds) and "".join(words(b.name.split("#")[0]))

@@ -39,11 +39,11 @@ class Floor(ScriptedPolicy):
         return random.Random(f"floor-{self.seed}-{at if at is not None else len(turn.past)}").choice(RANDOM_CHOICES)
 
     def _hub(self, turn: Turn, names: set[str], texts: str, power: float | None, badge: Any = None,
-             now: GoalRead | None = None, at: int | None = None, on_the_hub: bool = True) -> list[Action]:
+             now: GoalRead | None = None, at: tuple[int, int] | None = None, on_the_hub: bool = True) -> list[Action]:
         day = next((n for n in names if re.sub(r"\W", "", n).lower() == "raceday"), None)
         if day is not None:  # the goal's race: nothing else ends the turn
             return [("runPlan", (("name", "race_day"),)), press(day)]
-        pick = self._pick(turn, at, power)
+        pick = self._pick(turn, at[0] if at else None, power)  # `at`: the career's turn and length
         return [press("Training" if pick in STATS else pick), press("Training"), press("Rest")]
 
     def _training(self, turn: Turn, v: dict[str, Any], names: set[str], power: float | None,

@@ -31,8 +31,8 @@ from typing import Any, NamedTuple, Protocol
 from pydantic import BaseModel, Field
 
 from lluma_facts.request import content_blocks
-from lluma_sim.api import recall, standing, survey_read
-from lluma_sim.api.recall import GOTO, Action, PastStep, texts_of
+from lluma_sim.api import recall, skill_read, standing, survey_read
+from lluma_sim.api.recall import GOTO, Action, PastStep, args_key, texts_of
 from lluma_sim.api.sight import Seer
 from lluma_sim.api.turn_read import (
     GoalRead,
@@ -46,7 +46,6 @@ from lluma_sim.api.turn_read import (
     goal,
     goto_key,
     is_choice,
-    is_plus,
     map_here,
     map_places,
     mood,
@@ -79,13 +78,16 @@ class Trip(NamedTuple):
     button: str
     every: int  # career turns from one trip to the next
     first: int  # the career turn from which the first is due (a new career's turns start again)
+    closing: int = 0  # also due this many career turns before the career's last (0: none): points left add nothing
 
 
 # Measured on seed 11's 78-turn career, survey off (truth vision): the shop every 30 turns made 3 trips, 40 makes 2
 # ("one or two a career, a spend in each", as the old 30 hub visits gave); the skill list every 16 turns from the 9th
 # makes 4 looks, as the old every-9th-hub-visit rule did there (counting hub visits in a history that folds made 2).
 SHOP = Trip("Shop", every=40, first=1)  # when tired: an item for coins before a rest
-SKILLS = Trip("Skills", every=30, first=40)  # when fresh: two trips, each marking all the points reach
+# Skills: every 24 turns from the 30th when fresh (30 and 54 of 78), and one on the turn before the Final whatever the
+# energy (NUMBERS §7: points left at the end add nothing; the Qualifier and Semifinal pay 100 of them before it).
+SKILLS = Trip("Skills", every=24, first=30, closing=1)
 TRIPS = (SHOP, SKILLS)
 _LAST_TRIP = re.compile(r"^- last (\w+): turn (\d+)$", re.MULTILINE)
 SKILLS_STAY = 10  # turns on the skill list before it goes back to the hub (the last two: Confirm, Learn)
@@ -164,6 +166,7 @@ class HubView:
     on_the_hub: bool  # False: decided on the training screen the coordinator opened from the hub
     shop_due: bool
     skills_due: bool
+    closing: bool  # the skill list's last trip of the career is due (Trip.closing)
     races_due: bool  # every RACES_EVERY hub visits
     fans_short: bool  # a fan goal short of its fans within FANS_AHEAD turns
     goal_today: bool  # the goal is judged this turn
@@ -179,6 +182,7 @@ class HubChoice(NamedTuple):
 HUB_CHOICES = (
     HubChoice("Races", lambda h: h.fans_short and (not h.rest or h.goal_today)),  # fans to earn before the goal's turn
     HubChoice("Shop", lambda h: h.on_the_hub and h.rest and h.shop_due),  # tired: an item for coins before a rest
+    HubChoice("Skills", lambda h: h.closing),  # the points left before the end, whatever the energy
     HubChoice("Infirmary", lambda h: h.condition),
     HubChoice("Rest", lambda h: h.rest),
     HubChoice("Recreation", lambda h: h.low_mood),
@@ -337,7 +341,8 @@ class ScriptedPolicy:
             memory = memory or kept
         if action is not None:
             name, args = action
-            content.append({"type": "tool_use", "id": new_tool_id(turn.rng), "name": name, "input": dict(args)})
+            content.append({"type": "tool_use", "id": new_tool_id(turn.rng), "name": name, "input": {
+                k: json.loads(x) if k == "args" else x for k, x in args}})  # a plan's args: a JSON object (args_key)
         decision = f"{_describe(action) if action else 'no action'} ({why})" + (" +memory" if memory else "")
         return PolicyReply(content=content, decision=decision, notes=notes)
 
@@ -367,6 +372,8 @@ class ScriptedPolicy:
             return [*hit[0], *every], hit[1]
         if "Race" in names and "Back" in names:  # before the choices: a row "Tenno Sho (Spring)" reads like one
             return [press("Race"), *every], "the race list"
+        if ("Learn" in names and "Cancel" in names) or "Reset" in names:  # before the choices: a skill row read as a
+            return self._skills(turn, v, names), SEEN_SKILLS  # button ("Front Runner Corners") reads like one
         if offered := [n for n in enabled if is_choice(n)]:
             ranked = sorted(offered, key=lambda c: -choice_score(c, power))
             return [*(press(c) for c in ranked), ("advanceDialogue", ())], f"an event offers {len(offered)} choices"
@@ -384,14 +391,14 @@ class ScriptedPolicy:
         if names & {*HUB, RACE_DAY}:
             now = goal(with_values(v, texts))
             seen = f"{SEEN_HUB}, energy {pct(power)}" + (f", goal: {now.text}" if now.text else "")
-            return self._hub(turn, names, texts, power, v.get("mood"), now, career_turn(v, texts)) + every, seen
+            return self._hub(turn, names, texts, power, v.get("mood"), now, career_now(v, texts)) + every, seen
         if sum(n in names for n in STATS) >= 3:
             first = self._hub_first(turn, v, texts, power)  # opened from the hub: what the hub would have chosen
+            if turn.offered is None and _closing(turn, SKILLS, career_now(v, texts)):
+                first = [("back", ())]  # landed here (a resume): the career's last skill trip first, from the hub
             return first + self._training(turn, v, names, power, texts) + [("back", ())], (
                 f"{SEEN_TRAINING}, energy {pct(power)}" + (f", the hub's choice first: {_describe(first[0])}"
                                                            if first else ""))
-        if ("Learn" in names and "Cancel" in names) or "Reset" in names:
-            return self._skills(turn, v, names), SEEN_SKILLS
         menu = v.get("menu") or {}
         if "Home" in names and menu.get("selected") not in (None, "Home"):
             return [press("Home"), *every], f"the {menu.get('selected')} tab, not Home"
@@ -416,7 +423,7 @@ class ScriptedPolicy:
         return None
 
     def _hub(self, turn: Turn, names: set[str], texts: str, power: float | None, badge: Any = None,
-             now: GoalRead | None = None, at: int | None = None, on_the_hub: bool = True) -> list[Action]:
+             now: GoalRead | None = None, at: tuple[int, int] | None = None, on_the_hub: bool = True) -> list[Action]:
         """The hub's rule. `on_the_hub` False: decided on the training screen the coordinator opened from the hub
         (its survey names the hub's buttons): no audit of the hub's rest-or-train call (the bar read is the training
         screen's) and no periodic visit (the skill list, the race list, the shop), which are counted in hub visits.
@@ -428,6 +435,7 @@ class ScriptedPolicy:
         h = HubView(condition="condition" in texts.lower(), rest=rest, fresh=fresh,
                     low_mood=mood(badge, texts) in ("bad", "awful"), on_the_hub=on_the_hub,
                     shop_due="Shop" in names and _due(turn, SHOP, at), skills_due=_due(turn, SKILLS, at),
+                    closing=_closing(turn, SKILLS, at),
                     races_due=(hub_visits_since(turn.past, RACE_LIST) + 1) % RACES_EVERY == 0,
                     fans_short=now is not None and now.fans_short, goal_today=now is not None and now.turns_left == 0)
         # a goal's race is due: nothing else ends the turn (its tile read as "Race Day", or run together "RaceDay")
@@ -450,7 +458,7 @@ class ScriptedPolicy:
         if turn.offered is None:
             return []
         for kind, args in self._hub(turn, turn.offered, texts, power, v.get("mood"), goal(with_values(v, texts)),
-                                    career_turn(v, texts), on_the_hub=False):
+                                    career_now(v, texts), on_the_hub=False):
             name = str(dict(args).get("name", ""))
             if kind == GOTO or name == "Training":
                 return [(kind, args)] if kind == GOTO else []
@@ -487,22 +495,25 @@ class ScriptedPolicy:
         return [press(n) for n in dict.fromkeys([target, "Wit", "Speed", "Stamina"]) if n in names]
 
     def _skills(self, turn: Turn, v: dict[str, Any], names: set[str]) -> list[Action]:
-        """The Learn list: mark the first skill its points reach ("+", read as a plate or an icon), then Confirm
-        and its "Learn"; back to the hub after a few turns here (counted in the history since the hub)."""
+        """The Learn list: the "+" plates worth marking on this screen (skill_read.picks: hints' discounts first,
+        as many as the points reach) marked by one plan (runPlan skills), else the first by hand; with none here, a
+        scroll for rows below while every row in view is marked or owned (a row the points do not reach says they
+        ran out: skill_read.short), else Confirm and its "Learn" for all marked; back to the hub after a few turns
+        here (counted in the history since the hub)."""
         stay = 1 + sum(s.seen == SEEN_SKILLS for s in turn.since_hub())
         out: list[Action] = []
-        plus = sorted(n for n in names if is_plus(n))
+        picks = skill_read.picks(v)
         home = [walk] if (walk := self._goto(turn, CAREER_HUB)) else []  # back to the hub by the map, else by hand
         if stay > SKILLS_STAY:
             return [*home, ("back", ()), press("Back")]
         if "Learn" in names and "Cancel" in names:
             return [press("Learn"), press("Cancel")]
-        if plus and stay <= SKILLS_STAY - 2:  # every skill the points reach, then Confirm and its Learn
-            out.append(press(plus[0]))
+        if picks and stay <= SKILLS_STAY - 2:  # every skill worth it the points reach, then Confirm and its Learn
+            out += [("runPlan", args_key({"name": "skills", "args": {"skills": picks}})), press(picks[0])]
+        elif (v.get("scroll") or {}).get("down") and not skill_read.short(v) and stay <= SKILLS_STAY - 2:
+            out.append(("scrollDown", ()))
         if "Confirm" in names:
             out.append(press("Confirm"))
-        if (v.get("scroll") or {}).get("down") and not plus:
-            out.append(("scrollDown", ()))
         return [*out, *home, ("back", ())]
 
     def _goto(self, turn: Turn, places: tuple[str, ...]) -> Action | None:
@@ -601,15 +612,25 @@ def _last_trips(request: dict[str, Any]) -> dict[str, int]:
     return {m.group(1): int(m.group(2)) for m in _LAST_TRIP.finditer(recall.memory_file(request, NOTES_FILE) or "")}
 
 
-def _due(turn: Turn, trip: Trip, at: int | None) -> bool:
+def _due(turn: Turn, trip: Trip, now: tuple[int, int] | None) -> bool:
     """A trip is due: none in the history, and the notes' last one `trip.every` career turns back or more (or in an
-    earlier career); without its turn read, only a trip due from a career's start is (the shop)."""
+    earlier career), or its closing one (`_closing`); without the turn read, only a trip due from a career's start
+    is (the shop). `now`: the career's turn and length as the header prints them."""
     if any(went(s, (trip.button,)) for s in turn.past):
         return False
-    if at is None:
+    if now is None:
         return trip.first <= 1
-    last = _last_trips(turn.request).get(trip.button)
-    return at >= trip.first if last is None or at < last else at >= last + trip.every
+    at, last = now[0], _last_trips(turn.request).get(trip.button)
+    return (at >= trip.first if last is None or at < last else at >= last + trip.every) or _closing(turn, trip, now)
+
+
+def _closing(turn: Turn, trip: Trip, now: tuple[int, int] | None) -> bool:
+    """The trip's last of the career is due: `trip.closing` turns before its last or later, none made since."""
+    if not trip.closing or now is None or any(went(s, (trip.button,)) for s in turn.past):
+        return False
+    at, last = now[0], _last_trips(turn.request).get(trip.button)
+    due = now[1] - trip.closing
+    return at >= due and (last is None or last < due or last > at)
 
 
 def _useless(past: list[PastStep]) -> set[Action]:

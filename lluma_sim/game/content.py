@@ -47,6 +47,7 @@ class Card:
     friendship: int  # x(1 + this) on a friendship training of its own type
     mood_effect: int  # raises the mood's share of the gain
     training_effect: int  # added over every card on the tile
+    rarity: str = "SSR"  # its chain of events is 3 steps long, an SR's 2 (NUMBERS §5, MEE's event model)
 
 
 # A deck a real player borrows and owns: SSR cards (friendship 25-35%, training effect 10-15%, mood effect 30-60%)
@@ -58,10 +59,10 @@ CARDS: dict[str, Card] = {
     "Super Creek": Card(25, 40, 10),
     "Tazuna Hayakawa": Card(0, 60, 5),
     "Sakura Bakushin O": Card(35, 30, 15),
-    "Twin Turbo": Card(20, 30, 5),
+    "Twin Turbo": Card(20, 30, 5, "SR"),
 }
 BOND_START = 15  # NUMBERS §4: a card's initial gauge, "commonly 0-35"
-SUPPORT_ABSENT = 0.2  # NUMBERS §2 [GUESS]: "each ~18% with ~1/11 absent"; a card sits on no training this turn
+SUPPORT_ABSENT = 1 / 11  # NUMBERS §2 [GUESS]: "each ~18% with ~1/11 absent"; a card sits on no training this turn
 HINT_CHANCE = 0.15  # the chance a placed card shows a "!" hint (a skill hint and more bond when trained with)
 HINT_OFF = 10  # percent off a skill's cost per hint level (FACTS: "Hint Lvl 3", "30% OFF!")
 MAX_HINT = 5
@@ -99,6 +100,16 @@ SKILLS: tuple[Skill, ...] = (
     Skill("Focus", 70, "Wit", 5, "Improve the start out of the gate."),
     Skill("Late Charge", 200, "Power", 16, "Increase velocity in the last spurt."),
     Skill("Fast Learner", 60, "Wit", 4, "Lower the cost of skills learned later."),
+    # gold skills (the real list's rarer, dearer ones): NUMBERS §8 puts 1000-1600 skill points in a run, more than
+    # the white ones above cost, and §7 ~1.5 rating a point spent on gold skills
+    Skill("Beeline Burst", 170, "Speed", 10, "Greatly increase velocity on straights."),
+    Skill("Corner Connoisseur", 170, "Speed", 10, "Greatly increase velocity on corners."),
+    Skill("Swinging Maestro", 200, "Stamina", 12, "Greatly recover endurance on corners."),
+    Skill("Concentration", 160, "Wit", 8, "Greatly improve the start out of the gate."),
+    Skill("Unrestrained", 190, "Speed", 12, "Greatly increase velocity when leading."),
+    Skill("Center Stage", 180, "Power", 12, "Greatly increase acceleration mid-race."),
+    Skill("Tail Held High", 150, "Guts", 10, "Greatly increase guts in the last spurt."),
+    Skill("Calm in a Crowd", 140, "Wit", 8, "Keep calm when surrounded mid-race."),
 )
 
 
@@ -311,6 +322,26 @@ EVENTS: tuple[Event, ...] = (
         after="A Dream Spoken Aloud (1/2)",
     ),
 )
+
+
+# The words of the events NUMBERS §5's model makes (lluma_sim.game.flows.events.scheduled): their outcomes are the
+# model's, drawn when the event comes; each choice's words say what its extra is (the choice rule reads them).
+SUPPORT_PAGES = ("{card} is waiting by the track after practice.", "Trainer, I've been thinking about our training!")
+OUTSIDE_PAGES = ("A student from another team stops by the track.", "She has a tip for the trainee's form.")
+OUTSIDE_TITLE = "A Friend Drops By"
+FAST_LEARNER_TITLE = "A Quick Study"  # UREF's "Fast Learner" event (not the skill of that name)
+FAST_LEARNER = Event(FAST_LEARNER_TITLE, ("Everything the trainee tries today seems to click.",), (
+    Choice("I'm learning so fast, let's keep going!",
+           {**{s: numbers.FAST_LEARNER_GAIN for s in STATS}, "Mood": 2}),))
+URA_EVENT = Event("The URA Finale Announced", (
+    "The Director announces a new race series: the URA Finale.", "Everyone at the academy is talking about it."), (
+    Choice("We'll study every race of the Finale!", dict(numbers.URA_EVENT)),))
+DIRECTOR_END = Event("The Director's Thanks", (
+    "The Director thanks you both for three years of hard work.", "Take this as a token of the academy's trust."), (
+    Choice("Thank you, Director, for everything!", dict(numbers.DIRECTOR_END)),))
+EXTRA_WORDS = {"Skill Pts": "Let's study the race videos together.", "Energy": "Take it easy and rest a while.",
+               "Mood": "Let's go out and have some fun first.",
+               **{s: f"Let's train your {s} a little more." for s in STATS}}
 
 
 @dataclass(frozen=True)

@@ -119,6 +119,34 @@ INFIRMARY_CURES = 0.85  # GW: 84-85% over ~230 tries
 INFIRMARY_ENERGY = 20
 CAMP_REST = (40, 1)  # a summer camp's Rest & Recreation: energy, mood (guaranteed)
 
+# §5 "Random-event model (MEE approximation)" [model, not data: MEE's SimulationEvents.kt, its notes of 55 JP runs]:
+# a queue made at the career's start (each non-Pal card's chain: 3 steps for an SSR, 2 for an SR; a one-off event
+# for 3 of those cards; 2 from cards outside the deck; the trainee's 6: +15 to each stat, or +10 energy), drawn in a
+# random order, one on every even calendar turn before EVENT_UNTIL outside the summer camps, until it is empty.
+EVENT_UNTIL = 72
+CHAIN_STEPS = {"SSR": 3, "SR": 2}
+CHAIN_GAIN = (10, 15, 20)  # the card's own stat, by chain step
+CARD_EVENTS = 3  # deck cards with one non-chain event (+CARD_GAIN to their own stat)
+CARD_GAIN = 10
+OUTSIDE_EVENTS = 2  # events of cards outside the deck: +CARD_GAIN to a random stat, no bond
+TRAINEE_GAIN = 15  # a trainee event: one stat ...
+TRAINEE_ENERGY = 10  # ... or energy (one of the six)
+EVENT_BOND = 7  # a support card's event, to that card
+# each support event's extra, MEE's weights: +5 to one stat (10% each), +10 skill points 10%, +10 energy 20%,
+# +1 mood 20%; a chain's last step's instead: +10 to one stat (1/7 each) or +20 skill points (2/7)
+SMALL_EXTRA: tuple[tuple[str, int, int], ...] = (
+    *((s, 5, 1) for s in STATS), ("Skill Pts", 10, 1), ("Energy", 10, 2), ("Mood", 1, 2))
+BIG_EXTRA: tuple[tuple[str, int, int], ...] = (*((s, 10, 1) for s in STATS), ("Skill Pts", 20, 2))
+# UREF "Fast Learner": +5 all stats and +2 mood, in 40% of runs (one more trainee event when it comes)
+FAST_LEARNER = 0.4
+FAST_LEARNER_GAIN = 5
+# §5 "Fixed URA events" [exact Global values unverified]: calendar turn 45 +20 Wit and +20 skill points; the career's
+# end with the Director's bond maxed +15 to every stat and +50 skill points. The simulator has no Director on the
+# tiles (NUMBERS §2 GUESS), so his bond is taken as maxed: a careful player trains with him most of a career.
+URA_EVENT_TURN = 45
+URA_EVENT = {"Wit": 20, "Skill Pts": 20}
+DIRECTOR_END = {**{s: 15 for s in STATS}, "Skill Pts": 50}
+
 # --- §0 the skeleton ------------------------------------------------------------------------------------------
 
 START_SKILL_POINTS = 120  # §0 (UmaAi newGame): 120 skill points and 100 energy at the start

@@ -66,6 +66,7 @@ class CareerData(BaseModel):
     coins: int = START_COINS  # shop coins (lluma_sim.game.flows.shop)
     skill_hints: dict[str, int] = Field(default_factory=dict)  # skill -> hint level (each 10% off its cost)
     met: frozenset[str] = frozenset()  # events met (titles): a chain's next step comes after its first
+    coming: list[str] = Field(default_factory=list)  # NUMBERS §5's events still to come, in order (flows.events)
     last_race: int = -1  # the career turn of the last race run, and how many turns in a row had one
     streak: int = 0
     won: frozenset[int] = frozenset()  # goal races met, by their index in `goals()`

@@ -223,7 +223,7 @@ def test_the_built_in_procedures_load_and_expand() -> None:
     procs = built_in()
     assert {"rest", "recreation", "infirmary", "train", "race_day", "race", "skills", "go", "new_career"} <= set(procs)
     steps = expand(procs["skills"], {"skills": ["Corner Recovery", "Straightaway Adept"]})
-    assert [s.press for s in steps if s.press] == ["Corner Recovery", "Straightaway Adept", "Confirm"]
+    assert [s.press for s in steps if s.press] == ["Corner Recovery", "Straightaway Adept"]
     assert [s.choose for s in expand(procs["train"], {"stat": "Speed"}) if s.choose] == ["Speed"]
     with pytest.raises(PlanError, match="missing argument"):
         expand(procs["train"], {})
@@ -243,3 +243,25 @@ def test_the_built_in_procedures_load_and_expand() -> None:
 def test_a_procedure_written_wrong_is_refused_with_its_fault(text: str, why: str) -> None:
     with pytest.raises(PlanError, match=why.replace("{", r"\{").replace("}", r"\}")):
         parse(text, "memory file procedures.yaml")
+
+
+def test_on_the_skill_list_a_plan_presses_the_buttons_the_model_named_and_nothing_of_its_own(tmp_path: Path) -> None:
+    """The list's title "Learn" marks it as a screen that may spend (loop.never_autopilot): a plan presses there only
+    the buttons the model named in its list argument (the "+" of each skill it chose); a step of the procedure's own
+    (Confirm) stops it, and the model presses that itself."""
+    steppers = [button(n, 900, y, 980, y + 80) for n, y in (("+", 400), ("+#2", 600), ("+#3", 800))]
+    phone = FakePhone({"learn": FakeScreen(
+        buttons=[*steppers, button("Confirm", 300, 1500, 700, 1600), button("Back", 40, 1750, 240, 1840)],
+        texts=[text("Learn", *TITLE), text("Skill Points 300", 100, 200, 900, 260)])}, start="learn")
+    (tmp_path / "memory").mkdir()
+    (tmp_path / "memory" / "procedures.yaml").write_text(
+        "mark_all:\n  about: Mark and confirm.\n  args: [skills]\n  steps:\n"
+        "    - press: \"{item}\"\n      each: skills\n    - press: Confirm\n")
+    model = ScriptedModel([[call("runPlan", name="skills", args={"skills": ["+#3", "+"]})],
+                           [call("runPlan", name="mark_all", args={"skills": ["+#2"]})],
+                           [call("pressButton", name="Confirm")]])
+    loop(tmp_path, phone, model, max_turns=3).run()
+    assert _pressed(phone) == ["+#3", "+", "+#2", "Confirm"]
+    first, second = _log(tmp_path, 1).plan, _log(tmp_path, 2).plan
+    assert first is not None and first.done and not first.surprise
+    assert second is not None and not second.done and "may spend" in second.steps[-1].note

@@ -359,9 +359,9 @@ def test_a_dropped_device_costs_nothing_and_an_unreachable_one_ends_the_run(tmp_
 def test_history_folds_with_the_summary_the_model_wrote_a_turn_ahead_and_no_extra_call(tmp_path):
     overrides = {"LLUMA_CONTEXT__HISTORY_MAX_TURNS": "6", "LLUMA_CONTEXT__FOLD_CHUNK_TURNS": "3"}
     policy = OnePolicy([])
-    # seed 1: the game's path puts a model turn before each fold (seeds 0, 4 and 5 since the simulator's one generator
-    # and the stand-in's survey play: one fold only)
-    with sim_agent(12, tmp_path, seed=1, overrides=overrides, policy=policy, truth_vision=True) as (sim, coordinator):
+    # seed 2: the game's path puts a model turn before each fold (seed 1 since NUMBERS §5's events: one fold only,
+    # its turn-2 event's pages passed without a call)
+    with sim_agent(12, tmp_path, seed=2, overrides=overrides, policy=policy, truth_vision=True) as (sim, coordinator):
         totals = coordinator.run()
     logs = read_turns(tmp_path)
     folded = [t for t in logs if t.history_fold]

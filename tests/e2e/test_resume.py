@@ -79,8 +79,9 @@ def _copy(src: Path, tmp_path: Path) -> Path:
 
 def test_a_short_break_resumes_with_the_same_prefix_and_reads_it_from_cache(tmp_path: Path) -> None:
     logs = tmp_path / "run"
-    # seed 1: turns 6 and 7 are both the model's (a routine pass, which makes no call, comes at 9)
-    with sim_environment(6, logs, seed=1, overrides=SMALL_HISTORY, truth_vision=True) as sim:
+    # seed 1: turns 6 and 7 are both the model's, in a 35-turn career whose game turns 2-4 fall on odd calendar turns
+    # (no event, NUMBERS §5, whose pages are passed without a call; in a 24-turn one game turn 2 is calendar turn 4)
+    with sim_environment(6, logs, seed=1, overrides=SMALL_HISTORY, truth_vision=True, career_turns=35) as sim:
         with agent_on(sim) as coordinator:
             coordinator.run()
         before = read_turns(logs)

@@ -80,8 +80,10 @@ def test_a_second_demo_into_the_same_folder_leaves_the_first_untouched(
 def six_turns(tmp_path_factory: pytest.TempPathFactory) -> Path:
     logs = tmp_path_factory.mktemp("replay") / "run"
     # Haiku 4.5 (no thinking) sends a screenshot each turn: the request files must leave its bytes out.
-    # seed 6: each of the six turns is the model's (no routine pass among them), so each is replayed
-    demo.run_demo(6, logs, seed=6, quiet=True, overrides={"LLUMA_MODEL__NAME": "claude-haiku-4-5"}, truth_vision=True)
+    # each of the six turns is the model's (no routine pass among them), so each is replayed: in a 35-turn career game
+    # turns 2-4 fall on odd calendar turns, so no event (NUMBERS §5: even ones; its pages pass without a call) comes
+    demo.run_demo(6, logs, seed=6, quiet=True, overrides={"LLUMA_MODEL__NAME": "claude-haiku-4-5"}, truth_vision=True,
+                  career_turns=35)
     return logs
 
 

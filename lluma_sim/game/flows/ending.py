@@ -7,21 +7,18 @@ from __future__ import annotations
 import random
 
 from lluma_sim.game import numbers
+from lluma_sim.game.content import Event
 from lluma_sim.game.flow import Play
-from lluma_sim.game.flows.events import pick_event
+from lluma_sim.game.flows import events
 from lluma_sim.game.flows.training import deal
 from lluma_sim.game.state import CareerData, CareerRecord, DialogState, GoalRecord
-
-EVENT_CHANCE = 0.35  # after a turn-consuming action
 
 
 def end_turn(g: Play) -> None:
     c = g.live()
-    if next_turn(c, g.rng):
-        g.state.event, g.state.page = pick_event(c, g.rng), 0
-        if g.state.quick:
-            g.state.page = len(g.state.event.pages)
-        g.state.screen = "event"
+    event = next_turn(c, g.rng)
+    if event is not None:
+        events.show(g, event)
     elif c.ended:
         g.state.screen = "hub"
         goal_missed(g)
@@ -32,19 +29,22 @@ def end_turn(g: Play) -> None:
         g.state.screen = "hub"
 
 
-def next_turn(c: CareerData, rng: random.Random) -> bool:
-    """Judge the goals due this turn, then advance the calendar; True when a random event should be shown now.
-    A goal not met on its turn ends the career (`ended`)."""
+def next_turn(c: CareerData, rng: random.Random) -> Event | None:
+    """Judge the goals due this turn, then advance the calendar; the event to show now, if one comes (NUMBERS §5:
+    a fixed URA event, the Director's at a completed career's end, else one of the model's on its turns). A goal
+    not met on its turn ends the career (`ended`)."""
     for i, (_, turn) in enumerate(c.goals()):
         if turn == c.turn and not c.goal_met(i):
             c.ended = "goal_missed"
             c.status = "The goal was not reached."
-            return False
+            return None
     c.turn += 1
     if c.over:
-        return False
+        return events.fixed(c)
     deal(c, rng)
-    return rng.random() < EVENT_CHANCE
+    if (event := events.fixed(c)) is not None:
+        return event
+    return events.scheduled(c, rng) if events.due(c) else None
 
 
 def goal_missed(g: Play) -> None:

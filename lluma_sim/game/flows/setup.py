@@ -4,7 +4,7 @@ friend's card borrowed), "Start Career!" for 30 TP, or a "Confirm" / "Recover TP
 from __future__ import annotations
 
 from lluma_sim.game.flow import CAREER_TP, MAX_TP, Play
-from lluma_sim.game.flows import app
+from lluma_sim.game.flows import app, events
 from lluma_sim.game.flows.training import deal
 from lluma_sim.game.state import CareerData, DialogState
 
@@ -72,5 +72,6 @@ def start_career(g: Play) -> None:
     g.state.dialog = None
     g.state.career = CareerData(max_turns=g.state.max_turns, trainee=g.state.trainee)
     deal(g.state.career, g.rng)
+    events.plan(g.state.career, g.rng)
     g.state.finished, g.state.career_open, g.state.resume_screen = False, True, "hub"
     g.play([("anim", "loading"), ("anim", "cutscene", "intro"), ("goto", "hub")])
