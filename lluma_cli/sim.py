@@ -63,6 +63,7 @@ def _parser() -> argparse.ArgumentParser:
 def _run_phone(args: argparse.Namespace) -> int:
     from lluma_sim.adb.server import AdbServer
     from lluma_sim.game import SimGame
+    from lluma_sim.truth_over_adb import serve_truth
 
     if not 1 <= args.devices <= 16:
         print("lluma sim phone: --devices must be 1..16", file=sys.stderr)
@@ -83,7 +84,7 @@ def _run_phone(args: argparse.Namespace) -> int:
     try:
         serials = [f"sim-{i}" for i in range(args.devices)]
         for s in serials:
-            server.add_device(s)
+            serve_truth(server.add_device(s))  # `lluma-truth`: vision.backend truth reads the phone's own truth
         port = server.port
         adb = f"adb -H 127.0.0.1 -P {port}"
         print(f"simulated phone(s) on a fake adb server at 127.0.0.1:{port}, screen {w}x{h}, seed {args.seed}, "

@@ -3,8 +3,10 @@
 The tests of what surrounds the reading (resume, Ctrl+C, damaged folders, limits, model errors) run the real loop
 on the real adb server and the API stand-in over HTTP; the OCR costs ~1.5 s a frame on a 2-core machine and is
 not their subject. `lluma demo --truth-vision` (or `sim_environment(vision="truth")`) hands the agent this reader
-instead; it is never chosen by itself, and `lluma run` (a real phone) has no way to choose it. The tests whose
-subject is the reading, the navigation, the hard demo and the night keep the OCR.
+instead; it is never chosen by itself. `lluma run` reads it only from a simulated phone (`lluma sim phone`), which
+answers the shell command `lluma-truth` with it (lluma_sim/truth_over_adb.py), when told `vision.backend: truth`; a
+real phone has no such command, and the run stops at its start. The tests whose subject is the reading, the
+navigation, the hard demo and the night keep the OCR.
 
 What it reads is what a perfect OCR and button finder would: every drawn button, tab, choice and icon as a
 button (named as drawn; "disabled" when greyed), every drawn text line as text, the tab bar, the scrollbar, the
@@ -57,17 +59,23 @@ class TruthVision:
         self.truth = truth
 
     def analyze(self, image: Image.Image, phash: str | None = None) -> VisionOutput:
-        t0 = time.perf_counter()
         t = self.truth()
         if (t.width, t.height) != image.size:
             size = f"{image.width}x{image.height}"
             raise ValueError(f"truth vision: the frame is {size}, the game's {t.width}x{t.height}")
-        read = reading_of(t)
-        out = associate(read).model_copy(update={"screen_hash": phash or hash_of(image)})
-        # a signed number is a gain of the stat under it (read after the pairing, which reads the other values)
-        out = out.model_copy(update={"values": out.values + gains_of(read.texts)})
-        ms = round((time.perf_counter() - t0) * MS_PER_S, 2)
-        return out.model_copy(update={"screen": identify(out), "elapsed_ms": ms})
+        return read_truth(t, phash or hash_of(image))
+
+
+def read_truth(t: GroundTruth, phash: str) -> VisionOutput:
+    """The whole reading of the frame whose truth is `t` and perceptual hash `phash`: what TruthVision hands the
+    demo's loop, and what the simulated phone answers `lluma-truth` with (lluma_sim/truth_over_adb.py)."""
+    t0 = time.perf_counter()
+    read = reading_of(t)
+    out = associate(read).model_copy(update={"screen_hash": phash})
+    # a signed number is a gain of the stat under it (read after the pairing, which reads the other values)
+    out = out.model_copy(update={"values": out.values + gains_of(read.texts)})
+    ms = round((time.perf_counter() - t0) * MS_PER_S, 2)
+    return out.model_copy(update={"screen": identify(out), "elapsed_ms": ms})
 
 
 def reading_of(t: GroundTruth) -> VisionOutput:

@@ -28,9 +28,10 @@ def ocr_threads(env: Mapping[str, str] | None = None) -> int:
 class VisionConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True, allow_inf_nan=False)
 
-    backend: Literal["auto", "ocr", "claude", "hybrid"] = Field(
+    backend: Literal["auto", "ocr", "claude", "hybrid", "truth"] = Field(
         "auto",
-        description="auto = ocr (the decision model sees the screenshot); claude/hybrid add a VLM call per new screen.",
+        description="auto = ocr (the decision model sees the screenshot); claude/hybrid add a VLM call per new screen; "
+                    "truth = the simulated phone's own reading (`lluma sim phone` only: tests of all but the reading).",
     )
     max_buttons: int = Field(
         30, ge=1, le=500, description="Cap on buttons in the compact JSON (highest confidence kept)."

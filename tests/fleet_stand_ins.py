@@ -20,8 +20,11 @@ KEY = "sk-ant-offline-fleet-key"
 # What any shell has, and what the suite sets for every process (one OCR thread, no real adb): no LLUMA_* setting.
 CLEAN = {k: v for k, v in os.environ.items()
          if k in ("PATH", "HOME", "LANG", "LLUMA_OCR_THREADS", "ADBUTILS_ADB_PATH") or k.startswith("MALLOC_")}
-# The settle waits of the demo's wiring (a simulated screen settles at once): speed, not where the run plays.
-QUICK = {"LLUMA_DEVICE__SETTLE_INTERVAL_S": "0.05", "LLUMA_DEVICE__SETTLE_TIMEOUT_S": "2"}
+# The settle waits of the demo's wiring (a simulated screen settles at once), and the phone's own reading of its frames
+# (vision.backend truth, lluma_sim/truth_over_adb.py): a fleet's and a resume's subject is not the reading, which cost
+# three quarters of these modules' CPU with the OCR (test_fleet: 188 CPU-s). Speed, not where the run plays.
+QUICK = {"LLUMA_DEVICE__SETTLE_INTERVAL_S": "0.05", "LLUMA_DEVICE__SETTLE_TIMEOUT_S": "2",
+         "LLUMA_VISION__BACKEND": "truth"}
 CAREER_TURNS = "1"  # a career of one game turn: about 10 agent turns from the home screen to its results
 
 

@@ -24,6 +24,7 @@ from lluma_agent.context.knowledge import Knowledge
 from lluma_agent.device.android import Device
 from lluma_agent.device.app import GameApp, gist
 from lluma_agent.device.settle import settle
+from lluma_agent.device.truth import PhoneTruth
 from lluma_agent.loop import parts, setup
 from lluma_agent.loop.careers import CareerTracker
 from lluma_agent.loop.checkpoint import Checkpointer, EnvState
@@ -191,6 +192,10 @@ def build(cfg: Config, client: anthropic.Anthropic, quiet: bool = False, resume:
     if resume is not None:  # the run's own phone, or one a person allowed (--device-changed)
         setup.check_device(resume, device.serial)
     where = setup.of(cfg, device.serial, device.cfg.adb_host, device.cfg.adb_port)
+    if vision is None and cfg.vision.backend == "truth":  # a simulated phone's own reading (lluma_agent/device/truth)
+        truth = PhoneTruth(device)
+        truth.check()
+        vision = truth
     if vision is None:
         reader = Vision(cfg.vision, client=vision_client, retry=retry_policy(cfg.model))
         if not quiet:

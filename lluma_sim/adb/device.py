@@ -127,6 +127,9 @@ class SimDevice:
     inputs: list[str] = field(default_factory=list)  # every input the game received, in order
     gesture: Gesture | None = None
     lock: threading.RLock = field(default_factory=threading.RLock)  # games are not thread-safe
+    # commands of this phone beyond Android's (name -> handler(dev, args) -> shell.ShellResult): the wiring installs
+    # them, as an app installs a binary (lluma_sim/truth_over_adb.py)
+    commands: dict[str, Any] = field(default_factory=dict)
 
     @property
     def app(self) -> App | None:

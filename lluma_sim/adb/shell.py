@@ -518,7 +518,7 @@ def steps(dev: SimDevice, cmdline: str) -> Iterator[ShellResult]:
         if not part or (op == "&&" and code != 0) or (op == "||" and code == 0):
             continue
         words = [w.replace(STATUS, str(code)) for w in part]
-        handler = COMMANDS.get(words[0])
+        handler = dev.commands.get(words[0]) or COMMANDS.get(words[0])
         if handler is None:
             res = _err(f"/system/bin/sh: {words[0]}: inaccessible or not found", 127)
         else:

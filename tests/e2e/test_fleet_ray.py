@@ -18,7 +18,7 @@ from fleet_stand_ins import await_turn, first_steps, stand_ins
 
 from lluma_agent.runlog.turnlog import read_turns
 
-pytestmark = [pytest.mark.ocr, pytest.mark.cost(seconds=100)]  # measured: 84-100 s (the nodes up in about 9 s)
+pytestmark = pytest.mark.cost(seconds=100)  # measured: 84-100 s (the nodes up in about 9 s)
 
 SERIALS = ["sim-0", "sim-1"]
 NODES = Path(__file__).parents[2] / "bench" / "ray_nodes.py"  # the bench starts the same two nodes

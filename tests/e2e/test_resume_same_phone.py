@@ -6,25 +6,20 @@ person types it, in an environment holding nothing of the first run's settings."
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from fleet_stand_ins import CLEAN, QUICK
 from foreground import foreground
 
 from lluma_agent.runlog.folder import RunFolder
 
-pytestmark = [pytest.mark.ocr, pytest.mark.cost(seconds=110)]  # `lluma run` reads with the OCR
+pytestmark = pytest.mark.cost(seconds=40)  # `lluma run` reads the phone's own truth (fleet_stand_ins.QUICK)
 
 KEY = "sk-ant-offline-resume-key"
-# What any shell has, and what the suite sets for every process (one OCR thread, no real adb): no LLUMA_* setting.
-CLEAN = {k: v for k, v in os.environ.items()
-         if k in ("PATH", "HOME", "LANG", "LLUMA_OCR_THREADS", "ADBUTILS_ADB_PATH") or k.startswith("MALLOC_")}
-# The settle waits of the demo's wiring (a simulated screen settles at once): speed, not where the run plays.
-QUICK = {"LLUMA_DEVICE__SETTLE_INTERVAL_S": "0.05", "LLUMA_DEVICE__SETTLE_TIMEOUT_S": "2"}
 
 
 @pytest.fixture(scope="module")
