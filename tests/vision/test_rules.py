@@ -346,3 +346,26 @@ def test_a_short_row_of_captions_apart_from_their_pictures_stays_text() -> None:
     for word in ("Club", "Concert", "Shop"):
         said = rules(r, word)
         assert said and "row.cell" not in said, [(b.text, b.rules) for b in r.blocks]
+
+
+# -- a label on a disc with its small print (plate.shape with a cost line under the label) ----------------------------
+def disc_with(under: float) -> Screen:
+    """"SKIP" on a disc with a line of `under` px high text under it on the same disc ("x10 TO SPIN", the roulette's
+    cost of a skip, was 0.71 of the label's height)."""
+    def draw(d: Draw) -> list[Line]:
+        d.ellipse((270, 210, 450, 390), fill=(250, 250, 250), outline=OUTLINE, width=3)
+        # the small print in its own ink, as the game draws a cost (read as a block of its own)
+        return [*body(d), write(d, "SKIP", 360, 290, h=40),
+                write(d, "x10 TO SPIN", 360, 310 + under / 2, h=under, fill=(150, 90, 40))]
+    return draw
+
+
+def test_a_label_on_a_disc_with_small_print_under_it_is_a_button() -> None:
+    r = read(disc_with(24))
+    assert "plate.shape" in rules(r, "SKIP"), [(b.text, b.rules) for b in r.blocks]
+
+
+def test_a_disc_holding_two_labels_of_one_size_is_no_label_s_own() -> None:
+    r = read(disc_with(40))
+    said = rules(r, "SKIP")
+    assert said and "plate.shape" not in said, [(b.text, b.rules) for b in r.blocks]
