@@ -227,14 +227,14 @@ class StageMemo:
             setattr(reading, fn, self._kept(real, _deps(real.__module__)))
 
     def _kept(self, real: Callable[..., Any], deps: set[str]) -> Callable[..., Any]:
-        kept: dict[tuple[bytes, str], Any] = {}
+        kept: dict[tuple[bytes, str, str], Any] = {}
 
-        def stage(rgb: np.ndarray, *args: Any) -> Any:
+        def stage(rgb: np.ndarray, *args: Any, **kwargs: Any) -> Any:
             if self.sweeping & deps:
-                return real(rgb, *args)
-            key = (ocr.digest(rgb), repr(args))
+                return real(rgb, *args, **kwargs)
+            key = (ocr.digest(rgb), repr(args), repr(sorted(kwargs.items())))
             if key not in kept:
-                kept[key] = real(rgb, *args)
+                kept[key] = real(rgb, *args, **kwargs)
             return copy.deepcopy(kept[key])  # the later stages may label what they are handed
 
         return stage

@@ -4,7 +4,7 @@
 on a circle), a pill with art above its caption, or a plate with a badge over one corner has no such
 edges. Here the label's plate is the region of edge-free pixels the text sits in: walled by the edge
 map, it must close within a few line heights of the text (a panel or the scene does not), be mostly
-filled (a shape, not a gap between drawings) and hold no other text.
+filled (a shape, not a gap between drawings) and hold no other text but small print under the label.
 """
 
 from __future__ import annotations
@@ -27,8 +27,9 @@ ROOM_V, ROOM_H = 1.4, 1.1  # a plate is at least this many line heights tall and
 # (a tag's or a ribbon's backing fits the text tighter)
 
 
-def closed_shape(edges: Edges, b: Block, me: int) -> Rect | None:
-    """The frame (x0, y0, x1, y1) of a closed shape holding only block `b` (owner id `me`), or None."""
+def closed_shape(edges: Edges, b: Block, me: int, under: frozenset[int] = frozenset()) -> Rect | None:
+    """The frame (x0, y0, x1, y1) of a closed shape holding only block `b` (owner id `me`) and the small print
+    under it (owner ids `under`: a cost line on the button, "x10 TO SPIN" under "SKIP"), or None."""
     h = b.line_h
     m = int(REACH * h) + 2
     x0, y0 = max(0, int(b.x0) - m), max(0, int(b.y0) - m)
@@ -50,7 +51,8 @@ def closed_shape(edges: Edges, b: Block, me: int) -> Rect | None:
     region = comp == seed
     if region[0].any() or region[-1].any() or region[:, 0].any() or region[:, -1].any():
         return None  # open: a panel, a bar across the frame or the scene, not the label's own shape
-    if ((own != 0) & (own != me) & region).any():
+    others = np.unique(own[region & (own != 0) & (own != me)])
+    if any(int(o) not in under for o in others):
         return None  # another label shares the shape: a card or a panel, judged elsewhere
     ys, xs = np.nonzero(region)
     rx0, ry0, rx1, ry1 = int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1

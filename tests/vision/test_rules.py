@@ -306,3 +306,66 @@ def test_the_output_stage_decisions_are_steps_of_the_block_trace(rule: str) -> N
     [block] = [b for b in r.blocks if b.text == case]
     assert rule in [s.rule for s in block.trace]
     assert block.is_button == (rule == "disabled.greyer")  # a readout is text; a disabled plate is still a button
+
+
+# -- a short row of captioned pictures (row.cell's other way in) -------------------------------------------------------
+ICON_ROW = (("Club",), ("Concert", "Theater"), ("Shop",))  # the home screen's corner row; one caption in two lines
+PAINT = ((200, 60, 40), (40, 120, 200), (240, 200, 60))
+
+
+def icon_row(touching: bool) -> Screen:
+    """Three pictures 100 px apart in a corner (a row 0.28 of the frame wide), each an illustration (a checker)
+    with its caption drawn over its lower edge, the middle one in two lines, and a far label on the same row.
+    Not touching: each caption stands a line height under a plain strip below its picture."""
+    def draw(d: Draw) -> list[Line]:
+        out = body(d)
+        for i, words in enumerate(ICON_ROW):
+            cx = 80 + 100 * i
+            bottom = 880 if touching else 845
+            for k in range(64):  # an illustration: a checker of three colours in 10 px squares
+                x, y = cx - 40 + 10 * (k % 8), bottom - 80 + 10 * (k // 8)
+                d.rectangle((x, y, x + 9, y + 9), fill=PAINT[(k % 8 + k // 8) % 3])
+            # a caption's second line a little apart is read as a block of its own (as the real "Theater" was)
+            out += [write(d, w, cx, 890 + 36 * j, h=24) for j, w in enumerate(words)]
+        out.append(write(d, "Event", 600, 890, h=24))
+        return out
+    return draw
+
+
+def test_a_short_row_of_captions_touching_their_pictures_is_a_row_of_cells() -> None:
+    """An icon row too short to span the frame, broken by a far label, is a row of cells when each caption touches
+    its picture (a caption in two lines is one cell); the far label is not one of them."""
+    r = read(icon_row(True))
+    for word in ("Club", "Concert", "Theater", "Shop"):
+        assert "row.cell" in rules(r, word), [(b.text, b.rules) for b in r.blocks]
+    assert "row.cell" not in rules(r, "Event")
+
+
+def test_a_short_row_of_captions_apart_from_their_pictures_stays_text() -> None:
+    r = read(icon_row(False))
+    for word in ("Club", "Concert", "Shop"):
+        said = rules(r, word)
+        assert said and "row.cell" not in said, [(b.text, b.rules) for b in r.blocks]
+
+
+# -- a label on a disc with its small print (plate.shape with a cost line under the label) ----------------------------
+def disc_with(under: float) -> Screen:
+    """"SKIP" on a disc with a line of `under` px high text under it on the same disc ("x10 TO SPIN", the roulette's
+    cost of a skip, was 0.71 of the label's height)."""
+    def draw(d: Draw) -> list[Line]:
+        d.ellipse((270, 210, 450, 390), fill=(250, 250, 250), outline=OUTLINE, width=3)
+        # the small print in its own ink, as the game draws a cost (read as a block of its own)
+        return [*body(d), write(d, "SKIP", 360, 290, h=40),
+                write(d, "x10 TO SPIN", 360, 310 + under / 2, h=under, fill=(150, 90, 40))]
+    return draw
+
+
+def test_a_label_on_a_disc_with_small_print_under_it_is_a_button() -> None:
+    r = read(disc_with(24))
+    assert "plate.shape" in rules(r, "SKIP"), [(b.text, b.rules) for b in r.blocks]
+
+
+def test_a_disc_holding_two_labels_of_one_size_is_no_label_s_own() -> None:
+    r = read(disc_with(40))
+    said = rules(r, "SKIP")
+    assert said and "plate.shape" not in said, [(b.text, b.rules) for b in r.blocks]
