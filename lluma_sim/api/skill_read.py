@@ -43,18 +43,35 @@ def rows(v: dict[str, Any]) -> list[SkillRow]:
     """The enabled "+" plates, in the reading's order, each with the cost and discount of its row: the k-th row that
     shows a "+" (or "Learn") belongs to the k-th plate; the plate's own meta (its cost) when the rows do not say."""
     plates = [b for b in v.get("buttons") or [] if isinstance(b, dict) and is_plus(str(b.get("name", "")))]
-    shown = [r for r in (str(x) for x in v.get("rows") or [])
-             if any(is_plus(p) for p in (part.strip() for part in r.split("|")))]
+    listed = [str(x) for x in v.get("rows") or []]
+    shown = [r for r in listed if any(is_plus(p) for p in (part.strip() for part in r.split("|")))]
+    if not shown:  # the OCR's "+" is an icon, no word of its row: the game greys the rows the points do not reach
+        shown = affordable(listed, points(v))
     out = []
     for k, plate in enumerate(plates):
         meta = str(plate.get("meta") or "")
         row = shown[k] if k < len(shown) else ""
-        cost = next((int(m.group(1)) for part in row.split("|") if (m := _NUMBER.match(part.strip()))), None)
+        cost = _cost(row)
         if cost is None and (m := re.search(r"\d{2,4}", meta)):
             cost = int(m.group())
         off = _OFF.search(row)
         if "disabled" not in meta.lower():
             out.append(SkillRow(plus=str(plate["name"]), cost=cost, off=int(off.group(1)) if off else 0))
+    return out
+
+
+def _cost(row: str) -> int | None:
+    """A row's cost as printed (a part that is a number alone), None when it shows none."""
+    return next((int(m.group(1)) for part in row.split("|") if (m := _NUMBER.match(part.strip()))), None)
+
+
+def affordable(listed: list[str], left: int | None) -> list[str]:
+    """The rows whose "+" the game leaves enabled: not learned, their cost within the points (all when not read)."""
+    out = []
+    for row in listed:
+        cost = _cost(row)
+        if "obtained" not in row.casefold() and (left is None or cost is None or cost <= left):
+            out.append(row)
     return out
 
 

@@ -73,24 +73,47 @@ def slope(value: int) -> float:
 
 def bound_for(now: int, at: tuple[int, int] | None) -> int:
     """Where a stat is headed by the career's end at the pace it has grown so far (from START_STAT over `at`'s
-    turns of its length); where it stands when the turn is not read. A careful player weighs a point at the slope of
-    the stat it is building, so a stat it trains keeps being trained, to the cap (the table is convex)."""
+    turns of its length), the cap left out; where it stands when the turn is not read."""
     if at is None or at[0] < 1:
         return now
     turn, length = at
-    return min(STAT_CAP - 1, now + max(0, now - START_STAT) * max(0, length - turn) // turn)
+    return now + max(0, now - START_STAT) * max(0, length - turn) // turn
+
+
+# NUMBERS §8's "decent URA run" (an A): the spread a careful player builds toward, as shares of the stat total. No
+# stat is left to a new trainee's pace: each is headed at least to its share of the total the stats are headed to.
+PROFILE = {"Speed": 1200, "Stamina": 800, "Power": 900, "Guts": 400, "Wit": 600}
+
+
+def headed(stats: dict[str, int], at: tuple[int, int] | None = None) -> dict[str, tuple[int, float]]:
+    """Per stat, where a careful player builds it (its pace, or its PROFILE share of the total the pace heads to,
+    whichever is more; under the cap) and the share of a point now that the end needs: a stat whose pace passes
+    the cap gets there with fewer trainings, so a point of it now is worth the part of the pace the cap takes
+    ((cap - now) / (pace - now)), and the other stats have the trainings it leaves."""
+    now = {s: stats.get(s, UNREAD_STAT) for s in PROFILE}
+    pace = {s: bound_for(v, at) for s, v in now.items()}
+    total = sum(min(STAT_CAP, p) for p in pace.values())
+    out: dict[str, tuple[int, float]] = {}
+    for s, v in now.items():
+        share = total * PROFILE[s] // sum(PROFILE.values())
+        need = (STAT_CAP - v) / (pace[s] - v) if pace[s] > STAT_CAP > v else 1.0
+        out[s] = (min(STAT_CAP - 1, max(pace[s], share)), need)
+    return out
 
 
 def worth(row: Row, stats: dict[str, int], at: tuple[int, int] | None = None) -> float:
     """What the option adds to the career's rating if it succeeds: each gain at the slope of where its stat is
-    headed (bound_for; nothing past the cap), skill points as spent, the cards' bonds and hints."""
+    headed, times the share of it the end needs (headed; nothing past the cap), skill points as spent, the cards'
+    bonds and hints."""
     value = 0.0
+    bound = headed(stats, at)
     for stat, n in row.gains.items():
         if stat == SKILL_PTS:
             value += n * SKILL_POINT
             continue
         now = stats.get(stat, UNREAD_STAT)
-        value += min(n, max(0, STAT_CAP - now)) * slope(bound_for(now, at))
+        to, need = bound.get(stat, (bound_for(now, at), 1.0))
+        value += min(n, max(0, STAT_CAP - now)) * slope(min(STAT_CAP - 1, to)) * need
     return value + (row.cards - row.maxed) * CARD_VALUE + row.maxed * MAXED_VALUE + row.hints * HINT_VALUE
 
 

@@ -278,10 +278,9 @@ def find_icons(rgb: np.ndarray, text_boxes: Sequence[HasBox],
         if not (lo <= max(cw, ch) <= hi and min(cw, ch) >= MIN_THICK * lo) or \
                 not ICON_ASPECT[0] <= cw / ch <= ICON_ASPECT[1]:
             continue
-        key = (x // 2, y // 2, cw // 2, ch // 2)  # the same outline from both dilations
-        if key in seen:
-            continue
-        seen.add(key)
+        key = (x // 2, y // 2, cw // 2, ch // 2)  # the same outline from both dilations: one icon is enough, but
+        if key in seen:  # the wider dilation reads it again when the thinner's outline held no glyph (the hard
+            continue  # skill list's "+": its plate's bevel)
         if len(tb) and _overlaps(tb, Rect.xywh(x, y, cw, ch)).max() > ON_TEXT:
             continue
         squarish = PLATE_ASPECT[0] <= cw / ch <= PLATE_ASPECT[1]
@@ -303,6 +302,7 @@ def find_icons(rgb: np.ndarray, text_boxes: Sequence[HasBox],
             continue  # one blob (an eye's highlight) is no stack of bars, however its outline scores
         if glyph is None and name not in ("Next", "Previous", "Back", "Close"):
             continue  # a bare plus or bar over scenery is too often a drawing
+        seen.add(key)
         found.append(Icon(name, float(x), float(y), float(x + cw), float(y + ch), round(best, 3)))
     return _dedupe(found + _nested_glyphs(small, outers, min_iou + BARE_NEED, margin))
 

@@ -46,18 +46,33 @@ def survey(*rows: str) -> str:
         "it.</survey>"
 
 
-AHEAD = {"Speed": "700", "Stamina": "150", "Power": "300", "Guts": "150", "Wit": "150"}
+# Turn 30 of 78, each stat near its share of NUMBERS §8's profile: Speed, ahead, has the steepest rating slope.
+AHEAD = {"Speed": "500", "Stamina": "300", "Power": "350", "Guts": "180", "Wit": "250"}
+TABLE = survey("Speed: gains Speed +12, Power +6, Skill Pts +2; failure 0%; energy 0.80 -> 0.59",
+               "Stamina: gains Stamina +20, Guts +8, Skill Pts +2; failure 0%; energy 0.80 -> 0.60",
+               "Wit: gains Speed +2, Wit +12, Skill Pts +5; failure 0%; energy not read")
 
 
 def test_a_gain_is_weighed_at_the_rating_it_adds_where_its_stat_stands() -> None:
-    table = survey("Speed: gains Speed +12, Power +6, Skill Pts +2; failure 0%; energy 0.80 -> 0.59",
-                   "Stamina: gains Stamina +20, Guts +8, Skill Pts +2; failure 0%; energy 0.80 -> 0.60",
-                   "Wit: gains Speed +2, Wit +12, Skill Pts +5; failure 0%; energy not read")
-    assert pressed(ScriptedPolicy().respond(request(training(0.8, **AHEAD), table))) == (
-        "pressButton", {"name": "Speed"})  # 20 points of Speed at 3.5 a point beat 28 at about 1.3
+    assert pressed(ScriptedPolicy().respond(request(training(0.8, **AHEAD), TABLE))) == (
+        "pressButton", {"name": "Speed"})  # 18 points of Speed and Power at 3.5-6.8 a point beat 28 at 1.8-3.3
     even = {k: "150" for k in AHEAD}  # every stat alike: the most points win
-    assert pressed(ScriptedPolicy().respond(request(training(0.8, **even), table))) == (
+    assert pressed(ScriptedPolicy().respond(request(training(0.8, **even), TABLE))) == (
         "pressButton", {"name": "Stamina"})
+
+
+def test_a_careful_player_spreads_the_stats_as_a_good_career_ends() -> None:
+    """Issue 52: the player pushed Speed to the cap and left Stamina, Guts and Wit at 220-300. A stat whose pace
+    passes the cap needs fewer trainings, and none is left under its share of NUMBERS §8's profile."""
+    pushed = {"Speed": "700", "Stamina": "150", "Power": "300", "Guts": "150", "Wit": "150"}  # Speed's pace: 1,684
+    assert pressed(ScriptedPolicy().respond(request(training(0.8, **pushed), TABLE))) == (
+        "pressButton", {"name": "Stamina"})
+    capped = {**pushed, "Speed": "1200"}  # a point past the cap adds nothing
+    assert pressed(ScriptedPolicy().respond(request(training(0.8, **capped), TABLE))) == (
+        "pressButton", {"name": "Stamina"})
+    late = {"Speed": "1000", "Stamina": "600", "Power": "650", "Guts": "300", "Wit": "600"}  # turn 70: the pace
+    assert pressed(ScriptedPolicy().respond(request(training(0.8, turn=70, **late), TABLE))) == (  # stops short
+        "pressButton", {"name": "Speed"})
 
 
 def test_a_rest_when_the_cap_leaves_only_a_much_lesser_option() -> None:

@@ -83,3 +83,18 @@ def test_a_list_whose_rows_read_as_buttons_is_the_skill_list_not_an_event() -> N
             "values": {"Turn": "31/78", "Skill Points": "327"},
             "rows": ["Corner Adept | 90 | Increase velocity on corners.", "Pace Keeper | 80 | Keep a steady pace."]}
     assert reply_to(seen)[0] == "scrollDown"
+
+
+def test_the_ocrs_plus_icons_pair_with_the_rows_the_points_reach() -> None:
+    """The OCR reads the hard list's enabled "+" steppers as "Plus" icons (no word of their rows: `lluma vision` on
+    the simulator's Learn list, issue 52) and leaves the greyed ones out: the k-th icon is the k-th row the points
+    reach, not learned."""
+    rows = ["Corner Adept | 90 | Increase velocity on corners.", "Slick Surge | 180 | Increase acceleration.",
+            "Updrafters | Obtained | Increase velocity on uphills.", "Front Runner Corners | 117 | On corners.",
+            "Pace Keeper | 80 | Keep a steady pace early on."]
+    vision = {"buttons": [{"name": n} for n in ("Reset", "Back", "Plus", "Plus#2", "Plus#3", "Corner Adept")] + [
+        {"name": "Confirm", "meta": "disabled"}], "values": {"Skill Points": "120"}, "rows": rows,
+        "scroll": {"up": False, "down": True}}
+    assert [(r.plus, r.cost) for r in skill_read.rows(vision)] == [("Plus", 90), ("Plus#2", 117), ("Plus#3", 80)]
+    assert skill_read.picks(vision) == ["Plus#3"]  # the cheapest first; 40 points left reach no other
+    assert reply_to(vision) == ("runPlan", {"name": "skills", "args": {"skills": ["Plus#3"]}})
