@@ -268,6 +268,7 @@ def find_icons(rgb: np.ndarray, text_boxes: Sequence[HasBox],
     tb = np.array([Rect.of(b) for b in text_boxes], dtype=np.float64).reshape(-1, 4)
     found: list[Icon] = []
     seen: set[tuple[int, int, int, int]] = set()
+    tried: set[tuple[int, int, int, int]] = set()  # keys whose outline was read once already
     small: list[tuple[np.ndarray, Rect]] = []  # contours (and their rects) that may be the glyph on an icon's plate
     outers: list[Rect] = []  # squarish icon-sized outlines, which may hold such a glyph
     for c in contours:
@@ -281,6 +282,8 @@ def find_icons(rgb: np.ndarray, text_boxes: Sequence[HasBox],
         key = (x // 2, y // 2, cw // 2, ch // 2)  # the same outline from both dilations: one icon is enough, but
         if key in seen:  # the wider dilation reads it again when the thinner's outline held no glyph (the hard
             continue  # skill list's "+": its plate's bevel)
+        again = key in tried
+        tried.add(key)
         if len(tb) and _overlaps(tb, Rect.xywh(x, y, cw, ch)).max() > ON_TEXT:
             continue
         squarish = PLATE_ASPECT[0] <= cw / ch <= PLATE_ASPECT[1]
@@ -290,6 +293,8 @@ def find_icons(rgb: np.ndarray, text_boxes: Sequence[HasBox],
         patch = rgb[y : y + ch, x : x + cw]
         plate_like = filled.mean() >= PLATE_FILL and squarish and min(cw, ch) >= lo  # discs, rounded squares
         glyph = _glyph_in_plate(patch, filled) if plate_like else None
+        if again and glyph is None:
+            continue  # read again only for a glyph on its plate: a bare outline again is scenery's (a hair clip's)
         if glyph is None and max(cw, ch) < BARE_SIZE * lo:
             continue  # a bare glyph is drawn big enough to tap; small marks are decoration
         mask, need = (glyph, min_iou) if glyph is not None else (filled, min_iou + BARE_NEED)
