@@ -12,8 +12,7 @@ from __future__ import annotations
 from lluma_sim.adb.device import SimDevice
 from lluma_sim.adb.shell import ShellResult
 from lluma_sim.truth_vision import read_truth
-
-TRUTH_COMMAND = "lluma-truth"  # a name no Android shell has
+from lluma_vision.config import TRUTH_COMMAND
 
 
 def truth_command(dev: SimDevice, args: list[str]) -> ShellResult:

@@ -25,6 +25,11 @@ def ocr_threads(env: Mapping[str, str] | None = None) -> int:
     return int(raw or 0)
 
 
+# backend "truth": the shell command a simulated phone answers with its own reading of its frame (VisionOutput JSON):
+# lluma_sim/truth_over_adb.py answers it, lluma_agent/device/truth.py asks it (a name no Android shell has)
+TRUTH_COMMAND = "lluma-truth"
+
+
 class VisionConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True, allow_inf_nan=False)
 

@@ -9,13 +9,12 @@ from __future__ import annotations
 from PIL import Image
 from pydantic import ValidationError
 
+from lluma_agent.config import ConfigError
 from lluma_agent.device.android import Device
 from lluma_agent.device.protocol import DeviceError
+from lluma_vision.config import TRUTH_COMMAND
 from lluma_vision.models import VisionOutput
 from lluma_vision.phash import phash as hash_of
-
-TRUTH_COMMAND = "lluma-truth"  # the simulated phone's command (a name no Android shell has)
-NOT_FOUND_EXIT = 127  # a shell's "command not found"
 
 
 class PhoneTruth:
@@ -27,10 +26,13 @@ class PhoneTruth:
         self.device = device
 
     def check(self) -> None:
-        """DeviceError unless the phone serves its truth (a simulated phone does, a real one never)."""
-        _, err, code = self.device.shell(TRUTH_COMMAND, "truth")
-        if code == NOT_FOUND_EXIT or "not found" in err:
-            raise DeviceError(f"vision.backend 'truth' reads a simulated phone's own truth (`lluma sim phone`); "
+        """ConfigError unless the phone serves its truth (a simulated phone does, a real one never): the setting
+        asks what this phone cannot give, so the run does not start (one line, exit 2, as any bad setting)."""
+        out, err, _ = self.device.shell(TRUTH_COMMAND, "truth")
+        # the simulated phone's own answer to no argument, looked for rather than a shell's "not found": a device
+        # without shell v2 gives no exit code and hands its stderr back in stdout
+        if f"usage: {TRUTH_COMMAND}" not in out + err:
+            raise ConfigError(f"vision.backend 'truth' reads a simulated phone's own truth (`lluma sim phone`); "
                               f"{self.device.serial} has no `{TRUTH_COMMAND}` command: use backend auto or ocr")
 
     def analyze(self, image: Image.Image, phash: str | None = None) -> VisionOutput:

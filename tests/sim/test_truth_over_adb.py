@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from lluma_agent.config import ConfigError
 from lluma_agent.device.android import Device
-from lluma_agent.device.protocol import DeviceError
 from lluma_agent.device.truth import PhoneTruth
 from lluma_agent.runlog.turnlog import read_turns
 from lluma_sim.adb.server import AdbServer
@@ -39,7 +39,7 @@ def test_the_phone_reads_its_frame_as_the_demos_truth_vision(adb_server: AdbServ
 
 
 def test_a_phone_without_the_command_stops_the_run_before_its_first_turn(device: Device) -> None:
-    with pytest.raises(DeviceError, match=r"vision.backend 'truth' reads a simulated phone's own truth"):
+    with pytest.raises(ConfigError, match=r"vision.backend 'truth' reads a simulated phone's own truth"):
         PhoneTruth(device).check()
 
 
